@@ -1,0 +1,150 @@
+"""Glue claim-id values into an executing notebook, as plain Python numbers.
+
+Every number the book prints is glued under the id the paper's claim manifest gives it
+(``data/paper/claims.yaml``) and pasted into prose with ``{glue:text}`id:fmt```.  Values are
+glued in the claim's own unit (percent claims as 0–100, AUROC/Brier/ECE as 0–1, confidence
+points as 0–100) and unrounded: rounding happens only when a page formats the value, and the
+audit (:mod:`selfconf.audit`) applies the same format to compare with the printed token.
+
+numpy 2 scalars repr as ``np.float64(0.5)``, which breaks formatted glue, so :func:`plain`
+converts them first.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from numbers import Integral, Real
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .paths import resolve
+
+__all__ = ["plain", "claim", "claims", "value", "quoted", "restate", "glued_values", "QUOTED_FACTS"]
+
+#: The one labelled source of quoted (external) facts: numbers with no row-level source.
+QUOTED_FACTS = "data/paper/quoted_facts.yaml"
+
+
+def plain(x: Any) -> Any:
+    """Return ``x`` as a plain Python ``int``/``float``/``bool``/``str`` (numpy scalars unwrapped).
+
+    Raises ``TypeError`` for arrays and other containers, and ``ValueError`` for NaN/inf,
+    which must never reach a page silently.
+    """
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, Integral):
+        return int(x)
+    if isinstance(x, Real):
+        f = float(x)
+        if not math.isfinite(f):
+            raise ValueError(f"refusing to glue a non-finite number: {x!r}")
+        return f
+    if isinstance(x, str):
+        return x
+    raise TypeError(f"glue plain numbers or strings, not {type(x).__name__}")
+
+
+def _myst_glue(key: str, val: Any) -> None:
+    from myst_nb import glue as _glue  # imported lazily: the CLI must not need myst-nb
+
+    _glue(key, val, display=False)
+
+
+def claim(claim_id: str, x: Any) -> Any:
+    """Glue ``x`` (converted by :func:`plain`) under ``claim_id``; return the plain value."""
+    val = plain(x)
+    _myst_glue(claim_id, val)
+    return val
+
+
+def claims(mapping: dict[str, Any]) -> dict[str, Any]:
+    """Glue every ``claim_id: value`` pair of ``mapping``; return the plain values."""
+    return {k: claim(k, v) for k, v in mapping.items()}
+
+
+def value(key: str, x: Any) -> Any:
+    """Glue a helper value that is not a paper claim (a count shown on a page, a parameter)."""
+    return claim(key, x)
+
+
+def _load_quoted(path: str | Path = QUOTED_FACTS) -> dict[str, dict]:
+    import yaml
+
+    p = resolve(path)
+    if not p.is_file():
+        raise FileNotFoundError(f"{p}: quoted-facts file missing (run `python -m selfconf.audit --write-quoted`)")
+    facts = yaml.safe_load(p.read_text(encoding="utf-8"))["facts"]
+    return {f["id"]: f for f in facts}
+
+
+def quoted(claim_id: str, path: str | Path = QUOTED_FACTS) -> Any:
+    """Glue an external (quoted, never computed) fact from :data:`QUOTED_FACTS`.
+
+    Also glues ``<claim_id>__quoted = True`` so that pages and the audit can mark it as quoted.
+    """
+    facts = _load_quoted(path)
+    if claim_id not in facts:
+        raise KeyError(f"{path}: no quoted fact with id {claim_id!r}")
+    val = claim(claim_id, facts[claim_id]["value"])
+    _myst_glue(f"{claim_id}__quoted", True)
+    return val
+
+
+def glued_values(book_dir: str | Path = "book", exclude: tuple[str, ...] = ()) -> dict[str, dict]:
+    """Read every glued key of the executed notebooks in ``book_dir``.
+
+    Returns ``{key: {"value": v, "notebook": name}}``; ``v`` is the literal the notebook glued
+    (``text/plain`` of the glue output parsed back with :func:`ast.literal_eval`).  A key glued
+    by two notebooks with different values raises ``ValueError``.
+    """
+    import ast
+
+    out: dict[str, dict] = {}
+    for nb_path in sorted(resolve(book_dir).glob("*.ipynb")):
+        if nb_path.name in exclude:
+            continue
+        nb = json.loads(nb_path.read_text(encoding="utf-8"))
+        for cell in nb.get("cells", []):
+            for o in cell.get("outputs", []) or []:
+                meta = (o.get("metadata") or {}).get("scrapbook") or {}
+                key = meta.get("name")
+                if not key:
+                    continue
+                text = o.get("data", {}).get("text/plain")
+                if isinstance(text, list):
+                    text = "".join(text)
+                try:
+                    v = ast.literal_eval(text)
+                except (ValueError, SyntaxError):
+                    v = text
+                prev = out.get(key)
+                if prev is not None and prev["value"] != v:
+                    raise ValueError(
+                        f"glue key {key!r} has two values: {prev['value']!r} in {prev['notebook']} "
+                        f"and {v!r} in {nb_path.name}"
+                    )
+                out[key] = {"value": v, "notebook": nb_path.name}
+    return out
+
+
+def restate(repeat_id: str, canonical_id: str, *, negate: bool = False, book_dir: str | Path = "book") -> Any:
+    """Glue ``repeat_id`` with the value a computing notebook glued under ``canonical_id``.
+
+    Pages that restate numbers (abstract, introduction, ...) compute nothing: they paste.  The
+    audit checks that ``canonical_id`` is the claim manifest's ``same_as`` for ``repeat_id``.
+    ``negate`` flips the sign (a 'drop of -0.237' restating a '+0.237' difference).
+    """
+    vals = glued_values(book_dir)
+    if canonical_id not in vals:
+        raise KeyError(
+            f"{repeat_id}: canonical key {canonical_id!r} is not glued by any executed notebook in {book_dir}/ "
+            "(execute the section that computes it first)"
+        )
+    v = vals[canonical_id]["value"]
+    if vals.get(f"{canonical_id}__quoted", {}).get("value"):
+        _myst_glue(f"{repeat_id}__quoted", True)
+    return claim(repeat_id, -v if negate else v)
