@@ -1,0 +1,39 @@
+# selfconf-book.  Two commands do everything on a fresh machine:
+#   make book   install requirements (into .venv), execute every notebook, build _build/html
+#   make test   install requirements, run the test suite (which builds the whole book once)
+SHELL := /bin/bash
+PY    := .venv/bin/python
+STAMP := .venv/.installed-$(shell cat requirements.txt pyproject.toml 2>/dev/null | sha256sum | cut -c1-12)
+
+.PHONY: install book execute html test bench data external rerun clean
+
+$(STAMP):
+	@test -x $(PY) || python3 -m venv .venv
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements.txt
+	$(PY) -m pip install -q --no-deps -e .
+	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3" >/dev/null
+	rm -f .venv/.installed-* && touch $(STAMP)
+
+install: $(STAMP)
+
+book: install
+	$(PY) -m selfconf.build all
+
+execute: install
+	$(PY) -m selfconf.build execute
+
+html: install
+	$(PY) -m selfconf.build html
+
+test: install
+	$(PY) -m pytest -q -p no:cacheprovider
+
+bench: install
+	$(PY) bench/bootstrap.py
+
+data: install
+	$(PY) -m selfconf.reconstruct
+
+clean:
+	rm -rf _build book/*.ipynb book/_static/tables notebooks/*.ipynb

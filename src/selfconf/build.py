@@ -1,0 +1,212 @@
+"""Execute the book's notebooks with papermill, in parallel and cached, then build the HTML.
+
+Usage::
+
+    python -m selfconf.build execute [--only 04_result1 ...] [--jobs N] [--no-cache] [-p seed 7]
+    python -m selfconf.build html        # jupyter-book build . -W -n --keep-going
+    python -m selfconf.build all         # both
+
+Phases: computing notebooks run first (in parallel); pages that restate numbers (abstract,
+introduction, ...) paste values glued by the first phase, so they run second; the audit page runs
+last.  An executed notebook is reused from ``_build/nbcache/`` when its cache key matches: the
+notebook source, its parameters, the data files, the ``selfconf`` package source and, for later
+phases, the values glued by earlier phases (jupyter-cache alone would ignore imported code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+from .paths import project_root
+
+__all__ = ["PHASES", "notebook_names", "phase_of", "cache_key", "execute_one", "execute", "build_html", "main"]
+
+#: Phase of each notebook stem not in phase 1.
+PHASES = {
+    "00_abstract": 2, "01_introduction": 2, "02_related_work": 2, "07_implications": 2,
+    "10_diagnostic": 2, "11_reproducibility": 2, "14_audit": 3,
+}
+CACHE_DIR = "_build/nbcache"
+
+
+def notebook_names(root: Path | None = None) -> list[str]:
+    """Stems of every source notebook ``notebooks/NN_*.py``, sorted."""
+    root = root or project_root()
+    return sorted(p.stem for p in (root / "notebooks").glob("[0-9][0-9]_*.py"))
+
+
+def phase_of(name: str) -> int:
+    return PHASES.get(name, 1)
+
+
+def _hash_files(paths, root: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(paths):
+        h.update(str(p.relative_to(root)).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def _inputs_digest(root: Path) -> str:
+    """Digest of everything a notebook may read besides itself: data, package source, pins."""
+    files = [p for p in (root / "data").rglob("*") if p.is_file() and "raw" not in p.relative_to(root).parts[:2]]
+    files += [p for p in (root / "data" / "raw").rglob("*") if p.is_file()]
+    files += list((root / "src" / "selfconf").rglob("*.py"))
+    files += [p for p in (root / "src" / "selfconf").rglob("*") if p.suffix in {".yaml", ".json", ".js", ".csv"}]
+    files += [root / "requirements.txt"]
+    return _hash_files([f for f in files if f.is_file()], root)
+
+
+def cache_key(name: str, params: dict, root: Path, inputs: str, upstream: str = "") -> str:
+    h = hashlib.sha256()
+    h.update((root / "notebooks" / f"{name}.py").read_bytes())
+    h.update(json.dumps(params, sort_keys=True).encode())
+    h.update(inputs.encode())
+    h.update(upstream.encode())
+    return h.hexdigest()[:24]
+
+
+def _to_ipynb(name: str, root: Path) -> Path:
+    """Sync the jupytext pair ``notebooks/<name>.py`` → ``notebooks/<name>.ipynb``."""
+    src = root / "notebooks" / f"{name}.py"
+    dst = root / "notebooks" / f"{name}.ipynb"
+    subprocess.run([sys.executable, "-m", "jupytext", "--quiet", "--to", "ipynb", "--update", "-o", str(dst), str(src)]
+                   if dst.exists() else
+                   [sys.executable, "-m", "jupytext", "--quiet", "--to", "ipynb", "-o", str(dst), str(src)],
+                   check=True, cwd=root)
+    return dst
+
+
+def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "book",
+                root: Path | None = None) -> Path:
+    """Execute one notebook with papermill into ``out_dir/<name>.ipynb``; raise a clear error on failure."""
+    import papermill as pm
+
+    root = root or project_root()
+    src = _to_ipynb(name, root)
+    out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
+    out.mkdir(parents=True, exist_ok=True)
+    dst = out / f"{name}.ipynb"
+    env_root = os.environ.get("SELFCONF_ROOT")
+    os.environ["SELFCONF_ROOT"] = str(root)
+    try:
+        pm.execute_notebook(str(src), str(dst), parameters=params or {}, kernel_name="python3",
+                            cwd=str(root / "book"), progress_bar=False, log_output=False)
+    except pm.PapermillExecutionError as e:
+        raise RuntimeError(
+            f"notebook notebooks/{name}.py failed in cell {e.exec_count} ({e.ename}: {e.evalue}); "
+            f"the partial output is in {dst}"
+        ) from None
+    finally:
+        if env_root is None:
+            os.environ.pop("SELFCONF_ROOT", None)
+        else:
+            os.environ["SELFCONF_ROOT"] = env_root
+    return dst
+
+
+def _run_cached(name: str, params: dict, root: Path, key: str, use_cache: bool, out_dir: Path) -> tuple[str, str, float]:
+    t0 = time.perf_counter()
+    cached = root / CACHE_DIR / f"{name}-{key}.ipynb"
+    dst = out_dir / f"{name}.ipynb"
+    if use_cache and cached.is_file():
+        out_dir.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(cached, dst)
+        return name, "cached", time.perf_counter() - t0
+    execute_one(name, params, out_dir, root)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    for old in cached.parent.glob(f"{name}-*.ipynb"):
+        old.unlink()
+    shutil.copyfile(dst, cached)
+    return name, "executed", time.perf_counter() - t0
+
+
+def _glued_digest(out_dir: Path) -> str:
+    from .glue import glued_values
+
+    return hashlib.sha256(json.dumps(glued_values(out_dir), sort_keys=True, default=str).encode()).hexdigest()
+
+
+def execute(only: list[str] | None = None, params: dict | None = None, jobs: int | None = None,
+            use_cache: bool = True, out_dir: str | Path = "book") -> list[tuple[str, str, float]]:
+    """Execute notebooks phase by phase (parallel within a phase). Returns (name, how, seconds)."""
+    root = project_root()
+    out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
+    names = notebook_names(root)
+    if only:
+        unknown = sorted(set(only) - set(names))
+        if unknown:
+            raise SystemExit(f"unknown notebook(s): {', '.join(unknown)}; known: {', '.join(names)}")
+        names = [n for n in names if n in only]
+    params = params or {}
+    inputs = _inputs_digest(root)
+    jobs = jobs or os.cpu_count() or 1
+    done: list[tuple[str, str, float]] = []
+    failures: list[str] = []
+    for phase in sorted({phase_of(n) for n in names}):
+        batch = [n for n in names if phase_of(n) == phase]
+        upstream = _glued_digest(out) if phase > 1 else ""
+        with ProcessPoolExecutor(max_workers=min(jobs, len(batch))) as pool:
+            futs = {pool.submit(_run_cached, n, params, root, cache_key(n, params, root, inputs, upstream),
+                                use_cache, out): n for n in batch}
+            for f in as_completed(futs):
+                try:
+                    res = f.result()
+                    done.append(res)
+                    print(f"  {res[0]:32s} {res[1]:8s} {res[2]:6.1f} s", flush=True)
+                except Exception as e:  # noqa: BLE001 - reported with the notebook's name
+                    failures.append(f"{futs[f]}: {e}")
+                    print(f"  {futs[f]:32s} FAILED   {e}", flush=True)
+        if failures:
+            raise SystemExit("notebook execution failed:\n  " + "\n  ".join(failures))
+    return done
+
+
+def build_html(root: Path | None = None) -> None:
+    """``jupyter-book build . -W -n --keep-going``: any warning fails the build."""
+    root = root or project_root()
+    jb = Path(sys.executable).with_name("jupyter-book")
+    r = subprocess.run([str(jb), "build", ".", "-W", "-n", "--keep-going"], cwd=root)
+    if r.returncode:
+        raise SystemExit(f"jupyter-book build failed (exit {r.returncode}); warnings are errors")
+
+
+def _parse_params(pairs: list[list[str]] | None) -> dict:
+    out = {}
+    for k, v in pairs or []:
+        try:
+            out[k] = json.loads(v)
+        except json.JSONDecodeError:
+            out[k] = v
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m selfconf.build", description=__doc__.split("\n")[0])
+    ap.add_argument("step", choices=["execute", "html", "all"])
+    ap.add_argument("--only", nargs="*", help="notebook stems to execute (default: all)")
+    ap.add_argument("--jobs", type=int, default=None, help="parallel notebooks (default: all cores)")
+    ap.add_argument("--no-cache", action="store_true")
+    ap.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
+                    help="papermill parameter (JSON value), e.g. -p seed 7")
+    a = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    if a.step in ("execute", "all"):
+        execute(a.only, _parse_params(a.param), a.jobs, not a.no_cache)
+    if a.step in ("html", "all"):
+        build_html()
+    print(f"done in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
