@@ -1,0 +1,79 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Implications for evaluation practice
+#
+# *The paper's recommendations, paraphrased. Its own numbers are restated from the sections that compute
+# them; the profile-swap extension has no released rows, so its figures are quoted.*
+
+# %% tags=["parameters"]
+seed = 0  # this page draws nothing; kept so every notebook takes the same parameters
+n_boot = 2000
+data_dir = "data/reconstructed"
+book_dir = "book"
+
+# %% tags=["remove-input"]
+from selfconf.book import banner
+from selfconf.glue import quoted, restate
+
+banner(data_dir, seed=seed, n_boot=n_boot)
+for repeat, canonical in {
+    "impl_highconf_wrong_pct": "r1_highconf_wrong_pooled_pct",
+    "impl_best_self_auroc": "t1_anthropic_self_auroc",
+    "impl_n_models_below_threshold": "r1_n_models_below_threshold",
+    "impl_n_api_models": "r1_n_frontier_models",
+    "impl_auroc_threshold": "r1_auroc_threshold",
+    "impl_median_band_min": "r1_median_band_min",
+    "impl_median_band_max": "r1_median_band_max",
+    "impl_expl_rung_shuffled_auroc": "expl_rung_shuffled_auroc",
+    "impl_cn_delta": "cn_panel_vs_self_delta",
+}.items():
+    restate(repeat, canonical, book_dir=book_dir)
+for fact in ("swap_n_pairs", "swap_n_calls", "swap_max_auroc_shift", "swap_similarity_rank_spearman"):
+    quoted(fact)
+
+# %% [markdown]
+# The results come from one task family (open-form factual questions written after 2023) and one way of
+# asking for confidence; what follows extrapolates from those measurements.
+#
+# **1. Swap the role of stated confidence.** Treat self-reported confidence as something evaluation
+# *measures*, not something it *consumes*, at least as it is elicited today. In this collection
+# {glue:text}`impl_highconf_wrong_pct:.1f`% of the API models' high-confidence answers are wrong, and the best
+# self-AUROC ({glue:text}`impl_best_self_auroc:.3f`) belongs to the model that an accuracy ranking would put
+# last: no leaderboard tells you whose self-reports discriminate.
+#
+# **2. Judge pipelines inherit weak weights.** A judge or ensemble that weights votes by self-certainty
+# imports, for {glue:text}`impl_n_models_below_threshold` of {glue:text}`impl_n_api_models` models here, a
+# signal with AUROC under [{glue:text}`impl_auroc_threshold`]{.quoted} — and does so quietly, because a log
+# full of {glue:text}`impl_median_band_min`–{glue:text}`impl_median_band_max` confidences looks reassuring. If
+# votes are weighted by certainty, the weights should come from each model's measured calibration.
+#
+# **3. Authenticate the profile slot.** The threat model has three levels: causal manipulability is
+# demonstrated; an integrity vulnerability exists only where a harness injects profiles from a source an
+# adversary can influence; a practical attack on deployed pipelines remains a hypothesis. For harnesses in
+# the middle class, the repair channel is the exposure: the same slot that should fix calibration accepts
+# forgeries that push discrimination to chance ({glue:text}`impl_expl_rung_shuffled_auroc:.3f`) and worsen
+# Brier scores once items can be matched to a profile bin. Such harnesses need an integrity gate — signed
+# profiles, provenance checks, or at least a separation between who measures a profile and who supplies it
+# at inference time.
+#
+# **4. External measurement is the alternative, with its own audit.** Independent panel agreement beats
+# self-assessment where self-assessment fails worst (ΔAUROC {glue:text}`impl_cn_delta:+.3f`), but panels have
+# measured failure regimes of their own (the companion paper). An exploratory, pre-registered extension
+# adds a third angle: across [{glue:text}`swap_n_pairs`]{.quoted} directed profile-swap pairs
+# ([{glue:text}`swap_n_calls:,.0f`]{.quoted} calls), substituting another model's measured profile moved
+# AUROC by at most [{glue:text}`swap_max_auroc_shift:.2f`]{.quoted}, sometimes helping, while a
+# similarity-rank prediction of transfer loss failed (Spearman ρ =
+# [{glue:text}`swap_similarity_rank_spearman:.4f`]{.quoted}). Measured profiles behave like portable
+# instruments, not like privileged self-access. [Appendix A](10_diagnostic.ipynb) turns the measurement
+# into a practical diagnostic.
