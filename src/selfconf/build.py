@@ -38,10 +38,39 @@ PHASES = {
 CACHE_DIR = "_build/nbcache"
 
 
-def notebook_names(root: Path | None = None) -> list[str]:
-    """Stems of every source notebook ``notebooks/NN_*.py``, sorted."""
+def toc_files(root: Path | None = None) -> set[str]:
+    """Stems of the ``book/...`` files listed in ``_toc.yml`` (the toc defines what the book contains)."""
+    import yaml
+
     root = root or project_root()
-    return sorted(p.stem for p in (root / "notebooks").glob("[0-9][0-9]_*.py"))
+    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
+    found: set[str] = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            f = node.get("file")
+            if isinstance(f, str):
+                found.add(Path(f).stem)
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(toc)
+    if isinstance(toc.get("root"), str):
+        found.add(Path(toc["root"]).stem)
+    return found
+
+
+def notebook_names(root: Path | None = None, in_toc_only: bool = True) -> list[str]:
+    """Stems of the source notebooks ``notebooks/NN_*.py`` that the table of contents lists, sorted."""
+    root = root or project_root()
+    names = sorted(p.stem for p in (root / "notebooks").glob("[0-9][0-9]_*.py"))
+    if in_toc_only:
+        listed = toc_files(root)
+        names = [n for n in names if n in listed]
+    return names
 
 
 def phase_of(name: str) -> int:
@@ -141,7 +170,7 @@ def execute(only: list[str] | None = None, params: dict | None = None, jobs: int
     """Execute notebooks phase by phase (parallel within a phase). Returns (name, how, seconds)."""
     root = project_root()
     out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
-    names = notebook_names(root)
+    names = notebook_names(root, in_toc_only=not only)
     if only:
         unknown = sorted(set(only) - set(names))
         if unknown:

@@ -1,0 +1,790 @@
+"""Calibration and discrimination statistics for stated confidence.
+
+Every function takes row-level arrays: a *confidence* (or, for AUROC, any real
+*score*) per answer and a binary *correct* flag per answer, and returns a plain
+statistic.  Confidences are on the 0–1 scale; the paper's 0–100 integers are
+converted with :func:`from_percent`.
+
+Conventions shared by all functions
+-----------------------------------
+* Inputs are 1-D array-likes of equal length (lists, numpy arrays, pandas
+  Series).  ``correct`` must be boolean or hold only the values 0 and 1.
+  Confidences must be finite and inside [0, 1].  Violations raise
+  ``ValueError`` (``TypeError`` for non-numeric data) with a message naming the
+  argument, how many values are bad, and the first bad index and value.
+* Bin edges and thresholds are compared with a tolerance of
+  :data:`EDGE_TOL` (1e-9) so that a confidence such as ``0.7 + 0.1``
+  (= 0.7999999999999999 in binary floating point) is treated as 0.8.  A value
+  within 1e-9 *below* an edge is counted on the upper side of the edge.
+* Statistics that are undefined for the data (AUROC with one class) raise; the
+  batched AUROC returns NaN for an undefined row so a bootstrap can count such
+  draws instead of failing half-way.
+
+References are given per function.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+from scipy.stats import rankdata
+
+__all__ = [
+    "EDGE_TOL",
+    "from_percent",
+    "auroc",
+    "auroc_batched",
+    "auroc_weighted",
+    "brier",
+    "ece",
+    "reliability_bins",
+    "citl",
+    "high_conf_counts",
+    "high_conf_error_rate",
+    "risk_coverage",
+    "risk_coverage_table",
+]
+
+#: Tolerance used when a confidence is compared with a bin edge or threshold.
+EDGE_TOL = 1e-9
+
+# Largest number of (draw x level x class) cells the counting AUROC path may
+# allocate before the batched AUROC falls back to per-row sorting.
+_MAX_COUNT_CELLS = 20_000_000
+
+
+# --------------------------------------------------------------------------
+# validation helpers
+# --------------------------------------------------------------------------
+
+def _fmt_pos(flat_pos: int, shape: tuple[int, ...]) -> str:
+    if len(shape) == 1:
+        return f"index {flat_pos}"
+    return f"index {tuple(int(i) for i in np.unravel_index(flat_pos, shape))}"
+
+
+def _fmt_val(v: Any) -> str:
+    """Plain repr of a (numpy) scalar for error messages: 1.2, nan, 3."""
+    return repr(v.item()) if isinstance(v, np.generic) else repr(v)
+
+
+def _numeric(x: Any, name: str, ndim: int = 1) -> np.ndarray:
+    """Convert ``x`` to a numeric ndarray with ``ndim`` dimensions or raise naming ``name``."""
+    arr = np.asarray(x)
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(float)
+        except (TypeError, ValueError) as exc:
+            flat = arr.ravel()
+            missing = [i for i, v in enumerate(flat) if v is None or type(v).__name__ == "NAType"]
+            if missing:
+                raise ValueError(
+                    f"{name}: {len(missing)} missing value(s) (None/NA); "
+                    f"first at {_fmt_pos(missing[0], arr.shape)}"
+                ) from None
+            raise TypeError(f"{name}: values must be numeric; could not convert ({exc})") from None
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name}: values must be numeric or boolean, got dtype {arr.dtype}")
+    if arr.ndim != ndim:
+        raise ValueError(f"{name}: expected a {ndim}-D array, got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name}: is empty")
+    return arr
+
+
+def _check_finite(arr: np.ndarray, name: str) -> None:
+    if arr.dtype.kind != "f":
+        return
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        pos = int(np.flatnonzero(bad.ravel())[0])
+        raise ValueError(
+            f"{name}: {int(bad.sum())} non-finite value(s) (NaN or inf); "
+            f"first at {_fmt_pos(pos, arr.shape)}: {_fmt_val(arr.ravel()[pos])}"
+        )
+
+
+def _as_score(x: Any, name: str = "score", ndim: int = 1) -> np.ndarray:
+    arr = _numeric(x, name, ndim)
+    _check_finite(arr, name)
+    return arr
+
+
+def _as_confidence(x: Any, name: str = "confidence", ndim: int = 1) -> np.ndarray:
+    arr = _numeric(x, name, ndim).astype(float, copy=False)
+    _check_finite(arr, name)
+    bad = (arr < 0.0) | (arr > 1.0)
+    if bad.any():
+        pos = int(np.flatnonzero(bad.ravel())[0])
+        hint = " (0-100 values? convert with from_percent)" if np.nanmax(arr) > 1.0 else ""
+        raise ValueError(
+            f"{name}: {int(bad.sum())} value(s) outside [0, 1]{hint}; "
+            f"first at {_fmt_pos(pos, arr.shape)}: {_fmt_val(arr.ravel()[pos])}"
+        )
+    return arr
+
+
+def _as_correct(x: Any, name: str = "correct", ndim: int = 1) -> np.ndarray:
+    """Return ``x`` as an int8 array of 0/1 or raise naming the first non-binary value."""
+    arr = _numeric(x, name, ndim)
+    if arr.dtype == bool:
+        return arr.astype(np.int8)
+    bad = (arr != 0) & (arr != 1)  # NaN compares unequal to both, so it is caught here
+    if bad.any():
+        pos = int(np.flatnonzero(bad.ravel())[0])
+        raise ValueError(
+            f"{name}: {int(bad.sum())} value(s) not in {{0, 1}} (correctness must be binary or bool); "
+            f"first at {_fmt_pos(pos, arr.shape)}: {_fmt_val(arr.ravel()[pos])}"
+        )
+    return arr.astype(np.int8)
+
+
+def _same_shape(a: np.ndarray, b: np.ndarray, name_a: str, name_b: str) -> None:
+    if a.shape != b.shape:
+        what = "lengths" if a.ndim == 1 and b.ndim == 1 else "shapes"
+        sa = a.shape[0] if a.ndim == 1 else a.shape
+        sb = b.shape[0] if b.ndim == 1 else b.shape
+        raise ValueError(f"{name_a} and {name_b} have different {what} ({sa} vs {sb})")
+
+
+def _conf_and_correct(confidence: Any, correct: Any) -> tuple[np.ndarray, np.ndarray]:
+    c = _as_confidence(confidence, "confidence")
+    y = _as_correct(correct, "correct")
+    _same_shape(c, y, "confidence", "correct")
+    return c, y
+
+
+# --------------------------------------------------------------------------
+# conversion
+# --------------------------------------------------------------------------
+
+def from_percent(x: Any, name: str = "confidence") -> np.ndarray:
+    """Convert confidences stated on the paper's 0–100 scale to the 0–1 scale.
+
+    Definition: ``x / 100`` as float64.  Each value must be a finite number in
+    [0, 100]; integers are typical but not required.
+
+    Parameters
+    ----------
+    x : array-like of shape (n,)
+        Stated confidences in points (0–100).
+    name : str
+        Name used in error messages.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n,) (a plain float for a scalar input)
+        Confidences in [0, 1].  ``from_percent(80)`` is exactly the double
+        ``0.8`` (the correctly rounded quotient 80/100).
+
+    Raises
+    ------
+    ValueError
+        Non-finite values or values outside [0, 100] (the message gives the
+        count and the first offending index and value).
+
+    References
+    ----------
+    Elicitation scale as in Chernets (2026), Section 2: an integer confidence
+    0–100 stated with each answer.
+    """
+    arr = np.asarray(x)
+    scalar = arr.ndim == 0
+    arr = _numeric(np.atleast_1d(arr), name, 1).astype(float)
+    _check_finite(arr, name)
+    bad = (arr < 0) | (arr > 100)
+    if bad.any():
+        pos = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{name}: {int(bad.sum())} value(s) outside the 0-100 scale; first at index {pos}: {_fmt_val(arr[pos])}"
+        )
+    out = arr / 100.0
+    return float(out[0]) if scalar else out
+
+
+# --------------------------------------------------------------------------
+# AUROC
+# --------------------------------------------------------------------------
+
+def auroc(score: Any, correct: Any) -> float:
+    """Area under the ROC curve of ``score`` as a predictor of ``correct``, ties counted half.
+
+    Definition (Mann–Whitney form): with ``n1`` correct and ``n0`` incorrect
+    rows and ``R1`` the sum of the average ranks of the correct rows among all
+    scores (tied scores share the mean of the ranks they span),
+
+        AUROC = (R1 - n1 (n1 + 1) / 2) / (n1 n0),
+
+    which equals P(S1 > S0) + 0.5 P(S1 = S0) for a random correct/incorrect
+    pair.  The score may be any finite real (stated confidence, a panel
+    agreement count, ...); only its order matters.
+
+    Parameters
+    ----------
+    score : array-like of shape (n,)
+        Higher means "more likely correct".
+    correct : array-like of shape (n,)
+        1/True for a correct answer, 0/False otherwise.
+
+    Returns
+    -------
+    float
+        AUROC in [0, 1]; 0.5 is chance.
+
+    Raises
+    ------
+    ValueError
+        Unequal lengths, non-finite scores, non-binary ``correct``, or only one
+        class present (AUROC is undefined then).
+
+    References
+    ----------
+    Mann, H. B. & Whitney, D. R. (1947). On a test of whether one of two random
+    variables is stochastically larger than the other. Ann. Math. Stat. 18, 50–60.
+    Hanley, J. A. & McNeil, B. J. (1982). The meaning and use of the area under a
+    receiver operating characteristic (ROC) curve. Radiology 143, 29–36.
+    """
+    s = _as_score(score, "score")
+    y = _as_correct(correct, "correct")
+    _same_shape(s, y, "score", "correct")
+    n1 = int(y.sum())
+    n0 = y.size - n1
+    if n1 == 0 or n0 == 0:
+        only = "correct" if n0 == 0 else "incorrect"
+        raise ValueError(
+            f"auroc: only one class present in correct (all {y.size} rows {only}); AUROC is undefined"
+        )
+    ranks = rankdata(s, method="average")
+    r1 = float(ranks[y == 1].sum())
+    return float((r1 - n1 * (n1 + 1) / 2.0) / (n1 * n0))
+
+
+def _auroc_from_counts(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+    """AUROC from per-level class counts; levels on the last axis in ascending score order.
+
+    U = sum_k pos_k * (neg strictly below level k + neg_k / 2).  Rows without both
+    classes give NaN.
+    """
+    pos = pos.astype(float, copy=False)
+    neg = neg.astype(float, copy=False)
+    below = np.cumsum(neg, axis=-1) - 0.5 * neg
+    u = np.einsum("...k,...k->...", pos, below)
+    n1 = pos.sum(axis=-1)
+    n0 = neg.sum(axis=-1)
+    denom = n1 * n0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(denom > 0, u / np.where(denom > 0, denom, 1.0), np.nan)
+    return out
+
+
+def _integer_levels(s: np.ndarray, max_levels: int) -> tuple[np.ndarray, int] | None:
+    """Order-preserving integer codes 0..K-1 for ``s`` without sorting, if cheaply possible.
+
+    Works when the values are integers, or exactly representable as k/100 (the
+    project's percent confidences divided by 100), within a range of at most
+    ``max_levels`` codes.  The map value -> code is strictly increasing, so codes
+    carry exactly the order and ties of the values.  Returns None otherwise.
+    """
+    if s.dtype.kind in "iub":
+        lo, hi = int(s.min()), int(s.max())
+        if hi - lo + 1 <= max_levels:
+            return (s - lo).astype(np.intp), hi - lo + 1
+        return None
+    # 0-1 confidences are usually k/100: try that scale first; integer-valued scores otherwise
+    scales = (100.0, 1.0) if s.size and -1.0 <= s.min() and s.max() <= 1.0 else (1.0, 100.0)
+    for scale in scales:
+        scaled = np.rint(s * scale) if scale != 1.0 else np.rint(s)
+        # exactness check: the code maps back to precisely the stored value
+        back = scaled / scale if scale != 1.0 else scaled
+        if np.array_equal(back, s):
+            lo, hi = scaled.min(), scaled.max()
+            if hi - lo + 1 <= max_levels:
+                return (scaled - lo).astype(np.intp), int(hi - lo) + 1
+            return None
+    return None
+
+
+def _rowwise_rank_auroc(s: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Batched AUROC by sorting every row and averaging ranks over ties (no Python row loop)."""
+    b, n = s.shape
+    order = np.argsort(s, axis=1, kind="stable")
+    ss = np.take_along_axis(s, order, axis=1)
+    ys = np.take_along_axis(y, order, axis=1).astype(float)
+    pos = np.broadcast_to(np.arange(n), (b, n))
+    new_group = np.ones((b, n), dtype=bool)
+    new_group[:, 1:] = ss[:, 1:] != ss[:, :-1]
+    last_in_group = np.ones((b, n), dtype=bool)
+    last_in_group[:, :-1] = new_group[:, 1:]
+    # first position of each element's tie group (running max of group starts)
+    start = np.maximum.accumulate(np.where(new_group, pos, 0), axis=1)
+    # last position of each element's tie group (running min of group ends, from the right)
+    end_marks = np.where(last_in_group, pos, n - 1)
+    end = np.minimum.accumulate(end_marks[:, ::-1], axis=1)[:, ::-1]
+    avg_rank = (start + end) / 2.0 + 1.0
+    n1 = ys.sum(axis=1)
+    n0 = n - n1
+    r1 = (avg_rank * ys).sum(axis=1)
+    denom = n1 * n0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denom > 0, (r1 - n1 * (n1 + 1) / 2.0) / np.where(denom > 0, denom, 1.0), np.nan)
+
+
+def auroc_batched(score_matrix: Any, correct_matrix: Any) -> np.ndarray:
+    """AUROC of every row of a 2-D score matrix against the matching row of a correctness matrix.
+
+    Definition: row ``b`` of the result is ``auroc(score_matrix[b], correct_matrix[b])``
+    (tie-corrected Mann–Whitney AUROC, ties counted half), computed for all rows
+    at once without a Python loop over rows.  Typical use: each row is one
+    bootstrap resample.
+
+    Method: when the scores take few distinct levels (integers, or exact
+    multiples of 1/100 such as ``from_percent`` output, or few unique floats) the
+    rows are reduced to per-level class counts with one ``numpy.bincount`` and
+    U = sum_k pos_k (neg_below_k + neg_k / 2).  Otherwise every row is sorted
+    and average ranks over ties are formed with running max/min scans.  Both
+    paths give the same AUROC as :func:`auroc` up to floating-point rounding.
+
+    Parameters
+    ----------
+    score_matrix : array-like of shape (B, n)
+        Finite real scores.
+    correct_matrix : array-like of shape (B, n)
+        Binary correctness (0/1 or bool).
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (B,)
+        AUROC per row; NaN for a row holding only one class (undefined).
+
+    References
+    ----------
+    Mann & Whitney (1947); Hanley & McNeil (1982) (see :func:`auroc`).
+    """
+    s = _as_score(score_matrix, "score_matrix", ndim=2)
+    y = _as_correct(correct_matrix, "correct_matrix", ndim=2)
+    _same_shape(s, y, "score_matrix", "correct_matrix")
+    b, n = s.shape
+    max_levels = max(1, _MAX_COUNT_CELLS // (2 * b))
+    coded = _integer_levels(s, max_levels)
+    if coded is None and s.dtype.kind == "f":
+        levels, inv = np.unique(s, return_inverse=True)
+        if 2 * b * levels.size <= _MAX_COUNT_CELLS:
+            coded = inv.reshape(s.shape), levels.size
+    if coded is None:
+        return _rowwise_rank_auroc(s, y)
+    codes, k = coded
+    return _auroc_batched_codes(codes, y, k)
+
+
+def _auroc_batched_codes(codes: np.ndarray, y: np.ndarray, k: int) -> np.ndarray:
+    """Counting AUROC for integer level codes in [0, k) (no validation; internal fast path)."""
+    b = codes.shape[0]
+    cell = codes * 2 + y
+    cell += (np.arange(b, dtype=cell.dtype) * (2 * k))[:, None]
+    counts = np.bincount(cell.ravel(), minlength=b * 2 * k).reshape(b, k, 2)
+    return _auroc_from_counts(counts[:, :, 1], counts[:, :, 0])
+
+
+def auroc_weighted(score: Any, correct: Any, weights: Any) -> float | np.ndarray:
+    """AUROC with non-negative row weights, for one weight vector or a batch of them.
+
+    Definition: with weights ``w``, U = sum over (correct i, incorrect j) of
+    w_i w_j ([s_i > s_j] + 0.5 [s_i = s_j]) and AUROC = U / (W1 W0), where W1
+    and W0 are the total weights of correct and incorrect rows.  With integer
+    weights this is exactly the AUROC of the data set in which row i appears
+    w_i times, which is how the item-clustered bootstrap uses it (weights =
+    how often the row's item was drawn).
+
+    Parameters
+    ----------
+    score, correct : array-like of shape (n,)
+        As in :func:`auroc`.
+    weights : array-like of shape (n,) or (B, n)
+        Non-negative finite weights; one row per weighting.
+
+    Returns
+    -------
+    float or numpy.ndarray of shape (B,)
+        A float for 1-D weights (raises if a class has zero weight), an array
+        for 2-D weights (NaN where a class has zero total weight).
+
+    References
+    ----------
+    Mann & Whitney (1947); Hanley & McNeil (1982) (see :func:`auroc`).
+    """
+    s = _as_score(score, "score")
+    y = _as_correct(correct, "correct")
+    _same_shape(s, y, "score", "correct")
+    w = np.asarray(weights)
+    if w.ndim not in (1, 2) or w.shape[-1] != s.size:
+        raise ValueError(f"weights: expected shape ({s.size},) or (B, {s.size}), got {w.shape}")
+    w = _numeric(w, "weights", w.ndim)
+    _check_finite(w, "weights")
+    if (w < 0).any():
+        pos = int(np.flatnonzero((w < 0).ravel())[0])
+        raise ValueError(f"weights: negative weight at {_fmt_pos(pos, w.shape)}: {_fmt_val(w.ravel()[pos])}")
+    levels, code = np.unique(s, return_inverse=True)
+    out = _auroc_weighted_codes(code, y, levels.size, np.atleast_2d(w))
+    if w.ndim == 1:
+        if np.isnan(out[0]):
+            raise ValueError("auroc_weighted: one class has zero total weight; AUROC is undefined")
+        return float(out[0])
+    return out
+
+
+def _cell_layout(code: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows grouped by (level, class) cell: (row order, start of each run, cell id of each run)."""
+    cell = code.astype(np.intp) * 2 + y
+    order = np.argsort(cell, kind="stable")
+    sorted_cell = cell[order]
+    starts = np.flatnonzero(np.r_[True, sorted_cell[1:] != sorted_cell[:-1]])
+    return order, starts, sorted_cell[starts]
+
+
+def _auroc_from_sorted_weights(w_sorted: np.ndarray, starts: np.ndarray, cells: np.ndarray, k: int) -> np.ndarray:
+    """Weighted counting AUROC from weights already in cell order (see :func:`_cell_layout`)."""
+    sums = np.add.reduceat(w_sorted, starts, axis=1)
+    counts = np.zeros((w_sorted.shape[0], 2 * k), dtype=float)
+    counts[:, cells] = sums
+    counts = counts.reshape(w_sorted.shape[0], k, 2)
+    return _auroc_from_counts(counts[:, :, 1], counts[:, :, 0])
+
+
+def _auroc_weighted_codes(code: np.ndarray, y: np.ndarray, k: int, w: np.ndarray) -> np.ndarray:
+    """Weighted counting AUROC (internal): code in [0, k), y in {0,1}, w of shape (B, n)."""
+    order, starts, cells = _cell_layout(code, y)
+    return _auroc_from_sorted_weights(w[:, order], starts, cells, k)
+
+
+# --------------------------------------------------------------------------
+# calibration
+# --------------------------------------------------------------------------
+
+def brier(confidence: Any, correct: Any) -> float:
+    """Brier score: mean squared difference between confidence and the 0/1 outcome.
+
+    Definition: BS = (1/n) sum_i (c_i - y_i)^2 with c_i in [0, 1] and y_i in
+    {0, 1}.  0 is perfect; always answering 0.5 gives 0.25.
+
+    Parameters
+    ----------
+    confidence : array-like of shape (n,)
+        Stated confidence on the 0–1 scale.
+    correct : array-like of shape (n,)
+        Binary correctness.
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Brier, G. W. (1950). Verification of forecasts expressed in terms of
+    probability. Monthly Weather Review 78, 1–3.
+    """
+    c, y = _conf_and_correct(confidence, correct)
+    return float(np.mean((c - y) ** 2))
+
+
+def _bin_index(c: np.ndarray, n_bins: int) -> np.ndarray:
+    """Equal-width bin of each confidence: floor(c * n_bins + EDGE_TOL), with 1.0 in the last bin."""
+    idx = np.floor(c * n_bins + EDGE_TOL).astype(np.intp)
+    return np.minimum(idx, n_bins - 1)
+
+
+def _check_n_bins(n_bins: int) -> int:
+    if isinstance(n_bins, bool) or int(n_bins) != n_bins or n_bins < 1:
+        raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
+    return int(n_bins)
+
+
+def reliability_bins(confidence: Any, correct: Any, n_bins: int = 10) -> dict[str, np.ndarray]:
+    """Per-bin summary for a reliability diagram with equal-width confidence bins.
+
+    Bin rule: bins are [0, 1/B), [1/B, 2/B), ..., [(B-1)/B, 1] for B =
+    ``n_bins``; with B = 10: [0, 0.1), [0.1, 0.2), ..., [0.9, 1.0].  A value on
+    an interior edge belongs to the bin that *starts* there (0.8 -> [0.8, 0.9)),
+    1.0 belongs to the last bin and 0.0 to the first.  The bin of c is
+    ``min(floor(c * B + 1e-9), B - 1)``; the 1e-9 (:data:`EDGE_TOL`) absorbs
+    binary rounding so that e.g. ``0.7 + 0.1`` lands in [0.8, 0.9) like 0.8.
+
+    Parameters
+    ----------
+    confidence : array-like of shape (n,)
+        0–1 confidences.
+    correct : array-like of shape (n,)
+        Binary correctness.
+    n_bins : int, default 10
+
+    Returns
+    -------
+    dict of numpy arrays, each of length ``n_bins`` (``pandas.DataFrame(result)`` works):
+        ``lo``, ``hi``  bin edges;
+        ``n``           rows in the bin (int);
+        ``mean_conf``   mean confidence in the bin (NaN if empty);
+        ``acc``         share correct in the bin (NaN if empty);
+        ``gap``         ``mean_conf - acc`` (positive = overconfident; NaN if empty).
+
+    References
+    ----------
+    Guo, C., Pleiss, G., Sun, Y. & Weinberger, K. Q. (2017). On calibration of
+    modern neural networks. ICML 2017 (reliability diagrams, Section 2).
+    """
+    n_bins = _check_n_bins(n_bins)
+    c, y = _conf_and_correct(confidence, correct)
+    b = _bin_index(c, n_bins)
+    n = np.bincount(b, minlength=n_bins)
+    conf_sum = np.bincount(b, weights=c, minlength=n_bins)
+    corr_sum = np.bincount(b, weights=y.astype(float), minlength=n_bins)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_conf = np.where(n > 0, conf_sum / np.maximum(n, 1), np.nan)
+        acc = np.where(n > 0, corr_sum / np.maximum(n, 1), np.nan)
+    edges = np.arange(n_bins + 1) / n_bins
+    return {
+        "lo": edges[:-1],
+        "hi": edges[1:],
+        "n": n.astype(np.int64),
+        "mean_conf": mean_conf,
+        "acc": acc,
+        "gap": mean_conf - acc,
+    }
+
+
+def ece(confidence: Any, correct: Any, n_bins: int = 10) -> float:
+    """Expected calibration error over equal-width confidence bins.
+
+    Definition: ECE = sum_b (n_b / n) |mean confidence_b - accuracy_b| over the
+    occupied bins b, using the bin rule of :func:`reliability_bins`
+    ([0, 0.1), [0.1, 0.2), ..., [0.9, 1.0] for 10 bins; interior edges go to
+    the upper bin, 1.0 to the last bin).  By the triangle inequality
+    ECE >= |CITL|, with equality iff every occupied bin's gap has the same sign.
+
+    Parameters
+    ----------
+    confidence : array-like of shape (n,)
+        0–1 confidences.
+    correct : array-like of shape (n,)
+        Binary correctness.
+    n_bins : int, default 10
+
+    Returns
+    -------
+    float in [0, 1]
+
+    References
+    ----------
+    Guo, C., Pleiss, G., Sun, Y. & Weinberger, K. Q. (2017). On calibration of
+    modern neural networks. ICML 2017, Eq. (3).
+    """
+    rb = reliability_bins(confidence, correct, n_bins)
+    occ = rb["n"] > 0
+    total = rb["n"].sum()
+    return float(np.sum(rb["n"][occ] / total * np.abs(rb["gap"][occ])))
+
+
+def citl(confidence: Any, correct: Any) -> float:
+    """Calibration-in-the-large: mean confidence minus accuracy (0–1 scale).
+
+    Definition: CITL = (1/n) sum_i c_i - (1/n) sum_i y_i.  Positive values mean
+    overconfidence.  Multiply by 100 for percentage points.
+
+    Parameters
+    ----------
+    confidence : array-like of shape (n,)
+    correct : array-like of shape (n,)
+
+    Returns
+    -------
+    float in [-1, 1]
+
+    References
+    ----------
+    Van Calster, B. et al. (2016). A calibration hierarchy for risk models was
+    defined: from utopia to empirical data. J. Clin. Epidemiol. 74, 167–176
+    ("calibration-in-the-large").
+    """
+    c, y = _conf_and_correct(confidence, correct)
+    return float(np.mean(c) - np.mean(y))
+
+
+def high_conf_counts(confidence: Any, correct: Any, threshold: float = 0.8) -> tuple[int, int]:
+    """Count rows stated with confidence >= ``threshold`` and how many of them are wrong.
+
+    A row counts as high-confidence when ``c >= threshold - 1e-9``
+    (:data:`EDGE_TOL`, so 0.8 computed as 0.7 + 0.1 still counts at threshold 0.8).
+
+    Parameters
+    ----------
+    confidence : array-like of shape (n,)
+        0–1 confidences.
+    correct : array-like of shape (n,)
+    threshold : float in [0, 1], default 0.8
+
+    Returns
+    -------
+    (n_high, n_wrong) : tuple of int
+
+    References
+    ----------
+    Chernets (2026), Section 4: share of answers stated at confidence >= 80
+    that are wrong.
+    """
+    if not (0.0 <= float(threshold) <= 1.0):
+        raise ValueError(f"threshold must be in [0, 1] (0-1 scale), got {threshold!r}")
+    c, y = _conf_and_correct(confidence, correct)
+    high = c >= float(threshold) - EDGE_TOL
+    n_high = int(high.sum())
+    n_wrong = int(n_high - y[high].sum())
+    return n_high, n_wrong
+
+
+def high_conf_error_rate(confidence: Any, correct: Any, threshold: float = 0.8) -> float:
+    """Error rate among rows stated with confidence >= ``threshold``.
+
+    Definition: n_wrong / n_high from :func:`high_conf_counts`.  Returns NaN
+    when no row reaches the threshold (use :func:`high_conf_counts` to show the
+    zero count).
+
+    Parameters
+    ----------
+    confidence, correct : array-like of shape (n,)
+    threshold : float, default 0.8
+
+    Returns
+    -------
+    float in [0, 1], or NaN
+
+    References
+    ----------
+    Chernets (2026), Section 4 ("confident error" rate at stated confidence >= 80).
+    """
+    n_high, n_wrong = high_conf_counts(confidence, correct, threshold)
+    return float(n_wrong / n_high) if n_high else float("nan")
+
+
+# --------------------------------------------------------------------------
+# selective prediction
+# --------------------------------------------------------------------------
+
+def _covered_size(coverage: float, n: int) -> int:
+    """k = ceil(coverage * n), with the product rounded to 9 decimals first (float guard)."""
+    c = float(coverage)
+    if not (0.0 < c <= 1.0):
+        raise ValueError(f"coverages: each coverage must be in (0, 1], got {coverage!r}")
+    return max(1, int(math.ceil(round(c * n, 9))))
+
+
+def risk_coverage_table(
+    confidence: Any,
+    correct: Any,
+    coverages: Sequence[float] = (1.0, 0.8, 0.6, 0.4, 0.2),
+) -> dict[str, np.ndarray]:
+    """Selective risk at fixed coverages, with the tie information at every cut.
+
+    Definition: sort rows by confidence, highest first; at coverage c the
+    covered set is the first k = ceil(c n) rows (so at least a share c is
+    answered; the product c n is rounded to 9 decimals before the ceiling to
+    absorb float error, e.g. 0.6 * 1500 -> 900); the selective risk is the
+    error rate among those k rows.  Rows with equal confidence are ordered by
+    their original position (stable sort) — an arbitrary but deterministic
+    choice that matters only when the cut falls inside a tie group, which is
+    common with heaped integer confidences.  The table therefore also reports,
+    for each cut, the tie group that straddles it and the range of error rates
+    any tie-breaking order could give.
+
+    Parameters
+    ----------
+    confidence : array-like of shape (n,)
+        0–1 confidences.
+    correct : array-like of shape (n,)
+    coverages : sequence of float in (0, 1]
+
+    Returns
+    -------
+    dict of numpy arrays, one entry per coverage:
+        ``coverage``; ``k`` (rows covered); ``n_errors`` and ``error_rate``
+        (row-order tie rule); ``cut_conf`` (confidence of the k-th row);
+        ``cut_in_tie`` (True when the k-th and (k+1)-th rows share a
+        confidence, i.e. the covered set depends on tie-breaking);
+        ``tie_size`` (rows with confidence ``cut_conf``); ``tie_inside`` (how
+        many of them are covered); ``error_rate_min`` / ``error_rate_max``
+        (best and worst error rate over all orders of the tie group);
+        ``error_rate_expected`` (mean over uniformly random tie orders).
+
+    References
+    ----------
+    Geifman, Y. & El-Yaniv, R. (2017). Selective classification for deep neural
+    networks. NeurIPS 2017 (risk–coverage curve).
+    """
+    c, y = _conf_and_correct(confidence, correct)
+    n = c.size
+    order = np.argsort(-c, kind="stable")
+    cs = c[order]
+    wrong_sorted = 1 - y[order].astype(np.int64)
+    cum_wrong = np.concatenate([[0], np.cumsum(wrong_sorted)])
+    # tie groups in the sorted order
+    starts = np.flatnonzero(np.r_[True, cs[1:] != cs[:-1]])
+    ends = np.r_[starts[1:], n]  # exclusive
+    group_of = np.repeat(np.arange(starts.size), ends - starts)
+
+    rows = []
+    for cov in coverages:
+        k = _covered_size(cov, n)
+        g = group_of[k - 1]
+        g_start, g_end = int(starts[g]), int(ends[g])
+        t = g_end - g_start
+        inside = k - g_start
+        e_tie = int(cum_wrong[g_end] - cum_wrong[g_start])
+        e_above = int(cum_wrong[g_start])
+        e_row = int(cum_wrong[k])
+        e_min = e_above + max(0, inside - (t - e_tie))
+        e_max = e_above + min(inside, e_tie)
+        e_exp = e_above + inside * e_tie / t
+        rows.append(
+            (float(cov), k, e_row, e_row / k, float(cs[k - 1]), k < g_end, t, inside,
+             e_min / k, e_max / k, e_exp / k)
+        )
+    names = ["coverage", "k", "n_errors", "error_rate", "cut_conf", "cut_in_tie", "tie_size",
+             "tie_inside", "error_rate_min", "error_rate_max", "error_rate_expected"]
+    cols = list(zip(*rows)) if rows else [[] for _ in names]
+    return {name: np.asarray(col) for name, col in zip(names, cols)}
+
+
+def risk_coverage(
+    confidence: Any,
+    correct: Any,
+    coverages: Sequence[float] = (1.0, 0.8, 0.6, 0.4, 0.2),
+    tie_rule: str = "row_order",
+) -> dict[float, float]:
+    """Selective risk (error rate among the most confident rows) at each coverage.
+
+    Definition: at coverage c, answer only the k = ceil(c n) rows with the
+    highest confidence and report the share of them that is wrong (see
+    :func:`risk_coverage_table` for the exact cut and for tie diagnostics).
+
+    Parameters
+    ----------
+    confidence, correct : array-like of shape (n,)
+    coverages : sequence of float in (0, 1]
+    tie_rule : {"row_order", "expected"}
+        ``"row_order"`` (default): rows of equal confidence are taken in their
+        original order (stable sort), giving an integer number of errors.
+        ``"expected"``: the mean error rate over uniformly random orders of the
+        tie group that straddles the cut.
+
+    Returns
+    -------
+    dict {coverage: error_rate} (plain floats, 0–1 scale)
+
+    References
+    ----------
+    Geifman, Y. & El-Yaniv, R. (2017). Selective classification for deep neural
+    networks. NeurIPS 2017.
+    """
+    key = {"row_order": "error_rate", "expected": "error_rate_expected"}
+    if tie_rule not in key:
+        raise ValueError(f"tie_rule must be 'row_order' or 'expected', got {tie_rule!r}")
+    tab = risk_coverage_table(confidence, correct, coverages)
+    return {float(cov): float(v) for cov, v in zip(tab["coverage"], tab[key[tie_rule]])}
