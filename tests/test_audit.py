@@ -13,8 +13,10 @@ from selfconf.glue import glued_values, plain
 
 
 def _nb(glued: dict) -> dict:
-    outs = [{"output_type": "display_data", "metadata": {"scrapbook": {"name": k, "mime_prefix": ""}},
-             "data": {"text/plain": repr(v)}} for k, v in glued.items()]
+    # the layout myst-nb 1.x writes: the bundle under a papermill.record prefix
+    pre = "application/papermill.record/"
+    outs = [{"output_type": "display_data", "metadata": {"scrapbook": {"name": k, "mime_prefix": pre}},
+             "data": {pre + "text/plain": repr(v)}} for k, v in glued.items()]
     return {"cells": [{"cell_type": "code", "source": "", "metadata": {}, "outputs": outs, "execution_count": 1}],
             "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
 
@@ -102,3 +104,19 @@ def test_every_external_claim_is_in_quoted_facts(root):
     facts = yaml.safe_load((root / "data/paper/quoted_facts.yaml").read_text())["facts"]
     want = {c["id"] for c in doc["claims"] if c["kind"] == "external" and not c.get("same_as")}
     assert want == {f["id"] for f in facts}
+
+
+def test_glued_values_reads_a_real_myst_nb_glue_output(tmp_path):
+    """Round trip through myst_nb.glue itself, not a hand-written imitation of its output."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell("from selfconf.glue import claim\nimport numpy as np\n"
+                                              "claim('x', np.float64(0.125)); claim('n', np.int64(7))"))
+    NotebookClient(nb, kernel_name="python3", timeout=60).execute()
+    book = tmp_path / "book"
+    book.mkdir()
+    nbformat.write(nb, book / "t.ipynb")
+    vals = glued_values(book)
+    assert vals["x"]["value"] == 0.125 and vals["n"]["value"] == 7

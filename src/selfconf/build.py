@@ -177,6 +177,11 @@ def execute(only: list[str] | None = None, params: dict | None = None, jobs: int
             raise SystemExit(f"unknown notebook(s): {', '.join(unknown)}; known: {', '.join(names)}")
         names = [n for n in names if n in only]
     params = params or {}
+    if not only and out.is_dir():
+        # a full build: executed notebooks of pages no longer in the book must not be audited
+        for stale in out.glob("*.ipynb"):
+            if stale.stem not in names:
+                stale.unlink()
     inputs = _inputs_digest(root)
     jobs = jobs or os.cpu_count() or 1
     done: list[tuple[str, str, float]] = []

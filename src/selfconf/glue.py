@@ -114,7 +114,10 @@ def glued_values(book_dir: str | Path = "book", exclude: tuple[str, ...] = ()) -
                 key = meta.get("name")
                 if not key:
                     continue
-                text = o.get("data", {}).get("text/plain")
+                # myst-nb stores the glued bundle under "<mime_prefix>text/plain"
+                prefix = meta.get("mime_prefix", "") or ""
+                data = o.get("data", {})
+                text = data.get(prefix + "text/plain", data.get("text/plain"))
                 if isinstance(text, list):
                     text = "".join(text)
                 try:
