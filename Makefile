@@ -17,7 +17,7 @@ $(STAMP):
 
 install: $(STAMP)
 
-book: install
+book: install external
 	$(PY) -m selfconf.build all
 
 execute: install
@@ -26,11 +26,16 @@ execute: install
 html: install
 	$(PY) -m selfconf.build html
 
-test: install
+test: install external
 	$(PY) -m pytest -q -p no:cacheprovider
 
 bench: install
 	$(PY) bench/bootstrap.py
+
+# third-party data for the beyond-the-paper chapter -> data/external/ (never committed);
+# copies ../shared/external when it exists (CI), downloads from the public sources otherwise
+external: install
+	PY=$(PY) bash scripts/fetch_external.sh
 
 data: install
 	$(PY) -m selfconf.reconstruct

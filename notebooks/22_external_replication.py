@@ -1,0 +1,275 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Beyond the paper: many more models on a different benchmark
+#
+# :::{admonition} Beyond the paper
+# :class: note
+# This chapter is **not** part of the paper. It runs the paper's Table 1 analysis, through exactly the code
+# path of `selfconf report`, on third-party data: the MMLU-Pro answers of a few dozen models with a verbalised
+# 0–100 confidence, published by the *LLM-Calibration-Study* repository (Linwei Tao et al., MIT licence, pinned commit
+# in `selfconf.fetch`). The data are downloaded by `make external` (`selfconf fetch mmlu-pro-calibration`) into
+# `data/external/`, never committed. Read it as a replication on *different* ground, not as a check of the
+# paper's numbers.
+# :::
+#
+# The question this page asks is narrow: does the paper's pattern — confidence stated high and in a narrow
+# band, clearly above accuracy, and only moderately informative about which answers are right — also appear
+# when other models answer a different kind of question?
+
+# %% tags=["parameters"]
+seed = 20261130
+n_boot = 2000
+data_dir = "data/reconstructed"
+external_dir = "data/external/mmlu-pro-calibration"
+
+# %% tags=["remove-input"]
+import altair as alt
+import numpy as np
+import pandas as pd
+from scipy.stats import spearmanr
+
+from selfconf import data, glue, vega
+from selfconf.book import banner, show_markdown, table
+from selfconf.fetch import MMLU_PRO_COMMIT, MMLU_PRO_REPO, read_mmlu_pro_calibration
+from selfconf.paths import resolve
+from selfconf.report import COVERAGES, HIGH_CONF, compute_report, prepare_frame
+
+vega.enable()
+ext_path = resolve(external_dir)
+if not ext_path.is_dir():
+    raise FileNotFoundError(
+        f"{ext_path} does not exist: this chapter needs the third-party MMLU-Pro calibration data. "
+        "Run `make external` (or `selfconf fetch mmlu-pro-calibration`) from the project root, then execute again."
+    )
+banner(data_dir, seed=seed, n_boot=n_boot)
+show_markdown(f'<p class="selfconf-provenance">external data: <code>{external_dir}</code> · '
+              f"github.com/{MMLU_PRO_REPO} @ <code>{MMLU_PRO_COMMIT[:10]}</code></p>")
+
+# %% [markdown]
+# ## The data
+#
+# Each file holds one model's answers, one row per MMLU-Pro test question, in the same order for every model. A row gives
+# the subject, the gold option letter (A–J), the letter extracted from the model's reply, and the model's
+# verbalised confidence: the prompt asked for "Confidence (0-100)" after step-by-step reasoning, and the
+# repository stored it divided by 100. An answer is correct when the extracted letter equals the gold letter;
+# no extracted letter counts as wrong (the repository's own rule). Rows whose confidence could not be parsed
+# have no confidence: `selfconf report` leaves them out and counts them, here as everywhere.
+
+# %% tags=["hide-input"]
+ext = read_mmlu_pro_calibration(ext_path)
+ext_rows = prepare_frame(ext, scale="unit", source=str(external_dir))
+missing = pd.Series(ext_rows.missing_confidence, dtype=int).reindex(ext["model"].unique(), fill_value=0)
+
+n_models = glue.value("ext_n_models", ext["model"].nunique())
+n_items = glue.value("ext_n_items", int(ext.groupby("model").size().iloc[0]))
+assert (ext.groupby("model").size() == n_items).all(), "every file should have one row per MMLU-Pro question"
+glue.value("ext_n_rows", len(ext))
+glue.value("ext_n_used", len(ext_rows.frame))
+glue.value("ext_missing_total", int(missing.sum()))
+glue.value("ext_missing_max", int(missing.max()))
+glue.value("ext_missing_max_model", str(missing.idxmax()))
+glue.value("ext_missing_n_models_over_100", int((missing > 100).sum()))
+glue.value("ext_n_categories", ext["category"].nunique())
+glue.value("ext_n_options", ext["gold"].nunique())
+HC_POINTS = glue.value("ext_hc_threshold", 100 * HIGH_CONF)  # the report's high-confidence cut, in points
+LOW_COVERAGE = min(COVERAGES)  # the smallest risk-coverage level of the report
+glue.value("ext_low_coverage_pct", 100 * LOW_COVERAGE)
+MEDIAN_BAND_LOW = 85  # descriptive: the lower end of the paper's "typical stated confidence" band
+glue.value("ext_median_band_low", MEDIAN_BAND_LOW)
+was_missing = ext["confidence"].isna()
+glue.value("ext_missing_err_pct", 100 * (1 - ext.loc[was_missing, "correct"].mean()))
+glue.value("ext_answered_err_pct", 100 * (1 - ext.loc[~was_missing, "correct"].mean()))
+
+# %% [markdown]
+# The collection has {glue:text}`ext_n_models` models × {glue:text}`ext_n_items:,.0f` questions
+# ({glue:text}`ext_n_rows:,.0f` rows) over {glue:text}`ext_n_categories` subjects. {glue:text}`ext_missing_total:,.0f`
+# rows carry no parsed confidence and are excluded (and counted, per model, in the last column of the table below);
+# the most affected model is {glue:text}`ext_missing_max_model` with {glue:text}`ext_missing_max` rows, and
+# {glue:text}`ext_missing_n_models_over_100` models lose more than 100. {glue:text}`ext_n_used:,.0f` rows remain.
+#
+# ## Table 1 for every model
+#
+# The same function as `selfconf report` (`selfconf.report.compute_report`, which calls
+# `selfconf.summary.table1`): accuracy, mean and median stated confidence, CITL, Brier, 10-bin ECE, self-AUROC
+# with a row-level percentile bootstrap interval, the error rate among answers stated with confidence ≥
+# {glue:text}`ext_hc_threshold:.0f`, and the error rate when only the {glue:text}`ext_low_coverage_pct:.0f` % most
+# confident answers are kept.
+# Accuracy here is over the rows that have a confidence; the column "acc. all rows" counts every row, with
+# unparsed answers as they were graded in the source, so that the two can be compared. Sorted by self-AUROC.
+
+# %% tags=["hide-input"]
+t_ext = compute_report(ext_rows, seed=seed, n_boot=n_boot)
+acc_all = ext.groupby("model", sort=False)["correct"].mean()
+show = pd.DataFrame({
+    "model": t_ext["model"],
+    "n": t_ext["n"],
+    "acc. (%)": (100 * t_ext["accuracy"]).round(1),
+    "acc. all rows (%)": (100 * t_ext["model"].map(acc_all)).round(1),
+    "mean conf.": (100 * t_ext["mean_confidence"]).round(1),
+    "median conf.": (100 * t_ext["median_confidence"]).round(1),
+    "CITL (pp)": (100 * t_ext["citl"]).round(1),
+    "Brier": t_ext["brier"].round(3),
+    "ECE": t_ext["ece"].round(3),
+    "self-AUROC": t_ext["auroc"].round(3),
+    "95% CI": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(t_ext["auroc_ci_low"], t_ext["auroc_ci_high"])],
+    f"err. at conf. ≥ {HC_POINTS:.0f} (%)": (100 * t_ext["high_conf_error_rate"]).round(1),
+    f"err. at {100 * LOW_COVERAGE:.0f}% coverage (%)": [round(100 * rc[LOW_COVERAGE], 1) for rc in t_ext["risk_coverage"]],
+    "excluded (no conf.)": t_ext["excluded_missing_confidence"],
+}).sort_values("self-AUROC", ascending=False, kind="stable")
+table(show, "external_mmlu_pro_table1", caption=f"MMLU-Pro, {n_models} models: the paper's Table 1 columns")
+
+# %% tags=["remove-input"]
+pct = lambda s: 100 * s  # noqa: E731
+glue.value("ext_acc_min", pct(t_ext["accuracy"].min()))
+glue.value("ext_acc_max", pct(t_ext["accuracy"].max()))
+glue.value("ext_median_conf_min", pct(t_ext["median_confidence"].min()))
+glue.value("ext_median_conf_max", pct(t_ext["median_confidence"].max()))
+glue.value("ext_n_median_conf_band", int((t_ext["median_confidence"] >= MEDIAN_BAND_LOW / 100 - 1e-9).sum()))
+glue.value("ext_citl_min", pct(t_ext["citl"].min()))
+glue.value("ext_citl_max", pct(t_ext["citl"].max()))
+glue.value("ext_citl_min_model", str(t_ext.loc[t_ext["citl"].idxmin(), "model"]))
+glue.value("ext_citl_max_model", str(t_ext.loc[t_ext["citl"].idxmax(), "model"]))
+glue.value("ext_n_overconfident", int((t_ext["citl"] > 0).sum()))
+glue.value("ext_auroc_min", t_ext["auroc"].min())
+glue.value("ext_auroc_max", t_ext["auroc"].max())
+glue.value("ext_auroc_median", float(t_ext["auroc"].median()))
+glue.value("ext_auroc_min_model", str(t_ext.loc[t_ext["auroc"].idxmin(), "model"]))
+glue.value("ext_auroc_max_model", str(t_ext.loc[t_ext["auroc"].idxmax(), "model"]))
+glue.value("ext_n_ci_above_chance", int((t_ext["auroc_ci_low"] > 0.5).sum()))
+glue.value("ext_ci_width_max", float((t_ext["auroc_ci_high"] - t_ext["auroc_ci_low"]).max()))
+glue.value("ext_hc_err_pooled", 100 * t_ext["high_conf_wrong"].sum() / t_ext["high_conf_n"].sum())
+glue.value("ext_hc_share_pooled", 100 * t_ext["high_conf_n"].sum() / t_ext["n"].sum())
+glue.value("ext_hc_err_min", pct(t_ext["high_conf_error_rate"].min()))
+glue.value("ext_hc_err_max", pct(t_ext["high_conf_error_rate"].max()))
+risk20 = pd.Series([rc[LOW_COVERAGE] for rc in t_ext["risk_coverage"]], index=t_ext["model"])
+glue.value("ext_risk20_min", 100 * risk20.min())
+glue.value("ext_risk20_max", 100 * risk20.max())
+rho = spearmanr(t_ext["accuracy"], t_ext["auroc"]).statistic
+glue.value("ext_spearman_acc_auroc", float(rho))
+rho_citl = spearmanr(t_ext["accuracy"], t_ext["citl"]).statistic
+glue.value("ext_spearman_acc_citl", float(rho_citl))
+
+# %% [markdown]
+# **Calibration in the large.** Accuracy spans {glue:text}`ext_acc_min:.1f`–{glue:text}`ext_acc_max:.1f` %, while
+# the median stated confidence stays between {glue:text}`ext_median_conf_min:.0f` and
+# {glue:text}`ext_median_conf_max:.0f` ({glue:text}`ext_n_median_conf_band` of {glue:text}`ext_n_models` models
+# have a median of {glue:text}`ext_median_band_low` or more). {glue:text}`ext_n_overconfident` of {glue:text}`ext_n_models` models are
+# overconfident in the large: CITL runs from {glue:text}`ext_citl_min:+.1f` pp ({glue:text}`ext_citl_min_model`)
+# to {glue:text}`ext_citl_max:+.1f` pp ({glue:text}`ext_citl_max_model`). The less accurate a model, the larger
+# its gap (Spearman ρ between accuracy and CITL across models {glue:text}`ext_spearman_acc_citl:+.2f`): the stated
+# level barely moves while accuracy does. Pooled over all models, {glue:text}`ext_hc_share_pooled:.1f` % of answers
+# are stated at confidence ≥ {glue:text}`ext_hc_threshold:.0f` and {glue:text}`ext_hc_err_pooled:.1f` % of those are wrong (per model
+# {glue:text}`ext_hc_err_min:.1f`–{glue:text}`ext_hc_err_max:.1f` %).
+#
+# **Discrimination.** Self-AUROC ranges from {glue:text}`ext_auroc_min:.3f` ({glue:text}`ext_auroc_min_model`) to
+# {glue:text}`ext_auroc_max:.3f` ({glue:text}`ext_auroc_max_model`), median {glue:text}`ext_auroc_median:.3f`.
+# With up to {glue:text}`ext_n_items:,.0f` rows per model the intervals are narrow (at most {glue:text}`ext_ci_width_max:.3f`
+# wide) and {glue:text}`ext_n_ci_above_chance` of {glue:text}`ext_n_models` exclude chance. More accurate models
+# tend to discriminate better (Spearman ρ {glue:text}`ext_spearman_acc_auroc:+.2f` between accuracy and AUROC).
+# Answering only the most confident {glue:text}`ext_low_coverage_pct:.0f` % still leaves an error rate of {glue:text}`ext_risk20_min:.1f`–
+# {glue:text}`ext_risk20_max:.1f` %, depending on the model.
+
+# %% [markdown]
+# ## Side by side with the paper's frontier models
+#
+# The paper's frontier rows go through the same function (here from the rows in `data_dir`, which the banner
+# above labels). Each point is a model; the diagonal is perfect calibration in the large, and a point above
+# it states more confidence than its accuracy earns.
+
+# %% tags=["hide-input"]
+paper_rows_all, _ = data.load_collection(resolve(data_dir))
+fr = paper_rows_all[paper_rows_all["tier"] == "frontier"]
+paper_rows = prepare_frame(fr[["model", "item_id", "confidence", "correct"]], scale="percent", source=str(data_dir))
+t_paper = compute_report(paper_rows, seed=seed, n_boot=n_boot)
+
+glue.value("ext_sqa_n_models", len(t_paper))
+glue.value("ext_sqa_auroc_min", t_paper["auroc"].min())
+glue.value("ext_sqa_auroc_max", t_paper["auroc"].max())
+glue.value("ext_sqa_acc_min", 100 * t_paper["accuracy"].min())
+glue.value("ext_sqa_acc_max", 100 * t_paper["accuracy"].max())
+glue.value("ext_sqa_citl_min", 100 * t_paper["citl"].min())
+glue.value("ext_sqa_citl_max", 100 * t_paper["citl"].max())
+glue.value("ext_sqa_hc_err_pooled", 100 * t_paper["high_conf_wrong"].sum() / t_paper["high_conf_n"].sum())
+
+both = pd.concat([
+    t_ext.assign(study=f"MMLU-Pro, {n_models} models (external)"),
+    t_paper.assign(study=f"SimpleQA, the paper's {len(t_paper)} frontier models"),
+], ignore_index=True)
+both = both[["study", "model", "n", "accuracy", "mean_confidence", "median_confidence", "citl", "auroc",
+             "auroc_ci_low", "auroc_ci_high"]].copy()
+for c in ("accuracy", "mean_confidence", "median_confidence", "citl"):
+    both[c] = 100 * both[c]
+
+diag = alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]})).mark_line(strokeDash=[4, 4], color="gray").encode(
+    x="x:Q", y="y:Q")
+scatter = alt.Chart(both).mark_point(filled=True, size=70, opacity=0.85).encode(
+    x=alt.X("accuracy:Q", title="accuracy (%)", scale=alt.Scale(domain=[0, 100])),
+    y=alt.Y("mean_confidence:Q", title="mean stated confidence (0–100)", scale=alt.Scale(domain=[0, 100])),
+    color=alt.Color("study:N", title=None, legend=alt.Legend(orient="bottom")),
+    shape=alt.Shape("study:N", title=None, legend=None),
+    tooltip=["study:N", "model:N", "n:Q", alt.Tooltip("accuracy:Q", format=".1f"),
+             alt.Tooltip("mean_confidence:Q", format=".1f"), alt.Tooltip("median_confidence:Q", format=".1f"),
+             alt.Tooltip("citl:Q", format="+.1f", title="CITL (pp)"), alt.Tooltip("auroc:Q", format=".3f")],
+).properties(width=330, height=330, title="Stated confidence against accuracy")
+
+order = list(both.sort_values("auroc", ascending=False)["model"])
+forest_base = alt.Chart(both).encode(
+    y=alt.Y("model:N", sort=order, title=None, axis=alt.Axis(labelFontSize=9)),
+    color=alt.Color("study:N", title=None, legend=None),
+)
+forest = (
+    forest_base.mark_rule().encode(x=alt.X("auroc_ci_low:Q", title="self-AUROC (95% bootstrap CI)",
+                                           scale=alt.Scale(domain=[0.4, 0.85])), x2="auroc_ci_high:Q")
+    + forest_base.mark_point(filled=True).encode(x="auroc:Q", tooltip=["study:N", "model:N",
+                                                                        alt.Tooltip("auroc:Q", format=".3f")])
+    + alt.Chart(pd.DataFrame({"x": [0.5]})).mark_rule(strokeDash=[2, 2], color="gray").encode(x="x:Q")
+).properties(width=300, height=560, title="Discrimination per model")
+alt.hconcat(scatter, forest).resolve_scale(color="shared")
+
+# %% [markdown]
+# On the paper's SimpleQA rows (the rows in `data_dir`) the {glue:text}`ext_sqa_n_models` frontier models reach {glue:text}`ext_sqa_acc_min:.1f`–
+# {glue:text}`ext_sqa_acc_max:.1f` % accuracy, with CITL {glue:text}`ext_sqa_citl_min:+.1f` to
+# {glue:text}`ext_sqa_citl_max:+.1f` pp and self-AUROC {glue:text}`ext_sqa_auroc_min:.3f`–
+# {glue:text}`ext_sqa_auroc_max:.3f`; pooled, {glue:text}`ext_sqa_hc_err_pooled:.1f` % of their answers stated at
+# ≥ {glue:text}`ext_hc_threshold:.0f` are wrong. On MMLU-Pro the same analysis finds models that are far more
+# often right, so the pooled confident-error rate is much lower ({glue:text}`ext_hc_err_pooled:.1f` %) — yet every
+# one of them still states more than it earns, and the best self-AUROC is {glue:text}`ext_auroc_max:.3f`: better
+# than the paper's weakest models, but still a ranking that mixes many wrong answers in with the right ones.
+#
+# ## What differs, and why the two are not directly comparable
+#
+# - **Task.** MMLU-Pro is multiple choice with up to {glue:text}`ext_n_options` options, answered after
+#   step-by-step reasoning; the paper asks short open-form factual questions (post-2023 SimpleQA items) with no
+#   reasoning. A guessed letter is sometimes right by chance, and reasoning may let a model check itself before it states a number; recall
+#   of an obscure fact gives neither help.
+# - **Difficulty.** The accuracies here are much higher, and CITL, Brier and the confident-error rate all
+#   depend on accuracy. The paper's models are weaker on its questions, which makes the same saturated
+#   confidence band look worse.
+# - **Elicitation.** Here the confidence comes after a reasoning chain in a free-text "Confidence (0-100)"
+#   line, parsed by the source repository's code; the paper asks for a JSON object with an integer confidence
+#   and no other text, at temperature 0. Decoding settings of the source are not documented per file.
+# - **Refusals.** A multiple-choice prompt leaves little room for refusing; in the paper, refusals are a
+#   real answer class that changes both accuracy and AUROC (see Result 1).
+# - **Models and time.** Different, mostly older model versions, collected earlier by another team. One API
+#   alias, `deepseek-chat`, occurs in both sets, but an alias can point to different weights at different times,
+#   so even that pair is not the same model for certain.
+# - **Rows without a confidence** are excluded here ({glue:text}`ext_missing_total:,.0f` in all). They are
+#   more often wrong ({glue:text}`ext_missing_err_pct:.1f` % wrong, against {glue:text}`ext_answered_err_pct:.1f` %
+#   for rows with a confidence), so accuracy over answered rows is higher than over all rows for the models that
+#   lose many (compare the two accuracy columns of the table).
+# - **Items** have no text or id in the files; row order is the only identity, which is enough here because
+#   no analysis on this page pairs items across models.
+#
+# What carries over is the shape: a confidence channel that sits high and moves little while accuracy moves a
+# lot, and that ranks a model's own answers better than chance but far from reliably.
