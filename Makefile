@@ -5,7 +5,8 @@ SHELL := /bin/bash
 PY    := .venv/bin/python
 STAMP := .venv/.installed-$(shell cat requirements.txt pyproject.toml 2>/dev/null | sha256sum | cut -c1-12)
 
-.PHONY: install book execute html test bench data external rerun clean
+
+.PHONY: browser install book execute html test bench data external rerun clean
 
 $(STAMP):
 	@test -x $(PY) || python3 -m venv .venv
@@ -26,11 +27,21 @@ execute: install
 html: install
 	$(PY) -m selfconf.build html
 
-test: install external
+# Debian's Chromium + ChromeDriver for the browser test (no-op when present)
+browser:
+	bash scripts/install_browser.sh
+
+test: install external browser
 	$(PY) -m pytest -q -p no:cacheprovider
 
 bench: install
 	$(PY) bench/bootstrap.py
+	$(PY) bench/build.py
+
+# rerun one section with other bootstrap settings and diff it against the default build
+rerun: install
+	@test -n "$(SECTION)" || { echo "usage: make rerun SECTION=result1 [SEED=7] [N_BOOT=5000]" >&2; exit 2; }
+	$(PY) -m selfconf.rerun $(SECTION) $(if $(SEED),--seed $(SEED)) $(if $(N_BOOT),--n-boot $(N_BOOT))
 
 # third-party data for the beyond-the-paper chapter -> data/external/ (never committed);
 # copies ../shared/external when it exists (CI), downloads from the public sources otherwise

@@ -1,0 +1,145 @@
+"""Offline altair charts (:mod:`selfconf.vega`): the renderer's HTML, the bundle, the Sphinx extension."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import altair as alt
+import pandas as pd
+import pytest
+
+from selfconf import vega
+
+CDN = re.compile(r"(cdn\.jsdelivr|unpkg\.com|cdnjs|vega\.github\.io/vega|requirejs)", re.I)
+
+
+def _chart(title: str = "t") -> alt.Chart:
+    return alt.Chart(pd.DataFrame({"x": [1, 2, 3], "y": [3, 1, 2]})).mark_line().encode(x="x", y="y").properties(title=title)
+
+
+def test_chart_html_embeds_spec_and_calls_local_vegaembed():
+    spec = {"mark": "point", "title": "a </script><script>alert(1)</script> b", "data": {"values": [{"a": 1}]}}
+    html = vega.chart_html(spec, div_id="c1")
+    assert html.startswith('<div id="c1" class="selfconf-vega"></div>')
+    assert html.count("</script>") == 1, "a '</script>' inside the spec must be escaped"
+    assert "window.vegaEmbed(el, spec, opts)" in html
+    assert not CDN.search(html) and "http" not in html
+    # the embedded JSON round-trips to the spec
+    m = re.search(r"var spec = (.*);\n", html)
+    assert json.loads(m.group(1).replace("<\\/", "</")) == spec
+    opts = json.loads(re.search(r"var opts = (.*);\n", html).group(1))
+    assert opts == {"actions": False, "mode": "vega-lite", "renderer": "svg"}
+
+
+def test_chart_ids_are_unique_and_deterministic_per_spec():
+    a, b = vega.chart_html({"mark": "bar"}), vega.chart_html({"mark": "bar"})
+    ida, idb = (re.search(r'id="([^"]+)"', h).group(1) for h in (a, b))
+    assert ida != idb and ida.rsplit("-", 1)[0] == idb.rsplit("-", 1)[0]
+
+
+def test_renderer_is_used_by_altair():
+    previous = alt.renderers.active
+    try:
+        vega.enable()
+        vega.enable()  # idempotent
+        assert alt.renderers.active == vega.RENDERER
+        bundle = _chart("hello")._repr_mimebundle_()
+        bundle = bundle[0] if isinstance(bundle, tuple) else bundle
+        assert set(bundle) == {"text/html", "text/plain"}
+        html = bundle["text/html"]
+        assert 'class="selfconf-vega"' in html and '"hello"' in html and not CDN.search(html)
+    finally:
+        alt.renderers.enable(previous)
+
+
+def test_interactive_params_survive_in_the_spec():
+    vega.enable()
+    p = alt.param(name="k", value=1, bind=alt.binding_range(min=0, max=3, step=1))
+    html = vega.render(_chart().transform_filter(alt.datum.x >= p).add_params(p).to_dict())["text/html"]
+    spec = json.loads(re.search(r"var spec = (.*);\n", html).group(1).replace("<\\/", "</"))
+    assert spec["params"][0]["name"] == "k" and spec["params"][0]["bind"]["input"] == "range"
+
+
+def test_bundle_defines_globals_without_network(tmp_path):
+    js = vega.javascript_bundle()
+    assert js.lstrip().startswith("/* vega ") and "(function () {" in js
+    assert "window.vegaEmbed=" in js.replace(" ", "")
+    assert not re.search(r"cdn\.jsdelivr|unpkg\.com", js)
+    out = vega.install_js(tmp_path / "vendor")
+    assert out == tmp_path / "vendor" / "selfconf-vega.js" and out.read_text() == js
+    mtime = out.stat().st_mtime_ns
+    vega.install_js(tmp_path / "vendor")
+    assert out.stat().st_mtime_ns == mtime, "an identical bundle is not rewritten"
+
+
+def test_bundle_runs_in_node(tmp_path):
+    """The bundle evaluates as a classic script and defines vegaEmbed (a DOM-free smoke test)."""
+    node = subprocess.run(["which", "node"], capture_output=True, text=True).stdout.strip()
+    if not node:
+        pytest.skip("node not installed (the browser test covers the bundle in Chromium)")
+    script = tmp_path / "smoke.js"
+    script.write_text("globalThis.window = globalThis; globalThis.self = globalThis;\n"
+                      + vega.javascript_bundle()
+                      + "\nconsole.log(typeof window.vegaEmbed);\n")
+    r = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.split() == ["function"]
+
+
+def test_unknown_vegalite_version_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(vega, "vl_version", lambda: "0.1")
+    with pytest.raises(RuntimeError, match="cannot bundle Vega-Lite 0.1"):
+        vega.javascript_bundle(cache=False)
+
+
+def test_cli_install_js(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "selfconf.vega", "install-js", str(tmp_path / "v")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "v" / "selfconf-vega.js").stat().st_size > 100_000
+
+
+def test_sphinx_extension_ships_vega_and_mathjax_locally(tmp_path):
+    """A one-page Sphinx site with math and a chart: every script it loads is local."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text("extensions = ['myst_parser', 'selfconf.vega']\n"
+                                 "myst_enable_extensions = ['dollarmath']\nhtml_theme = 'alabaster'\n")
+    vega.enable()
+    chart = vega.render(_chart("sphinx").to_dict())["text/html"]
+    (src / "index.md").write_text("# Page\n\nMath: $a^2 + b^2$.\n\n```{raw} html\n" + chart + "\n```\n")
+    out = tmp_path / "html"
+    r = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-W", "-b", "html", str(src), str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    page = (out / "index.html").read_text()
+    srcs = re.findall(r'<script[^>]*src="([^"]+)"', page)
+    assert "_static/vendor/selfconf-vega.js" in srcs
+    assert any(s.startswith("_static/vendor/mathjax/tex-mml-chtml.js") for s in srcs), srcs
+    assert not [s for s in srcs if s.startswith(("http:", "https:", "//"))], srcs
+    assert (out / "_static" / "vendor" / "selfconf-vega.js").is_file()
+    assert (out / "_static" / "vendor" / "mathjax" / "tex-mml-chtml.js").is_file()
+    assert list((out / "_static" / "vendor" / "mathjax" / "output" / "chtml" / "fonts" / "woff-v2").glob("*.woff"))
+
+
+@pytest.mark.book
+def test_every_executed_chart_is_offline(built_book, root):
+    """No executed notebook holds a chart that the HTML build would drop or fetch from a CDN."""
+    bad = []
+    for nb_path in sorted((root / "book").glob("*.ipynb")):
+        nb = json.loads(nb_path.read_text(encoding="utf-8"))
+        for i, cell in enumerate(nb.get("cells", [])):
+            for o in cell.get("outputs", []) or []:
+                data = o.get("data", {})
+                if any(k.startswith("application/vnd.vegalite") or k.startswith("application/vnd.vega+") for k in data):
+                    bad.append(f"{nb_path.name} cell {i}: Vega-Lite mimetype (call selfconf.vega.enable())")
+                html = data.get("text/html", "")
+                html = "".join(html) if isinstance(html, list) else html
+                if CDN.search(html):
+                    bad.append(f"{nb_path.name} cell {i}: HTML output loads a CDN script")
+    assert not bad, "\n".join(bad)
