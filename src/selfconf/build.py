@@ -105,13 +105,20 @@ def cache_key(name: str, params: dict, root: Path, inputs: str, upstream: str = 
 
 
 def _to_ipynb(name: str, root: Path) -> Path:
-    """Sync the jupytext pair ``notebooks/<name>.py`` → ``notebooks/<name>.ipynb``."""
+    """Sync the jupytext pair ``notebooks/<name>.py`` → ``notebooks/<name>.ipynb`` (in process: fast).
+
+    The ``.py`` file is the source of truth; the ``.ipynb`` is rewritten only when its content differs.
+    """
+    import jupytext
+
     src = root / "notebooks" / f"{name}.py"
     dst = root / "notebooks" / f"{name}.ipynb"
-    subprocess.run([sys.executable, "-m", "jupytext", "--quiet", "--to", "ipynb", "--update", "-o", str(dst), str(src)]
-                   if dst.exists() else
-                   [sys.executable, "-m", "jupytext", "--quiet", "--to", "ipynb", "-o", str(dst), str(src)],
-                   check=True, cwd=root)
+    nb = jupytext.read(src)
+    text = jupytext.writes(nb, fmt="ipynb")
+    if not dst.exists() or dst.read_text(encoding="utf-8") != text:
+        tmp = dst.with_suffix(f".ipynb.{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, dst)  # atomic: parallel builds never see a half-written pair
     return dst
 
 

@@ -29,7 +29,6 @@ import math
 from typing import Any, Iterable, Sequence
 
 import numpy as np
-from scipy.stats import rankdata
 
 __all__ = [
     "EDGE_TOL",
@@ -256,6 +255,8 @@ def auroc(score: Any, correct: Any) -> float:
         raise ValueError(
             f"auroc: only one class present in correct (all {y.size} rows {only}); AUROC is undefined"
         )
+    from scipy.stats import rankdata  # imported here: scipy.stats costs ~1 s at import time
+
     ranks = rankdata(s, method="average")
     r1 = float(ranks[y == 1].sum())
     return float((r1 - n1 * (n1 + 1) / 2.0) / (n1 * n0))
