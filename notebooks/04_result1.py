@@ -1,0 +1,634 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Result 1: stated confidence is miscalibrated and weakly discriminative
+#
+# The word *calibration* is often used for two different properties, and this section keeps them apart:
+#
+# - **calibration in the large** — does the *level* of stated confidence match the level of accuracy?
+# - **discrimination** — does a model give its correct answers higher confidence than its wrong ones?
+#
+# Everything below is computed from the graded rows of the collection described in
+# [Experiment design and data](03_design.ipynb).
+
+# %% tags=["parameters"]
+seed = 20261130
+n_boot = 2000
+data_dir = "data/reconstructed"
+
+# %% tags=["remove-input"]
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from selfconf import data, glue, metrics, panels, summary, vega
+from selfconf.book import banner, show_markdown, table
+from selfconf.paths import resolve
+
+vega.enable()
+banner(data_dir, seed=seed, n_boot=n_boot)
+rows, exclusions = data.load_collection(resolve(data_dir))
+graded = data.graded(rows)
+graded["conf01"] = metrics.from_percent(graded["confidence"].to_numpy())
+
+
+def quoted_repeat(repeat_id: str, value) -> None:
+    """Glue a restatement of a quoted parameter under its own id, marked as quoted."""
+    glue.claim(repeat_id, value)
+    glue.value(f"{repeat_id}__quoted", True)
+
+
+def as_text(df: pd.DataFrame, formats: dict[str, str]) -> pd.DataFrame:
+    """Copy of ``df`` with the listed columns formatted for display (the CSV download gets the same text)."""
+    out = df.copy()
+    for col, f in formats.items():
+        out[col] = [f.format(v) if pd.notna(v) else "" for v in out[col]]
+    return out
+
+
+# %% [markdown]
+# ## Analysis parameters
+#
+# The thresholds and settings below are the paper's own choices. They are quoted (not computed) and this page
+# uses them only as parameters: the high-confidence cut-off, the chance level and the descriptive AUROC
+# cut-off, the number of ECE bins, the interval level, and the Table 2 coverages.
+
+# %% tags=["hide-input"]
+HIGH_CONF = glue.quoted("r1_highconf_threshold")        # confidence points; "high confidence" means >= this
+CHANCE = glue.quoted("r1_chance_auroc")                 # AUROC of a score unrelated to correctness
+AUROC_CUT = glue.quoted("r1_auroc_threshold")           # descriptive cut-off for "weak" discrimination
+N_BINS = glue.quoted("t1_ece_n_bins")                   # equal-width ECE / reliability bins
+CI_LEVEL = glue.quoted("ci_level_pct") / 100
+LVL = f"{CI_LEVEL:.0%}"                                 # label, e.g. "95%"
+PAPER_DRAWS = glue.quoted("bootstrap_n_draws")
+COVERAGES_PCT = [glue.quoted(f"t2_coverage_{c}") for c in (100, 80, 60, 40, 20)]
+N_PANELS = glue.quoted("n_panels")
+quoted_repeat("t1_caption_chance_auroc", CHANCE)
+quoted_repeat("r1_riskcov_coverage_20", COVERAGES_PCT[-1])
+glue.value("r1_n_boot", n_boot)
+pd.DataFrame({
+    "parameter": ["high-confidence threshold (points)", "chance AUROC", "descriptive AUROC cut-off", "ECE bins",
+                  "interval level", "bootstrap draws (paper)", "bootstrap draws (this build)", "coverages (%)"],
+    "value": [str(v) for v in (HIGH_CONF, CHANCE, AUROC_CUT, N_BINS, CI_LEVEL, PAPER_DRAWS, n_boot, COVERAGES_PCT)],
+}).style.hide(axis="index")
+
+# %% [markdown]
+# ## Table 1: calibration and discrimination per frontier model
+#
+# One row per API model, on its full graded set. Accuracy, mean confidence and CITL (mean confidence minus
+# accuracy) are in percent / percentage points; Brier, ECE ({glue:text}`t1_ece_n_bins`-bin, proportion scale)
+# and self-AUROC (stated confidence as a predictor of the model's own correctness, Mann–Whitney with ties
+# counted half) on the 0–1 scale. The interval is a row-level percentile bootstrap within each model
+# ({glue:text}`r1_n_boot:,.0f` draws; each model has its own random stream derived from the page seed and its
+# name, see `selfconf.summary`). Rows are ordered by accuracy, as in the paper.
+
+# %% tags=["hide-input"]
+fr = graded[graded["tier"] == "frontier"]
+t1 = summary.table1(
+    fr.assign(confidence=fr["conf01"]), rng=seed, n_boot=n_boot, threshold=HIGH_CONF / 100,
+    coverages=[c / 100 for c in COVERAGES_PCT], level=CI_LEVEL, n_bins=N_BINS,
+)
+t1 = t1.sort_values("accuracy", ascending=False, kind="stable").reset_index(drop=True)
+t1["median_points"] = [float(np.median(fr.loc[fr["model"] == m, "confidence"])) for m in t1["model"]]
+MODELS = list(t1["model"])
+by_model = t1.set_index("model")
+
+for r in t1.itertuples():
+    glue.claims({
+        f"t1_{r.model}_n": r.n,
+        f"t1_{r.model}_acc": 100 * r.accuracy,
+        f"t1_{r.model}_mean_conf": 100 * r.mean_confidence,
+        f"t1_{r.model}_citl": 100 * r.citl,
+        f"t1_{r.model}_brier": r.brier,
+        f"t1_{r.model}_ece": r.ece,
+        f"t1_{r.model}_self_auroc": r.auroc,
+        f"t1_{r.model}_self_auroc_ci_lo": r.auroc_ci_low,
+        f"t1_{r.model}_self_auroc_ci_hi": r.auroc_ci_high,
+        f"fig1_{r.model}_median_conf": r.median_points,
+    })
+
+t1_show = as_text(pd.DataFrame({
+    "model": t1["model"],
+    "n": t1["n"],
+    "Acc. (%)": 100 * t1["accuracy"],
+    "Mean conf.": 100 * t1["mean_confidence"],
+    "Median conf.": t1["median_points"],
+    "CITL (pp)": 100 * t1["citl"],
+    "Brier": t1["brier"],
+    "ECE": t1["ece"],
+    "Self-AUROC": t1["auroc"],
+    f"{LVL} CI low": t1["auroc_ci_low"],
+    f"{LVL} CI high": t1["auroc_ci_high"],
+}), {"Acc. (%)": "{:.1f}", "Mean conf.": "{:.1f}", "Median conf.": "{:.0f}", "CITL (pp)": "{:+.1f}",
+     "Brier": "{:.3f}", "ECE": "{:.3f}", "Self-AUROC": "{:.3f}", f"{LVL} CI low": "{:.3f}", f"{LVL} CI high": "{:.3f}"})
+_ = table(t1_show, "table1", caption="Table 1. Per-model calibration and self-AUROC (frontier tier, full graded set)")
+
+# %% [markdown]
+# ## Calibration: confidence is saturated and uncoupled from competence
+#
+# Call a model's stated confidence *saturated* when its median sits at or above the high-confidence
+# threshold of [{glue:text}`r1_highconf_threshold`]{.quoted} points. Across the
+# {glue:text}`r1_n_frontier_models` API models, {glue:text}`r1_n_models_median_in_band` of
+# {glue:text}`r1_n_models_median_in_band_of` are saturated, with medians of
+# {glue:text}`r1_median_band_min:.0f`–{glue:text}`r1_median_band_max:.0f`, while their accuracy runs from
+# {glue:text}`r1_acc_span_min:.1f`% to {glue:text}`r1_acc_span_max:.1f`%. The other
+# {glue:text}`r1_n_models_depart` fall below it: the refusal-heavy model, {glue:text}`r1_refusal_model` (median
+# {glue:text}`r1_refusal_model_median_conf:.0f` at {glue:text}`r1_refusal_model_acc:.1f`% accuracy), and a model whose
+# confidence is spread out, {glue:text}`r1_dispersed_model` (median {glue:text}`r1_dispersed_model_median_conf:.0f`;
+# apart from the refusal-heavy model it has the widest interquartile range of stated confidence,
+# {glue:text}`r1_dispersed_model_iqr:.0f` points). The table below lists the medians, spreads and refusal counts.
+#
+# Every model is overconfident in the large: CITL runs from {glue:text}`r1_citl_range_min:+.1f` to
+# {glue:text}`r1_citl_range_max:+.1f` percentage points. The ECE column is almost exactly |CITL|, because the
+# confidence-minus-accuracy gap is positive in every occupied bin for {glue:text}`r1_n_models_all_bins_positive`
+# of {glue:text}`r1_n_models_all_bins_positive_of` models, and for the other {glue:text}`r1_n_other_models_bins`
+# at most {glue:text}`r1_n_nonpositive_bins_other_models` bin is not positive (table below): binned and global
+# miscalibration coincide. Even {glue:text}`r1_refusal_model` keeps {glue:text}`r1_refusal_model_citl:+.1f` pp
+# (ECE {glue:text}`r1_refusal_model_ece:.3f`); its lower band comes from refusing, not from calibrated
+# self-knowledge.
+
+# %% tags=["hide-input"]
+n_frontier = len(MODELS)
+saturated = t1[t1["median_points"] >= HIGH_CONF]
+departing = t1[t1["median_points"] < HIGH_CONF]
+refusals = exclusions.per_model.set_index("model").loc[MODELS, "refusals"]
+refusal_model = str(refusals.idxmax())
+iqr = {m: float(np.subtract(*np.percentile(fr.loc[fr["model"] == m, "confidence"], [75, 25]))) for m in MODELS}
+others = [m for m in MODELS if m != refusal_model]
+dispersed_model = max(others, key=lambda m: iqr[m])  # widest spread of stated confidence, refusal model aside
+
+glue.claims({
+    "r1_n_frontier_models": n_frontier,
+    "r1_n_models_median_in_band_of": n_frontier,
+    "r1_n_models_median_in_band": len(saturated),
+    "r1_median_band_min": saturated["median_points"].min(),
+    "r1_median_band_max": saturated["median_points"].max(),
+    "r1_acc_span_min": 100 * saturated["accuracy"].min(),
+    "r1_acc_span_max": 100 * saturated["accuracy"].max(),
+    "r1_n_models_depart": len(departing),
+    "r1_refusal_model_median_conf": by_model.loc[refusal_model, "median_points"],
+    "r1_refusal_model_acc": 100 * by_model.loc[refusal_model, "accuracy"],
+    "r1_refusal_model_citl": 100 * by_model.loc[refusal_model, "citl"],
+    "r1_refusal_model_ece": by_model.loc[refusal_model, "ece"],
+    "r1_citl_range_min": 100 * t1["citl"].min(),
+    "r1_citl_range_max": 100 * t1["citl"].max(),
+})
+glue.value("r1_refusal_model", refusal_model)
+glue.value("r1_refusal_model_refusals", int(refusals[refusal_model]))
+glue.value("r1_dispersed_model", dispersed_model)
+glue.value("r1_dispersed_model_iqr", iqr[dispersed_model])
+glue.claim("r1_dispersed_model_median_conf", by_model.loc[dispersed_model, "median_points"])
+
+# reliability bins of every frontier model
+bins = []
+for m in MODELS:
+    sub = fr[fr["model"] == m]
+    b = pd.DataFrame(metrics.reliability_bins(sub["conf01"], sub["correct"], n_bins=N_BINS))
+    b.insert(0, "model", m)
+    bins.append(b)
+bins = pd.concat(bins, ignore_index=True)
+occupied = bins[bins["n"] > 0]
+nonpos = occupied.assign(nonpositive=occupied["gap"] <= 0).groupby("model", sort=False)["nonpositive"].sum()
+nonpos = nonpos.reindex(MODELS).astype(int)
+all_positive = [m for m in MODELS if nonpos[m] == 0]
+rest = [m for m in MODELS if nonpos[m] > 0]
+glue.claims({
+    "r1_n_models_all_bins_positive": len(all_positive),
+    "r1_n_models_all_bins_positive_of": n_frontier,
+    "r1_n_other_models_bins": len(rest),
+    "r1_n_nonpositive_bins_other_models": int(nonpos[rest].max()) if rest else 0,
+})
+pd.DataFrame({
+    "model": MODELS,
+    "median conf.": [by_model.loc[m, "median_points"] for m in MODELS],
+    "IQR (points)": [iqr[m] for m in MODELS],
+    "saturated (median >= threshold)": [by_model.loc[m, "median_points"] >= HIGH_CONF for m in MODELS],
+    "refusals": [int(refusals[m]) for m in MODELS],
+    "occupied bins": occupied.groupby("model", sort=False).size().reindex(MODELS).to_list(),
+    "bins with gap <= 0": nonpos.to_list(),
+    "|CITL| (pp)": (100 * by_model.loc[MODELS, "citl"].abs()).to_list(),
+    "ECE x 100": (100 * by_model.loc[MODELS, "ece"]).to_list(),
+}).style.hide(axis="index").format({"median conf.": "{:.0f}", "IQR (points)": "{:.0f}", "|CITL| (pp)": "{:.2f}",
+                                     "ECE x 100": "{:.2f}"})
+
+# %% [markdown]
+# ### Reliability diagrams
+#
+# Each panel is one frontier model. A point is an occupied confidence bin: its position is the mean stated
+# confidence and the accuracy inside the bin, its size and label the number of answers in it. Points below the
+# diagonal are overconfident bins.
+
+# %% tags=["remove-input"]
+diag = alt.Chart(pd.DataFrame({"x": [0, 1], "y": [0, 1]})).mark_line(strokeDash=[4, 4], color="gray").encode(
+    x="x:Q", y="y:Q")
+pts = alt.Chart().mark_circle(opacity=0.8).encode(
+    x=alt.X("mean_conf:Q", title="mean stated confidence in bin", scale=alt.Scale(domain=[0, 1])),
+    y=alt.Y("acc:Q", title="accuracy in bin", scale=alt.Scale(domain=[0, 1])),
+    size=alt.Size("n:Q", title="answers in bin", scale=alt.Scale(type="sqrt"),
+                  legend=alt.Legend(symbolFillColor="gray", symbolStrokeColor="gray")),
+    color=alt.condition("datum.gap > 0", alt.value("#c0392b"), alt.value("#2471a3")),
+    tooltip=["model:N", alt.Tooltip("lo:Q", format=".1f", title="bin from"), alt.Tooltip("hi:Q", format=".1f", title="to"),
+             "n:Q", alt.Tooltip("mean_conf:Q", format=".3f"), alt.Tooltip("acc:Q", format=".3f"),
+             alt.Tooltip("gap:Q", format="+.3f")],
+)
+labels = alt.Chart().mark_text(dy=-10, fontSize=9).encode(x="mean_conf:Q", y="acc:Q", text="n:Q")
+alt.layer(diag, pts, labels, data=occupied).properties(width=170, height=170).facet(
+    facet=alt.Facet("model:N", sort=MODELS, title=None), columns=3
+).properties(title="Reliability diagrams, frontier tier")
+
+# %% [markdown]
+# ### The refusal-heavy model, and confident errors
+#
+# Part of {glue:text}`r1_refusal_model`'s discrimination advantage may also be mechanical: its
+# {glue:text}`r1_refusal_model_refusals:,.0f` refusals are graded incorrect and come with low stated
+# confidence, which raises the AUROC. Without the refusal rows its self-AUROC is
+# {glue:text}`r1_anthropic_self_auroc_excl_refusals:.3f` ($n = ${glue:text}`r1_anthropic_n_excl_refusals:,.0f`),
+# so its {glue:text}`r1_anthropic_self_auroc_upper_bound:.3f` is best read as an upper bound on elicited
+# self-knowledge, not as a calibration ranking.
+#
+# Pooled over the {glue:text}`r1_highconf_pooled_n_models` API models, {glue:text}`r1_highconf_wrong_pooled_pct:.1f`%
+# of the answers stated with confidence at or above [{glue:text}`r1_highconf_threshold`]{.quoted} are wrong
+# ({glue:text}`r1_highconf_wrong_n:,.0f` of {glue:text}`r1_highconf_total_n:,.0f`). Per model the rate runs
+# from {glue:text}`r1_highconf_wrong_permodel_min:.1f`% to {glue:text}`r1_highconf_wrong_permodel_max:.1f`%
+# (macro average {glue:text}`r1_highconf_wrong_macro_pct:.1f`%). A consumer who trusts high stated
+# confidence accepts most of the errors.
+
+# %% tags=["hide-input"]
+ref = fr[(fr["model"] == refusal_model) & (fr["refusal"] == 0)]
+glue.claims({
+    "r1_anthropic_self_auroc_excl_refusals": metrics.auroc(ref["conf01"], ref["correct"]),
+    "r1_anthropic_n_excl_refusals": len(ref),
+    "r1_anthropic_self_auroc_upper_bound": by_model.loc[refusal_model, "auroc"],
+})
+hc = t1[["model", "high_conf_n", "high_conf_wrong", "high_conf_error_rate"]]
+glue.claims({
+    "r1_highconf_pooled_n_models": n_frontier,
+    "r1_highconf_wrong_n": int(hc["high_conf_wrong"].sum()),
+    "r1_highconf_total_n": int(hc["high_conf_n"].sum()),
+    "r1_highconf_wrong_pooled_pct": 100 * hc["high_conf_wrong"].sum() / hc["high_conf_n"].sum(),
+    "r1_highconf_wrong_permodel_min": 100 * hc["high_conf_error_rate"].min(),
+    "r1_highconf_wrong_permodel_max": 100 * hc["high_conf_error_rate"].max(),
+    "r1_highconf_wrong_macro_pct": 100 * hc["high_conf_error_rate"].mean(),
+})
+hc.assign(high_conf_error_pct=100 * hc["high_conf_error_rate"]).drop(
+    columns="high_conf_error_rate").style.hide(axis="index").format({"high_conf_error_pct": "{:.1f}"})
+
+# %% [markdown]
+# ## Discrimination: better than chance, but weak
+#
+# As a predictor of the model's own correctness, stated confidence reaches a self-AUROC between
+# {glue:text}`r1_self_auroc_span_min:.3f` and {glue:text}`r1_self_auroc_span_max:.3f`, depending on the model.
+# The bootstrap intervals of Table 1 exclude the chance level of [{glue:text}`r1_chance_auroc`]{.quoted} for
+# {glue:text}`r1_n_ci_exclude_chance` of the {glue:text}`r1_n_frontier_models` models (the paper's caption says
+# every interval excludes [{glue:text}`t1_caption_chance_auroc`]{.quoted}), so the signal is not pure noise; but
+# for {glue:text}`r1_n_models_below_threshold` of {glue:text}`r1_n_models_below_threshold_of` models it stays
+# below [{glue:text}`r1_auroc_threshold`]{.quoted}.
+
+# %% tags=["hide-input"]
+glue.claims({
+    "r1_self_auroc_span_min": t1["auroc"].min(),
+    "r1_self_auroc_span_max": t1["auroc"].max(),
+    "r1_n_models_below_threshold": int((t1["auroc"] < AUROC_CUT).sum()),
+    "r1_n_models_below_threshold_of": n_frontier,
+})
+glue.value("r1_n_ci_exclude_chance", int(((t1["auroc_ci_low"] > CHANCE) | (t1["auroc_ci_high"] < CHANCE)).sum()))
+
+
+def roc_points(conf: np.ndarray, correct: np.ndarray) -> pd.DataFrame:
+    """ROC curve of confidence for correctness: one point per distinct confidence used as a cut-off.
+
+    At cut-off t the true-positive rate is P(conf >= t | correct) and the false-positive rate
+    P(conf >= t | wrong); the curve runs from (0, 0) (cut-off above every confidence) to (1, 1).
+    """
+    conf, correct = np.asarray(conf, float), np.asarray(correct, bool)
+    cuts = np.unique(conf)[::-1]
+    pos, neg = np.sort(conf[correct]), np.sort(conf[~correct])
+    tpr = (pos.size - np.searchsorted(pos, cuts, side="left")) / pos.size
+    fpr = (neg.size - np.searchsorted(neg, cuts, side="left")) / neg.size
+    return pd.DataFrame({"cutoff": np.r_[np.inf, cuts], "tpr": np.r_[0.0, tpr], "fpr": np.r_[0.0, fpr]})
+
+
+roc = pd.concat([roc_points(fr.loc[fr["model"] == m, "conf01"], fr.loc[fr["model"] == m, "correct"]).assign(
+    model=m, auroc=by_model.loc[m, "auroc"]) for m in MODELS], ignore_index=True)
+roc["cutoff_points"] = np.where(np.isfinite(roc["cutoff"]), 100 * roc["cutoff"], np.nan)
+chance_line = alt.Chart(pd.DataFrame({"x": [0, 1], "y": [0, 1]})).mark_line(
+    strokeDash=[4, 4], color="gray").encode(x="x:Q", y="y:Q")
+sel = alt.selection_point(fields=["model"], bind="legend")
+curves = alt.Chart(roc).mark_line(point=alt.OverlayMarkDef(size=12)).encode(
+    x=alt.X("fpr:Q", title="false-positive rate (wrong answers at or above the cut-off)"),
+    y=alt.Y("tpr:Q", title="true-positive rate (correct answers at or above the cut-off)"),
+    color=alt.Color("model:N", sort=MODELS, title="model (click to highlight)"),
+    order="fpr:Q",
+    opacity=alt.condition(sel, alt.value(1.0), alt.value(0.12)),
+    tooltip=["model:N", alt.Tooltip("auroc:Q", format=".3f", title="self-AUROC"),
+             alt.Tooltip("cutoff_points:Q", title="confidence cut-off"),
+             alt.Tooltip("tpr:Q", format=".3f"), alt.Tooltip("fpr:Q", format=".3f")],
+).add_params(sel)
+(chance_line + curves).properties(width=420, height=380, title="ROC curves of stated confidence, frontier tier")
+
+# %% [markdown]
+# ### Table 2: what a confidence gate buys
+#
+# The operational consequence: answer only the most confident share of the items and look at the error rate
+# among those answered. For the {glue:text}`r1_riskcov_n_models` models with the strongest self-AUROC
+# (chosen by ranking Table 1), the error rate at {glue:text}`r1_riskcov_coverage_20`% coverage is still
+# {glue:text}`r1_riskcov_anthropic_err20:.1f`%, {glue:text}`r1_riskcov_xai_err20:.1f`% and
+# {glue:text}`r1_riskcov_google_err20:.1f`% — a substantial reduction only for the third, and far from a usable
+# confidence gate for the other two. At coverage $c$ the $\lfloor c\,n\rfloor$ most confident answers are kept
+# (the paper does not state its rule; when $c\,n$ is not a whole number, some of its printed rates are only
+# attainable with the floor, see `selfconf.summary`), and answers with equal confidence are taken in row order.
+# The second table shows what the ceiling $\lceil c\,n\rceil$ would give and how far any order of the tied
+# answers could move the {glue:text}`r1_riskcov_coverage_20`% figure.
+
+# %% tags=["hide-input"]
+TOP_K = 3  # Table 2 shows this many models (a layout choice)
+top = t1.sort_values("auroc", ascending=False, kind="stable").head(TOP_K)
+t2_rows, t2_diag = [], []
+for r in top.itertuples():
+    label = {"model": r.model, "self-AUROC": f"{r.auroc:.3f}"}
+    glue.claim(f"t2_{r.model}_label_self_auroc", r.auroc)
+    for cov_pct in COVERAGES_PCT:
+        err = 100 * r.risk_coverage[cov_pct / 100]
+        glue.claim(f"t2_{r.model}_err_cov{cov_pct}", err)
+        label[f"error at {cov_pct}% coverage"] = f"{err:.1f}"
+    glue.claim(f"r1_riskcov_{r.model}_err20", 100 * r.risk_coverage[COVERAGES_PCT[-1] / 100])
+    sub = fr[fr["model"] == r.model]
+    c20 = COVERAGES_PCT[-1] / 100
+    eff = summary.effective_coverage(c20, len(sub), covered=t1.attrs["covered"])
+    ties = metrics.risk_coverage_table(sub["conf01"], sub["correct"], [eff])
+    ceil20 = metrics.risk_coverage(sub["conf01"], sub["correct"], [c20])[c20]  # metrics' own rule: ceil(c n)
+    t2_rows.append(label)
+    t2_diag.append({
+        "model": r.model, "n": len(sub), "rows kept (floor)": int(ties["k"][0]),
+        "error (%), floor": f"{100 * r.risk_coverage[c20]:.1f}",
+        "error (%), ceil(c n) rows": f"{100 * ceil20:.1f}",
+        "cut inside a tie": bool(ties["cut_in_tie"][0]),
+        "range over tie orders (%)": f"{100 * ties['error_rate_min'][0]:.1f}–{100 * ties['error_rate_max'][0]:.1f}",
+    })
+t2 = pd.DataFrame(t2_rows)
+glue.claims({"r1_riskcov_n_models": len(t2), "t2_caption_n_models": len(t2)})
+_ = table(t2, "table2", caption="Table 2. Error rate (%) among the most confident answers, by coverage")
+_ = table(pd.DataFrame(t2_diag), "table2_cut_diagnostics",
+          caption=f"How the {COVERAGES_PCT[-1]}% figure depends on the rounding of the covered rows and on the order of tied answers")
+
+# %% tags=["remove-input"]
+rc = pd.DataFrame([{"model": r.model, "coverage": 100 * cov, "error_rate": 100 * err,
+                    "top": r.model in set(top["model"])}
+                   for r in t1.itertuples() for cov, err in r.risk_coverage.items()])
+alt.Chart(rc).mark_line(point=True).encode(
+    x=alt.X("coverage:Q", title="coverage (% of items answered, most confident first)",
+            scale=alt.Scale(reverse=True)),
+    y=alt.Y("error_rate:Q", title="error rate among answered (%)"),
+    color=alt.Color("model:N", sort=MODELS),
+    strokeDash=alt.StrokeDash("top:N", title=f"top {TOP_K} self-AUROC", sort="descending"),
+    tooltip=["model", "coverage", alt.Tooltip("error_rate:Q", format=".1f")],
+).properties(width=420, height=300, title="Risk–coverage, all frontier models")
+
+# %% [markdown]
+# ## Panels: counting agreeing models instead of asking the model
+#
+# An architectural alternative to asking a model how sure it is: count how many *other*, independently
+# queried models agree with its answer. The {glue:text}`r1_n_panels_used` pre-specified panels
+# ([{glue:text}`n_panels`]{.quoted} in the pre-registration) are US ({glue:text}`r1_panel_members_US`), CN
+# ({glue:text}`r1_panel_members_CN`) and cross-bloc ({glue:text}`r1_panel_members_cross_bloc`); CN is the
+# headline comparison. Each panel is evaluated on its *population*, the items every member answered in a
+# parseable way, and self-assessment is pooled over the members' rows there. Intervals are item-clustered
+# percentile bootstraps ({glue:text}`r1_n_boot:,.0f` draws: items are resampled with all their rows), and the
+# difference panel minus self is a paired contrast on the same item draws.
+#
+# On the CN panel the agreement count reaches AUROC {glue:text}`cn_panel_auroc:.3f` ({glue:text}`ci_level_pct`% CI
+# [{glue:text}`cn_panel_auroc_ci_lo:.3f`, {glue:text}`cn_panel_auroc_ci_hi:.3f`]) where self-assessment
+# manages {glue:text}`cn_self_auroc_pooled:.3f` ([{glue:text}`cn_self_auroc_pooled_ci_lo:.3f`,
+# {glue:text}`cn_self_auroc_pooled_ci_hi:.3f`]); the item-clustered difference,
+# $\Delta = ${glue:text}`cn_panel_vs_self_delta:+.3f` [{glue:text}`cn_panel_vs_self_delta_ci_lo:+.3f`,
+# {glue:text}`cn_panel_vs_self_delta_ci_hi:+.3f`], is far from zero.
+#
+# On the US panel the pooled comparison seems to turn around: self-assessment pooled over the panel
+# population gives {glue:text}`us_self_auroc_pooled:.3f` against {glue:text}`us_panel_auroc:.3f` for the panel,
+# $\Delta = ${glue:text}`us_panel_vs_self_delta:+.3f` [{glue:text}`us_panel_vs_self_delta_ci_lo:+.3f`,
+# {glue:text}`us_panel_vs_self_delta_ci_hi:+.3f`]. Decomposing it shows that the apparent reversal is mostly
+# *which model answered*, not per-item self-knowledge. The pooled {glue:text}`us_self_auroc_pooled_decomp:.3f`
+# mixes [{glue:text}`us_panel_n_models`]{.quoted} models whose own, within-model self-AUROCs on the population
+# are only {glue:text}`us_within_model_self_auroc_min:.3f`–{glue:text}`us_within_model_self_auroc_max:.3f`
+# (macro average {glue:text}`us_within_model_self_auroc_macro:.3f`; Table 1 uses each model's full graded set
+# instead). Replacing every model's confidences by their rank within that model — which removes level
+# differences between models and keeps each model's own ordering — drops the pooled value to
+# {glue:text}`us_self_auroc_ranknorm:.3f`: a between-model identity contribution of
+# {glue:text}`us_between_model_identity_contribution:+.3f`. The CN panel's {glue:text}`cn_self_auroc_pooled_decomp:.3f`
+# passes the same check ({glue:text}`cn_self_auroc_pooled_decomp2:.3f` pooled against
+# {glue:text}`cn_self_auroc_ranknorm:.3f` rank-normalised), so its weak self-assessment is genuinely per item.
+# What is left of the reversal is a narrower statement: the refusal-heavy model, whose self-confidence
+# discriminates best ({glue:text}`r1_anthropic_self_auroc_full:.3f` on its full graded set), does beat this
+# panel's agreement signal — and knowing *which* model that is takes exactly the independent measurement that
+# self-reports were supposed to replace.
+#
+# The third panel (cross-bloc) sits in between: panel {glue:text}`xb_panel_auroc:.3f`
+# [{glue:text}`xb_panel_auroc_ci_lo:.3f`, {glue:text}`xb_panel_auroc_ci_hi:.3f`] against own
+# {glue:text}`xb_self_auroc_pooled:.3f` [{glue:text}`xb_self_auroc_pooled_ci_lo:.3f`,
+# {glue:text}`xb_self_auroc_pooled_ci_hi:.3f`], $\Delta = ${glue:text}`xb_panel_vs_self_delta:+.3f`
+# [{glue:text}`xb_panel_vs_self_delta_ci_lo:+.3f`, {glue:text}`xb_panel_vs_self_delta_ci_hi:+.3f`].
+
+# %% tags=["hide-input"]
+PANELS = panels.PANELS  # pre-registered membership (a design constant of selfconf.panels)
+PREFIX = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
+panel_res = {}
+for name, members in PANELS.items():
+    # one generator per panel, derived like the per-model streams of Table 1
+    panel_res[name] = panels.panel_analysis(rows, members, n_boot=n_boot, rng=summary.model_rng(seed, f"panel:{name}"))
+    glue.value(f"r1_panel_members_{name}", ", ".join(members))
+glue.value("r1_n_panels_used", len(PANELS))
+US_SIZE = glue.quoted("us_panel_n_models")
+show_markdown(f"Check: {len(PANELS)} panels defined (the paper quotes {N_PANELS}); US panel size "
+              f"{len(PANELS['US'])} (quoted {US_SIZE}).")
+
+for name, res in panel_res.items():
+    k = PREFIX[name]
+    glue.claims({
+        f"{k}_panel_auroc": res["panel_auroc"],
+        f"{k}_self_auroc_pooled": res["self_auroc_pooled"],
+        f"{k}_panel_vs_self_delta": res["delta_panel_minus_self"],
+        f"{k}_panel_vs_self_delta_ci_lo": res["delta_ci"][0],
+        f"{k}_panel_vs_self_delta_ci_hi": res["delta_ci"][1],
+    })
+    if name != "US":  # the paper prints the separate panel and self intervals for CN and cross-bloc
+        glue.claims({
+            f"{k}_panel_auroc_ci_lo": res["panel_ci"][0], f"{k}_panel_auroc_ci_hi": res["panel_ci"][1],
+            f"{k}_self_auroc_pooled_ci_lo": res["self_ci"][0], f"{k}_self_auroc_pooled_ci_hi": res["self_ci"][1],
+        })
+us, cn = panel_res["US"], panel_res["CN"]
+glue.claims({
+    "us_self_auroc_pooled_decomp": us["self_auroc_pooled"],
+    "us_within_model_self_auroc_min": us["within_model_min"],
+    "us_within_model_self_auroc_max": us["within_model_max"],
+    "us_within_model_self_auroc_macro": us["within_model_macro"],
+    "us_self_auroc_ranknorm": us["self_auroc_ranknorm"],
+    "us_between_model_identity_contribution": us["between_model_identity"],
+    "cn_self_auroc_pooled_decomp": cn["self_auroc_pooled"],
+    "cn_self_auroc_pooled_decomp2": cn["self_auroc_pooled"],
+    "cn_self_auroc_ranknorm": cn["self_auroc_ranknorm"],
+    "r1_anthropic_self_auroc_full": by_model.loc[refusal_model, "auroc"],
+    # label-free recoding (next subsection)
+    "cn_panel_auroc_labelfree": cn["panel_auroc_labelfree"],
+    "us_panel_auroc_labelfree": us["panel_auroc_labelfree"],
+    "r1_lf_cn_panel_auroc": cn["panel_auroc"],
+    "r1_lf_cn_self_auroc": cn["self_auroc_pooled"],
+    "r1_lf_us_panel_auroc": us["panel_auroc"],
+    "r1_lf_cn_panel_auroc_labelfree_cmp": cn["panel_auroc_labelfree"],
+    "r1_lf_cn_self_auroc_cmp": cn["self_auroc_pooled"],
+})
+
+
+def ci(pair, spec=".3f"):
+    return f"[{pair[0]:{spec}}, {pair[1]:{spec}}]"
+
+
+panel_tab = pd.DataFrame([{
+    "panel": name, "items": res["n_items"], "rows": res["n_rows"],
+    "self (pooled)": f"{res['self_auroc_pooled']:.3f}", f"self {LVL} CI": ci(res["self_ci"]),
+    "panel (canonical)": f"{res['panel_auroc']:.3f}", f"panel {LVL} CI": ci(res["panel_ci"]),
+    "panel - self": f"{res['delta_panel_minus_self']:+.3f}", f"difference {LVL} CI": ci(res["delta_ci"], "+.3f"),
+} for name, res in panel_res.items()])
+_ = table(panel_tab, "panels", caption="Panel agreement versus pooled self-confidence on each panel's population")
+decomp_tab = pd.DataFrame([{
+    "panel": name, "members": ", ".join(PANELS[name]),
+    "within-model self-AUROCs": ", ".join(f"{m} {v:.3f}" for m, v in res["within_model_self_auroc"].items()),
+    "macro average": f"{res['within_model_macro']:.3f}",
+    "self (pooled)": f"{res['self_auroc_pooled']:.3f}",
+    "self (rank-normalised)": f"{res['self_auroc_ranknorm']:.3f}",
+    "identity contribution": f"{res['between_model_identity']:+.3f}",
+    "panel (label-free)": f"{res['panel_auroc_labelfree']:.3f}",
+} for name, res in panel_res.items()])
+_ = table(decomp_tab, "panels_decomposition",
+          caption="Decomposition of the pooled self-AUROC, and the label-free panel signal")
+
+# %% tags=["remove-input"]
+long = pd.DataFrame([
+    {"panel": name, "signal": sig, "auroc": res[key], "low": lo, "high": hi}
+    for name, res in panel_res.items()
+    for sig, key, (lo, hi) in (("self (pooled)", "self_auroc_pooled", res["self_ci"]),
+                               ("panel agreement", "panel_auroc", res["panel_ci"]))
+] + [
+    {"panel": name, "signal": sig, "auroc": res[key], "low": np.nan, "high": np.nan}
+    for name, res in panel_res.items()
+    for sig, key in (("self (rank-normalised)", "self_auroc_ranknorm"), ("panel (label-free)", "panel_auroc_labelfree"))
+])
+enc_y = alt.Y("signal:N", title=None, sort=["self (pooled)", "self (rank-normalised)", "panel agreement",
+                                             "panel (label-free)"])
+base = alt.Chart(long).encode(y=enc_y, color=alt.Color("signal:N", legend=None))
+(base.mark_rule().encode(x=alt.X("low:Q", title="AUROC for the row's correctness", scale=alt.Scale(domain=[0.5, 0.9])),
+                         x2="high:Q")
+ + base.mark_point(filled=True, size=70).encode(
+     x="auroc:Q", tooltip=["panel", "signal", alt.Tooltip("auroc:Q", format=".3f"),
+                           alt.Tooltip("low:Q", format=".3f", title=f"{LVL} CI low"),
+                           alt.Tooltip("high:Q", format=".3f", title=f"{LVL} CI high")])
+ ).properties(width=360, height=90).facet(row=alt.Row("panel:N", sort=list(PANELS), title=None)).properties(
+    title=f"Self-confidence versus panel agreement (item-clustered {LVL} CIs)")
+
+# %% [markdown]
+# ### Sensitivity: a label-free panel signal
+#
+# Under the canonical coding, two answers that were both graded correct count as agreeing, so the panel
+# signal partly depends on the primary model's own correctness label. This is a label-mediated dependence,
+# not leakage of a self-vote: by construction a model's own record never enters its own panel signal. The
+# label-free recoding counts only identical answer strings and consults no correctness flag, neither the
+# primary model's nor the panellists'. It lowers the panel AUROC from {glue:text}`r1_lf_cn_panel_auroc:.3f` to
+# {glue:text}`cn_panel_auroc_labelfree:.3f` on the panel where self-assessment gives
+# {glue:text}`r1_lf_cn_self_auroc:.3f`, and from {glue:text}`r1_lf_us_panel_auroc:.3f` to
+# {glue:text}`us_panel_auroc_labelfree:.3f` on the other one. The headline advantage of the panel survives the
+# stricter coding ({glue:text}`r1_lf_cn_panel_auroc_labelfree_cmp:.3f` against
+# {glue:text}`r1_lf_cn_self_auroc_cmp:.3f`).
+
+# %% [markdown]
+# ## Figure 1: every model
+#
+# Table 1 gives the per-model view; Figure 1 shows the same uncoupling across all {glue:text}`r1_fig_n_models`
+# models: every model lies above the calibration diagonal, and the local tier collapses into a band of
+# {glue:text}`r1_local_median_band_min:.0f`–{glue:text}`r1_local_median_band_max:.0f` stated confidence at no more than
+# {glue:text}`r1_local_acc_max:.1f`% accuracy.
+
+# %% tags=["hide-input"]
+fig = (graded.groupby(["tier", "model", "model_id"], sort=False)
+       .agg(n=("correct", "size"), accuracy=("correct", "mean"), median_conf=("confidence", "median"),
+            mean_conf=("confidence", "mean"))
+       .reset_index())
+fig["accuracy_pct"] = 100 * fig["accuracy"]
+fig["above_diagonal"] = fig["median_conf"] > fig["accuracy_pct"]
+loc = fig[fig["tier"] == "local"]
+n_items = rows["item_id"].nunique()
+glue.claims({
+    "fig1_n_models_words": len(fig), "fig1_n_models": len(fig), "r1_fig_n_models": len(fig),
+    "fig1_n_items": n_items,
+    "fig1_refusal_model_median": by_model.loc[refusal_model, "median_points"],
+    "fig1_refusal_model_acc": 100 * by_model.loc[refusal_model, "accuracy"],
+    "fig1_refusal_model_citl": 100 * by_model.loc[refusal_model, "citl"],
+    "fig1_best_self_auroc": t1["auroc"].max(),
+    "fig1_smallest_gap": 100 * t1["citl"].min(),
+    "fig1_n_local_models": len(loc),
+    "fig1_local_acc_min": loc["accuracy_pct"].min(),
+    "fig1_local_acc_max": loc["accuracy_pct"].max(),
+    "r1_local_acc_max": loc["accuracy_pct"].max(),
+    "fig1_local_median_conf_min": loc["median_conf"].min(),
+    "fig1_local_median_conf_max": loc["median_conf"].max(),
+    "r1_local_median_band_min": loc["median_conf"].min(),
+    "r1_local_median_band_max": loc["median_conf"].max(),
+    "fig1_local_n_min": int(loc["n"].min()),
+    "fig1_local_n_max": int(loc["n"].max()),
+})
+glue.value("fig1_n_above_diagonal", int(fig["above_diagonal"].sum()))
+glue.value("fig1_best_model", str(t1.loc[t1["auroc"].idxmax(), "model"]))
+glue.value("fig1_smallest_gap_model", str(t1.loc[t1["citl"].idxmin(), "model"]))
+_ = table(as_text(fig[["tier", "model", "model_id", "n", "accuracy_pct", "median_conf", "mean_conf", "above_diagonal"]],
+              {"accuracy_pct": "{:.1f}", "median_conf": "{:.1f}", "mean_conf": "{:.1f}"}), "figure1_data", caption="Data behind Figure 1")
+
+# %% tags=["remove-input"]
+diag100 = alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]})).mark_line(
+    strokeDash=[4, 4], color="gray").encode(x="x:Q", y="y:Q")
+points = alt.Chart(fig).mark_point(filled=True, size=90).encode(
+    x=alt.X("accuracy_pct:Q", title="accuracy (%)", scale=alt.Scale(domain=[0, 100])),
+    y=alt.Y("median_conf:Q", title="median stated confidence (0–100)", scale=alt.Scale(domain=[0, 100])),
+    color=alt.Color("tier:N", title="tier"),
+    shape=alt.Shape("tier:N"),
+    tooltip=["model", "model_id", "tier", "n", alt.Tooltip("accuracy_pct:Q", format=".1f", title="accuracy (%)"),
+             alt.Tooltip("median_conf:Q", title="median confidence"),
+             alt.Tooltip("mean_conf:Q", format=".1f", title="mean confidence")],
+)
+names = alt.Chart(fig[fig["tier"] == "frontier"]).mark_text(align="left", dx=7, fontSize=10).encode(
+    x="accuracy_pct:Q", y="median_conf:Q", text="model:N")
+local_span = alt.Chart(pd.DataFrame([{
+    "x": loc["accuracy_pct"].min(), "x2": loc["accuracy_pct"].max(),
+    "y": loc["median_conf"].min(), "y2": loc["median_conf"].max(),
+    "label": "local tier span"}])).mark_rect(opacity=0.15, color="#f58518", stroke="#f58518").encode(
+    x="x:Q", x2="x2:Q", y="y:Q", y2="y2:Q",
+    tooltip=[alt.Tooltip("label:N", title=" "), alt.Tooltip("x:Q", format=".1f", title="accuracy from (%)"),
+             alt.Tooltip("x2:Q", format=".1f", title="to"), alt.Tooltip("y:Q", title="median confidence from"),
+             alt.Tooltip("y2:Q", title="to")])
+(diag100 + local_span + points + names).properties(
+    width=440, height=400, title="Figure 1. Median stated confidence vs accuracy, all models")
+
+# %% [markdown]
+# **Figure 1.** Overconfidence is consistent across all {glue:text}`fig1_n_models_words` evaluated models:
+# median stated confidence per model (means are in Table 1) against accuracy, for all
+# {glue:text}`fig1_n_models` models on the same {glue:text}`fig1_n_items:,.0f` blind SimpleQA items;
+# {glue:text}`fig1_n_above_diagonal` of them lie above the calibration diagonal. The shaded box is the local
+# tier's span.
+# The strongly refusing model ({glue:text}`r1_refusal_model`, median {glue:text}`fig1_refusal_model_median:.0f` at
+# {glue:text}`fig1_refusal_model_acc:.1f`% accuracy, CITL {glue:text}`fig1_refusal_model_citl:+.1f` pp) has the
+# best self-AUROC ({glue:text}`fig1_best_model`, {glue:text}`fig1_best_self_auroc:.3f`) and is still
+# overconfident; the smallest calibration gap is {glue:text}`fig1_smallest_gap_model`'s
+# ({glue:text}`fig1_smallest_gap:+.1f` pp), the model with dispersed confidence. Frontier medians in Table 1 order:
+# {glue:text}`fig1_google_median_conf:.0f`/{glue:text}`fig1_moonshot_median_conf:.0f`/{glue:text}`fig1_alibaba_median_conf:.0f`/{glue:text}`fig1_xai_median_conf:.0f`/{glue:text}`fig1_deepseek_median_conf:.0f`/{glue:text}`fig1_zhipu_median_conf:.0f`/{glue:text}`fig1_openai_median_conf:.0f`/{glue:text}`fig1_mistral_median_conf:.0f`/{glue:text}`fig1_anthropic_median_conf:.0f`.
+# The {glue:text}`fig1_n_local_models`-model local tier spans {glue:text}`fig1_local_acc_min:.1f`–{glue:text}`fig1_local_acc_max:.1f`%
+# accuracy at median confidence {glue:text}`fig1_local_median_conf_min:.0f`–{glue:text}`fig1_local_median_conf_max:.0f`
+# (graded $n$ per local model {glue:text}`fig1_local_n_min:,.0f`–{glue:text}`fig1_local_n_max:,.0f` after
+# parse-failure exclusion); the local tier serves the manipulation probes and this figure, not discrimination
+# claims.

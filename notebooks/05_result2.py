@@ -1,0 +1,324 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Result 2: injecting the measured profile does not confirmably repair discrimination
+#
+# If stated confidence discriminates poorly, an obvious fix is to tell the model how good it actually
+# is: put its own per-domain accuracy, measured on held-out data, into the prompt. This page recomputes
+# the paper's test of that fix, a placebo-controlled *ladder*, from its scored rows: the degeneracy
+# rule that decides which rungs may carry confirmatory weight, the per-arm table of the one eligible
+# rung (Table 3), the pre-registered contrasts with their Holm correction, the power the design had,
+# the oracle ceiling that shows the battery could have registered a repair, and the validation of the
+# placebo profiles.
+
+# %% tags=["parameters"]
+seed = 20261130
+n_boot = 2000
+data_dir = "data/reconstructed"
+
+# %% tags=["remove-input"]
+import altair as alt
+import numpy as np
+import pandas as pd
+import yaml
+
+from selfconf import glue, ladder, vega
+from selfconf.book import banner, show_markdown, table
+from selfconf.paths import resolve
+
+vega.enable()
+banner(data_dir, seed=seed, n_boot=n_boot)
+
+_QUOTED = {f["id"]: f for f in yaml.safe_load(resolve(glue.QUOTED_FACTS).read_text(encoding="utf-8"))["facts"]}
+
+
+def quoted_repeat(repeat_id: str, canonical_id: str):
+    """Glue a restatement of a quoted fact under its own id (marked quoted); return the value."""
+    v = _QUOTED[canonical_id]["value"]
+    glue.claim(repeat_id, v)
+    glue.value(f"{repeat_id}__quoted", True)
+    return v
+
+
+frames = {s: ladder.load_scored_arms(data_dir, s) for s in ladder.SUBJECTS}
+profiles = {s: ladder.load_profiles(data_dir, s) for s in ladder.SUBJECTS}
+
+# %% [markdown]
+# ## The ladder and the degeneracy rule
+#
+# Each *rung* is one subject model answering the same battery under four blinded arms that fill the same
+# calibration slot of an otherwise identical prompt: **OFF** (an empty, profile-shaped slot), **PLACEBO**
+# (a profile matched to the model's overall accuracy but carrying no per-domain information), **CORE**
+# (the model's own measured per-domain accuracy) and **SHUFFLED** (the true numbers permuted across
+# domains, a false profile). The protocol fixed, before any confirmatory data existed, that a rung whose
+# OFF-arm accuracy exceeds a bound is too close to the ceiling to test calibration repair and is dropped
+# from all confirmatory computation. The rule is applied below to the rows, not to subject names.
+
+# %% tags=["hide-input"]
+bound = glue.quoted("ladder_degeneracy_bound")
+quoted_repeat("r2_degeneracy_bound_2", "ladder_degeneracy_bound")
+n_rungs = glue.quoted("ladder_n_rungs")
+for rep in ("r2_ladder_n_rungs_of", "r2_ladder_all_subjects", "r2_oracle_n_subjects"):
+    quoted_repeat(rep, "ladder_n_rungs")
+glue.quoted("ladder_n_arms")
+glue.quoted("ladder_n_replicates")
+
+status = ladder.rung_status(frames, bound=bound)
+if len(status) != n_rungs:
+    raise ValueError(f"{len(status)} subjects in the data, the design has {n_rungs} rungs")
+eligible = status[~status["demoted"]]
+demoted = status[status["demoted"]].sort_values("off_accuracy").reset_index(drop=True)
+if len(eligible) != 1:
+    raise ValueError(f"{len(eligible)} confirmatory-eligible rungs; this page expects exactly one")
+confirmatory = eligible["subject"].iloc[0]
+glue.claims({"ladder_n_rungs_demoted": len(demoted), "ladder_n_eligible_rungs": len(eligible),
+             "r2_ladder_n_rungs_scope": len(eligible)})
+for k, row in demoted.iterrows():
+    glue.claim(f"ladder_demoted_rung{k + 1}_off_acc", row["off_accuracy"])
+    glue.claim(f"ladder_demoted_rung{k + 1}_off_auroc", row["off_auroc"])
+glue.value("ladder_confirmatory_subject", confirmatory)
+
+shown = status.copy()
+shown["off_accuracy"] = shown["off_accuracy"].map("{:.3f}".format)
+shown["off_auroc"] = shown["off_auroc"].map("{:.3f}".format)
+table(shown.rename(columns={"off_accuracy": "OFF accuracy", "off_auroc": "OFF AUROC (answered)"}),
+      "ladder_rungs", caption="Rungs, OFF-arm accuracy and the degeneracy rule")
+
+# %% [markdown]
+# The rule keeps {glue:text}`ladder_n_eligible_rungs` of [{glue:text}`r2_ladder_n_rungs_of`]{.quoted}
+# rungs: {glue:text}`ladder_n_rungs_demoted` subjects have OFF accuracy above the bound of
+# [{glue:text}`ladder_degeneracy_bound:.2f`]{.quoted}, at {glue:text}`ladder_demoted_rung1_off_acc:.3f`,
+# {glue:text}`ladder_demoted_rung2_off_acc:.3f` and {glue:text}`ladder_demoted_rung3_off_acc:.3f`, while the
+# surviving rung sits just under it at {glue:text}`r2_surviving_off_acc:.3f` (against
+# [{glue:text}`r2_degeneracy_bound_2:.2f`]{.quoted}). Near the ceiling there is little left to repair: the
+# demoted rungs' OFF-arm AUROCs on answered rows are {glue:text}`ladder_demoted_rung1_off_auroc:.3f`,
+# {glue:text}`ladder_demoted_rung2_off_auroc:.3f` and {glue:text}`ladder_demoted_rung3_off_auroc:.3f`
+# (listed in order of OFF accuracy; the paper does not tie these numbers to subject names, and neither does
+# this page's text). All [{glue:text}`r2_ladder_all_subjects`]{.quoted} subjects come from one vendor family,
+# a limit discussed on the Limitations page.
+#
+# ## The battery
+
+# %% tags=["hide-input"]
+conf = frames[confirmatory]
+scored = ladder.scored_rows(conf)
+glue.claims({
+    "ladder_n_items_battery": conf["item_id"].nunique(),
+    "ladder_n_bins": conf["bin"].nunique(),
+    "ladder_n_nontrap_items": scored["item_id"].nunique(),
+})
+n_trap = int(conf.loc[conf["is_trap"], "item_id"].nunique())
+glue.value("ladder_n_trap_items", n_trap)
+per_bin = (conf.drop_duplicates("item_id").groupby("bin")
+           .agg(items=("item_id", "size"), trap_items=("is_trap", "sum")).reset_index())
+table(per_bin, "ladder_battery_bins", caption="Battery: items per domain bin (every bin holds one trap item)")
+
+# %% [markdown]
+# The battery has {glue:text}`ladder_n_items_battery` items in {glue:text}`ladder_n_bins` domain bins;
+# {glue:text}`ladder_n_trap_items` of them are trap items (questions without a defensible short answer,
+# where abstaining is the right move, answered through an explicit abstention token) and
+# {glue:text}`ladder_n_nontrap_items` are scored. Item-to-arm assignments were frozen before the
+# confirmatory phase, the arm order was randomised per item, and arm names never appeared in the text the
+# subject saw.
+#
+# ## Table 3: the eligible rung
+#
+# Accuracy is over all scored rows of an arm (a failed or abstained row counts as not correct);
+# AUROC, Brier and ECE use only the rows that were answered with a confidence. The paired Δ column
+# compares CORE with each arm on the item × replicate cells answered in both arms, with items resampled
+# (both replicates and both arms of an item travel together); it is therefore not the difference of the
+# AUROC column.
+
+# %% tags=["hide-input"]
+t3 = ladder.arm_table(conf).set_index("arm")
+contr = ladder.confirmatory_contrasts(conf, n_boot=n_boot, seed=seed).set_index("contrast")
+glue.claim("ladder_n_rows_per_arm", int(t3.loc["off", "n_rows"]))
+for arm in ladder.ARMS:
+    glue.claims({f"t3_{arm}_acc": t3.loc[arm, "accuracy"], f"t3_{arm}_auroc": t3.loc[arm, "auroc"],
+                 f"t3_{arm}_brier": t3.loc[arm, "brier"], f"t3_{arm}_ece": t3.loc[arm, "ece"]})
+glue.claim("r2_surviving_off_acc", t3.loc["off", "accuracy"])
+glue.claims({"t3cap_core_ece": t3.loc["core", "ece"], "t3cap_placebo_ece": t3.loc["placebo", "ece"]})
+pl, off, sh = contr.loc["core-placebo"], contr.loc["core-off"], contr.loc["core-shuffled"]
+canon = {
+    "ladder_core_vs_placebo_delta": pl["delta"], "ladder_core_vs_placebo_delta_ci_lo": pl["ci_low"],
+    "ladder_core_vs_placebo_delta_ci_hi": pl["ci_high"], "ladder_core_vs_placebo_p_raw": pl["p_raw"],
+    "ladder_core_vs_off_delta": off["delta"], "ladder_core_vs_off_delta_ci_lo": off["ci_low"],
+    "ladder_core_vs_off_delta_ci_hi": off["ci_high"], "ladder_core_vs_off_p_raw": off["p_raw"],
+    "ladder_p_holm_adj": pl["p_holm"],
+}
+glue.claims(canon)
+glue.value("ladder_core_vs_off_p_holm", off["p_holm"])
+for rep, c in {"r2_ladder_delta": "ladder_core_vs_placebo_delta", "r2_ladder_delta_observed": "ladder_core_vs_placebo_delta",
+               "r2_ladder_delta_ci_lo": "ladder_core_vs_placebo_delta_ci_lo",
+               "r2_ladder_delta_ci_hi": "ladder_core_vs_placebo_delta_ci_hi",
+               "t3cap_core_vs_placebo_delta": "ladder_core_vs_placebo_delta",
+               "t3cap_core_vs_placebo_ci_lo": "ladder_core_vs_placebo_delta_ci_lo",
+               "t3cap_core_vs_placebo_ci_hi": "ladder_core_vs_placebo_delta_ci_hi",
+               "t3cap_core_vs_placebo_p_raw": "ladder_core_vs_placebo_p_raw",
+               "t3cap_core_vs_off_delta": "ladder_core_vs_off_delta",
+               "t3cap_core_vs_off_ci_lo": "ladder_core_vs_off_delta_ci_lo",
+               "t3cap_core_vs_off_ci_hi": "ladder_core_vs_off_delta_ci_hi",
+               "t3cap_p_holm_adj": "ladder_p_holm_adj"}.items():
+    glue.claim(rep, canon[c])
+glue.value("ladder_holm_raw_off_unrounded", off["p_raw"])
+glue.value("ladder_n_pairs_placebo", int(pl["n_pairs"]))
+glue.value("ladder_n_pairs_off", int(off["n_pairs"]))
+
+rows = []
+for arm in ladder.ARMS:
+    r = t3.loc[arm]
+    c = contr.loc[f"core-{arm}"] if arm != "core" else None
+    if arm == "core":
+        paired = "(reference)"
+    elif arm == "shuffled":
+        paired = "— (exploratory, see Result 3)"
+    else:
+        paired = f"{c['delta']:+.3f} [{c['ci_low']:+.3f}, {c['ci_high']:+.3f}]"
+    rows.append({"Arm": arm.upper(), "n": int(r["n_rows"]), "Acc. (all items)": f"{r['accuracy']:.3f}",
+                 "answered": int(r["n_answered"]), "AUROC (answered)": f"{r['auroc']:.3f}",
+                 "Brier": f"{r['brier']:.3f}", "ECE": f"{r['ece']:.3f}", "paired Δ vs CORE": paired})
+table(pd.DataFrame(rows), "table3_ladder",
+      caption="Table 3. Profile-injection ladder, confirmatory-eligible rung")
+
+# %% [markdown]
+# Each arm holds {glue:text}`ladder_n_rows_per_arm` scored rows ({glue:text}`ladder_n_nontrap_items`
+# items × [{glue:text}`ladder_n_replicates`]{.quoted} pre-registered fresh-process replicates; the harness
+# exposes neither temperature nor seed). CORE's answered-only AUROC is {glue:text}`t3_core_auroc:.3f`
+# against {glue:text}`t3_placebo_auroc:.3f` for PLACEBO and {glue:text}`t3_off_auroc:.3f` for OFF, with
+# accuracies of {glue:text}`t3_core_acc:.3f`, {glue:text}`t3_placebo_acc:.3f` and {glue:text}`t3_off_acc:.3f`.
+# On calibration CORE does not win either: its ECE ({glue:text}`t3cap_core_ece:.3f`) is worse than
+# PLACEBO's ({glue:text}`t3cap_placebo_ece:.3f`), while the Brier scores tie at
+# {glue:text}`t3_core_brier:.3f` and {glue:text}`t3_placebo_brier:.3f`.
+#
+# ## The confirmatory test
+#
+# The pre-registered family has two contrasts, CORE > PLACEBO (primary) and CORE > OFF, each an
+# item-clustered paired bootstrap on matched answered cells, with two-sided bootstrap p-values and Holm's
+# correction applied to the unrounded p-values.
+#
+# *Confirmatory.* CORE against PLACEBO: ΔAUROC {glue:text}`r2_ladder_delta:+.3f`, 95% CI
+# [{glue:text}`r2_ladder_delta_ci_lo:+.3f`, {glue:text}`r2_ladder_delta_ci_hi:+.3f`], raw
+# p = {glue:text}`ladder_core_vs_placebo_p_raw:.3f`. CORE against OFF: {glue:text}`t3cap_core_vs_off_delta:+.3f`,
+# CI [{glue:text}`t3cap_core_vs_off_ci_lo:+.3f`, {glue:text}`t3cap_core_vs_off_ci_hi:+.3f`], raw
+# p = {glue:text}`ladder_core_vs_off_p_raw:.3f`. After Holm both adjusted p-values equal
+# {glue:text}`ladder_p_holm_adj:.3f` (twice the smaller raw p), above 0.05: no confirmatory endpoint
+# passes, and the pre-registered item × batch robustness gate is not met either. The scope of this null
+# is narrow: on {glue:text}`r2_ladder_n_rungs_scope` confirmatory rung, injecting the measured profile did
+# not demonstrably repair discrimination. The point estimate is positive; the data fit both no effect and
+# a small one.
+
+# %% tags=["hide-input"]
+holm_df = contr.loc[["core-placebo", "core-off"], ["n_pairs", "delta", "ci_low", "ci_high", "p_raw", "p_holm"]].reset_index()
+table(holm_df, "ladder_confirmatory_family", caption="Confirmatory family with Holm adjustment (unrounded p)",
+      float_format="%.5f")
+
+# %% [markdown]
+# The paper notes that its Holm value (.085) cannot come from the displayed raw p-values (.042 and .064
+# give .084); it needs the unrounded CORE > OFF p in [0.04225, 0.0425). Here the unrounded value is
+# {glue:text}`ladder_holm_raw_off_unrounded:.5f`. A bootstrap p-value from {glue:text}`ladder_n_boot` draws
+# moves in steps of 1/{glue:text}`ladder_n_boot` per tail, so whether the third decimal of the Holm value
+# matches depends on the draws; the audit page judges it with the Monte-Carlo tolerance of its inputs.
+#
+# ## What the design could detect
+
+# %% tags=["hide-input"]
+glue.value("ladder_n_boot", n_boot)
+pw = ladder.power_from_ci(pl["ci_low"], pl["ci_high"], observed=pl["delta"])
+glue.value("ladder_power_se_computed", pw["se"])
+glue.value("ladder_power_min_delta_computed", pw["min_delta"])
+glue.value("ladder_power_at_observed_pct", 100 * pw["power_at_observed"])
+se_q = glue.quoted("ladder_power_se")
+pct_q = glue.quoted("ladder_power_pct")
+mde_q = glue.quoted("ladder_power_min_delta")
+pd.DataFrame({"quantity": ["SE of ΔAUROC from the CI width", "smallest Δ with 80% power (two-sided α=0.05)",
+                           "power at the observed Δ"],
+              "recomputed here": [f"{pw['se']:.4f}", f"{pw['min_delta']:.4f}", f"{100 * pw['power_at_observed']:.0f}%"],
+              "paper (quoted)": [f"≈{se_q:.3f}", f"≥{mde_q:.2f} at ~{pct_q:.0f}%", "—"]})
+
+# %% [markdown]
+# The design was sized for moderate effects. Reading the standard error off the confirmatory interval
+# (width / 2·1.96) gives {glue:text}`ladder_power_se_computed:.4f` here; the paper prints
+# SE ≈ [{glue:text}`ladder_power_se:.3f`]{.quoted} and concludes ~[{glue:text}`ladder_power_pct:.0f`%]{.quoted}
+# power only for ΔAUROC ≥ [{glue:text}`ladder_power_min_delta:.2f`]{.quoted}. With the recomputed SE the
+# smallest effect detected with 80% power is {glue:text}`ladder_power_min_delta_computed:.3f`, larger than
+# the observed {glue:text}`r2_ladder_delta_observed:+.3f`, for which the power was only about
+# {glue:text}`ladder_power_at_observed_pct:.0f`%. The power figures are approximations the paper reads off
+# the CI, so they are shown as quoted, next to the recomputation.
+#
+# ## The ceiling was not the limit: the oracle
+#
+# Could any profile have helped on this battery? Give each item, as its only predictor, the accuracy of
+# the *other* items in its bin (all rows of the item left out together, so an item never predicts itself),
+# and score that predictor against correctness on all parsed scored rows of every arm and replicate.
+
+# %% tags=["hide-input"]
+orc = {s: ladder.oracle_ceiling(frames[s]) for s in ladder.SUBJECTS}
+oc = orc[confirmatory]
+glue.claims({
+    "oracle_auroc_confirmatory": oc["auroc"], "oracle_n_rows_confirmatory": oc["n_rows"],
+    "oracle_bin_acc_sd": oc["bin_acc_sd"], "oracle_bin_acc_range_min": oc["bin_acc_min"],
+    "oracle_bin_acc_range_max": oc["bin_acc_max"], "r2_oracle_n_bins": oc["n_bins"],
+    "oracle_auroc_subjects_min": min(o["auroc"] for o in orc.values()),
+    "oracle_auroc_subjects_max": max(o["auroc"] for o in orc.values()),
+})
+ba = oc["bin_acc"].rename("accuracy").reset_index()
+chart = (alt.Chart(ba).mark_bar().encode(
+    x=alt.X("accuracy:Q", title="bin accuracy (all arms, parsed scored rows)", scale=alt.Scale(domain=[0, 1])),
+    y=alt.Y("bin:N", sort="-x", title=None),
+    tooltip=["bin", alt.Tooltip("accuracy:Q", format=".3f")])
+    .properties(width=420, height=360, title="Per-bin accuracy of the confirmatory rung"))
+chart
+
+# %% tags=["hide-input"]
+table(pd.DataFrame({"subject": list(orc), "oracle AUROC": [f"{o['auroc']:.3f}" for o in orc.values()],
+                    "rows": [o["n_rows"] for o in orc.values()],
+                    "bin-accuracy SD": [f"{o['bin_acc_sd']:.3f}" for o in orc.values()]}),
+      "ladder_oracle", caption="Oracle ceiling per ladder subject")
+
+# %% [markdown]
+# For the confirmatory subject the oracle reaches {glue:text}`oracle_auroc_confirmatory:.3f` on
+# {glue:text}`oracle_n_rows_confirmatory:,.0f` rows, and {glue:text}`oracle_auroc_subjects_min:.3f`–{glue:text}`oracle_auroc_subjects_max:.3f`
+# across the [{glue:text}`r2_oracle_n_subjects`]{.quoted} ladder subjects. The bins really differ: per-bin
+# accuracy has a (sample) SD of {glue:text}`oracle_bin_acc_sd:.3f` and runs from
+# {glue:text}`oracle_bin_acc_range_min:.2f` to {glue:text}`oracle_bin_acc_range_max:.2f` over the
+# {glue:text}`r2_oracle_n_bins` bins. A truthful profile therefore carries real information, so the null
+# above is about the injection channel, not a battery too flat to show a repair. Patterns seen only in
+# exploratory cuts (for example larger gains where baseline calibration is weakest) generate hypotheses
+# and nothing more.
+#
+# ## Placebo validation
+#
+# A placebo profile must look like a profile (same overall level) while carrying no domain information.
+# The protocol validated each rung by the correlation between its placebo profile and its true profile
+# over the 21 bins; this book uses Spearman's rank correlation (ties at average ranks), which the paper's
+# ρ suggests but does not state.
+
+# %% tags=["hide-input"]
+rho_bound = glue.quoted("ladder_placebo_rho_bound")
+short = {"haiku45": "haiku", "sonnet5": "sonnet", "opus48": "opus", "fable5": "fable"}
+prow = []
+for s in ladder.SUBJECTS:
+    rho = ladder.placebo_correlation(profiles[s])
+    glue.claim(f"ladder_placebo_rho_{short[s]}", rho)
+    p = profiles[s]
+    prow.append({"subject": s, "Spearman ρ (placebo vs true)": f"{rho:+.4f}", "passes |ρ| < bound": abs(rho) < rho_bound,
+                 "mean true profile": f"{p['core'].mean():.3f}", "mean placebo": f"{p['placebo'].mean():.3f}"})
+table(pd.DataFrame(prow), "ladder_placebo_validation", caption="Placebo validation per rung")
+
+# %% [markdown]
+# Measured in subject order (Haiku 4.5, Sonnet 5, Opus 4.8, Fable 5), the correlations are
+# ρ = {glue:text}`ladder_placebo_rho_haiku:.3f`, {glue:text}`ladder_placebo_rho_sonnet:.4f`,
+# {glue:text}`ladder_placebo_rho_opus:.3f` and {glue:text}`ladder_placebo_rho_fable:+.3f`, all inside the
+# pre-registered |ρ| < [{glue:text}`ladder_placebo_rho_bound:.2f`]{.quoted}, and each placebo keeps the
+# true profile's overall level to within a grid step. (The paper lists the four values without saying
+# which rung each belongs to; the order above is the reconstruction's assumption.)

@@ -1,0 +1,261 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Result 3: the self-image channel can be manipulated
+#
+# A harness that feeds a model a profile of its own competence has created an input channel, and inputs
+# can be forged. The paper separates three claims of decreasing strength: (i) *causal manipulability*,
+# shown here, a forged profile changes stated confidence and degrades calibration in controlled runs;
+# (ii) an *integrity vulnerability*, which matters only for harnesses that really inject profiles from a
+# source an adversary can touch; (iii) a *practical attack surface* in deployed pipelines, which the paper
+# motivates but does not test. Three pieces of evidence back claim (i): an exploratory frontier rung of
+# the ladder, a local microprobe and a topic-labelled local pass. **All three are exploratory.**
+
+# %% tags=["parameters"]
+seed = 20261130
+n_boot = 2000
+data_dir = "data/reconstructed"
+
+# %% tags=["remove-input"]
+import altair as alt
+import numpy as np
+import pandas as pd
+import yaml
+
+from selfconf import glue, ladder, manipulation, vega
+from selfconf.book import banner, table
+from selfconf.paths import resolve
+
+vega.enable()
+banner(data_dir, seed=seed, n_boot=n_boot)
+
+_QUOTED = {f["id"]: f for f in yaml.safe_load(resolve(glue.QUOTED_FACTS).read_text(encoding="utf-8"))["facts"]}
+
+
+def quoted_repeat(repeat_id: str, canonical_id: str):
+    """Glue a restatement of a quoted fact under its own id (marked quoted); return the value."""
+    v = _QUOTED[canonical_id]["value"]
+    glue.claim(repeat_id, v)
+    glue.value(f"{repeat_id}__quoted", True)
+    return v
+
+
+frames = {s: ladder.load_scored_arms(data_dir, s) for s in ladder.SUBJECTS}
+
+# %% [markdown]
+# ## A frontier rung: true versus false profile (exploratory)
+#
+# The ladder's SHUFFLED arm injects the subject's own per-domain numbers permuted across domains. On the
+# confirmatory rung that arm had been demoted before any confirmatory data existed, so it carries no
+# confirmatory weight anywhere. The paper's clearest contrast comes from one of the rungs the degeneracy
+# rule demoted; the paper does not say which. This book takes Claude Opus 4.8 (a recorded decision of the
+# reconstruction, `selfconf.ladder.FRONTIER_RUNG`); the code checks that the rows indeed put that rung
+# above the degeneracy bound.
+
+# %% tags=["hide-input"]
+bound = _QUOTED["ladder_degeneracy_bound"]["value"]
+status = ladder.rung_status(frames, bound=bound)
+frontier_subject = ladder.FRONTIER_RUNG
+if not bool(status.set_index("subject").loc[frontier_subject, "demoted"]):
+    raise ValueError(f"{frontier_subject} is not a demoted rung in these rows; the frontier rung must be one")
+glue.value("r3_frontier_rung_subject", frontier_subject)
+fr = ladder.frontier_rung(frames[frontier_subject], n_boot=n_boot, seed=seed)
+glue.claims({
+    "expl_rung_core_auroc": fr["core"]["estimate"], "r3_expl_rung_core_auroc_b": fr["core"]["estimate"],
+    "expl_rung_core_auroc_ci_lo": fr["core"]["low"], "expl_rung_core_auroc_ci_hi": fr["core"]["high"],
+    "expl_rung_shuffled_auroc": fr["shuffled"]["estimate"], "r3_expl_rung_shuffled_auroc_b": fr["shuffled"]["estimate"],
+    "expl_rung_shuffled_auroc_ci_lo": fr["shuffled"]["low"], "expl_rung_shuffled_auroc_ci_hi": fr["shuffled"]["high"],
+    "expl_rung_core_minus_shuffled_delta": fr["delta"]["estimate"],
+    "expl_rung_core_minus_shuffled_delta_ci_lo": fr["delta"]["low"],
+    "expl_rung_core_minus_shuffled_delta_ci_hi": fr["delta"]["high"],
+})
+glue.value("r3_frontier_n_core", fr["core"]["n"])
+glue.value("r3_frontier_n_shuffled", fr["shuffled"]["n"])
+table(pd.DataFrame([
+    {"arm": "CORE (true profile)", "answered rows": fr["core"]["n"], "AUROC": f"{fr['core']['estimate']:.3f}",
+     "95% CI (items resampled)": f"[{fr['core']['low']:.3f}, {fr['core']['high']:.3f}]"},
+    {"arm": "SHUFFLED (false profile)", "answered rows": fr["shuffled"]["n"], "AUROC": f"{fr['shuffled']['estimate']:.3f}",
+     "95% CI (items resampled)": f"[{fr['shuffled']['low']:.3f}, {fr['shuffled']['high']:.3f}]"},
+    {"arm": "difference", "answered rows": None, "AUROC": f"{fr['delta']['estimate']:+.3f}",
+     "95% CI (items resampled)": f"[{fr['delta']['low']:+.3f}, {fr['delta']['high']:+.3f}]"},
+]), "result3_frontier_rung", caption="Exploratory frontier rung: true vs false profile (answered-only AUROC)")
+
+# %% [markdown]
+# Swapping the true profile for the shuffled one takes this rung's self-assessment AUROC from
+# {glue:text}`expl_rung_core_auroc:.3f` to chance level, {glue:text}`expl_rung_shuffled_auroc:.3f`. With items
+# resampled (one draw shared by both arms): {glue:text}`r3_expl_rung_core_auroc_b:.3f`
+# [{glue:text}`expl_rung_core_auroc_ci_lo:.3f`, {glue:text}`expl_rung_core_auroc_ci_hi:.3f`] against
+# {glue:text}`r3_expl_rung_shuffled_auroc_b:.3f` [{glue:text}`expl_rung_shuffled_auroc_ci_lo:.3f`,
+# {glue:text}`expl_rung_shuffled_auroc_ci_hi:.3f`], a difference of
+# {glue:text}`expl_rung_core_minus_shuffled_delta:+.3f` [{glue:text}`expl_rung_core_minus_shuffled_delta_ci_lo:+.3f`,
+# {glue:text}`expl_rung_core_minus_shuffled_delta_ci_hi:+.3f`]. The difference is taken between the two
+# unrounded AUROCs, which is why it can print one unit away from the difference of the rounded ones.
+#
+# ### The same arms on the confirmatory rung (exploratory contrast)
+
+# %% tags=["hide-input"]
+eligible = status[~status["demoted"]]["subject"]
+conf = frames[eligible.iloc[0]]
+t3 = ladder.arm_table(conf).set_index("arm")
+glue.claims({"r3_shuffled_auroc": t3.loc["shuffled", "auroc"], "r3_placebo_auroc": t3.loc["placebo", "auroc"],
+             "r3_core_auroc": t3.loc["core", "auroc"]})
+pc = ladder.paired_contrast(conf, "shuffled", n_boot=n_boot, seed=seed)
+glue.claims({"ladder_shuffled_paired_delta": pc.estimate, "ladder_shuffled_paired_delta_ci_lo": pc.low,
+             "ladder_shuffled_paired_delta_ci_hi": pc.high})
+glue.quoted("ladder_shuffled_manipcheck_n_failures")
+glue.quoted("ladder_shuffled_manipcheck_judge_1")
+glue.quoted("ladder_shuffled_manipcheck_judge_2")
+glue.quoted("ladder_shuffled_manipcheck_bound");
+
+# %% [markdown]
+# On the confirmatory rung SHUFFLED lands between PLACEBO and CORE ({glue:text}`r3_shuffled_auroc:.3f`
+# against {glue:text}`r3_placebo_auroc:.3f` and {glue:text}`r3_core_auroc:.3f`); the item-clustered paired
+# contrast CORE − SHUFFLED on matched cells, exploratory, is {glue:text}`ladder_shuffled_paired_delta:+.3f`
+# [{glue:text}`ladder_shuffled_paired_delta_ci_lo:+.3f`, {glue:text}`ladder_shuffled_paired_delta_ci_hi:+.3f`].
+# (The paper does not state the direction of this contrast; CORE minus SHUFFLED follows Table 3's
+# convention.) By construction this rung is weak evidence about manipulation: the false profile failed the
+# pre-registered manipulation check [{glue:text}`ladder_shuffled_manipcheck_n_failures`]{.quoted} times
+# (external judge [{glue:text}`ladder_shuffled_manipcheck_judge_1:.2f`]{.quoted} and
+# [{glue:text}`ladder_shuffled_manipcheck_judge_2:.2f`]{.quoted} against a bound of at most
+# [{glue:text}`ladder_shuffled_manipcheck_bound:.2f`]{.quoted}), so the frozen rule demoted the arm; a
+# subject may simply discount a profile that looks implausible. A side finding: a frontier judge spots the
+# forgery by plausibility alone.
+#
+# ## The local microprobe (Table 4, exploratory)
+#
+# On a zero-cost local bench, one line of the injected profile is changed: the profile claims either
+# "0% accuracy" or "95% accuracy" in the domain of an item the model answers *incorrectly*, and the model's
+# stated confidence on that same item is recorded (temperature 0).
+
+# %% tags=["hide-input"]
+mp = manipulation.microprobe_table(manipulation.load_csv(data_dir, "probes/microprobe.csv"))
+short = {"glm4:9b": "glm4", "llama3.2:3b": "llama32", "mistral:7b": "mistral7b", "phi4-mini": "phi4mini",
+         "qwen3:8b": "qwen3"}
+for _, r in mp.iterrows():
+    s = short[r["model"]]
+    glue.claims({f"t4_{s}_conf_at_0": int(r["conf_at_0"]), f"t4_{s}_conf_at_95": int(r["conf_at_95"]),
+                 f"t4_{s}_delta": int(r["delta"])})
+top = mp.loc[mp["delta"].idxmax()]
+glue.value("r3_microprobe_top_model", top["model"])
+glue.claims({"r3_microprobe_conf_before": int(top["conf_at_0"]), "r3_microprobe_conf_after": int(top["conf_at_95"]),
+             "r3_microprobe_largest_shift": int(top["delta"]), "r3_microprobe_up_to": int(mp["delta"].max())})
+low_claim = glue.quoted("microprobe_claim_low_pct")
+high_claim = glue.quoted("microprobe_claim_high_pct")
+quoted_repeat("t4cap_claim_low_pct", "microprobe_claim_low_pct")
+quoted_repeat("t4cap_claim_high_pct", "microprobe_claim_high_pct")
+quoted_repeat("t4_header_claim_high_pct", "microprobe_claim_high_pct")
+glue.quoted("t4_n_models")
+glue.quoted("microprobe_unlabeled_delta_approx")
+glue.quoted("microprobe_ceiling_conf_approx")
+t4 = mp.rename(columns={"conf_at_0": f'Conf. @ "{low_claim:.0f}%"', "conf_at_95": f'Conf. @ "{high_claim:.0f}%"',
+                        "delta": "Δ"})
+t4["Δ"] = [f"{d:+d}" if d else "0" for d in t4["Δ"]]
+table(t4, "table4_microprobe", caption="Table 4. Local microprobe: stated confidence on the same incorrectly answered item")
+
+# %% [markdown]
+# A single fabricated claim ("[{glue:text}`microprobe_claim_high_pct:.0f`]{.quoted}% accuracy in this
+# domain") lifts {glue:text}`r3_microprobe_top_model`'s confidence on an item it gets wrong from
+# {glue:text}`r3_microprobe_conf_before` to {glue:text}`r3_microprobe_conf_after`; with one line of the
+# profile changed, stated confidence moves by up to {glue:text}`r3_microprobe_up_to:+d` points across the
+# [{glue:text}`t4_n_models`]{.quoted} models. The largest shift ({glue:text}`r3_microprobe_largest_shift:+d`
+# points) belongs to the model with the most declared calibration to lose; the ceiling-pinned model
+# (confidence [{glue:text}`microprobe_ceiling_conf_approx:.0f`]{.quoted} whatever the claim) has nothing to
+# attack. Two boundary conditions frame the effect: the model must be able to map the item to a profile
+# bin (on unlabelled items small local models ignore the profile, shifts ≈
+# [{glue:text}`microprobe_unlabeled_delta_approx:.0f`]{.quoted}, in line with Result 2's null), and it must
+# not already sit at the ceiling.
+#
+# ## The topic-labelled pass (exploratory, a disclosed deviation)
+#
+# The first boundary condition can itself be tested: label each probe with its topic, which removes the
+# mapping problem. Five local models answer held-out probes twice, once with their true profile (their
+# accuracy per bin on separate held-out items) and once with a false one (each bin's number inverted),
+# at temperature 0 with a fixed seed.
+
+# %% tags=["hide-input"]
+tp = manipulation.load_csv(data_dir, "probes/topic_probes.csv")
+ho = manipulation.load_csv(data_dir, "probes/topic_heldout.csv")
+ts = manipulation.topic_summary(tp, n_boot=n_boot, seed=seed).set_index("model")
+glue.quoted("topic_n_models")
+glue.quoted("topic_n_probes_per_arm")
+quoted_repeat("topic_n_models_of", "topic_n_models")
+quoted_repeat("topic_bootstrap_n", "topic_n_probes_per_arm")
+for m in ("glm4:9b", "llama3.2:3b", "mistral:7b", "phi4-mini"):
+    glue.claim(f"topic_{short[m]}_brier_delta", ts.loc[m, "brier_delta"])
+glue.claims({
+    "topic_n_models_consumed": int(ts["consumed"].sum()),
+    "topic_llama32_acc_before": ts.loc["llama3.2:3b", "acc_true_pct"],
+    "topic_llama32_acc_after": ts.loc["llama3.2:3b", "acc_false_pct"],
+    "topic_qwen3_acc": ts.loc["qwen3:8b", "acc_true_pct"],
+    "topic_qwen3_conf": ts.loc["qwen3:8b", "mean_conf_true"],
+    "topic_qwen3_delta": ts.loc["qwen3:8b", "brier_delta"],
+})
+glue.value("topic_all_ci_include_zero", bool(ts["ci_includes_zero"].all()))
+glue.value("topic_qwen3_conf_false", ts.loc["qwen3:8b", "mean_conf_false"])
+glue.value("topic_qwen3_acc_false", ts.loc["qwen3:8b", "acc_false_pct"])
+shown = ts.reset_index()[["model", "n_probes", "acc_true_pct", "acc_false_pct", "brier_true", "brier_false",
+                          "brier_delta", "ci_low", "ci_high", "consumed"]]
+table(shown, "result3_topic_pass", caption="Topic-labelled pass: Brier change (false − true profile) per model",
+      float_format="%.3f")
+
+# %% [markdown]
+# Once the items are labelled, the false profile that was inert on unlabelled items is consumed by
+# {glue:text}`topic_n_models_consumed` of [{glue:text}`topic_n_models_of`]{.quoted} models (each answering
+# [{glue:text}`topic_n_probes_per_arm`]{.quoted} held-out probes per arm): Brier worsens by
+# {glue:text}`topic_glm4_brier_delta:+.3f` (glm4:9b), {glue:text}`topic_llama32_brier_delta:+.3f`
+# (llama3.2:3b, whose accuracy also falls from {glue:text}`topic_llama32_acc_before:.1f`% to
+# {glue:text}`topic_llama32_acc_after:.1f`%), {glue:text}`topic_mistral7b_brier_delta:+.3f` (mistral:7b) and
+# {glue:text}`topic_phi4mini_brier_delta:+.3f` (phi4-mini). Every per-probe bootstrap interval at
+# n = [{glue:text}`topic_bootstrap_n`]{.quoted} contains zero, so this pass shows direction and mechanism,
+# not per-model effect sizes. The fifth model, qwen3:8b, is at the ceiling on this battery
+# ({glue:text}`topic_qwen3_acc:.0f`% accuracy, confidence {glue:text}`topic_qwen3_conf:.0f` in both arms,
+# Brier change {glue:text}`topic_qwen3_delta:.0f`): nothing to attack.
+
+# %% tags=["hide-input"]
+ex = manipulation.directional_examples(tp, ho).set_index(["model", "bin"])
+glue.claims({
+    "topic_llama32_physics_conf_before": ex.loc[("llama3.2:3b", "physics"), "conf_true"],
+    "topic_llama32_physics_conf_after": ex.loc[("llama3.2:3b", "physics"), "conf_false"],
+    "topic_llama32_physics_heldout_acc": ex.loc[("llama3.2:3b", "physics"), "heldout_acc_pct"],
+    "topic_phi4mini_logic_conf_before": ex.loc[("phi4-mini", "logic"), "conf_true"],
+    "topic_phi4mini_logic_conf_after": ex.loc[("phi4-mini", "logic"), "conf_false"],
+    "topic_llama32_history_conf_before": ex.loc[("llama3.2:3b", "history"), "conf_true"],
+    "topic_llama32_history_conf_after": ex.loc[("llama3.2:3b", "history"), "conf_false"],
+    "topic_llama32_history_heldout_acc": ex.loc[("llama3.2:3b", "history"), "heldout_acc_pct"],
+})
+cells = ex.reset_index()
+cells["shift"] = cells["conf_false"] - cells["conf_true"]
+cells["claim change"] = cells["claimed_false"] - cells["claimed_true"]
+base = alt.Chart(cells).encode(
+    x=alt.X("claim change:Q", title="false minus true claimed bin accuracy (points)"),
+    y=alt.Y("shift:Q", title="change in mean stated confidence (points)"),
+    color=alt.Color("model:N", title="model"),
+    tooltip=["model", "bin", alt.Tooltip("heldout_acc_pct:Q", title="held-out acc. %", format=".0f"),
+             alt.Tooltip("conf_true:Q", title="conf. (true)", format=".1f"),
+             alt.Tooltip("conf_false:Q", title="conf. (false)", format=".1f")])
+(base.mark_circle(size=70, opacity=0.8)
+ + alt.Chart(pd.DataFrame({"y": [0]})).mark_rule(strokeDash=[4, 4]).encode(y="y:Q")).properties(
+    width=460, height=320, title="Topic-labelled pass: confidence follows the forged claim")
+
+# %% [markdown]
+# The mechanism runs both ways. A falsely high claim inflates confidence exactly where the model is weak:
+# llama3.2's mean confidence in physics, a bin where it got {glue:text}`topic_llama32_physics_heldout_acc:.0f`%
+# of held-out items right, goes from {glue:text}`topic_llama32_physics_conf_before:.0f` to
+# {glue:text}`topic_llama32_physics_conf_after:.0f`, and phi4-mini's in logic from
+# {glue:text}`topic_phi4mini_logic_conf_before:.0f` to {glue:text}`topic_phi4mini_logic_conf_after:.0f`.
+# A falsely low claim deflates confidence on answers that are right: llama3.2 in history (held-out accuracy
+# {glue:text}`topic_llama32_history_heldout_acc:.0f`%) drops from {glue:text}`topic_llama32_history_conf_before:.0f`
+# to {glue:text}`topic_llama32_history_conf_after:.0f`. Each dot in the chart is one model × bin; points
+# fall along the direction of the forged claim. Both sides of the boundary have now been run live:
+# unlabelled items leave the profile inert (the frozen null), labelled items let a forged self-image flow
+# into stated confidence and through to calibration.

@@ -1,0 +1,469 @@
+"""Generate the reconstructed 16-model x 1,500-item collection (``collection.csv``).
+
+Algorithm (plain words; the book page *How the data were reconstructed* shows it with the
+fidelity table):
+
+1. **Tables.**  For every model, search a confidence-by-correctness table (how many correct
+   and incorrect rows sit at each stated confidence) that reproduces every printed number
+   that depends only on such tables (:mod:`.frontier`, :mod:`.local`).
+2. **Items.**  Each item gets a latent easiness ``e_i ~ N(0, 1)``.  A model's correct rows
+   go to the items with the highest ``lambda_m e_i + sqrt(1 - lambda_m^2) z_mi`` (exact
+   counts; correctness is correlated across models through ``e``).  Within each
+   (model, correctness) group the table's confidences are handed out in order of a second
+   easiness-linked score, so a model states higher confidence on items that are easier.
+3. **Answers.**  Correct answers carry the item's gold token (``iNNNN-a0``) or, for a
+   share of them, the item's one variant string (``iNNNN-a1``, graded correct by the LLM
+   grader).  A wrong answer is the item's popular wrong answer (``iNNNN-a2``) with an
+   item-specific probability, otherwise a string of its own (``iNNNN-a3``, ...).
+   anthropic's refusals (``REFUSAL``) are graded incorrect and carry low confidence.
+4. **Panel structure.**  The loadings ``lambda``, the popular-wrong-answer rate and the
+   variant rate are tuned (bisection on a fixed random stream) so that the three panels'
+   agreement AUROCs match the paper.
+
+Everything is driven by one seed through :class:`numpy.random.SeedSequence` children, so a
+rerun gives byte-identical files.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .anneal import ModelTable
+from .frontier import FRONTIER, FrontierPlan, fit_frontier
+from .local import LOCAL, LOCAL_SPEC, fit_local
+from .targets import Targets
+
+__all__ = ["N_ITEMS", "ITEM_IDS", "COLUMNS", "Structure", "build_rows", "write_collection",
+           "FRONTIER_PARSE_FAILURES", "MOONSHOT_FIRST_PARTY"]
+
+N_ITEMS = 1500
+ITEM_IDS = [f"sqa-{i:04d}" for i in range(1, N_ITEMS + 1)]
+COLUMNS = ["tier", "model", "model_id", "item_id", "confidence", "parse_ok", "correct", "refusal",
+           "answer_class", "graded_by", "served_by"]
+
+#: 1,500 minus Table 1 n (models not listed parse every item).
+FRONTIER_PARSE_FAILURES = {"google": 39, "alibaba": 3, "zhipu": 7, "mistral": 5}
+#: moonshot items answered on the first-party account: the first 670 in collection order.
+MOONSHOT_FIRST_PARTY = 670
+
+
+@dataclass
+class Structure:
+    """Cross-model structure parameters (tuned for the panel AUROCs)."""
+
+    loading: dict[str, float] = field(default_factory=dict)  # lambda_m (default 0.6)
+    conf_loading: float = 0.3  # rho: within-class confidence vs easiness (default)
+    conf_loading_by_model: dict[str, float] = field(default_factory=dict)
+    popular_wrong_a: float = 1.0  # Beta(a, b) item rate of the popular wrong answer
+    popular_wrong_b: float = 2.0
+    wrong_sharing: dict[str, float] = field(default_factory=dict)  # w_m: scales the popular-wrong rate (default 1)
+    variant_rate: dict[str, float] = field(default_factory=dict)  # share of correct answers as variant (default 0.1)
+
+    def rho(self, m: str) -> float:
+        return self.conf_loading_by_model.get(m, self.conf_loading)
+
+    def lam(self, m: str) -> float:
+        return self.loading.get(m, 0.6)
+
+    def q(self, m: str) -> float:
+        return self.variant_rate.get(m, 0.1)
+
+    def w(self, m: str) -> float:
+        return self.wrong_sharing.get(m, 1.0)
+
+
+def model_ids(T: Targets) -> dict[str, str]:
+    """provider / Ollama tag -> exact model id (claims.yaml ``models``)."""
+    out = {f["provider"]: f["model_id"] for f in T.models["frontier"]}
+    out.update({t: t for t in T.models["local"]["model_ids"]})
+    return out
+
+
+def parse_failures(rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Item indices (0-based) of every model's parse failures.
+
+    Frontier failures are drawn disjoint across models (so each panel population loses a
+    known set of items); local failures are independent draws.
+    """
+    out: dict[str, np.ndarray] = {}
+    perm = rng.permutation(N_ITEMS)
+    at = 0
+    for m in FRONTIER:
+        f = FRONTIER_PARSE_FAILURES.get(m, 0)
+        out[m] = np.sort(perm[at:at + f])
+        at += f
+    for tag in LOCAL:
+        n = LOCAL_SPEC[tag][0]
+        out[tag] = np.sort(rng.choice(N_ITEMS, size=N_ITEMS - n, replace=False))
+    return out
+
+
+def _expand(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    return np.repeat(values, counts.astype(np.int64))
+
+
+@dataclass
+class ModelRows:
+    """Per-item arrays of one model (index = item)."""
+
+    parse_ok: np.ndarray
+    correct: np.ndarray  # -1 when not graded
+    confidence: np.ndarray  # -1 when not graded
+    refusal: np.ndarray
+
+
+def assign_model(name: str, mt: ModelTable, part_items: dict[str, np.ndarray], easiness: np.ndarray,
+                 lam: float, rho: float, rng_z: np.random.Generator, rng_u: np.random.Generator) -> ModelRows:
+    """Hand a fitted table's rows to items, part by part (see module docstring, step 2)."""
+    n = easiness.size
+    z = rng_z.standard_normal(n)
+    u = rng_u.standard_normal(n)
+    s = lam * easiness + np.sqrt(1 - lam**2) * z
+    t = rho * easiness + np.sqrt(1 - rho**2) * u
+    parse_ok = np.zeros(n, dtype=np.int8)
+    correct = np.full(n, -1, dtype=np.int8)
+    conf = np.full(n, -1, dtype=np.int16)
+    refusal = np.zeros(n, dtype=np.int8)
+    # rows of every part with the same label share the label's items (blocks only differ in
+    # which confidences they hold)
+    by_label: dict[str, np.ndarray] = {}
+    for pname, part in mt.parts.items():
+        label = pname.split("/", 1)[-1]
+        by_label[label] = by_label.get(label, 0) + part.counts
+    pools = dict(part_items)
+    if "refusal" in by_label:  # anthropic: refusals and answered rows share one item pool
+        pool = pools.pop("main")
+        k_main = int(by_label["main"][1].sum())
+        order = pool[np.argsort(-s[pool], kind="stable")]
+        n_ref = int(by_label["refusal"].sum())
+        pools["main"] = np.sort(order[:len(order) - n_ref])
+        pools["refusal"] = np.sort(order[len(order) - n_ref:])
+        assert k_main <= len(pools["main"])
+    for label, items in pools.items():
+        counts = by_label[label]
+        assert items.size == int(counts.sum()), (name, label, items.size, int(counts.sum()))
+        k = int(counts[1].sum())
+        order = items[np.argsort(-s[items], kind="stable")]
+        cor_items, inc_items = order[:k], order[k:]
+        parse_ok[items] = 1
+        correct[cor_items] = 1
+        correct[inc_items] = 0
+        if label == "refusal":
+            refusal[items] = 1
+        for cls, its in ((1, cor_items), (0, inc_items)):
+            vals = _expand(mt.values, counts[cls])
+            its_sorted = its[np.argsort(t[its], kind="stable")]
+            conf[its_sorted] = vals  # ascending confidence to ascending easiness score
+    return ModelRows(parse_ok, correct, conf, refusal)
+
+
+def answer_classes(rows: dict[str, ModelRows], order: list[str], struct: Structure,
+                   rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Integer answer-class codes per model and item (see module docstring, step 3).
+
+    Codes: -1 no answer (parse failure), -2 refusal, 0 gold, 1 the item's variant of the
+    gold answer, 2 the item's popular wrong answer, 3+ a wrong answer no other model gave.
+    """
+    n = N_ITEMS
+    pw = rng.beta(struct.popular_wrong_a, struct.popular_wrong_b, size=n)
+    next_code = np.full(n, 3, dtype=np.int64)
+    out = {}
+    for m in order:
+        r = rows[m]
+        code = np.full(n, -1, dtype=np.int64)
+        draw_v = rng.random(n)
+        draw_w = rng.random(n)
+        ok = r.parse_ok == 1
+        code[ok & (r.refusal == 1)] = -2
+        cor = ok & (r.correct == 1)
+        code[cor] = np.where(draw_v[cor] < struct.q(m), 1, 0)
+        wrong = ok & (r.correct == 0) & (r.refusal == 0)
+        popular = wrong & (draw_w < pw * struct.w(m))
+        code[popular] = 2
+        own = np.flatnonzero(wrong & ~popular)
+        code[own] = next_code[own]
+        next_code[own] += 1
+        out[m] = code
+    return out
+
+
+def child_seed(ss: np.random.SeedSequence, *path: int) -> np.random.SeedSequence:
+    """A fixed descendant of ``ss`` (unlike ``ss.spawn``, calling it twice gives the same stream)."""
+    return np.random.SeedSequence(entropy=ss.entropy, spawn_key=tuple(ss.spawn_key) + tuple(path))
+
+
+def build_rows(T: Targets, tables: dict[str, ModelTable], plan: FrontierPlan, fails: dict[str, np.ndarray],
+               struct: Structure, seed_seq: np.random.SeedSequence) -> tuple[dict[str, ModelRows], dict[str, np.ndarray]]:
+    """Items for every model's table rows, then answer classes."""
+    easiness = np.random.default_rng(child_seed(seed_seq, 0)).standard_normal(N_ITEMS)
+    order = FRONTIER + LOCAL
+    all_items = np.arange(N_ITEMS)
+    rows = {}
+    for idx, m in enumerate(order):
+        mt = tables[m]
+        gz = np.random.default_rng(child_seed(seed_seq, 1, idx, 0))
+        gu = np.random.default_rng(child_seed(seed_seq, 1, idx, 1))
+        own_fail = fails[m]
+        graded = np.setdiff1d(all_items, own_fail)
+        part_items = {}
+        if m in FRONTIER:
+            rest = graded
+            for label in sorted({p.split("/", 1)[-1] for p in plan.parts[m]}):
+                if label.startswith("x"):
+                    other = label.split(":", 1)[1]
+                    part_items[label] = fails[other]
+                    rest = np.setdiff1d(rest, fails[other])
+            part_items["main"] = rest
+        else:
+            part_items["main"] = graded
+        rows[m] = assign_model(m, mt, part_items, easiness, struct.lam(m), struct.rho(m), gz, gu)
+    codes = answer_classes(rows, order, struct, np.random.default_rng(child_seed(seed_seq, 2)))
+    return rows, codes
+
+
+def _class_token(item_idx: int, code: int) -> str:
+    if code == -1:
+        return ""
+    if code == -2:
+        return "REFUSAL"
+    return f"i{item_idx + 1:04d}-a{code}"
+
+
+def collection_table(T: Targets, rows: dict[str, ModelRows], codes: dict[str, np.ndarray]) -> list[list[str]]:
+    """The CSV rows (as strings) in tier, model, item order."""
+    ids = model_ids(T)
+    out = []
+    for m in FRONTIER + LOCAL:
+        tier = "frontier" if m in FRONTIER else "local"
+        r, code = rows[m], codes[m]
+        for i in range(N_ITEMS):
+            ok = int(r.parse_ok[i])
+            c = int(code[i])
+            if not ok:
+                graded_by = ""
+            elif c in (0, -2):  # gold string match or refusal lexicon
+                graded_by = "string"
+            else:
+                graded_by = "llm"
+            if tier == "local":
+                served = "local"
+            elif m == "moonshot":
+                served = "first_party" if i < MOONSHOT_FIRST_PARTY else "aggregator"
+            else:
+                served = "first_party"
+            out.append([
+                tier, m, ids[m], ITEM_IDS[i],
+                str(int(r.confidence[i])) if ok else "",
+                str(ok),
+                str(int(r.correct[i])) if ok else "",
+                str(int(r.refusal[i])),
+                _class_token(i, c),
+                graded_by,
+                served,
+            ])
+    return out
+
+
+def write_csv(path: Path, header: list[str], rows: list[list[str]]) -> None:
+    """Write a CSV with '\\n' line endings and minimal quoting (byte-stable)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(rows)
+    path.write_text(buf.getvalue(), encoding="utf-8")
+
+
+def write_collection(path: Path, T: Targets, rows, codes) -> int:
+    table = collection_table(T, rows, codes)
+    write_csv(path, COLUMNS, table)
+    return len(table)
+
+
+# ----------------------------------------------------------------------------------------
+# cross-model structure: tune loadings and answer sharing to the panel AUROCs
+# ----------------------------------------------------------------------------------------
+
+#: which structure parameter moves which panel target (each fitted by bisection, in order)
+PANEL_GROUPS = {
+    "CN": ("deepseek", "alibaba", "moonshot"),
+    "US": ("anthropic", "openai", "google"),
+    "cross_bloc": ("mistral",),
+}
+
+
+def _panel_frame(rows: dict[str, ModelRows], codes: dict[str, np.ndarray], members) -> "object":
+    """Minimal long frame of the panel members for :func:`selfconf.panels.panel_rows`."""
+    import pandas as pd
+
+    parts = []
+    for m in members:
+        r = rows[m]
+        parts.append(pd.DataFrame({
+            "model": m, "item_id": np.arange(N_ITEMS), "parse_ok": r.parse_ok,
+            "confidence": r.confidence, "correct": r.correct, "refusal": r.refusal,
+            "answer_class": codes[m],
+        }))
+    return pd.concat(parts, ignore_index=True)
+
+
+def panel_values(rows, codes, panel_members: dict[str, tuple[str, ...]]) -> dict[str, dict]:
+    """Point estimates of every panel (the book's :func:`selfconf.panels.panel_point_estimates`)."""
+    from .. import panels
+
+    out = {}
+    for name, members in panel_members.items():
+        p = panels.panel_rows(_panel_frame(rows, codes, members), members)
+        out[name] = panels.panel_point_estimates(p)
+    return out
+
+
+def _solve(f, lo: float, hi: float, target: tuple[float, float], increasing: bool = True,
+           iters: int = 12, scan: int = 24) -> tuple[float, float]:
+    """x in [lo, hi] with f(x) inside ``target`` (an interval), nearest its centre.
+
+    Bisection on the centre (f roughly monotone), then a fine scan around the result because
+    f is a step function of x (rows switch items discretely).  Returns (x, f(x)).
+    """
+    c = 0.5 * (target[0] + target[1])
+    a, b = lo, hi
+    for _ in range(iters):
+        mid = 0.5 * (a + b)
+        if (f(mid) < c) == increasing:
+            a = mid
+        else:
+            b = mid
+    x0 = 0.5 * (a + b)
+    width = (hi - lo) / 50
+    best = None
+    for x in np.linspace(max(lo, x0 - width), min(hi, x0 + width), scan + 1):
+        val = f(float(x))
+        inside = target[0] < val < target[1]
+        key = (not inside, abs(val - c))
+        if best is None or key < best[0]:
+            best = (key, float(x), val)
+    return best[1], best[2]
+
+
+#: loading of the US members (fixed; their panel AUROC is tuned through wrong-answer sharing)
+US_LOADING = 0.9
+US_CONF_LOADING = 0.85
+
+
+def tune_structure(T: Targets, tables, plan, fails, seed_seq: np.random.SeedSequence,
+                   log=print) -> tuple[Structure, dict]:
+    """Fit the cross-model structure to the panels' agreement AUROCs.
+
+    Order (each step leaves the earlier targets untouched):
+    CN canonical <- loading of the CN members; US canonical <- wrong-answer sharing of the US
+    members (loading fixed at :data:`US_LOADING`); cross-bloc canonical <- mistral's loading;
+    CN and US label-free <- the variant rate of each panel's members.  Every evaluation
+    rebuilds the rows from the same seed, so the search is deterministic.
+    """
+    from .. import panels
+
+    members = {k: tuple(v) for k, v in panels.PANELS.items()}
+    struct = Structure()
+    key = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
+    fitted = {}
+
+    def evaluate(which: str) -> dict:
+        rows, codes = build_rows(T, tables, plan, fails, struct, seed_seq)
+        return panel_values(rows, codes, {which: members[which]})[which]
+
+    def setter(attr, group):
+        def set_(x):
+            for m in PANEL_GROUPS[group]:
+                getattr(struct, attr)[m] = x
+        return set_
+
+    for m in PANEL_GROUPS["US"]:
+        struct.loading[m] = US_LOADING
+        # confidence tracks item easiness more closely for the US members: this narrows the
+        # paired panel-minus-self interval to the printed width (a choice, see data/README.md)
+        struct.conf_loading_by_model[m] = US_CONF_LOADING
+    # (panel, parameter, statistic, range, increasing, fallback parameter and range if the
+    # first parameter's steps jump over the target interval)
+    steps = [
+        ("CN", "loading", "panel_auroc", 0.0, 0.99, True, ("wrong_sharing", 0.6, 1.4, False)),
+        ("US", "wrong_sharing", "panel_auroc", 0.0, 1.5, False, ("loading", 0.8, 0.99, True)),
+        ("cross_bloc", "loading", "panel_auroc", 0.0, 0.99, True, ("wrong_sharing", 0.6, 1.4, False)),
+        ("CN", "variant_rate", "panel_auroc_labelfree", 0.0, 0.9, False, None),
+        ("US", "variant_rate", "panel_auroc_labelfree", 0.0, 0.9, False, None),
+    ]
+    # the pooled self-AUROC depends on the tables only; the printed panel-minus-self difference
+    # then narrows the interval the panel AUROC must land in
+    rows0, codes0 = build_rows(T, tables, plan, fails, struct, seed_seq)
+    self_pooled = {g: v["self_auroc_pooled"] for g, v in panel_values(rows0, codes0, members).items()}
+
+    def target_interval(group, stat):
+        lo_, hi_ = T.interval(f"{key[group]}_{stat}")
+        if stat == "panel_auroc":
+            d_lo, d_hi = T.interval(f"{key[group]}_panel_vs_self_delta")
+            lo2, hi2 = max(lo_, self_pooled[group] + d_lo), min(hi_, self_pooled[group] + d_hi)
+            if lo2 < hi2:
+                return lo2, hi2
+        return lo_, hi_
+
+    for group, attr, stat, lo, hi, inc, fallback in steps:
+        cid = f"{key[group]}_{stat}"
+        set_ = setter(attr, group)
+
+        def f(x, set_=set_, group=group, stat=stat):
+            set_(x)
+            return evaluate(group)[stat]
+
+        iv = target_interval(group, stat)
+        x, val = _solve(f, lo, hi, iv, increasing=inc)
+        set_(x)
+        if not (iv[0] < val < iv[1]) and fallback is not None:
+            attr2, lo2, hi2, inc2 = fallback
+            set2 = setter(attr2, group)
+
+            def f2(x, set2=set2, group=group, stat=stat):
+                set2(x)
+                return evaluate(group)[stat]
+
+            x2, val = _solve(f2, lo2, hi2, iv, increasing=inc2, iters=10, scan=40)
+            set2(x2)
+            fitted[f"{group}.{attr2}"] = {"x": x2, "value": val, "target": T.value(cid)}
+            log(f"  {group} {attr2} = {x2:.4f} -> {stat} {val:.4f} (fallback)")
+        fitted[f"{group}.{attr}"] = {"x": x, "value": val, "target": T.value(cid)}
+        log(f"  {group} {attr} = {x:.4f} -> {stat} {val:.4f} (target {T.printed(cid)})")
+    # mistral (only in the cross-bloc panel): how closely its confidence tracks item easiness
+    # sets the width of that panel's item-clustered self-AUROC interval; pick the grid value
+    # whose interval half-width is nearest the printed one (fixed bootstrap seed)
+    lo_p, hi_p = T.value("xb_self_auroc_pooled_ci_lo"), T.value("xb_self_auroc_pooled_ci_hi")
+    best = None
+    for rho in (0.3, 0.45, 0.6, 0.75, 0.9):
+        struct.conf_loading_by_model["mistral"] = rho
+        rows, codes = build_rows(T, tables, plan, fails, struct, seed_seq)
+        res = panels.panel_analysis(_panel_frame(rows, codes, members["cross_bloc"]), members["cross_bloc"],
+                                    n_boot=1000, rng=np.random.default_rng(12345))
+        half = 0.5 * (res["self_ci"][1] - res["self_ci"][0])
+        err = abs(half - 0.5 * (hi_p - lo_p))
+        if best is None or err < best[0]:
+            best = (err, rho, half)
+    struct.conf_loading_by_model["mistral"] = best[1]
+    fitted["cross_bloc.mistral_conf_loading"] = {"x": best[1], "value": best[2], "target": 0.5 * (hi_p - lo_p)}
+    log(f"  cross_bloc mistral confidence loading = {best[1]} -> self CI half-width {best[2]:.4f} "
+        f"(printed {0.5 * (hi_p - lo_p):.4f})")
+    # models outside every panel: the mean of the fitted values
+    mean_l = float(np.mean([struct.loading[m] for m in struct.loading]))
+    mean_q = float(np.mean([struct.variant_rate[m] for m in struct.variant_rate]))
+    for m in FRONTIER + LOCAL:
+        struct.loading.setdefault(m, mean_l)
+        struct.variant_rate.setdefault(m, mean_q)
+    rows, codes = build_rows(T, tables, plan, fails, struct, seed_seq)
+    return struct, panel_values(rows, codes, members)
+
+
+def generate(out_dir, seed: int | None = None) -> dict:
+    """Entry point used by ``python -m selfconf.reconstruct`` (see :mod:`.generate`)."""
+    from .generate import DEFAULT_SEED, generate_collection
+
+    return generate_collection(out_dir, DEFAULT_SEED if seed is None else seed)

@@ -1,0 +1,262 @@
+"""Fidelity of the reconstructed collection: every claim of *Design* and *Result 1* recomputed
+from the written rows with the book's own statistics, against the printed number.
+
+This module belongs to the generator (it reads claim targets); the analysis notebooks compute
+the same quantities independently and never see the targets.
+
+Status rules (the audit's, :mod:`selfconf.audit`):
+
+* ``hit`` / ``miss`` - deterministic and derived claims: ``format(x, ".{d}f")`` equals the
+  printed number formatted the same way (signs normalised);
+* ``within_tolerance`` / ``outside_tolerance`` - bootstrap claims: ``|x - printed|`` at most
+  half a printed unit plus three Monte-Carlo standard errors of a 2,000-draw percentile
+  endpoint;
+* ``external`` - protocol constants and quoted facts (not recomputed).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import metrics
+from ..data import graded
+from ..panels import PANELS, panel_analysis
+from .bench_age import BENCH_MODELS
+from .targets import Targets
+
+__all__ = ["SECTIONS", "compute_values", "judge", "fidelity_records"]
+
+SECTIONS = ("design", "result1")
+EXTRA_CLAIMS = ("repro_moonshot_firstparty_n",)
+TABLE1 = ["google", "moonshot", "alibaba", "xai", "deepseek", "zhipu", "openai", "mistral", "anthropic"]
+N_BOOT = 2000
+Z975 = 1.959963984540054
+PHI_Z975 = math.exp(-0.5 * Z975**2) / math.sqrt(2 * math.pi)
+
+
+def _model_stats(g: pd.DataFrame, m: str, rng: np.random.Generator, n_boot: int) -> dict[str, Any]:
+    from .. import bootstrap
+
+    r = g[g["model"] == m]
+    c = metrics.from_percent(r["confidence"].to_numpy())
+    y = r["correct"].to_numpy()
+    ci = bootstrap.auroc_ci(c, y, n_boot=n_boot, rng=rng)
+    rel = metrics.reliability_bins(c, y)
+    occ = rel["n"] > 0
+    rc = metrics.risk_coverage(c, y, coverages=(1.0, 0.8, 0.6, 0.4, 0.2))
+    h, w = metrics.high_conf_counts(c, y, 0.8)
+    return {
+        "n": int(len(r)), "acc": 100 * float(y.mean()), "mean_conf": float(r["confidence"].mean()),
+        "median_conf": float(np.median(r["confidence"].to_numpy())),
+        "citl": 100 * metrics.citl(c, y), "brier": metrics.brier(c, y), "ece": metrics.ece(c, y),
+        "auroc": metrics.auroc(c, y), "ci": (ci.low, ci.high),
+        "n_nonpositive_bins": int((rel["gap"][occ] <= 0).sum()),
+        "risk": {int(round(100 * k)): 100 * v for k, v in rc.items()},
+        "high_n": int(h), "high_wrong": int(w),
+    }
+
+
+def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_boot: int = N_BOOT) -> dict[str, float]:
+    """Every design / result1 quantity the reconstruction must reproduce, from rows."""
+    from .. import bootstrap
+
+    ss = np.random.SeedSequence(seed)
+    g = graded(df)
+    v: dict[str, float] = {}
+    front = g[g["tier"] == "frontier"]
+    local = g[g["tier"] == "local"]
+    models = df.drop_duplicates("model")[["tier", "model"]]
+    n_front = int((models["tier"] == "frontier").sum())
+    n_local = int((models["tier"] == "local").sum())
+    v.update({
+        "design_n_models": len(models), "design_n_providers": n_front, "design_n_local_models": n_local,
+        "design_models_per_provider": 1, "design_n_items": df["item_id"].nunique(),
+        "design_n_graded_total": len(g), "design_n_graded_frontier": len(front),
+        "design_n_graded_local": len(local), "r1_n_frontier_models": n_front,
+    })
+    rngs = dict(zip(TABLE1, (np.random.default_rng(s) for s in ss.spawn(len(TABLE1)))))
+    st = {m: _model_stats(g, m, rngs[m], n_boot) for m in TABLE1}
+    for m, s in st.items():
+        v[f"t1_{m}_n"] = s["n"]
+        v[f"t1_{m}_acc"] = s["acc"]
+        v[f"t1_{m}_mean_conf"] = s["mean_conf"]
+        v[f"t1_{m}_citl"] = s["citl"]
+        v[f"t1_{m}_brier"] = s["brier"]
+        v[f"t1_{m}_ece"] = s["ece"]
+        v[f"t1_{m}_self_auroc"] = s["auroc"]
+        v[f"t1_{m}_self_auroc_ci_lo"], v[f"t1_{m}_self_auroc_ci_hi"] = s["ci"]
+        v[f"fig1_{m}_median_conf"] = s["median_conf"]
+    for m in ("anthropic", "xai", "google"):
+        for cov in (100, 80, 60, 40, 20):
+            v[f"t2_{m}_err_cov{cov}"] = st[m]["risk"][cov]
+    # calibration prose
+    in_band = [m for m in TABLE1 if 85 <= st[m]["median_conf"] <= 95]
+    v["r1_n_models_median_in_band"] = len(in_band)
+    v["r1_n_models_depart"] = n_front - len(in_band)
+    v["r1_median_band_min"] = min(st[m]["median_conf"] for m in in_band)
+    v["r1_median_band_max"] = max(st[m]["median_conf"] for m in in_band)
+    v["r1_acc_span_min"] = min(st[m]["acc"] for m in in_band)
+    v["r1_acc_span_max"] = max(st[m]["acc"] for m in in_band)
+    v["r1_citl_range_min"] = min(s["citl"] for s in st.values())
+    v["r1_citl_range_max"] = max(s["citl"] for s in st.values())
+    allpos = [m for m in TABLE1 if st[m]["n_nonpositive_bins"] == 0]
+    others = [m for m in TABLE1 if m not in allpos]
+    v["r1_n_models_all_bins_positive"] = len(allpos)
+    v["r1_n_other_models_bins"] = len(others)
+    nn = sorted({st[m]["n_nonpositive_bins"] for m in others})
+    v["r1_n_nonpositive_bins_other_models"] = nn[0] if len(nn) == 1 else float("nan")
+    a = front[front["model"] == "anthropic"]
+    a_ans = a[a["refusal"] == 0]
+    v["r1_anthropic_n_excl_refusals"] = len(a_ans)
+    v["r1_anthropic_self_auroc_excl_refusals"] = metrics.auroc(a_ans["confidence"].to_numpy(float), a_ans["correct"].to_numpy())
+    H = sum(s["high_n"] for s in st.values())
+    W = sum(s["high_wrong"] for s in st.values())
+    v["r1_highconf_total_n"], v["r1_highconf_wrong_n"] = H, W
+    v["r1_highconf_wrong_pooled_pct"] = 100 * W / H
+    rates = [100 * s["high_wrong"] / s["high_n"] for s in st.values()]
+    v["r1_highconf_wrong_permodel_min"], v["r1_highconf_wrong_permodel_max"] = min(rates), max(rates)
+    v["r1_highconf_wrong_macro_pct"] = float(np.mean(rates))
+    au = {m: st[m]["auroc"] for m in TABLE1}
+    v["r1_self_auroc_span_min"], v["r1_self_auroc_span_max"] = min(au.values()), max(au.values())
+    v["r1_n_models_below_threshold"] = sum(x < 0.62 for x in au.values())
+    v["r1_riskcov_n_models"] = 3
+    # local tier (Figure 1)
+    loc = {m: (len(r), 100 * r["correct"].mean(), float(np.median(r["confidence"]))) for m, r in local.groupby("model")}
+    v["fig1_local_acc_min"] = min(x[1] for x in loc.values())
+    v["fig1_local_acc_max"] = max(x[1] for x in loc.values())
+    v["fig1_local_median_conf_min"] = min(x[2] for x in loc.values())
+    v["fig1_local_median_conf_max"] = max(x[2] for x in loc.values())
+    v["local_reasoning_model_n_gradable"] = min(x[0] for x in loc.values())
+    v["fig1_local_n_max"] = max(x[0] for x in loc.values())
+    # panels
+    key = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
+    prng = dict(zip(PANELS, (np.random.default_rng(s) for s in ss.spawn(len(PANELS)))))
+    for name, members in PANELS.items():
+        k = key[name]
+        pa = panel_analysis(df, members, n_boot=n_boot, rng=prng[name])
+        v[f"{k}_self_auroc_pooled"] = pa["self_auroc_pooled"]
+        v[f"{k}_panel_auroc"] = pa["panel_auroc"]
+        v[f"{k}_panel_vs_self_delta"] = pa["delta_panel_minus_self"]
+        v[f"{k}_self_auroc_pooled_ci_lo"], v[f"{k}_self_auroc_pooled_ci_hi"] = pa["self_ci"]
+        v[f"{k}_panel_auroc_ci_lo"], v[f"{k}_panel_auroc_ci_hi"] = pa["panel_ci"]
+        v[f"{k}_panel_vs_self_delta_ci_lo"], v[f"{k}_panel_vs_self_delta_ci_hi"] = pa["delta_ci"]
+        v[f"{k}_self_auroc_ranknorm"] = pa["self_auroc_ranknorm"]
+        v[f"{k}_panel_auroc_labelfree"] = pa["panel_auroc_labelfree"]
+        if name == "US":
+            v["us_within_model_self_auroc_min"] = pa["within_model_min"]
+            v["us_within_model_self_auroc_max"] = pa["within_model_max"]
+            v["us_within_model_self_auroc_macro"] = pa["within_model_macro"]
+            v["us_between_model_identity_contribution"] = pa["between_model_identity"]
+    # benchmark-age arm: unpaired percentile bootstrap, each benchmark resampled on its own
+    brng = dict(zip(BENCH_MODELS, (np.random.default_rng(s) for s in ss.spawn(len(BENCH_MODELS)))))
+    gaps = {}
+    for m in BENCH_MODELS:
+        t = bench[(bench["model"] == m)]["correct"].to_numpy()
+        s_ = g[g["model"] == m]["correct"].to_numpy()
+        y = np.concatenate([t, s_]).astype(float)
+        grp = np.concatenate([np.ones(t.size, int), np.zeros(s_.size, int)])
+        is_t = grp == 1
+
+        def gap_stat(yy, gg, _t=is_t):
+            yy = np.atleast_2d(yy)
+            gg = np.atleast_2d(gg)
+            return 100 * ((yy * (gg == 1)).sum(1) / (gg == 1).sum(1) - (yy * (gg == 0)).sum(1) / (gg == 0).sum(1))
+
+        ci = bootstrap.percentile_ci(gap_stat, y, grp, n_boot=n_boot, rng=brng[m], batched=True, groups=grp)
+        gaps[m] = ci.estimate
+        v[f"bench_age_{m}_gap_pp"] = ci.estimate
+        v[f"bench_age_{m}_gap_ci_lo"], v[f"bench_age_{m}_gap_ci_hi"] = ci.low, ci.high
+        if m == "zhipu":
+            v["bench_age_zhipu_truthfulqa_acc"] = 100 * t.mean()
+    v["bench_age_gap_range_min"] = min(gaps.values())
+    v["bench_age_gap_range_max"] = max(gaps.values())
+    ms = df[(df["model"] == "moonshot")]
+    v["repro_moonshot_firstparty_n"] = int((ms["served_by"] == "first_party").sum())
+    return {k: (float(x) if not isinstance(x, int) else x) for k, x in v.items()}
+
+
+def _fmt(x: float, d: int) -> str:
+    s = format(float(x), f".{d}f")
+    if s.startswith("-") and float(s) == 0:
+        s = s[1:]
+    return s
+
+
+def _tolerance(c: dict, by_id: dict, n_boot: int = N_BOOT) -> float:
+    half = 0.5 * 10.0 ** (-int(c.get("decimals") or 0))
+    cid = c["id"]
+    for lo_s, hi_s in (("_ci_lo", "_ci_hi"), ("_ci_hi", "_ci_lo")):
+        if cid.endswith(lo_s) and (cid[: -len(lo_s)] + hi_s) in by_id:
+            partner = by_id[cid[: -len(lo_s)] + hi_s]
+            sd = abs(float(partner["value"]) - float(c["value"])) / (2 * Z975)
+            return half + 3 * math.sqrt(0.025 * 0.975 / n_boot) * sd / PHI_Z975
+    return 2 * half
+
+
+def judge(c: dict, x: float | None, by_id: dict) -> tuple[str, float | None]:
+    """Status of one claim given its recomputed value (and the tolerance for bootstrap claims)."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "not_computed", None
+    kind = c["kind"]
+    if kind == "bootstrap":
+        tol = _tolerance(c, by_id)
+        return ("within_tolerance" if abs(x - float(c["value"])) <= tol + 1e-12 else "outside_tolerance"), tol
+    d = int(c.get("decimals") or 0)
+    return ("hit" if _fmt(x, d) == _fmt(float(c["value"]), d) else "miss"), None
+
+
+def fidelity_records(T: Targets, values: dict[str, float]) -> list[dict]:
+    """One record per design/result1 claim (plus the moonshot first-party count)."""
+    by_id = T.by_id
+    recs = []
+    for c in T.raw["claims"]:
+        if c["section"] not in SECTIONS and c["id"] not in EXTRA_CLAIMS:
+            continue
+        src = by_id[c["same_as"]] if c.get("same_as") else c
+        if src["kind"] == "external":
+            recs.append({"id": c["id"], "kind": "external", "printed": c["printed"], "achieved": None,
+                         "status": "external"})
+            continue
+        x = values.get(src["id"])
+        if c.get("transform") == "negate" and x is not None:
+            x = -x
+        status, tol = judge(src, x, by_id)
+        rec = {"id": c["id"], "kind": src["kind"], "printed": c["printed"], "target": float(src["value"]),
+               "decimals": int(src.get("decimals") or 0),
+               "achieved": None if x is None else float(x), "status": status}
+        if c.get("same_as"):
+            rec["same_as"] = c["same_as"]
+        if tol is not None:
+            rec["tolerance"] = tol
+            rec["difference"] = float(x) - float(src["value"])
+        recs.append(rec)
+    return recs
+
+
+def risk_coverage_conventions(df: pd.DataFrame, models=("anthropic", "xai", "google"),
+                              coverages=(80, 60, 40, 20)) -> dict[str, dict[str, float]]:
+    """Table 2 error rates (percent) under three covered-set sizes: ceil, round and floor of c x n.
+
+    Rows are taken in descending confidence; since the reconstruction's tie groups end at
+    round(c x n), the round convention never splits a tie group.  Reported so the fidelity
+    table can show which convention the printed numbers need (google, n = 1,461: ceil gives
+    585 and 293 covered rows, for which 18.7% and 15.1% are unreachable by any data).
+    """
+    g = graded(df)
+    out = {}
+    for m in models:
+        r = g[g["model"] == m]
+        conf = r["confidence"].to_numpy()
+        wrong = 1 - r["correct"].to_numpy()
+        order = np.argsort(-conf, kind="stable")
+        cum = np.concatenate([[0], np.cumsum(wrong[order])])
+        n = conf.size
+        for cov in coverages:
+            x = cov * n / 100
+            ks = {"ceil": math.ceil(round(x, 9)), "round": int(math.floor(x + 0.5)), "floor": int(math.floor(round(x, 9)))}
+            out[f"t2_{m}_err_cov{cov}"] = {name: 100 * float(cum[k]) / k for name, k in ks.items()}
+    return out
