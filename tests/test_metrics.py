@@ -262,10 +262,10 @@ def test_citl_and_high_conf():
 # risk-coverage
 # --------------------------------------------------------------------------
 
-def loop_risk(conf, correct, cov):
+def loop_risk(conf, correct, cov, rule="floor"):
     n = len(conf)
     order = sorted(range(n), key=lambda i: (-conf[i], i))
-    k = math.ceil(round(cov * n, 9))
+    k = max(1, (math.floor if rule == "floor" else math.ceil)(round(cov * n, 9)))
     return sum(1 - int(correct[i]) for i in order[:k]) / k
 
 
@@ -276,8 +276,10 @@ def test_risk_coverage_matches_loop(seed):
     covs = (1.0, 0.8, 0.6, 0.4, 0.2, 0.05)
     got = m.risk_coverage(c, y, covs)
     assert list(got) == list(covs)
+    got_ceil = m.risk_coverage(c, y, covs, covered="ceil")
     for cov in covs:
         assert got[cov] == pytest.approx(loop_risk(list(c), list(y), cov), abs=1e-15)
+        assert got_ceil[cov] == pytest.approx(loop_risk(list(c), list(y), cov, "ceil"), abs=1e-15)
     assert got[1.0] == pytest.approx(1 - y.mean())
 
 
@@ -285,7 +287,7 @@ def test_risk_coverage_tie_information():
     # sorted: 0.9(wrong) | 0.5 x4 (right, wrong, wrong, right) | 0.1
     conf = [0.5, 0.9, 0.5, 0.1, 0.5, 0.5]
     corr = [1, 0, 0, 1, 0, 1]
-    tab = m.risk_coverage_table(conf, corr, coverages=(0.5, 1.0))
+    tab = m.risk_coverage_table(conf, corr, coverages=(0.5, 1.0))  # 0.5 * 6 = 3 rows either way
     # coverage 0.5: k = 3 -> 0.9 row + first two 0.5 rows in row order (rows 0 and 2)
     assert tab["k"].tolist() == [3, 6]
     assert tab["n_errors"][0] == 2  # row 1 wrong, row 0 right, row 2 wrong
@@ -296,8 +298,10 @@ def test_risk_coverage_tie_information():
     assert tab["error_rate_max"][0] == pytest.approx(3 / 3)
     assert tab["error_rate_expected"][0] == pytest.approx(2 / 3)
     assert m.risk_coverage(conf, corr, (0.5,), tie_rule="expected")[0.5] == pytest.approx(2 / 3)
-    # the k rule is a ceiling: 0.5 of 5 rows covers 3
-    assert m.risk_coverage_table([0.9, 0.8, 0.7, 0.6, 0.5], [1] * 5, (0.5,))["k"].tolist() == [3]
+    # the default k rule is a floor (the paper's Table 2 rule): 0.5 of 5 rows covers 2; ceil covers 3
+    assert m.risk_coverage_table([0.9, 0.8, 0.7, 0.6, 0.5], [1] * 5, (0.5,))["k"].tolist() == [2]
+    assert m.risk_coverage_table([0.9, 0.8, 0.7, 0.6, 0.5], [1] * 5, (0.5,), covered="ceil")["k"].tolist() == [3]
+    assert m.risk_coverage_table([0.9], [1], (0.2,))["k"].tolist() == [1]  # never an empty covered set
     # float guard: 0.6 * 1500 must give exactly 900
     assert m.risk_coverage_table(np.linspace(0, 1, 1500), np.ones(1500), (0.6, 0.2))["k"].tolist() == [900, 300]
 

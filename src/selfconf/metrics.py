@@ -669,26 +669,39 @@ def high_conf_error_rate(confidence: Any, correct: Any, threshold: float = 0.8) 
 # selective prediction
 # --------------------------------------------------------------------------
 
-def _covered_size(coverage: float, n: int) -> int:
-    """k = ceil(coverage * n), with the product rounded to 9 decimals first (float guard)."""
+COVERED_RULES = ("floor", "ceil")
+
+
+def _covered_size(coverage: float, n: int, covered: str = "floor") -> int:
+    """k = max(1, floor(coverage * n)) (default) or ceil(coverage * n).
+
+    The product is rounded to 9 decimals first (float guard: 0.6 * 1500 -> 900).
+    """
     c = float(coverage)
     if not (0.0 < c <= 1.0):
         raise ValueError(f"coverages: each coverage must be in (0, 1], got {coverage!r}")
-    return max(1, int(math.ceil(round(c * n, 9))))
+    if covered not in COVERED_RULES:
+        raise ValueError(f"covered must be one of {COVERED_RULES}, got {covered!r}")
+    x = round(c * n, 9)
+    return max(1, int(math.floor(x))) if covered == "floor" else max(1, int(math.ceil(x)))
 
 
 def risk_coverage_table(
     confidence: Any,
     correct: Any,
     coverages: Sequence[float] = (1.0, 0.8, 0.6, 0.4, 0.2),
+    covered: str = "floor",
 ) -> dict[str, np.ndarray]:
     """Selective risk at fixed coverages, with the tie information at every cut.
 
     Definition: sort rows by confidence, highest first; at coverage c the
-    covered set is the first k = ceil(c n) rows (so at least a share c is
-    answered; the product c n is rounded to 9 decimals before the ceiling to
-    absorb float error, e.g. 0.6 * 1500 -> 900); the selective risk is the
-    error rate among those k rows.  Rows with equal confidence are ordered by
+    covered set is the first k = max(1, floor(c n)) rows (``covered="ceil"``:
+    ceil(c n)); the product c n is rounded to 9 decimals first to absorb float
+    error, e.g. 0.6 * 1500 -> 900.  The selective risk is the error rate among
+    those k rows.  Floor is the default because it is the rule the paper's
+    Table 2 implies: for google (n = 1,461) the printed 18.7% and 15.1% at 40%
+    and 20% coverage are reachable as 109/584 and 44/292 but by no integer
+    count over ceil's 585 and 293 rows.  Rows with equal confidence are ordered by
     their original position (stable sort) — an arbitrary but deterministic
     choice that matters only when the cut falls inside a tie group, which is
     common with heaped integer confidences.  The table therefore also reports,
@@ -701,6 +714,8 @@ def risk_coverage_table(
         0–1 confidences.
     correct : array-like of shape (n,)
     coverages : sequence of float in (0, 1]
+    covered : {"floor", "ceil"}
+        How c n is turned into a whole number of rows (see Definition).
 
     Returns
     -------
@@ -732,7 +747,7 @@ def risk_coverage_table(
 
     rows = []
     for cov in coverages:
-        k = _covered_size(cov, n)
+        k = _covered_size(cov, n, covered)
         g = group_of[k - 1]
         g_start, g_end = int(starts[g]), int(ends[g])
         t = g_end - g_start
@@ -758,10 +773,11 @@ def risk_coverage(
     correct: Any,
     coverages: Sequence[float] = (1.0, 0.8, 0.6, 0.4, 0.2),
     tie_rule: str = "row_order",
+    covered: str = "floor",
 ) -> dict[float, float]:
     """Selective risk (error rate among the most confident rows) at each coverage.
 
-    Definition: at coverage c, answer only the k = ceil(c n) rows with the
+    Definition: at coverage c, answer only the k = max(1, floor(c n)) rows with the
     highest confidence and report the share of them that is wrong (see
     :func:`risk_coverage_table` for the exact cut and for tie diagnostics).
 
@@ -774,6 +790,8 @@ def risk_coverage(
         original order (stable sort), giving an integer number of errors.
         ``"expected"``: the mean error rate over uniformly random orders of the
         tie group that straddles the cut.
+    covered : {"floor", "ceil"}
+        Whole-row rule for k (default floor; see :func:`risk_coverage_table`).
 
     Returns
     -------
@@ -787,5 +805,5 @@ def risk_coverage(
     key = {"row_order": "error_rate", "expected": "error_rate_expected"}
     if tie_rule not in key:
         raise ValueError(f"tie_rule must be 'row_order' or 'expected', got {tie_rule!r}")
-    tab = risk_coverage_table(confidence, correct, coverages)
+    tab = risk_coverage_table(confidence, correct, coverages, covered)
     return {float(cov): float(v) for cov, v in zip(tab["coverage"], tab[key[tie_rule]])}
