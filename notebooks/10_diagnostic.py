@@ -15,7 +15,8 @@
 #
 # The paper closes with a by-product of the study: a compact diagnostic that asks a model a fixed set of short
 # questions with deterministic answers, plus *trap* questions that have no answer, and scores how well the
-# model's stated 0–100 confidence matches what it actually gets right. The paper releases it as a **tool, not a
+# model's stated confidence — on the paper's [{glue:text}`diag_conf_scale_min`]{.quoted} to
+# [{glue:text}`diag_conf_scale_max`]{.quoted} scale — matches what it actually gets right. The paper releases it as a **tool, not a
 # result**: it uses paraphrased probes rather than the frozen battery, and its discrimination score is a proxy,
 # not the AUROC end point of the ladder.
 #
@@ -27,6 +28,7 @@
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"  # not read here: the diagnostic scores its own battery, not the paper's rows
+book_dir = "book"  # where the executed sections live (the confidence scale is restated from Design)
 
 # %% tags=["remove-input"]
 import math
@@ -48,6 +50,9 @@ show_markdown(
 )
 battery = load_battery()
 items = pd.DataFrame(battery["items"])
+# the paper's two numbers in this appendix restate the Design section's confidence scale
+glue.restate("diag_conf_scale_min", "design_conf_scale_min", book_dir=book_dir)
+glue.restate("diag_conf_scale_max", "design_conf_scale_max", book_dir=book_dir)
 
 # %% [markdown]
 # ## The battery
