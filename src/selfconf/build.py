@@ -215,6 +215,9 @@ def execute(only: list[str] | None = None, params: dict | None = None, jobs: int
 def build_html(root: Path | None = None) -> None:
     """``jupyter-book build . -W -n --keep-going``: any warning fails the build."""
     root = root or project_root()
+    # a clean output: pages dropped from the toc must not linger in _build/html
+    for d in ("html", ".doctrees", "jupyter_execute"):
+        shutil.rmtree(root / "_build" / d, ignore_errors=True)
     jb = Path(sys.executable).with_name("jupyter-book")
     r = subprocess.run([str(jb), "build", ".", "-W", "-n", "--keep-going"], cwd=root)
     if r.returncode:
