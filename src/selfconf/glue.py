@@ -71,14 +71,21 @@ def value(key: str, x: Any) -> Any:
     return claim(key, x)
 
 
+_QUOTED_CACHE: dict[tuple[str, float], dict[str, dict]] = {}
+
+
 def _load_quoted(path: str | Path = QUOTED_FACTS) -> dict[str, dict]:
     import yaml
 
     p = resolve(path)
     if not p.is_file():
         raise FileNotFoundError(f"{p}: quoted-facts file missing (run `python -m selfconf.audit --write-quoted`)")
-    facts = yaml.safe_load(p.read_text(encoding="utf-8"))["facts"]
-    return {f["id"]: f for f in facts}
+    key = (str(p), p.stat().st_mtime)
+    if key not in _QUOTED_CACHE:  # parsed once per notebook: pages quote dozens of facts
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        facts = yaml.load(p.read_text(encoding="utf-8"), Loader=loader)["facts"]
+        _QUOTED_CACHE[key] = {f["id"]: f for f in facts}
+    return _QUOTED_CACHE[key]
 
 
 def quoted(claim_id: str, path: str | Path = QUOTED_FACTS) -> Any:
