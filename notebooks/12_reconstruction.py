@@ -59,9 +59,9 @@ rows = graded(df)
 #    paper prints.  Confidences live on multiples of 5 plus a few values a model needs
 #    (98/99 for the very confident, 42 for the refusal-heavy model's median), each off-grid row
 #    at a small cost, because verbalised confidences heap on round numbers.
-# 2. **Tie groups on the cut points.**  Table 2's covered sets (the most confident 80/60/40/20%
-#    of rows) end exactly on a boundary between two confidence values, so no tie-breaking rule
-#    decides a printed error rate.
+# 2. **Tie groups on the cut points.**  Table 2's covered sets (the most confident
+#    floor(c n) rows at coverage c = 80/60/40/20%) end exactly on a boundary between two
+#    confidence values, so no tie-breaking rule decides a printed error rate.
 # 3. **Items.**  Every item gets a latent easiness.  A model's correct answers go to the items
 #    with the highest *easiness x loading + noise* (exact counts), so correctness is correlated
 #    across models; within a model, higher confidences go to easier items.
@@ -92,8 +92,11 @@ rows = graded(df)
 def _records(doc: dict) -> list[dict]:
     """Constraint records of a fidelity file, whatever generator wrote it."""
     for key in ("claims", "constraints", "records"):
-        if isinstance(doc.get(key), list):
-            return doc[key]
+        val = doc.get(key)
+        if isinstance(val, list):
+            return val
+        if isinstance(val, dict) and all(isinstance(v, dict) for v in val.values()):
+            return [{"id": k, **v} for k, v in val.items()]
     return []
 
 
@@ -106,6 +109,9 @@ def _fmt(x, d):
         return str(x)
 
 
+#: generators word their statuses differently; one vocabulary for the tables below
+STATUS = {"match": "hit", "mismatch": "miss", "within": "within_tolerance", "outside": "outside_tolerance"}
+
 fid_files = sorted(root.rglob("fidelity*.json"))
 summaries = []
 for path in fid_files:
@@ -115,8 +121,8 @@ for path in fid_files:
         "constraint": r.get("id", r.get("name", r.get("term", ""))),
         "kind": r.get("kind", ""),
         "printed": r.get("printed", r.get("target", "")),
-        "achieved": _fmt(r.get("achieved", r.get("value")), r.get("decimals", 3)),
-        "status": r.get("status", ""),
+        "achieved": r.get("shows") or _fmt(r.get("achieved", r.get("recomputed", r.get("value"))), r.get("decimals", 3)),
+        "status": STATUS.get(r.get("status", ""), r.get("status", "")),
     } for r in recs])
     name = str(path.relative_to(root))
     if len(frame):
@@ -126,7 +132,9 @@ for path in fid_files:
     else:
         show_markdown(f"`{name}`: no constraint list in this file (keys: {', '.join(doc)}).")
 if summaries:
-    table(pd.DataFrame(summaries).fillna(0), "fidelity_summary", caption="Summary by file and status")
+    summary_frame = pd.DataFrame(summaries).fillna(0)
+    summary_frame[summary_frame.columns[1:]] = summary_frame[summary_frame.columns[1:]].astype(int)
+    _ = table(summary_frame, "fidelity_summary", caption="Summary by file and status")
 
 # %% [markdown]
 # Misses are not hidden or tuned away in the analysis: a number the rows cannot reproduce shows
@@ -145,7 +153,7 @@ if coll.is_file():
               caption="Table-level fitting terms (inside [lo, hi] = hit); the DeLong SE rows are the search's "
                       "proxy for the width of each Table 1 bootstrap interval")
     for conflict in doc.get("known_conflicts", []):
-        show_markdown(":::{admonition} Cannot hold at once\n:class: note\n"
+        show_markdown(":::{admonition} Known conflict between printed numbers and the book's rules\n:class: note\n"
                       f"**{', '.join(conflict['claims'])}**: {conflict['reason']}\n:::")
     show_markdown(
         f"Generator seed **{doc.get('seed')}**; structure parameters: "
@@ -157,10 +165,10 @@ if coll.is_file():
 #
 # At coverage *c* a model answers its k most confident rows.  The paper does not say how k is
 # rounded.  With n = 1,500 (anthropic, xai) every convention gives the same k; with google's
-# n = 1,461 they differ, and under *ceil(c n)* (the book's `metrics.risk_coverage`) the printed
-# 18.7% at 40% coverage and 15.1% at 20% cannot be reached by any data (k = 585: 109/585 = 18.63%,
-# 110/585 = 18.80%; k = 293: 44/293 = 15.02%).  The reconstruction's tie groups end at
-# round(c n), where the printed rates hold:
+# n = 1,461 they differ, and under *ceil(c n)* the printed 18.7% at 40% coverage and 15.1% at
+# 20% cannot be reached by any data (k = 585: 109/585 = 18.63%, 110/585 = 18.80%; k = 293:
+# 44/293 = 15.02%).  The book's `metrics.risk_coverage` covers floor(c n) rows, and the
+# reconstruction's tie groups end exactly there, so no tie-breaking rule decides a printed rate:
 
 # %% tags=["remove-input"]
 if coll.is_file() and "risk_coverage_conventions" in doc:

@@ -241,10 +241,10 @@ def risk_coverage_conventions(df: pd.DataFrame, models=("anthropic", "xai", "goo
                               coverages=(80, 60, 40, 20)) -> dict[str, dict[str, float]]:
     """Table 2 error rates (percent) under three covered-set sizes: ceil, round and floor of c x n.
 
-    Rows are taken in descending confidence; since the reconstruction's tie groups end at
-    round(c x n), the round convention never splits a tie group.  Reported so the fidelity
-    table can show which convention the printed numbers need (google, n = 1,461: ceil gives
-    585 and 293 covered rows, for which 18.7% and 15.1% are unreachable by any data).
+    Rows are taken in descending confidence; the reconstruction's tie groups end at
+    floor(c x n) (the book's rule), so that rule never splits a tie group.  Reported so the
+    fidelity table can show which convention the printed numbers need (google, n = 1,461: ceil
+    gives 585 and 293 covered rows, for which 18.7% and 15.1% are unreachable by any data).
     """
     g = graded(df)
     out = {}

@@ -97,12 +97,14 @@ T2_NEEDS: dict[str, list[tuple[int, int, int]]] = {}
 def risk_coverage_needs(T: Targets, m: str, n: int) -> list[tuple[int, int, int]]:
     """(covered rows, min errors, max errors) for each Table 2 coverage of model ``m``.
 
-    Covered rows = round(coverage * n) (floor and ceiling agree for n = 1,500; for google's
-    1,461 the ceiling of 40% and 20% would make the printed rates unreachable).
+    Covered rows = floor(coverage * n), the book's rule (``selfconf.metrics.risk_coverage``);
+    the blocks of :data:`BLOCK_RANGES` end exactly there, so no tie-breaking rule decides a
+    printed rate.  (At n = 1,500 floor, round and ceiling agree; for google's 1,461 the ceiling
+    would make the printed 40% and 20% rates unreachable by any data.)
     """
     out = []
     for cov in COVERAGES:
-        mcov = int(np.floor(cov * n / 100 + 0.5))
+        mcov = (cov * n) // 100
         lo_, hi_ = T.interval(f"t2_{m}_err_cov{cov}")
         e_need = [e for e in range(mcov + 1) if lo_ < 100 * e / mcov < hi_]
         out.append((mcov, min(e_need), max(e_need)))
@@ -442,7 +444,7 @@ def fit_frontier(plan: FrontierPlan, rng: np.random.Generator, n_steps: int = 60
     total, _ = anneal(models, mpen, gpen, rng, n_steps, t0=0.05, t1=1e-5, hard=True)
     # repair: a model still missing an exact target is searched alone (the others held fixed,
     # the cross-model terms still counted), then everything is polished once more
-    for _ in range(5):
+    for _ in range(3):
         infos = {m: mpen(models[m])[1] for m in FRONTIER}
         bad = [m for m in FRONTIER if infos[m]["det"] > 0]
         if not bad:
