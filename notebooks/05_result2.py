@@ -91,7 +91,7 @@ glue.value("ladder_confirmatory_subject", confirmatory)
 shown = status.copy()
 shown["off_accuracy"] = shown["off_accuracy"].map("{:.3f}".format)
 shown["off_auroc"] = shown["off_auroc"].map("{:.3f}".format)
-table(shown.rename(columns={"off_accuracy": "OFF accuracy", "off_auroc": "OFF AUROC (answered)"}),
+_ = table(shown.rename(columns={"off_accuracy": "OFF accuracy", "off_auroc": "OFF AUROC (answered)"}),
       "ladder_rungs", caption="Rungs, OFF-arm accuracy and the degeneracy rule")
 
 # %% [markdown]
@@ -121,7 +121,7 @@ n_trap = int(conf.loc[conf["is_trap"], "item_id"].nunique())
 glue.value("ladder_n_trap_items", n_trap)
 per_bin = (conf.drop_duplicates("item_id").groupby("bin")
            .agg(items=("item_id", "size"), trap_items=("is_trap", "sum")).reset_index())
-table(per_bin, "ladder_battery_bins", caption="Battery: items per domain bin (every bin holds one trap item)")
+_ = table(per_bin, "ladder_battery_bins", caption="Battery: items per domain bin (every bin holds one trap item)")
 
 # %% [markdown]
 # The battery has {glue:text}`ladder_n_items_battery` items in {glue:text}`ladder_n_bins` domain bins;
@@ -187,7 +187,7 @@ for arm in ladder.ARMS:
     rows.append({"Arm": arm.upper(), "n": int(r["n_rows"]), "Acc. (all items)": f"{r['accuracy']:.3f}",
                  "answered": int(r["n_answered"]), "AUROC (answered)": f"{r['auroc']:.3f}",
                  "Brier": f"{r['brier']:.3f}", "ECE": f"{r['ece']:.3f}", "paired Δ vs CORE": paired})
-table(pd.DataFrame(rows), "table3_ladder",
+_ = table(pd.DataFrame(rows), "table3_ladder",
       caption="Table 3. Profile-injection ladder, confirmatory-eligible rung")
 
 # %% [markdown]
@@ -219,7 +219,7 @@ table(pd.DataFrame(rows), "table3_ladder",
 
 # %% tags=["hide-input"]
 holm_df = contr.loc[["core-placebo", "core-off"], ["n_pairs", "delta", "ci_low", "ci_high", "p_raw", "p_holm"]].reset_index()
-table(holm_df, "ladder_confirmatory_family", caption="Confirmatory family with Holm adjustment (unrounded p)",
+_ = table(holm_df, "ladder_confirmatory_family", caption="Confirmatory family with Holm adjustment (unrounded p)",
       float_format="%.5f")
 
 # %% [markdown]
@@ -280,7 +280,7 @@ chart = (alt.Chart(ba).mark_bar().encode(
 chart
 
 # %% tags=["hide-input"]
-table(pd.DataFrame({"subject": list(orc), "oracle AUROC": [f"{o['auroc']:.3f}" for o in orc.values()],
+_ = table(pd.DataFrame({"subject": list(orc), "oracle AUROC": [f"{o['auroc']:.3f}" for o in orc.values()],
                     "rows": [o["n_rows"] for o in orc.values()],
                     "bin-accuracy SD": [f"{o['bin_acc_sd']:.3f}" for o in orc.values()]}),
       "ladder_oracle", caption="Oracle ceiling per ladder subject")
@@ -313,7 +313,7 @@ for s in ladder.SUBJECTS:
     p = profiles[s]
     prow.append({"subject": s, "Spearman ρ (placebo vs true)": f"{rho:+.4f}", "passes |ρ| < bound": abs(rho) < rho_bound,
                  "mean true profile": f"{p['core'].mean():.3f}", "mean placebo": f"{p['placebo'].mean():.3f}"})
-table(pd.DataFrame(prow), "ladder_placebo_validation", caption="Placebo validation per rung")
+_ = table(pd.DataFrame(prow), "ladder_placebo_validation", caption="Placebo validation per rung")
 
 # %% [markdown]
 # Measured in subject order (Haiku 4.5, Sonnet 5, Opus 4.8, Fable 5), the correlations are

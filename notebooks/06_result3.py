@@ -81,7 +81,7 @@ glue.claims({
 })
 glue.value("r3_frontier_n_core", fr["core"]["n"])
 glue.value("r3_frontier_n_shuffled", fr["shuffled"]["n"])
-table(pd.DataFrame([
+_ = table(pd.DataFrame([
     {"arm": "CORE (true profile)", "answered rows": fr["core"]["n"], "AUROC": f"{fr['core']['estimate']:.3f}",
      "95% CI (items resampled)": f"[{fr['core']['low']:.3f}, {fr['core']['high']:.3f}]"},
     {"arm": "SHUFFLED (false profile)", "answered rows": fr["shuffled"]["n"], "AUROC": f"{fr['shuffled']['estimate']:.3f}",
@@ -160,7 +160,7 @@ glue.quoted("microprobe_ceiling_conf_approx")
 t4 = mp.rename(columns={"conf_at_0": f'Conf. @ "{low_claim:.0f}%"', "conf_at_95": f'Conf. @ "{high_claim:.0f}%"',
                         "delta": "Δ"})
 t4["Δ"] = [f"{d:+d}" if d else "0" for d in t4["Δ"]]
-table(t4, "table4_microprobe", caption="Table 4. Local microprobe: stated confidence on the same incorrectly answered item")
+_ = table(t4, "table4_microprobe", caption="Table 4. Local microprobe: stated confidence on the same incorrectly answered item")
 
 # %% [markdown]
 # A single fabricated claim ("[{glue:text}`microprobe_claim_high_pct:.0f`]{.quoted}% accuracy in this
@@ -205,7 +205,7 @@ glue.value("topic_qwen3_conf_false", ts.loc["qwen3:8b", "mean_conf_false"])
 glue.value("topic_qwen3_acc_false", ts.loc["qwen3:8b", "acc_false_pct"])
 shown = ts.reset_index()[["model", "n_probes", "acc_true_pct", "acc_false_pct", "brier_true", "brier_false",
                           "brier_delta", "ci_low", "ci_high", "consumed"]]
-table(shown, "result3_topic_pass", caption="Topic-labelled pass: Brier change (false − true profile) per model",
+_ = table(shown, "result3_topic_pass", caption="Topic-labelled pass: Brier change (false − true profile) per model",
       float_format="%.3f")
 
 # %% [markdown]

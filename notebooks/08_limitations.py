@@ -55,7 +55,7 @@ def quoted_repeat(repeat_id: str, canonical_id: str):
 # %% tags=["hide-input"]
 rows, _excl = data.load_collection(resolve(data_dir))
 frontier = rows[rows["tier"] == "frontier"][["model", "model_id"]].drop_duplicates()
-glue.claim("lim_models_per_provider", int(frontier.groupby("model")["model_id"].nunique().max()))
+glue.claim("lim_models_per_provider", int(frontier.groupby("model")["model_id"].nunique().max()));
 
 # %% [markdown]
 # With {glue:text}`lim_models_per_provider` budget or mid-tier model per provider, nothing here speaks for
@@ -90,7 +90,7 @@ glue.claims({
 mc = au.pivot_table(index="model", columns="format", values="mean_conf")
 glue.value("twostage_mean_conf_inline", float(au.loc[au["format"] == "inline", "mean_conf"].mean()))
 glue.value("twostage_mean_conf_posthoc", float(au.loc[au["format"] == "posthoc", "mean_conf"].mean()))
-table(au, "limitations_twostage", caption="Two-stage arm: labelled rows, accuracy, mean confidence and AUROC",
+_ = table(au, "limitations_twostage", caption="Two-stage arm: labelled rows, accuracy, mean confidence and AUROC",
       float_format="%.3f")
 
 # %% tags=["hide-input"]

@@ -112,11 +112,11 @@ _SUBJECT_DESIGN: dict[str, dict[str, Any]] = {
     "sonnet5": dict(correct={"off": 498, "placebo": 504, "core": 504, "shuffled": 495}, n_fail=16,
                     abstain_per_arm=15, trap_abstain=0.7, bin_spread=None, conf_mean=97.0, noise_sd=7.0,
                     disc={"off": 0.8, "placebo": 1.2, "core": 2.5, "shuffled": 1.5}, shared=0.9,
-                    copy={"off": 0.45, "placebo": 0.99, "shuffled": 0.94}, oracle_target=None,
-                    joint_share=0.5, accept_worse=0.0005, attempts=8, boot_tol=0.004, polish_boot=8000,
-                    adapt={"paired_core_placebo": ("copy", "placebo", 0.6, 0.0, 0.995),
-                           "paired_core_off": ("copy", "off", 0.6, 0.0, 0.995),
-                           "paired_core_shuffled": ("copy", "shuffled", 0.6, 0.0, 0.995)},
+                    copy={"off": 0.38, "placebo": 0.96, "shuffled": 0.96}, oracle_target=None,
+                    joint_share=0.5, accept_worse=0.0005, attempts=16, boot_tol=0.0025, polish_boot=8000,
+                    adapt={"paired_core_placebo": ("copy", "placebo", 0.8, 0.0, 0.995),
+                           "paired_core_off": ("copy", "off", 0.8, 0.0, 0.995),
+                           "paired_core_shuffled": ("copy", "shuffled", 0.8, 0.0, 0.995)},
                     item_beta=(50, 50)),
     "opus48": dict(correct={"off": 522, "placebo": 521, "core": 524, "shuffled": 519}, n_fail=8,
                    abstain_per_arm={"off": 40, "placebo": 38, "core": 43, "shuffled": 40}, trap_abstain=0.8,
@@ -217,7 +217,8 @@ def _boot_auc(w: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
     P = w @ pos
     N = w @ neg
     below = np.cumsum(N, axis=1) - N
-    return (P * (below + 0.5 * N)).sum(axis=1) / (P.sum(axis=1) * N.sum(axis=1))
+    with np.errstate(invalid="ignore", divide="ignore"):  # a draw without one class gives NaN
+        return (P * (below + 0.5 * N)).sum(axis=1) / (P.sum(axis=1) * N.sum(axis=1))
 
 
 # --------------------------------------------------------------------------------- construction
@@ -476,6 +477,8 @@ def _current(S: _Subject, targets: dict[tuple, float]) -> dict[tuple, float]:
     for k in targets:
         if k[0] == "arm":
             out[k] = cache[k[1]][k[2]]
+        elif k[0] == "diff":  # difference of two arms' answered-only AUROCs (unrounded)
+            out[k] = _arm_stats(S, k[1])["auroc"] - _arm_stats(S, k[2])["auroc"]
         else:
             out[k] = _paired(S, k[1])
     return out
@@ -505,6 +508,8 @@ def _update(S: _Subject, targets: dict, cur: dict, a: int) -> dict:
             new[k] = stats[k[2]]
         elif k[0] == "paired" and (k[1] == a or a == core):
             new[k] = _paired(S, k[1])
+        elif k[0] == "diff" and a in (k[1], k[2]):
+            new[k] = _arm_stats(S, k[1])["auroc"] - _arm_stats(S, k[2])["auroc"]
     return new
 
 
@@ -514,7 +519,8 @@ def _search_confidences(rng: np.random.Generator, S: _Subject, targets: dict, de
     """Greedy one-grid-step moves of single answered confidences until every target rounds to its
     printed value (with a 10% safety margin inside the rounding interval)."""
     core = ARMS.index("core")
-    arms_touched = sorted({k[1] for k in targets} | ({core} if any(k[0] == "paired" for k in targets) else set()))
+    arms_touched = sorted({k[1] for k in targets} | {k[2] for k in targets if k[0] == "diff"}
+                          | ({core} if any(k[0] == "paired" for k in targets) else set()))
     cur = _current(S, targets)
     loss = _loss(cur, targets, decimals)
     cells = {a: np.argwhere(S.answered()[a]) for a in arms_touched}
@@ -631,6 +637,9 @@ def _targets_for(name: str, T: dict[str, float]) -> tuple[dict, dict]:
             tg[("arm", ARMS.index("shuffled"), "auroc")] = T["expl_rung_shuffled_auroc"]
             dec[("arm", ARMS.index("core"), "auroc")] = 3
             dec[("arm", ARMS.index("shuffled"), "auroc")] = 3
+            key = ("diff", ARMS.index("core"), ARMS.index("shuffled"))
+            tg[key] = T["expl_rung_core_minus_shuffled_delta"]
+            dec[key] = 3
     return tg, dec
 
 
@@ -749,6 +758,13 @@ def _boot_targets_for(name: str, T: dict[str, float]) -> dict[str, tuple[float, 
     return {}
 
 
+def _boot_p_targets_for(name: str, T: dict[str, float]) -> dict[str, float]:
+    """Printed two-sided bootstrap p-values of the confirmatory contrasts (attempt selection only)."""
+    if name == CONFIRMATORY:
+        return {"paired_core_placebo": T["ladder_core_vs_placebo_p_raw"], "paired_core_off": T["ladder_core_vs_off_p_raw"]}
+    return {}
+
+
 def build_subject(name: str, rng: np.random.Generator, T: dict[str, float]) -> tuple[_Subject, dict]:
     """Build one subject's rows and profiles (steps 2-6 of the module docstring)."""
     design = dict(_SUBJECT_DESIGN[name])
@@ -801,9 +817,12 @@ def build_subject(name: str, rng: np.random.Generator, T: dict[str, float]) -> t
         got = _boot_check(S)
         last = got
         miss = max(abs(got[k][j] - v[j]) for k, v in bt.items() for j in (0, 1))
+        for k, p_t in _boot_p_targets_for(name, T).items():  # tail mass at zero, weighted 1/4
+            miss = max(miss, 0.25 * abs(got[k][2] - p_t))
         S.attempt_log.append(round(float(miss), 4))
         if best is None or miss < best[0]:
             best = (miss, S.conf.copy(), attempt, S.abstained.copy(), S.trap_abstained.copy(), S.trap_conf.copy())
+            S.knobs = {k: design[k] for k in ("copy", "anti", "abstain_per_arm") if k in design}
         if miss <= design.get("boot_tol", 0.0015):
             break
     if bt:
@@ -1001,6 +1020,7 @@ def generate(out_dir: Path, claims: Any = None, *, seed: int = SEED, check: bool
                     "bin_acc_sd": "sample SD (ddof=1) over 21 bins"},
         "generator_bootstrap_check": {
             name: {"n_boot": 4000, "attempt": getattr(S, "boot_attempt", None),
+                   "attempt_misses": getattr(S, "attempt_log", None), "knobs": getattr(S, "knobs", None),
                    "max_endpoint_miss": getattr(S, "boot_miss", None),
                    "intervals": {k: [round(v[0], 4), round(v[1], 4)] for k, v in _boot_check(S).items()
                                  if k in _boot_targets_for(name, T)}}
