@@ -83,7 +83,7 @@ for repeat, canonical in RESTATED.items():
 # **1. Overconfidence everywhere.** All {glue:text}`abs_n_models_overconfident` models state more
 # confidence than their accuracy supports. For {glue:text}`abs_n_models_in_band` of the
 # {glue:text}`abs_n_api_models_band` API models the typical (median) stated confidence lies between
-# {glue:text}`abs_median_band_min` and {glue:text}`abs_median_band_max`, while accuracy ranges from
+# {glue:text}`abs_median_band_min:.0f` and {glue:text}`abs_median_band_max:.0f`, while accuracy ranges from
 # {glue:text}`abs_acc_span_min:.1f`% to {glue:text}`abs_acc_span_max:.1f`%; of the API answers stated at
 # [{glue:text}`abs_highconf_threshold`]{.quoted} or more, {glue:text}`abs_highconf_wrong_pct:.1f`% are wrong.
 #

@@ -97,7 +97,7 @@ glue.claim("intro_c3_topic_brier_delta_max", max(worse))
 # three tests, each more lenient than the last.
 #
 # **C1 — weakly discriminative.** Stated confidence is saturated and detached from competence: medians sit
-# between {glue:text}`intro_c1_median_band_min` and {glue:text}`intro_c1_median_band_max` for
+# between {glue:text}`intro_c1_median_band_min:.0f` and {glue:text}`intro_c1_median_band_max:.0f` for
 # {glue:text}`intro_c1_n_models_in_band` of {glue:text}`intro_c1_n_api_models` API models while accuracy runs
 # from {glue:text}`intro_c1_acc_span_min:.1f`% to {glue:text}`intro_c1_acc_span_max:.1f`%, and
 # {glue:text}`intro_c1_highconf_wrong_pct:.1f`% of API answers stated at
@@ -122,7 +122,7 @@ glue.claim("intro_c3_topic_brier_delta_max", max(worse))
 # {glue:text}`intro_c3_expl_rung_drop:+.3f`, CI {glue:text}`intro_c3_expl_rung_drop_ci_lo:+.3f` to
 # {glue:text}`intro_c3_expl_rung_drop_ci_hi:+.3f`); one fabricated
 # "[{glue:text}`intro_c3_fabricated_claim_pct`%]{.quoted} accuracy" line moved a local model's confidence from
-# {glue:text}`intro_c3_microprobe_conf_before` to {glue:text}`intro_c3_microprobe_conf_after` on an item it
+# {glue:text}`intro_c3_microprobe_conf_before:.0f` to {glue:text}`intro_c3_microprobe_conf_after:.0f` on an item it
 # gets wrong; and with topic-labelled items, {glue:text}`intro_c3_topic_n_models_consumed` of
 # [{glue:text}`intro_c3_topic_n_models`]{.quoted} local models took in a false profile to their cost (Brier up
 # by {glue:text}`intro_c3_topic_brier_delta_min:+.3f` to {glue:text}`intro_c3_topic_brier_delta_max:+.3f`;

@@ -55,7 +55,7 @@ for fact in ("swap_n_pairs", "swap_n_calls", "swap_max_auroc_shift", "swap_simil
 # **2. Judge pipelines inherit weak weights.** A judge or ensemble that weights votes by self-certainty
 # imports, for {glue:text}`impl_n_models_below_threshold` of {glue:text}`impl_n_api_models` models here, a
 # signal with AUROC under [{glue:text}`impl_auroc_threshold`]{.quoted} — and does so quietly, because a log
-# full of {glue:text}`impl_median_band_min`–{glue:text}`impl_median_band_max` confidences looks reassuring. If
+# full of {glue:text}`impl_median_band_min:.0f`–{glue:text}`impl_median_band_max:.0f` confidences looks reassuring. If
 # votes are weighted by certainty, the weights should come from each model's measured calibration.
 #
 # **3. Authenticate the profile slot.** The threat model has three levels: causal manipulability is
