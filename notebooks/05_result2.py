@@ -30,24 +30,13 @@ data_dir = "data/reconstructed"
 import altair as alt
 import numpy as np
 import pandas as pd
-import yaml
 
 from selfconf import glue, ladder, vega
 from selfconf.book import banner, show_markdown, table
-from selfconf.paths import resolve
 
 vega.enable()
 banner(data_dir, seed=seed, n_boot=n_boot)
 
-_QUOTED = {f["id"]: f for f in yaml.safe_load(resolve(glue.QUOTED_FACTS).read_text(encoding="utf-8"))["facts"]}
-
-
-def quoted_repeat(repeat_id: str, canonical_id: str):
-    """Glue a restatement of a quoted fact under its own id (marked quoted); return the value."""
-    v = _QUOTED[canonical_id]["value"]
-    glue.claim(repeat_id, v)
-    glue.value(f"{repeat_id}__quoted", True)
-    return v
 
 
 frames = {s: ladder.load_scored_arms(data_dir, s) for s in ladder.SUBJECTS}
@@ -66,10 +55,10 @@ profiles = {s: ladder.load_profiles(data_dir, s) for s in ladder.SUBJECTS}
 
 # %% tags=["hide-input"]
 bound = glue.quoted("ladder_degeneracy_bound")
-quoted_repeat("r2_degeneracy_bound_2", "ladder_degeneracy_bound")
+glue.quoted("ladder_degeneracy_bound", as_id="r2_degeneracy_bound_2")
 n_rungs = glue.quoted("ladder_n_rungs")
 for rep in ("r2_ladder_n_rungs_of", "r2_ladder_all_subjects", "r2_oracle_n_subjects"):
-    quoted_repeat(rep, "ladder_n_rungs")
+    glue.quoted("ladder_n_rungs", as_id=rep)
 glue.quoted("ladder_n_arms")
 glue.quoted("ladder_n_replicates")
 

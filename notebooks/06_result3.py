@@ -30,24 +30,13 @@ data_dir = "data/reconstructed"
 import altair as alt
 import numpy as np
 import pandas as pd
-import yaml
 
 from selfconf import glue, ladder, manipulation, vega
 from selfconf.book import banner, table
-from selfconf.paths import resolve
 
 vega.enable()
 banner(data_dir, seed=seed, n_boot=n_boot)
 
-_QUOTED = {f["id"]: f for f in yaml.safe_load(resolve(glue.QUOTED_FACTS).read_text(encoding="utf-8"))["facts"]}
-
-
-def quoted_repeat(repeat_id: str, canonical_id: str):
-    """Glue a restatement of a quoted fact under its own id (marked quoted); return the value."""
-    v = _QUOTED[canonical_id]["value"]
-    glue.claim(repeat_id, v)
-    glue.value(f"{repeat_id}__quoted", True)
-    return v
 
 
 frames = {s: ladder.load_scored_arms(data_dir, s) for s in ladder.SUBJECTS}
@@ -63,7 +52,7 @@ frames = {s: ladder.load_scored_arms(data_dir, s) for s in ladder.SUBJECTS}
 # above the degeneracy bound.
 
 # %% tags=["hide-input"]
-bound = _QUOTED["ladder_degeneracy_bound"]["value"]
+bound = glue.quoted_value("ladder_degeneracy_bound")
 status = ladder.rung_status(frames, bound=bound)
 frontier_subject = ladder.FRONTIER_RUNG
 if not bool(status.set_index("subject").loc[frontier_subject, "demoted"]):
@@ -151,9 +140,9 @@ glue.claims({"r3_microprobe_conf_before": int(top["conf_at_0"]), "r3_microprobe_
              "r3_microprobe_largest_shift": int(top["delta"]), "r3_microprobe_up_to": int(mp["delta"].max())})
 low_claim = glue.quoted("microprobe_claim_low_pct")
 high_claim = glue.quoted("microprobe_claim_high_pct")
-quoted_repeat("t4cap_claim_low_pct", "microprobe_claim_low_pct")
-quoted_repeat("t4cap_claim_high_pct", "microprobe_claim_high_pct")
-quoted_repeat("t4_header_claim_high_pct", "microprobe_claim_high_pct")
+glue.quoted("microprobe_claim_low_pct", as_id="t4cap_claim_low_pct")
+glue.quoted("microprobe_claim_high_pct", as_id="t4cap_claim_high_pct")
+glue.quoted("microprobe_claim_high_pct", as_id="t4_header_claim_high_pct")
 glue.quoted("t4_n_models")
 glue.quoted("microprobe_unlabeled_delta_approx")
 glue.quoted("microprobe_ceiling_conf_approx")
@@ -188,8 +177,8 @@ ho = manipulation.load_csv(data_dir, "probes/topic_heldout.csv")
 ts = manipulation.topic_summary(tp, n_boot=n_boot, seed=seed).set_index("model")
 glue.quoted("topic_n_models")
 glue.quoted("topic_n_probes_per_arm")
-quoted_repeat("topic_n_models_of", "topic_n_models")
-quoted_repeat("topic_bootstrap_n", "topic_n_probes_per_arm")
+glue.quoted("topic_n_models", as_id="topic_n_models_of")
+glue.quoted("topic_n_probes_per_arm", as_id="topic_bootstrap_n")
 for m in ("glm4:9b", "llama3.2:3b", "mistral:7b", "phi4-mini"):
     glue.claim(f"topic_{short[m]}_brier_delta", ts.loc[m, "brier_delta"])
 glue.claims({

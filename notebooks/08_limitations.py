@@ -26,7 +26,6 @@ data_dir = "data/reconstructed"
 import altair as alt
 import numpy as np
 import pandas as pd
-import yaml
 
 from selfconf import data, glue, ladder, manipulation, vega
 from selfconf.book import banner, table
@@ -35,15 +34,6 @@ from selfconf.paths import resolve
 vega.enable()
 banner(data_dir, seed=seed, n_boot=n_boot)
 
-_QUOTED = {f["id"]: f for f in yaml.safe_load(resolve(glue.QUOTED_FACTS).read_text(encoding="utf-8"))["facts"]}
-
-
-def quoted_repeat(repeat_id: str, canonical_id: str):
-    """Glue a restatement of a quoted fact under its own id (marked quoted); return the value."""
-    v = _QUOTED[canonical_id]["value"]
-    glue.claim(repeat_id, v)
-    glue.value(f"{repeat_id}__quoted", True)
-    return v
 
 
 # %% [markdown]
@@ -116,11 +106,11 @@ alt.Chart(au).mark_point(filled=True, size=80).encode(
 
 # %% tags=["hide-input"]
 frames = {s: ladder.load_scored_arms(data_dir, s) for s in ladder.SUBJECTS}
-status = ladder.rung_status(frames, bound=_QUOTED["ladder_degeneracy_bound"]["value"])
+status = ladder.rung_status(frames, bound=glue.quoted_value("ladder_degeneracy_bound"))
 anyf = next(iter(frames.values()))
 glue.claims({"lim_ladder_n_confirmatory_rungs": int((~status["demoted"]).sum()),
              "lim_ladder_n_items": int(anyf["item_id"].nunique()), "lim_ladder_n_bins": int(anyf["bin"].nunique())})
-quoted_repeat("lim_ladder_n_subjects", "ladder_n_rungs");
+glue.quoted("ladder_n_rungs", as_id="lim_ladder_n_subjects");
 
 # %% [markdown]
 # The null of Result 2 rests on {glue:text}`lim_ladder_n_confirmatory_rungs` confirmatory rung of one
@@ -141,12 +131,12 @@ quoted_repeat("lim_ladder_n_subjects", "ladder_n_rungs");
 # checks has released rows, so the numbers are quoted.
 
 # %% tags=["hide-input"]
-quoted_repeat("lim_spotcheck_n", "grading_spotcheck_n_items")
-quoted_repeat("lim_spotcheck_agreement", "grading_spotcheck_agreement_pct")
-quoted_repeat("lim_spotcheck_errors", "grading_spotcheck_n_errors")
-quoted_repeat("lim_audit_n", "grading_crossfamily_audit_n")
-quoted_repeat("lim_audit_agreed", "grading_crossfamily_audit_agreed")
-quoted_repeat("lim_audit_agreed_denominator", "grading_crossfamily_audit_n")
+glue.quoted("grading_spotcheck_n_items", as_id="lim_spotcheck_n")
+glue.quoted("grading_spotcheck_agreement_pct", as_id="lim_spotcheck_agreement")
+glue.quoted("grading_spotcheck_n_errors", as_id="lim_spotcheck_errors")
+glue.quoted("grading_crossfamily_audit_n", as_id="lim_audit_n")
+glue.quoted("grading_crossfamily_audit_agreed", as_id="lim_audit_agreed")
+glue.quoted("grading_crossfamily_audit_n", as_id="lim_audit_agreed_denominator")
 glue.quoted("grader_family_cn_panel_members");
 
 # %% [markdown]

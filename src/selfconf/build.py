@@ -132,12 +132,16 @@ def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "bo
     out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
     out.mkdir(parents=True, exist_ok=True)
     dst = out / f"{name}.ipynb"
+    # papermill rewrites its output after every cell; write beside it and rename at the end, so a
+    # notebook of the same phase reading glued values (restate) never sees a half-written file
+    part = out / f"{name}.ipynb.part"
     env_root = os.environ.get("SELFCONF_ROOT")
     os.environ["SELFCONF_ROOT"] = str(root)
     try:
-        pm.execute_notebook(str(src), str(dst), parameters=params or {}, kernel_name="python3",
+        pm.execute_notebook(str(src), str(part), parameters=params or {}, kernel_name="python3",
                             cwd=str(root / "book"), progress_bar=False, log_output=False)
     except pm.PapermillExecutionError as e:
+        os.replace(part, dst)
         raise RuntimeError(
             f"notebook notebooks/{name}.py failed in cell {e.exec_count} ({e.ename}: {e.evalue}); "
             f"the partial output is in {dst}"
@@ -147,6 +151,7 @@ def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "bo
             os.environ.pop("SELFCONF_ROOT", None)
         else:
             os.environ["SELFCONF_ROOT"] = env_root
+    os.replace(part, dst)
     return dst
 
 
@@ -156,7 +161,9 @@ def _run_cached(name: str, params: dict, root: Path, key: str, use_cache: bool, 
     dst = out_dir / f"{name}.ipynb"
     if use_cache and cached.is_file():
         out_dir.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(cached, dst)
+        part = out_dir / f"{name}.ipynb.part"
+        shutil.copyfile(cached, part)
+        os.replace(part, dst)  # atomic, as in execute_one
         return name, "cached", time.perf_counter() - t0
     execute_one(name, params, out_dir, root)
     cached.parent.mkdir(parents=True, exist_ok=True)

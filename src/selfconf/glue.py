@@ -22,7 +22,7 @@ import numpy as np
 
 from .paths import resolve
 
-__all__ = ["plain", "claim", "claims", "value", "quoted", "restate", "glued_values", "QUOTED_FACTS"]
+__all__ = ["plain", "claim", "claims", "value", "quoted", "quoted_value", "restate", "glued_values", "QUOTED_FACTS"]
 
 #: The one labelled source of quoted (external) facts: numbers with no row-level source.
 QUOTED_FACTS = "data/paper/quoted_facts.yaml"
@@ -88,16 +88,23 @@ def _load_quoted(path: str | Path = QUOTED_FACTS) -> dict[str, dict]:
     return _QUOTED_CACHE[key]
 
 
-def quoted(claim_id: str, path: str | Path = QUOTED_FACTS) -> Any:
-    """Glue an external (quoted, never computed) fact from :data:`QUOTED_FACTS`.
-
-    Also glues ``<claim_id>__quoted = True`` so that pages and the audit can mark it as quoted.
-    """
+def quoted_value(claim_id: str, path: str | Path = QUOTED_FACTS) -> Any:
+    """The value of a quoted fact, without gluing it (e.g. a quoted threshold used as a parameter)."""
     facts = _load_quoted(path)
     if claim_id not in facts:
         raise KeyError(f"{path}: no quoted fact with id {claim_id!r}")
-    val = claim(claim_id, facts[claim_id]["value"])
-    _myst_glue(f"{claim_id}__quoted", True)
+    return facts[claim_id]["value"]
+
+
+def quoted(claim_id: str, path: str | Path = QUOTED_FACTS, *, as_id: str | None = None) -> Any:
+    """Glue an external (quoted, never computed) fact from :data:`QUOTED_FACTS`.
+
+    ``as_id`` glues it under another claim id (a restatement of the quoted fact on the same page).
+    Also glues ``<id>__quoted = True`` so that pages and the audit can mark it as quoted.
+    """
+    key = as_id or claim_id
+    val = claim(key, quoted_value(claim_id, path))
+    _myst_glue(f"{key}__quoted", True)
     return val
 
 
