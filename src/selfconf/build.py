@@ -134,7 +134,8 @@ def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "bo
     dst = out / f"{name}.ipynb"
     # papermill rewrites its output after every cell; write beside it and rename at the end, so a
     # notebook of the same phase reading glued values (restate) never sees a half-written file
-    part = out / f"{name}.ipynb.part"
+    part = out / ".partial" / f"{name}.ipynb"
+    part.parent.mkdir(exist_ok=True)
     env_root = os.environ.get("SELFCONF_ROOT")
     os.environ["SELFCONF_ROOT"] = str(root)
     try:
@@ -161,7 +162,8 @@ def _run_cached(name: str, params: dict, root: Path, key: str, use_cache: bool, 
     dst = out_dir / f"{name}.ipynb"
     if use_cache and cached.is_file():
         out_dir.mkdir(parents=True, exist_ok=True)
-        part = out_dir / f"{name}.ipynb.part"
+        part = out_dir / ".partial" / f"{name}.ipynb"
+        part.parent.mkdir(exist_ok=True)
         shutil.copyfile(cached, part)
         os.replace(part, dst)  # atomic, as in execute_one
         return name, "cached", time.perf_counter() - t0
