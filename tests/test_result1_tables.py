@@ -10,8 +10,6 @@ AUROC/Brier/ECE 0-1, confidence points 0-100, counts as integers).
 
 from __future__ import annotations
 
-import ast
-import json
 import os
 import subprocess
 import sys
@@ -20,29 +18,11 @@ from pathlib import Path
 import pytest
 
 from selfconf import audit
+from selfconf.glue import glued_in_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ("03_design", "04_result1")
 SECTIONS = {"design", "result1"}
-
-
-def _glued(nb_path: Path) -> dict:
-    """Glue key -> literal value, reading both plain and papermill-prefixed text/plain entries."""
-    out = {}
-    nb = json.loads(nb_path.read_text(encoding="utf-8"))
-    for cell in nb["cells"]:
-        for o in cell.get("outputs", []):
-            meta = (o.get("metadata") or {}).get("scrapbook") or {}
-            if not meta.get("name"):
-                continue
-            data = o.get("data", {})
-            text = data.get("text/plain", data.get(f"{meta.get('mime_prefix', '')}text/plain"))
-            text = "".join(text) if isinstance(text, list) else text
-            try:
-                out[meta["name"]] = ast.literal_eval(text)
-            except (ValueError, SyntaxError):
-                out[meta["name"]] = text
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +54,7 @@ def test_every_claim_of_the_sections_is_glued(executed):
 def test_glued_values_are_in_their_units(executed):
     glued = {}
     for name in NOTEBOOKS:
-        glued.update(_glued(executed / f"{name}.ipynb"))
+        glued.update(glued_in_notebook(executed / f"{name}.ipynb"))
     claims = audit.load_claims()["claims"]
     problems = []
     for c in claims:
@@ -102,7 +82,7 @@ def test_glued_values_are_in_their_units(executed):
 def test_repeats_carry_the_canonical_value(executed):
     glued = {}
     for name in NOTEBOOKS:
-        glued.update(_glued(executed / f"{name}.ipynb"))
+        glued.update(glued_in_notebook(executed / f"{name}.ipynb"))
     claims = audit.load_claims()["claims"]
     wrong = []
     for c in claims:

@@ -37,7 +37,7 @@ import yaml
 from .glue import QUOTED_FACTS, glued_values
 from .paths import resolve
 
-__all__ = ["SECTION_PAGES", "AuditRecord", "load_claims", "run_audit", "summarise", "write_quoted_facts", "main"]
+__all__ = ["SECTION_PAGES", "AuditRecord", "load_claims", "effective_kinds", "run_audit", "summarise", "write_quoted_facts", "main"]
 
 CLAIMS = "data/paper/claims.yaml"
 
@@ -83,7 +83,8 @@ def load_claims(path: str | Path = CLAIMS) -> dict:
     p = resolve(path)
     if not p.is_file():
         raise FileNotFoundError(f"{p}: claim manifest not found")
-    doc = yaml.safe_load(p.read_text(encoding="utf-8"))
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ~10x faster on the 500-claim manifest
+    doc = yaml.load(p.read_text(encoding="utf-8"), Loader=loader)
     if not isinstance(doc, dict) or "claims" not in doc:
         raise ValueError(f"{p}: no 'claims' list")
     return doc
@@ -112,11 +113,42 @@ def _mc_tolerance(c: dict, by_id: dict) -> float:
     return 2 * half_unit  # no partner known: one printed unit
 
 
-def _judge_kind(c: dict, by_id: dict) -> str:
-    kind = c["kind"]
-    if kind == "derived" and any(by_id.get(d, {}).get("kind") == "bootstrap" for d in c.get("depends_on") or []):
+def effective_kinds(claims: list[dict]) -> dict[str, str]:
+    """``{claim id: "deterministic" | "bootstrap"}``: whether a claim can move with the bootstrap seed.
+
+    ``bootstrap`` claims can; a ``derived`` claim can when any claim it depends on can, directly or
+    through other derived claims; a repeat (``same_as``) inherits its canonical claim's answer;
+    ``deterministic`` and ``external`` (quoted) claims cannot.
+    """
+    by_id = {c["id"]: c for c in claims}
+    memo: dict[str, str] = {}
+
+    def kind(cid: str, seen: frozenset = frozenset()) -> str:
+        if cid in memo:
+            return memo[cid]
+        c = by_id.get(cid)
+        if c is None or cid in seen:
+            return "deterministic"
+        k = c.get("kind", "deterministic")
+        if c.get("same_as") and c["same_as"] in by_id:
+            k = kind(c["same_as"], seen | {cid})
+        elif k == "derived":
+            deps = c.get("depends_on") or []
+            deps = [deps] if isinstance(deps, str) else deps
+            k = "bootstrap" if any(kind(d, seen | {cid}) == "bootstrap" for d in deps) else "deterministic"
+        elif k != "bootstrap":
+            k = "deterministic"
+        memo[cid] = k
+        return k
+
+    return {cid: kind(cid) for cid in by_id}
+
+
+def _judge_kind(c: dict, effective: dict[str, str]) -> str:
+    """The rule a canonical claim is judged by: its kind, or ``bootstrap-derived`` (module docstring)."""
+    if c["kind"] == "derived" and effective.get(c["id"]) == "bootstrap":
         return "bootstrap-derived"
-    return kind
+    return c["kind"]
 
 
 def run_audit(book_dir: str | Path = "book", claims_path: str | Path = CLAIMS) -> list[AuditRecord]:
@@ -124,6 +156,7 @@ def run_audit(book_dir: str | Path = "book", claims_path: str | Path = CLAIMS) -
     doc = load_claims(claims_path)
     claims = doc["claims"]
     by_id = {c["id"]: c for c in claims}
+    effective = effective_kinds(claims)
     book = resolve(book_dir)
     glued = glued_values(book)
     built = {sec for sec, page in SECTION_PAGES.items() if (book / f"{page}.ipynb").is_file()}
@@ -161,7 +194,7 @@ def run_audit(book_dir: str | Path = "book", claims_path: str | Path = CLAIMS) -
             rec.detail += f"; glued value {rec.recomputed!r} is not a number"
             continue
         target = float(c["value"])
-        judge = _judge_kind(canonical, by_id)
+        judge = _judge_kind(canonical, effective)
         if judge in ("bootstrap", "bootstrap-derived"):
             src = canonical
             if judge == "bootstrap-derived":

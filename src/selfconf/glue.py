@@ -22,7 +22,7 @@ import numpy as np
 
 from .paths import resolve
 
-__all__ = ["plain", "claim", "claims", "value", "quoted", "quoted_value", "restate", "glued_values", "QUOTED_FACTS"]
+__all__ = ["plain", "claim", "claims", "value", "quoted", "quoted_value", "restate", "glued_in_notebook", "glued_values", "QUOTED_FACTS"]
 
 #: The one labelled source of quoted (external) facts: numbers with no row-level source.
 QUOTED_FACTS = "data/paper/quoted_facts.yaml"
@@ -108,43 +108,57 @@ def quoted(claim_id: str, path: str | Path = QUOTED_FACTS, *, as_id: str | None 
     return val
 
 
-def glued_values(book_dir: str | Path = "book", exclude: tuple[str, ...] = ()) -> dict[str, dict]:
-    """Read every glued key of the executed notebooks in ``book_dir``.
+def glued_in_notebook(nb_path: str | Path) -> dict[str, Any]:
+    """Read the glued keys of one executed notebook: ``{key: value}``.
 
-    Returns ``{key: {"value": v, "notebook": name}}``; ``v`` is the literal the notebook glued
-    (``text/plain`` of the glue output parsed back with :func:`ast.literal_eval`).  A key glued
-    by two notebooks with different values raises ``ValueError``.
+    ``value`` is the ``text/plain`` of the glue output (myst-nb stores it under
+    ``"<mime_prefix>text/plain"``) parsed back with :func:`ast.literal_eval`, or the text itself when
+    it is not a literal.  A key glued twice with different values raises ``ValueError``.
     """
     import ast
 
+    nb_path = Path(nb_path)
+    out: dict[str, Any] = {}
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    for cell in nb.get("cells", []):
+        for o in cell.get("outputs", []) or []:
+            meta = (o.get("metadata") or {}).get("scrapbook") or {}
+            key = meta.get("name")
+            if not key:
+                continue
+            prefix = meta.get("mime_prefix", "") or ""
+            data = o.get("data", {})
+            text = data.get(prefix + "text/plain", data.get("text/plain"))
+            if isinstance(text, list):
+                text = "".join(text)
+            try:
+                v = ast.literal_eval(text)
+            except (ValueError, SyntaxError):
+                v = text
+            if key in out and out[key] != v:
+                raise ValueError(f"glue key {key!r} has two values in {nb_path.name}: {out[key]!r} and {v!r}")
+            out[key] = v
+    return out
+
+
+def glued_values(book_dir: str | Path = "book", exclude: tuple[str, ...] = ()) -> dict[str, dict]:
+    """Read every glued key of the executed notebooks in ``book_dir``.
+
+    Returns ``{key: {"value": v, "notebook": name}}`` (values as :func:`glued_in_notebook` reads
+    them).  A key glued by two notebooks with different values raises ``ValueError``.
+    """
     out: dict[str, dict] = {}
     for nb_path in sorted(resolve(book_dir).glob("*.ipynb")):
         if nb_path.name in exclude:
             continue
-        nb = json.loads(nb_path.read_text(encoding="utf-8"))
-        for cell in nb.get("cells", []):
-            for o in cell.get("outputs", []) or []:
-                meta = (o.get("metadata") or {}).get("scrapbook") or {}
-                key = meta.get("name")
-                if not key:
-                    continue
-                # myst-nb stores the glued bundle under "<mime_prefix>text/plain"
-                prefix = meta.get("mime_prefix", "") or ""
-                data = o.get("data", {})
-                text = data.get(prefix + "text/plain", data.get("text/plain"))
-                if isinstance(text, list):
-                    text = "".join(text)
-                try:
-                    v = ast.literal_eval(text)
-                except (ValueError, SyntaxError):
-                    v = text
-                prev = out.get(key)
-                if prev is not None and prev["value"] != v:
-                    raise ValueError(
-                        f"glue key {key!r} has two values: {prev['value']!r} in {prev['notebook']} "
-                        f"and {v!r} in {nb_path.name}"
-                    )
-                out[key] = {"value": v, "notebook": nb_path.name}
+        for key, v in glued_in_notebook(nb_path).items():
+            prev = out.get(key)
+            if prev is not None and prev["value"] != v:
+                raise ValueError(
+                    f"glue key {key!r} has two values: {prev['value']!r} in {prev['notebook']} "
+                    f"and {v!r} in {nb_path.name}"
+                )
+            out[key] = {"value": v, "notebook": nb_path.name}
     return out
 
 

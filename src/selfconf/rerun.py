@@ -88,37 +88,13 @@ def claim_kinds(path: str | Path = CLAIMS, root: Path | None = None) -> dict[str
     ``external`` claims count as deterministic (quoted, so they cannot move); a ``derived`` claim is
     bootstrap when any claim it depends on, directly or through other derived claims, is.
     """
-    import yaml
+    from .audit import effective_kinds, load_claims
 
     root = root or project_root()
     p = Path(path) if Path(path).is_absolute() else root / path
     if not p.is_file():
         raise FileNotFoundError(f"{p}: claim manifest not found (needed for the claim kinds)")
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ~10x faster on the 500-claim manifest
-    doc = yaml.load(p.read_text(encoding="utf-8"), Loader=loader) or {}
-    claims = {c["id"]: c for c in doc.get("claims", [])}
-
-    memo: dict[str, str] = {}
-
-    def kind(cid: str, seen: frozenset = frozenset()) -> str:
-        if cid in memo:
-            return memo[cid]
-        c = claims.get(cid)
-        if c is None or cid in seen:
-            return "deterministic"
-        k = c.get("kind", "deterministic")
-        if c.get("same_as") and c["same_as"] in claims:
-            k = kind(c["same_as"], seen | {cid})
-        elif k == "derived":
-            deps = c.get("depends_on") or []
-            deps = [deps] if isinstance(deps, str) else deps
-            k = "bootstrap" if any(kind(d, seen | {cid}) == "bootstrap" for d in deps) else "deterministic"
-        elif k != "bootstrap":
-            k = "deterministic"
-        memo[cid] = k
-        return k
-
-    return {cid: kind(cid) for cid in claims}
+    return effective_kinds(load_claims(p)["claims"])
 
 
 @dataclass
@@ -193,36 +169,10 @@ def compare(default: dict[str, Any], rerun_vals: dict[str, Any], kinds: dict[str
 
 
 def _glued(book_dir: Path, stem: str) -> dict[str, Any]:
-    """Values glued by ``<book_dir>/<stem>.ipynb``.
+    """Values glued by ``<book_dir>/<stem>.ipynb`` (:func:`selfconf.glue.glued_in_notebook`)."""
+    from .glue import glued_in_notebook
 
-    Uses :func:`selfconf.glue.glued_values`; a value it returns as ``None`` is read again from the
-    ``application/papermill.record/text/plain`` entry that myst-nb 1.x writes for ``glue(...,
-    display=False)`` (``glued_values`` only looks at ``text/plain``).
-    """
-    import ast
-    import json
-
-    from .glue import glued_values
-
-    vals = {k: v["value"] for k, v in glued_values(book_dir).items() if v["notebook"] == f"{stem}.ipynb"}
-    nb = json.loads((book_dir / f"{stem}.ipynb").read_text(encoding="utf-8"))
-    for cell in nb.get("cells", []):
-        for o in cell.get("outputs", []) or []:
-            meta = (o.get("metadata") or {}).get("scrapbook") or {}
-            key = meta.get("name")
-            if not key or vals.get(key) is not None:
-                continue
-            data = o.get("data", {})
-            text = data.get("text/plain", data.get(f"{meta.get('mime_prefix', '')}text/plain"))
-            if isinstance(text, list):
-                text = "".join(text)
-            if text is None:
-                continue
-            try:
-                vals[key] = ast.literal_eval(text)
-            except (ValueError, SyntaxError):
-                vals[key] = text
-    return vals
+    return glued_in_notebook(book_dir / f"{stem}.ipynb")
 
 
 def rerun(section: str, seed: int | None = None, n_boot: int | None = None, *, extra: dict | None = None,
