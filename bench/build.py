@@ -94,13 +94,12 @@ KERNEL_FLOOR_NB = {
 
 def kernel_floor(tmp: Path) -> float:
     """Seconds for papermill to run a one-cell notebook in-process (kernel start + shutdown)."""
-    import papermill as pm
+    from selfconf.kernels import run_papermill
 
     src = tmp / "floor.ipynb"
     src.write_text(json.dumps(KERNEL_FLOOR_NB))
     t0 = time.perf_counter()
-    pm.execute_notebook(str(src), str(tmp / "floor.out.ipynb"), parameters={"seed": 1}, kernel_name="python3",
-                        progress_bar=False, log_output=False)
+    run_papermill(src, tmp / "floor.out.ipynb", {"seed": 1})
     return time.perf_counter() - t0
 
 

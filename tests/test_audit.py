@@ -114,7 +114,9 @@ def test_glued_values_reads_a_real_myst_nb_glue_output(tmp_path):
     nb = nbformat.v4.new_notebook()
     nb.cells.append(nbformat.v4.new_code_cell("from selfconf.glue import claim\nimport numpy as np\n"
                                               "claim('x', np.float64(0.125)); claim('n', np.int64(7))"))
-    NotebookClient(nb, kernel_name="python3", timeout=60).execute()
+    from selfconf.kernels import IPCKernelManager
+
+    NotebookClient(nb, kernel_name="python3", timeout=60, kernel_manager_class=IPCKernelManager).execute()
     book = tmp_path / "book"
     book.mkdir()
     nbformat.write(nb, book / "t.ipynb")

@@ -127,6 +127,8 @@ def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "bo
     """Execute one notebook with papermill into ``out_dir/<name>.ipynb``; raise a clear error on failure."""
     import papermill as pm
 
+    from .kernels import run_papermill
+
     root = root or project_root()
     src = _to_ipynb(name, root)
     out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
@@ -139,8 +141,7 @@ def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "bo
     env_root = os.environ.get("SELFCONF_ROOT")
     os.environ["SELFCONF_ROOT"] = str(root)
     try:
-        pm.execute_notebook(str(src), str(part), parameters=params or {}, kernel_name="python3",
-                            cwd=str(root / "book"), progress_bar=False, log_output=False)
+        run_papermill(src, part, params, cwd=root / "book")
     except pm.PapermillExecutionError as e:
         os.replace(part, dst)
         raise RuntimeError(

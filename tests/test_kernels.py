@@ -1,0 +1,70 @@
+"""Kernels for notebook execution: IPC transport (no TCP port race) and the start-up retry."""
+
+import json
+
+import pytest
+
+from selfconf import kernels
+
+
+def test_ipc_kernel_runs_a_notebook_over_unix_sockets(tmp_path):
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell("print(6 * 7)"))
+    client = NotebookClient(nb, kernel_name="python3", timeout=60,
+                            kernel_manager_class=kernels.IPCKernelManager)
+    seen = {}
+
+    async def keep_connection_info(**kw):  # read the connection file while the kernel is alive
+        seen.update(json.loads(open(client.km.connection_file).read()))
+    client.on_notebook_start = keep_connection_info
+    client.execute()
+    assert seen["transport"] == "ipc"
+    assert nb.cells[0].outputs[0]["text"].strip() == "42"
+
+
+def test_run_papermill_retries_only_a_kernel_that_died_while_starting(monkeypatch, tmp_path):
+    import papermill as pm
+
+    calls = []
+
+    def flaky(*a, **kw):
+        calls.append(kw["kernel_manager_class"])
+        if len(calls) == 1:
+            raise RuntimeError("Kernel died before replying to kernel_info")
+    monkeypatch.setattr(pm, "execute_notebook", flaky)
+    monkeypatch.setattr(kernels.time, "sleep", lambda s: None)
+    kernels.run_papermill(tmp_path / "a.ipynb", tmp_path / "b.ipynb")
+    assert calls == [kernels.IPCKernelManager] * 2
+
+    def cell_error(*a, **kw):
+        calls.append(1)
+        raise pm.PapermillExecutionError(0, 1, "boom", "ValueError", "boom", [])
+    calls.clear()
+    monkeypatch.setattr(pm, "execute_notebook", cell_error)
+    with pytest.raises(pm.PapermillExecutionError):
+        kernels.run_papermill(tmp_path / "a.ipynb", tmp_path / "b.ipynb")
+    assert len(calls) == 1  # a failing cell is never re-run
+
+
+def test_run_papermill_gives_up_after_the_stated_retries(monkeypatch, tmp_path):
+    import papermill as pm
+
+    calls = []
+
+    def always_dies(*a, **kw):
+        calls.append(1)
+        raise RuntimeError("Kernel died before replying to kernel_info")
+    monkeypatch.setattr(pm, "execute_notebook", always_dies)
+    monkeypatch.setattr(kernels.time, "sleep", lambda s: None)
+    with pytest.raises(RuntimeError, match="Kernel died"):
+        kernels.run_papermill(tmp_path / "a.ipynb", tmp_path / "b.ipynb")
+    assert len(calls) == kernels.START_RETRIES + 1
+
+
+def test_every_ipc_kernel_gets_its_own_socket_path():
+    a, b = kernels.IPCKernelManager(), kernels.IPCKernelManager()
+    assert a.transport == b.transport == "ipc"
+    assert a.ip != b.ip and len(f"{a.ip}-65535") < 100
