@@ -41,9 +41,13 @@ import pandas as pd
 
 from selfconf import audit, glue
 from selfconf.book import show_markdown, table
+from selfconf.paths import resolve
 
 records = audit.run_audit(book_dir)
-path = audit.write_audit_json(records, audit_json)
+data_path = resolve(data_dir)  # the fidelity files of the reconstruction live here (none in the original data)
+notes = audit.load_reconstruction_notes(data_path)
+why = audit.explain_failures(records, data_path)
+path = audit.write_audit_json(records, audit_json, explanations=why, notes=notes)
 summary = audit.summarise(records)
 show_markdown(
     f'<p class="selfconf-provenance">audit of the notebooks in <code>{book_dir}/</code> · data: <code>{data_dir}</code>'
@@ -53,6 +57,13 @@ for status, n in summary["by_status"].items():
     glue.value(f"audit_n_{status}", n)
 glue.value("audit_n_claims", summary["n_claims"])
 glue.value("audit_n_failing", summary["n_failing"])
+verdict_counts = {code: sum(e.verdict_code == code for e in why) for code in audit.VERDICTS}
+for code, n in verdict_counts.items():
+    glue.value(f"audit_why_n_{code}", int(n))
+glue.value("audit_why_n_rows", len(why))
+glue.value("audit_n_fidelity_files", len(notes.files))
+glue.value("audit_n_known_conflicts", len(notes.known_conflicts))
+glue.value("audit_n_ideal_values", len(notes.ideal_bootstrap))
 
 # %% [markdown]
 # ## Summary
@@ -67,14 +78,81 @@ counts.index.name = "kind"
 table(counts.reset_index(), "audit_counts", caption="Claims by kind and status")
 
 # %% [markdown]
+# ## Why some numbers differ
+#
+# A number on the list below can miss for different reasons, and each one is read differently.
+#
+# - **The published numbers contradict each other.** Some printed numbers cannot all come out of one
+#   data set under the book's rules (a rounding convention, an interval narrower than the table around it
+#   allows). The reconstruction generators record each such case with the arithmetic behind it.
+# - **The seed was unlucky.** An interval end point or a bootstrap p-value moves with the random draws.
+#   Where a generator recomputed the number from the same rows with far more draws (its *ideal* value)
+#   and that value lies inside the tolerance, the rows do give the printed number; this page's draws
+#   just landed outside.
+# - **The rows themselves miss.** When the ideal value is outside the tolerance too, the reconstructed
+#   rows spread differently from the paper's, and no seed would fix that.
+# - Anything the generators said nothing about is marked *no reconstruction note*.
+#
+# Failing numbers today: {glue:text}`audit_why_n_rows`. What the notes say about them:
+#
+# - known conflict between published numbers: {glue:text}`audit_why_n_conflict`;
+# - unlucky draw (the ideal value is inside the tolerance): {glue:text}`audit_why_n_unlucky`;
+# - the ideal value is itself off: {glue:text}`audit_why_n_ideal_off`;
+# - no reconstruction note: {glue:text}`audit_why_n_none`.
+#
+# The notes come from the fidelity files in the data folder (files found:
+# {glue:text}`audit_n_fidelity_files`; known conflicts recorded: {glue:text}`audit_n_known_conflicts`;
+# ideal values recorded: {glue:text}`audit_n_ideal_values`).
+# A repeated printing of a number (`same_as` in the manifest) shares the note of the number it repeats.
+
+# %% tags=["remove-input"]
+def _num(v):
+    if v is None or (isinstance(v, float) and pd.isna(v)):
+        return ""
+    return f"{v:.4f}" if isinstance(v, float) else str(v)
+
+
+if not notes.files:
+    show_markdown(
+        f"No reconstruction notes are available: `{data_dir}` holds no fidelity file. The original paper "
+        "data ship none, so a failing number below can only be listed, not explained."
+    )
+if why:
+    why_df = pd.DataFrame([{
+        "id": e.id, "section": e.section, "kind": e.kind, "status": e.status, "printed": e.printed,
+        "recomputed": _num(e.recomputed), "tolerance": _num(e.tolerance), "ideal": _num(e.ideal),
+        "ideal draws": " × ".join(f"{v:,} {n}" for v, n in ((e.ideal_n_boot, "draws"), (e.ideal_seeds, "seeds")) if v),
+        "verdict": e.verdict, "note under": e.note_id or "", "reason": e.reason,
+        "evidence": audit.format_evidence(e.evidence),
+    } for e in why])
+    table(why_df, "audit_why", caption="Failing numbers and what the reconstruction's notes say about them")
+else:
+    show_markdown("No number fails the audit, so there is nothing to explain.")
+
+# %% [markdown]
+# ### Known conflicts between published numbers
+#
+# Every conflict recorded in the fidelity files, in full, including those whose numbers pass today
+# (usually because the book adopts the convention under which they hold; the reason says which). The
+# `status` column gives each claim's current audit status.
+
+# %% tags=["remove-input"]
+if notes.known_conflicts:
+    table(pd.DataFrame(audit.conflict_rows(notes, records)), "audit_known_conflicts",
+          caption="Known conflicts recorded by the reconstruction generators")
+else:
+    show_markdown(f"No known conflicts are recorded for `{data_dir}`.")
+
+# %% [markdown]
 # ## Every claim
 #
 # `printed` is the token in the paper; `recomputed` is the unrounded value glued by the notebook named in
-# `detail`.
+# `detail`; `why` repeats the verdict of the section above for a failing number.
 
 # %% tags=["remove-input"]
 df = pd.DataFrame([r.__dict__ for r in records])
 df["recomputed"] = df["recomputed"].map(lambda v: "" if v is None else repr(v))
 df["tolerance"] = df["tolerance"].map(lambda v: "" if v is None or pd.isna(v) else f"{v:.4f}")
-table(df[["id", "section", "kind", "printed", "recomputed", "status", "tolerance", "same_as", "detail"]],
+df["why"] = df["id"].map({e.id: e.verdict for e in why}).fillna("")
+table(df[["id", "section", "kind", "printed", "recomputed", "status", "tolerance", "why", "same_as", "detail"]],
       "audit", caption="Audit records (also in _build/audit.json)")

@@ -122,3 +122,151 @@ def test_glued_values_reads_a_real_myst_nb_glue_output(tmp_path):
     nbformat.write(nb, book / "t.ipynb")
     vals = glued_values(book)
     assert vals["x"]["value"] == 0.125 and vals["n"]["value"] == 7
+
+
+# --- why a number fails: explain_failures against hand-made fidelity files -----------------------------------
+
+@pytest.fixture
+def why_claims(tmp_path):
+    claims = [
+        {"id": "g_ci_hi", "value": 0.770, "printed": "0.770", "decimals": 3, "section": "result1", "kind": "bootstrap"},
+        {"id": "abs_g_ci_hi", "value": 0.770, "printed": "0.770", "decimals": 3, "section": "abstract", "kind": "bootstrap",
+         "same_as": "g_ci_hi"},
+        {"id": "p_ci_lo", "value": 0.528, "printed": "0.528", "decimals": 3, "section": "result1", "kind": "bootstrap"},
+        {"id": "intro_p_drop", "value": -0.528, "printed": "-0.528", "decimals": 3, "section": "introduction",
+         "kind": "bootstrap", "same_as": "p_ci_lo", "transform": "negate"},
+        {"id": "d_ci_hi", "value": 0.086, "printed": "+0.086", "decimals": 3, "section": "result2", "kind": "bootstrap"},
+        {"id": "t2_err", "value": 18.7, "printed": "18.7%", "decimals": 1, "section": "result1", "kind": "deterministic"},
+        {"id": "r1_err", "value": 18.7, "printed": "18.7%", "decimals": 1, "section": "result1", "kind": "deterministic",
+         "same_as": "t2_err"},
+        {"id": "n_rows", "value": 3, "printed": "3", "decimals": 0, "section": "result1", "kind": "deterministic"},
+    ]
+    p = tmp_path / "claims.yaml"
+    p.write_text(yaml.safe_dump({"claims": claims}))
+    return p
+
+
+def _rec(cid, status, recomputed=None, tol=None, same_as=None, kind="bootstrap", printed="0"):
+    return audit.AuditRecord(id=cid, section="result1", kind=kind, printed=printed, recomputed=recomputed,
+                             status=status, same_as=same_as, tolerance=tol)
+
+
+def _why_records():
+    return [
+        _rec("g_ci_hi", "outside_tolerance", 0.7737, 0.0027, printed="0.770"),
+        _rec("abs_g_ci_hi", "outside_tolerance", 0.7737, 0.0027, same_as="g_ci_hi", printed="0.770"),
+        _rec("p_ci_lo", "outside_tolerance", 0.5304, 0.0021, printed="0.528"),
+        _rec("intro_p_drop", "outside_tolerance", -0.5304, 0.0021, same_as="p_ci_lo", printed="-0.528"),
+        _rec("d_ci_hi", "outside_tolerance", 0.0943, 0.0045, printed="+0.086"),
+        _rec("t2_err", "match", 18.70, kind="deterministic", printed="18.7%"),
+        _rec("r1_err", "match", 18.70, same_as="t2_err", kind="deterministic", printed="18.7%"),
+        _rec("n_rows", "mismatch", 4, kind="deterministic", printed="3"),
+    ]
+
+
+@pytest.fixture
+def fidelity_dir(tmp_path):
+    d = tmp_path / "reconstructed"
+    (d / "ladder").mkdir(parents=True)
+    (d / "fidelity_collection.json").write_text(json.dumps({
+        "seed": 1,
+        "known_conflicts": [
+            {"claims": ["g_ci_hi"], "reason": "the blocks force a DeLong SE near 0.0137",
+             "evidence": {"se_fitted": 0.0137, "se_printed": 0.0122}},
+            {"claims": ["r1_err"], "reason": "ceil(c n) rows cannot print 18.7%"},  # names the repeat, not the root
+        ],
+    }))
+    (d / "ladder" / "fidelity_ladder.json").write_text(json.dumps({
+        "ideal_bootstrap": {"p_ci_lo": {"value": 0.5285, "n_boot": 200000, "seeds": 5},
+                            "d_ci_hi": {"value": 0.0950, "n_boot": 200000, "seeds": 5}},
+    }))
+    return d
+
+
+def test_known_conflict_reason_is_carried_and_inherited_by_repeats(fidelity_dir, why_claims):
+    why = {e.id: e for e in audit.explain_failures(_why_records(), fidelity_dir, why_claims)}
+    root, rep = why["g_ci_hi"], why["abs_g_ci_hi"]
+    assert root.verdict_code == "conflict" and root.verdict == audit.VERDICT_CONFLICT
+    assert "DeLong SE near 0.0137" in root.reason and root.evidence == {"se_fitted": 0.0137, "se_printed": 0.0122}
+    assert rep.verdict_code == "conflict" and rep.reason == root.reason and rep.note_id == "g_ci_hi"
+    assert root.source == "fidelity_collection.json"
+
+
+def test_only_failing_records_are_explained(fidelity_dir, why_claims):
+    why = audit.explain_failures(_why_records(), fidelity_dir, why_claims)
+    assert [e.id for e in why] == ["g_ci_hi", "abs_g_ci_hi", "p_ci_lo", "intro_p_drop", "d_ci_hi", "n_rows"]
+    # the conflict on r1_err (a repeat) reaches its root t2_err, but both pass, so neither is a row here
+    rows = audit.conflict_rows(audit.load_reconstruction_notes(fidelity_dir), _why_records())
+    assert len(rows) == 2 and rows[1]["claims"] == "r1_err" and rows[1]["status"] == "r1_err: match"
+    assert rows[0]["evidence"] == "se_fitted = 0.0137; se_printed = 0.0122"
+
+
+def test_conflict_named_on_a_repeat_reaches_the_root(fidelity_dir, why_claims):
+    recs = _why_records()
+    recs[5].status = "mismatch"  # t2_err fails: its repeat r1_err is the one the conflict names
+    why = {e.id: e for e in audit.explain_failures(recs, fidelity_dir, why_claims)}
+    assert why["t2_err"].verdict_code == "conflict" and "ceil(c n)" in why["t2_err"].reason
+
+
+def test_ideal_value_inside_tolerance_is_an_unlucky_draw(fidelity_dir, why_claims):
+    why = {e.id: e for e in audit.explain_failures(_why_records(), fidelity_dir, why_claims)}
+    e = why["p_ci_lo"]
+    assert e.verdict_code == "unlucky" and e.verdict == audit.VERDICT_UNLUCKY
+    assert e.ideal == pytest.approx(0.5285) and (e.ideal_n_boot, e.ideal_seeds) == (200000, 5)
+    assert e.source == "ladder/fidelity_ladder.json"
+    # the sign-flipped repeat gets the ideal value with its own sign, and the same verdict
+    r = why["intro_p_drop"]
+    assert r.ideal == pytest.approx(-0.5285) and r.verdict_code == "unlucky"
+
+
+def test_ideal_value_outside_tolerance_says_by_how_much(fidelity_dir, why_claims):
+    e = {x.id: x for x in audit.explain_failures(_why_records(), fidelity_dir, why_claims)}["d_ci_hi"]
+    assert e.verdict_code == "ideal_off"
+    assert e.verdict == "the reconstruction's ideal value is itself off by +0.0090"
+
+
+def test_no_fidelity_files_means_no_reconstruction_note(tmp_path, why_claims):
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    (raw / "README.md").write_text("original package goes here\n")
+    for data_dir in (raw, tmp_path / "does-not-exist"):
+        notes = audit.load_reconstruction_notes(data_dir)
+        assert notes.files == [] and notes.known_conflicts == [] and notes.ideal_bootstrap == {}
+        why = audit.explain_failures(_why_records(), data_dir, why_claims)
+        assert len(why) == 6
+        assert {e.verdict for e in why} == {audit.VERDICT_NONE}
+        assert all(e.ideal is None and e.reason == "" for e in why)
+
+
+def test_fidelity_file_without_the_keys_gives_no_note(tmp_path, why_claims):
+    d = tmp_path / "rec"
+    d.mkdir()
+    (d / "fidelity_arms.json").write_text(json.dumps({"claims": {}, "seed": 3}))
+    why = audit.explain_failures(_why_records(), d, why_claims)
+    assert audit.load_reconstruction_notes(d).files == ["fidelity_arms.json"]
+    assert {e.verdict_code for e in why} == {"none"}
+
+
+@pytest.mark.parametrize("doc, message", [
+    ({"known_conflicts": [{"claims": "g_ci_hi", "reason": "x"}]}, r"known_conflicts\[0\]: field 'claims'"),
+    ({"known_conflicts": [{"claims": ["g_ci_hi"]}]}, r"known_conflicts\[0\]: field 'reason'"),
+    ({"ideal_bootstrap": {"p_ci_lo": {"n_boot": 10}}}, r"ideal_bootstrap\['p_ci_lo'\]: field 'value'"),
+])
+def test_malformed_fidelity_file_names_file_and_field(tmp_path, doc, message):
+    d = tmp_path / "rec"
+    d.mkdir()
+    (d / "fidelity_bad.json").write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match=r"fidelity_bad\.json: " + message):
+        audit.load_reconstruction_notes(d)
+
+
+def test_audit_json_carries_the_explanations(tmp_path, fidelity_dir, why_claims):
+    recs = _why_records()
+    notes = audit.load_reconstruction_notes(fidelity_dir)
+    why = audit.explain_failures(recs, fidelity_dir, why_claims)
+    out = audit.write_audit_json(recs, tmp_path / "audit.json", explanations=why, notes=notes)
+    doc = json.loads(out.read_text())
+    assert [e["verdict_code"] for e in doc["explanations"]] == ["conflict", "conflict", "unlucky", "unlucky",
+                                                                 "ideal_off", "none"]
+    assert doc["fidelity_files"] == ["fidelity_collection.json", "ladder/fidelity_ladder.json"]
+    assert len(doc["known_conflicts"]) == 2

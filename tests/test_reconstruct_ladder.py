@@ -86,3 +86,42 @@ def test_full_arms_regeneration_is_byte_identical(tmp_path):
     arms.generate(tmp_path, check=False)
     for sub in ("probes", "arms"):
         assert _digest(tmp_path / sub, "*.csv") == _digest(DATA / sub, "*.csv")
+
+
+def _toy_subject(rng: np.random.Generator) -> "gen._Subject":
+    """A subject whose CORE and PLACEBO confidences share an item effect (a paired, clustered design)."""
+    S = gen._Subject("toy")
+    A, I, R = S.correct.shape
+    item = rng.normal(size=(I, 1))
+    S.correct[:] = (rng.random((A, I, R)) < 1 / (1 + np.exp(-(1.5 + 1.2 * item)))).astype(np.int8)
+    latent = 80 + 6 * item + 8 * S.correct + rng.normal(0, 6, (A, I, R))
+    S.conf[:] = np.clip(np.round(latent / 5) * 5, 0, 100).astype(np.int16)
+    S.abstained[:] = rng.random((A, I, R)) < 0.03
+    return S
+
+
+def test_item_influence_gives_the_tie_corrected_auroc():
+    from selfconf.metrics import auroc
+
+    S = _toy_subject(np.random.default_rng(5))
+    core = gen.ARMS.index("core")
+    m = S.answered()[core]
+    a, t = gen._item_influence(S.correct[core], S.conf[core], m)
+    assert a == pytest.approx(auroc(S.conf[core][m] / 100, S.correct[core][m]), abs=1e-12)
+    assert t.shape == (S.correct.shape[1],) and abs(t.sum()) < 1e-12  # influences are centred
+
+
+def test_paired_clustered_se_predicts_the_item_bootstrap_spread():
+    """The polish target is only sound if the analytic SE tracks the book's own bootstrap."""
+    from selfconf import bootstrap as bs
+
+    S = _toy_subject(np.random.default_rng(11))
+    core, pl = gen.ARMS.index("core"), gen.ARMS.index("placebo")
+    est, se = gen._paired_clustered_se(S, pl)
+    m = S.answered()[pl] & S.answered()[core]
+    ii, rr = np.nonzero(m)
+    pc = bs.paired_auroc_contrast(S.conf[core][ii, rr] / 100, S.conf[pl][ii, rr] / 100,
+                                  S.correct[core][ii, rr], S.correct[pl][ii, rr], items=ii,
+                                  n_boot=4000, rng=np.random.default_rng(3))
+    assert est == pytest.approx(pc.estimate, abs=1e-12)
+    assert (pc.high - pc.low) / (2 * 1.959964) == pytest.approx(se, rel=0.1)

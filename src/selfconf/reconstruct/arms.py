@@ -357,11 +357,13 @@ def generate(out_dir: Path, claims: Any = None, *, seed: int = SEED, check: bool
     _write_csv(out_dir / "arms" / "regrade.csv", _regrade(rng, T))
     fid: dict = {"generator": "selfconf.reconstruct.arms", "seed": seed}
     if check:
-        from .ladder import judge
+        from .ladder import ideal_bootstrap, judge
         from .. import manipulation as man
 
         vals = man.recompute_all(out_dir, seed=20261130, n_boot=2000)
         fid["claims"] = judge({k: v for k, v in vals.items() if k in T})
+        fid["ideal_bootstrap"] = ideal_bootstrap(
+            lambda **kw: man.recompute_all(out_dir, **kw), fid["claims"])
         st = [r["status"] for r in fid["claims"].values()]
         fid["summary"] = {k: st.count(k) for k in sorted(set(st))}
     (out_dir / "arms" / "fidelity_arms.json").write_text(json.dumps(fid, indent=1, sort_keys=True) + "\n",

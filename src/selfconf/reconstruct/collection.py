@@ -18,7 +18,9 @@ fidelity table):
    anthropic's refusals (``REFUSAL``) are graded incorrect and carry low confidence.
 4. **Panel structure.**  The loadings ``lambda``, the popular-wrong-answer rate and the
    variant rate are tuned (bisection on a fixed random stream) so that the three panels'
-   agreement AUROCs match the paper.
+   agreement AUROCs match the paper; the confidence loadings ``rho`` of the CN members and of
+   mistral are tuned so that the analytic (seed-free) item-clustered SEs of each panel's pooled
+   self-AUROC and panel-minus-self difference match the printed widths (:func:`panel_half_widths`).
 
 Everything is driven by one seed through :class:`numpy.random.SeedSequence` children, so a
 rerun gives byte-identical files.
@@ -42,6 +44,7 @@ __all__ = ["N_ITEMS", "ITEM_IDS", "COLUMNS", "Structure", "build_rows", "write_c
            "FRONTIER_PARSE_FAILURES", "MOONSHOT_FIRST_PARTY"]
 
 N_ITEMS = 1500
+Z975 = 1.959963984540054
 ITEM_IDS = [f"sqa-{i:04d}" for i in range(1, N_ITEMS + 1)]
 COLUMNS = ["tier", "model", "model_id", "item_id", "confidence", "parse_ok", "correct", "refusal",
            "answer_class", "graded_by", "served_by"]
@@ -322,6 +325,22 @@ def panel_values(rows, codes, panel_members: dict[str, tuple[str, ...]]) -> dict
     return out
 
 
+def panel_half_widths(rows, codes, members) -> dict[str, float]:
+    """Seed-free half-widths of a panel's three intervals: 1.96 x the first-order item-clustered
+    bootstrap SE (:func:`.bounds.clustered_auroc_se`, :func:`.bounds.clustered_contrast_se`) of
+    the pooled self-AUROC (``self``), the canonical panel AUROC (``panel``) and their paired
+    difference (``delta``), on the same rows as :func:`selfconf.panels.panel_analysis`."""
+    from .. import panels
+    from .bounds import clustered_auroc_se, clustered_contrast_se
+
+    p = panels.panel_rows(_panel_frame(rows, codes, members), members)
+    sig, y, item, _ = p.long(panels.agreement_signal(p, "canonical").astype(float))
+    conf = p.long(p.confidence.astype(float))[0]
+    return {"self": Z975 * clustered_auroc_se(conf, y, item),
+            "panel": Z975 * clustered_auroc_se(sig, y, item),
+            "delta": Z975 * clustered_contrast_se(sig, conf, y, item)}
+
+
 def _solve(f, lo: float, hi: float, target: tuple[float, float], increasing: bool = True,
            iters: int = 12, scan: int = 24) -> tuple[float, float]:
     """x in [lo, hi] with f(x) inside ``target`` (an interval), nearest its centre.
@@ -361,8 +380,10 @@ def tune_structure(T: Targets, tables, plan, fails, seed_seq: np.random.SeedSequ
     Order (each step leaves the earlier targets untouched):
     CN canonical <- loading of the CN members; US canonical <- wrong-answer sharing of the US
     members (loading fixed at :data:`US_LOADING`); cross-bloc canonical <- mistral's loading;
-    CN and US label-free <- the variant rate of each panel's members.  Every evaluation
-    rebuilds the rows from the same seed, so the search is deterministic.
+    CN and US label-free <- the variant rate of each panel's members; CN and cross-bloc pooled
+    self-AUROC and panel-minus-self interval widths <- the confidence loading of the CN members,
+    then of mistral (analytic item-clustered SEs, no bootstrap draws).  Every evaluation rebuilds the rows from
+    the same seed, so the search is deterministic.
     """
     from .. import panels
 
@@ -434,24 +455,41 @@ def tune_structure(T: Targets, tables, plan, fails, seed_seq: np.random.SeedSequ
             log(f"  {group} {attr2} = {x2:.4f} -> {stat} {val:.4f} (fallback)")
         fitted[f"{group}.{attr}"] = {"x": x, "value": val, "target": T.value(cid)}
         log(f"  {group} {attr} = {x:.4f} -> {stat} {val:.4f} (target {T.printed(cid)})")
-    # mistral (only in the cross-bloc panel): how closely its confidence tracks item easiness
-    # sets the width of that panel's item-clustered self-AUROC interval; pick the grid value
-    # whose interval half-width is nearest the printed one (fixed bootstrap seed)
-    lo_p, hi_p = T.value("xb_self_auroc_pooled_ci_lo"), T.value("xb_self_auroc_pooled_ci_hi")
-    best = None
-    for rho in (0.3, 0.45, 0.6, 0.75, 0.9):
-        struct.conf_loading_by_model["mistral"] = rho
-        rows, codes = build_rows(T, tables, plan, fails, struct, seed_seq)
-        res = panels.panel_analysis(_panel_frame(rows, codes, members["cross_bloc"]), members["cross_bloc"],
-                                    n_boot=1000, rng=np.random.default_rng(12345))
-        half = 0.5 * (res["self_ci"][1] - res["self_ci"][0])
-        err = abs(half - 0.5 * (hi_p - lo_p))
-        if best is None or err < best[0]:
-            best = (err, rho, half)
-    struct.conf_loading_by_model["mistral"] = best[1]
-    fitted["cross_bloc.mistral_conf_loading"] = {"x": best[1], "value": best[2], "target": 0.5 * (hi_p - lo_p)}
-    log(f"  cross_bloc mistral confidence loading = {best[1]} -> self CI half-width {best[2]:.4f} "
-        f"(printed {0.5 * (hi_p - lo_p):.4f})")
+    # interval widths: how closely a panel's members' stated confidence tracks item easiness
+    # sets the widths of the panel's item-clustered pooled self-AUROC and panel-minus-self
+    # intervals without touching any per-model table (confidences only move between items of
+    # the same model and correctness).  Measured by the analytic item-clustered influence SE
+    # (seed-free, see :mod:`.bounds`), never by one bootstrap seed's draws.  The loading
+    # minimises the summed distance of the two half-widths from the printed ones (the self
+    # width alone may be out of reach: mistral's loading cannot widen the cross-bloc self
+    # interval to the printed width, and then the delta width decides).  CN first (its
+    # members' common loading), then mistral (the only cross-bloc member in no other panel).
+    for group, members_set in (("CN", PANEL_GROUPS["CN"]), ("cross_bloc", ("mistral",))):
+        k = key[group]
+        printed = {part: 0.5 * (T.value(f"{k}_{cid}_ci_hi") - T.value(f"{k}_{cid}_ci_lo"))
+                   for part, cid in (("self", "self_auroc_pooled"), ("delta", "panel_vs_self_delta"))}
+
+        def widths_at(x, group=group, members_set=members_set):
+            for m in members_set:
+                struct.conf_loading_by_model[m] = float(x)
+            rows, codes = build_rows(T, tables, plan, fails, struct, seed_seq)
+            return panel_half_widths(rows, codes, members[group])
+
+        def loss(h, printed=printed):
+            return abs(h["self"] - printed["self"]) + abs(h["delta"] - printed["delta"])
+
+        scored = []
+        for x in np.round(np.linspace(0.0, 0.99, 34), 4):  # coarse scan, then refine around the best
+            scored.append((loss(widths_at(x)), float(x)))
+        x0 = min(scored)[1]
+        for x in np.round(np.linspace(max(0.0, x0 - 0.03), min(0.99, x0 + 0.03), 13), 4):
+            scored.append((loss(widths_at(x)), float(x)))
+        x = min(scored)[1]
+        h = widths_at(x)
+        fitted[f"{group}.conf_loading"] = {"x": x, "value": h, "target": printed,
+                                           "measure": "1.96 x item-clustered influence SE"}
+        log(f"  {group} confidence loading = {x:.4f} -> half-widths self {h['self']:.5f} (printed "
+            f"{printed['self']:.4f}), delta {h['delta']:.5f} (printed {printed['delta']:.4f})")
     # models outside every panel: the mean of the fitted values
     mean_l = float(np.mean([struct.loading[m] for m in struct.loading]))
     mean_q = float(np.mean([struct.variant_rate[m] for m in struct.variant_rate]))

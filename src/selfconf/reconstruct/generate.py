@@ -10,13 +10,14 @@ from pathlib import Path
 import numpy as np
 
 from .bench_age import BENCH_MODELS, benchmark_rows, choose_counts
-from .collection import (FRONTIER_PARSE_FAILURES, build_rows, parse_failures, tune_structure,
-                         write_collection, write_csv)
+from ..panels import PANELS
+from .collection import (FRONTIER_PARSE_FAILURES, build_rows, panel_half_widths, parse_failures,
+                         tune_structure, write_collection, write_csv)
 from .frontier import FRONTIER, FrontierPlan, fit_frontier, frontier_terms
 from .local import LOCAL_SPEC, fit_local
 from .targets import load_targets
 
-__all__ = ["DEFAULT_SEED", "generate_collection"]
+__all__ = ["DEFAULT_SEED", "KNOWN_CONFLICTS", "generate_collection", "google_ci_evidence", "ideal_bootstrap"]
 
 #: The reconstruction's seed (the paper's collection was smoke-verified on 2026-07-24).
 DEFAULT_SEED = 20260724
@@ -27,6 +28,8 @@ RESTARTS = 3
 
 
 #: Published numbers that no data can reproduce under the book's conventions (stated, not hidden).
+#: Every entry has the same shape: ``{"claims": [...], "reason": str, "evidence": {...}}``; the
+#: evidence of the google interval is computed by :func:`google_ci_evidence` at generation time.
 KNOWN_CONFLICTS = [
     {
         "claims": ["t2_google_err_cov40", "t2_google_err_cov20", "r1_riskcov_google_err20"],
@@ -35,15 +38,76 @@ KNOWN_CONFLICTS = [
                   "110/585 = 18.80%) or 15.1% (44/293 = 15.02%, 45/293 = 15.36%).  With k = floor(c n) "
                   "(584, 292; the book's rule) the printed rates hold, and the reconstruction's tie groups end "
                   "exactly at floor(c n) (see risk_coverage_conventions).",
+        "evidence": {"n": 1461, "ceil_rows": {"40": 585, "20": 293}, "floor_rows": {"40": 584, "20": 292},
+                     "printed_pct": {"40": 18.7, "20": 15.1}},
     },
     {
         "claims": ["t1_google_self_auroc_ci_lo", "t1_google_self_auroc_ci_hi"],
-        "reason": "Table 2 fixes google's five coverage blocks (correct/incorrect counts per block); the tables "
-                  "found with those blocks and every other Table 1 value have a DeLong standard error of about "
-                  "0.0137, while the printed interval implies about 0.0122, so the recomputed interval tends to "
-                  "be wider than printed (status in 'claims').",
+        "reason": "Table 2 fixes how many rows and errors lie in each of google's five coverage blocks.  Over "
+                  "every order of correct and incorrect rows inside the blocks with the printed AUROC, the "
+                  "smallest DeLong standard error (exact dynamic programme, selfconf.reconstruct.bounds) is "
+                  "larger than the one the printed interval implies, so any data consistent with Tables 1-2 "
+                  "give a wider interval than printed on average (numbers in 'evidence'; the fitted table, "
+                  "which must also meet the other Table 1 values, is wider still: table_terms google.delong_se).",
+        "evidence": {},
     },
 ]
+
+#: google's Table 2 coverage blocks (top block first): rows = floor(c n) differences, errors
+#: from the printed error rates (Table 2; see risk_coverage_conventions)
+GOOGLE_COVERAGES = (20, 40, 60, 80, 100)
+#: large-B estimate of the bootstrap claims: seeds x draws (seeds derived from the generator seed)
+IDEAL_SEEDS = 5
+IDEAL_DRAWS = 4000
+
+
+def google_ci_evidence(T) -> dict:
+    """Evidence for the google interval conflict: blocks, smallest DeLong SE, implied SE."""
+    import math
+
+    from .bounds import block_tied_table, delong_se_from_table, min_delong_se
+
+    n = int(T.value("t1_google_n"))
+    cum_rows = [math.floor(round(c * n / 100, 9)) for c in GOOGLE_COVERAGES]
+    cum_err = [round(T.value(f"t2_google_err_cov{c}") * k / 100) for c, k in zip(GOOGLE_COVERAGES, cum_rows)]
+    sizes = np.diff([0] + cum_rows).tolist()
+    errors = np.diff([0] + cum_err).tolist()
+    window = T.interval("t1_google_self_auroc")
+    res = min_delong_se(sizes, errors, window)
+    lo, hi = T.value("t1_google_self_auroc_ci_lo"), T.value("t1_google_self_auroc_ci_hi")
+    z = 1.959963984540054
+    a = T.value("t1_google_self_auroc")
+    tied_auroc, tied_se = delong_se_from_table(*block_tied_table(sizes, errors))
+    return {
+        "block_rows": sizes, "block_errors": errors, "auroc_window": list(window),
+        "min_delong_se": res.se, "min_delong_se_auroc": res.auroc,
+        "min_delong_se_lower_bound": res.lower_bound, "max_tie": res.max_tie,
+        "block_tied_se": tied_se, "block_tied_auroc": tied_auroc,
+        "printed_implied_se": (hi - lo) / (2 * z),
+        "expected_ci_at_min_se": [a - z * res.se, a + z * res.se],
+        "printed_ci": [lo, hi],
+    }
+
+
+def ideal_bootstrap(df, bench, T, seed: int) -> dict:
+    """Large-B values of the design / result1 bootstrap claims the generator evaluates.
+
+    Mean over :data:`IDEAL_SEEDS` runs of :func:`.fidelity.compute_values` (the book's own
+    analysis functions) with :data:`IDEAL_DRAWS` draws each; the seeds come from
+    ``SeedSequence([seed, 1])`` (never the book's page seed).  Separates a seed's luck from a
+    difference in the data: a page value outside tolerance whose ideal value is inside is luck.
+    """
+    from .fidelity import SECTIONS, compute_values
+
+    seeds = np.random.SeedSequence([seed, 1]).generate_state(IDEAL_SEEDS).tolist()
+    runs = [compute_values(df, bench, seed=int(s), n_boot=IDEAL_DRAWS) for s in seeds]
+    out = {}
+    for c in T.raw["claims"]:
+        if c["section"] in SECTIONS and c["kind"] == "bootstrap" and not c.get("same_as") and c["id"] in runs[0]:
+            out[c["id"]] = {"value": float(np.mean([r[c["id"]] for r in runs])), "n_boot": IDEAL_DRAWS,
+                            "seeds": IDEAL_SEEDS,
+                            "sd_between_seeds": float(np.std([r[c["id"]] for r in runs], ddof=1))}
+    return out
 
 
 def _json_default(x):
@@ -74,6 +138,16 @@ def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print
     log("tuning cross-model structure ...")
     struct, panel_est = tune_structure(T, tables, plan, fails, s_rows, log=log)
     rows, codes = build_rows(T, tables, plan, fails, struct, s_rows)
+    widths = {}
+    for name, members in PANELS.items():
+        k = {"US": "us", "CN": "cn", "cross_bloc": "xb"}[name]
+        h = panel_half_widths(rows, codes, members)
+        widths[name] = {}
+        for part, cid in (("self", "self_auroc_pooled"), ("panel", "panel_auroc"), ("delta", "panel_vs_self_delta")):
+            entry = {"analytic_half_width": h[part]}
+            if f"{k}_{cid}_ci_lo" in T.by_id:
+                entry["printed_half_width"] = 0.5 * (T.value(f"{k}_{cid}_ci_hi") - T.value(f"{k}_{cid}_ci_lo"))
+            widths[name][part] = entry
     n_rows = write_collection(out / "collection.csv", T, rows, codes)
     sqa = {m: (int(rows[m].parse_ok.sum()), int((rows[m].correct == 1).sum())) for m in BENCH_MODELS}
     counts = choose_counts(T, sqa)
@@ -87,9 +161,11 @@ def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print
         "python": platform.python_version(),
         "numpy": np.__version__,
         "structure": {"loading": struct.loading, "variant_rate": struct.variant_rate,
+                      "wrong_sharing": struct.wrong_sharing,
                       "conf_loading": struct.conf_loading,
                       "conf_loading_by_model": struct.conf_loading_by_model,
                       "popular_wrong_beta": [struct.popular_wrong_a, struct.popular_wrong_b]},
+        "panel_interval_widths": widths,
         "parse_failures": {m: int(len(fails[m])) for m in fails},
         "benchmark_age_counts": counts,
         "table_terms": [
@@ -108,7 +184,16 @@ def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print
         recs = fidelity_records(T, values)
         report["claims"] = recs
         report["risk_coverage_conventions"] = risk_coverage_conventions(df)
-        report["known_conflicts"] = KNOWN_CONFLICTS
+        t_ideal = time.perf_counter()
+        report["ideal_bootstrap"] = ideal_bootstrap(df, bench, T, seed)
+        log(f"ideal bootstrap values in {time.perf_counter() - t_ideal:.1f} s")
+        conflicts = [dict(c, evidence=dict(c["evidence"])) for c in KNOWN_CONFLICTS]
+        t_bound = time.perf_counter()
+        conflicts[1]["evidence"] = google_ci_evidence(T)
+        log(f"google interval bound in {time.perf_counter() - t_bound:.1f} s: min DeLong SE "
+            f"{conflicts[1]['evidence']['min_delong_se']:.5f} vs printed-implied "
+            f"{conflicts[1]['evidence']['printed_implied_se']:.5f}")
+        report["known_conflicts"] = conflicts
         summary = {}
         for r in recs:
             summary[r["status"]] = summary.get(r["status"], 0) + 1
