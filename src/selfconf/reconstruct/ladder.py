@@ -677,6 +677,25 @@ class _BootState:
                 M[:, k_new] += w
 
 
+def _try_move(rng: np.random.Generator, S: _Subject, arms: list[int], cells: dict[int, np.ndarray],
+              targets: dict, decimals: dict, cur_det: dict):
+    """Propose one confidence step (±5 or ±10 points) on a random answered cell and apply it when
+    every deterministic target still rounds to its printed value.  Returns ``(arm, item, rep, old,
+    new, targets after)`` or ``None`` (nothing changed)."""
+    a = arms[int(rng.integers(len(arms)))]
+    i, r = cells[a][rng.integers(len(cells[a]))]
+    old = int(S.conf[a, i, r])
+    new = old + int(rng.choice((-10, -5, 5, 10)))
+    if new < 0 or new > 100:
+        return None
+    S.conf[a, i, r] = new
+    det = _update(S, targets, cur_det, a)
+    if not _all_round(det, targets, decimals):
+        S.conf[a, i, r] = old
+        return None
+    return a, i, r, old, new, det
+
+
 def _polish_bootstrap(rng: np.random.Generator, S: _Subject, name: str, targets: dict, decimals: dict,
                       bt: dict[str, tuple[float, float]], n_boot: int = 3000, max_iter: int = 12000) -> float:
     """Greedy single-confidence moves that bring the large-B percentile intervals onto the printed
@@ -721,17 +740,10 @@ def _polish_bootstrap(rng: np.random.Generator, S: _Subject, name: str, targets:
     for _ in range(max_iter):
         if max(abs(iv[k][j] - v[j]) for k, v in bt.items() for j in (0, 1)) < 0.0008:
             break
-        a = arms[int(rng.integers(len(arms)))]
-        i, r = cells[a][rng.integers(len(cells[a]))]
-        old = int(S.conf[a, i, r])
-        new = old + int(rng.choice((-10, -5, 5, 10)))
-        if new < 0 or new > 100:
+        move = _try_move(rng, S, arms, cells, targets, decimals, cur_det)
+        if move is None:
             continue
-        S.conf[a, i, r] = new
-        det = _update(S, targets, cur_det, a)
-        if not _all_round(det, targets, decimals):
-            S.conf[a, i, r] = old
-            continue
+        a, i, r, old, new, det = move
         st.move(a, i, r, old, new)
         au2 = dict(aucs)
         for v in touched[a]:
@@ -816,17 +828,10 @@ def _polish_clustered_se(rng: np.random.Generator, S: _Subject, targets: dict, d
     for _ in range(max_iter):
         if worst(ses) < tol:
             break
-        a = arms[int(rng.integers(len(arms)))]
-        i, r = cells[a][rng.integers(len(cells[a]))]
-        old = int(S.conf[a, i, r])
-        new = old + int(rng.choice((-10, -5, 5, 10)))
-        if new < 0 or new > 100:
+        move = _try_move(rng, S, arms, cells, targets, decimals, cur_det)
+        if move is None:
             continue
-        S.conf[a, i, r] = new
-        det = _update(S, targets, cur_det, a)
-        if not _all_round(det, targets, decimals):
-            S.conf[a, i, r] = old
-            continue
+        a, i, r, old, new, det = move
         se2 = {k: (_paired_clustered_se(S, b)[1] if a in (core, b) else ses[k]) for k, b in arm_of.items()}
         l2 = loss(se2)
         if l2 < cur:
