@@ -273,3 +273,20 @@ def test_grouped_and_clustered_wrappers_equal_percentile_ci():
     a = bs.clustered_ci(m.auroc_weighted, c, y, clusters=g, batched=True, n_boot=50, rng=4)
     b = bs.percentile_ci(m.auroc_weighted, c, y, clusters=g, batched=True, n_boot=50, rng=4)
     np.testing.assert_array_equal(a.draws, b.draws)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_clustered_draws_matrix_path_equals_row_weight_path(seed, monkeypatch):
+    """The BLAS shortcut must give bit-identical AUROC draws to the gather-per-row path."""
+    from selfconf import bootstrap as b
+
+    rng = np.random.default_rng(seed)
+    n_items, reps = 300, 3
+    ccode = np.repeat(np.arange(n_items), reps)
+    code = rng.integers(0, 12, size=ccode.size)
+    y = (rng.random(ccode.size) < 0.6).astype(np.int64)
+    mult = b.cluster_multiplicities(n_items, 600, rng)
+    fast = b._clustered_auroc_draws(code, y, 12, ccode, mult)
+    monkeypatch.setattr(b, "_MATMUL_MAX_CELLS", 0)
+    slow = b._clustered_auroc_draws(code, y, 12, ccode, mult)
+    np.testing.assert_array_equal(fast, slow)

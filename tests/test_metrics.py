@@ -359,3 +359,26 @@ def test_missing_values_are_named():
         m.brier([0.1, 0.2, 0.3], pd.array([True, None, False], dtype="boolean"))
     with pytest.raises(ValueError, match=r"confidence: 1 non-finite value\(s\).*index 1"):
         m.brier(pd.array([0.1, None, 0.3], dtype="Float64"), [1, 0, 1])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_average_ranks_equal_scipy_rankdata(seed):
+    from scipy.stats import rankdata
+
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 7, size=200).astype(float)  # heavy ties
+    x[::17] = rng.normal(size=x[::17].size)          # and some unique values
+    np.testing.assert_array_equal(m.average_ranks(x), rankdata(x, method="average"))
+    assert m.average_ranks(np.array([])).size == 0
+
+
+def test_auroc_does_not_import_scipy_stats():
+    """A one-section rerun must not pay scipy.stats' import (about a second) for an AUROC."""
+    import subprocess
+    import sys
+
+    code = ("import sys, numpy as np; from selfconf import metrics; "
+            "metrics.auroc(np.array([0.1, 0.4, 0.4, 0.9]), np.array([0, 1, 0, 1])); "
+            "print('scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

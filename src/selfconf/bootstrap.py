@@ -561,9 +561,29 @@ def _auroc_cells(cell: np.ndarray, k: int) -> np.ndarray:
     return _m._auroc_from_counts(counts[:, :, 1], counts[:, :, 0])
 
 
+#: Up to this many (level, class) cells the clustered draws use one matrix product per chunk.
+_MATMUL_MAX_CELLS = 512
+
+
 def _clustered_auroc_draws(code: np.ndarray, y: np.ndarray, k: int,
                            ccode: np.ndarray, mult: np.ndarray) -> np.ndarray:
-    """AUROC per draw when row r carries weight mult[b, ccode[r]]."""
+    """AUROC per draw when row r carries weight mult[b, ccode[r]].
+
+    With few score levels the per-draw cell counts are ``mult @ M``, where ``M[g, cell]`` counts
+    cluster g's rows in each (level, class) cell: one BLAS product instead of gathering a weight
+    per row.  The product runs in float32, which is exact here (integer partial sums < 2**24), so
+    both paths give identical counts and identical AUROCs."""
+    if 2 * k <= _MATMUL_MAX_CELLS and mult.shape[1] * 2 * k < 2**24:
+        cell = code.astype(np.intp) * 2 + y
+        M = np.zeros((mult.shape[1], 2 * k), np.float32)
+        np.add.at(M, (ccode, cell), 1.0)
+        if mult.max(initial=0) * M.sum(axis=0).max(initial=0) < 2**24:
+            out = []
+            for a in range(0, mult.shape[0], _CHUNK):
+                counts = (mult[a:a + _CHUNK].astype(np.float32) @ M).astype(np.float64)
+                counts = counts.reshape(-1, k, 2)
+                out.append(_m._auroc_from_counts(counts[:, :, 1], counts[:, :, 0]))
+            return np.concatenate(out)
     order, starts, cells = _m._cell_layout(code, y)
     item_of_sorted_row = ccode[order]
     out = []

@@ -61,7 +61,10 @@ def run_papermill(src: str | Path, dst: str | Path, parameters: dict | None = No
         try:
             pm.execute_notebook(str(src), str(dst), parameters=parameters or {}, kernel_name="python3",
                                 cwd=None if cwd is None else str(cwd), progress_bar=False,
-                                log_output=False, kernel_manager_class=IPCKernelManager)
+                                log_output=False, kernel_manager_class=IPCKernelManager,
+                                # one write at the end: the caller renames a finished file into place,
+                                # so per-cell saves (~30 ms each with chart outputs) buy nothing
+                                request_save_on_cell_execute=False)
             return
         except RuntimeError as e:
             if not _died_while_starting(e) or attempt == START_RETRIES:
