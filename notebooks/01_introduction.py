@@ -76,7 +76,7 @@ vals = glued_values(book_dir)
 brier_keys = [k for k in vals if k.startswith("topic_") and k.endswith("_brier_delta")]
 worse = [vals[k]["value"] for k in brier_keys if vals[k]["value"] > 0]
 glue.claim("intro_c3_topic_brier_delta_min", min(worse))
-glue.claim("intro_c3_topic_brier_delta_max", max(worse))
+_ = glue.claim("intro_c3_topic_brier_delta_max", max(worse))
 
 # %% [markdown]
 # Evaluation practice has quietly started to use a model's stated confidence as a measuring instrument.

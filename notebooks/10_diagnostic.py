@@ -52,7 +52,7 @@ battery = load_battery()
 items = pd.DataFrame(battery["items"])
 # the paper's two numbers in this appendix restate the Design section's confidence scale
 glue.restate("diag_conf_scale_min", "design_conf_scale_min", book_dir=book_dir)
-glue.restate("diag_conf_scale_max", "design_conf_scale_max", book_dir=book_dir)
+_ = glue.restate("diag_conf_scale_max", "design_conf_scale_max", book_dir=book_dir)
 
 # %% [markdown]
 # ## The battery

@@ -33,7 +33,7 @@ for repeat, canonical in {
     "repro_moonshot_firstparty_n": "repro_moonshot_firstparty_n",
 }.items():
     restate(repeat, canonical, book_dir=book_dir)
-quoted("repro_n_scripts")
+_ = quoted("repro_n_scripts")
 
 # %% [markdown]
 # ## What the paper released

@@ -63,7 +63,7 @@ for code, n in verdict_counts.items():
 glue.value("audit_why_n_rows", len(why))
 glue.value("audit_n_fidelity_files", len(notes.files))
 glue.value("audit_n_known_conflicts", len(notes.known_conflicts))
-glue.value("audit_n_ideal_values", len(notes.ideal_bootstrap))
+_ = glue.value("audit_n_ideal_values", len(notes.ideal_bootstrap))
 
 # %% [markdown]
 # ## Summary

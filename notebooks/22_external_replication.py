@@ -89,7 +89,7 @@ MEDIAN_BAND_LOW = 85  # descriptive: the lower end of the paper's "typical state
 glue.value("ext_median_band_low", MEDIAN_BAND_LOW)
 was_missing = ext["confidence"].isna()
 glue.value("ext_missing_err_pct", 100 * (1 - ext.loc[was_missing, "correct"].mean()))
-glue.value("ext_answered_err_pct", 100 * (1 - ext.loc[~was_missing, "correct"].mean()))
+_ = glue.value("ext_answered_err_pct", 100 * (1 - ext.loc[~was_missing, "correct"].mean()))
 
 # %% [markdown]
 # The collection has {glue:text}`ext_n_models` models × {glue:text}`ext_n_items:,.0f` questions
@@ -158,7 +158,7 @@ glue.value("ext_risk20_max", 100 * risk20.max())
 rho = spearmanr(t_ext["accuracy"], t_ext["auroc"]).statistic
 glue.value("ext_spearman_acc_auroc", float(rho))
 rho_citl = spearmanr(t_ext["accuracy"], t_ext["citl"]).statistic
-glue.value("ext_spearman_acc_citl", float(rho_citl))
+_ = glue.value("ext_spearman_acc_citl", float(rho_citl))
 
 # %% [markdown]
 # **Calibration in the large.** Accuracy spans {glue:text}`ext_acc_min:.1f`–{glue:text}`ext_acc_max:.1f` %, while

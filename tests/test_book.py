@@ -75,3 +75,18 @@ def _printed_values(root):
 
 def _printed_value(root, cid):
     return _printed_values(root)[cid]
+
+
+def test_no_stray_reprs_on_pages(built_book, root):
+    """A cell that ends in a call returning a value shows its bare repr (an unrounded float, a
+    PosixPath) on the reader's page; every execute_result must carry a rich representation."""
+    import json
+
+    stray = []
+    for nb_path in sorted((root / "book").glob("*.ipynb")):
+        nb = json.loads(nb_path.read_text(encoding="utf-8"))
+        for i, cell in enumerate(nb["cells"]):
+            for out in cell.get("outputs", []):
+                if out.get("output_type") == "execute_result" and set(out["data"]) <= {"text/plain"}:
+                    stray.append(f"{nb_path.name} cell {i}: {''.join(out['data']['text/plain'])[:60]}")
+    assert not stray, "stray plain-text results:\n" + "\n".join(stray)

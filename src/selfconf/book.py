@@ -77,8 +77,10 @@ def banner(data_dir: str | os.PathLike, seed: int | None = None, n_boot: int | N
     show_markdown(text)
 
 
-def table(df, name: str, caption: str | None = None, index: bool = False, float_format: str | None = None):
-    """Display ``df`` and offer it as a CSV download (written to ``book/_static/tables/<name>.csv``)."""
+def table(df, name: str, caption: str | None = None, index: bool = False, float_format: str | None = None) -> None:
+    """Display ``df`` and offer it as a CSV download (written to ``book/_static/tables/<name>.csv``).
+
+    Returns nothing, so a call that ends a cell leaves no stray ``repr`` on the page."""
     from IPython.display import display
 
     out = resolve(TABLE_DIR)
@@ -89,4 +91,3 @@ def table(df, name: str, caption: str | None = None, index: bool = False, float_
         show_markdown(f"**{caption}**")
     display(df if index else df.style.hide(axis="index"))
     show_markdown(f"{{download}}`Download this table as CSV <_static/tables/{name}.csv>`")
-    return path
