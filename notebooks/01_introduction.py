@@ -118,7 +118,7 @@ _ = glue.claim("intro_c3_topic_brier_delta_max", max(worse))
 #
 # **C3 — manipulable.** The channel such a repair would use accepts forgeries. A shuffled, false profile took
 # an exploratory rung's self-assessment AUROC to chance ({glue:text}`intro_c3_expl_rung_shuffled_auroc:.3f`
-# against {glue:text}`intro_c3_expl_rung_core_auroc:.3f` with the true profile; a drop of
+# against {glue:text}`intro_c3_expl_rung_core_auroc:.3f` with the true profile; a change of
 # {glue:text}`intro_c3_expl_rung_drop:+.3f`, CI {glue:text}`intro_c3_expl_rung_drop_ci_lo:+.3f` to
 # {glue:text}`intro_c3_expl_rung_drop_ci_hi:+.3f`); one fabricated
 # "[{glue:text}`intro_c3_fabricated_claim_pct`%]{.quoted} accuracy" line moved a local model's confidence from

@@ -76,11 +76,12 @@ N_PANELS = glue.quoted("n_panels")
 quoted_repeat("t1_caption_chance_auroc", CHANCE)
 quoted_repeat("r1_riskcov_coverage_20", COVERAGES_PCT[-1])
 glue.value("r1_n_boot", n_boot)
-pd.DataFrame({
+_ = table(pd.DataFrame({
     "parameter": ["high-confidence threshold (points)", "chance AUROC", "descriptive AUROC cut-off", "ECE bins",
                   "interval level", "bootstrap draws (paper)", "bootstrap draws (this build)", "coverages (%)"],
-    "value": [str(v) for v in (HIGH_CONF, CHANCE, AUROC_CUT, N_BINS, CI_LEVEL, PAPER_DRAWS, n_boot, COVERAGES_PCT)],
-}).style.hide(axis="index")
+    "value": [f"{HIGH_CONF:g}", f"{CHANCE:g}", f"{AUROC_CUT:g}", f"{N_BINS:g}", f"{CI_LEVEL:.0%}",
+              f"{PAPER_DRAWS:,.0f}", f"{n_boot:,}", ", ".join(f"{c:g}" for c in COVERAGES_PCT)],
+}), "result1_parameters", caption="Analysis parameters (quoted from the paper, except this build's draws)")
 
 # %% [markdown]
 # ## Table 1: calibration and discrimination per frontier model
@@ -208,18 +209,20 @@ glue.claims({
     "r1_n_other_models_bins": len(rest),
     "r1_n_nonpositive_bins_other_models": int(nonpos[rest].max()) if rest else 0,
 })
-pd.DataFrame({
+_ = table(pd.DataFrame({
     "model": MODELS,
-    "median conf.": [by_model.loc[m, "median_points"] for m in MODELS],
-    "IQR (points)": [iqr[m] for m in MODELS],
-    "saturated (median >= threshold)": [by_model.loc[m, "median_points"] >= HIGH_CONF for m in MODELS],
+    "median conf.": [f"{by_model.loc[m, 'median_points']:.0f}" for m in MODELS],
+    "IQR (points)": [f"{iqr[m]:.0f}" for m in MODELS],
+    f"saturated (median ≥ {HIGH_CONF:g})": ["yes" if by_model.loc[m, "median_points"] >= HIGH_CONF else "no"
+                                            for m in MODELS],
     "refusals": [int(refusals[m]) for m in MODELS],
     "occupied bins": occupied.groupby("model", sort=False).size().reindex(MODELS).to_list(),
-    "bins with gap <= 0": nonpos.to_list(),
-    "|CITL| (pp)": (100 * by_model.loc[MODELS, "citl"].abs()).to_list(),
-    "ECE x 100": (100 * by_model.loc[MODELS, "ece"]).to_list(),
-}).style.hide(axis="index").format({"median conf.": "{:.0f}", "IQR (points)": "{:.0f}", "|CITL| (pp)": "{:.2f}",
-                                     "ECE x 100": "{:.2f}"})
+    "bins with gap ≤ 0": nonpos.to_list(),
+    "|CITL| (pp)": [f"{v:.2f}" for v in 100 * by_model.loc[MODELS, "citl"].abs()],
+    "ECE × 100": [f"{v:.2f}" for v in 100 * by_model.loc[MODELS, "ece"]],
+}), "result1_saturation_bins",
+    caption="Median and spread of stated confidence, refusals, and the sign of the gap in each occupied "
+            f"reliability bin ({N_BINS:g} equal-width bins)")
 
 # %% [markdown]
 # ### Reliability diagrams
@@ -280,8 +283,13 @@ glue.claims({
     "r1_highconf_wrong_permodel_max": 100 * hc["high_conf_error_rate"].max(),
     "r1_highconf_wrong_macro_pct": 100 * hc["high_conf_error_rate"].mean(),
 })
-hc.assign(high_conf_error_pct=100 * hc["high_conf_error_rate"]).drop(
-    columns="high_conf_error_rate").style.hide(axis="index").format({"high_conf_error_pct": "{:.1f}"})
+_ = table(pd.DataFrame({
+    "model": hc["model"],
+    f"answers at confidence ≥ {HIGH_CONF:g}": hc["high_conf_n"].astype(int),
+    "of which wrong": hc["high_conf_wrong"].astype(int),
+    "error rate (%)": [f"{100 * v:.1f}" for v in hc["high_conf_error_rate"]],
+}), "result1_high_confidence_errors",
+    caption=f"Wrong answers among those stated with confidence ≥ {HIGH_CONF:g}, per frontier model")
 
 # %% [markdown]
 # ## Discrimination: better than chance, but weak
@@ -343,8 +351,10 @@ curves = alt.Chart(roc).mark_line(point=alt.OverlayMarkDef(size=12)).encode(
 # among those answered. For the {glue:text}`r1_riskcov_n_models` models with the strongest self-AUROC
 # (chosen by ranking Table 1), the error rate at {glue:text}`r1_riskcov_coverage_20`% coverage is still
 # {glue:text}`r1_riskcov_anthropic_err20:.1f`%, {glue:text}`r1_riskcov_xai_err20:.1f`% and
-# {glue:text}`r1_riskcov_google_err20:.1f`% — a substantial reduction only for the third, and far from a usable
-# confidence gate for the other two. At coverage $c$ the $\lfloor c\,n\rfloor$ most confident answers are kept
+# {glue:text}`r1_riskcov_google_err20:.1f`%, against {glue:text}`t2_anthropic_err_cov100:.1f`%,
+# {glue:text}`t2_xai_err_cov100:.1f`% and {glue:text}`t2_google_err_cov100:.1f`% when every item is answered:
+# gating on stated confidence removes some errors, but even these models keep a sizeable share of them
+# among their most confident answers. At coverage $c$ the $\lfloor c\,n\rfloor$ most confident answers are kept
 # (the paper does not state its rule; when $c\,n$ is not a whole number, some of its printed rates are only
 # attainable with the floor, see `selfconf.summary`), and answers with equal confidence are taken in row order.
 # The second table shows what the ceiling $\lceil c\,n\rceil$ would give and how far any order of the tied
@@ -587,8 +597,20 @@ glue.claims({
 glue.value("fig1_n_above_diagonal", int(fig["above_diagonal"].sum()))
 glue.value("fig1_best_model", str(t1.loc[t1["auroc"].idxmax(), "model"]))
 glue.value("fig1_smallest_gap_model", str(t1.loc[t1["citl"].idxmin(), "model"]))
-_ = table(as_text(fig[["tier", "model", "model_id", "n", "accuracy_pct", "median_conf", "mean_conf", "above_diagonal"]],
-              {"accuracy_pct": "{:.1f}", "median_conf": "{:.1f}", "mean_conf": "{:.1f}"}), "figure1_data", caption="Data behind Figure 1")
+# caption wording chosen from the rows
+best_model = str(t1.loc[t1["auroc"].idxmax(), "model"])
+glue.value("fig1_best_phrase", "has the best self-AUROC" if best_model == refusal_model
+           else f"does not have the best self-AUROC (that is {best_model}, shown next)")
+smallest_gap_model = str(t1.loc[t1["citl"].idxmin(), "model"])
+glue.value("fig1_smallest_gap_note", "the model with dispersed confidence" if smallest_gap_model == dispersed_model
+           else f"not the model with the most dispersed confidence ({dispersed_model})")
+fig_show = as_text(fig[["tier", "model", "model_id", "n", "accuracy_pct", "median_conf", "mean_conf", "above_diagonal"]],
+                   {"accuracy_pct": "{:.1f}", "median_conf": "{:.0f}", "mean_conf": "{:.1f}"})
+fig_show["above_diagonal"] = ["yes" if v else "no" for v in fig["above_diagonal"]]
+fig_show = fig_show.rename(columns={"model_id": "model id", "accuracy_pct": "accuracy (%)",
+                                    "median_conf": "median conf.", "mean_conf": "mean conf.",
+                                    "above_diagonal": "above the diagonal"})
+_ = table(fig_show, "figure1_data", caption="Data behind Figure 1")
 
 # %% tags=["remove-input"]
 diag100 = alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]})).mark_line(
@@ -622,10 +644,10 @@ local_span = alt.Chart(pd.DataFrame([{
 # {glue:text}`fig1_n_above_diagonal` of them lie above the calibration diagonal. The shaded box is the local
 # tier's span.
 # The strongly refusing model ({glue:text}`r1_refusal_model`, median {glue:text}`fig1_refusal_model_median:.0f` at
-# {glue:text}`fig1_refusal_model_acc:.1f`% accuracy, CITL {glue:text}`fig1_refusal_model_citl:+.1f` pp) has the
-# best self-AUROC ({glue:text}`fig1_best_model`, {glue:text}`fig1_best_self_auroc:.3f`) and is still
+# {glue:text}`fig1_refusal_model_acc:.1f`% accuracy, CITL {glue:text}`fig1_refusal_model_citl:+.1f` pp)
+# {glue:text}`fig1_best_phrase` ({glue:text}`fig1_best_model`, {glue:text}`fig1_best_self_auroc:.3f`) and is still
 # overconfident; the smallest calibration gap is {glue:text}`fig1_smallest_gap_model`'s
-# ({glue:text}`fig1_smallest_gap:+.1f` pp), the model with dispersed confidence. Frontier medians in Table 1 order:
+# ({glue:text}`fig1_smallest_gap:+.1f` pp), {glue:text}`fig1_smallest_gap_note`. Frontier medians in Table 1 order:
 # {glue:text}`fig1_google_median_conf:.0f`/{glue:text}`fig1_moonshot_median_conf:.0f`/{glue:text}`fig1_alibaba_median_conf:.0f`/{glue:text}`fig1_xai_median_conf:.0f`/{glue:text}`fig1_deepseek_median_conf:.0f`/{glue:text}`fig1_zhipu_median_conf:.0f`/{glue:text}`fig1_openai_median_conf:.0f`/{glue:text}`fig1_mistral_median_conf:.0f`/{glue:text}`fig1_anthropic_median_conf:.0f`.
 # The {glue:text}`fig1_n_local_models`-model local tier spans {glue:text}`fig1_local_acc_min:.1f`–{glue:text}`fig1_local_acc_max:.1f`%
 # accuracy at median confidence {glue:text}`fig1_local_median_conf_min:.0f`–{glue:text}`fig1_local_median_conf_max:.0f`

@@ -27,6 +27,8 @@ n_boot = 2000
 data_dir = "data/reconstructed"
 
 # %% tags=["remove-input"]
+import inspect
+
 import altair as alt
 import numpy as np
 import pandas as pd
@@ -94,7 +96,7 @@ _ = table(shown.rename(columns={"off_accuracy": "OFF accuracy", "off_auroc": "OF
 # {glue:text}`ladder_demoted_rung2_off_auroc:.3f` and {glue:text}`ladder_demoted_rung3_off_auroc:.3f`
 # (listed in order of OFF accuracy; the paper does not tie these numbers to subject names, and neither does
 # this page's text). All [{glue:text}`r2_ladder_all_subjects`]{.quoted} subjects come from one vendor family,
-# a limit discussed on the Limitations page.
+# a limit discussed on the [Limitations](08_limitations.ipynb) page.
 #
 # ## The battery
 
@@ -163,6 +165,26 @@ glue.value("ladder_holm_raw_off_unrounded", off["p_raw"])
 glue.value("ladder_n_pairs_placebo", int(pl["n_pairs"]))
 glue.value("ladder_n_pairs_off", int(off["n_pairs"]))
 
+# wording chosen from the values (lower ECE / Brier is better); compared at the printed 3 decimals
+def _compare(a: float, b: float) -> str:
+    fa, fb = f"{a:.3f}", f"{b:.3f}"
+    return "the same at three decimals as" if fa == fb else ("higher (worse) than" if a > b else "lower (better) than")
+
+glue.value("r2_ece_core_vs_placebo", _compare(t3.loc["core", "ece"], t3.loc["placebo", "ece"]))
+glue.value("r2_brier_core_vs_placebo", _compare(t3.loc["core", "brier"], t3.loc["placebo", "brier"]))
+ALPHA = inspect.signature(ladder.power_from_ci).parameters["alpha"].default  # the test level of the design
+glue.value("r2_alpha", float(ALPHA))
+holm_pair = (pl["p_holm"], off["p_holm"])
+if max(holm_pair) < ALPHA:
+    holm_verdict = "both are below the test level α = {:.2f}: both confirmatory endpoints pass"
+elif min(holm_pair) < ALPHA:
+    holm_verdict = "only one is below the test level α = {:.2f}: one confirmatory endpoint passes"
+else:
+    holm_verdict = "both are at or above the test level α = {:.2f}: no confirmatory endpoint passes"
+holm_verdict = holm_verdict.format(ALPHA)
+glue.value("r2_holm_verdict", holm_verdict)
+glue.value("r2_holm_equal", "They are equal" if np.isclose(*holm_pair) else "They differ")
+
 rows = []
 for arm in ladder.ARMS:
     r = t3.loc[arm]
@@ -185,9 +207,10 @@ _ = table(pd.DataFrame(rows), "table3_ladder",
 # exposes neither temperature nor seed). CORE's answered-only AUROC is {glue:text}`t3_core_auroc:.3f`
 # against {glue:text}`t3_placebo_auroc:.3f` for PLACEBO and {glue:text}`t3_off_auroc:.3f` for OFF, with
 # accuracies of {glue:text}`t3_core_acc:.3f`, {glue:text}`t3_placebo_acc:.3f` and {glue:text}`t3_off_acc:.3f`.
-# On calibration CORE does not win either: its ECE ({glue:text}`t3cap_core_ece:.3f`) is worse than
-# PLACEBO's ({glue:text}`t3cap_placebo_ece:.3f`), while the Brier scores tie at
-# {glue:text}`t3_core_brier:.3f` and {glue:text}`t3_placebo_brier:.3f`.
+# On calibration (lower is better for both scores), CORE's ECE ({glue:text}`t3cap_core_ece:.3f`) is
+# {glue:text}`r2_ece_core_vs_placebo` PLACEBO's ({glue:text}`t3cap_placebo_ece:.3f`), and its Brier score
+# ({glue:text}`t3_core_brier:.3f`) is {glue:text}`r2_brier_core_vs_placebo` PLACEBO's
+# ({glue:text}`t3_placebo_brier:.3f`).
 #
 # ## The confirmatory test
 #
@@ -199,22 +222,32 @@ _ = table(pd.DataFrame(rows), "table3_ladder",
 # [{glue:text}`r2_ladder_delta_ci_lo:+.3f`, {glue:text}`r2_ladder_delta_ci_hi:+.3f`], raw
 # p = {glue:text}`ladder_core_vs_placebo_p_raw:.3f`. CORE against OFF: {glue:text}`t3cap_core_vs_off_delta:+.3f`,
 # CI [{glue:text}`t3cap_core_vs_off_ci_lo:+.3f`, {glue:text}`t3cap_core_vs_off_ci_hi:+.3f`], raw
-# p = {glue:text}`ladder_core_vs_off_p_raw:.3f`. After Holm both adjusted p-values equal
-# {glue:text}`ladder_p_holm_adj:.3f` (twice the smaller raw p), above 0.05: no confirmatory endpoint
-# passes, and the pre-registered item × batch robustness gate is not met either. The scope of this null
+# p = {glue:text}`ladder_core_vs_off_p_raw:.3f`. After Holm (with two contrasts: the smaller raw p doubled, the
+# larger kept, then made monotone) the adjusted p-values are {glue:text}`ladder_p_holm_adj:.3f` for CORE >
+# PLACEBO and {glue:text}`ladder_core_vs_off_p_holm:.3f` for CORE > OFF. {glue:text}`r2_holm_equal`, and
+# {glue:text}`r2_holm_verdict`. The pre-registered item × batch robustness gate is not met either. The scope of this null
 # is narrow: on {glue:text}`r2_ladder_n_rungs_scope` confirmatory rung, injecting the measured profile did
 # not demonstrably repair discrimination. The point estimate is positive; the data fit both no effect and
 # a small one.
 
 # %% tags=["hide-input"]
 holm_df = contr.loc[["core-placebo", "core-off"], ["n_pairs", "delta", "ci_low", "ci_high", "p_raw", "p_holm"]].reset_index()
-_ = table(holm_df, "ladder_confirmatory_family", caption="Confirmatory family with Holm adjustment (unrounded p)",
-      float_format="%.5f")
+holm_show = pd.DataFrame({
+    "contrast": ["CORE > " + c.split("-", 1)[1].upper() for c in holm_df["contrast"]],
+    "matched cells": holm_df["n_pairs"].astype(int),
+    "ΔAUROC": [f"{v:+.5f}" for v in holm_df["delta"]],
+    "95% CI": [f"[{lo:+.5f}, {hi:+.5f}]" for lo, hi in zip(holm_df["ci_low"], holm_df["ci_high"])],
+    "raw p": [f"{v:.5f}" for v in holm_df["p_raw"]],
+    "Holm-adjusted p": [f"{v:.5f}" for v in holm_df["p_holm"]],
+})
+_ = table(holm_show, "ladder_confirmatory_family",
+          caption="Confirmatory family with Holm adjustment (unrounded values, five decimals)")
 
 # %% [markdown]
-# The paper notes that its Holm value (.085) cannot come from the displayed raw p-values (.042 and .064
-# give .084); it needs the unrounded CORE > OFF p in [0.04225, 0.0425). Here the unrounded value is
-# {glue:text}`ladder_holm_raw_off_unrounded:.5f`. A bootstrap p-value from {glue:text}`ladder_n_boot` draws
+# The paper's printed Holm value cannot be recomputed from its own rounded raw p-values; it needs an
+# unrounded CORE > OFF p inside a narrow interval (the arithmetic, from the printed numbers alone, is on the
+# [consistency page](13_consistency.ipynb)). This page applies Holm to unrounded p-values; here the unrounded
+# CORE > OFF value is {glue:text}`ladder_holm_raw_off_unrounded:.5f`. A bootstrap p-value from {glue:text}`ladder_n_boot` draws
 # moves in steps of 1/{glue:text}`ladder_n_boot` per tail, so whether the third decimal of the Holm value
 # matches depends on the draws; the audit page judges it with the Monte-Carlo tolerance of its inputs.
 #
@@ -229,17 +262,21 @@ glue.value("ladder_power_at_observed_pct", 100 * pw["power_at_observed"])
 se_q = glue.quoted("ladder_power_se")
 pct_q = glue.quoted("ladder_power_pct")
 mde_q = glue.quoted("ladder_power_min_delta")
-pd.DataFrame({"quantity": ["SE of ΔAUROC from the CI width", "smallest Δ with 80% power (two-sided α=0.05)",
+glue.value("r2_power_target_pct", 100 * float(inspect.signature(ladder.power_from_ci).parameters["target_power"].default))
+power_df = pd.DataFrame({"quantity": ["SE of ΔAUROC from the CI width",
+                           f"smallest Δ with {100 * inspect.signature(ladder.power_from_ci).parameters['target_power'].default:.0f}% power (two-sided α = {ALPHA:.2f})",
                            "power at the observed Δ"],
               "recomputed here": [f"{pw['se']:.4f}", f"{pw['min_delta']:.4f}", f"{100 * pw['power_at_observed']:.0f}%"],
               "paper (quoted)": [f"≈{se_q:.3f}", f"≥{mde_q:.2f} at ~{pct_q:.0f}%", "—"]})
+_ = table(power_df, "ladder_power", caption="Power of the confirmatory contrast: recomputed from the interval, "
+          "next to the paper's quoted figures")
 
 # %% [markdown]
 # The design was sized for moderate effects. Reading the standard error off the confirmatory interval
 # (width / 2·1.96) gives {glue:text}`ladder_power_se_computed:.4f` here; the paper prints
 # SE ≈ [{glue:text}`ladder_power_se:.3f`]{.quoted} and concludes ~[{glue:text}`ladder_power_pct:.0f`%]{.quoted}
 # power only for ΔAUROC ≥ [{glue:text}`ladder_power_min_delta:.2f`]{.quoted}. With the recomputed SE the
-# smallest effect detected with 80% power is {glue:text}`ladder_power_min_delta_computed:.3f`, larger than
+# smallest effect detected with {glue:text}`r2_power_target_pct:.0f`% power is {glue:text}`ladder_power_min_delta_computed:.3f`, larger than
 # the observed {glue:text}`r2_ladder_delta_observed:+.3f`, for which the power was only about
 # {glue:text}`ladder_power_at_observed_pct:.0f`%. The power figures are approximations the paper reads off
 # the CI, so they are shown as quoted, next to the recomputation.
@@ -289,7 +326,7 @@ _ = table(pd.DataFrame({"subject": list(orc), "oracle AUROC": [f"{o['auroc']:.3f
 #
 # A placebo profile must look like a profile (same overall level) while carrying no domain information.
 # The protocol validated each rung by the correlation between its placebo profile and its true profile
-# over the 21 bins; this book uses Spearman's rank correlation (ties at average ranks), which the paper's
+# over the {glue:text}`r2_oracle_n_bins` bins; this book uses Spearman's rank correlation (ties at average ranks), which the paper's
 # ρ suggests but does not state.
 
 # %% tags=["hide-input"]
@@ -306,8 +343,8 @@ _ = table(pd.DataFrame(prow), "ladder_placebo_validation", caption="Placebo vali
 
 # %% [markdown]
 # Measured in subject order (Haiku 4.5, Sonnet 5, Opus 4.8, Fable 5), the correlations are
-# ρ = {glue:text}`ladder_placebo_rho_haiku:.3f`, {glue:text}`ladder_placebo_rho_sonnet:.4f`,
-# {glue:text}`ladder_placebo_rho_opus:.3f` and {glue:text}`ladder_placebo_rho_fable:+.3f`, all inside the
+# ρ = {glue:text}`ladder_placebo_rho_haiku:+.3f`, {glue:text}`ladder_placebo_rho_sonnet:+.4f`,
+# {glue:text}`ladder_placebo_rho_opus:+.3f` and {glue:text}`ladder_placebo_rho_fable:+.3f`, all inside the
 # pre-registered |ρ| < [{glue:text}`ladder_placebo_rho_bound:.2f`]{.quoted}, and each placebo keeps the
 # true profile's overall level to within a grid step. (The paper lists the four values without saying
 # which rung each belongs to; the order above is the reconstruction's assumption.)

@@ -71,11 +71,11 @@ glue.claims({
 glue.value("r3_frontier_n_core", fr["core"]["n"])
 glue.value("r3_frontier_n_shuffled", fr["shuffled"]["n"])
 _ = table(pd.DataFrame([
-    {"arm": "CORE (true profile)", "answered rows": fr["core"]["n"], "AUROC": f"{fr['core']['estimate']:.3f}",
+    {"arm": "CORE (true profile)", "answered rows": f"{fr['core']['n']:,}", "AUROC": f"{fr['core']['estimate']:.3f}",
      "95% CI (items resampled)": f"[{fr['core']['low']:.3f}, {fr['core']['high']:.3f}]"},
-    {"arm": "SHUFFLED (false profile)", "answered rows": fr["shuffled"]["n"], "AUROC": f"{fr['shuffled']['estimate']:.3f}",
+    {"arm": "SHUFFLED (false profile)", "answered rows": f"{fr['shuffled']['n']:,}", "AUROC": f"{fr['shuffled']['estimate']:.3f}",
      "95% CI (items resampled)": f"[{fr['shuffled']['low']:.3f}, {fr['shuffled']['high']:.3f}]"},
-    {"arm": "difference", "answered rows": None, "AUROC": f"{fr['delta']['estimate']:+.3f}",
+    {"arm": "difference (CORE − SHUFFLED)", "answered rows": "—", "AUROC": f"{fr['delta']['estimate']:+.3f}",
      "95% CI (items resampled)": f"[{fr['delta']['low']:+.3f}, {fr['delta']['high']:+.3f}]"},
 ]), "result3_frontier_rung", caption="Exploratory frontier rung: true vs false profile (answered-only AUROC)")
 
@@ -136,6 +136,12 @@ for _, r in mp.iterrows():
                  f"t4_{s}_delta": int(r["delta"])})
 top = mp.loc[mp["delta"].idxmax()]
 glue.value("r3_microprobe_top_model", top["model"])
+# wording chosen from the rows: is the largest shift also the lowest starting point under the low claim?
+if int(top["conf_at_0"]) == int(mp["conf_at_0"].min()):
+    top_phrase = "the model that started lowest under the low claim, and so had the most room to rise"
+else:
+    top_phrase = f"{top['model']}, which did not start lowest under the low claim"
+glue.value("r3_microprobe_top_phrase", top_phrase)
 glue.claims({"r3_microprobe_conf_before": int(top["conf_at_0"]), "r3_microprobe_conf_after": int(top["conf_at_95"]),
              "r3_microprobe_largest_shift": int(top["delta"]), "r3_microprobe_up_to": int(mp["delta"].max())})
 low_claim = glue.quoted("microprobe_claim_low_pct")
@@ -157,7 +163,7 @@ _ = table(t4, "table4_microprobe", caption="Table 4. Local microprobe: stated co
 # {glue:text}`r3_microprobe_conf_before` to {glue:text}`r3_microprobe_conf_after`; with one line of the
 # profile changed, stated confidence moves by up to {glue:text}`r3_microprobe_up_to:+d` points across the
 # [{glue:text}`t4_n_models`]{.quoted} models. The largest shift ({glue:text}`r3_microprobe_largest_shift:+d`
-# points) belongs to the model with the most declared calibration to lose; the ceiling-pinned model
+# points) belongs to {glue:text}`r3_microprobe_top_phrase`; the ceiling-pinned model
 # (confidence [{glue:text}`microprobe_ceiling_conf_approx:.0f`]{.quoted} whatever the claim) has nothing to
 # attack. Two boundary conditions frame the effect: the model must be able to map the item to a profile
 # bin (on unlabelled items small local models ignore the profile, shifts ≈
@@ -167,7 +173,7 @@ _ = table(t4, "table4_microprobe", caption="Table 4. Local microprobe: stated co
 # ## The topic-labelled pass (exploratory, a disclosed deviation)
 #
 # The first boundary condition can itself be tested: label each probe with its topic, which removes the
-# mapping problem. Five local models answer held-out probes twice, once with their true profile (their
+# mapping problem. [{glue:text}`topic_n_models`]{.quoted} local models answer held-out probes twice, once with their true profile (their
 # accuracy per bin on separate held-out items) and once with a false one (each bin's number inverted),
 # at temperature 0 with a fixed seed.
 
@@ -190,12 +196,23 @@ glue.claims({
     "topic_qwen3_delta": ts.loc["qwen3:8b", "brier_delta"],
 })
 glue.value("topic_all_ci_include_zero", bool(ts["ci_includes_zero"].all()))
+n_ci_zero = int(ts["ci_includes_zero"].sum())
+glue.value("topic_ci_zero_phrase", "Every per-probe bootstrap interval" if n_ci_zero == len(ts)
+           else f"{n_ci_zero} of the {len(ts)} per-probe bootstrap intervals")
 glue.value("topic_qwen3_conf_false", ts.loc["qwen3:8b", "mean_conf_false"])
 glue.value("topic_qwen3_acc_false", ts.loc["qwen3:8b", "acc_false_pct"])
-shown = ts.reset_index()[["model", "n_probes", "acc_true_pct", "acc_false_pct", "brier_true", "brier_false",
-                          "brier_delta", "ci_low", "ci_high", "consumed"]]
-_ = table(shown, "result3_topic_pass", caption="Topic-labelled pass: Brier change (false − true profile) per model",
-      float_format="%.3f")
+tsr = ts.reset_index()
+shown = pd.DataFrame({
+    "model": tsr["model"], "probes per arm": tsr["n_probes"].astype(int),
+    "acc. true profile (%)": [f"{v:.1f}" for v in tsr["acc_true_pct"]],
+    "acc. false profile (%)": [f"{v:.1f}" for v in tsr["acc_false_pct"]],
+    "Brier (true)": [f"{v:.3f}" for v in tsr["brier_true"]],
+    "Brier (false)": [f"{v:.3f}" for v in tsr["brier_false"]],
+    "Brier change": [f"{v:+.3f}" for v in tsr["brier_delta"]],
+    "95% CI": [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(tsr["ci_low"], tsr["ci_high"])],
+    "consumed the false profile": ["yes" if c else "no" for c in tsr["consumed"]],
+})
+_ = table(shown, "result3_topic_pass", caption="Topic-labelled pass: Brier change (false − true profile) per model")
 
 # %% [markdown]
 # Once the items are labelled, the false profile that was inert on unlabelled items is consumed by
@@ -204,7 +221,7 @@ _ = table(shown, "result3_topic_pass", caption="Topic-labelled pass: Brier chang
 # {glue:text}`topic_glm4_brier_delta:+.3f` (glm4:9b), {glue:text}`topic_llama32_brier_delta:+.3f`
 # (llama3.2:3b, whose accuracy also falls from {glue:text}`topic_llama32_acc_before:.1f`% to
 # {glue:text}`topic_llama32_acc_after:.1f`%), {glue:text}`topic_mistral7b_brier_delta:+.3f` (mistral:7b) and
-# {glue:text}`topic_phi4mini_brier_delta:+.3f` (phi4-mini). Every per-probe bootstrap interval at
+# {glue:text}`topic_phi4mini_brier_delta:+.3f` (phi4-mini). {glue:text}`topic_ci_zero_phrase` at
 # n = [{glue:text}`topic_bootstrap_n`]{.quoted} contains zero, so this pass shows direction and mechanism,
 # not per-model effect sizes. The fifth model, qwen3:8b, is at the ceiling on this battery
 # ({glue:text}`topic_qwen3_acc:.0f`% accuracy, confidence {glue:text}`topic_qwen3_conf:.0f` in both arms,

@@ -80,8 +80,15 @@ glue.claims({
 mc = au.pivot_table(index="model", columns="format", values="mean_conf")
 glue.value("twostage_mean_conf_inline", float(au.loc[au["format"] == "inline", "mean_conf"].mean()))
 glue.value("twostage_mean_conf_posthoc", float(au.loc[au["format"] == "posthoc", "mean_conf"].mean()))
-_ = table(au, "limitations_twostage", caption="Two-stage arm: labelled rows, accuracy, mean confidence and AUROC",
-      float_format="%.3f")
+au_show = pd.DataFrame({
+    "model": au["model"], "format": au["format"].map({"inline": "inline", "posthoc": "post hoc"}).fillna(au["format"]),
+    "labelled rows": au["n_labelled"].astype(int),
+    "accuracy (%)": [f"{100 * v:.1f}" for v in au["accuracy"]],
+    "mean confidence (0–100)": [f"{v:.1f}" for v in au["mean_conf"]],
+    "self-AUROC": [f"{v:.3f}" for v in au["auroc"]],
+})
+_ = table(au_show, "limitations_twostage",
+          caption="Two-stage arm: labelled rows, accuracy, mean confidence and AUROC per model and format")
 
 # %% tags=["hide-input"]
 alt.Chart(au).mark_point(filled=True, size=80).encode(
@@ -160,17 +167,38 @@ glue.value("regrade_acc_after_selfrows", rg["acc_after_selfrows_pct"])
 glue.claims({"regrade_agreement_pct": rg["agreement_pct"], "regrade_down_flips": rg["down_flips"],
              "regrade_up_flips": rg["up_flips"], "regrade_acc_before": rg["acc_before_pct"],
              "regrade_acc_after": rg["acc_after_pct"]})
-pd.DataFrame({"quantity": ["graded rows (whole set)", "self-graded rows", "agreement (self-graded rows)",
+regrade_show = pd.DataFrame({"quantity": ["graded rows (whole set)", "self-graded rows", "agreement (self-graded rows)",
                            "down-flips / up-flips", "accuracy before → after (whole set)",
                            "accuracy before → after (self-graded rows only)"],
               "value": [f"{rg['n_graded']:,}", f"{rg['n_self_graded']:,}", f"{rg['agreement_pct']:.1f}%",
                         f"{rg['down_flips']} / {rg['up_flips']}",
                         f"{rg['acc_before_pct']:.1f}% → {rg['acc_after_pct']:.1f}%",
                         f"{rg['acc_before_selfrows_pct']:.1f}% → {rg['acc_after_selfrows_pct']:.1f}%"]})
+_ = table(regrade_show, "limitations_regrade", caption="Cross-family regrade of the grader model's own answers")
+
+# The note below asks whether the whole-set accuracies, read at one decimal, could instead be over the
+# self-graded rows only: find every correct count on those rows that prints the "before" value, apply the
+# net down-flips, and see what the "after" value would print.
+n_self = rg["n_self_graded"]
+before_txt, after_txt = f"{rg['acc_before_pct']:.1f}", f"{rg['acc_after_pct']:.1f}"
+net_down = rg["down_flips"] - rg["up_flips"]
+k_fit = [k for k in range(n_self + 1) if f"{100 * k / n_self:.1f}" == before_txt]
+after_fit = sorted({f"{100 * (k - net_down) / n_self:.1f}" for k in k_fit})
+if not k_fit:
+    selfrows_reading = f"no number of correct rows prints {before_txt}% on them"
+elif after_txt in after_fit:
+    selfrows_reading = None
+else:
+    ks = " or ".join(str(k) for k in k_fit)
+    lefts = " or ".join(str(k - net_down) for k in k_fit)
+    selfrows_reading = (f"{before_txt}% of them forces {ks} correct, and {net_down} net down-flips leave {lefts}, "
+                        f"which prints {' or '.join(a + '%' for a in after_fit)}, not {after_txt}%")
+glue.value("regrade_selfrows_reading", selfrows_reading or f"{before_txt}% and {after_txt}% are both reachable there too")
+_ = glue.value("regrade_selfrows_verdict", "It cannot be" if selfrows_reading else "It could also be")
 
 # %% [markdown]
-# A cross-family regrade of all [{glue:text}`regrade_n_rows:,.0f`]{.quoted} self-graded rows (the rows
-# count {glue:text}`regrade_n_rows_computed:,.0f`) agrees with the grader on
+# A cross-family regrade of all [{glue:text}`regrade_n_rows:,.0f`]{.quoted} self-graded rows (the regrade
+# file holds {glue:text}`regrade_n_rows_computed:,.0f` of them) agrees with the grader on
 # {glue:text}`regrade_agreement_pct:.1f`%, and the disagreements lean towards self-leniency:
 # {glue:text}`regrade_down_flips` answers the grader had passed are failed by the other family, against
 # {glue:text}`regrade_up_flips` the other way. The grader model's accuracy moves from
@@ -178,9 +206,8 @@ pd.DataFrame({"quantity": ["graded rows (whole set)", "self-graded rows", "agree
 # overconfidence picture.
 #
 # :::{note}
-# The paper does not say over which rows that accuracy is taken. It cannot be the
-# {glue:text}`regrade_n_rows_computed:,.0f` self-graded rows alone: 5.9% of them forces 85 correct, and
-# 23 net down-flips leave 62, which prints 4.3%, not 4.4%. Over the grader model's whole graded set of
+# The paper does not say over which rows that accuracy is taken. {glue:text}`regrade_selfrows_verdict` the
+# {glue:text}`regrade_n_rows_computed:,.0f` self-graded rows alone: {glue:text}`regrade_selfrows_reading`. Over the grader model's whole graded set of
 # {glue:text}`regrade_n_graded:,.0f` rows (the same graded n as its Figure 1 point, including
 # {glue:text}`regrade_n_other_routes` rows settled without the LLM) both printed values hold:
 # {glue:text}`regrade_correct_before` → {glue:text}`regrade_correct_after` correct. That is the reading used

@@ -75,7 +75,7 @@ per_domain = (
     .agg(probes=("id", "size"), example=("question", "first"))
     .reset_index()
 )
-table(per_domain, "diagnostic_battery_domains", caption="Probes per domain bin, with the first probe of each")
+_ = table(per_domain, "diagnostic_battery_domains", caption="Probes per domain bin, with the first probe of each")
 
 # %% [markdown]
 # The battery holds {glue:text}`diagtool_n_items` items: {glue:text}`diagtool_n_probes` probes over
@@ -84,7 +84,8 @@ table(per_domain, "diagnostic_battery_domains", caption="Probes per domain bin, 
 # (and `src/selfconf/diagnose/battery.json`). The traps:
 
 # %% tags=["hide-input"]
-items.loc[items["kind"] == "trap", ["id", "question"]].style.hide(axis="index")
+items.loc[items["kind"] == "trap", ["id", "question"]].style.hide(axis="index").set_caption(
+    "The trap items (the only right response is ABSTAIN)")
 
 # %% [markdown]
 # ## Asking a model
@@ -128,7 +129,7 @@ pd.DataFrame({
     "component": list(WEIGHTS),
     "goodness": [goodness_rule[k] for k in WEIGHTS],
     "weight": list(WEIGHTS.values()),
-}).style.hide(axis="index")
+}).style.hide(axis="index").format({"weight": "{:.2f}"}).set_caption("Components, their goodness and their weights")
 
 # %% [markdown]
 # The composite is $100\times$ the weighted mean of the goodness values. A component that is undefined (for
@@ -146,7 +147,7 @@ tiers = pd.DataFrame({
 for lo, name in TIERS:
     if math.isfinite(lo):
         glue.value("diagtool_tier_" + name.replace(" ", "_").replace("-", "_"), lo)
-tiers.style.hide(axis="index")
+tiers.style.hide(axis="index").set_caption("Tiers of the composite (0–100)")
 
 # %% [markdown]
 # The weights and cut-offs are conventions of this tool, chosen so that a model stating a near-maximal confidence
@@ -232,16 +233,17 @@ for s in STYLES:
     glue.value(f"diagtool_{s}_tier", r.tier)
 summary = pd.DataFrame(rows)
 summary.style.format({c: "{:.1f}" for c in ["accuracy (%)", "mean conf.", "gap (pp)", "discrimination (pp)",
-                                              "trap abstention (%)", "composite"]} | {"Brier": "{:.3f}"}).hide(axis="index")
+                                              "trap abstention (%)", "composite"]} | {"Brier": "{:.3f}"}).hide(axis="index").set_caption(
+    "Three simulated respondents on the battery: components, composite with a 95% item-bootstrap interval, tier")
 
 # %% [markdown]
 # ### By hand, for the *saturated* respondent
 #
-# It gets {glue:text}`diagtool_saturated_acc:.1f` % of the probes right at a mean stated confidence of
+# It gets {glue:text}`diagtool_saturated_acc:.1f`% of the probes right at a mean stated confidence of
 # {glue:text}`diagtool_saturated_mean_conf:.1f`, so its gap is {glue:text}`diagtool_saturated_gap:+.1f` pp and its
 # Brier score {glue:text}`diagtool_saturated_brier:.3f`. Because it states nearly the same number whatever it does,
 # its right answers are rated only {glue:text}`diagtool_saturated_disc:+.1f` pp above its wrong ones, and it
-# abstains on {glue:text}`diagtool_saturated_trap:.1f` % of the traps. The table below turns these into goodness
+# abstains on {glue:text}`diagtool_saturated_trap:.1f`% of the traps. The table below turns these into goodness
 # values and the weighted mean:
 
 # %% tags=["hide-input"]
@@ -258,19 +260,21 @@ steps = pd.DataFrame({
 by_hand = 100 * steps["weight × goodness"].sum() / steps["weight"].sum()
 assert abs(by_hand - sat.composite) < 1e-9, "the by-hand composite must equal the tool's"
 glue.value("diagtool_saturated_by_hand", by_hand)
-steps.style.format({"raw value": "{:+.3f}", "goodness": "{:.3f}", "weight × goodness": "{:.3f}"}).hide(axis="index")
+steps.style.format({"raw value": "{:+.3f}", "goodness": "{:.3f}", "weight": "{:.2f}", "weight × goodness": "{:.3f}"}).hide(
+    axis="index").set_caption("The saturated respondent's composite, step by step")
 
 # %% [markdown]
 # The weighted sum times 100 is {glue:text}`diagtool_saturated_by_hand:.1f`, the composite the tool reports, which
-# falls in the tier *{glue:text}`diagtool_saturated_tier`*. The *tracking* respondent, right about as often, scores
+# falls in the tier *{glue:text}`diagtool_saturated_tier`*. The *tracking* respondent
+# ({glue:text}`diagtool_tracking_acc:.1f`% right) scores
 # {glue:text}`diagtool_tracking_composite:.1f` (*{glue:text}`diagtool_tracking_tier`*), and the *hedging* one
 # {glue:text}`diagtool_hedging_composite:.1f` (*{glue:text}`diagtool_hedging_tier`*): its level is roughly right
 # (gap {glue:text}`diagtool_hedging_gap:+.1f` pp) but its confidence says almost nothing about which answers are right
 # (discrimination {glue:text}`diagtool_hedging_disc:+.1f` pp).
 #
 # With only {glue:text}`diagtool_n_probes` probes and {glue:text}`diagtool_n_traps` traps the composite is noisy:
-# resampling the items gives an interval of {glue:text}`diagtool_tracking_composite_lo:.1f`–
-# {glue:text}`diagtool_tracking_composite_hi:.1f` for the tracking respondent and
+# resampling the items gives an interval of
+# {glue:text}`diagtool_tracking_composite_lo:.1f`–{glue:text}`diagtool_tracking_composite_hi:.1f` for the tracking respondent and
 # {glue:text}`diagtool_hedging_composite_lo:.1f`–{glue:text}`diagtool_hedging_composite_hi:.1f` for the hedging one.
 # A model close to a tier boundary should not be read as belonging to either side.
 

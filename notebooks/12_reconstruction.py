@@ -15,7 +15,8 @@
 #
 # The paper's row-level data (graded JSONL per model and item) are in its replication package,
 # which this build cannot reach.  Every page of the book therefore computes from a
-# **reconstruction**: 24,000 rows (16 models x 1,500 SimpleQA items) written by a seeded,
+# **reconstruction**: {glue:text}`recon_n_rows:,.0f` rows ({glue:text}`recon_n_models` models ×
+# {glue:text}`recon_n_items:,.0f` SimpleQA items) written by a seeded,
 # deterministic program, `python -m selfconf.reconstruct` (`make data`), so that the paper's
 # published aggregates hold when the book's own statistics are run on them.  This page says how
 # the rows were made, checks every constraint the generator was given, and says what such rows
@@ -34,7 +35,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf import vega
+from selfconf import glue, vega
 from selfconf.book import banner, show_markdown, table
 from selfconf.data import graded, load_collection
 from selfconf.panels import PANELS, panel_analysis
@@ -45,6 +46,18 @@ banner(data_dir, seed=seed, n_boot=n_boot)
 root = resolve(data_dir)
 df, exclusions = load_collection(root)
 rows = graded(df)
+glue.value("recon_n_rows", len(df))
+glue.value("recon_n_models", int(df["model"].nunique()))
+glue.value("recon_n_items", int(df["item_id"].nunique()))
+glue.value("recon_google_n", int((rows["model"] == "google").sum()))
+GRID = 5  # the round-number grid the generator puts confidences on (a generator choice)
+glue.value("recon_grid", GRID)
+off_grid = rows[rows["confidence"] % GRID != 0]
+glue.value("recon_off_grid_values", ", ".join(str(v) for v in sorted(off_grid["confidence"].unique())))
+glue.value("recon_off_grid_pct", 100 * len(off_grid) / len(rows))
+refusal_heavy = str(rows.groupby("model")["refusal"].sum().idxmax())
+glue.value("recon_refusal_model", refusal_heavy)
+_ = glue.value("recon_refusal_model_median", float(rows.loc[rows["model"] == refusal_heavy, "confidence"].median()))
 
 # %% [markdown]
 # ## The algorithm in plain words
@@ -56,9 +69,11 @@ rows = graded(df)
 #    the high-confidence error counts and the pooled or rank-normalised panel self-AUROCs are all
 #    functions of these tables.  The generator searches for tables (simulated annealing over
 #    integer counts, moves that keep each model's n and number correct fixed) that print as the
-#    paper prints.  Confidences live on multiples of 5 plus a few values a model needs
-#    (98/99 for the very confident, 42 for the refusal-heavy model's median), each off-grid row
-#    at a small cost, because verbalised confidences heap on round numbers.
+#    paper prints.  Confidences live on multiples of {glue:text}`recon_grid` plus a few off-grid values a
+#    model needs (in the written rows: {glue:text}`recon_off_grid_values`; for instance the refusal-heavy
+#    model {glue:text}`recon_refusal_model` has its median at {glue:text}`recon_refusal_model_median:.0f`).
+#    Each off-grid row carries a small cost, because verbalised confidences heap on round numbers; they are
+#    {glue:text}`recon_off_grid_pct:.1f`% of the graded rows.
 # 2. **Tie groups on the cut points.**  Table 2's covered sets (the most confident
 #    floor(c n) rows at coverage c = 80/60/40/20%) end exactly on a boundary between two
 #    confidence values, so no tie-breaking rule decides a printed error rate.
@@ -149,7 +164,12 @@ if coll.is_file():
     terms = pd.DataFrame(doc.get("table_terms", []))
     if len(terms):
         terms = terms[terms["status"] != "n/a"]
-        table(terms.round(5), "fidelity_table_terms",
+        terms = terms[[c for c in ("term", "value", "lo", "hi", "status") if c in terms.columns]
+                      + [c for c in terms.columns if c not in ("term", "value", "lo", "hi", "status")]]
+        for c in ("value", "lo", "hi"):
+            if c in terms.columns:
+                terms[c] = [f"{v:.5g}" if pd.notna(v) else "" for v in terms[c]]
+        _ = table(terms, "fidelity_table_terms",
               caption="Table-level fitting terms (inside [lo, hi] = hit); the DeLong SE rows are the search's "
                       "proxy for the width of each Table 1 bootstrap interval")
     for conflict in doc.get("known_conflicts", []):
@@ -164,15 +184,16 @@ if coll.is_file():
 # ### Table 2 and the size of the covered set
 #
 # At coverage *c* a model answers its k most confident rows.  The paper does not say how k is
-# rounded.  With n = 1,500 (anthropic, xai) every convention gives the same k; with google's
-# n = 1,461 they differ, and under *ceil(c n)* the printed 18.7% at 40% coverage and 15.1% at
-# 20% cannot be reached by any data (k = 585: 109/585 = 18.63%, 110/585 = 18.80%; k = 293:
-# 44/293 = 15.02%).  The book's `metrics.risk_coverage` covers floor(c n) rows, and the
-# reconstruction's tie groups end exactly there, so no tie-breaking rule decides a printed rate:
+# rounded.  For a model with all {glue:text}`recon_n_items:,.0f` items graded, c n is a whole number at every
+# Table 2 coverage and all conventions give the same k; with fewer graded rows they can differ, and for google's
+# n = {glue:text}`recon_google_n:,.0f` the first known-conflict note above shows that under *ceil(c n)* two of the
+# printed rates cannot be reached by any data.  The book's `metrics.risk_coverage` covers floor(c n) rows, and
+# the reconstruction's tie groups end exactly there, so no tie-breaking rule decides a printed rate:
 
 # %% tags=["remove-input"]
 if coll.is_file() and "risk_coverage_conventions" in doc:
-    conv = pd.DataFrame(doc["risk_coverage_conventions"]).T.round(3)
+    conv = pd.DataFrame(doc["risk_coverage_conventions"]).T
+    conv = conv.apply(lambda col: [f"{v:.3f}" if isinstance(v, (int, float)) and pd.notna(v) else v for v in col])
     conv.index.name = "claim"
     _ = table(conv.reset_index(), "risk_coverage_conventions",
               caption="Table 2 error rates (%) from the reconstructed rows under three roundings of c x n")

@@ -22,7 +22,8 @@
 # - **deterministic** and **derived** numbers must show the printed digits when formatted with the
 #   printed number of decimals — the same formatting the reader sees;
 # - **bootstrap** numbers (interval endpoints, bootstrap p-values) must fall within half a printed unit
-#   plus three Monte-Carlo standard errors of a 2,000-draw bootstrap;
+#   plus three Monte-Carlo standard errors of a {glue:text}`audit_n_boot_paper:,.0f`-draw bootstrap (the paper's
+#   number of draws);
 # - **external** numbers have no row-level source anywhere; they are quoted from
 #   `data/paper/quoted_facts.yaml`, never computed, and marked *quoted* wherever they appear;
 # - a number in a section that has not been built yet is **pending**.
@@ -56,6 +57,7 @@ show_markdown(
 for status, n in summary["by_status"].items():
     glue.value(f"audit_n_{status}", n)
 glue.value("audit_n_claims", summary["n_claims"])
+glue.value("audit_n_boot_paper", audit.N_BOOT_PAPER)
 glue.value("audit_n_failing", summary["n_failing"])
 verdict_counts = {code: sum(e.verdict_code == code for e in why) for code in audit.VERDICTS}
 for code, n in verdict_counts.items():
@@ -151,7 +153,9 @@ else:
 
 # %% tags=["remove-input"]
 df = pd.DataFrame([r.__dict__ for r in records])
-df["recomputed"] = df["recomputed"].map(lambda v: "" if v is None else repr(v))
+df["recomputed"] = df["recomputed"].map(
+    lambda v: "" if v is None else (str(int(v)) if isinstance(v, float) and v.is_integer() else repr(v)))
+df["same_as"] = df["same_as"].map(lambda v: "" if v is None or (isinstance(v, float) and pd.isna(v)) else v)
 df["tolerance"] = df["tolerance"].map(lambda v: "" if v is None or pd.isna(v) else f"{v:.4f}")
 df["why"] = df["id"].map({e.id: e.verdict for e in why}).fillna("")
 table(df[["id", "section", "kind", "printed", "recomputed", "status", "tolerance", "why", "same_as", "detail"]],

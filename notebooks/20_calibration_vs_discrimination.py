@@ -91,7 +91,8 @@ for m, r in key.items():
     glue.value(f"teach_{m}_auroc", r["AUROC"])
     glue.value(f"teach_{m}_brier", r["Brier"])
 glue.value("teach_accuracy", 100 * correct.mean())
-summary.style.format({c: "{:.3f}" for c in ["accuracy", "mean confidence", "CITL", "ECE", "Brier", "AUROC"]}).hide(axis="index")
+summary.style.format({c: "{:.3f}" for c in ["accuracy", "mean confidence", "CITL", "ECE", "Brier", "AUROC"]}).hide(
+    axis="index").set_caption("Two simulated models (0–1 scale): calibration in the large and discrimination")
 
 # %% [markdown]
 # Model A overstates its accuracy by {glue:text}`teach_A_citl:.1f` percentage points (ECE
@@ -209,6 +210,7 @@ assert (grid["n_levels"] == np.unique(conf_a).size).all(), "a transform merged t
 auroc_spread = float(grid["AUROC"].max() - grid["AUROC"].min())
 glue.value("teach_grid_n_settings", len(grid))
 glue.value("teach_grid_auroc_spread", auroc_spread)
+glue.value("teach_grid_auroc_spread_text", "exactly 0" if auroc_spread == 0 else f"{auroc_spread:.1e}")
 glue.value("teach_grid_auroc", float(grid["AUROC"].iloc[0]))
 for col, name in (("CITL", "citl"), ("ECE", "ece"), ("Brier", "brier")):
     glue.value(f"teach_grid_{name}_min", float(grid[col].min()))
@@ -256,7 +258,7 @@ reliability_panel = (diag + rel_now).properties(width=230, height=260, title="Re
 
 # %% [markdown]
 # Across all {glue:text}`teach_grid_n_settings` settings the AUROC stays at {glue:text}`teach_grid_auroc:.3f`
-# (largest minus smallest: {glue:text}`teach_grid_auroc_spread:.1e`), while CITL ranges from
+# (largest minus smallest: {glue:text}`teach_grid_auroc_spread_text`), while CITL ranges from
 # {glue:text}`teach_grid_citl_min:+.3f` to {glue:text}`teach_grid_citl_max:+.3f`, ECE from
 # {glue:text}`teach_grid_ece_min:.3f` to {glue:text}`teach_grid_ece_max:.3f` and the Brier score from
 # {glue:text}`teach_grid_brier_min:.3f` to {glue:text}`teach_grid_brier_max:.3f`. The lowest ECE on the grid,
@@ -284,7 +286,8 @@ glue.value("teach_const_citl", const["CITL (pp)"])
 glue.value("teach_const_ece", const["ECE"])
 glue.value("teach_const_brier", const["Brier"])
 glue.value("teach_const_auroc", const["AUROC"])
-pd.DataFrame([{"predictor": f"always {conf_const[0]:.3f}", **const}]).style.format(precision=3).hide(axis="index")
+pd.DataFrame([{"predictor": f"always {conf_const[0]:.3f}", **const}]).style.format(precision=3).hide(axis="index").set_caption(
+    "A constant predictor that always states the accuracy")
 
 # %% [markdown]
 # Saying {glue:text}`teach_const_conf:.1f`% on every answer gives CITL {glue:text}`teach_const_citl:.1f` points,
@@ -323,12 +326,14 @@ identity_gap = float((dec["brier"] - dec["REL - RES + UNC"]).abs().max())
 res_spread = float(grid["resolution"].max() - grid["resolution"].min())
 glue.value("teach_dec_identity_gap", identity_gap)
 glue.value("teach_dec_res_spread", res_spread)
+glue.value("teach_dec_res_spread_text", "does not change at all" if res_spread == 0 else f"changes by at most {res_spread:.1e}")
 glue.value("teach_dec_A_rel", float(dec.loc[0, "reliability"]))
 glue.value("teach_dec_A_res", float(dec.loc[0, "resolution"]))
 glue.value("teach_dec_unc", float(dec.loc[0, "uncertainty"]))
 glue.value("teach_dec_B_res", float(dec.loc[2, "resolution"]))
 glue.value("teach_dec_best_rel", float(dec.loc[1, "reliability"]))
-dec.style.format(precision=4).hide(axis="index")
+dec.style.format(precision=4).hide(axis="index").set_caption(
+    "Murphy decomposition of the Brier score")
 
 # %% tags=["remove-input"]
 dec_long = grid.melt(id_vars=["family", "k", "setting"], value_vars=["reliability", "resolution"],
@@ -354,7 +359,7 @@ dec_chart.add_params(dec_family, dec_step)
 # For model A as stated, reliability is {glue:text}`teach_dec_A_rel:.4f`, resolution
 # {glue:text}`teach_dec_A_res:.4f` and uncertainty {glue:text}`teach_dec_unc:.4f`; the identity holds to
 # {glue:text}`teach_dec_identity_gap:.1e` for every predictor in the table. Across the whole transform grid
-# the resolution varies by {glue:text}`teach_dec_res_spread:.1e`, while the best setting cuts the
+# the resolution {glue:text}`teach_dec_res_spread_text`, while the best setting cuts the
 # reliability to {glue:text}`teach_dec_best_rel:.4f`. Model B's resolution is only
 # {glue:text}`teach_dec_B_res:.4f`: little to gain, whatever it does to its level.
 #
@@ -435,7 +440,8 @@ glue.value("teach_ece_worst_model", str(worst["model"]))
 glue.value("teach_ece_worst_ratio", float(worst["largest / smallest"]))
 glue.value("teach_ece_worst_min", float(worst[variant_cols].min()))
 glue.value("teach_ece_worst_max", float(worst[variant_cols].max()))
-ece_table.style.format(precision=3, subset=variant_cols + ["largest / smallest"]).hide(axis="index")
+ece_table.style.format(precision=3, subset=variant_cols + ["largest / smallest"]).hide(axis="index").set_caption(
+    "ECE of each model of the collection under four binnings")
 
 # %% tags=["remove-input"]
 ece_long = ece_table.melt(id_vars=["model"], value_vars=variant_cols, var_name="binning", value_name="ECE")

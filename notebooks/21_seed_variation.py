@@ -51,7 +51,7 @@ show_markdown(
 )
 
 # %% [markdown]
-# ## The same table, twenty times
+# ## The same table, under many seeds
 #
 # For each of the {glue:text}`seedvar_n_seeds` seeds the page runs `selfconf.summary.table1` — the function
 # Result 1 uses for Table 1 — with {glue:text}`seedvar_n_boot:,` draws, and keeps each model's AUROC interval.

@@ -79,7 +79,8 @@ glue.value("ext_n_used", len(ext_rows.frame))
 glue.value("ext_missing_total", int(missing.sum()))
 glue.value("ext_missing_max", int(missing.max()))
 glue.value("ext_missing_max_model", str(missing.idxmax()))
-glue.value("ext_missing_n_models_over_100", int((missing > 100).sum()))
+MISSING_NOTE_MIN = glue.value("ext_missing_note_min", 100)  # descriptive: a model "loses many" above this count
+glue.value("ext_missing_n_models_over_100", int((missing > MISSING_NOTE_MIN).sum()))
 glue.value("ext_n_categories", ext["category"].nunique())
 glue.value("ext_n_options", ext["gold"].nunique())
 HC_POINTS = glue.value("ext_hc_threshold", 100 * HIGH_CONF)  # the report's high-confidence cut, in points
@@ -96,14 +97,14 @@ _ = glue.value("ext_answered_err_pct", 100 * (1 - ext.loc[~was_missing, "correct
 # ({glue:text}`ext_n_rows:,.0f` rows) over {glue:text}`ext_n_categories` subjects. {glue:text}`ext_missing_total:,.0f`
 # rows carry no parsed confidence and are excluded (and counted, per model, in the last column of the table below);
 # the most affected model is {glue:text}`ext_missing_max_model` with {glue:text}`ext_missing_max` rows, and
-# {glue:text}`ext_missing_n_models_over_100` models lose more than 100. {glue:text}`ext_n_used:,.0f` rows remain.
+# {glue:text}`ext_missing_n_models_over_100` models lose more than {glue:text}`ext_missing_note_min`. {glue:text}`ext_n_used:,.0f` rows remain.
 #
 # ## Table 1 for every model
 #
 # The same function as `selfconf report` (`selfconf.report.compute_report`, which calls
 # `selfconf.summary.table1`): accuracy, mean and median stated confidence, CITL, Brier, 10-bin ECE, self-AUROC
 # with a row-level percentile bootstrap interval, the error rate among answers stated with confidence ≥
-# {glue:text}`ext_hc_threshold:.0f`, and the error rate when only the {glue:text}`ext_low_coverage_pct:.0f` % most
+# {glue:text}`ext_hc_threshold:.0f`, and the error rate when only the {glue:text}`ext_low_coverage_pct:.0f`% most
 # confident answers are kept.
 # Accuracy here is over the rows that have a confidence; the column "acc. all rows" counts every row, with
 # unparsed answers as they were graded in the source, so that the two can be compared. Sorted by self-AUROC.
@@ -111,23 +112,30 @@ _ = glue.value("ext_answered_err_pct", 100 * (1 - ext.loc[~was_missing, "correct
 # %% tags=["hide-input"]
 t_ext = compute_report(ext_rows, seed=seed, n_boot=n_boot)
 acc_all = ext.groupby("model", sort=False)["correct"].mean()
+def _fmt(values, spec):
+    """Format numbers as display text (the Styler would print six decimals)."""
+    return [format(v, spec) for v in values]
+
+
+order = t_ext["auroc"].sort_values(ascending=False, kind="stable").index
+t_sorted = t_ext.loc[order]
 show = pd.DataFrame({
-    "model": t_ext["model"],
-    "n": t_ext["n"],
-    "acc. (%)": (100 * t_ext["accuracy"]).round(1),
-    "acc. all rows (%)": (100 * t_ext["model"].map(acc_all)).round(1),
-    "mean conf.": (100 * t_ext["mean_confidence"]).round(1),
-    "median conf.": (100 * t_ext["median_confidence"]).round(1),
-    "CITL (pp)": (100 * t_ext["citl"]).round(1),
-    "Brier": t_ext["brier"].round(3),
-    "ECE": t_ext["ece"].round(3),
-    "self-AUROC": t_ext["auroc"].round(3),
-    "95% CI": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(t_ext["auroc_ci_low"], t_ext["auroc_ci_high"])],
-    f"err. at conf. ≥ {HC_POINTS:.0f} (%)": (100 * t_ext["high_conf_error_rate"]).round(1),
-    f"err. at {100 * LOW_COVERAGE:.0f}% coverage (%)": [round(100 * rc[LOW_COVERAGE], 1) for rc in t_ext["risk_coverage"]],
-    "excluded (no conf.)": t_ext["excluded_missing_confidence"],
-}).sort_values("self-AUROC", ascending=False, kind="stable")
-table(show, "external_mmlu_pro_table1", caption=f"MMLU-Pro, {n_models} models: the paper's Table 1 columns")
+    "model": t_sorted["model"],
+    "n": _fmt(t_sorted["n"], ","),
+    "acc. (%)": _fmt(100 * t_sorted["accuracy"], ".1f"),
+    "acc. all rows (%)": _fmt(100 * t_sorted["model"].map(acc_all), ".1f"),
+    "mean conf.": _fmt(100 * t_sorted["mean_confidence"], ".1f"),
+    "median conf.": _fmt(100 * t_sorted["median_confidence"], ".1f"),
+    "CITL (pp)": _fmt(100 * t_sorted["citl"], "+.1f"),
+    "Brier": _fmt(t_sorted["brier"], ".3f"),
+    "ECE": _fmt(t_sorted["ece"], ".3f"),
+    "self-AUROC": _fmt(t_sorted["auroc"], ".3f"),
+    "95% CI": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(t_sorted["auroc_ci_low"], t_sorted["auroc_ci_high"])],
+    f"err. at conf. ≥ {HC_POINTS:.0f} (%)": _fmt(100 * t_sorted["high_conf_error_rate"], ".1f"),
+    f"err. at {100 * LOW_COVERAGE:.0f}% coverage (%)": [f"{100 * rc[LOW_COVERAGE]:.1f}" for rc in t_sorted["risk_coverage"]],
+    "excluded (no conf.)": _fmt(t_sorted["excluded_missing_confidence"], ","),
+})
+_ = table(show, "external_mmlu_pro_table1", caption=f"MMLU-Pro, {n_models} models: the paper's Table 1 columns")
 
 # %% tags=["remove-input"]
 pct = lambda s: 100 * s  # noqa: E731
@@ -161,24 +169,23 @@ rho_citl = spearmanr(t_ext["accuracy"], t_ext["citl"]).statistic
 _ = glue.value("ext_spearman_acc_citl", float(rho_citl))
 
 # %% [markdown]
-# **Calibration in the large.** Accuracy spans {glue:text}`ext_acc_min:.1f`–{glue:text}`ext_acc_max:.1f` %, while
+# **Calibration in the large.** Accuracy spans {glue:text}`ext_acc_min:.1f`–{glue:text}`ext_acc_max:.1f`%, while
 # the median stated confidence stays between {glue:text}`ext_median_conf_min:.0f` and
 # {glue:text}`ext_median_conf_max:.0f` ({glue:text}`ext_n_median_conf_band` of {glue:text}`ext_n_models` models
 # have a median of {glue:text}`ext_median_band_low` or more). {glue:text}`ext_n_overconfident` of {glue:text}`ext_n_models` models are
 # overconfident in the large: CITL runs from {glue:text}`ext_citl_min:+.1f` pp ({glue:text}`ext_citl_min_model`)
 # to {glue:text}`ext_citl_max:+.1f` pp ({glue:text}`ext_citl_max_model`). The less accurate a model, the larger
 # its gap (Spearman ρ between accuracy and CITL across models {glue:text}`ext_spearman_acc_citl:+.2f`): the stated
-# level barely moves while accuracy does. Pooled over all models, {glue:text}`ext_hc_share_pooled:.1f` % of answers
-# are stated at confidence ≥ {glue:text}`ext_hc_threshold:.0f` and {glue:text}`ext_hc_err_pooled:.1f` % of those are wrong (per model
-# {glue:text}`ext_hc_err_min:.1f`–{glue:text}`ext_hc_err_max:.1f` %).
+# level barely moves while accuracy does. Pooled over all models, {glue:text}`ext_hc_share_pooled:.1f`% of answers
+# are stated at confidence ≥ {glue:text}`ext_hc_threshold:.0f` and {glue:text}`ext_hc_err_pooled:.1f`% of those are wrong (per model
+# {glue:text}`ext_hc_err_min:.1f`–{glue:text}`ext_hc_err_max:.1f`%).
 #
 # **Discrimination.** Self-AUROC ranges from {glue:text}`ext_auroc_min:.3f` ({glue:text}`ext_auroc_min_model`) to
 # {glue:text}`ext_auroc_max:.3f` ({glue:text}`ext_auroc_max_model`), median {glue:text}`ext_auroc_median:.3f`.
 # With up to {glue:text}`ext_n_items:,.0f` rows per model the intervals are narrow (at most {glue:text}`ext_ci_width_max:.3f`
 # wide) and {glue:text}`ext_n_ci_above_chance` of {glue:text}`ext_n_models` exclude chance. More accurate models
 # tend to discriminate better (Spearman ρ {glue:text}`ext_spearman_acc_auroc:+.2f` between accuracy and AUROC).
-# Answering only the most confident {glue:text}`ext_low_coverage_pct:.0f` % still leaves an error rate of {glue:text}`ext_risk20_min:.1f`–
-# {glue:text}`ext_risk20_max:.1f` %, depending on the model.
+# Answering only the most confident {glue:text}`ext_low_coverage_pct:.0f`% still leaves an error rate of {glue:text}`ext_risk20_min:.1f`–{glue:text}`ext_risk20_max:.1f`%, depending on the model.
 
 # %% [markdown]
 # ## Side by side with the paper's frontier models
@@ -201,6 +208,18 @@ glue.value("ext_sqa_acc_max", 100 * t_paper["accuracy"].max())
 glue.value("ext_sqa_citl_min", 100 * t_paper["citl"].min())
 glue.value("ext_sqa_citl_max", 100 * t_paper["citl"].max())
 glue.value("ext_sqa_hc_err_pooled", 100 * t_paper["high_conf_wrong"].sum() / t_paper["high_conf_n"].sum())
+# wording chosen from the values: how the best external self-AUROC compares with the paper's models
+n_paper_below = int((t_paper["auroc"] < t_ext["auroc"].max()).sum())
+if n_paper_below == len(t_paper):
+    best_phrase = f"above every one of the paper's {len(t_paper)} frontier models"
+elif n_paper_below == 0:
+    best_phrase = f"below every one of the paper's {len(t_paper)} frontier models"
+else:
+    best_phrase = f"above {n_paper_below} of the paper's {len(t_paper)} frontier models"
+glue.value("ext_best_vs_paper_phrase", best_phrase)
+n_over = int((t_ext["citl"] > 0).sum())
+glue.value("ext_overconfident_phrase", "every one of them still states more than it earns" if n_over == len(t_ext)
+           else f"{n_over} of the {len(t_ext)} still state more than they earn")
 
 both = pd.concat([
     t_ext.assign(study=f"MMLU-Pro, {n_models} models (external)"),
@@ -238,14 +257,12 @@ forest = (
 alt.hconcat(scatter, forest).resolve_scale(color="shared")
 
 # %% [markdown]
-# On the paper's SimpleQA rows (the rows in `data_dir`) the {glue:text}`ext_sqa_n_models` frontier models reach {glue:text}`ext_sqa_acc_min:.1f`–
-# {glue:text}`ext_sqa_acc_max:.1f` % accuracy, with CITL {glue:text}`ext_sqa_citl_min:+.1f` to
-# {glue:text}`ext_sqa_citl_max:+.1f` pp and self-AUROC {glue:text}`ext_sqa_auroc_min:.3f`–
-# {glue:text}`ext_sqa_auroc_max:.3f`; pooled, {glue:text}`ext_sqa_hc_err_pooled:.1f` % of their answers stated at
+# On the paper's SimpleQA rows (the rows in `data_dir`) the {glue:text}`ext_sqa_n_models` frontier models reach {glue:text}`ext_sqa_acc_min:.1f`–{glue:text}`ext_sqa_acc_max:.1f`% accuracy, with CITL {glue:text}`ext_sqa_citl_min:+.1f` to
+# {glue:text}`ext_sqa_citl_max:+.1f` pp and self-AUROC {glue:text}`ext_sqa_auroc_min:.3f`–{glue:text}`ext_sqa_auroc_max:.3f`; pooled, {glue:text}`ext_sqa_hc_err_pooled:.1f`% of their answers stated at
 # ≥ {glue:text}`ext_hc_threshold:.0f` are wrong. On MMLU-Pro the same analysis finds models that are far more
-# often right, so the pooled confident-error rate is much lower ({glue:text}`ext_hc_err_pooled:.1f` %) — yet every
-# one of them still states more than it earns, and the best self-AUROC is {glue:text}`ext_auroc_max:.3f`: better
-# than the paper's weakest models, but still a ranking that mixes many wrong answers in with the right ones.
+# often right, so the pooled confident-error rate is much lower ({glue:text}`ext_hc_err_pooled:.1f`%) — yet
+# {glue:text}`ext_overconfident_phrase`, and the best self-AUROC, {glue:text}`ext_auroc_max:.3f`, is
+# {glue:text}`ext_best_vs_paper_phrase`: still a ranking that mixes many wrong answers in with the right ones.
 #
 # ## What differs, and why the two are not directly comparable
 #
@@ -265,7 +282,7 @@ alt.hconcat(scatter, forest).resolve_scale(color="shared")
 #   alias, `deepseek-chat`, occurs in both sets, but an alias can point to different weights at different times,
 #   so even that pair is not the same model for certain.
 # - **Rows without a confidence** are excluded here ({glue:text}`ext_missing_total:,.0f` in all). They are
-#   more often wrong ({glue:text}`ext_missing_err_pct:.1f` % wrong, against {glue:text}`ext_answered_err_pct:.1f` %
+#   more often wrong ({glue:text}`ext_missing_err_pct:.1f`% wrong, against {glue:text}`ext_answered_err_pct:.1f`%
 #   for rows with a confidence), so accuracy over answered rows is higher than over all rows for the models that
 #   lose many (compare the two accuracy columns of the table).
 # - **Items** have no text or id in the files; row order is the only identity, which is enough here because

@@ -90,3 +90,11 @@ def test_no_stray_reprs_on_pages(built_book, root):
                 if out.get("output_type") == "execute_result" and set(out["data"]) <= {"text/plain"}:
                     stray.append(f"{nb_path.name} cell {i}: {''.join(out['data']['text/plain'])[:60]}")
     assert not stray, "stray plain-text results:\n" + "\n".join(stray)
+
+
+def test_every_page_says_the_rows_are_a_reconstruction(built_book):
+    """The developers' rule: the reconstruction is labelled on every page, prose-only pages included."""
+    pages = sorted((built_book / "book").glob("*.html"))
+    assert pages
+    missing = [p.name for p in pages if "reconstruction</strong>" not in p.read_text(encoding="utf-8")]
+    assert not missing, f"pages without the reconstruction notice: {missing}"
