@@ -68,3 +68,8 @@ def test_every_ipc_kernel_gets_its_own_socket_path():
     a, b = kernels.IPCKernelManager(), kernels.IPCKernelManager()
     assert a.transport == b.transport == "ipc"
     assert a.ip != b.ip and len(f"{a.ip}-65535") < 100
+
+
+def test_a_long_tmpdir_does_not_break_the_socket_path_limit(monkeypatch):
+    monkeypatch.setattr(kernels.tempfile, "gettempdir", lambda: "/tmp/" + "x" * 90)
+    assert len(f"{kernels.IPCKernelManager().ip}-65535") < 100

@@ -39,8 +39,12 @@ class IPCKernelManager(AsyncKernelManager):
 
     @default("ip")
     def _default_ip(self) -> str:
-        # socket files are <ip>-<port>; short, so well under the 107-byte limit of a socket path
-        return os.path.join(tempfile.gettempdir(), f"selfconf-kernel-{uuid.uuid4().hex[:16]}")
+        # socket files are <ip>-<port> and a Unix socket path may hold at most 107 bytes: a long
+        # TMPDIR (some CI runners nest it deeply) falls back to /tmp
+        base = tempfile.gettempdir()
+        if len(base) > 60 and os.path.isdir("/tmp"):
+            base = "/tmp"
+        return os.path.join(base, f"selfconf-kernel-{uuid.uuid4().hex[:16]}")
 
 
 def _died_while_starting(exc: BaseException) -> bool:
