@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, data, glue, vega
-from selfconf.book import banner, show_markdown, table
+from selfconf.book import as_text, banner, show_markdown, table
 from selfconf.paths import resolve
 from selfconf.summary import model_rng
 
@@ -37,20 +37,6 @@ vega.enable()
 banner(data_dir, seed=seed, n_boot=n_boot)
 rows, exclusions = data.load_collection(resolve(data_dir))
 graded = data.graded(rows)
-
-
-def quoted_repeat(repeat_id: str, value) -> None:
-    """Glue a restatement of a quoted design fact under its own id, marked as quoted."""
-    glue.claim(repeat_id, value)
-    glue.value(f"{repeat_id}__quoted", True)
-
-
-def as_text(df: pd.DataFrame, formats: dict[str, str]) -> pd.DataFrame:
-    """Copy of ``df`` with the listed columns formatted for display (the CSV download gets the same text)."""
-    out = df.copy()
-    for col, f in formats.items():
-        out[col] = [f.format(v) if pd.notna(v) else "" for v in out[col]]
-    return out
 
 
 # %% [markdown]
@@ -119,8 +105,8 @@ show_markdown(
 # %% tags=["remove-input"]
 scale_min = glue.quoted("design_conf_scale_min")
 scale_max = glue.quoted("design_conf_scale_max")
-quoted_repeat("design_models_conf_scale_min", scale_min)
-quoted_repeat("design_models_conf_scale_max", scale_max)
+glue.quoted("design_conf_scale_min", as_id="design_models_conf_scale_min")
+glue.quoted("design_conf_scale_max", as_id="design_models_conf_scale_max")
 conf = graded["confidence"]
 show_markdown(
     f"Check against the rows: every graded confidence lies in [{scale_min}, {scale_max}] — "
@@ -153,7 +139,8 @@ show_markdown(
 for fact in ("pilot_n_items", "pilot_n_local_models", "grading_spotcheck_n_items",
              "grading_spotcheck_agreement_pct", "grading_spotcheck_n_errors", "truthfulqa_mc1_local_arm_n_items"):
     glue.quoted(fact)
-quoted_repeat("grading_crossfamily_audit_agreed_denominator", glue.quoted("grading_crossfamily_audit_n"))
+glue.quoted("grading_crossfamily_audit_n")
+glue.quoted("grading_crossfamily_audit_n", as_id="grading_crossfamily_audit_agreed_denominator")
 _ = glue.quoted("grading_crossfamily_audit_agreed")
 
 # %% [markdown]

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from selfconf import data, glue, metrics, panels, summary, vega
-from selfconf.book import banner, show_markdown, table
+from selfconf.book import as_text, banner, show_markdown, table
 from selfconf.paths import resolve
 
 vega.enable()
@@ -40,20 +40,6 @@ banner(data_dir, seed=seed, n_boot=n_boot)
 rows, exclusions = data.load_collection(resolve(data_dir))
 graded = data.graded(rows)
 graded["conf01"] = metrics.from_percent(graded["confidence"].to_numpy())
-
-
-def quoted_repeat(repeat_id: str, value) -> None:
-    """Glue a restatement of a quoted parameter under its own id, marked as quoted."""
-    glue.claim(repeat_id, value)
-    glue.value(f"{repeat_id}__quoted", True)
-
-
-def as_text(df: pd.DataFrame, formats: dict[str, str]) -> pd.DataFrame:
-    """Copy of ``df`` with the listed columns formatted for display (the CSV download gets the same text)."""
-    out = df.copy()
-    for col, f in formats.items():
-        out[col] = [f.format(v) if pd.notna(v) else "" for v in out[col]]
-    return out
 
 
 # %% [markdown]
@@ -73,8 +59,8 @@ LVL = f"{CI_LEVEL:.0%}"                                 # label, e.g. "95%"
 PAPER_DRAWS = glue.quoted("bootstrap_n_draws")
 COVERAGES_PCT = [glue.quoted(f"t2_coverage_{c}") for c in (100, 80, 60, 40, 20)]
 N_PANELS = glue.quoted("n_panels")
-quoted_repeat("t1_caption_chance_auroc", CHANCE)
-quoted_repeat("r1_riskcov_coverage_20", COVERAGES_PCT[-1])
+glue.quoted("r1_chance_auroc", as_id="t1_caption_chance_auroc")
+glue.quoted("t2_coverage_20", as_id="r1_riskcov_coverage_20")
 glue.value("r1_n_boot", n_boot)
 _ = table(pd.DataFrame({
     "parameter": ["high-confidence threshold (points)", "chance AUROC", "descriptive AUROC cut-off", "ECE bins",

@@ -77,6 +77,19 @@ def banner(data_dir: str | os.PathLike, seed: int | None = None, n_boot: int | N
     show_markdown(text)
 
 
+def as_text(df, formats: dict[str, str]):
+    """Copy of ``df`` with the listed columns formatted for display, e.g. ``{"gap_pp": "{:+.1f}"}``.
+
+    Missing values become empty strings.  :func:`table` then shows and offers for download the same
+    text the reader sees (a pandas Styler alone would print six decimals)."""
+    import pandas as pd
+
+    out = df.copy()
+    for col, f in formats.items():
+        out[col] = [f.format(v) if pd.notna(v) else "" for v in out[col]]
+    return out
+
+
 def table(df, name: str, caption: str | None = None, index: bool = False, float_format: str | None = None) -> None:
     """Display ``df`` and offer it as a CSV download (written to ``book/_static/tables/<name>.csv``).
 

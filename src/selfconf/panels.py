@@ -127,14 +127,9 @@ def agreement_signal(p: PanelRows, coding: str = "canonical") -> np.ndarray:
 
 def rank_normalise(p: PanelRows) -> np.ndarray:
     """Each member's confidences as mid-rank percentiles within that member (0-1)."""
-    out = np.empty(p.confidence.shape, dtype=float)
     n = p.confidence.shape[0]
-    for j in range(p.confidence.shape[1]):
-        c = p.confidence[:, j]
-        below = np.searchsorted(np.sort(c), c, side="left")
-        ties = np.searchsorted(np.sort(c), c, side="right") - below
-        out[:, j] = (below + 0.5 * ties) / n
-    return out
+    # mid-rank percentile: (rows below + half the ties) / n = (average rank - 1/2) / n
+    return np.column_stack([(metrics.average_ranks(p.confidence[:, j]) - 0.5) / n for j in range(p.confidence.shape[1])])
 
 
 def panel_point_estimates(p: PanelRows) -> dict[str, Any]:
