@@ -47,7 +47,7 @@ from selfconf.paths import resolve
 records = audit.run_audit(book_dir)
 data_path = resolve(data_dir)  # the fidelity files of the reconstruction live here (none in the original data)
 notes = audit.load_reconstruction_notes(data_path)
-why = audit.explain_failures(records, data_path)
+why = audit.explain_failures(records, data_path, notes=notes)
 path = audit.write_audit_json(records, audit_json, explanations=why, notes=notes)
 summary = audit.summarise(records)
 show_markdown(

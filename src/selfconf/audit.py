@@ -443,7 +443,8 @@ def format_evidence(evidence: dict) -> str:
 
 
 def explain_failures(records: list[AuditRecord], data_dir: str | Path = "data/reconstructed",
-                     claims_path: str | Path | None = CLAIMS) -> list[Explanation]:
+                     claims_path: str | Path | None = CLAIMS, *,
+                     notes: ReconstructionNotes | None = None) -> list[Explanation]:
     """Say why each failing record fails, from the reconstruction's notes (:func:`load_reconstruction_notes`).
 
     One :class:`Explanation` per record whose status is in ``FAILING`` (``mismatch``, ``outside_tolerance``,
@@ -464,9 +465,11 @@ def explain_failures(records: list[AuditRecord], data_dir: str | Path = "data/re
     The ideal value of another printing is carried over with its ``transform: negate`` sign.  Printed
     target values, decimals and ``same_as`` links come from the manifest at ``claims_path`` (``None``:
     the records' ``same_as`` only, and ideal values are shown but not judged).  ``data_dir`` is resolved
-    with :func:`selfconf.paths.resolve`; with no fidelity file there, every verdict is ``none``.
+    with :func:`selfconf.paths.resolve`; with no fidelity file there, every verdict is ``none``.  A caller
+    that has already read the notes passes them as ``notes`` (then ``data_dir`` is not read again).
     """
-    notes = load_reconstruction_notes(data_dir)
+    if notes is None:
+        notes = load_reconstruction_notes(data_dir)
     claims = load_claims(claims_path)["claims"] if claims_path is not None else None
     by_id = {c["id"]: c for c in claims or []}
     parent, negate = _same_as_links(records, claims)
@@ -564,7 +567,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     recs = run_audit(a.book_dir)
     notes = load_reconstruction_notes(a.data_dir)
-    why = {e.id: e for e in explain_failures(recs, a.data_dir)}
+    why = {e.id: e for e in explain_failures(recs, a.data_dir, notes=notes)}
     write_audit_json(recs, a.out, explanations=list(why.values()), notes=notes)
     s = summarise(recs)
     print(json.dumps(s, indent=1))
