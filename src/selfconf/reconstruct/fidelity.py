@@ -28,7 +28,7 @@ from ..panels import PANELS, panel_analysis
 from .bench_age import BENCH_MODELS
 from .targets import Targets
 
-__all__ = ["SECTIONS", "compute_values", "judge", "fidelity_records"]
+__all__ = ["SECTIONS", "compute_values", "judge", "fidelity_records", "mean_over_seeds"]
 
 SECTIONS = ("design", "result1")
 EXTRA_CLAIMS = ("repro_moonshot_firstparty_n",)
@@ -58,6 +58,28 @@ def _model_stats(g: pd.DataFrame, m: str, rng: np.random.Generator, n_boot: int)
         "risk": {int(round(100 * k)): 100 * v for k, v in rc.items()},
         "high_n": int(h), "high_wrong": int(w),
     }
+
+
+def mean_over_seeds(recompute_fn, select, seeds, n_boot: int, *, spread: bool = False) -> dict[str, dict]:
+    """Large-B ("ideal") values of bootstrap claims: ``{id: {"value", "n_boot", "seeds"}}``.
+
+    ``select(values)`` names the claims to keep, given the first run's values (a generator may not
+    compute every claim it knows).  ``value`` is the mean over ``seeds`` of
+    ``recompute_fn(seed=s, n_boot=n_boot)[id]``; with ``spread``
+    the entry also holds ``sd_between_seeds``.  A percentile endpoint or bootstrap p-value from B draws
+    scatters around the value an infinite bootstrap would give; averaging ``len(seeds) * n_boot`` draws'
+    worth of runs estimates it to a fraction of the book's Monte-Carlo tolerance (Efron & Tibshirani
+    1993, ch. 19).  Used by every generator's fidelity file, so the audit can tell a seed's luck from a
+    limit of the data.
+    """
+    runs = [recompute_fn(seed=int(s), n_boot=n_boot) for s in seeds]
+    out = {}
+    for cid in select(runs[0]):
+        vals = [r[cid] for r in runs]
+        out[cid] = {"value": float(np.mean(vals)), "n_boot": n_boot, "seeds": len(seeds)}
+        if spread:
+            out[cid]["sd_between_seeds"] = float(np.std(vals, ddof=1))
+    return out
 
 
 def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_boot: int = N_BOOT) -> dict[str, float]:

@@ -92,22 +92,17 @@ def google_ci_evidence(T) -> dict:
 def ideal_bootstrap(df, bench, T, seed: int) -> dict:
     """Large-B values of the design / result1 bootstrap claims the generator evaluates.
 
-    Mean over :data:`IDEAL_SEEDS` runs of :func:`.fidelity.compute_values` (the book's own
-    analysis functions) with :data:`IDEAL_DRAWS` draws each; the seeds come from
-    ``SeedSequence([seed, 1])`` (never the book's page seed).  Separates a seed's luck from a
-    difference in the data: a page value outside tolerance whose ideal value is inside is luck.
+    :func:`.fidelity.mean_over_seeds` of :func:`.fidelity.compute_values` (the book's own analysis
+    functions), :data:`IDEAL_SEEDS` runs of :data:`IDEAL_DRAWS` draws; the seeds come from
+    ``SeedSequence([seed, 1])`` (never the book's page seed).
     """
-    from .fidelity import SECTIONS, compute_values
+    from .fidelity import SECTIONS, compute_values, mean_over_seeds
 
     seeds = np.random.SeedSequence([seed, 1]).generate_state(IDEAL_SEEDS).tolist()
-    runs = [compute_values(df, bench, seed=int(s), n_boot=IDEAL_DRAWS) for s in seeds]
-    out = {}
-    for c in T.raw["claims"]:
-        if c["section"] in SECTIONS and c["kind"] == "bootstrap" and not c.get("same_as") and c["id"] in runs[0]:
-            out[c["id"]] = {"value": float(np.mean([r[c["id"]] for r in runs])), "n_boot": IDEAL_DRAWS,
-                            "seeds": IDEAL_SEEDS,
-                            "sd_between_seeds": float(np.std([r[c["id"]] for r in runs], ddof=1))}
-    return out
+    wanted = [c["id"] for c in T.raw["claims"]
+              if c["section"] in SECTIONS and c["kind"] == "bootstrap" and not c.get("same_as")]
+    return mean_over_seeds(lambda **kw: compute_values(df, bench, **kw),
+                           lambda values: [cid for cid in wanted if cid in values], seeds, IDEAL_DRAWS, spread=True)
 
 
 def _json_default(x):

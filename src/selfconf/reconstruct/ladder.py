@@ -1069,17 +1069,12 @@ IDEAL_N_BOOT = 4000
 
 
 def ideal_bootstrap(recompute_fn, judged: dict[str, dict]) -> dict[str, dict]:
-    """Large-B value of every bootstrap-kind claim in ``judged``: the mean over :data:`IDEAL_SEEDS`
-    of ``recompute_fn(seed=s, n_boot=IDEAL_N_BOOT)``.
+    """Large-B value of every bootstrap-kind claim in ``judged``: :func:`.fidelity.mean_over_seeds`
+    of ``recompute_fn`` over :data:`IDEAL_SEEDS` with :data:`IDEAL_N_BOOT` draws each."""
+    from .fidelity import mean_over_seeds
 
-    A percentile endpoint or bootstrap p-value from ``B`` draws scatters around the value an
-    infinite bootstrap would give; averaging ``len(IDEAL_SEEDS) * IDEAL_N_BOOT`` draws' worth of
-    runs estimates that value to within a fraction of the book's Monte-Carlo tolerance
-    (Efron & Tibshirani 1993, ch. 19, on the Monte-Carlo error of bootstrap quantiles)."""
     ids = sorted(k for k, r in judged.items() if r["kind"] in ("bootstrap", "bootstrap-derived"))
-    runs = [recompute_fn(seed=s, n_boot=IDEAL_N_BOOT) for s in IDEAL_SEEDS]
-    return {k: {"value": float(np.mean([r[k] for r in runs])), "n_boot": IDEAL_N_BOOT, "seeds": len(IDEAL_SEEDS)}
-            for k in ids}
+    return mean_over_seeds(recompute_fn, lambda values: ids, IDEAL_SEEDS, IDEAL_N_BOOT)
 
 
 def judge(values: dict[str, float], claims_path: str = "data/paper/claims.yaml") -> dict[str, dict]:
