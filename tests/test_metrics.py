@@ -382,3 +382,80 @@ def test_auroc_does_not_import_scipy_stats():
             "print('scipy.stats' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+# --------------------------------------------------------------------------
+# ECE edge rule and equal-mass bins
+# --------------------------------------------------------------------------
+
+
+def loop_ece_lower(conf, correct, n_bins=10):
+    """Plain-loop ECE with the lower-edge rule: bin j covers (j/B, (j+1)/B], the first also holds 0."""
+    members = [[] for _ in range(n_bins)]
+    for c, y in zip(map(float, conf), map(int, correct)):
+        for j in range(n_bins):
+            lo, hi = j / n_bins, (j + 1) / n_bins
+            if (lo + 1e-9 < c <= hi + 1e-9) or (j == 0 and c <= hi + 1e-9):
+                members[j].append((c, y))
+                break
+        else:  # pragma: no cover - every value in [0, 1] has a bin
+            raise AssertionError(c)
+    n = len(conf)
+    return sum(
+        len(r) / n * abs(sum(c for c, _ in r) / len(r) - sum(y for _, y in r) / len(r)) for r in members if r
+    )
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("n_bins", [10, 15, 7])
+def test_ece_lower_edge_matches_loop_oracle(seed, n_bins):
+    pct, y = heaped_rows(seed)
+    c = m.from_percent(pct)
+    assert m.ece(c, y, n_bins=n_bins, edge="lower") == pytest.approx(loop_ece_lower(c, y, n_bins), abs=1e-12)
+    assert m.ece(c, y, n_bins=n_bins, edge="upper") == pytest.approx(loop_ece(c, y, n_bins), abs=1e-12)
+
+
+def test_ece_lower_edge_matches_sklearn_calibration_curve_bins():
+    from sklearn.calibration import calibration_curve
+
+    pct, y = heaped_rows(3)
+    c = m.from_percent(pct)
+    rb = m.reliability_bins(c, y, edge="lower")
+    occ = rb["n"] > 0
+    prob_true, prob_pred = calibration_curve(y, c, n_bins=10, strategy="uniform")
+    # sklearn's uniform bins put a value on an interior edge into the lower bin, like edge="lower"
+    np.testing.assert_allclose(rb["acc"][occ], prob_true, atol=1e-12)
+    np.testing.assert_allclose(rb["mean_conf"][occ], prob_pred, atol=1e-12)
+
+
+def test_edge_rules_differ_on_interior_edges_only():
+    conf = np.array([0.0, 0.8, 0.7 + 0.1, 0.85, 1.0])
+    up = m.reliability_bins(conf, [1, 1, 1, 1, 1])["n"].tolist()
+    lo = m.reliability_bins(conf, [1, 1, 1, 1, 1], edge="lower")["n"].tolist()
+    assert up == [1, 0, 0, 0, 0, 0, 0, 0, 3, 1]
+    assert lo == [1, 0, 0, 0, 0, 0, 0, 2, 1, 1]
+    with pytest.raises(ValueError, match="edge must be one of"):
+        m.ece(conf, [1] * 5, edge="middle")
+    with pytest.raises(ValueError, match="binning must be one of"):
+        m.ece(conf, [1] * 5, binning="quantile")
+
+
+def test_equal_mass_bins_by_value_and_order_invariant():
+    rng = np.random.default_rng(5)
+    c = rng.uniform(size=1000)
+    y = rng.uniform(size=1000) < c
+    rb = m.reliability_bins(c, y, n_bins=10, binning="equal_mass")
+    assert rb["n"].tolist() == [100] * 10  # distinct values: exactly n / B per bin
+    # plain-loop oracle: sort, split into ten consecutive chunks of 100
+    order = np.argsort(c)
+    chunks = np.array_split(order, 10)
+    oracle = sum(len(ix) / 1000 * abs(c[ix].mean() - y[ix].mean()) for ix in chunks)
+    assert m.ece(c, y, binning="equal_mass") == pytest.approx(oracle, abs=1e-12)
+    perm = rng.permutation(1000)
+    # same bins whatever the order (sums differ only in float summation order)
+    assert m.ece(c[perm], y[perm], binning="equal_mass") == pytest.approx(m.ece(c, y, binning="equal_mass"), abs=1e-15)
+    # heaped values: ties share a bin, so fewer bins remain and the count still adds up
+    pct, yy = heaped_rows(0)
+    rbh = m.reliability_bins(m.from_percent(pct), yy, binning="equal_mass")
+    assert rbh["n"].sum() == len(pct) and len(rbh["n"]) <= 10
+    assert np.all(np.diff(rbh["lo"]) > 0)

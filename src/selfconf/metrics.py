@@ -32,6 +32,8 @@ import numpy as np
 
 __all__ = [
     "EDGE_TOL",
+    "EDGE_RULES",
+    "BINNINGS",
     "from_percent",
     "average_ranks",
     "auroc",
@@ -510,10 +512,38 @@ def brier(confidence: Any, correct: Any) -> float:
     return float(np.mean((c - y) ** 2))
 
 
-def _bin_index(c: np.ndarray, n_bins: int) -> np.ndarray:
-    """Equal-width bin of each confidence: floor(c * n_bins + EDGE_TOL), with 1.0 in the last bin."""
-    idx = np.floor(c * n_bins + EDGE_TOL).astype(np.intp)
-    return np.minimum(idx, n_bins - 1)
+EDGE_RULES = ("upper", "lower")
+BINNINGS = ("equal_width", "equal_mass")
+
+
+def _check_edge(edge: str) -> str:
+    if edge not in EDGE_RULES:
+        raise ValueError(f"edge must be one of {EDGE_RULES}, got {edge!r}")
+    return edge
+
+
+def _bin_index(c: np.ndarray, n_bins: int, edge: str = "upper") -> np.ndarray:
+    """Equal-width bin of each confidence.
+
+    ``edge="upper"``: floor(c * B + EDGE_TOL), a value on an interior edge goes to the bin that
+    starts there; ``edge="lower"``: ceil(c * B - EDGE_TOL) - 1, it goes to the bin that ends there.
+    0.0 is always in the first bin and 1.0 in the last.
+    """
+    if edge == "upper":
+        idx = np.floor(c * n_bins + EDGE_TOL).astype(np.intp)
+    else:
+        idx = np.ceil(c * n_bins - EDGE_TOL).astype(np.intp) - 1
+    return np.clip(idx, 0, n_bins - 1)
+
+
+def _equal_mass_edges(c: np.ndarray, n_bins: int) -> np.ndarray:
+    """Interior edges of equal-mass bins: the confidences at sorted positions floor(b n / B), b = 1..B-1.
+
+    Duplicated edges (heaped confidences) are dropped, so fewer than B bins may remain.
+    """
+    cs = np.sort(c)
+    pos = (np.arange(1, n_bins) * cs.size) // n_bins
+    return np.unique(cs[pos]) if cs.size else np.empty(0)
 
 
 def _check_n_bins(n_bins: int) -> int:
@@ -522,15 +552,33 @@ def _check_n_bins(n_bins: int) -> int:
     return int(n_bins)
 
 
-def reliability_bins(confidence: Any, correct: Any, n_bins: int = 10) -> dict[str, np.ndarray]:
-    """Per-bin summary for a reliability diagram with equal-width confidence bins.
+def reliability_bins(
+    confidence: Any,
+    correct: Any,
+    n_bins: int = 10,
+    *,
+    edge: str = "upper",
+    binning: str = "equal_width",
+) -> dict[str, np.ndarray]:
+    """Per-bin summary for a reliability diagram.
 
-    Bin rule: bins are [0, 1/B), [1/B, 2/B), ..., [(B-1)/B, 1] for B =
-    ``n_bins``; with B = 10: [0, 0.1), [0.1, 0.2), ..., [0.9, 1.0].  A value on
-    an interior edge belongs to the bin that *starts* there (0.8 -> [0.8, 0.9)),
-    1.0 belongs to the last bin and 0.0 to the first.  The bin of c is
-    ``min(floor(c * B + 1e-9), B - 1)``; the 1e-9 (:data:`EDGE_TOL`) absorbs
-    binary rounding so that e.g. ``0.7 + 0.1`` lands in [0.8, 0.9) like 0.8.
+    Bin rule (``binning="equal_width"``, the default): bins are [0, 1/B), [1/B, 2/B), ...,
+    [(B-1)/B, 1] for B = ``n_bins``.  ``edge`` decides where a value lying exactly on an
+    interior edge goes:
+
+    * ``edge="upper"`` (default, this book's rule): to the bin that *starts* there
+      (0.8 -> [0.8, 0.9)); the bin of c is ``min(floor(c * B + 1e-9), B - 1)``.
+    * ``edge="lower"`` (scikit-learn's ``calibration_curve`` and Guo et al. 2017): to the bin
+      that *ends* there (0.8 -> (0.7, 0.8]); the bin of c is ``max(ceil(c * B - 1e-9) - 1, 0)``.
+
+    0.0 is in the first bin and 1.0 in the last under both rules.  The 1e-9
+    (:data:`EDGE_TOL`) absorbs binary rounding so that e.g. ``0.7 + 0.1`` is treated as 0.8.
+
+    ``binning="equal_mass"``: the interior edges are the confidences at sorted positions
+    floor(b n / B), b = 1, ..., B-1 (duplicates dropped), so each bin holds about n / B rows;
+    rows are assigned by value with the same ``edge`` rule, so tied confidences always share a
+    bin and the result does not depend on row order.  With heaped confidences fewer than B bins
+    can remain.
 
     Parameters
     ----------
@@ -539,10 +587,12 @@ def reliability_bins(confidence: Any, correct: Any, n_bins: int = 10) -> dict[st
     correct : array-like of shape (n,)
         Binary correctness.
     n_bins : int, default 10
+    edge : {"upper", "lower"}, default "upper"
+    binning : {"equal_width", "equal_mass"}, default "equal_width"
 
     Returns
     -------
-    dict of numpy arrays, each of length ``n_bins`` (``pandas.DataFrame(result)`` works):
+    dict of numpy arrays, one entry per bin (``pandas.DataFrame(result)`` works):
         ``lo``, ``hi``  bin edges;
         ``n``           rows in the bin (int);
         ``mean_conf``   mean confidence in the bin (NaN if empty);
@@ -553,17 +603,39 @@ def reliability_bins(confidence: Any, correct: Any, n_bins: int = 10) -> dict[st
     ----------
     Guo, C., Pleiss, G., Sun, Y. & Weinberger, K. Q. (2017). On calibration of
     modern neural networks. ICML 2017 (reliability diagrams, Section 2).
+    Nixon, J. et al. (2019). Measuring calibration in deep learning. CVPR Workshops
+    (equal-mass, "adaptive" bins).
+
+    Examples
+    --------
+    >>> rb = reliability_bins([0.8, 0.8, 1.0], [1, 0, 1])
+    >>> rb["n"].tolist()
+    [0, 0, 0, 0, 0, 0, 0, 0, 2, 1]
+    >>> reliability_bins([0.8, 0.8, 1.0], [1, 0, 1], edge="lower")["n"].tolist()
+    [0, 0, 0, 0, 0, 0, 0, 2, 0, 1]
     """
     n_bins = _check_n_bins(n_bins)
+    _check_edge(edge)
+    if binning not in BINNINGS:
+        raise ValueError(f"binning must be one of {BINNINGS}, got {binning!r}")
     c, y = _conf_and_correct(confidence, correct)
-    b = _bin_index(c, n_bins)
+    if binning == "equal_width":
+        b = _bin_index(c, n_bins, edge)
+        edges = np.arange(n_bins + 1) / n_bins
+    else:
+        inner = _equal_mass_edges(c, n_bins)
+        side = "right" if edge == "upper" else "left"
+        # upper: a value equal to an edge goes above it; the EDGE_TOL guard as for equal width
+        shifted = c + EDGE_TOL if edge == "upper" else c - EDGE_TOL
+        b = np.searchsorted(inner, shifted, side=side).astype(np.intp)
+        edges = np.concatenate([[0.0], inner, [1.0]])
+        n_bins = edges.size - 1
     n = np.bincount(b, minlength=n_bins)
     conf_sum = np.bincount(b, weights=c, minlength=n_bins)
     corr_sum = np.bincount(b, weights=y.astype(float), minlength=n_bins)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean_conf = np.where(n > 0, conf_sum / np.maximum(n, 1), np.nan)
         acc = np.where(n > 0, corr_sum / np.maximum(n, 1), np.nan)
-    edges = np.arange(n_bins + 1) / n_bins
     return {
         "lo": edges[:-1],
         "hi": edges[1:],
@@ -574,14 +646,22 @@ def reliability_bins(confidence: Any, correct: Any, n_bins: int = 10) -> dict[st
     }
 
 
-def ece(confidence: Any, correct: Any, n_bins: int = 10) -> float:
-    """Expected calibration error over equal-width confidence bins.
+def ece(
+    confidence: Any,
+    correct: Any,
+    n_bins: int = 10,
+    *,
+    edge: str = "upper",
+    binning: str = "equal_width",
+) -> float:
+    """Expected calibration error over confidence bins.
 
     Definition: ECE = sum_b (n_b / n) |mean confidence_b - accuracy_b| over the
-    occupied bins b, using the bin rule of :func:`reliability_bins`
-    ([0, 0.1), [0.1, 0.2), ..., [0.9, 1.0] for 10 bins; interior edges go to
-    the upper bin, 1.0 to the last bin).  By the triangle inequality
-    ECE >= |CITL|, with equality iff every occupied bin's gap has the same sign.
+    occupied bins b, using the bins of :func:`reliability_bins` (default: ten equal-width
+    bins [0, 0.1), [0.1, 0.2), ..., [0.9, 1.0]; ``edge="upper"`` puts a value on an interior
+    edge into the upper bin, ``edge="lower"``, scikit-learn's and Guo et al.'s rule, into the
+    lower one; ``binning="equal_mass"`` uses bins of about n / B rows each).  By the triangle
+    inequality ECE >= |CITL|, with equality iff every occupied bin's gap has the same sign.
 
     Parameters
     ----------
@@ -590,6 +670,8 @@ def ece(confidence: Any, correct: Any, n_bins: int = 10) -> float:
     correct : array-like of shape (n,)
         Binary correctness.
     n_bins : int, default 10
+    edge : {"upper", "lower"}, default "upper"
+    binning : {"equal_width", "equal_mass"}, default "equal_width"
 
     Returns
     -------
@@ -599,8 +681,16 @@ def ece(confidence: Any, correct: Any, n_bins: int = 10) -> float:
     ----------
     Guo, C., Pleiss, G., Sun, Y. & Weinberger, K. Q. (2017). On calibration of
     modern neural networks. ICML 2017, Eq. (3).
+    Nixon, J. et al. (2019). Measuring calibration in deep learning. CVPR Workshops.
+
+    Examples
+    --------
+    >>> round(ece([0.8, 0.8, 1.0], [1, 0, 1]), 4)   # bin [0.8, 0.9): gap 0.3 on 2 of 3 rows
+    0.2
+    >>> round(ece([0.9, 0.9, 1.0], [1, 1, 0], edge="lower"), 4)  # 0.9 now shares no bin with 1.0
+    0.4
     """
-    rb = reliability_bins(confidence, correct, n_bins)
+    rb = reliability_bins(confidence, correct, n_bins, edge=edge, binning=binning)
     occ = rb["n"] > 0
     total = rb["n"].sum()
     return float(np.sum(rb["n"][occ] / total * np.abs(rb["gap"][occ])))
