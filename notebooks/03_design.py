@@ -29,12 +29,13 @@ import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, data, glue, vega
-from selfconf.book import as_text, banner, show_markdown, table
+from selfconf.book import as_text, banner, data_source, show_markdown, table
 from selfconf.paths import resolve
 from selfconf.summary import model_rng
 
 vega.enable()
 banner(data_dir, seed=seed, n_boot=n_boot)
+ROWS = glue.rows_origin(data_source(data_dir))  # origin of numbers from these rows that the paper does not print
 rows, exclusions = data.load_collection(resolve(data_dir))
 graded = data.graded(rows)
 
@@ -76,8 +77,8 @@ glue.claims({
     "design_models_models_per_provider": design["design_models_per_provider"],
     "design_models_n_local": design["design_n_local_models"],
 })
-glue.value("design_n_rows", len(rows))
-glue.value("design_n_parse_failures", exclusions.total_parse_failures)
+glue.value("design_n_rows", len(rows), origin=ROWS)
+glue.value("design_n_parse_failures", exclusions.total_parse_failures, origin=ROWS)
 
 tier_counts = (per_model.groupby("tier", sort=False)
                .agg(models=("model", "nunique"), rows=("rows", "sum"), parse_failures=("parse_failures", "sum"),
@@ -168,7 +169,7 @@ _ = glue.quoted("grading_crossfamily_audit_agreed")
 # %% tags=["hide-input"]
 local_pm = per_model[per_model["tier"] == "local"]
 reasoning = local_pm.loc[local_pm["parse_failures"].idxmax()]
-glue.value("local_reasoning_model", str(reasoning["model"]))
+glue.value("local_reasoning_model", str(reasoning["model"]), origin=ROWS)
 glue.claim("local_reasoning_model_n_gradable", int(reasoning["graded"]))
 glue.claim("local_reasoning_model_n_items", int(reasoning["rows"]))
 
@@ -194,7 +195,7 @@ routes_wide.columns.name = None
 _ = table(routes_wide, "design_routes", caption="Calls per model and route")
 moonshot_first = int(((rows["model"] == "moonshot") & (rows["served_by"] == "first_party")).sum())
 glue.claim("repro_moonshot_firstparty_n", moonshot_first)
-_ = glue.value("repro_moonshot_rows", int((rows["model"] == "moonshot").sum()))
+_ = glue.value("repro_moonshot_rows", int((rows["model"] == "moonshot").sum()), origin=ROWS)
 
 # %% [markdown]
 # moonshot: {glue:text}`repro_moonshot_firstparty_n:,.0f` of its {glue:text}`repro_moonshot_rows:,.0f` items went
@@ -211,7 +212,7 @@ _ = glue.value("repro_moonshot_rows", int((rows["model"] == "moonshot").sum()))
 
 # %% tags=["hide-input"]
 bench = data.load_benchmark_age(resolve(data_dir))
-glue.value("design_bench_n_boot", n_boot)
+glue.value("design_bench_n_boot", n_boot, origin="parameter")
 CI_LEVEL = glue.quoted("ci_level_pct") / 100
 
 
@@ -237,7 +238,7 @@ for m, b in bench.groupby("model", sort=False):
                      "n_simpleqa": sqa.size, "acc_simpleqa_pct": 100 * sqa.mean(),
                      "gap_pp": ci.estimate, "gap_ci_low": ci.low, "gap_ci_high": ci.high})
 age = pd.DataFrame(age_rows)
-glue.value("design_bench_n_models", len(age))
+glue.value("design_bench_n_models", len(age), origin=ROWS)
 for r in age.itertuples():
     glue.claim(f"bench_age_{r.model}_gap_pp", r.gap_pp)
     glue.claim(f"bench_age_{r.model}_gap_ci_lo", r.gap_ci_low)
@@ -246,7 +247,7 @@ glue.claim("bench_age_gap_range_min", age["gap_pp"].min())
 glue.claim("bench_age_gap_range_max", age["gap_pp"].max())
 # the paper's worked example is the model with the widest gap
 widest = age.loc[age["gap_pp"].idxmax()]
-glue.value("bench_age_example_model", str(widest["model"]))
+glue.value("bench_age_example_model", str(widest["model"]), origin=ROWS)
 glue.claim(f"bench_age_{widest['model']}_truthfulqa_acc", widest["acc_older_pct"])
 glue.claim(f"bench_age_{widest['model']}_simpleqa_acc", widest["acc_simpleqa_pct"])
 age_show = as_text(age, {"acc_older_pct": "{:.1f}", "acc_simpleqa_pct": "{:.1f}", "gap_pp": "{:+.1f}"})

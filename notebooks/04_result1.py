@@ -32,11 +32,12 @@ import numpy as np
 import pandas as pd
 
 from selfconf import data, glue, metrics, panels, summary, vega
-from selfconf.book import as_text, banner, show_markdown, table
+from selfconf.book import as_text, banner, data_source, show_markdown, table
 from selfconf.paths import resolve
 
 vega.enable()
 banner(data_dir, seed=seed, n_boot=n_boot)
+ROWS = glue.rows_origin(data_source(data_dir))  # origin of numbers from these rows that the paper does not print
 rows, exclusions = data.load_collection(resolve(data_dir))
 graded = data.graded(rows)
 graded["conf01"] = metrics.from_percent(graded["confidence"].to_numpy())
@@ -61,7 +62,7 @@ COVERAGES_PCT = [glue.quoted(f"t2_coverage_{c}") for c in (100, 80, 60, 40, 20)]
 N_PANELS = glue.quoted("n_panels")
 glue.quoted("r1_chance_auroc", as_id="t1_caption_chance_auroc")
 glue.quoted("t2_coverage_20", as_id="r1_riskcov_coverage_20")
-glue.value("r1_n_boot", n_boot)
+glue.value("r1_n_boot", n_boot, origin="parameter")
 _ = table(pd.DataFrame({
     "parameter": ["high-confidence threshold (points)", "chance AUROC", "descriptive AUROC cut-off", "ECE bins",
                   "interval level", "bootstrap draws (paper)", "bootstrap draws (this build)", "coverages (%)"],
@@ -118,7 +119,29 @@ t1_show = as_text(pd.DataFrame({
     f"{LVL} CI high": t1["auroc_ci_high"],
 }), {"Acc. (%)": "{:.1f}", "Mean conf.": "{:.1f}", "Median conf.": "{:.0f}", "CITL (pp)": "{:+.1f}",
      "Brier": "{:.3f}", "ECE": "{:.3f}", "Self-AUROC": "{:.3f}", f"{LVL} CI low": "{:.3f}", f"{LVL} CI high": "{:.3f}"})
-_ = table(t1_show, "table1", caption="Table 1. Per-model calibration and self-AUROC (frontier tier, full graded set)")
+# the ECE under the other edge rule (a confidence on an interior edge goes to the lower bin, as in scikit-learn
+# and Guo et al. 2017): a sensitivity of this build, not a claim of the paper
+t1_show["ECE (lower-edge rule)"] = [
+    f"{metrics.ece(fr.loc[fr['model'] == m, 'conf01'], fr.loc[fr['model'] == m, 'correct'], n_bins=N_BINS, edge='lower'):.3f}"
+    for m in t1["model"]]
+T1_CLAIMS = {"n": "n", "Acc. (%)": "acc", "Mean conf.": "mean_conf", "CITL (pp)": "citl", "Brier": "brier",
+             "ECE": "ece", "Self-AUROC": "self_auroc", f"{LVL} CI low": "self_auroc_ci_lo",
+             f"{LVL} CI high": "self_auroc_ci_hi"}
+t1_ids = {(i, col): f"t1_{m}_{suffix}" for i, m in enumerate(t1["model"]) for col, suffix in T1_CLAIMS.items()}
+t1_ids.update({(i, "Median conf."): f"fig1_{m}_median_conf" for i, m in enumerate(t1["model"])})
+_ = table(t1_show, "table1", caption="Table 1. Per-model calibration and self-AUROC (frontier tier, full graded set); "
+          "the last column is this build's sensitivity check, not in the paper", claims=t1_ids)
+n_edge_differs = sum(a != b for a, b in zip(t1_show["ECE"], t1_show["ECE (lower-edge rule)"]))
+glue.value("r1_n_ece_edge_differs", n_edge_differs, origin=ROWS)
+
+# %% [markdown]
+# **Which bin an edge value falls in.** The paper does not say where a confidence lying exactly on an interior
+# bin edge (80, 90, ...) belongs. This book puts it in the bin that *starts* there (`metrics.ece(...,
+# edge="upper")`: 80 counts in [80, 90)); scikit-learn's `calibration_curve` and Guo et al. (2017) put it in the
+# bin that *ends* there (`edge="lower"`). Stated confidences pile up on exactly these values, so the rule can
+# move an ECE: the last column of Table 1 shows each model's ECE under the other rule, and it prints differently
+# for {glue:text}`r1_n_ece_edge_differs` of the {glue:text}`r1_n_frontier_models` models. The paper's ECE column
+# is recomputed with the upper-edge rule.
 
 # %% [markdown]
 # ## Calibration: confidence is saturated and uncoupled from competence
@@ -170,10 +193,10 @@ glue.claims({
     "r1_citl_range_min": 100 * t1["citl"].min(),
     "r1_citl_range_max": 100 * t1["citl"].max(),
 })
-glue.value("r1_refusal_model", refusal_model)
-glue.value("r1_refusal_model_refusals", int(refusals[refusal_model]))
-glue.value("r1_dispersed_model", dispersed_model)
-glue.value("r1_dispersed_model_iqr", iqr[dispersed_model])
+glue.value("r1_refusal_model", refusal_model, origin=ROWS)
+glue.value("r1_refusal_model_refusals", int(refusals[refusal_model]), origin=ROWS)
+glue.value("r1_dispersed_model", dispersed_model, origin=ROWS)
+glue.value("r1_dispersed_model_iqr", iqr[dispersed_model], origin=ROWS)
 glue.claim("r1_dispersed_model_median_conf", by_model.loc[dispersed_model, "median_points"])
 
 # reliability bins of every frontier model
@@ -295,7 +318,7 @@ glue.claims({
     "r1_n_models_below_threshold": int((t1["auroc"] < AUROC_CUT).sum()),
     "r1_n_models_below_threshold_of": n_frontier,
 })
-glue.value("r1_n_ci_exclude_chance", int(((t1["auroc_ci_low"] > CHANCE) | (t1["auroc_ci_high"] < CHANCE)).sum()))
+glue.value("r1_n_ci_exclude_chance", int(((t1["auroc_ci_low"] > CHANCE) | (t1["auroc_ci_high"] < CHANCE)).sum()), origin=ROWS)
 
 
 def roc_points(conf: np.ndarray, correct: np.ndarray) -> pd.DataFrame:
@@ -360,12 +383,12 @@ for r in top.itertuples():
     glue.claim(f"r1_riskcov_{r.model}_err20", 100 * r.risk_coverage[COVERAGES_PCT[-1] / 100])
     sub = fr[fr["model"] == r.model]
     c20 = COVERAGES_PCT[-1] / 100
-    eff = summary.effective_coverage(c20, len(sub), covered=t1.attrs["covered"])
-    ties = metrics.risk_coverage_table(sub["conf01"], sub["correct"], [eff])
-    ceil20 = metrics.risk_coverage(sub["conf01"], sub["correct"], [c20])[c20]  # metrics' own rule: ceil(c n)
+    ties = metrics.risk_coverage_table(sub["conf01"], sub["correct"], [c20], covered=t1.attrs["covered"])
+    ceil20 = metrics.risk_coverage(sub["conf01"], sub["correct"], [c20], covered="ceil")[c20]  # the other rule
     t2_rows.append(label)
     t2_diag.append({
         "model": r.model, "n": len(sub), "rows kept (floor)": int(ties["k"][0]),
+        "rows kept (ceil)": int(metrics.risk_coverage_table(sub["conf01"], sub["correct"], [c20], covered="ceil")["k"][0]),
         "error (%), floor": f"{100 * r.risk_coverage[c20]:.1f}",
         "error (%), ceil(c n) rows": f"{100 * ceil20:.1f}",
         "cut inside a tie": bool(ties["cut_in_tie"][0]),
@@ -441,8 +464,8 @@ panel_res = {}
 for name, members in PANELS.items():
     # one generator per panel, derived like the per-model streams of Table 1
     panel_res[name] = panels.panel_analysis(rows, members, n_boot=n_boot, rng=summary.model_rng(seed, f"panel:{name}"))
-    glue.value(f"r1_panel_members_{name}", ", ".join(members))
-glue.value("r1_n_panels_used", len(PANELS))
+    glue.value(f"r1_panel_members_{name}", ", ".join(members), origin=ROWS)
+glue.value("r1_n_panels_used", len(PANELS), origin=ROWS)
 US_SIZE = glue.quoted("us_panel_n_models")
 show_markdown(f"Check: {len(PANELS)} panels defined (the paper quotes {N_PANELS}); US panel size "
               f"{len(PANELS['US'])} (quoted {US_SIZE}).")
@@ -580,16 +603,16 @@ glue.claims({
     "fig1_local_n_min": int(loc["n"].min()),
     "fig1_local_n_max": int(loc["n"].max()),
 })
-glue.value("fig1_n_above_diagonal", int(fig["above_diagonal"].sum()))
-glue.value("fig1_best_model", str(t1.loc[t1["auroc"].idxmax(), "model"]))
-glue.value("fig1_smallest_gap_model", str(t1.loc[t1["citl"].idxmin(), "model"]))
+glue.value("fig1_n_above_diagonal", int(fig["above_diagonal"].sum()), origin=ROWS)
+glue.value("fig1_best_model", str(t1.loc[t1["auroc"].idxmax(), "model"]), origin=ROWS)
+glue.value("fig1_smallest_gap_model", str(t1.loc[t1["citl"].idxmin(), "model"]), origin=ROWS)
 # caption wording chosen from the rows
 best_model = str(t1.loc[t1["auroc"].idxmax(), "model"])
 glue.value("fig1_best_phrase", "has the best self-AUROC" if best_model == refusal_model
-           else f"does not have the best self-AUROC (that is {best_model}, shown next)")
+           else f"does not have the best self-AUROC (that is {best_model}, shown next)", origin=ROWS)
 smallest_gap_model = str(t1.loc[t1["citl"].idxmin(), "model"])
 glue.value("fig1_smallest_gap_note", "the model with dispersed confidence" if smallest_gap_model == dispersed_model
-           else f"not the model with the most dispersed confidence ({dispersed_model})")
+           else f"not the model with the most dispersed confidence ({dispersed_model})", origin=ROWS)
 fig_show = as_text(fig[["tier", "model", "model_id", "n", "accuracy_pct", "median_conf", "mean_conf", "above_diagonal"]],
                    {"accuracy_pct": "{:.1f}", "median_conf": "{:.0f}", "mean_conf": "{:.1f}"})
 fig_show["above_diagonal"] = ["yes" if v else "no" for v in fig["above_diagonal"]]

@@ -34,10 +34,11 @@ import numpy as np
 import pandas as pd
 
 from selfconf import glue, ladder, vega
-from selfconf.book import banner, show_markdown, table
+from selfconf.book import banner, data_source, show_markdown, table
 
 vega.enable()
 banner(data_dir, seed=seed, n_boot=n_boot)
+ROWS = glue.rows_origin(data_source(data_dir))  # origin of numbers from these rows that the paper does not print
 
 
 
@@ -77,7 +78,7 @@ glue.claims({"ladder_n_rungs_demoted": len(demoted), "ladder_n_eligible_rungs": 
 for k, row in demoted.iterrows():
     glue.claim(f"ladder_demoted_rung{k + 1}_off_acc", row["off_accuracy"])
     glue.claim(f"ladder_demoted_rung{k + 1}_off_auroc", row["off_auroc"])
-glue.value("ladder_confirmatory_subject", confirmatory)
+glue.value("ladder_confirmatory_subject", confirmatory, origin=ROWS)
 
 shown = status.copy()
 shown["off_accuracy"] = shown["off_accuracy"].map("{:.3f}".format)
@@ -109,7 +110,7 @@ glue.claims({
     "ladder_n_nontrap_items": scored["item_id"].nunique(),
 })
 n_trap = int(conf.loc[conf["is_trap"], "item_id"].nunique())
-glue.value("ladder_n_trap_items", n_trap)
+glue.value("ladder_n_trap_items", n_trap, origin=ROWS)
 per_bin = (conf.drop_duplicates("item_id").groupby("bin")
            .agg(items=("item_id", "size"), trap_items=("is_trap", "sum")).reset_index())
 _ = table(per_bin, "ladder_battery_bins", caption="Battery: items per domain bin (every bin holds one trap item)")
@@ -148,7 +149,7 @@ canon = {
     "ladder_p_holm_adj": pl["p_holm"],
 }
 glue.claims(canon)
-glue.value("ladder_core_vs_off_p_holm", off["p_holm"])
+glue.value("ladder_core_vs_off_p_holm", off["p_holm"], origin=ROWS)
 for rep, c in {"r2_ladder_delta": "ladder_core_vs_placebo_delta", "r2_ladder_delta_observed": "ladder_core_vs_placebo_delta",
                "r2_ladder_delta_ci_lo": "ladder_core_vs_placebo_delta_ci_lo",
                "r2_ladder_delta_ci_hi": "ladder_core_vs_placebo_delta_ci_hi",
@@ -161,19 +162,19 @@ for rep, c in {"r2_ladder_delta": "ladder_core_vs_placebo_delta", "r2_ladder_del
                "t3cap_core_vs_off_ci_hi": "ladder_core_vs_off_delta_ci_hi",
                "t3cap_p_holm_adj": "ladder_p_holm_adj"}.items():
     glue.claim(rep, canon[c])
-glue.value("ladder_holm_raw_off_unrounded", off["p_raw"])
-glue.value("ladder_n_pairs_placebo", int(pl["n_pairs"]))
-glue.value("ladder_n_pairs_off", int(off["n_pairs"]))
+glue.value("ladder_holm_raw_off_unrounded", off["p_raw"], origin=ROWS)
+glue.value("ladder_n_pairs_placebo", int(pl["n_pairs"]), origin=ROWS)
+glue.value("ladder_n_pairs_off", int(off["n_pairs"]), origin=ROWS)
 
 # wording chosen from the values (lower ECE / Brier is better); compared at the printed 3 decimals
 def _compare(a: float, b: float) -> str:
     fa, fb = f"{a:.3f}", f"{b:.3f}"
     return "the same at three decimals as" if fa == fb else ("higher (worse) than" if a > b else "lower (better) than")
 
-glue.value("r2_ece_core_vs_placebo", _compare(t3.loc["core", "ece"], t3.loc["placebo", "ece"]))
-glue.value("r2_brier_core_vs_placebo", _compare(t3.loc["core", "brier"], t3.loc["placebo", "brier"]))
+glue.value("r2_ece_core_vs_placebo", _compare(t3.loc["core", "ece"], t3.loc["placebo", "ece"]), origin=ROWS)
+glue.value("r2_brier_core_vs_placebo", _compare(t3.loc["core", "brier"], t3.loc["placebo", "brier"]), origin=ROWS)
 ALPHA = inspect.signature(ladder.power_from_ci).parameters["alpha"].default  # the test level of the design
-glue.value("r2_alpha", float(ALPHA))
+glue.value("r2_alpha", float(ALPHA), origin="parameter")
 holm_pair = (pl["p_holm"], off["p_holm"])
 if max(holm_pair) < ALPHA:
     holm_verdict = "both are below the test level α = {:.2f}: both confirmatory endpoints pass"
@@ -182,8 +183,8 @@ elif min(holm_pair) < ALPHA:
 else:
     holm_verdict = "both are at or above the test level α = {:.2f}: no confirmatory endpoint passes"
 holm_verdict = holm_verdict.format(ALPHA)
-glue.value("r2_holm_verdict", holm_verdict)
-glue.value("r2_holm_equal", "They are equal" if np.isclose(*holm_pair) else "They differ")
+glue.value("r2_holm_verdict", holm_verdict, origin=ROWS)
+glue.value("r2_holm_equal", "They are equal" if np.isclose(*holm_pair) else "They differ", origin=ROWS)
 
 rows = []
 for arm in ladder.ARMS:
@@ -254,15 +255,15 @@ _ = table(holm_show, "ladder_confirmatory_family",
 # ## What the design could detect
 
 # %% tags=["hide-input"]
-glue.value("ladder_n_boot", n_boot)
+glue.value("ladder_n_boot", n_boot, origin="parameter")
 pw = ladder.power_from_ci(pl["ci_low"], pl["ci_high"], observed=pl["delta"])
-glue.value("ladder_power_se_computed", pw["se"])
-glue.value("ladder_power_min_delta_computed", pw["min_delta"])
-glue.value("ladder_power_at_observed_pct", 100 * pw["power_at_observed"])
+glue.value("ladder_power_se_computed", pw["se"], origin=ROWS)
+glue.value("ladder_power_min_delta_computed", pw["min_delta"], origin=ROWS)
+glue.value("ladder_power_at_observed_pct", 100 * pw["power_at_observed"], origin=ROWS)
 se_q = glue.quoted("ladder_power_se")
 pct_q = glue.quoted("ladder_power_pct")
 mde_q = glue.quoted("ladder_power_min_delta")
-glue.value("r2_power_target_pct", 100 * float(inspect.signature(ladder.power_from_ci).parameters["target_power"].default))
+glue.value("r2_power_target_pct", 100 * float(inspect.signature(ladder.power_from_ci).parameters["target_power"].default), origin="parameter")
 power_df = pd.DataFrame({"quantity": ["SE of ΔAUROC from the CI width",
                            f"smallest Δ with {100 * inspect.signature(ladder.power_from_ci).parameters['target_power'].default:.0f}% power (two-sided α = {ALPHA:.2f})",
                            "power at the observed Δ"],

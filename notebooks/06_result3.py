@@ -32,10 +32,11 @@ import numpy as np
 import pandas as pd
 
 from selfconf import glue, ladder, manipulation, vega
-from selfconf.book import banner, table
+from selfconf.book import banner, data_source, table
 
 vega.enable()
 banner(data_dir, seed=seed, n_boot=n_boot)
+ROWS = glue.rows_origin(data_source(data_dir))  # origin of numbers from these rows that the paper does not print
 
 
 
@@ -57,7 +58,7 @@ status = ladder.rung_status(frames, bound=bound)
 frontier_subject = ladder.FRONTIER_RUNG
 if not bool(status.set_index("subject").loc[frontier_subject, "demoted"]):
     raise ValueError(f"{frontier_subject} is not a demoted rung in these rows; the frontier rung must be one")
-glue.value("r3_frontier_rung_subject", frontier_subject)
+glue.value("r3_frontier_rung_subject", frontier_subject, origin=ROWS)
 fr = ladder.frontier_rung(frames[frontier_subject], n_boot=n_boot, seed=seed)
 glue.claims({
     "expl_rung_core_auroc": fr["core"]["estimate"], "r3_expl_rung_core_auroc_b": fr["core"]["estimate"],
@@ -68,8 +69,8 @@ glue.claims({
     "expl_rung_core_minus_shuffled_delta_ci_lo": fr["delta"]["low"],
     "expl_rung_core_minus_shuffled_delta_ci_hi": fr["delta"]["high"],
 })
-glue.value("r3_frontier_n_core", fr["core"]["n"])
-glue.value("r3_frontier_n_shuffled", fr["shuffled"]["n"])
+glue.value("r3_frontier_n_core", fr["core"]["n"], origin=ROWS)
+glue.value("r3_frontier_n_shuffled", fr["shuffled"]["n"], origin=ROWS)
 _ = table(pd.DataFrame([
     {"arm": "CORE (true profile)", "answered rows": f"{fr['core']['n']:,}", "AUROC": f"{fr['core']['estimate']:.3f}",
      "95% CI (items resampled)": f"[{fr['core']['low']:.3f}, {fr['core']['high']:.3f}]"},
@@ -135,13 +136,13 @@ for _, r in mp.iterrows():
     glue.claims({f"t4_{s}_conf_at_0": int(r["conf_at_0"]), f"t4_{s}_conf_at_95": int(r["conf_at_95"]),
                  f"t4_{s}_delta": int(r["delta"])})
 top = mp.loc[mp["delta"].idxmax()]
-glue.value("r3_microprobe_top_model", top["model"])
+glue.value("r3_microprobe_top_model", top["model"], origin=ROWS)
 # wording chosen from the rows: is the largest shift also the lowest starting point under the low claim?
 if int(top["conf_at_0"]) == int(mp["conf_at_0"].min()):
     top_phrase = "the model that started lowest under the low claim, and so had the most room to rise"
 else:
     top_phrase = f"{top['model']}, which did not start lowest under the low claim"
-glue.value("r3_microprobe_top_phrase", top_phrase)
+glue.value("r3_microprobe_top_phrase", top_phrase, origin=ROWS)
 glue.claims({"r3_microprobe_conf_before": int(top["conf_at_0"]), "r3_microprobe_conf_after": int(top["conf_at_95"]),
              "r3_microprobe_largest_shift": int(top["delta"]), "r3_microprobe_up_to": int(mp["delta"].max())})
 low_claim = glue.quoted("microprobe_claim_low_pct")
@@ -195,12 +196,12 @@ glue.claims({
     "topic_qwen3_conf": ts.loc["qwen3:8b", "mean_conf_true"],
     "topic_qwen3_delta": ts.loc["qwen3:8b", "brier_delta"],
 })
-glue.value("topic_all_ci_include_zero", bool(ts["ci_includes_zero"].all()))
+glue.value("topic_all_ci_include_zero", bool(ts["ci_includes_zero"].all()), origin=ROWS)
 n_ci_zero = int(ts["ci_includes_zero"].sum())
 glue.value("topic_ci_zero_phrase", "Every per-probe bootstrap interval" if n_ci_zero == len(ts)
-           else f"{n_ci_zero} of the {len(ts)} per-probe bootstrap intervals")
-glue.value("topic_qwen3_conf_false", ts.loc["qwen3:8b", "mean_conf_false"])
-glue.value("topic_qwen3_acc_false", ts.loc["qwen3:8b", "acc_false_pct"])
+           else f"{n_ci_zero} of the {len(ts)} per-probe bootstrap intervals", origin=ROWS)
+glue.value("topic_qwen3_conf_false", ts.loc["qwen3:8b", "mean_conf_false"], origin=ROWS)
+glue.value("topic_qwen3_acc_false", ts.loc["qwen3:8b", "acc_false_pct"], origin=ROWS)
 tsr = ts.reset_index()
 shown = pd.DataFrame({
     "model": tsr["model"], "probes per arm": tsr["n_probes"].astype(int),

@@ -28,11 +28,12 @@ import numpy as np
 import pandas as pd
 
 from selfconf import data, glue, ladder, manipulation, vega
-from selfconf.book import banner, table
+from selfconf.book import banner, data_source, table
 from selfconf.paths import resolve
 
 vega.enable()
 banner(data_dir, seed=seed, n_boot=n_boot)
+ROWS = glue.rows_origin(data_source(data_dir))  # origin of numbers from these rows that the paper does not print
 
 
 
@@ -64,11 +65,11 @@ tsd = manipulation.load_csv(data_dir, "arms/twostage.csv")
 glue.quoted("twostage_n_items")
 glue.quoted("twostage_n_models")
 glue.quoted("twostage_unresolvable_pct")
-glue.value("twostage_n_items_rows", int(tsd["item_id"].nunique()))
-glue.value("twostage_n_models_rows", int(tsd["model"].nunique()))
+glue.value("twostage_n_items_rows", int(tsd["item_id"].nunique()), origin=ROWS)
+glue.value("twostage_n_models_rows", int(tsd["model"].nunique()), origin=ROWS)
 au = manipulation.twostage_auroc(tsd)
 cov = tsd[tsd["format"] == "inline"].groupby("model")["label"].apply(lambda s: int((s != "unresolved").sum()))
-glue.value("twostage_n_unresolved", int((tsd["label"] == "unresolved").sum()))
+glue.value("twostage_n_unresolved", int((tsd["label"] == "unresolved").sum()), origin=ROWS)
 tc = manipulation.twostage_contrast(tsd, n_boot=n_boot, seed=seed)
 glue.claims({
     "twostage_self_auroc_min": au["auroc"].min(), "twostage_self_auroc_max": au["auroc"].max(),
@@ -78,8 +79,8 @@ glue.claims({
     "twostage_delta_auroc_ci_hi": tc["high"], "twostage_n_pairs": tc["n_pairs"],
 })
 mc = au.pivot_table(index="model", columns="format", values="mean_conf")
-glue.value("twostage_mean_conf_inline", float(au.loc[au["format"] == "inline", "mean_conf"].mean()))
-glue.value("twostage_mean_conf_posthoc", float(au.loc[au["format"] == "posthoc", "mean_conf"].mean()))
+glue.value("twostage_mean_conf_inline", float(au.loc[au["format"] == "inline", "mean_conf"].mean()), origin=ROWS)
+glue.value("twostage_mean_conf_posthoc", float(au.loc[au["format"] == "posthoc", "mean_conf"].mean()), origin=ROWS)
 au_show = pd.DataFrame({
     "model": au["model"], "format": au["format"].map({"inline": "inline", "posthoc": "post hoc"}).fillna(au["format"]),
     "labelled rows": au["n_labelled"].astype(int),
@@ -157,13 +158,13 @@ glue.quoted("grader_family_cn_panel_members");
 # %% tags=["hide-input"]
 rg = manipulation.regrade_summary(manipulation.load_csv(data_dir, "arms/regrade.csv"))
 glue.quoted("regrade_n_rows")
-glue.value("regrade_n_rows_computed", rg["n_self_graded"])
-glue.value("regrade_n_graded", rg["n_graded"])
-glue.value("regrade_n_other_routes", rg["n_other_routes"])
-glue.value("regrade_correct_before", rg["correct_before"])
-glue.value("regrade_correct_after", rg["correct_after"])
-glue.value("regrade_acc_before_selfrows", rg["acc_before_selfrows_pct"])
-glue.value("regrade_acc_after_selfrows", rg["acc_after_selfrows_pct"])
+glue.value("regrade_n_rows_computed", rg["n_self_graded"], origin=ROWS)
+glue.value("regrade_n_graded", rg["n_graded"], origin=ROWS)
+glue.value("regrade_n_other_routes", rg["n_other_routes"], origin=ROWS)
+glue.value("regrade_correct_before", rg["correct_before"], origin=ROWS)
+glue.value("regrade_correct_after", rg["correct_after"], origin=ROWS)
+glue.value("regrade_acc_before_selfrows", rg["acc_before_selfrows_pct"], origin=ROWS)
+glue.value("regrade_acc_after_selfrows", rg["acc_after_selfrows_pct"], origin=ROWS)
 glue.claims({"regrade_agreement_pct": rg["agreement_pct"], "regrade_down_flips": rg["down_flips"],
              "regrade_up_flips": rg["up_flips"], "regrade_acc_before": rg["acc_before_pct"],
              "regrade_acc_after": rg["acc_after_pct"]})
@@ -193,8 +194,8 @@ else:
     lefts = " or ".join(str(k - net_down) for k in k_fit)
     selfrows_reading = (f"{before_txt}% of them forces {ks} correct, and {net_down} net down-flips leave {lefts}, "
                         f"which prints {' or '.join(a + '%' for a in after_fit)}, not {after_txt}%")
-glue.value("regrade_selfrows_reading", selfrows_reading or f"{before_txt}% and {after_txt}% are both reachable there too")
-_ = glue.value("regrade_selfrows_verdict", "It cannot be" if selfrows_reading else "It could also be")
+glue.value("regrade_selfrows_reading", selfrows_reading or f"{before_txt}% and {after_txt}% are both reachable there too", origin=ROWS)
+_ = glue.value("regrade_selfrows_verdict", "It cannot be" if selfrows_reading else "It could also be", origin=ROWS)
 
 # %% [markdown]
 # A cross-family regrade of all [{glue:text}`regrade_n_rows:,.0f`]{.quoted} self-graded rows (the regrade

@@ -64,12 +64,12 @@ _ = glue.restate("diag_conf_scale_max", "design_conf_scale_max", book_dir=book_d
 # cannot be known; its only right response is the abstention token `ABSTAIN`.
 
 # %% tags=["hide-input"]
-n_probes = glue.value("diagtool_n_probes", int((items["kind"] == "probe").sum()))
-n_traps = glue.value("diagtool_n_traps", int((items["kind"] == "trap").sum()))
-glue.value("diagtool_n_items", len(items))
+n_probes = glue.value("diagtool_n_probes", int((items["kind"] == "probe").sum()), origin="parameter")
+n_traps = glue.value("diagtool_n_traps", int((items["kind"] == "trap").sum()), origin="parameter")
+glue.value("diagtool_n_items", len(items), origin="parameter")
 probes = items[items["kind"] == "probe"]
-glue.value("diagtool_n_domains", probes["domain"].nunique())
-glue.value("diagtool_n_numeric", int(probes["numeric"].notna().sum()))
+glue.value("diagtool_n_domains", probes["domain"].nunique(), origin="parameter")
+glue.value("diagtool_n_numeric", int(probes["numeric"].notna().sum()), origin="parameter")
 per_domain = (
     probes.groupby("domain", sort=False)
     .agg(probes=("id", "size"), example=("question", "first"))
@@ -124,7 +124,7 @@ goodness_rule = {
     "trap_abstention": "abstention rate itself",
 }
 for k, w in WEIGHTS.items():
-    glue.value(f"diagtool_weight_{k}", w)
+    glue.value(f"diagtool_weight_{k}", w, origin="parameter")
 pd.DataFrame({
     "component": list(WEIGHTS),
     "goodness": [goodness_rule[k] for k in WEIGHTS],
@@ -146,7 +146,7 @@ tiers = pd.DataFrame({
 })
 for lo, name in TIERS:
     if math.isfinite(lo):
-        glue.value("diagtool_tier_" + name.replace(" ", "_").replace("-", "_"), lo)
+        glue.value("diagtool_tier_" + name.replace(" ", "_").replace("-", "_"), lo, origin="simulation")
 tiers.style.hide(axis="index").set_caption("Tiers of the composite (0–100)")
 
 # %% [markdown]
@@ -221,16 +221,16 @@ for s in STYLES:
         "trap abstention (%)": 100 * r.trap_abstention, "composite": r.composite,
         "95% interval": f"[{lo:.1f}, {hi:.1f}]", "tier": r.tier,
     })
-    glue.value(f"diagtool_{s}_acc", 100 * r.accuracy)
-    glue.value(f"diagtool_{s}_mean_conf", 100 * r.mean_confidence)
-    glue.value(f"diagtool_{s}_brier", r.brier)
-    glue.value(f"diagtool_{s}_gap", 100 * r.gap)
-    glue.value(f"diagtool_{s}_disc", 100 * r.discrimination)
-    glue.value(f"diagtool_{s}_trap", 100 * r.trap_abstention)
-    glue.value(f"diagtool_{s}_composite", r.composite)
-    glue.value(f"diagtool_{s}_composite_lo", lo)
-    glue.value(f"diagtool_{s}_composite_hi", hi)
-    glue.value(f"diagtool_{s}_tier", r.tier)
+    glue.value(f"diagtool_{s}_acc", 100 * r.accuracy, origin="simulation")
+    glue.value(f"diagtool_{s}_mean_conf", 100 * r.mean_confidence, origin="simulation")
+    glue.value(f"diagtool_{s}_brier", r.brier, origin="simulation")
+    glue.value(f"diagtool_{s}_gap", 100 * r.gap, origin="simulation")
+    glue.value(f"diagtool_{s}_disc", 100 * r.discrimination, origin="simulation")
+    glue.value(f"diagtool_{s}_trap", 100 * r.trap_abstention, origin="simulation")
+    glue.value(f"diagtool_{s}_composite", r.composite, origin="simulation")
+    glue.value(f"diagtool_{s}_composite_lo", lo, origin="simulation")
+    glue.value(f"diagtool_{s}_composite_hi", hi, origin="simulation")
+    glue.value(f"diagtool_{s}_tier", r.tier, origin="simulation")
 summary = pd.DataFrame(rows)
 summary.style.format({c: "{:.1f}" for c in ["accuracy (%)", "mean conf.", "gap (pp)", "discrimination (pp)",
                                               "trap abstention (%)", "composite"]} | {"Brier": "{:.3f}"}).hide(axis="index").set_caption(
@@ -259,7 +259,7 @@ steps = pd.DataFrame({
 })
 by_hand = 100 * steps["weight × goodness"].sum() / steps["weight"].sum()
 assert abs(by_hand - sat.composite) < 1e-9, "the by-hand composite must equal the tool's"
-glue.value("diagtool_saturated_by_hand", by_hand)
+glue.value("diagtool_saturated_by_hand", by_hand, origin="simulation")
 steps.style.format({"raw value": "{:+.3f}", "goodness": "{:.3f}", "weight": "{:.2f}", "weight × goodness": "{:.3f}"}).hide(
     axis="index").set_caption("The saturated respondent's composite, step by step")
 

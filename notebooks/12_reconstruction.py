@@ -36,28 +36,29 @@ import numpy as np
 import pandas as pd
 
 from selfconf import glue, vega
-from selfconf.book import banner, show_markdown, table
+from selfconf.book import banner, data_source, show_markdown, table
 from selfconf.data import graded, load_collection
 from selfconf.panels import PANELS, panel_analysis
 from selfconf.paths import resolve
 
 vega.enable()
 banner(data_dir, seed=seed, n_boot=n_boot)
+ROWS = glue.rows_origin(data_source(data_dir))  # origin of numbers from these rows that the paper does not print
 root = resolve(data_dir)
 df, exclusions = load_collection(root)
 rows = graded(df)
-glue.value("recon_n_rows", len(df))
-glue.value("recon_n_models", int(df["model"].nunique()))
-glue.value("recon_n_items", int(df["item_id"].nunique()))
-glue.value("recon_google_n", int((rows["model"] == "google").sum()))
+glue.value("recon_n_rows", len(df), origin=ROWS)
+glue.value("recon_n_models", int(df["model"].nunique()), origin=ROWS)
+glue.value("recon_n_items", int(df["item_id"].nunique()), origin=ROWS)
+glue.value("recon_google_n", int((rows["model"] == "google").sum()), origin=ROWS)
 GRID = 5  # the round-number grid the generator puts confidences on (a generator choice)
-glue.value("recon_grid", GRID)
+glue.value("recon_grid", GRID, origin="parameter")
 off_grid = rows[rows["confidence"] % GRID != 0]
-glue.value("recon_off_grid_values", ", ".join(str(v) for v in sorted(off_grid["confidence"].unique())))
-glue.value("recon_off_grid_pct", 100 * len(off_grid) / len(rows))
+glue.value("recon_off_grid_values", ", ".join(str(v) for v in sorted(off_grid["confidence"].unique())), origin=ROWS)
+glue.value("recon_off_grid_pct", 100 * len(off_grid) / len(rows), origin=ROWS)
 refusal_heavy = str(rows.groupby("model")["refusal"].sum().idxmax())
-glue.value("recon_refusal_model", refusal_heavy)
-_ = glue.value("recon_refusal_model_median", float(rows.loc[rows["model"] == refusal_heavy, "confidence"].median()))
+glue.value("recon_refusal_model", refusal_heavy, origin=ROWS)
+_ = glue.value("recon_refusal_model_median", float(rows.loc[rows["model"] == refusal_heavy, "confidence"].median()), origin=ROWS)
 
 # %% [markdown]
 # ## The algorithm in plain words

@@ -57,18 +57,18 @@ show_markdown(
     "so neither the seed nor the number of bootstrap draws affects it</p>"
 )
 
-glue.value("consistency_n_checks", counts["total"])
-glue.value("consistency_n_pass", counts["pass"])
-glue.value("consistency_n_fail", counts["fail"])
-glue.value("consistency_n_unclear", counts["unclear"])
-glue.value("consistency_n_groups", int(frame["group"].nunique()))
+glue.value("consistency_n_checks", counts["total"], origin="paper-arithmetic")
+glue.value("consistency_n_pass", counts["pass"], origin="paper-arithmetic")
+glue.value("consistency_n_fail", counts["fail"], origin="paper-arithmetic")
+glue.value("consistency_n_unclear", counts["unclear"], origin="paper-arithmetic")
+glue.value("consistency_n_groups", int(frame["group"].nunique()), origin="paper-arithmetic")
 unclear_keys = frame.loc[frame["status"] == "unclear", "key"].tolist()
 failing_keys = frame.loc[frame["status"] == "fail", "key"].tolist()
-glue.value("consistency_unclear_list", ", ".join(unclear_keys) or "none")
-glue.value("consistency_fail_list", ", ".join(failing_keys) or "none")
-glue.value("consistency_hm_band_lo", float(consistency.HM_RATIO_BAND[0]))
-glue.value("consistency_hm_band_hi", float(consistency.HM_RATIO_BAND[1]))
-glue.value("consistency_asymmetry_share", float(consistency.ASYMMETRY_SHARE))
+glue.value("consistency_unclear_list", ", ".join(unclear_keys) or "none", origin="paper-arithmetic")
+glue.value("consistency_fail_list", ", ".join(failing_keys) or "none", origin="paper-arithmetic")
+glue.value("consistency_hm_band_lo", float(consistency.HM_RATIO_BAND[0]), origin="parameter")
+glue.value("consistency_hm_band_hi", float(consistency.HM_RATIO_BAND[1]), origin="parameter")
+glue.value("consistency_asymmetry_share", float(consistency.ASYMMETRY_SHARE), origin="parameter")
 
 
 def show_group(group: str) -> None:

@@ -55,17 +55,17 @@ show_markdown(
     f" · parameters of this page: seed {seed}, bootstrap draws {n_boot:,} (the audit itself draws nothing)</p>"
 )
 for status, n in summary["by_status"].items():
-    glue.value(f"audit_n_{status}", n)
-glue.value("audit_n_claims", summary["n_claims"])
-glue.value("audit_n_boot_paper", audit.N_BOOT_PAPER)
-glue.value("audit_n_failing", summary["n_failing"])
+    glue.value(f"audit_n_{status}", n, origin="build")
+glue.value("audit_n_claims", summary["n_claims"], origin="build")
+glue.value("audit_n_boot_paper", audit.N_BOOT_PAPER, origin="parameter")
+glue.value("audit_n_failing", summary["n_failing"], origin="build")
 verdict_counts = {code: sum(e.verdict_code == code for e in why) for code in audit.VERDICTS}
 for code, n in verdict_counts.items():
-    glue.value(f"audit_why_n_{code}", int(n))
-glue.value("audit_why_n_rows", len(why))
-glue.value("audit_n_fidelity_files", len(notes.files))
-glue.value("audit_n_known_conflicts", len(notes.known_conflicts))
-_ = glue.value("audit_n_ideal_values", len(notes.ideal_bootstrap))
+    glue.value(f"audit_why_n_{code}", int(n), origin="build")
+glue.value("audit_why_n_rows", len(why), origin="build")
+glue.value("audit_n_fidelity_files", len(notes.files), origin="build")
+glue.value("audit_n_known_conflicts", len(notes.known_conflicts), origin="build")
+_ = glue.value("audit_n_ideal_values", len(notes.ideal_bootstrap), origin="build")
 
 # %% [markdown]
 # ## Summary

@@ -48,9 +48,11 @@ rng = np.random.default_rng(seed)
 data_path = resolve(data_dir)
 have_rows = importlib.util.find_spec("selfconf.data") is not None and data_path.is_dir() and any(data_path.iterdir())
 if have_rows:  # only the section on ECE binning reads the collection's rows
-    from selfconf.book import banner
+    from selfconf.book import data_source
 
-    banner(data_dir, seed=seed, n_boot=n_boot)
+    ECE_ORIGIN = glue.rows_origin(data_source(data_dir))
+else:
+    ECE_ORIGIN = "simulation"
 show_markdown(
     f'<p class="selfconf-provenance">simulated answers (no paper rows, except where a section says so) · '
     f"seed: {seed} · bootstrap draws: {n_boot:,} · answers per simulated model: {n_answers:,}</p>"
@@ -86,11 +88,11 @@ for name, conf in (("A: informative but overconfident", conf_a), ("B: calibrated
 summary = pd.DataFrame(rows)
 key = {"A": summary.iloc[0], "B": summary.iloc[1]}
 for m, r in key.items():
-    glue.value(f"teach_{m}_citl", 100 * r["CITL"])
-    glue.value(f"teach_{m}_ece", r["ECE"])
-    glue.value(f"teach_{m}_auroc", r["AUROC"])
-    glue.value(f"teach_{m}_brier", r["Brier"])
-glue.value("teach_accuracy", 100 * correct.mean())
+    glue.value(f"teach_{m}_citl", 100 * r["CITL"], origin="simulation")
+    glue.value(f"teach_{m}_ece", r["ECE"], origin="simulation")
+    glue.value(f"teach_{m}_auroc", r["AUROC"], origin="simulation")
+    glue.value(f"teach_{m}_brier", r["Brier"], origin="simulation")
+glue.value("teach_accuracy", 100 * correct.mean(), origin="simulation")
 summary.style.format({c: "{:.3f}" for c in ["accuracy", "mean confidence", "CITL", "ECE", "Brier", "AUROC"]}).hide(
     axis="index").set_caption("Two simulated models (0–1 scale): calibration in the large and discrimination")
 
@@ -208,16 +210,16 @@ grid_bins = pd.concat(grid_bins, ignore_index=True)
 assert (grid["n_levels"] == np.unique(conf_a).size).all(), "a transform merged two confidence levels"
 
 auroc_spread = float(grid["AUROC"].max() - grid["AUROC"].min())
-glue.value("teach_grid_n_settings", len(grid))
-glue.value("teach_grid_auroc_spread", auroc_spread)
-glue.value("teach_grid_auroc_spread_text", "exactly 0" if auroc_spread == 0 else f"{auroc_spread:.1e}")
-glue.value("teach_grid_auroc", float(grid["AUROC"].iloc[0]))
+glue.value("teach_grid_n_settings", len(grid), origin="parameter")
+glue.value("teach_grid_auroc_spread", auroc_spread, origin="simulation")
+glue.value("teach_grid_auroc_spread_text", "exactly 0" if auroc_spread == 0 else f"{auroc_spread:.1e}", origin="simulation")
+glue.value("teach_grid_auroc", float(grid["AUROC"].iloc[0]), origin="simulation")
 for col, name in (("CITL", "citl"), ("ECE", "ece"), ("Brier", "brier")):
-    glue.value(f"teach_grid_{name}_min", float(grid[col].min()))
-    glue.value(f"teach_grid_{name}_max", float(grid[col].max()))
+    glue.value(f"teach_grid_{name}_min", float(grid[col].min()), origin="simulation")
+    glue.value(f"teach_grid_{name}_max", float(grid[col].max()), origin="simulation")
 best = grid.loc[grid["ECE"].idxmin()]
-glue.value("teach_grid_best_ece", float(best["ECE"]))
-_ = glue.value("teach_grid_best_setting", f"{best['family']} ({best['setting']})")
+glue.value("teach_grid_best_ece", float(best["ECE"]), origin="simulation")
+_ = glue.value("teach_grid_best_setting", f"{best['family']} ({best['setting']})", origin="simulation")
 
 # %% tags=["remove-input"]
 family_param = alt.param(name="family", value="shift",
@@ -281,11 +283,11 @@ const = {
     "Brier": metrics.brier(conf_const, correct),
     "AUROC": metrics.auroc(conf_const, correct),
 }
-glue.value("teach_const_conf", 100 * float(conf_const[0]))
-glue.value("teach_const_citl", const["CITL (pp)"])
-glue.value("teach_const_ece", const["ECE"])
-glue.value("teach_const_brier", const["Brier"])
-glue.value("teach_const_auroc", const["AUROC"])
+glue.value("teach_const_conf", 100 * float(conf_const[0]), origin="simulation")
+glue.value("teach_const_citl", const["CITL (pp)"], origin="simulation")
+glue.value("teach_const_ece", const["ECE"], origin="simulation")
+glue.value("teach_const_brier", const["Brier"], origin="simulation")
+glue.value("teach_const_auroc", const["AUROC"], origin="simulation")
 pd.DataFrame([{"predictor": f"always {conf_const[0]:.3f}", **const}]).style.format(precision=3).hide(axis="index").set_caption(
     "A constant predictor that always states the accuracy")
 
@@ -324,14 +326,14 @@ for name, conf in (("A (as stated)", conf_a), ("A, best ECE setting on the grid"
 dec = pd.DataFrame(dec_rows)
 identity_gap = float((dec["brier"] - dec["REL - RES + UNC"]).abs().max())
 res_spread = float(grid["resolution"].max() - grid["resolution"].min())
-glue.value("teach_dec_identity_gap", identity_gap)
-glue.value("teach_dec_res_spread", res_spread)
-glue.value("teach_dec_res_spread_text", "does not change at all" if res_spread == 0 else f"changes by at most {res_spread:.1e}")
-glue.value("teach_dec_A_rel", float(dec.loc[0, "reliability"]))
-glue.value("teach_dec_A_res", float(dec.loc[0, "resolution"]))
-glue.value("teach_dec_unc", float(dec.loc[0, "uncertainty"]))
-glue.value("teach_dec_B_res", float(dec.loc[2, "resolution"]))
-glue.value("teach_dec_best_rel", float(dec.loc[1, "reliability"]))
+glue.value("teach_dec_identity_gap", identity_gap, origin="simulation")
+glue.value("teach_dec_res_spread", res_spread, origin="simulation")
+glue.value("teach_dec_res_spread_text", "does not change at all" if res_spread == 0 else f"changes by at most {res_spread:.1e}", origin="simulation")
+glue.value("teach_dec_A_rel", float(dec.loc[0, "reliability"]), origin="simulation")
+glue.value("teach_dec_A_res", float(dec.loc[0, "resolution"]), origin="simulation")
+glue.value("teach_dec_unc", float(dec.loc[0, "uncertainty"]), origin="simulation")
+glue.value("teach_dec_B_res", float(dec.loc[2, "resolution"]), origin="simulation")
+glue.value("teach_dec_best_rel", float(dec.loc[1, "reliability"]), origin="simulation")
 dec.style.format(precision=4).hide(axis="index").set_caption(
     "Murphy decomposition of the Brier score")
 
@@ -410,8 +412,8 @@ if have_rows:
     bin_source = f"the collection's graded rows ({data_dir})"
     per_model = [(m, metrics.from_percent(g["confidence"].to_numpy()), g["correct"].to_numpy())
                  for m, g in rows_graded.groupby("model", sort=False)]
-    glue.value("teach_ece_rows", len(rows_graded))
-    glue.value("teach_ece_excluded", excluded.total_parse_failures)
+    glue.value("teach_ece_rows", len(rows_graded), origin=ECE_ORIGIN)
+    glue.value("teach_ece_excluded", excluded.total_parse_failures, origin=ECE_ORIGIN)
     show_markdown(f"Rows: {len(rows_graded):,} graded answers of {len(per_model)} models; "
                   f"{excluded.total_parse_failures:,} answers without a parsable confidence are excluded "
                   "(counted per model on the design page).")
@@ -434,12 +436,12 @@ ece_table = pd.DataFrame(ece_rows)
 variant_cols = list(ece_table.columns[1:])
 ece_table["largest / smallest"] = ece_table[variant_cols].max(axis=1) / ece_table[variant_cols].min(axis=1)
 worst = ece_table.loc[ece_table["largest / smallest"].idxmax()]
-glue.value("teach_ece_source", bin_source)
-glue.value("teach_ece_n_models", len(ece_table))
-glue.value("teach_ece_worst_model", str(worst["model"]))
-glue.value("teach_ece_worst_ratio", float(worst["largest / smallest"]))
-glue.value("teach_ece_worst_min", float(worst[variant_cols].min()))
-glue.value("teach_ece_worst_max", float(worst[variant_cols].max()))
+glue.value("teach_ece_source", bin_source, origin=ECE_ORIGIN)
+glue.value("teach_ece_n_models", len(ece_table), origin=ECE_ORIGIN)
+glue.value("teach_ece_worst_model", str(worst["model"]), origin=ECE_ORIGIN)
+glue.value("teach_ece_worst_ratio", float(worst["largest / smallest"]), origin=ECE_ORIGIN)
+glue.value("teach_ece_worst_min", float(worst[variant_cols].min()), origin=ECE_ORIGIN)
+glue.value("teach_ece_worst_max", float(worst[variant_cols].max()), origin=ECE_ORIGIN)
 ece_table.style.format(precision=3, subset=variant_cols + ["largest / smallest"]).hide(axis="index").set_caption(
     "ECE of each model of the collection under four binnings")
 
@@ -507,15 +509,15 @@ for name, s in (("C: sure on a few", score_c), ("D: moderate everywhere", score_
     rc_rows += [{"model": name, "coverage": float(cv), "risk": float(r)} for cv, r in risk.items()]
 rc = pd.DataFrame(rc_rows)
 r = rc.pivot(index="coverage", columns="model", values="risk")
-glue.value("teach_rc_auroc_c", auroc_c)
-glue.value("teach_rc_auroc_d", auroc_d)
-glue.value("teach_rc_acc", 100 * y_rc.mean())
+glue.value("teach_rc_auroc_c", auroc_c, origin="simulation")
+glue.value("teach_rc_auroc_d", auroc_d, origin="simulation")
+glue.value("teach_rc_acc", 100 * y_rc.mean(), origin="simulation")
 for tag, cv in (("lo", 0.2), ("hi", 0.6)):
-    glue.value(f"teach_rc_cov_{tag}", 100 * cv)
-    glue.value(f"teach_rc_c_{tag}", 100 * float(r.loc[cv, "C: sure on a few"]))
-    glue.value(f"teach_rc_d_{tag}", 100 * float(r.loc[cv, "D: moderate everywhere"]))
+    glue.value(f"teach_rc_cov_{tag}", 100 * cv, origin="simulation")
+    glue.value(f"teach_rc_c_{tag}", 100 * float(r.loc[cv, "C: sure on a few"]), origin="simulation")
+    glue.value(f"teach_rc_d_{tag}", 100 * float(r.loc[cv, "D: moderate everywhere"]), origin="simulation")
 cross = r.index[(r["C: sure on a few"] > r["D: moderate everywhere"]).to_numpy()]
-glue.value("teach_rc_cross", 100 * float(cross.min()) if len(cross) else 100.0)
+glue.value("teach_rc_cross", 100 * float(cross.min()) if len(cross) else 100.0, origin="simulation")
 
 cov_param = alt.param(name="coverage_at", value=0.2,
                       bind=alt.binding_range(min=0.05, max=1.0, step=0.05, name="coverage "))
@@ -554,29 +556,29 @@ at_text = at.mark_text(align="left", dx=6, dy=-8, fontSize=12).encode(
 # Exercise 1: a model that says 90 on every answer and is right on 72% of 1,000 answers.
 ex1_y = np.r_[np.ones(720, dtype=int), np.zeros(280, dtype=int)]
 ex1_c = np.full(ex1_y.size, 0.9)
-glue.value("teach_ex1_stated", 100 * float(ex1_c[0]))
-glue.value("teach_ex1_n", int(ex1_y.size))
-glue.value("teach_ex1_k", int(ex1_y.sum()))
-glue.value("teach_ex1_citl", 100 * metrics.citl(ex1_c, ex1_y))
-glue.value("teach_ex1_ece", metrics.ece(ex1_c, ex1_y))
-glue.value("teach_ex1_auroc", metrics.auroc(ex1_c, ex1_y))
-glue.value("teach_ex1_brier", metrics.brier(ex1_c, ex1_y))
+glue.value("teach_ex1_stated", 100 * float(ex1_c[0]), origin="simulation")
+glue.value("teach_ex1_n", int(ex1_y.size), origin="simulation")
+glue.value("teach_ex1_k", int(ex1_y.sum()), origin="simulation")
+glue.value("teach_ex1_citl", 100 * metrics.citl(ex1_c, ex1_y), origin="simulation")
+glue.value("teach_ex1_ece", metrics.ece(ex1_c, ex1_y), origin="simulation")
+glue.value("teach_ex1_auroc", metrics.auroc(ex1_c, ex1_y), origin="simulation")
+glue.value("teach_ex1_brier", metrics.brier(ex1_c, ex1_y), origin="simulation")
 # Exercise 2: square model A's confidences.
 sq = conf_a ** 2
-glue.value("teach_ex2_auroc_before", metrics.auroc(conf_a, correct))
-glue.value("teach_ex2_auroc_after", metrics.auroc(sq, correct))
-glue.value("teach_ex2_ece_before", metrics.ece(conf_a, correct))
-glue.value("teach_ex2_ece_after", metrics.ece(sq, correct))
-glue.value("teach_ex2_citl_after", 100 * metrics.citl(sq, correct))
+glue.value("teach_ex2_auroc_before", metrics.auroc(conf_a, correct), origin="simulation")
+glue.value("teach_ex2_auroc_after", metrics.auroc(sq, correct), origin="simulation")
+glue.value("teach_ex2_ece_before", metrics.ece(conf_a, correct), origin="simulation")
+glue.value("teach_ex2_ece_after", metrics.ece(sq, correct), origin="simulation")
+glue.value("teach_ex2_citl_after", 100 * metrics.citl(sq, correct), origin="simulation")
 # Exercise 3: Brier score of the constant predictor versus p(1 - p).
-glue.value("teach_ex3_brier", metrics.brier(conf_const, correct))
-glue.value("teach_ex3_unc", float(correct.mean() * (1 - correct.mean())))
+glue.value("teach_ex3_brier", metrics.brier(conf_const, correct), origin="simulation")
+glue.value("teach_ex3_unc", float(correct.mean() * (1 - correct.mean())), origin="simulation")
 # Exercise 4: reverse model A's ranking (1 - c) and rescale it to A's mean.
 rev = 1 - conf_a
 rev = rev - rev.mean() + conf_a.mean()
-glue.value("teach_ex4_auroc", metrics.auroc(rev, correct))
-glue.value("teach_ex4_citl", 100 * metrics.citl(rev, correct))
-_ = glue.value("teach_ex4_citl_a", 100 * metrics.citl(conf_a, correct))
+glue.value("teach_ex4_auroc", metrics.auroc(rev, correct), origin="simulation")
+glue.value("teach_ex4_citl", 100 * metrics.citl(rev, correct), origin="simulation")
+_ = glue.value("teach_ex4_citl_a", 100 * metrics.citl(conf_a, correct), origin="simulation")
 
 # %% [markdown]
 # ```{exercise}

@@ -31,19 +31,20 @@ import numpy as np
 import pandas as pd
 
 from selfconf import data, glue, metrics, summary, vega
-from selfconf.book import banner, show_markdown, table
+from selfconf.book import banner, data_source, show_markdown, table
 
 vega.enable()
 banner(data_dir, seed=seed, n_boot=n_boot)
+ROWS = glue.rows_origin(data_source(data_dir))  # origin of numbers from these rows that the paper does not print
 
 rows_all, excluded = data.load_collection(data_dir)
 rows = data.graded(rows_all)
 rows = rows.assign(confidence=metrics.from_percent(rows["confidence"].to_numpy()))
 seeds = [int(s) for s in np.random.SeedSequence(seed).generate_state(n_seeds, dtype=np.uint32)]
-glue.value("seedvar_n_seeds", n_seeds)
-glue.value("seedvar_n_boot", n_boot)
-glue.value("seedvar_n_rows", len(rows))
-glue.value("seedvar_n_excluded", excluded.total_parse_failures)
+glue.value("seedvar_n_seeds", n_seeds, origin="parameter")
+glue.value("seedvar_n_boot", n_boot, origin="parameter")
+glue.value("seedvar_n_rows", len(rows), origin=ROWS)
+glue.value("seedvar_n_excluded", excluded.total_parse_failures, origin=ROWS)
 show_markdown(
     f"Rows: {len(rows):,} graded answers of {rows['model'].nunique()} models "
     f"({excluded.total_parse_failures:,} answers without a parsable confidence are excluded, as in Table 1). "
@@ -115,19 +116,19 @@ sds = pd.concat([mc["low: SD"], mc["high: SD"]])
 worst = mc.loc[mc[["low: SD", "high: SD"]].max(axis=1).idxmax()]
 BIG = 1000  # "large" models for the summary sentence: at least this many graded answers
 big = mc[mc["n"] >= BIG]
-glue.value("seedvar_big_threshold", BIG)
-glue.value("seedvar_median_sd", float(sds.median()))
-glue.value("seedvar_max_sd", float(max(worst["low: SD"], worst["high: SD"])))
-glue.value("seedvar_max_sd_model", str(worst["model"]))
-glue.value("seedvar_max_sd_model_n", int(worst["n"]))
-glue.value("seedvar_max_range", float(max(mc["low: range"].max(), mc["high: range"].max())))
-glue.value("seedvar_big_max_range", float(max(big["low: range"].max(), big["high: range"].max())))
-glue.value("seedvar_n_big", len(big))
-glue.value("seedvar_ratio_median", float(mc["observed / predicted"].median()))
-glue.value("seedvar_n_models", len(mc))
-glue.value("seedvar_n_endpoints_move", int((mc["printed lows"] > 1).sum() + (mc["printed highs"] > 1).sum()))
-glue.value("seedvar_n_endpoints", 2 * len(mc))
-_ = glue.value("seedvar_sd_rel_error", 100 / np.sqrt(2 * (n_seeds - 1)))  # approx. relative SE of an SD from n values
+glue.value("seedvar_big_threshold", BIG, origin="parameter")
+glue.value("seedvar_median_sd", float(sds.median()), origin=ROWS)
+glue.value("seedvar_max_sd", float(max(worst["low: SD"], worst["high: SD"])), origin=ROWS)
+glue.value("seedvar_max_sd_model", str(worst["model"]), origin=ROWS)
+glue.value("seedvar_max_sd_model_n", int(worst["n"]), origin=ROWS)
+glue.value("seedvar_max_range", float(max(mc["low: range"].max(), mc["high: range"].max())), origin=ROWS)
+glue.value("seedvar_big_max_range", float(max(big["low: range"].max(), big["high: range"].max())), origin=ROWS)
+glue.value("seedvar_n_big", len(big), origin=ROWS)
+glue.value("seedvar_ratio_median", float(mc["observed / predicted"].median()), origin=ROWS)
+glue.value("seedvar_n_models", len(mc), origin=ROWS)
+glue.value("seedvar_n_endpoints_move", int((mc["printed lows"] > 1).sum() + (mc["printed highs"] > 1).sum()), origin=ROWS)
+glue.value("seedvar_n_endpoints", 2 * len(mc), origin=ROWS)
+_ = glue.value("seedvar_sd_rel_error", 100 / np.sqrt(2 * (n_seeds - 1)), origin=ROWS)  # approx. relative SE of an SD from n values
 
 # %% [markdown]
 # ## What moves, and by how much

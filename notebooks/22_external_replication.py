@@ -71,26 +71,26 @@ ext = read_mmlu_pro_calibration(ext_path)
 ext_rows = prepare_frame(ext, scale="unit", source=str(external_dir))
 missing = pd.Series(ext_rows.missing_confidence, dtype=int).reindex(ext["model"].unique(), fill_value=0)
 
-n_models = glue.value("ext_n_models", ext["model"].nunique())
-n_items = glue.value("ext_n_items", int(ext.groupby("model").size().iloc[0]))
+n_models = glue.value("ext_n_models", ext["model"].nunique(), origin="external-data")
+n_items = glue.value("ext_n_items", int(ext.groupby("model").size().iloc[0]), origin="external-data")
 assert (ext.groupby("model").size() == n_items).all(), "every file should have one row per MMLU-Pro question"
-glue.value("ext_n_rows", len(ext))
-glue.value("ext_n_used", len(ext_rows.frame))
-glue.value("ext_missing_total", int(missing.sum()))
-glue.value("ext_missing_max", int(missing.max()))
-glue.value("ext_missing_max_model", str(missing.idxmax()))
-MISSING_NOTE_MIN = glue.value("ext_missing_note_min", 100)  # descriptive: a model "loses many" above this count
-glue.value("ext_missing_n_models_over_100", int((missing > MISSING_NOTE_MIN).sum()))
-glue.value("ext_n_categories", ext["category"].nunique())
-glue.value("ext_n_options", ext["gold"].nunique())
-HC_POINTS = glue.value("ext_hc_threshold", 100 * HIGH_CONF)  # the report's high-confidence cut, in points
+glue.value("ext_n_rows", len(ext), origin="external-data")
+glue.value("ext_n_used", len(ext_rows.frame), origin="external-data")
+glue.value("ext_missing_total", int(missing.sum()), origin="external-data")
+glue.value("ext_missing_max", int(missing.max()), origin="external-data")
+glue.value("ext_missing_max_model", str(missing.idxmax()), origin="external-data")
+MISSING_NOTE_MIN = glue.value("ext_missing_note_min", 100, origin="parameter")  # descriptive: a model "loses many" above this count
+glue.value("ext_missing_n_models_over_100", int((missing > MISSING_NOTE_MIN).sum()), origin="external-data")
+glue.value("ext_n_categories", ext["category"].nunique(), origin="external-data")
+glue.value("ext_n_options", ext["gold"].nunique(), origin="external-data")
+HC_POINTS = glue.value("ext_hc_threshold", 100 * HIGH_CONF, origin="parameter")  # the report's high-confidence cut, in points
 LOW_COVERAGE = min(COVERAGES)  # the smallest risk-coverage level of the report
-glue.value("ext_low_coverage_pct", 100 * LOW_COVERAGE)
+glue.value("ext_low_coverage_pct", 100 * LOW_COVERAGE, origin="parameter")
 MEDIAN_BAND_LOW = 85  # descriptive: the lower end of the paper's "typical stated confidence" band
-glue.value("ext_median_band_low", MEDIAN_BAND_LOW)
+glue.value("ext_median_band_low", MEDIAN_BAND_LOW, origin="parameter")
 was_missing = ext["confidence"].isna()
-glue.value("ext_missing_err_pct", 100 * (1 - ext.loc[was_missing, "correct"].mean()))
-_ = glue.value("ext_answered_err_pct", 100 * (1 - ext.loc[~was_missing, "correct"].mean()))
+glue.value("ext_missing_err_pct", 100 * (1 - ext.loc[was_missing, "correct"].mean()), origin="external-data")
+_ = glue.value("ext_answered_err_pct", 100 * (1 - ext.loc[~was_missing, "correct"].mean()), origin="external-data")
 
 # %% [markdown]
 # The collection has {glue:text}`ext_n_models` models × {glue:text}`ext_n_items:,.0f` questions
@@ -139,34 +139,34 @@ _ = table(show, "external_mmlu_pro_table1", caption=f"MMLU-Pro, {n_models} model
 
 # %% tags=["remove-input"]
 pct = lambda s: 100 * s  # noqa: E731
-glue.value("ext_acc_min", pct(t_ext["accuracy"].min()))
-glue.value("ext_acc_max", pct(t_ext["accuracy"].max()))
-glue.value("ext_median_conf_min", pct(t_ext["median_confidence"].min()))
-glue.value("ext_median_conf_max", pct(t_ext["median_confidence"].max()))
-glue.value("ext_n_median_conf_band", int((t_ext["median_confidence"] >= MEDIAN_BAND_LOW / 100 - 1e-9).sum()))
-glue.value("ext_citl_min", pct(t_ext["citl"].min()))
-glue.value("ext_citl_max", pct(t_ext["citl"].max()))
-glue.value("ext_citl_min_model", str(t_ext.loc[t_ext["citl"].idxmin(), "model"]))
-glue.value("ext_citl_max_model", str(t_ext.loc[t_ext["citl"].idxmax(), "model"]))
-glue.value("ext_n_overconfident", int((t_ext["citl"] > 0).sum()))
-glue.value("ext_auroc_min", t_ext["auroc"].min())
-glue.value("ext_auroc_max", t_ext["auroc"].max())
-glue.value("ext_auroc_median", float(t_ext["auroc"].median()))
-glue.value("ext_auroc_min_model", str(t_ext.loc[t_ext["auroc"].idxmin(), "model"]))
-glue.value("ext_auroc_max_model", str(t_ext.loc[t_ext["auroc"].idxmax(), "model"]))
-glue.value("ext_n_ci_above_chance", int((t_ext["auroc_ci_low"] > 0.5).sum()))
-glue.value("ext_ci_width_max", float((t_ext["auroc_ci_high"] - t_ext["auroc_ci_low"]).max()))
-glue.value("ext_hc_err_pooled", 100 * t_ext["high_conf_wrong"].sum() / t_ext["high_conf_n"].sum())
-glue.value("ext_hc_share_pooled", 100 * t_ext["high_conf_n"].sum() / t_ext["n"].sum())
-glue.value("ext_hc_err_min", pct(t_ext["high_conf_error_rate"].min()))
-glue.value("ext_hc_err_max", pct(t_ext["high_conf_error_rate"].max()))
+glue.value("ext_acc_min", pct(t_ext["accuracy"].min()), origin="external-data")
+glue.value("ext_acc_max", pct(t_ext["accuracy"].max()), origin="external-data")
+glue.value("ext_median_conf_min", pct(t_ext["median_confidence"].min()), origin="external-data")
+glue.value("ext_median_conf_max", pct(t_ext["median_confidence"].max()), origin="external-data")
+glue.value("ext_n_median_conf_band", int((t_ext["median_confidence"] >= MEDIAN_BAND_LOW / 100 - 1e-9).sum()), origin="external-data")
+glue.value("ext_citl_min", pct(t_ext["citl"].min()), origin="external-data")
+glue.value("ext_citl_max", pct(t_ext["citl"].max()), origin="external-data")
+glue.value("ext_citl_min_model", str(t_ext.loc[t_ext["citl"].idxmin(), "model"]), origin="external-data")
+glue.value("ext_citl_max_model", str(t_ext.loc[t_ext["citl"].idxmax(), "model"]), origin="external-data")
+glue.value("ext_n_overconfident", int((t_ext["citl"] > 0).sum()), origin="external-data")
+glue.value("ext_auroc_min", t_ext["auroc"].min(), origin="external-data")
+glue.value("ext_auroc_max", t_ext["auroc"].max(), origin="external-data")
+glue.value("ext_auroc_median", float(t_ext["auroc"].median()), origin="external-data")
+glue.value("ext_auroc_min_model", str(t_ext.loc[t_ext["auroc"].idxmin(), "model"]), origin="external-data")
+glue.value("ext_auroc_max_model", str(t_ext.loc[t_ext["auroc"].idxmax(), "model"]), origin="external-data")
+glue.value("ext_n_ci_above_chance", int((t_ext["auroc_ci_low"] > 0.5).sum()), origin="external-data")
+glue.value("ext_ci_width_max", float((t_ext["auroc_ci_high"] - t_ext["auroc_ci_low"]).max()), origin="external-data")
+glue.value("ext_hc_err_pooled", 100 * t_ext["high_conf_wrong"].sum() / t_ext["high_conf_n"].sum(), origin="external-data")
+glue.value("ext_hc_share_pooled", 100 * t_ext["high_conf_n"].sum() / t_ext["n"].sum(), origin="external-data")
+glue.value("ext_hc_err_min", pct(t_ext["high_conf_error_rate"].min()), origin="external-data")
+glue.value("ext_hc_err_max", pct(t_ext["high_conf_error_rate"].max()), origin="external-data")
 risk20 = pd.Series([rc[LOW_COVERAGE] for rc in t_ext["risk_coverage"]], index=t_ext["model"])
-glue.value("ext_risk20_min", 100 * risk20.min())
-glue.value("ext_risk20_max", 100 * risk20.max())
+glue.value("ext_risk20_min", 100 * risk20.min(), origin="external-data")
+glue.value("ext_risk20_max", 100 * risk20.max(), origin="external-data")
 rho = spearmanr(t_ext["accuracy"], t_ext["auroc"]).statistic
-glue.value("ext_spearman_acc_auroc", float(rho))
+glue.value("ext_spearman_acc_auroc", float(rho), origin="external-data")
 rho_citl = spearmanr(t_ext["accuracy"], t_ext["citl"]).statistic
-_ = glue.value("ext_spearman_acc_citl", float(rho_citl))
+_ = glue.value("ext_spearman_acc_citl", float(rho_citl), origin="external-data")
 
 # %% [markdown]
 # **Calibration in the large.** Accuracy spans {glue:text}`ext_acc_min:.1f`–{glue:text}`ext_acc_max:.1f`%, while
@@ -200,14 +200,14 @@ fr = paper_rows_all[paper_rows_all["tier"] == "frontier"]
 paper_rows = prepare_frame(fr[["model", "item_id", "confidence", "correct"]], scale="percent", source=str(data_dir))
 t_paper = compute_report(paper_rows, seed=seed, n_boot=n_boot)
 
-glue.value("ext_sqa_n_models", len(t_paper))
-glue.value("ext_sqa_auroc_min", t_paper["auroc"].min())
-glue.value("ext_sqa_auroc_max", t_paper["auroc"].max())
-glue.value("ext_sqa_acc_min", 100 * t_paper["accuracy"].min())
-glue.value("ext_sqa_acc_max", 100 * t_paper["accuracy"].max())
-glue.value("ext_sqa_citl_min", 100 * t_paper["citl"].min())
-glue.value("ext_sqa_citl_max", 100 * t_paper["citl"].max())
-glue.value("ext_sqa_hc_err_pooled", 100 * t_paper["high_conf_wrong"].sum() / t_paper["high_conf_n"].sum())
+glue.value("ext_sqa_n_models", len(t_paper), origin="external-data")
+glue.value("ext_sqa_auroc_min", t_paper["auroc"].min(), origin="external-data")
+glue.value("ext_sqa_auroc_max", t_paper["auroc"].max(), origin="external-data")
+glue.value("ext_sqa_acc_min", 100 * t_paper["accuracy"].min(), origin="external-data")
+glue.value("ext_sqa_acc_max", 100 * t_paper["accuracy"].max(), origin="external-data")
+glue.value("ext_sqa_citl_min", 100 * t_paper["citl"].min(), origin="external-data")
+glue.value("ext_sqa_citl_max", 100 * t_paper["citl"].max(), origin="external-data")
+glue.value("ext_sqa_hc_err_pooled", 100 * t_paper["high_conf_wrong"].sum() / t_paper["high_conf_n"].sum(), origin="external-data")
 # wording chosen from the values: how the best external self-AUROC compares with the paper's models
 n_paper_below = int((t_paper["auroc"] < t_ext["auroc"].max()).sum())
 if n_paper_below == len(t_paper):
@@ -216,10 +216,10 @@ elif n_paper_below == 0:
     best_phrase = f"below every one of the paper's {len(t_paper)} frontier models"
 else:
     best_phrase = f"above {n_paper_below} of the paper's {len(t_paper)} frontier models"
-glue.value("ext_best_vs_paper_phrase", best_phrase)
+glue.value("ext_best_vs_paper_phrase", best_phrase, origin="external-data")
 n_over = int((t_ext["citl"] > 0).sum())
 glue.value("ext_overconfident_phrase", "every one of them still states more than it earns" if n_over == len(t_ext)
-           else f"{n_over} of the {len(t_ext)} still state more than they earn")
+           else f"{n_over} of the {len(t_ext)} still state more than they earn", origin="external-data")
 
 both = pd.concat([
     t_ext.assign(study=f"MMLU-Pro, {n_models} models (external)"),

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from selfconf import audit
+from selfconf import audit, judging
 from selfconf.glue import glued_values, plain
 
 
@@ -74,10 +74,10 @@ def test_external_must_be_quoted(tmp_path, claims_file):
 def test_tolerance_scales_with_interval_width():
     by = {"a_ci_lo": {"id": "a_ci_lo", "value": 0.70, "decimals": 3}, "a_ci_hi": {"id": "a_ci_hi", "value": 0.74, "decimals": 3},
           "b_ci_lo": {"id": "b_ci_lo", "value": 0.60, "decimals": 3}, "b_ci_hi": {"id": "b_ci_hi", "value": 0.80, "decimals": 3}}
-    assert audit._mc_tolerance(by["a_ci_lo"], by) < audit._mc_tolerance(by["b_ci_lo"], by)
+    assert judging.mc_tolerance(by["a_ci_lo"], by) < judging.mc_tolerance(by["b_ci_lo"], by)
     # a 2,000-draw percentile endpoint: about 0.06 SD of MC error; three of them plus half a unit
     sd = 0.04 / 3.92
-    assert audit._mc_tolerance(by["a_ci_lo"], by) == pytest.approx(0.0005 + 3 * 0.0598 * sd, rel=0.01)
+    assert judging.mc_tolerance(by["a_ci_lo"], by) == pytest.approx(0.0005 + 3 * 0.0598 * sd, rel=0.01)
 
 
 def test_glued_values_rejects_conflicts(tmp_path):
@@ -172,8 +172,9 @@ def fidelity_dir(tmp_path):
         "seed": 1,
         "known_conflicts": [
             {"claims": ["g_ci_hi"], "reason": "the blocks force a DeLong SE near 0.0137",
-             "evidence": {"se_fitted": 0.0137, "se_printed": 0.0122}},
-            {"claims": ["r1_err"], "reason": "ceil(c n) rows cannot print 18.7%"},  # names the repeat, not the root
+             "evidence": {"se_fitted": 0.0137, "se_printed": 0.0122}, "closest_attainable": {"g_ci_hi": 0.7740}},
+            {"claims": ["r1_err"], "reason": "ceil(c n) rows cannot print 18.7%",  # names the repeat, not the root
+             "closest_attainable": {"r1_err": 18.63}},
         ],
     }))
     (d / "ladder" / "fidelity_ladder.json").write_text(json.dumps({
@@ -187,7 +188,10 @@ def test_known_conflict_reason_is_carried_and_inherited_by_repeats(fidelity_dir,
     why = {e.id: e for e in audit.explain_failures(_why_records(), fidelity_dir, why_claims)}
     root, rep = why["g_ci_hi"], why["abs_g_ci_hi"]
     assert root.verdict_code == "conflict" and root.verdict == audit.VERDICT_CONFLICT
-    assert "DeLong SE near 0.0137" in root.reason and root.evidence == {"se_fitted": 0.0137, "se_printed": 0.0122}
+    assert "DeLong SE near 0.0137" in root.reason
+    assert root.evidence["se_fitted"] == 0.0137 and root.evidence["closest_attainable"] == 0.7740
+    # the verdict carries the arithmetic: the bound is further from the print than the tolerance
+    assert root.evidence["gap_to_print"] == pytest.approx(0.004) and root.evidence["gap_to_print"] > root.evidence["tolerance"]
     assert rep.verdict_code == "conflict" and rep.reason == root.reason and rep.note_id == "g_ci_hi"
     assert root.source == "fidelity_collection.json"
 
@@ -270,3 +274,39 @@ def test_audit_json_carries_the_explanations(tmp_path, fidelity_dir, why_claims)
                                                                  "ideal_off", "none"]
     assert doc["fidelity_files"] == ["fidelity_collection.json", "ladder/fidelity_ladder.json"]
     assert len(doc["known_conflicts"]) == 2
+
+
+def test_conflict_verdict_needs_a_bound_that_excludes_the_print(tmp_path, why_claims):
+    """A 'conflict' is only said when a bound excludes the print beyond the tolerance: an entry without a
+    bound, or with a bound inside the tolerance, is judged by the ideal value instead."""
+    d = tmp_path / "rec"
+    d.mkdir()
+    (d / "fidelity_collection.json").write_text(json.dumps({
+        "known_conflicts": [{"claims": ["g_ci_hi"], "reason": "no bound given"},
+                            {"claims": ["d_ci_hi"], "reason": "a bound inside the tolerance",
+                             "closest_attainable": {"d_ci_hi": 0.0865}}],
+        "reconstruction_limits": [{"claims": ["p_ci_lo"], "reason": "a closer table exists",
+                                   "closest_attainable": {"p_ci_lo": 0.5283}}],
+        "ideal_bootstrap": {"g_ci_hi": {"value": 0.7735}, "d_ci_hi": {"value": 0.0950}, "p_ci_lo": {"value": 0.5320}},
+    }))
+    why = {e.id: e for e in audit.explain_failures(_why_records(), d, why_claims)}
+    assert all(e.verdict_code != "conflict" for e in why.values())
+    assert why["g_ci_hi"].verdict_code == "ideal_off" and "no bound given" in why["g_ci_hi"].reason
+    assert why["d_ci_hi"].verdict_code == "closer_exists"
+    assert why["d_ci_hi"].evidence["gap_to_print"] <= why["d_ci_hi"].evidence["tolerance"]
+    e = why["p_ci_lo"]
+    assert e.verdict_code == "closer_exists" and "a closer table exists" in e.reason
+    assert e.verdict.startswith("the reconstruction misses")
+
+
+def test_every_conflict_verdict_of_the_shipped_notes_has_an_excluding_bound(root):
+    """On the shipped reconstruction: wherever the audit would say 'conflict', the bound excludes the print."""
+    notes = audit.load_reconstruction_notes(root / "data/reconstructed")
+    m = judging.load_manifest(root / "data/paper/claims.yaml")
+    for k in notes.known_conflicts:
+        for cid, b in k["closest_attainable"].items():
+            excl, gap, tol = judging.conflict_excludes(m, cid, b)
+            assert excl, f"{cid}: known conflict whose bound {b} is within tolerance {tol} of the print"
+    for k in notes.limits:  # the google interval: compatible within tolerance, so it is a limit, not a conflict
+        assert k["closest_attainable"] and not any(
+            judging.conflict_excludes(m, cid, b)[0] for cid, b in k["closest_attainable"].items())

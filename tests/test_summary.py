@@ -163,16 +163,33 @@ def test_rng_type_checked():
 
 
 def test_covered_rows_floor_and_ceil():
-    from selfconf.summary import covered_rows, effective_coverage
-    assert covered_rows(0.2, 1461) == 292 and covered_rows(0.2, 1461, "ceil") == 293
-    assert covered_rows(0.4, 1461) == 584 and covered_rows(0.4, 1461, "ceil") == 585
-    assert covered_rows(0.6, 1500) == 900 == covered_rows(0.6, 1500, "ceil")  # 0.6*1500 is 900.0000000000001
-    assert covered_rows(0.2, 3) == 1  # never zero rows
-    assert effective_coverage(0.2, 1461) * 1461 == pytest.approx(292)
+    from selfconf.metrics import risk_coverage_table
+
+    def k(cov, n, covered="floor"):
+        return int(risk_coverage_table(np.linspace(0, 1, n), np.ones(n), [cov], covered=covered)["k"][0])
+
+    assert k(0.2, 1461) == 292 and k(0.2, 1461, "ceil") == 293
+    assert k(0.4, 1461) == 584 and k(0.4, 1461, "ceil") == 585
+    assert k(0.6, 1500) == 900 == k(0.6, 1500, "ceil")  # 0.6*1500 is 900.0000000000001
+    assert k(0.2, 3) == 1  # never zero rows
     with pytest.raises(ValueError):
-        covered_rows(0.2, 10, "round")
+        k(0.2, 10, "round")
     with pytest.raises(ValueError):
-        covered_rows(0.0, 10)
+        k(0.0, 10)
+
+
+def test_google_ceil_and_floor_differ_at_20_percent(root):
+    """The Result 1 page's ceil column must show the ceil rule's value: on the shipped rows google's error at
+    20% coverage is 15.1% over floor(c n) = 292 rows and 15.0% over ceil(c n) = 293 rows."""
+    from selfconf import data, metrics
+
+    rows, _ = data.load_collection(root / "data/reconstructed")
+    g = data.graded(rows)
+    g = g[g["model"] == "google"]
+    c, y = metrics.from_percent(g["confidence"].to_numpy()), g["correct"].to_numpy()
+    floor = metrics.risk_coverage(c, y, [0.2], covered="floor")[0.2]
+    ceil = metrics.risk_coverage(c, y, [0.2], covered="ceil")[0.2]
+    assert f"{100 * floor:.1f}" == "15.1" and f"{100 * ceil:.1f}" == "15.0"
 
 
 def test_table1_risk_coverage_respects_the_covered_rule():

@@ -1,26 +1,22 @@
-"""Reproduction audit: every glued value against the number the paper prints.
+"""The audit: every glued value against the number the paper prints.
 
 The claim manifest (``data/paper/claims.yaml``) lists each printed number with its id, printed
 token, value, decimals, section and kind.  The executed notebooks glue values under those ids
-(:mod:`selfconf.glue`).  This module is one of the two places (with the reconstruction generator)
+(:mod:`selfconf.glue`).  This module is one of the two places (with the reconstruction generators)
 allowed to read the manifest's target values.
 
-Rules (also stated on the audit page)
--------------------------------------
-* **deterministic / derived**: the recomputed value formatted with the printed number of decimals
-  (``format(x, ".{d}f")`` — exactly what the page shows the reader) must equal the printed value
-  formatted the same way.  A derived claim computed from bootstrap inputs (e.g. a Holm-adjusted
-  bootstrap p-value) inherits the Monte-Carlo tolerance of its inputs.
-* **bootstrap**: ``|recomputed − printed| <= tol`` with ``tol = half a unit in the last printed
-  digit + 3 × the Monte-Carlo standard error`` of a ``B``-draw estimate (B = 2,000).  For a
-  percentile-CI endpoint the MC standard error is ``sqrt(q(1−q)/B) / f(x_q)`` with the bootstrap
-  distribution approximated as normal with the printed CI's implied SD, i.e. ``≈ 0.06 × SD`` at
-  B = 2,000 (Hall 1986; Efron & Tibshirani 1993, §19.3); for a bootstrap p-value ``sqrt(p(1−p)/B)``.
-* **external**: quoted, never computed; must be glued from the quoted-facts file (status ``quoted``).
-* a claim whose section has no executed notebook is ``pending``; a built section's claim that no
-  notebook glued is ``unglued``.
-* a repeat (``same_as``) must be glued under its own id by its own section's page with the canonical
-  value (``transform: negate`` flips the sign); it is then judged like its canonical claim.
+What a record shows depends on the rows: with the shipped reconstruction a match shows that the
+analysis computes the statistic as the paper defines it and that the published numbers can hold
+together (the rows were fitted to them); with the original replication package it is a reproduction.
+
+Rules
+-----
+Every number is judged by :mod:`selfconf.judging`, the book's one rule (formatting with the printed
+decimals; a Monte-Carlo tolerance for bootstrap and bootstrap-derived numbers; quoted external facts).
+A claim whose section has no executed notebook is ``pending``; a built section's claim that no notebook
+glued is ``unglued``.  A repeat (``same_as``) must be glued under its own id by its own section's page
+with the canonical value (``transform: negate`` flips the sign); it is then judged like its canonical
+claim.
 
 Why a number fails
 ------------------
@@ -43,12 +39,15 @@ from typing import Any
 
 import yaml
 
-from .glue import QUOTED_FACTS, glued_values
+from . import judging
+from .glue import QUOTED_FACTS, glued_values, pasted_keys
+from .judging import FAILING, N_BOOT_PAPER, effective_kinds
 from .paths import resolve
 
 __all__ = ["SECTION_PAGES", "AuditRecord", "load_claims", "effective_kinds", "run_audit", "summarise", "write_quoted_facts",
            "ReconstructionNotes", "Explanation", "load_reconstruction_notes", "explain_failures", "conflict_rows", "format_evidence",
-           "VERDICTS", "main"]
+           "VERDICTS", "FAILING", "N_BOOT_PAPER", "WHAT_A_MATCH_SHOWS",
+           "AuditResult", "audit_book", "main"]
 
 CLAIMS = "data/paper/claims.yaml"
 
@@ -68,13 +67,6 @@ SECTION_PAGES = {
     "reproducibility": "11_reproducibility",
 }
 
-N_BOOT_PAPER = 2000
-Z975 = 1.959963984540054
-PHI_Z975 = math.exp(-0.5 * Z975**2) / math.sqrt(2 * math.pi)
-
-FAILING = {"mismatch", "outside_tolerance", "unglued", "not_quoted"}
-
-
 @dataclass
 class AuditRecord:
     id: str
@@ -87,99 +79,41 @@ class AuditRecord:
     same_as: str | None = None
     tolerance: float | None = None
     detail: str = ""
+    shows: str | None = None
+    marked: bool = False
+    difference: float | None = None
+    notebook: str | None = None
+    cell: int | None = None
+    computed_in: str | None = None
+    computed_cell: int | None = None
+    pages: list[str] = field(default_factory=list)
 
 
 def load_claims(path: str | Path = CLAIMS) -> dict:
-    """Load the claim manifest; raise with the file name when it is missing or malformed."""
-    p = resolve(path)
-    if not p.is_file():
-        raise FileNotFoundError(f"{p}: claim manifest not found")
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ~10x faster on the 500-claim manifest
-    doc = yaml.load(p.read_text(encoding="utf-8"), Loader=loader)
-    if not isinstance(doc, dict) or "claims" not in doc:
-        raise ValueError(f"{p}: no 'claims' list")
-    return doc
-
-
-def _fmt(x: float, decimals: int) -> str:
-    s = format(float(x), f".{int(decimals)}f")
-    return "0" + s[2:] if s.startswith("-0") and float(s) == 0 else s  # "-0.000" -> "0.000"
-
-
-def _mc_tolerance(c: dict, by_id: dict) -> float:
-    """Half a printed unit + 3 Monte-Carlo SEs of a 2,000-draw bootstrap estimate (module docstring)."""
-    half_unit = 0.5 * 10.0 ** (-int(c.get("decimals") or 0))
-    cid = c["id"]
-    if c.get("unit") == "p_value" or cid.endswith("_p_raw"):
-        p = float(c["value"])
-        return half_unit + 3 * math.sqrt(max(p * (1 - p), 1e-12) / N_BOOT_PAPER)
-    for lo_s, hi_s in (("_ci_lo", "_ci_hi"), ("_ci_hi", "_ci_lo")):
-        if cid.endswith(lo_s):
-            partner = by_id.get(cid[: -len(lo_s)] + hi_s)
-            if partner is not None:
-                sd = abs(float(partner["value"]) - float(c["value"])) / (2 * Z975)
-                q = 0.025
-                mcse = math.sqrt(q * (1 - q) / N_BOOT_PAPER) * sd / PHI_Z975
-                return half_unit + 3 * mcse
-    return 2 * half_unit  # no partner known: one printed unit
-
-
-def effective_kinds(claims: list[dict]) -> dict[str, str]:
-    """``{claim id: "deterministic" | "bootstrap"}``: whether a claim can move with the bootstrap seed.
-
-    ``bootstrap`` claims can; a ``derived`` claim can when any claim it depends on can, directly or
-    through other derived claims; a repeat (``same_as``) inherits its canonical claim's answer;
-    ``deterministic`` and ``external`` (quoted) claims cannot.
-    """
-    by_id = {c["id"]: c for c in claims}
-    memo: dict[str, str] = {}
-
-    def kind(cid: str, seen: frozenset = frozenset()) -> str:
-        if cid in memo:
-            return memo[cid]
-        c = by_id.get(cid)
-        if c is None or cid in seen:
-            return "deterministic"
-        k = c.get("kind", "deterministic")
-        if c.get("same_as") and c["same_as"] in by_id:
-            k = kind(c["same_as"], seen | {cid})
-        elif k == "derived":
-            deps = c.get("depends_on") or []
-            deps = [deps] if isinstance(deps, str) else deps
-            k = "bootstrap" if any(kind(d, seen | {cid}) == "bootstrap" for d in deps) else "deterministic"
-        elif k != "bootstrap":
-            k = "deterministic"
-        memo[cid] = k
-        return k
-
-    return {cid: kind(cid) for cid in by_id}
-
-
-def _judge_kind(c: dict, effective: dict[str, str]) -> str:
-    """The rule a canonical claim is judged by: its kind, or ``bootstrap-derived`` (module docstring)."""
-    if c["kind"] == "derived" and effective.get(c["id"]) == "bootstrap":
-        return "bootstrap-derived"
-    return c["kind"]
+    """The claim manifest as a dict (``{"claims": [...], ...}``), read once by :func:`selfconf.judging.load_manifest`."""
+    return judging.load_manifest(path).raw
 
 
 def run_audit(book_dir: str | Path = "book", claims_path: str | Path = CLAIMS) -> list[AuditRecord]:
-    """Compare every claim with the value glued in the executed notebooks of ``book_dir``."""
-    doc = load_claims(claims_path)
-    claims = doc["claims"]
-    by_id = {c["id"]: c for c in claims}
-    effective = effective_kinds(claims)
+    """Judge every claim (:func:`selfconf.judging.judge`) against the value glued in the executed notebooks.
+
+    Each record names the notebook and cell that glued the value (``notebook``, ``cell``), the notebook
+    that computed the canonical value of a repeat (``computed_in``) and the pages that paste it (``pages``).
+    """
+    m = judging.load_manifest(claims_path)
     book = resolve(book_dir)
     glued = glued_values(book)
+    pasted = pasted_keys(book)
     built = {sec for sec, page in SECTION_PAGES.items() if (book / f"{page}.ipynb").is_file()}
     records: list[AuditRecord] = []
-    for c in claims:
-        canonical = by_id.get(c["same_as"]) if c.get("same_as") else c
-        if canonical is None:
+    for c in m.claims:
+        if c.get("same_as") and c["same_as"] not in m.by_id:
             raise ValueError(f"{claims_path}: claim {c['id']} has same_as {c['same_as']!r}, which is not a claim id")
         page = SECTION_PAGES.get(c["section"])
         rec = AuditRecord(
             id=c["id"], section=c["section"], kind=c["kind"], printed=str(c["printed"]),
             recomputed=None, status="pending", page=page, same_as=c.get("same_as"),
+            pages=pasted.get(c["id"], []),
         )
         records.append(rec)
         if c["section"] not in built:
@@ -191,38 +125,23 @@ def run_audit(book_dir: str | Path = "book", claims_path: str | Path = CLAIMS) -
             rec.detail = "no executed notebook glued this id"
             continue
         rec.recomputed = g["value"]
+        rec.notebook, rec.cell = Path(g["notebook"]).stem, g["cell"]
+        canon = glued.get(m.canonical(c["id"])["id"])
+        rec.computed_in = Path(canon["notebook"]).stem if canon else rec.notebook
+        rec.computed_cell = canon["cell"] if canon else rec.cell
         rec.detail = f"glued in {g['notebook']}"
-        if c["kind"] == "external":
-            flag = glued.get(f"{c['id']}__quoted", {}).get("value")
-            rec.status = "quoted" if flag else "not_quoted"
-            if not flag:
-                rec.detail += "; external claim not glued from the quoted-facts file"
-            continue
-        try:
-            x = float(rec.recomputed)
-        except (TypeError, ValueError):
-            rec.status = "mismatch"
-            rec.detail += f"; glued value {rec.recomputed!r} is not a number"
-            continue
-        target = float(c["value"])
-        judge = _judge_kind(canonical, effective)
-        if judge in ("bootstrap", "bootstrap-derived"):
-            src = canonical
-            if judge == "bootstrap-derived":
-                tols = [_mc_tolerance(by_id[d], by_id) for d in canonical.get("depends_on") or [] if d in by_id]
-                tol = max(tols) if tols else _mc_tolerance(src, by_id)
-                tol *= 2 if "holm" in canonical["id"] else 1  # Holm multiplies the smallest p by up to m = 2
+        j = judging.judge(m, c["id"], rec.recomputed, quoted=bool(glued.get(f"{c['id']}__quoted", {}).get("value")))
+        rec.status, rec.tolerance, rec.shows, rec.marked = j.status, j.tolerance, j.shows, j.marked
+        rec.difference = j.difference
+        if j.status == "not_quoted":
+            rec.detail += "; external claim not glued from the quoted-facts file"
+        elif j.status == "mismatch":
+            if isinstance(rec.recomputed, bool) or not isinstance(rec.recomputed, (int, float)):
+                rec.detail += f"; glued value {rec.recomputed!r} is not a number"
             else:
-                tol = _mc_tolerance(src, by_id)
-            rec.tolerance = tol
-            rec.status = "within_tolerance" if abs(x - target) <= tol + 1e-12 else "outside_tolerance"
-            rec.detail += f"; |Δ| = {abs(x - target):.4g}, tol = {tol:.4g}"
-        else:
-            d = int(c.get("decimals") or 0)
-            got, want = _fmt(x, d), _fmt(target, d)
-            rec.status = "match" if got == want else "mismatch"
-            if got != want:
-                rec.detail += f"; shows {got}, paper prints {want}"
+                rec.detail += f"; shows {j.shows}, paper prints {judging.fmt(float(c['value']), int(c.get('decimals') or 0))}"
+        elif j.rule == "monte-carlo" and j.difference is not None:
+            rec.detail += f"; |Δ| = {abs(j.difference):.4g}, tol = {j.tolerance:.4g}"
     return records
 
 
@@ -240,18 +159,22 @@ def summarise(records: list[AuditRecord]) -> dict:
 
 def write_audit_json(records: list[AuditRecord], out: str | Path = "_build/audit.json", *,
                      explanations: list["Explanation"] | None = None,
-                     notes: "ReconstructionNotes | None" = None) -> Path:
+                     notes: "ReconstructionNotes | None" = None, data_source: str | None = None) -> Path:
     """Write ``{"summary": ..., "claims": [record, ...]}`` to ``out``.
 
     With ``explanations`` (from :func:`explain_failures`) the file also holds ``"explanations"``; with
     ``notes`` (from :func:`load_reconstruction_notes`) it holds ``"fidelity_files"`` and ``"known_conflicts"``.
     """
     doc: dict[str, Any] = {"summary": summarise(records), "claims": [asdict(r) for r in records]}
+    if data_source is not None:
+        doc["data_source"] = data_source
+        doc["what_a_match_shows"] = WHAT_A_MATCH_SHOWS[data_source]
     if explanations is not None:
         doc["explanations"] = [asdict(e) for e in explanations]
     if notes is not None:
         doc["fidelity_files"] = list(notes.files)
         doc["known_conflicts"] = [dict(k) for k in notes.known_conflicts]
+        doc["reconstruction_limits"] = [dict(k) for k in notes.limits]
     p = resolve(out)
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(json.dumps(doc, indent=1), encoding="utf-8")
@@ -282,14 +205,26 @@ def write_quoted_facts(claims_path: str | Path = CLAIMS, out: str | Path = QUOTE
 # ---------------------------------------------------------------------------------------------------
 
 #: The four answers :func:`explain_failures` can give, in the order the audit page lists them.
-VERDICT_CONFLICT = "known conflict among published numbers"
+VERDICT_CONFLICT = "conflict among published numbers: a bound excludes the print beyond the tolerance"
 VERDICT_UNLUCKY = "the data's ideal value is within tolerance: this seed's draw is unlucky"
 VERDICT_IDEAL_OFF = "the reconstruction's ideal value is itself off by {diff}"
+VERDICT_CLOSER = ("the reconstruction misses (ideal value off by {diff}); the published numbers allow a value "
+                  "within tolerance, so a closer data set exists")
 VERDICT_NONE = "no reconstruction note"
 VERDICTS = {"conflict": VERDICT_CONFLICT, "unlucky": VERDICT_UNLUCKY, "ideal_off": VERDICT_IDEAL_OFF,
-            "none": VERDICT_NONE}
+            "closer_exists": VERDICT_CLOSER, "none": VERDICT_NONE}
 
 FIDELITY_PATTERN = "fidelity*.json"
+
+#: What the audit shows in each case the build can be in.
+WHAT_A_MATCH_SHOWS = {
+    "reconstruction": "The rows are a reconstruction fitted to the published statistics: a match shows that the "
+                      "analysis computes each statistic as the paper defines it and that the published numbers can "
+                      "hold together; a difference shows a conflict among the published numbers or Monte-Carlo "
+                      "noise. Neither shows that the paper's data are as described.",
+    "original": "The rows are the paper's own replication package: a match reproduces the printed number from the "
+                "original data, a difference is a failure to reproduce it.",
+}
 
 
 @dataclass
@@ -297,14 +232,17 @@ class ReconstructionNotes:
     """What the fidelity files under a data folder say about numbers the rows cannot reproduce.
 
     ``files``: the fidelity files read, relative to the data folder, sorted.  ``known_conflicts``: every
-    ``known_conflicts`` entry of every file, as ``{"claims", "reason", "evidence", "source"}``.
-    ``ideal_bootstrap``: ``{claim id: {"value", "n_boot", "seeds", "source"}}``.
+    ``known_conflicts`` entry of every file, as ``{"claims", "reason", "evidence", "closest_attainable",
+    "source"}``.  ``limits``: the ``reconstruction_limits`` entries (numbers the reconstruction misses although
+    a bound shows the published numbers allow a closer value), same shape.  ``ideal_bootstrap``:
+    ``{claim id: {"value", "n_boot", "seeds", "source"}}``.
     """
 
     data_dir: str
     files: list[str] = field(default_factory=list)
     known_conflicts: list[dict] = field(default_factory=list)
     ideal_bootstrap: dict[str, dict] = field(default_factory=dict)
+    limits: list[dict] = field(default_factory=list)
 
 
 @dataclass
@@ -337,6 +275,32 @@ def _is_number(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(float(x))
 
 
+def _read_entries(path: Path, rel: str, doc: dict, list_key: str, target: list[dict]) -> None:
+    """Validate and collect the ``known_conflicts`` / ``reconstruction_limits`` entries of one file."""
+    entries = doc.get(list_key, [])
+    if not isinstance(entries, list):
+        raise ValueError(f"{path}: {list_key!r} should be a list, found {type(entries).__name__}")
+    for i, k in enumerate(entries):
+        where = f"{path}: {list_key}[{i}]"
+        if not isinstance(k, dict):
+            raise ValueError(f"{where}: expected an object, found {type(k).__name__}")
+        ids = k.get("claims")
+        if not isinstance(ids, list) or not ids or not all(isinstance(c, str) for c in ids):
+            raise ValueError(f"{where}: field 'claims' should be a non-empty list of claim ids, found {ids!r}")
+        reason = k.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise ValueError(f"{where}: field 'reason' should be a non-empty string, found {reason!r}")
+        evidence = k.get("evidence") or {}
+        if not isinstance(evidence, dict):
+            raise ValueError(f"{where}: field 'evidence' should be an object, found {type(evidence).__name__}")
+        closest = k.get("closest_attainable") or {}
+        if not isinstance(closest, dict) or not all(_is_number(v) for v in closest.values()):
+            raise ValueError(f"{where}: field 'closest_attainable' should map claim ids to numbers, found {closest!r}")
+        target.append({"claims": list(ids), "reason": reason.strip(), "evidence": dict(evidence),
+                       "closest_attainable": {c: float(v) for c, v in closest.items()},
+                       "convention": k.get("convention"), "source": rel})
+
+
 def load_reconstruction_notes(data_dir: str | Path = "data/reconstructed") -> ReconstructionNotes:
     """Read ``known_conflicts`` and ``ideal_bootstrap`` from every ``fidelity*.json`` under ``data_dir``.
 
@@ -344,8 +308,12 @@ def load_reconstruction_notes(data_dir: str | Path = "data/reconstructed") -> Re
     sorted path order.  A missing folder, a folder without fidelity files (the original paper data) or a
     file without either key gives empty notes.  Entry layout (agreed with the generators):
 
-    * ``known_conflicts``: list of ``{"claims": [claim id, ...], "reason": str, "evidence": {name: number}}``
-      (``evidence`` optional): published numbers the reconstruction cannot reproduce together, and why;
+    * ``known_conflicts``: list of ``{"claims": [claim id, ...], "reason": str, "evidence": {name: number},
+      "closest_attainable": {claim id: number}}`` (``evidence`` and ``closest_attainable`` optional):
+      published numbers that cannot hold together under a stated convention, why, and the value nearest
+      the print that any consistent data can give (the bound the *conflict* verdict needs);
+    * ``reconstruction_limits``: the same shape, for numbers the reconstruction misses although a bound
+      shows that the published numbers allow a value within tolerance;
     * ``ideal_bootstrap``: ``{claim id: {"value": float, "n_boot": int, "seeds": int}}`` (``n_boot`` and
       ``seeds`` optional): the claim recomputed from the reconstructed rows with many draws.
 
@@ -367,24 +335,8 @@ def load_reconstruction_notes(data_dir: str | Path = "data/reconstructed") -> Re
             raise ValueError(f"{path}: not valid JSON ({e})") from e
         if not isinstance(doc, dict):
             raise ValueError(f"{path}: expected a JSON object at the top level, found {type(doc).__name__}")
-        conflicts = doc.get("known_conflicts", [])
-        if not isinstance(conflicts, list):
-            raise ValueError(f"{path}: 'known_conflicts' should be a list, found {type(conflicts).__name__}")
-        for i, k in enumerate(conflicts):
-            where = f"{path}: known_conflicts[{i}]"
-            if not isinstance(k, dict):
-                raise ValueError(f"{where}: expected an object, found {type(k).__name__}")
-            ids = k.get("claims")
-            if not isinstance(ids, list) or not ids or not all(isinstance(c, str) for c in ids):
-                raise ValueError(f"{where}: field 'claims' should be a non-empty list of claim ids, found {ids!r}")
-            reason = k.get("reason")
-            if not isinstance(reason, str) or not reason.strip():
-                raise ValueError(f"{where}: field 'reason' should be a non-empty string, found {reason!r}")
-            evidence = k.get("evidence") or {}
-            if not isinstance(evidence, dict):
-                raise ValueError(f"{where}: field 'evidence' should be an object, found {type(evidence).__name__}")
-            notes.known_conflicts.append({"claims": list(ids), "reason": reason.strip(), "evidence": dict(evidence),
-                                          "source": rel})
+        for list_key, target in (("known_conflicts", notes.known_conflicts), ("reconstruction_limits", notes.limits)):
+            _read_entries(path, rel, doc, list_key, target)
         ideal = doc.get("ideal_bootstrap", {})
         if not isinstance(ideal, dict):
             raise ValueError(f"{path}: 'ideal_bootstrap' should be an object, found {type(ideal).__name__}")
@@ -452,15 +404,21 @@ def explain_failures(records: list[AuditRecord], data_dir: str | Path = "data/re
     (linked by ``same_as``, followed to the canonical claim) share one explanation.  The verdict, first that
     applies:
 
-    1. ``conflict`` — one of those printings is listed in a ``known_conflicts`` entry: the published numbers
-       cannot be reproduced together; ``reason`` (and ``evidence``) carry the generator's explanation
-       (several entries are joined);
+    1. ``conflict`` — one of those printings is listed in a ``known_conflicts`` entry whose
+       ``closest_attainable`` bound excludes the printed value by more than the tolerance
+       (:func:`selfconf.judging.conflict_excludes`): no data consistent with the other published numbers can
+       come within tolerance; ``reason`` and ``evidence`` carry the generator's explanation and the arithmetic
+       (``closest_attainable``, ``gap_to_print``, ``tolerance``).  An entry without such a bound never gives
+       this verdict;
     2. ``unlucky`` — an ideal (large-B) value is recorded and lies within the record's tolerance of the
        printed value (``|ideal − printed| <= tolerance``; without a tolerance, the audit's digit rule): the
        rows reproduce the number, this seed's 2,000 draws do not;
-    3. ``ideal_off`` — an ideal value is recorded and is itself outside: the rows, not the draw, are off,
+    3. ``closer_exists`` — the ideal value is outside, and a ``reconstruction_limits`` (or non-excluding
+       conflict) entry gives a bound within tolerance: the published numbers allow the print, the
+       reconstruction misses it;
+    4. ``ideal_off`` — an ideal value is recorded and is itself outside: the rows, not the draw, are off,
        by ``ideal − printed`` (stated in the verdict);
-    4. ``none`` — no note.
+    5. ``none`` — no note.
 
     The ideal value of another printing is carried over with its ``transform: negate`` sign.  Printed
     target values, decimals and ``same_as`` links come from the manifest at ``claims_path`` (``None``:
@@ -474,14 +432,32 @@ def explain_failures(records: list[AuditRecord], data_dir: str | Path = "data/re
     by_id = {c["id"]: c for c in claims or []}
     parent, negate = _same_as_links(records, claims)
 
-    conflicts_by_root: dict[str, list[dict]] = {}
-    for k in notes.known_conflicts:
-        for root in dict.fromkeys(_root_and_sign(c, parent, negate)[0] for c in k["claims"]):
-            conflicts_by_root.setdefault(root, []).append(k)
+    manifest = judging.load_manifest(claims_path) if claims_path is not None else None
+
+    def by_root(entries: list[dict]) -> dict[str, list[dict]]:
+        out: dict[str, list[dict]] = {}
+        for k in entries:
+            for root in dict.fromkeys(_root_and_sign(c, parent, negate)[0] for c in k["claims"]):
+                out.setdefault(root, []).append(k)
+        return out
+
+    conflicts_by_root = by_root(notes.known_conflicts)
+    limits_by_root = by_root(notes.limits)
     ideal_by_root: dict[str, list[tuple[str, dict]]] = {}
     for cid, entry in notes.ideal_bootstrap.items():
         root, _ = _root_and_sign(cid, parent, negate)
         ideal_by_root.setdefault(root, []).append((cid, entry))
+
+    def bound_for(k: dict, rid: str, root: str, sign: int) -> float | None:
+        """The entry's closest attainable value for record ``rid``, carried over another printing's sign."""
+        ca = k.get("closest_attainable") or {}
+        if rid in ca:
+            return ca[rid]
+        for cid, v in ca.items():
+            croot, csign = _root_and_sign(cid, parent, negate)
+            if croot == root:
+                return v * csign * sign
+        return None
 
     out: list[Explanation] = []
     for r in records:
@@ -500,15 +476,27 @@ def explain_failures(records: list[AuditRecord], data_dir: str | Path = "data/re
             ex.ideal = entry["value"] * _root_and_sign(cid, parent, negate)[1] * sign
             ex.ideal_n_boot, ex.ideal_seeds = entry["n_boot"], entry["seeds"]
             ex.note_id, ex.source = cid, entry["source"]
-        hits = conflicts_by_root.get(root, [])
-        if hits:
+        # a conflict needs a bound that excludes the print beyond the tolerance (judging.conflict_excludes)
+        supported, notes_here = [], []
+        for k in conflicts_by_root.get(root, []) + limits_by_root.get(root, []):
+            b = bound_for(k, r.id, root, sign)
+            if b is not None and manifest is not None and r.id in manifest.by_id:
+                excl, gap, limit = judging.conflict_excludes(manifest, r.id, b)
+                arith = {"closest_attainable": b, "gap_to_print": gap, "tolerance": limit}
+                (supported if excl and k in conflicts_by_root.get(root, []) else notes_here).append((k, arith))
+            else:
+                notes_here.append((k, {}))
+        if supported:
             ex.verdict_code, ex.verdict = "conflict", VERDICT_CONFLICT
-            ex.reason = " | ".join(k["reason"] for k in hits)
-            for k in hits:
+            ex.reason = " | ".join(k["reason"] for k, _ in supported)
+            for k, arith in supported:
                 ex.evidence.update(k["evidence"])
-            ex.note_id = next(c for c in hits[0]["claims"] if _root_and_sign(c, parent, negate)[0] == root)
-            ex.source = ", ".join(dict.fromkeys(k["source"] for k in hits))
-        elif ex.ideal is not None and r.id in by_id:
+                ex.evidence.update(arith)
+            ex.note_id = next(c for c in supported[0][0]["claims"] if _root_and_sign(c, parent, negate)[0] == root)
+            ex.source = ", ".join(dict.fromkeys(k["source"] for k, _ in supported))
+            out.append(ex)
+            continue
+        if ex.ideal is not None and r.id in by_id:
             c = by_id[r.id]
             target = float(c["value"])
             diff = ex.ideal - target
@@ -517,20 +505,35 @@ def explain_failures(records: list[AuditRecord], data_dir: str | Path = "data/re
                 rule = f"tolerance {r.tolerance:.4g}"
             else:
                 d = int(c.get("decimals") or 0)
-                inside = _fmt(ex.ideal, d) == _fmt(target, d)
+                inside = judging.fmt(ex.ideal, d) == judging.fmt(target, d)
                 rule = f"shown with {d} decimals"
             draws = " × ".join(f"{v:,} {n}" for v, n in ((ex.ideal_n_boot, "draws"), (ex.ideal_seeds, "seeds")) if v)
             basis = f"ideal value {ex.ideal:.4f}" + (f" ({draws})" if draws else "")
+            closer = [(k, a) for k, a in notes_here if a]
             if inside:
                 ex.verdict_code, ex.verdict = "unlucky", VERDICT_UNLUCKY
                 ex.reason = f"{basis} is {abs(diff):.4g} from the printed value, inside the {rule}"
+            elif closer:
+                ex.verdict_code = "closer_exists"
+                ex.verdict = VERDICT_CLOSER.format(diff=f"{diff:+.4f}")
+                k, a = closer[0]
+                ex.reason = (f"{basis} is {abs(diff):.4g} from the printed value, outside the {rule}; the bound "
+                             f"{a['closest_attainable']:.4f} is {a['gap_to_print']:.4g} from it, inside the tolerance "
+                             f"{a['tolerance']:.4g}. " + k["reason"])
+                ex.evidence.update(k["evidence"])
+                ex.evidence.update(a)
+                ex.source = k["source"]
             else:
                 ex.verdict_code = "ideal_off"
                 ex.verdict = VERDICT_IDEAL_OFF.format(diff=f"{diff:+.4f}")
                 ex.reason = (f"{basis} is {abs(diff):.4g} from the printed value, outside the {rule}: "
                              "the reconstructed rows, not this seed, miss the number")
+                if notes_here:
+                    ex.reason += " | " + " | ".join(k["reason"] for k, _ in notes_here)
         elif ex.ideal is not None:
             ex.reason = f"ideal value {ex.ideal:.4f} recorded; no printed value to judge it against"
+        elif notes_here:
+            ex.reason = " | ".join(k["reason"] for k, _ in notes_here)
         out.append(ex)
     return out
 
@@ -554,6 +557,28 @@ def conflict_rows(notes: ReconstructionNotes, records: list[AuditRecord] | None 
     return rows
 
 
+@dataclass
+class AuditResult:
+    """Everything one audit of a built book holds: the records, the explanations of the failing ones, the
+    reconstruction notes they were read from, and which case the build is in (``data_source``:
+    ``"reconstruction"`` when the data folder carries a generator's fidelity files, ``"original"`` otherwise)."""
+
+    records: list[AuditRecord]
+    explanations: list[Explanation]
+    notes: ReconstructionNotes
+    data_source: str
+
+
+def audit_book(book_dir: str | Path = "book", data_dir: str | Path = "data/reconstructed",
+               claims_path: str | Path = CLAIMS) -> AuditResult:
+    """Run :func:`run_audit` and :func:`explain_failures` once: the audit page, the CLI, the build and the
+    inline provenance marks (:mod:`selfconf.provenance`) all read this one result."""
+    records = run_audit(book_dir, claims_path)
+    notes = load_reconstruction_notes(data_dir)
+    why = explain_failures(records, data_dir, claims_path, notes=notes)
+    return AuditResult(records, why, notes, "reconstruction" if notes.files else "original")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m selfconf.audit", description=__doc__.split("\n")[0])
     ap.add_argument("--book-dir", default="book")
@@ -565,10 +590,10 @@ def main(argv: list[str] | None = None) -> int:
     if a.write_quoted:
         print(write_quoted_facts())
         return 0
-    recs = run_audit(a.book_dir)
-    notes = load_reconstruction_notes(a.data_dir)
-    why = {e.id: e for e in explain_failures(recs, a.data_dir, notes=notes)}
-    write_audit_json(recs, a.out, explanations=list(why.values()), notes=notes)
+    res = audit_book(a.book_dir, a.data_dir)
+    recs, notes = res.records, res.notes
+    why = {e.id: e for e in res.explanations}
+    write_audit_json(recs, a.out, explanations=list(why.values()), notes=notes, data_source=res.data_source)
     s = summarise(recs)
     print(json.dumps(s, indent=1))
     for r in recs:

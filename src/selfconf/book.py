@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .paths import project_root, resolve
 
-__all__ = ["data_source", "provenance", "banner", "table", "show_markdown"]
+__all__ = ["data_source", "provenance", "banner", "table", "claim_cell", "show_markdown", "as_text"]
 
 TABLE_DIR = "book/_static/tables"
 
@@ -90,10 +90,27 @@ def as_text(df, formats: dict[str, str]):
     return out
 
 
-def table(df, name: str, caption: str | None = None, index: bool = False, float_format: str | None = None) -> None:
+def claim_cell(text: str, claim_id: str) -> str:
+    """A table cell that shows ``text`` and carries the paper claim ``claim_id``.
+
+    The book's provenance extension (:mod:`selfconf.provenance`) gives the element its status, the
+    paper's print and the hover card, exactly as for a number pasted in prose.
+
+    >>> claim_cell("0.746", "t1_google_self_auroc")
+    '<span class="selfconf-num" data-claim="t1_google_self_auroc">0.746</span>'
+    """
+    import html
+
+    return f'<span class="selfconf-num" data-claim="{html.escape(claim_id, quote=True)}">{html.escape(str(text))}</span>'
+
+
+def table(df, name: str, caption: str | None = None, index: bool = False, float_format: str | None = None,
+          claims=None) -> None:
     """Display ``df`` and offer it as a CSV download (written to ``book/_static/tables/<name>.csv``).
 
-    Returns nothing, so a call that ends a cell leaves no stray ``repr`` on the page."""
+    ``claims``: a DataFrame of the same shape (or a ``{(row label, column): claim id}`` dict) naming the paper
+    claim each cell shows; those cells carry the claim on the page (:func:`claim_cell`), the CSV keeps
+    plain text.  Returns nothing, so a call that ends a cell leaves no stray ``repr`` on the page."""
     from IPython.display import display
 
     out = resolve(TABLE_DIR)
@@ -102,5 +119,13 @@ def table(df, name: str, caption: str | None = None, index: bool = False, float_
     df.to_csv(path, index=index, float_format=float_format, lineterminator="\n")
     if caption:
         show_markdown(f"**{caption}**")
-    display(df if index else df.style.hide(axis="index"))
+    shown = df
+    if claims is not None:
+        pairs = claims.items() if isinstance(claims, dict) else (
+            ((r, c), claims.at[r, c]) for r in claims.index for c in claims.columns)
+        shown = df.copy().astype(object)
+        for (r, c), cid in pairs:
+            if isinstance(cid, str) and cid:
+                shown.at[r, c] = claim_cell(df.at[r, c], cid)
+    display(shown if index else shown.style.hide(axis="index"))
     show_markdown(f"{{download}}`Download this table as CSV <_static/tables/{name}.csv>`")

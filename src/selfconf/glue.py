@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from numbers import Integral, Real
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,8 @@ import numpy as np
 
 from .paths import resolve
 
-__all__ = ["plain", "claim", "claims", "value", "quoted", "quoted_value", "restate", "glued_in_notebook", "glued_values", "QUOTED_FACTS"]
+__all__ = ["plain", "claim", "claims", "value", "quoted", "quoted_value", "restate", "glued_in_notebook", "glued_values",
+           "pasted_keys", "paste_key", "rows_origin", "ORIGINS", "ORIGIN_SUFFIX", "QUOTED_FACTS"]
 
 #: The one labelled source of quoted (external) facts: numbers with no row-level source.
 QUOTED_FACTS = "data/paper/quoted_facts.yaml"
@@ -66,9 +68,47 @@ def claims(mapping: dict[str, Any]) -> dict[str, Any]:
     return {k: claim(k, v) for k, v in mapping.items()}
 
 
-def value(key: str, x: Any) -> Any:
-    """Glue a helper value that is not a paper claim (a count shown on a page, a parameter)."""
-    return claim(key, x)
+#: Where a pasted number that is not one of the paper's claims comes from; the pages style and explain
+#: each one (the legend), and the build refuses a pasted value that has neither a claim id nor an origin.
+ORIGINS = {
+    "reconstruction-only": "computed from the reconstructed rows and not printed in the paper: a property of "
+                           "the reconstruction, not a finding",
+    "original-data": "computed from the original replication rows; the paper does not print it",
+    "parameter": "a setting of this build (seed, bootstrap draws, a threshold used as a setting)",
+    "simulation": "computed from data simulated on this page for teaching",
+    "external-data": "computed from third-party real data, not from the paper's rows",
+    "paper-arithmetic": "arithmetic on the paper's printed numbers (the consistency checks)",
+    "build": "a fact about this build itself (audit counts)",
+}
+
+#: Suffix of the glue key that records a value's origin.
+ORIGIN_SUFFIX = "__origin"
+
+
+def rows_origin(source: str) -> str:
+    """The origin of a number computed from rows of the given source but not printed in the paper.
+
+    ``source`` is ``"reconstruction"`` (the shipped rows) or ``"original"`` (the replication package):
+
+    >>> rows_origin("reconstruction"), rows_origin("original")
+    ('reconstruction-only', 'original-data')
+    """
+    if source not in ("reconstruction", "original"):
+        raise ValueError(f"source must be 'reconstruction' or 'original', got {source!r}")
+    return "reconstruction-only" if source == "reconstruction" else "original-data"
+
+
+def value(key: str, x: Any, *, origin: str) -> Any:
+    """Glue a value that is not a paper claim (a count shown on a page, a parameter), with its origin.
+
+    ``origin`` is a key of :data:`ORIGINS`; it is glued beside the value as ``<key>__origin`` so that the
+    page can say what the number is.  Returns the plain value.
+    """
+    if origin not in ORIGINS:
+        raise ValueError(f"{key}: origin must be one of {sorted(ORIGINS)}, got {origin!r}")
+    val = claim(key, x)
+    _myst_glue(f"{key}{ORIGIN_SUFFIX}", origin)
+    return val
 
 
 _QUOTED_CACHE: dict[tuple[str, float], dict[str, dict]] = {}
@@ -108,19 +148,13 @@ def quoted(claim_id: str, path: str | Path = QUOTED_FACTS, *, as_id: str | None 
     return val
 
 
-def glued_in_notebook(nb_path: str | Path) -> dict[str, Any]:
-    """Read the glued keys of one executed notebook: ``{key: value}``.
-
-    ``value`` is the ``text/plain`` of the glue output (myst-nb stores it under
-    ``"<mime_prefix>text/plain"``) parsed back with :func:`ast.literal_eval`, or the text itself when
-    it is not a literal.  A key glued twice with different values raises ``ValueError``.
-    """
+def _glued_cells(nb_path: Path) -> dict[str, tuple[Any, int]]:
+    """``{key: (value, cell index)}`` for one executed notebook (see :func:`glued_in_notebook`)."""
     import ast
 
-    nb_path = Path(nb_path)
-    out: dict[str, Any] = {}
+    out: dict[str, tuple[Any, int]] = {}
     nb = json.loads(nb_path.read_text(encoding="utf-8"))
-    for cell in nb.get("cells", []):
+    for i, cell in enumerate(nb.get("cells", [])):
         for o in cell.get("outputs", []) or []:
             meta = (o.get("metadata") or {}).get("scrapbook") or {}
             key = meta.get("name")
@@ -135,20 +169,31 @@ def glued_in_notebook(nb_path: str | Path) -> dict[str, Any]:
                 v = ast.literal_eval(text)
             except (ValueError, SyntaxError):
                 v = text
-            if key in out and out[key] != v:
-                raise ValueError(f"glue key {key!r} has two values in {nb_path.name}: {out[key]!r} and {v!r}")
-            out[key] = v
+            if key in out and out[key][0] != v:
+                raise ValueError(f"glue key {key!r} has two values in {nb_path.name}: {out[key][0]!r} and {v!r}")
+            out.setdefault(key, (v, i))
     return out
 
 
-_NOTEBOOK_CACHE: dict[tuple[str, int, int], dict[str, Any]] = {}
+def glued_in_notebook(nb_path: str | Path) -> dict[str, Any]:
+    """Read the glued keys of one executed notebook: ``{key: value}``.
+
+    ``value`` is the ``text/plain`` of the glue output (myst-nb stores it under
+    ``"<mime_prefix>text/plain"``) parsed back with :func:`ast.literal_eval`, or the text itself when
+    it is not a literal.  A key glued twice with different values raises ``ValueError``.
+    """
+    return {k: v for k, (v, _) in _glued_cells(Path(nb_path)).items()}
+
+
+_NOTEBOOK_CACHE: dict[tuple[str, int, int], dict[str, tuple[Any, int]]] = {}
 
 
 def glued_values(book_dir: str | Path = "book", exclude: tuple[str, ...] = ()) -> dict[str, dict]:
     """Read every glued key of the executed notebooks in ``book_dir``.
 
-    Returns ``{key: {"value": v, "notebook": name}}`` (values as :func:`glued_in_notebook` reads
-    them).  A key glued by two notebooks with different values raises ``ValueError``.
+    Returns ``{key: {"value": v, "notebook": name, "cell": index}}`` (values as
+    :func:`glued_in_notebook` reads them; ``cell`` is the index of the cell that glued the key in the
+    executed notebook).  A key glued by two notebooks with different values raises ``ValueError``.
     """
     out: dict[str, dict] = {}
     for nb_path in sorted(resolve(book_dir).glob("*.ipynb")):
@@ -157,16 +202,43 @@ def glued_values(book_dir: str | Path = "book", exclude: tuple[str, ...] = ()) -
         st = nb_path.stat()
         stamp = (str(nb_path), st.st_mtime_ns, st.st_size)
         if stamp not in _NOTEBOOK_CACHE:  # a restating page calls this once per repeat: parse each file once
-            _NOTEBOOK_CACHE[stamp] = glued_in_notebook(nb_path)
-        for key, v in _NOTEBOOK_CACHE[stamp].items():
+            _NOTEBOOK_CACHE[stamp] = _glued_cells(nb_path)
+        for key, (v, cell) in _NOTEBOOK_CACHE[stamp].items():
             prev = out.get(key)
             if prev is not None and prev["value"] != v:
                 raise ValueError(
                     f"glue key {key!r} has two values: {prev['value']!r} in {prev['notebook']} "
                     f"and {v!r} in {nb_path.name}"
                 )
-            out[key] = {"value": v, "notebook": nb_path.name}
+            if prev is None:
+                out[key] = {"value": v, "notebook": nb_path.name, "cell": cell}
     return out
+
+
+#: A glue paste in MyST: ``{glue}`key```, ``{glue:text}`key:fmt```, ``{glue:md}`key```, ...
+PASTE_ROLE = re.compile(r"\{glue(?::[a-z]+)?\}`([^`]+)`")
+
+
+def paste_key(role_text: str) -> str:
+    """The glue key of a paste role's content: ``"t1_google_n:,.0f"`` -> ``"t1_google_n"``."""
+    key = role_text.split("::", 1)[-1]
+    return key.rsplit(":", 1)[0] if ":" in key else key
+
+
+def pasted_keys(book_dir: str | Path = "book") -> dict[str, list[str]]:
+    """``{glue key: [page stems that paste it]}`` from the markdown of the executed notebooks and the
+    markdown pages in ``book_dir`` (what the reader sees; a key glued but never pasted is absent)."""
+    found: dict[str, set[str]] = {}
+    root = resolve(book_dir)
+    for path in sorted(root.glob("*.ipynb")) + sorted(root.glob("*.md")):
+        if path.suffix == ".ipynb":
+            nb = json.loads(path.read_text(encoding="utf-8"))
+            text = "\n".join("".join(c.get("source", "")) for c in nb.get("cells", []) if c.get("cell_type") == "markdown")
+        else:
+            text = path.read_text(encoding="utf-8")
+        for m in PASTE_ROLE.finditer(text):
+            found.setdefault(paste_key(m.group(1)), set()).add(path.stem)
+    return {k: sorted(v) for k, v in sorted(found.items())}
 
 
 def restate(repeat_id: str, canonical_id: str, *, negate: bool = False, book_dir: str | Path = "book") -> Any:

@@ -25,9 +25,8 @@ name, and its own rows (in their input order).
 How many rows a coverage keeps
 ------------------------------
 At coverage c of n rows, :func:`table1` keeps ``k = max(1, floor(c n))`` rows by default
-(``covered="floor"``, i.e. ``int(c * n)``); ``covered="ceil"`` keeps ``ceil(c n)`` as
-:func:`selfconf.metrics.risk_coverage` does on its own.  The two differ only when c n is not an
-integer.  The paper does not state its rule, but its Table 2 fixes it by simple integer
+(``covered="floor"``, the default of :func:`selfconf.metrics.risk_coverage` too); ``covered="ceil"``
+keeps ``ceil(c n)``.  The two differ only when c n is not an integer.  The paper does not state its rule, but its Table 2 fixes it by simple integer
 arithmetic (a GRIM-style check; Brown & Heathers 2017): for the model with n = 1,461 graded
 rows it prints 18.7% at 40% and 15.1% at 20% coverage.  Over floor(c n) = 584 and 292 rows,
 109/584 = 18.66% and 44/292 = 15.07% print that way; over ceil(c n) = 585 and 293 rows no
@@ -46,11 +45,11 @@ import pandas as pd
 
 from . import bootstrap, metrics
 
-__all__ = ["TABLE1_COLUMNS", "COVERED_RULES", "base_seed", "model_rng", "covered_rows", "effective_coverage",
+__all__ = ["TABLE1_COLUMNS", "COVERED_RULES", "base_seed", "model_rng",
            "row_bootstrap_auroc", "table1"]
 
 #: Rules for the number of rows kept at a coverage (see the module docstring).
-COVERED_RULES = ("floor", "ceil")
+COVERED_RULES = metrics.COVERED_RULES
 
 #: Columns of the frame returned by :func:`table1`, in order.
 TABLE1_COLUMNS = [
@@ -86,29 +85,6 @@ def model_rng(seed: int, model: str) -> np.random.Generator:
     stream.
     """
     return np.random.default_rng([int(seed), zlib.crc32(str(model).encode("utf-8"))])
-
-
-def covered_rows(coverage: float, n: int, covered: str = "floor") -> int:
-    """Rows kept at ``coverage`` of ``n`` rows: ``max(1, floor(c n))`` or ``ceil(c n)``.
-
-    ``c n`` is rounded to 9 decimals first, so that e.g. ``0.6 * 1500`` counts as exactly 900.
-    """
-    if covered not in COVERED_RULES:
-        raise ValueError(f"covered must be one of {COVERED_RULES}, got {covered!r}")
-    c = float(coverage)
-    if not (0.0 < c <= 1.0):
-        raise ValueError(f"coverage must be in (0, 1], got {coverage!r}")
-    if int(n) < 1:
-        raise ValueError(f"n must be positive, got {n!r}")
-    x = round(c * int(n), 9)
-    return max(1, int(np.floor(x))) if covered == "floor" else int(np.ceil(x))
-
-
-def effective_coverage(coverage: float, n: int, covered: str = "floor") -> float:
-    """The coverage ``k / n`` that makes :func:`selfconf.metrics.risk_coverage` keep exactly
-    ``k = covered_rows(coverage, n, covered)`` rows (its own rule is ``ceil``; ``k/n`` times n is
-    an integer, so the ceiling changes nothing)."""
-    return covered_rows(coverage, n, covered) / int(n)
 
 
 def row_bootstrap_auroc(
@@ -148,10 +124,8 @@ def row_bootstrap_auroc(
 
 
 def _risk_coverage(c: np.ndarray, y: np.ndarray, coverages: list[float], covered: str) -> dict[float, float]:
-    """{nominal coverage: error rate} with the covered-row rule ``covered``."""
-    eff = [effective_coverage(cov, c.size, covered) for cov in coverages]
-    rates = metrics.risk_coverage(c, y, eff)
-    return {cov: rates[e] for cov, e in zip(coverages, eff)}
+    """{nominal coverage: error rate} with the covered-row rule ``covered`` (:func:`selfconf.metrics.risk_coverage`)."""
+    return metrics.risk_coverage(c, y, coverages, covered=covered)
 
 
 def _validate(df: pd.DataFrame) -> None:
@@ -241,7 +215,7 @@ def table1(
         ``auroc_ci_low/high``    row-level percentile bootstrap interval (:func:`row_bootstrap_auroc`);
         ``high_conf_error_rate`` share wrong among rows with confidence >= ``threshold`` (NaN if none);
         ``high_conf_n``, ``high_conf_wrong``  the counts behind it;
-        ``risk_coverage``        dict {coverage: error rate among the :func:`covered_rows` most
+        ``risk_coverage``        dict {coverage: error rate among the k = floor(c n) (or ceil) most
                                  confident rows (floor(coverage·n) by default)}, ties broken by
                                  input row order (:func:`selfconf.metrics.risk_coverage`).
 

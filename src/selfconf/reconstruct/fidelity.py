@@ -4,14 +4,9 @@ from the written rows with the book's own statistics, against the printed number
 This module belongs to the generator (it reads claim targets); the analysis notebooks compute
 the same quantities independently and never see the targets.
 
-Status rules (the audit's, :mod:`selfconf.audit`):
-
-* ``hit`` / ``miss`` - deterministic and derived claims: ``format(x, ".{d}f")`` equals the
-  printed number formatted the same way (signs normalised);
-* ``within_tolerance`` / ``outside_tolerance`` - bootstrap claims: ``|x - printed|`` at most
-  half a printed unit plus three Monte-Carlo standard errors of a 2,000-draw percentile
-  endpoint;
-* ``external`` - protocol constants and quoted facts (not recomputed).
+Statuses come from the book's one judging rule, :mod:`selfconf.judging` (the audit's): ``match``,
+``mismatch``, ``within_tolerance``, ``outside_tolerance``; ``external`` for protocol constants and
+quoted facts (not recomputed).
 """
 
 from __future__ import annotations
@@ -34,8 +29,6 @@ SECTIONS = ("design", "result1")
 EXTRA_CLAIMS = ("repro_moonshot_firstparty_n",)
 TABLE1 = ["google", "moonshot", "alibaba", "xai", "deepseek", "zhipu", "openai", "mistral", "anthropic"]
 N_BOOT = 2000
-Z975 = 1.959963984540054
-PHI_Z975 = math.exp(-0.5 * Z975**2) / math.sqrt(2 * math.pi)
 
 
 def _model_stats(g: pd.DataFrame, m: str, rng: np.random.Generator, n_boot: int) -> dict[str, Any]:
@@ -201,61 +194,30 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
     return {k: (float(x) if not isinstance(x, int) else x) for k, x in v.items()}
 
 
-def _fmt(x: float, d: int) -> str:
-    s = format(float(x), f".{d}f")
-    if s.startswith("-") and float(s) == 0:
-        s = s[1:]
-    return s
-
-
-def _tolerance(c: dict, by_id: dict, n_boot: int = N_BOOT) -> float:
-    half = 0.5 * 10.0 ** (-int(c.get("decimals") or 0))
-    cid = c["id"]
-    for lo_s, hi_s in (("_ci_lo", "_ci_hi"), ("_ci_hi", "_ci_lo")):
-        if cid.endswith(lo_s) and (cid[: -len(lo_s)] + hi_s) in by_id:
-            partner = by_id[cid[: -len(lo_s)] + hi_s]
-            sd = abs(float(partner["value"]) - float(c["value"])) / (2 * Z975)
-            return half + 3 * math.sqrt(0.025 * 0.975 / n_boot) * sd / PHI_Z975
-    return 2 * half
-
-
 def judge(c: dict, x: float | None, by_id: dict) -> tuple[str, float | None]:
-    """Status of one claim given its recomputed value (and the tolerance for bootstrap claims)."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "not_computed", None
-    kind = c["kind"]
-    if kind == "bootstrap":
-        tol = _tolerance(c, by_id)
-        return ("within_tolerance" if abs(x - float(c["value"])) <= tol + 1e-12 else "outside_tolerance"), tol
-    d = int(c.get("decimals") or 0)
-    return ("hit" if _fmt(x, d) == _fmt(float(c["value"]), d) else "miss"), None
+    """Status of one claim given its recomputed value, by the book's one rule (:func:`selfconf.judging.judge`)."""
+    from ..judging import Manifest
+    from ..judging import judge as _judge
+
+    j = _judge(Manifest(list(by_id.values())), c["id"], x)
+    return j.status, j.tolerance
 
 
 def fidelity_records(T: Targets, values: dict[str, float]) -> list[dict]:
-    """One record per design/result1 claim (plus the moonshot first-party count)."""
-    by_id = T.by_id
+    """One record per design/result1 claim (plus the moonshot first-party count), in the schema of
+    :func:`selfconf.judging.fidelity_record`; a repeat is judged with its canonical claim's value."""
+    from ..judging import Manifest, fidelity_record
+
+    m = Manifest(T.raw["claims"], T.raw)
     recs = []
     for c in T.raw["claims"]:
         if c["section"] not in SECTIONS and c["id"] not in EXTRA_CLAIMS:
             continue
-        src = by_id[c["same_as"]] if c.get("same_as") else c
-        if src["kind"] == "external":
-            recs.append({"id": c["id"], "kind": "external", "printed": c["printed"], "achieved": None,
-                         "status": "external"})
-            continue
+        src = m.canonical(c["id"])
         x = values.get(src["id"])
         if c.get("transform") == "negate" and x is not None:
             x = -x
-        status, tol = judge(src, x, by_id)
-        rec = {"id": c["id"], "kind": src["kind"], "printed": c["printed"], "target": float(src["value"]),
-               "decimals": int(src.get("decimals") or 0),
-               "achieved": None if x is None else float(x), "status": status}
-        if c.get("same_as"):
-            rec["same_as"] = c["same_as"]
-        if tol is not None:
-            rec["tolerance"] = tol
-            rec["difference"] = float(x) - float(src["value"])
-        recs.append(rec)
+        recs.append(fidelity_record(m, c["id"], x))
     return recs
 
 

@@ -999,11 +999,6 @@ FIDELITY_SEED = 20261130
 FIDELITY_N_BOOT = 2000
 
 
-def _fmt(x: float, d: int) -> str:
-    t = format(float(x), f".{d}f")
-    return "0" + t[2:] if t.startswith("-0") and float(t) == 0 else t
-
-
 def recompute(data_dir: Path, seed: int = FIDELITY_SEED, n_boot: int = FIDELITY_N_BOOT) -> dict[str, float]:
     """Every ladder claim recomputed from the written files with the book's analysis code."""
     from .. import ladder as lad
@@ -1078,33 +1073,11 @@ def ideal_bootstrap(recompute_fn, judged: dict[str, dict]) -> dict[str, dict]:
 
 
 def judge(values: dict[str, float], claims_path: str = "data/paper/claims.yaml") -> dict[str, dict]:
-    """Compare recomputed values with the manifest: deterministic/derived by printed formatting,
-    bootstrap (and bootstrap-derived) by |Δ| <= 0.003 for 3-decimal or one printed unit otherwise."""
-    from ..paths import resolve
+    """Judge recomputed values against the manifest by the book's one rule
+    (:func:`selfconf.judging.fidelity_records`, the audit's rule)."""
+    from ..judging import fidelity_records, load_manifest
 
-    import yaml
-
-    doc = yaml.safe_load(resolve(claims_path).read_text(encoding="utf-8"))
-    by_id = {c["id"]: c for c in doc["claims"]}
-    res = {}
-    for cid, x in values.items():
-        c = by_id[cid]
-        d = int(c.get("decimals") or 0)
-        target = float(c["value"])
-        kind = c["kind"]
-        if kind == "derived" and any(by_id[q]["kind"] == "bootstrap" for q in c.get("depends_on") or []):
-            kind = "bootstrap-derived"
-        rec = {"kind": kind, "printed": str(c["printed"]), "target": target, "recomputed": float(x),
-               "shows": _fmt(x, d)}
-        if kind in ("bootstrap", "bootstrap-derived"):
-            tol = 0.003 if d == 3 else 10.0 ** (-d)
-            rec["abs_diff"] = abs(float(x) - target)
-            rec["tolerance"] = tol
-            rec["status"] = "within" if rec["abs_diff"] <= tol + 1e-12 else "outside"
-        else:
-            rec["status"] = "match" if _fmt(x, d) == _fmt(target, d) else "mismatch"
-        res[cid] = rec
-    return res
+    return fidelity_records(load_manifest(claims_path), values)
 
 
 def generate(out_dir: Path, claims: Any = None, *, seed: int = SEED, check: bool = True,
