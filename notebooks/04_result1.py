@@ -71,6 +71,12 @@ _ = table(pd.DataFrame({
 }), "result1_parameters", caption="Analysis parameters (quoted from the paper, except this build's draws)")
 
 # %% [markdown]
+# The paper's intervals use [{glue:text}`bootstrap_n_draws:,.0f`]{.quoted} bootstrap draws (this build:
+# {glue:text}`r1_n_boot:,.0f`), and its Table 2 reports coverages of [{glue:text}`t2_coverage_100:.0f`]{.quoted},
+# [{glue:text}`t2_coverage_80:.0f`]{.quoted}, [{glue:text}`t2_coverage_60:.0f`]{.quoted},
+# [{glue:text}`t2_coverage_40:.0f`]{.quoted} and [{glue:text}`t2_coverage_20:.0f`]{.quoted}%.
+
+# %% [markdown]
 # ## Table 1: calibration and discrimination per frontier model
 #
 # One row per API model, on its full graded set. Accuracy, mean confidence and CITL (mean confidence minus
@@ -396,9 +402,18 @@ for r in top.itertuples():
     })
 t2 = pd.DataFrame(t2_rows)
 glue.claims({"r1_riskcov_n_models": len(t2), "t2_caption_n_models": len(t2)})
-_ = table(t2, "table2", caption="Table 2. Error rate (%) among the most confident answers, by coverage")
+t2_ids = {}
+for i, r in enumerate(top.itertuples()):
+    t2_ids[(i, "self-AUROC")] = f"t2_{r.model}_label_self_auroc"
+    t2_ids.update({(i, f"error at {c}% coverage"): f"t2_{r.model}_err_cov{c}" for c in COVERAGES_PCT})
+_ = table(t2, "table2", caption="Table 2. Error rate (%) among the most confident answers, by coverage", claims=t2_ids)
 _ = table(pd.DataFrame(t2_diag), "table2_cut_diagnostics",
           caption=f"How the {COVERAGES_PCT[-1]}% figure depends on the rounding of the covered rows and on the order of tied answers")
+
+# %% [markdown]
+# Table 2 lists the {glue:text}`t2_caption_n_models` models with the highest self-AUROC in Table 1. In the
+# second table, the ceil column keeps $\lceil c\,n\rceil$ rows (`metrics.risk_coverage(..., covered="ceil")`);
+# where $c\,n$ is a whole number the two rules keep the same rows.
 
 # %% tags=["remove-input"]
 rc = pd.DataFrame([{"model": r.model, "coverage": 100 * cov, "error_rate": 100 * err,

@@ -186,21 +186,35 @@ holm_verdict = holm_verdict.format(ALPHA)
 glue.value("r2_holm_verdict", holm_verdict, origin=ROWS)
 glue.value("r2_holm_equal", "They are equal" if np.isclose(*holm_pair) else "They differ", origin=ROWS)
 
-rows = []
-for arm in ladder.ARMS:
+rows, t3_ids = [], {}
+for i, arm in enumerate(ladder.ARMS):
     r = t3.loc[arm]
     c = contr.loc[f"core-{arm}"] if arm != "core" else None
+    paired = {"paired Δ vs CORE": "", "CI low": "", "CI high": ""}
     if arm == "core":
-        paired = "(reference)"
+        paired["paired Δ vs CORE"] = "(reference)"
     elif arm == "shuffled":
-        paired = "— (exploratory, see Result 3)"
+        paired["paired Δ vs CORE"] = "— (exploratory, see Result 3)"
     else:
-        paired = f"{c['delta']:+.3f} [{c['ci_low']:+.3f}, {c['ci_high']:+.3f}]"
+        paired = {"paired Δ vs CORE": f"{c['delta']:+.3f}", "CI low": f"{c['ci_low']:+.3f}",
+                  "CI high": f"{c['ci_high']:+.3f}"}
+        t3_ids.update({(i, "paired Δ vs CORE"): f"ladder_core_vs_{arm}_delta",
+                       (i, "CI low"): f"ladder_core_vs_{arm}_delta_ci_lo",
+                       (i, "CI high"): f"ladder_core_vs_{arm}_delta_ci_hi"})
     rows.append({"Arm": arm.upper(), "n": int(r["n_rows"]), "Acc. (all items)": f"{r['accuracy']:.3f}",
                  "answered": int(r["n_answered"]), "AUROC (answered)": f"{r['auroc']:.3f}",
-                 "Brier": f"{r['brier']:.3f}", "ECE": f"{r['ece']:.3f}", "paired Δ vs CORE": paired})
+                 "Brier": f"{r['brier']:.3f}", "ECE": f"{r['ece']:.3f}", **paired})
+    t3_ids.update({(i, "Acc. (all items)"): f"t3_{arm}_acc", (i, "AUROC (answered)"): f"t3_{arm}_auroc",
+                   (i, "Brier"): f"t3_{arm}_brier", (i, "ECE"): f"t3_{arm}_ece"})
 _ = table(pd.DataFrame(rows), "table3_ladder",
-      caption="Table 3. Profile-injection ladder, confirmatory-eligible rung")
+      caption="Table 3. Profile-injection ladder, confirmatory-eligible rung", claims=t3_ids)
+
+# %% [markdown]
+# The paper's caption of Table 3 restates the confirmatory family: CORE − PLACEBO
+# {glue:text}`t3cap_core_vs_placebo_delta:+.3f` [{glue:text}`t3cap_core_vs_placebo_ci_lo:+.3f`,
+# {glue:text}`t3cap_core_vs_placebo_ci_hi:+.3f`], raw p = {glue:text}`t3cap_core_vs_placebo_p_raw:.3f`, Holm-adjusted
+# p = {glue:text}`t3cap_p_holm_adj:.3f`; the ladder has [{glue:text}`ladder_n_rungs`]{.quoted} rungs and
+# [{glue:text}`ladder_n_arms`]{.quoted} arms.
 
 # %% [markdown]
 # Each arm holds {glue:text}`ladder_n_rows_per_arm` scored rows ({glue:text}`ladder_n_nontrap_items`

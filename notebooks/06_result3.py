@@ -156,7 +156,18 @@ glue.quoted("microprobe_ceiling_conf_approx")
 t4 = mp.rename(columns={"conf_at_0": f'Conf. @ "{low_claim:.0f}%"', "conf_at_95": f'Conf. @ "{high_claim:.0f}%"',
                         "delta": "Δ"})
 t4["Δ"] = [f"{d:+d}" if d else "0" for d in t4["Δ"]]
-_ = table(t4, "table4_microprobe", caption="Table 4. Local microprobe: stated confidence on the same incorrectly answered item")
+t4_ids = {}
+for i, r in mp.iterrows():
+    sm = short[r["model"]]
+    t4_ids.update({(i, f'Conf. @ "{low_claim:.0f}%"'): f"t4_{sm}_conf_at_0",
+                   (i, f'Conf. @ "{high_claim:.0f}%"'): f"t4_{sm}_conf_at_95", (i, "Δ"): f"t4_{sm}_delta"})
+_ = table(t4, "table4_microprobe", caption="Table 4. Local microprobe: stated confidence on the same incorrectly answered item",
+          claims=t4_ids)
+
+# %% [markdown]
+# In the paper's Table 4 the profile line claims [{glue:text}`t4cap_claim_low_pct:.0f`]{.quoted}% or
+# [{glue:text}`t4cap_claim_high_pct:.0f`]{.quoted}% accuracy (column headers: [{glue:text}`microprobe_claim_low_pct:.0f`]{.quoted}%
+# and [{glue:text}`t4_header_claim_high_pct:.0f`]{.quoted}%).
 
 # %% [markdown]
 # A single fabricated claim ("[{glue:text}`microprobe_claim_high_pct:.0f`]{.quoted}% accuracy in this

@@ -44,10 +44,12 @@ from selfconf.diagnose.scoring import BOTTOM_NOT_OVERCONFIDENT, components, comp
 
 vega.enable()
 rng = np.random.default_rng(seed)
-show_markdown(
-    f'<p class="selfconf-provenance">simulated respondents on selfconf\'s own battery (no paper rows; '
-    f"<code>data_dir={data_dir}</code> unused) · seed: {seed} · bootstrap draws: {n_boot:,}</p>"
-)
+from selfconf.book import page_banner
+
+page_banner("simulation", note="The respondents are simulated on the tool's own battery; the few numbers quoted from "
+            "the paper are marked as quoted.",
+            provenance_line=f"simulated respondents on the selfconf battery (no paper rows) · seed: {seed} · "
+                            f"bootstrap draws: {n_boot:,}")
 battery = load_battery()
 items = pd.DataFrame(battery["items"])
 # the paper's two numbers in this appendix restate the Design section's confidence scale

@@ -80,7 +80,13 @@ _ = quoted("repro_n_scripts")
 #    into the prose; nothing in the prose is typed by hand. Pages such as the abstract compute nothing:
 #    they paste the value the computing section glued.
 # 4. **Audit.** The [audit page](14_audit.ipynb) reads every glued value back and compares it with the
-#    printed number at the printed precision (bootstrap values within a stated Monte-Carlo tolerance); the
+#    printed number at the printed precision (bootstrap values within a stated Monte-Carlo tolerance), by one
+#    rule (`selfconf.judging`); every pasted number carries the result inline (hover or focus it). What the
+#    audit shows depends on the rows. With the shipped reconstruction, which was fitted to the published
+#    statistics, a match shows that the analysis computes each statistic as the paper defines it and that the
+#    published numbers can hold together; a difference shows a conflict among the published numbers or
+#    Monte-Carlo noise. It does not show that the paper's data are as described: only the original package
+#    in `data/raw/` turns the same page into a reproduction audit. The
 #    [consistency page](13_consistency.ipynb) checks the paper's printed numbers against each other.
 # 5. **Reruns.** `make rerun SECTION=result1 SEED=7 N_BOOT=5000` re-executes one section with other
 #    bootstrap settings and lists what moved; deterministic values must not move.

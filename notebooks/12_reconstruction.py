@@ -27,6 +27,7 @@
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"
+book_dir = "book"  # where the executed Result 1 page is (this page checks its interval against it)
 
 # %% tags=["remove-input"]
 import json
@@ -98,11 +99,12 @@ _ = glue.value("recon_refusal_model_median", float(rows.loc[rows["model"] == ref
 # ## Fidelity: every constraint, its target and what the rows give
 #
 # For each `fidelity*.json` under the data folder (the collection's, and any other generator's),
-# the table lists every constraint.  *hit* / *miss*: the recomputed value, formatted with the
-# printed number of decimals, equals / differs from the printed number.  *within* / *outside
-# tolerance*: bootstrap endpoints, judged like the audit (half a printed unit plus three
-# Monte-Carlo standard errors).  The collection's values were recomputed from the written rows
-# with the book's own functions (`selfconf.metrics`, `selfconf.bootstrap`, `selfconf.panels`).
+# the table lists every constraint, judged by the same code as the audit (`selfconf.judging`: every
+# generator writes its fidelity file with it).  *match*: the recomputed value prints exactly as the paper
+# prints it; *mismatch*: a deterministic value that prints differently; *within* / *outside tolerance*: a
+# bootstrap value that prints differently, within / beyond half a printed unit plus three Monte-Carlo
+# standard errors.  The values were recomputed from the written rows with the book's own functions
+# (`selfconf.metrics`, `selfconf.bootstrap`, `selfconf.panels`, `selfconf.ladder`).
 
 # %% tags=["remove-input"]
 def _records(doc: dict) -> list[dict]:
@@ -126,7 +128,7 @@ def _fmt(x, d):
 
 
 #: generators word their statuses differently; one vocabulary for the tables below
-STATUS = {"match": "hit", "mismatch": "miss", "within": "within_tolerance", "outside": "outside_tolerance"}
+STATUS = {"hit": "match", "miss": "mismatch", "within": "within_tolerance", "outside": "outside_tolerance"}
 
 fid_files = sorted(root.rglob("fidelity*.json"))
 summaries = []
@@ -174,8 +176,11 @@ if coll.is_file():
               caption="Table-level fitting terms (inside [lo, hi] = hit); the DeLong SE rows are the search's "
                       "proxy for the width of each Table 1 bootstrap interval")
     for conflict in doc.get("known_conflicts", []):
-        show_markdown(":::{admonition} Known conflict between printed numbers and the book's rules\n:class: note\n"
+        show_markdown(":::{admonition} Known conflict between printed numbers under a stated convention\n:class: note\n"
                       f"**{', '.join(conflict['claims'])}**: {conflict['reason']}\n:::")
+    for limit in doc.get("reconstruction_limits", []):
+        show_markdown(":::{admonition} Where the reconstruction falls short (not a conflict among published numbers)\n"
+                      f":class: warning\n**{', '.join(limit['claims'])}**: {limit['reason']}\n:::")
     show_markdown(
         f"Generator seed **{doc.get('seed')}**; structure parameters: "
         + ", ".join(f"{k} = {v}" for k, v in doc.get("structure", {}).items() if not isinstance(v, dict))
@@ -202,18 +207,26 @@ if coll.is_file() and "risk_coverage_conventions" in doc:
 # %% [markdown]
 # ## A bootstrap recomputed on this page
 #
-# As a check that the intervals come from the rows and this page's parameters (not from a file),
-# the headline (CN) panel comparison is recomputed here with `n_boot` item-clustered draws and
-# this page's `seed`.
+# As a check that the intervals come from the rows and this page's parameters (not from a file), the
+# headline (CN) panel comparison is recomputed here from the rows, with this page's `seed` and `n_boot` and
+# the same random stream as [Result 1](04_result1.ipynb) (`summary.model_rng(seed, "panel:CN")`), so the
+# two pages compute one interval, not two.
 
 # %% tags=["remove-input"]
-cn = panel_analysis(df, PANELS["CN"], n_boot=n_boot, rng=np.random.default_rng(seed))
-show_markdown(
-    f"CN panel: agreement AUROC {cn['panel_auroc']:.3f} [{cn['panel_ci'][0]:.3f}, {cn['panel_ci'][1]:.3f}], "
-    f"self {cn['self_auroc_pooled']:.3f} [{cn['self_ci'][0]:.3f}, {cn['self_ci'][1]:.3f}], "
-    f"Δ {cn['delta_panel_minus_self']:+.3f} [{cn['delta_ci'][0]:+.3f}, {cn['delta_ci'][1]:+.3f}] "
-    f"({n_boot:,} item-clustered draws, seed {seed})."
-)
+from selfconf.glue import glued_values
+from selfconf.summary import model_rng
+
+cn = panel_analysis(df, PANELS["CN"], n_boot=n_boot, rng=model_rng(seed, "panel:CN"))
+r1 = glued_values(resolve(book_dir))
+same = all(k in r1 and r1[k]["value"] == v for k, v in {
+    "cn_panel_vs_self_delta": cn["delta_panel_minus_self"], "cn_panel_vs_self_delta_ci_lo": cn["delta_ci"][0],
+    "cn_panel_vs_self_delta_ci_hi": cn["delta_ci"][1]}.items())
+_ = glue.value("recon_cn_same_as_result1", "yes, to the last digit" if same else
+               "no: the Result 1 page was built with other parameters or rows", origin="build")
+
+# %% [markdown]
+# Is the recomputed CN difference and its interval identical to the one Result 1 shows?
+# {glue:text}`recon_cn_same_as_result1`.
 
 # %% [markdown]
 # ## Plausibility
@@ -270,6 +283,7 @@ show_markdown(
 )
 
 # %% [markdown]
+# (recon-limits)=
 # ## What a reconstruction cannot tell you
 #
 # * **Per-item answers.**  Which items a model got right, the answer strings (the data carry only

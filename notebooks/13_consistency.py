@@ -18,7 +18,7 @@
 # all be true together. A percentage must be a whole number of items out of its n; a difference must be the
 # difference of the two printed values once rounding is allowed for; a range must run from the smallest to
 # the largest of its parts; an adjusted p-value must follow from the raw ones. Like the
-# [reproduction audit](14_audit.ipynb), this page belongs to the audit appendix and is therefore allowed to
+# [audit](14_audit.ipynb), this page belongs to the audit appendix and is therefore allowed to
 # read the printed values from the claim manifest (`data/paper/claims.yaml`); it computes nothing from data.
 #
 # Each check ends in one of three verdicts:
@@ -42,7 +42,7 @@ import pandas as pd
 
 from selfconf import consistency, glue
 from selfconf.audit import load_claims
-from selfconf.book import provenance, show_markdown, table
+from selfconf.book import page_banner, show_markdown, table
 from selfconf.paths import resolve
 
 claims_file = resolve(claims_path)
@@ -51,11 +51,8 @@ checks = consistency.run_checks(claims_doc, source=str(claims_path))
 frame = consistency.checks_frame(checks)
 counts = consistency.summarise(checks)
 
-show_markdown(
-    f'<p class="selfconf-provenance">{provenance(data_dir, seed=seed, n_boot=n_boot)} · '
-    f"printed values from <code>{claims_path}</code> · this page reads no rows and draws nothing at random, "
-    "so neither the seed nor the number of bootstrap draws affects it</p>"
-)
+page_banner("paper-arithmetic", provenance_line=f"printed values from {claims_path} · this page reads no rows and "
+            "draws nothing at random, so neither the seed nor the number of bootstrap draws affects it")
 
 glue.value("consistency_n_checks", counts["total"], origin="paper-arithmetic")
 glue.value("consistency_n_pass", counts["pass"], origin="paper-arithmetic")
@@ -291,5 +288,5 @@ show_group("grading")
 # closely, not accusations.
 #
 # Finally, nothing on this page uses the reconstructed rows. Whether the published numbers can be reproduced
-# from data is the question of the rest of the book and of the [reproduction audit](14_audit.ipynb); this
+# from data is the question of the rest of the book and of the [audit](14_audit.ipynb); this
 # page only shows that, as printed, they hang together, and where that depends on unstated choices.

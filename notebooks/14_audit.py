@@ -11,24 +11,29 @@
 # ---
 
 # %% [markdown]
-# # Reproduction audit
+# # Audit: every recomputed number against the paper's print
 #
 # Every number the paper prints has an id in the claim manifest (`data/paper/claims.yaml`). Each
 # section's notebook computes its numbers from rows and glues them under those ids; this page reads
-# every glued value back from the executed notebooks and holds it against the printed value.
+# every glued value back from the executed notebooks and holds it against the printed value, by the
+# book's one judging rule (`selfconf.judging`). The box below says what that comparison can and cannot
+# show for the rows this build used.
 #
 # The rules:
 #
-# - **deterministic** and **derived** numbers must show the printed digits when formatted with the
-#   printed number of decimals — the same formatting the reader sees;
-# - **bootstrap** numbers (interval endpoints, bootstrap p-values) must fall within half a printed unit
-#   plus three Monte-Carlo standard errors of a {glue:text}`audit_n_boot_paper:,.0f`-draw bootstrap (the paper's
-#   number of draws);
+# - a number **matches** when it prints exactly as the paper prints it (formatted with the printed number
+#   of decimals — the same formatting the reader sees);
+# - **deterministic** and **derived** numbers must match;
+# - **bootstrap** numbers (interval end points, bootstrap p-values), and derived numbers computed from them,
+#   that print differently must fall within half a printed unit plus three Monte-Carlo standard errors of a
+#   {glue:text}`audit_n_boot_paper:,.0f`-draw bootstrap (the paper's number of draws): *within tolerance*;
 # - **external** numbers have no row-level source anywhere; they are quoted from
 #   `data/paper/quoted_facts.yaml`, never computed, and marked *quoted* wherever they appear;
 # - a number in a section that has not been built yet is **pending**.
 #
-# The same records are written to `_build/audit.json`.
+# On every page, a number that does not print as the paper prints carries a dotted underline and a small
+# "≠ paper" mark; hovering or focusing it shows this page's record. The same records are written to
+# `_build/audit.json`.
 
 # %% tags=["parameters"]
 seed = 0  # unused by the audit itself; kept so every notebook takes the same parameters
@@ -44,12 +49,18 @@ from selfconf import audit, glue
 from selfconf.book import show_markdown, table
 from selfconf.paths import resolve
 
-records = audit.run_audit(book_dir)
 data_path = resolve(data_dir)  # the fidelity files of the reconstruction live here (none in the original data)
-notes = audit.load_reconstruction_notes(data_path)
-why = audit.explain_failures(records, data_path, notes=notes)
-path = audit.write_audit_json(records, audit_json, explanations=why, notes=notes)
+res = audit.audit_book(book_dir, data_path)
+records, notes, why = res.records, res.notes, res.explanations
+path = audit.write_audit_json(records, audit_json, explanations=why, notes=notes, data_source=res.data_source)
 summary = audit.summarise(records)
+if res.data_source == "reconstruction":
+    show_markdown(":::{admonition} What this audit shows with reconstructed rows\n:class: warning\n"
+                  + audit.WHAT_A_MATCH_SHOWS["reconstruction"]
+                  + " See {ref}`what a reconstruction cannot tell you <recon-limits>`.\n:::")
+else:
+    show_markdown(":::{admonition} A reproduction audit\n:class: note\n" + audit.WHAT_A_MATCH_SHOWS["original"]
+                  + "\n:::")
 show_markdown(
     f'<p class="selfconf-provenance">audit of the notebooks in <code>{book_dir}/</code> · data: <code>{data_dir}</code>'
     f" · parameters of this page: seed {seed}, bootstrap draws {n_boot:,} (the audit itself draws nothing)</p>"
@@ -85,8 +96,13 @@ table(counts.reset_index(), "audit_counts", caption="Claims by kind and status")
 # A number on the list below can miss for different reasons, and each one is read differently.
 #
 # - **The published numbers contradict each other.** Some printed numbers cannot all come out of one
-#   data set under the book's rules (a rounding convention, an interval narrower than the table around it
-#   allows). The reconstruction generators record each such case with the arithmetic behind it.
+#   data set under a stated convention (a rounding rule, an interval narrower than the table around it
+#   allows). The page says so only when a generator has proved a bound — the value nearest the print that any
+#   data consistent with the other published numbers can give — and that bound lies further from the print
+#   than the tolerance; the arithmetic is in the *evidence* column.
+# - **The reconstruction misses, but a closer data set exists.** When the ideal value is outside the
+#   tolerance but a proven bound lies inside it, the published numbers are compatible with each other and
+#   the reconstruction, not the paper, falls short; the note says how a closer data set was looked for.
 # - **The seed was unlucky.** An interval end point or a bootstrap p-value moves with the random draws.
 #   Where a generator recomputed the number from the same rows with far more draws (its *ideal* value)
 #   and that value lies inside the tolerance, the rows do give the printed number; this page's draws
@@ -97,7 +113,8 @@ table(counts.reset_index(), "audit_counts", caption="Claims by kind and status")
 #
 # Failing numbers today: {glue:text}`audit_why_n_rows`. What the notes say about them:
 #
-# - known conflict between published numbers: {glue:text}`audit_why_n_conflict`;
+# - conflict among published numbers (a bound excludes the print): {glue:text}`audit_why_n_conflict`;
+# - the reconstruction misses, a closer data set exists: {glue:text}`audit_why_n_closer_exists`;
 # - unlucky draw (the ideal value is inside the tolerance): {glue:text}`audit_why_n_unlucky`;
 # - the ideal value is itself off: {glue:text}`audit_why_n_ideal_off`;
 # - no reconstruction note: {glue:text}`audit_why_n_none`.
@@ -158,5 +175,8 @@ df["recomputed"] = df["recomputed"].map(
 df["same_as"] = df["same_as"].map(lambda v: "" if v is None or (isinstance(v, float) and pd.isna(v)) else v)
 df["tolerance"] = df["tolerance"].map(lambda v: "" if v is None or pd.isna(v) else f"{v:.4f}")
 df["why"] = df["id"].map({e.id: e.verdict for e in why}).fillna("")
-table(df[["id", "section", "kind", "printed", "recomputed", "status", "tolerance", "why", "same_as", "detail"]],
-      "audit", caption="Audit records (also in _build/audit.json)")
+df["pages"] = df["pages"].map(lambda v: ", ".join(v) if isinstance(v, list) else "")
+shown_cols = ["id", "section", "kind", "printed", "recomputed", "status", "tolerance", "why", "same_as", "pages",
+              "detail"]
+table(df[shown_cols], "audit", caption="Audit records (also in _build/audit.json)",
+      html_cells={(i, "id"): f'<span id="claim-{cid}">{cid}</span>' for i, cid in enumerate(df["id"])})

@@ -53,9 +53,14 @@ if have_rows:  # only the section on ECE binning reads the collection's rows
     ECE_ORIGIN = glue.rows_origin(data_source(data_dir))
 else:
     ECE_ORIGIN = "simulation"
-show_markdown(
-    f'<p class="selfconf-provenance">simulated answers (no paper rows, except where a section says so) · '
-    f"seed: {seed} · bootstrap draws: {n_boot:,} · answers per simulated model: {n_answers:,}</p>"
+from selfconf.book import page_banner
+
+page_banner(
+    "simulation",
+    note=("One section, *ECE depends on its bins*, reads the collection's rows, which in this build are the "
+          "book's reconstruction (see {ref}`what a reconstruction cannot tell you <recon-limits>`)." if have_rows
+          else "No section of this build reads the paper's rows."),
+    provenance_line=f"simulated answers · seed: {seed} · bootstrap draws: {n_boot:,} · answers per simulated model: {n_answers:,}",
 )
 
 # %% [markdown]

@@ -40,7 +40,7 @@ import pandas as pd
 from scipy.stats import spearmanr
 
 from selfconf import data, glue, vega
-from selfconf.book import banner, show_markdown, table
+from selfconf.book import data_source, page_banner, show_markdown, table
 from selfconf.fetch import MMLU_PRO_COMMIT, MMLU_PRO_REPO, read_mmlu_pro_calibration
 from selfconf.paths import resolve
 from selfconf.report import COVERAGES, HIGH_CONF, compute_report, prepare_frame
@@ -52,9 +52,15 @@ if not ext_path.is_dir():
         f"{ext_path} does not exist: this chapter needs the third-party MMLU-Pro calibration data. "
         "Run `make external` (or `selfconf fetch mmlu-pro-calibration`) from the project root, then execute again."
     )
-banner(data_dir, seed=seed, n_boot=n_boot)
-show_markdown(f'<p class="selfconf-provenance">external data: <code>{external_dir}</code> · '
-              f"github.com/{MMLU_PRO_REPO} @ <code>{MMLU_PRO_COMMIT[:10]}</code></p>")
+page_banner(
+    "external",
+    note=("One section, *Side by side with the paper's frontier models*, also shows the paper's frontier rows; in "
+          "this build they are the book's reconstruction (see {ref}`what a reconstruction cannot tell you "
+          "<recon-limits>`)." if data_source(data_dir) == "reconstruction" else
+          "One section also shows the paper's frontier rows, read from the original package."),
+    provenance_line=f"external data: {external_dir} · github.com/{MMLU_PRO_REPO} @ {MMLU_PRO_COMMIT[:10]} · "
+                    f"seed: {seed} · bootstrap draws: {n_boot:,}",
+)
 
 # %% [markdown]
 # ## The data
