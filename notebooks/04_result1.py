@@ -138,7 +138,7 @@ t1_ids.update({(i, "Median conf."): f"fig1_{m}_median_conf" for i, m in enumerat
 _ = table(t1_show, "table1", caption="Table 1. Per-model calibration and self-AUROC (frontier tier, full graded set); "
           "the last column is this build's sensitivity check, not in the paper", claims=t1_ids)
 n_edge_differs = sum(a != b for a, b in zip(t1_show["ECE"], t1_show["ECE (lower-edge rule)"]))
-glue.value("r1_n_ece_edge_differs", n_edge_differs, origin=ROWS)
+_ = glue.value("r1_n_ece_edge_differs", n_edge_differs, origin=ROWS)
 
 # %% [markdown]
 # **Which bin an edge value falls in.** The paper does not say where a confidence lying exactly on an interior

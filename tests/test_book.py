@@ -98,3 +98,72 @@ def test_every_page_says_the_rows_are_a_reconstruction(built_book):
     assert pages
     missing = [p.name for p in pages if "reconstruction</strong>" not in p.read_text(encoding="utf-8")]
     assert not missing, f"pages without the reconstruction notice: {missing}"
+
+
+def _pasted_elements(page_html: str) -> list[dict]:
+    """Every pasted-number element of a built page (the legend's samples excluded), with its attributes."""
+    import re
+
+    out = []
+    for m in re.finditer(r'<span class="(selfconf-num[^"]*)"([^>]*)>', page_html):
+        if "selfconf-legend-sample" in m.group(1):
+            continue
+        attrs = dict(re.findall(r'(data-[a-z-]+)="([^"]*)"', m.group(2)))
+        attrs["class"] = m.group(1)
+        after = page_html[m.end(): m.end() + 400]
+        attrs["marked"] = "selfconf-differs" in m.group(1) and "≠" in after.split("</span>", 2)[0] + after
+        out.append(attrs)
+    return out
+
+
+def test_every_glued_claim_is_on_its_page_with_its_status(built_book, root):
+    """Inline provenance: every claim id a notebook glues appears on its page as an element with data-claim and
+    data-status (the audit's status); every claim that does not print as the paper prints is marked in the text;
+    every other pasted value carries a data-origin."""
+    from selfconf.glue import ORIGINS, glued_in_notebook
+    from selfconf.judging import MARKED
+
+    doc, _ = _audit(root)
+    status = {r["id"]: r["status"] for r in doc["claims"]}
+    problems = []
+    for nb in sorted((root / "book").glob("*.ipynb")):
+        page = built_book / "book" / f"{nb.stem}.html"
+        els = _pasted_elements(page.read_text(encoding="utf-8"))
+        on_page = {e["data-claim"]: e for e in els if "data-claim" in e}
+        for key in glued_in_notebook(nb):
+            if key in status and key not in on_page:
+                problems.append(f"{nb.stem}: claim {key} glued but not on the page")
+        for cid, e in on_page.items():
+            if e.get("data-status") != status.get(cid):
+                problems.append(f"{nb.stem}: {cid} shows status {e.get('data-status')!r}, audit says {status.get(cid)!r}")
+            if status.get(cid) in MARKED and not e["marked"]:
+                problems.append(f"{nb.stem}: {cid} ({status[cid]}) is not marked in the text")
+            if status.get(cid) in ("match", "quoted") and "selfconf-differs" in e["class"]:
+                problems.append(f"{nb.stem}: {cid} prints as the paper but is marked")
+        for e in els:
+            if "data-claim" not in e and e.get("data-origin") not in ORIGINS:
+                problems.append(f"{nb.stem}: a pasted value without claim or origin: {e}")
+    assert not problems, "\n".join(problems[:40])
+
+
+def test_audit_records_name_notebook_cell_and_pages(built_book, root):
+    doc, built = _audit(root)
+    recs = [r for r in doc["claims"] if r["section"] in built and r["status"] != "pending"]
+    assert recs and all(set(r) >= {"notebook", "cell", "pages"} for r in recs)
+    glued = [r for r in recs if r["status"] not in ("unglued",)]
+    assert all(isinstance(r["cell"], int) and r["notebook"] for r in glued)
+    assert any(r["pages"] for r in glued)
+    assert doc["data_source"] == "reconstruction" and "can hold together" in doc["what_a_match_shows"]
+
+
+def test_banners_say_what_each_page_computes_from(built_book):
+    pages = {p.stem: p.read_text(encoding="utf-8") for p in (built_book / "book").glob("*.html")}
+    assert "Simulated data" in pages["20_calibration_vs_discrimination"]
+    assert "Real third-party data" in pages["22_external_replication"]
+    assert "Computed from reconstructed rows" in pages["04_result1"]
+    assert "Computed from reconstructed rows" not in pages["20_calibration_vs_discrimination"]
+    for stem in ("09_conclusion", "23_glossary"):  # prose-only pages: nothing about rows they do not use
+        assert "Computed from reconstructed rows" not in pages[stem]
+    for stem in ("04_result1", "20_calibration_vs_discrimination", "22_external_replication"):
+        assert 'href="12_reconstruction.html#recon-limits"' in pages[stem], stem
+    assert "What this audit shows with reconstructed rows" in pages["14_audit"]

@@ -310,3 +310,48 @@ def test_executed_notebooks_are_downloadable(crawl, site):
             assert nb.get("nbformat") == 4, f"{f}: not an nbformat-4 notebook"
             assert any(c.get("outputs") for c in nb["cells"] if c.get("cell_type") == "code"), f"{f}: no outputs (not executed?)"
     assert n_pages > 0, "no page offers its .ipynb for download (html.use_download_button in _config.yml)"
+
+
+def test_provenance_card_shows_the_paper_print_on_hover_and_focus(site):
+    """Hover a number that differs from the paper on the abstract page, with the network blocked, and read
+    the paper's printed value from the card; then reach the same number with the keyboard."""
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    base, html = site
+    origin = urlparse(base).netloc
+    leaks: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+
+            def route(r):
+                if urlparse(r.request.url).netloc == origin or r.request.url.startswith(("data:", "blob:")):
+                    return r.continue_()
+                leaks.append(r.request.url)
+                return r.abort("blockedbyclient")
+
+            page.route("**/*", route)
+            page.goto(base + "book/00_abstract.html", wait_until="load")
+            num = page.locator(".selfconf-num.selfconf-differs[data-claim]").first
+            printed = num.get_attribute("data-printed")
+            assert printed, "no differing claim on the abstract page"
+            assert "≠" in num.inner_text(), "a differing number carries the ≠ paper mark in the text"
+            num.scroll_into_view_if_needed()
+            num.hover()
+            card = page.locator("#selfconf-card")
+            card.wait_for(state="visible", timeout=5000)
+            text = card.inner_text()
+            assert "Paper prints" in text and printed in text
+            assert num.get_attribute("data-claim") in text and "Computed in" in text
+            href = card.locator("a").get_attribute("href")
+            assert href and href.split("#")[0].endswith("14_audit.html") and "#claim-" in href
+            page.keyboard.press("Escape")
+            assert not card.is_visible()
+            num.focus()  # the keyboard path: a pasted number takes focus and shows the same card
+            card.wait_for(state="visible", timeout=5000)
+            assert printed in card.inner_text()
+        finally:
+            browser.close()
+    assert not leaks, f"requests left the machine: {leaks}"
