@@ -33,11 +33,12 @@ import pandas as pd
 
 from selfconf import data, glue, metrics, panels, summary, vega
 from selfconf.book import as_text, banner, show_markdown, table
-from selfconf.paths import resolve
+from selfconf.sources import resolve_families
 
 vega.enable()
-banner(data_dir, seed=seed, n_boot=n_boot)
-rows, exclusions = data.load_collection(resolve(data_dir))
+sources = resolve_families(data_dir, ["collection"])  # from data_dir if there, else the reconstruction
+banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
+rows, exclusions = data.load_collection(sources.path("collection"))
 graded = data.graded(rows)
 graded["conf01"] = metrics.from_percent(graded["confidence"].to_numpy())
 

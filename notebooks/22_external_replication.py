@@ -43,6 +43,7 @@ from selfconf import data, glue, vega
 from selfconf.book import banner, show_markdown, table
 from selfconf.fetch import MMLU_PRO_COMMIT, MMLU_PRO_REPO, read_mmlu_pro_calibration
 from selfconf.paths import resolve
+from selfconf.sources import resolve_families
 from selfconf.report import COVERAGES, HIGH_CONF, compute_report, prepare_frame
 
 vega.enable()
@@ -52,7 +53,8 @@ if not ext_path.is_dir():
         f"{ext_path} does not exist: this chapter needs the third-party MMLU-Pro calibration data. "
         "Run `make external` (or `selfconf fetch mmlu-pro-calibration`) from the project root, then execute again."
     )
-banner(data_dir, seed=seed, n_boot=n_boot)
+sources = resolve_families(data_dir, ["collection"])  # from data_dir if there, else the reconstruction
+banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
 show_markdown(f'<p class="selfconf-provenance">external data: <code>{external_dir}</code> · '
               f"github.com/{MMLU_PRO_REPO} @ <code>{MMLU_PRO_COMMIT[:10]}</code></p>")
 
@@ -195,7 +197,7 @@ _ = glue.value("ext_spearman_acc_citl", float(rho_citl))
 # it states more confidence than its accuracy earns.
 
 # %% tags=["hide-input"]
-paper_rows_all, _ = data.load_collection(resolve(data_dir))
+paper_rows_all, _ = data.load_collection(sources.path("collection"))
 fr = paper_rows_all[paper_rows_all["tier"] == "frontier"]
 paper_rows = prepare_frame(fr[["model", "item_id", "confidence", "correct"]], scale="percent", source=str(data_dir))
 t_paper = compute_report(paper_rows, seed=seed, n_boot=n_boot)

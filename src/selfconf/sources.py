@@ -30,6 +30,8 @@ Example::
     >>> src = resolve_families("data/raw", ["collection", "ladder"])   # doctest: +SKIP
     >>> src.text()                                                     # doctest: +SKIP
     'collection: original package (data/raw); ladder: reconstruction (data/reconstructed)'
+    >>> src.as_dict()                                                  # doctest: +SKIP
+    {'collection': 'original', 'ladder': 'reconstruction'}
 """
 
 from __future__ import annotations
@@ -149,8 +151,14 @@ class Sources(Mapping):
         return bool(self.families) and all(s.fallback for s in self.families.values())
 
     def text(self) -> str:
-        """Plain text, one entry per family: ``"collection: original package (data/raw); ..."``."""
-        return "; ".join(f"{f}: {s.label} ({s.shown_path})" for f, s in self.families.items())
+        """Plain text naming each family's source, families of one source grouped.
+
+        Example: ``"collection, benchmark_age: original package (data/raw); ladder: reconstruction
+        (data/reconstructed)"``."""
+        groups: dict[tuple[str, str], list[str]] = {}
+        for f, s in self.families.items():
+            groups.setdefault((s.label, s.shown_path), []).append(f)
+        return "; ".join(f"{', '.join(fams)}: {label} ({shown})" for (label, shown), fams in groups.items())
 
 
 def is_reconstruction(data_dir: str | os.PathLike) -> bool:
