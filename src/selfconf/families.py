@@ -356,7 +356,7 @@ def export_raw(src_dir: str | os.PathLike, out_dir: str | os.PathLike,
     ``answer_norm`` and ``graded_by`` as ``grade_method``; benchmark age, probes and arms: one JSON object
     per row with the contract's names (flags as true/false); the ladder package is copied as it is (its
     layout is the package's).  Fidelity files are not written: ``out_dir`` is read as an original package.
-    Returns the files written.  Example: ``export_raw("data/reconstructed", "/tmp/raw", ["collection"])``.
+    Returns the files written.  Example: ``export_raw("data/reconstructed", "scratch/raw", ["collection"])``.
     """
     from . import data
 
