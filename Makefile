@@ -1,5 +1,6 @@
 # selfconf-book.  Two commands do everything on a fresh machine:
 #   make book   install requirements (into .venv), execute every notebook, build _build/html
+#               (make book DATA=data/raw: compute from the original package where it holds a data family)
 #   make test   install requirements, run the test suite (which builds the whole book once)
 SHELL := /bin/bash
 PY    := .venv/bin/python
@@ -19,7 +20,7 @@ $(STAMP):
 install: $(STAMP)
 
 book: install external
-	$(PY) -m selfconf.build all
+	$(PY) -m selfconf.build all $(if $(DATA),-p data_dir '"$(DATA)"')
 
 execute: install
 	$(PY) -m selfconf.build execute

@@ -29,14 +29,15 @@ import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, data, glue, vega
-from selfconf.book import as_text, banner, data_source, show_markdown, table
-from selfconf.paths import resolve
+from selfconf.book import as_text, banner, show_markdown, table
+from selfconf.sources import resolve_families
 from selfconf.summary import model_rng
 
 vega.enable()
-banner(data_dir, seed=seed, n_boot=n_boot)
-ROWS = glue.rows_origin(data_source(data_dir))  # origin of numbers from these rows that the paper does not print
-rows, exclusions = data.load_collection(resolve(data_dir))
+sources = resolve_families(data_dir, ["collection", "benchmark_age"])  # each from data_dir if there, else the reconstruction
+banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
+ROWS = glue.rows_origin(sources)  # origin of numbers from these rows that the paper does not print
+rows, exclusions = data.load_collection(sources.path("collection"))
 graded = data.graded(rows)
 
 
@@ -211,7 +212,7 @@ _ = glue.value("repro_moonshot_rows", int((rows["model"] == "moonshot").sum()), 
 # ({glue:text}`design_bench_n_boot:,.0f` draws, seed derived from the page seed and the model name).
 
 # %% tags=["hide-input"]
-bench = data.load_benchmark_age(resolve(data_dir))
+bench = data.load_benchmark_age(sources.path("benchmark_age"))
 glue.value("design_bench_n_boot", n_boot, origin="parameter")
 CI_LEVEL = glue.quoted("ci_level_pct") / 100
 

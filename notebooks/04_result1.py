@@ -32,13 +32,14 @@ import numpy as np
 import pandas as pd
 
 from selfconf import data, glue, metrics, panels, summary, vega
-from selfconf.book import as_text, banner, data_source, show_markdown, table
-from selfconf.paths import resolve
+from selfconf.book import as_text, banner, show_markdown, table
+from selfconf.sources import resolve_families
 
 vega.enable()
-banner(data_dir, seed=seed, n_boot=n_boot)
-ROWS = glue.rows_origin(data_source(data_dir))  # origin of numbers from these rows that the paper does not print
-rows, exclusions = data.load_collection(resolve(data_dir))
+sources = resolve_families(data_dir, ["collection"])  # from data_dir if there, else the reconstruction
+banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
+ROWS = glue.rows_origin(sources)  # origin of numbers from these rows that the paper does not print
+rows, exclusions = data.load_collection(sources.path("collection"))
 graded = data.graded(rows)
 graded["conf01"] = metrics.from_percent(graded["confidence"].to_numpy())
 

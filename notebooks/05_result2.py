@@ -33,17 +33,20 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf import glue, ladder, vega
-from selfconf.book import banner, data_source, show_markdown, table
+from selfconf import families, glue, ladder, vega
+from selfconf.book import banner, show_markdown, table
+from selfconf.sources import resolve_families
 
 vega.enable()
-banner(data_dir, seed=seed, n_boot=n_boot)
-ROWS = glue.rows_origin(data_source(data_dir))  # origin of numbers from these rows that the paper does not print
+sources = resolve_families(data_dir, ["ladder"])  # from data_dir if there, else the reconstruction
+banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
+ROWS = glue.rows_origin(sources)  # origin of numbers from these rows that the paper does not print
 
 
 
-frames = {s: ladder.load_scored_arms(data_dir, s) for s in ladder.SUBJECTS}
-profiles = {s: ladder.load_profiles(data_dir, s) for s in ladder.SUBJECTS}
+frames, profiles, ladder_report = families.load_ladder(sources.path("ladder"))
+if ladder_report.unmapped_fields or ladder_report.unread_files:
+    show_markdown(f"```text\n{ladder_report}\n```")
 
 # %% [markdown]
 # ## The ladder and the degeneracy rule

@@ -31,16 +31,22 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf import glue, ladder, manipulation, vega
-from selfconf.book import banner, data_source, table
+from selfconf import families, glue, ladder, manipulation, vega
+from selfconf.book import banner, show_markdown, table
+from selfconf.sources import resolve_families
 
 vega.enable()
-banner(data_dir, seed=seed, n_boot=n_boot)
-ROWS = glue.rows_origin(data_source(data_dir))  # origin of numbers from these rows that the paper does not print
+sources = resolve_families(data_dir, ["ladder", "probes"])  # each from data_dir if there, else the reconstruction
+banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
+ROWS = glue.rows_origin(sources)  # origin of numbers from these rows that the paper does not print
 
 
 
-frames = {s: ladder.load_scored_arms(data_dir, s) for s in ladder.SUBJECTS}
+frames, _profiles, ladder_report = families.load_ladder(sources.path("ladder"))
+probe_tables, probes_report = families.load_probes(sources.path("probes"))
+for _rep in (ladder_report, probes_report):
+    if _rep.unmapped_fields or _rep.unread_files:
+        show_markdown(f"```text\n{_rep}\n```")
 
 # %% [markdown]
 # ## A frontier rung: true versus false profile (exploratory)
@@ -128,7 +134,7 @@ glue.quoted("ladder_shuffled_manipcheck_bound");
 # stated confidence on that same item is recorded (temperature 0).
 
 # %% tags=["hide-input"]
-mp = manipulation.microprobe_table(manipulation.load_csv(data_dir, "probes/microprobe.csv"))
+mp = manipulation.microprobe_table(probe_tables["microprobe"])
 short = {"glm4:9b": "glm4", "llama3.2:3b": "llama32", "mistral:7b": "mistral7b", "phi4-mini": "phi4mini",
          "qwen3:8b": "qwen3"}
 for _, r in mp.iterrows():
@@ -190,8 +196,8 @@ _ = table(t4, "table4_microprobe", caption="Table 4. Local microprobe: stated co
 # at temperature 0 with a fixed seed.
 
 # %% tags=["hide-input"]
-tp = manipulation.load_csv(data_dir, "probes/topic_probes.csv")
-ho = manipulation.load_csv(data_dir, "probes/topic_heldout.csv")
+tp = probe_tables["topic_probes"]
+ho = probe_tables["topic_heldout"]
 ts = manipulation.topic_summary(tp, n_boot=n_boot, seed=seed).set_index("model")
 glue.quoted("topic_n_models")
 glue.quoted("topic_n_probes_per_arm")

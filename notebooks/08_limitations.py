@@ -27,13 +27,20 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf import data, glue, ladder, manipulation, vega
-from selfconf.book import banner, data_source, table
-from selfconf.paths import resolve
+from selfconf import data, families, glue, ladder, manipulation, vega
+from selfconf.book import banner, show_markdown, table
+from selfconf.sources import resolve_families
 
 vega.enable()
-banner(data_dir, seed=seed, n_boot=n_boot)
-ROWS = glue.rows_origin(data_source(data_dir))  # origin of numbers from these rows that the paper does not print
+sources = resolve_families(data_dir, ["collection", "twostage", "ladder", "regrade"])  # each from data_dir if there, else the reconstruction
+banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
+ROWS = glue.rows_origin(sources)  # origin of numbers from these rows that the paper does not print
+twostage_rows, twostage_report = families.load_twostage(sources.path("twostage"))
+frames, _profiles, ladder_report = families.load_ladder(sources.path("ladder"))
+regrade_rows, regrade_report = families.load_regrade(sources.path("regrade"))
+for _rep in (twostage_report, ladder_report, regrade_report):
+    if _rep.unmapped_fields or _rep.unread_files:
+        show_markdown(f"```text\n{_rep}\n```")
 
 
 
@@ -44,7 +51,7 @@ ROWS = glue.rows_origin(data_source(data_dir))  # origin of numbers from these r
 # is represented by a single model.
 
 # %% tags=["hide-input"]
-rows, _excl = data.load_collection(resolve(data_dir))
+rows, _excl = data.load_collection(sources.path("collection"))
 frontier = rows[rows["tier"] == "frontier"][["model", "model_id"]].drop_duplicates()
 glue.claim("lim_models_per_provider", int(frontier.groupby("model")["model_id"].nunique().max()));
 
@@ -61,7 +68,7 @@ glue.claim("lim_models_per_provider", int(frontier.groupby("model")["model_id"].
 # need no LLM; answers those labels cannot resolve are left out and counted.
 
 # %% tags=["hide-input"]
-tsd = manipulation.load_csv(data_dir, "arms/twostage.csv")
+tsd = twostage_rows
 glue.quoted("twostage_n_items")
 glue.quoted("twostage_n_models")
 glue.quoted("twostage_unresolvable_pct")
@@ -113,7 +120,6 @@ alt.Chart(au).mark_point(filled=True, size=80).encode(
 # ## The injection null is narrow
 
 # %% tags=["hide-input"]
-frames = {s: ladder.load_scored_arms(data_dir, s) for s in ladder.SUBJECTS}
 status = ladder.rung_status(frames, bound=glue.quoted_value("ladder_degeneracy_bound"))
 anyf = next(iter(frames.values()))
 glue.claims({"lim_ladder_n_confirmatory_rungs": int((~status["demoted"]).sum()),
@@ -156,7 +162,7 @@ glue.quoted("grader_family_cn_panel_members");
 # of another family.
 
 # %% tags=["hide-input"]
-rg = manipulation.regrade_summary(manipulation.load_csv(data_dir, "arms/regrade.csv"))
+rg = manipulation.regrade_summary(regrade_rows)
 glue.quoted("regrade_n_rows")
 glue.value("regrade_n_rows_computed", rg["n_self_graded"], origin=ROWS)
 glue.value("regrade_n_graded", rg["n_graded"], origin=ROWS)

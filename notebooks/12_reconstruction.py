@@ -37,16 +37,23 @@ import numpy as np
 import pandas as pd
 
 from selfconf import glue, vega
-from selfconf.book import banner, data_source, show_markdown, table
+from selfconf.book import banner, show_markdown, table
 from selfconf.data import graded, load_collection
 from selfconf.panels import PANELS, panel_analysis
-from selfconf.paths import resolve
+from selfconf.paths import DEFAULT_DATA_DIR, resolve
+from selfconf.sources import is_reconstruction, resolve_families
 
 vega.enable()
-banner(data_dir, seed=seed, n_boot=n_boot)
-ROWS = glue.rows_origin(data_source(data_dir))  # origin of numbers from these rows that the paper does not print
-root = resolve(data_dir)
-df, exclusions = load_collection(root)
+# this page describes the reconstruction: pointed at other data, it still reads the shipped reconstruction
+recon_dir = data_dir if is_reconstruction(data_dir) else DEFAULT_DATA_DIR
+sources = resolve_families(recon_dir, ["collection"])
+banner(recon_dir, seed=seed, n_boot=n_boot, families=sources)
+ROWS = "reconstruction-only"  # this page describes the reconstruction itself
+if recon_dir != data_dir:
+    show_markdown(f"This build reads `{data_dir}`; this page describes the reconstruction, so it reads "
+                  f"`{recon_dir}` whatever the other pages read.")
+root = resolve(recon_dir)
+df, exclusions = load_collection(sources.path("collection"))
 rows = graded(df)
 glue.value("recon_n_rows", len(df), origin=ROWS)
 glue.value("recon_n_models", int(df["model"].nunique()), origin=ROWS)

@@ -29,38 +29,30 @@
 # %% tags=["parameters"]
 seed = 20261130
 n_boot = 2000
-data_dir = "data/reconstructed"  # read only by the binning section (simulated rows stand in if absent)
+data_dir = "data/reconstructed"  # read only by the binning section (the reconstruction stands in when data_dir lacks the collection)
 n_answers = 1500
 
 # %% tags=["remove-input"]
-import importlib.util
-
 import altair as alt
 import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, glue, metrics, vega
-from selfconf.book import show_markdown
-from selfconf.paths import resolve
+from selfconf.book import page_banner, show_markdown
+from selfconf.sources import resolve_families
 
 vega.enable()  # altair charts drawn offline by the book's own Vega bundle
 rng = np.random.default_rng(seed)
-data_path = resolve(data_dir)
-have_rows = importlib.util.find_spec("selfconf.data") is not None and data_path.is_dir() and any(data_path.iterdir())
-if have_rows:  # only the section on ECE binning reads the collection's rows
-    from selfconf.book import data_source
-
-    ECE_ORIGIN = glue.rows_origin(data_source(data_dir))
-else:
-    ECE_ORIGIN = "simulation"
-from selfconf.book import page_banner
-
+# only the section on ECE binning reads the collection's rows: from data_dir if there, else the reconstruction
+sources = resolve_families(data_dir, ["collection"])
+ECE_ORIGIN = glue.rows_origin(sources)
+src_word = ("the book's reconstruction (see {ref}`what a reconstruction cannot tell you <recon-limits>`)"
+            if sources["collection"].source == "reconstruction" else "the original replication package")
 page_banner(
     "simulation",
-    note=("One section, *ECE depends on its bins*, reads the collection's rows, which in this build are the "
-          "book's reconstruction (see {ref}`what a reconstruction cannot tell you <recon-limits>`)." if have_rows
-          else "No section of this build reads the paper's rows."),
-    provenance_line=f"simulated answers · seed: {seed} · bootstrap draws: {n_boot:,} · answers per simulated model: {n_answers:,}",
+    note=f"One section, *ECE depends on its bins*, reads the collection's rows, which in this build are {src_word}.",
+    provenance_line=f"simulated answers · seed: {seed} · bootstrap draws: {n_boot:,} · answers per simulated model: "
+                    f"{n_answers:,} · {sources.text()}",
 )
 
 # %% [markdown]
@@ -409,32 +401,18 @@ def ece_variants(confidence: np.ndarray, correct: np.ndarray) -> dict[str, float
     }
 
 
-if have_rows:
-    from selfconf import data as sdata
+from selfconf import data as sdata
 
-    coll, excluded = sdata.load_collection(data_dir)
-    rows_graded = sdata.graded(coll)
-    bin_source = f"the collection's graded rows ({data_dir})"
-    per_model = [(m, metrics.from_percent(g["confidence"].to_numpy()), g["correct"].to_numpy())
-                 for m, g in rows_graded.groupby("model", sort=False)]
-    glue.value("teach_ece_rows", len(rows_graded), origin=ECE_ORIGIN)
-    glue.value("teach_ece_excluded", excluded.total_parse_failures, origin=ECE_ORIGIN)
-    show_markdown(f"Rows: {len(rows_graded):,} graded answers of {len(per_model)} models; "
-                  f"{excluded.total_parse_failures:,} answers without a parsable confidence are excluded "
-                  "(counted per model on the design page).")
-else:
-    bin_source = "SIMULATED answers (the collection's rows are not available in this build)"
-    heaps = np.array([0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.0])
-    per_model = [("A (simulated)", conf_a, correct), ("B (simulated)", conf_b, correct)]
-    for j, (lvl, spread) in enumerate(((0.75, 0.9), (0.9, 0.5), (0.85, 1.4))):
-        acc_j = rng.beta(2 + j, 2, n_answers)
-        y_j = (rng.random(n_answers) < acc_j).astype(int)
-        raw = np.clip(lvl + spread * 0.1 * rng.normal(size=n_answers) + 0.15 * (acc_j - acc_j.mean()), 0.5, 1)
-        c_j = heaps[np.abs(raw[:, None] - heaps[None, :]).argmin(axis=1)]  # heaped on round numbers
-        per_model.append((f"H{j + 1} (simulated, heaped)", c_j, y_j))
-    show_markdown(":::{admonition} Simulated rows\n:class: note\nThe reconstructed collection is not available "
-                  "in this build, so this section uses simulated answers: models A and B from above and three "
-                  "models whose confidences pile up on round numbers.\n:::")
+coll, excluded = sdata.load_collection(sources.path("collection"))
+rows_graded = sdata.graded(coll)
+bin_source = f"the collection's graded rows ({sources['collection'].label}, {sources['collection'].shown_path})"
+per_model = [(m, metrics.from_percent(g["confidence"].to_numpy()), g["correct"].to_numpy())
+             for m, g in rows_graded.groupby("model", sort=False)]
+glue.value("teach_ece_rows", len(rows_graded), origin=ECE_ORIGIN)
+glue.value("teach_ece_excluded", excluded.total_parse_failures, origin=ECE_ORIGIN)
+show_markdown(f"Rows: {len(rows_graded):,} graded answers of {len(per_model)} models; "
+              f"{excluded.total_parse_failures:,} answers without a parsable confidence are excluded "
+              "(counted per model on the design page).")
 
 ece_rows = [{"model": m, **ece_variants(c, y)} for m, c, y in per_model]
 ece_table = pd.DataFrame(ece_rows)

@@ -31,13 +31,15 @@ import numpy as np
 import pandas as pd
 
 from selfconf import data, glue, metrics, summary, vega
-from selfconf.book import banner, data_source, show_markdown, table
+from selfconf.book import banner, show_markdown, table
+from selfconf.sources import resolve_families
 
 vega.enable()
-banner(data_dir, seed=seed, n_boot=n_boot)
-ROWS = glue.rows_origin(data_source(data_dir))  # origin of numbers from these rows that the paper does not print
+sources = resolve_families(data_dir, ["collection"])  # from data_dir if there, else the reconstruction
+banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
+ROWS = glue.rows_origin(sources)  # origin of numbers from these rows that the paper does not print
 
-rows_all, excluded = data.load_collection(data_dir)
+rows_all, excluded = data.load_collection(sources.path("collection"))
 rows = data.graded(rows_all)
 rows = rows.assign(confidence=metrics.from_percent(rows["confidence"].to_numpy()))
 seeds = [int(s) for s in np.random.SeedSequence(seed).generate_state(n_seeds, dtype=np.uint32)]

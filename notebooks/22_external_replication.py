@@ -40,9 +40,10 @@ import pandas as pd
 from scipy.stats import spearmanr
 
 from selfconf import data, glue, vega
-from selfconf.book import data_source, page_banner, show_markdown, table
+from selfconf.book import page_banner, show_markdown, table
 from selfconf.fetch import MMLU_PRO_COMMIT, MMLU_PRO_REPO, read_mmlu_pro_calibration
 from selfconf.paths import resolve
+from selfconf.sources import resolve_families
 from selfconf.report import COVERAGES, HIGH_CONF, compute_report, prepare_frame
 
 vega.enable()
@@ -52,14 +53,15 @@ if not ext_path.is_dir():
         f"{ext_path} does not exist: this chapter needs the third-party MMLU-Pro calibration data. "
         "Run `make external` (or `selfconf fetch mmlu-pro-calibration`) from the project root, then execute again."
     )
+sources = resolve_families(data_dir, ["collection"])  # from data_dir if there, else the reconstruction
 page_banner(
     "external",
     note=("One section, *Side by side with the paper's frontier models*, also shows the paper's frontier rows; in "
           "this build they are the book's reconstruction (see {ref}`what a reconstruction cannot tell you "
-          "<recon-limits>`)." if data_source(data_dir) == "reconstruction" else
+          "<recon-limits>`)." if sources["collection"].source == "reconstruction" else
           "One section also shows the paper's frontier rows, read from the original package."),
     provenance_line=f"external data: {external_dir} · github.com/{MMLU_PRO_REPO} @ {MMLU_PRO_COMMIT[:10]} · "
-                    f"seed: {seed} · bootstrap draws: {n_boot:,}",
+                    f"seed: {seed} · bootstrap draws: {n_boot:,} · {sources.text()}",
 )
 
 # %% [markdown]
@@ -201,7 +203,7 @@ _ = glue.value("ext_spearman_acc_citl", float(rho_citl), origin="external-data")
 # it states more confidence than its accuracy earns.
 
 # %% tags=["hide-input"]
-paper_rows_all, _ = data.load_collection(resolve(data_dir))
+paper_rows_all, _ = data.load_collection(sources.path("collection"))
 fr = paper_rows_all[paper_rows_all["tier"] == "frontier"]
 paper_rows = prepare_frame(fr[["model", "item_id", "confidence", "correct"]], scale="percent", source=str(data_dir))
 t_paper = compute_report(paper_rows, seed=seed, n_boot=n_boot)

@@ -73,3 +73,36 @@ def test_every_ipc_kernel_gets_its_own_socket_path():
 def test_a_long_tmpdir_does_not_break_the_socket_path_limit(monkeypatch):
     monkeypatch.setattr(kernels.tempfile, "gettempdir", lambda: "/tmp/" + "x" * 90)
     assert len(f"{kernels.IPCKernelManager().ip}-65535") < 100
+
+
+def test_shutdown_sends_no_interrupt_but_a_timeout_interrupt_still_works(monkeypatch):
+    """The pre-shutdown SIGINT is what makes an idle ipykernel log ``ERROR | KeyboardInterrupt``."""
+    import asyncio
+    import signal
+
+    km = kernels.IPCKernelManager(kernel_name="python3")
+    sent = []
+
+    async def record(sig):
+        sent.append(sig)
+    monkeypatch.setattr(km, "_async_signal_kernel", record)
+    monkeypatch.setattr(type(km), "has_kernel", property(lambda self: True))
+    km.shutting_down = True
+    asyncio.run(km._async_interrupt_kernel())
+    assert sent == []
+    km.shutting_down = False
+    asyncio.run(km.interrupt_kernel())
+    assert sent == [signal.SIGINT]
+
+
+def test_executing_a_notebook_logs_no_error_line(tmp_path, capfd):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell("x = 6 * 7"))
+    src = tmp_path / "a.ipynb"
+    nbformat.write(nb, src)
+    for _ in range(3):  # the race between SIGINT and the shutdown request did not fire every time
+        kernels.run_papermill(src, tmp_path / "b.ipynb")
+    err = capfd.readouterr()
+    assert "ERROR" not in err.err + err.out

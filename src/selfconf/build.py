@@ -85,14 +85,29 @@ def _hash_files(paths, root: Path) -> str:
     return h.hexdigest()
 
 
-def _inputs_digest(root: Path) -> str:
-    """Digest of everything a notebook may read besides itself: data, package source, pins."""
+def _inputs_digest(root: Path, data_dir: str | None = None) -> str:
+    """Digest of everything a notebook may read besides itself: data, package source, pins.
+
+    A ``data_dir`` parameter outside the project's ``data/`` (an original package kept elsewhere) is
+    hashed too, so editing its files invalidates the cached notebooks."""
     files = [p for p in (root / "data").rglob("*") if p.is_file() and "raw" not in p.relative_to(root).parts[:2]]
     files += [p for p in (root / "data" / "raw").rglob("*") if p.is_file()]
+    extra: list[Path] = []
+    if data_dir:
+        d = Path(data_dir) if Path(data_dir).is_absolute() else root / data_dir
+        if d.is_dir() and not d.resolve().is_relative_to((root / "data").resolve()):
+            extra = sorted(p for p in d.rglob("*") if p.is_file())
     files += list((root / "src" / "selfconf").rglob("*.py"))
     files += [p for p in (root / "src" / "selfconf").rglob("*") if p.suffix in {".yaml", ".json", ".js", ".csv"}]
     files += [root / "requirements.txt"]
-    return _hash_files([f for f in files if f.is_file()], root)
+    h = _hash_files([f for f in files if f.is_file()], root)
+    if extra:
+        x = hashlib.sha256(h.encode())
+        for p in extra:
+            x.update(str(p).encode())
+            x.update(p.read_bytes())
+        h = x.hexdigest()
+    return h
 
 
 def cache_key(name: str, params: dict, root: Path, inputs: str, upstream: str = "") -> str:
@@ -199,7 +214,8 @@ def execute(only: list[str] | None = None, params: dict | None = None, jobs: int
         for stale in out.glob("*.ipynb"):
             if stale.stem not in names:
                 stale.unlink()
-    inputs = _inputs_digest(root)
+    data_dir = params.get("data_dir")
+    inputs = _inputs_digest(root, data_dir if isinstance(data_dir, str) else None)
     jobs = jobs or os.cpu_count() or 1
     done: list[tuple[str, str, float]] = []
     failures: list[str] = []

@@ -85,14 +85,20 @@ ORIGINS = {
 ORIGIN_SUFFIX = "__origin"
 
 
-def rows_origin(source: str) -> str:
+def rows_origin(source: Any) -> str:
     """The origin of a number computed from rows of the given source but not printed in the paper.
 
-    ``source`` is ``"reconstruction"`` (the shipped rows) or ``"original"`` (the replication package):
+    ``source`` is ``"reconstruction"`` (the shipped rows) or ``"original"`` (the replication package), or a
+    page's resolved families (:class:`selfconf.sources.Sources`, a mapping of family to an object with a
+    ``source``): then the page's numbers are ``reconstruction-only`` as soon as any family it reads comes from
+    the reconstruction (a number the paper does not print may mix them).
 
     >>> rows_origin("reconstruction"), rows_origin("original")
     ('reconstruction-only', 'original-data')
     """
+    if not isinstance(source, str):
+        kinds = {getattr(v, "source", v) for v in dict(source).values()}
+        source = "reconstruction" if "reconstruction" in kinds or not kinds else "original"
     if source not in ("reconstruction", "original"):
         raise ValueError(f"source must be 'reconstruction' or 'original', got {source!r}")
     return "reconstruction-only" if source == "reconstruction" else "original-data"

@@ -9,8 +9,16 @@ paths are unique per kernel, so there is no shared namespace to race in.  (jupyt
 default socket path for ``ipc`` is ``kernel-ipc`` in the working directory whenever the connection
 file is not named yet, which would make parallel kernels share sockets; hence the explicit path.)
 
+Shutting down: jupyter_client's ``shutdown_kernel`` sends the kernel SIGINT before its shutdown
+request, so that a busy kernel stops its cell first.  An idle kernel (every notebook the build
+finishes) answers that signal by logging ``[IPKernelApp] ERROR | KeyboardInterrupt caught in
+kernel.`` to the build's console, which reads as a failure.  The managers here skip the interrupt
+while shutting down: the shutdown request still goes over the control channel, and a kernel that
+does not exit in time still gets SIGTERM and then SIGKILL (``finish_shutdown``).  An interrupt asked
+for at any other time (nbclient's ``interrupt_on_timeout``) is sent as before.
+
 Reference: jupyter_client ``ConnectionFileMixin`` (``transport``, ``ip``) and its port-allocation
-note in ``jupyter_client.connect.write_connection_file``.
+note in ``jupyter_client.connect.write_connection_file``; ``KernelManager._async_shutdown_kernel``.
 """
 
 from __future__ import annotations
@@ -45,6 +53,16 @@ class IPCKernelManager(AsyncKernelManager):
         if len(base) > 60 and os.path.isdir("/tmp"):
             base = "/tmp"
         return os.path.join(base, f"selfconf-kernel-{uuid.uuid4().hex[:16]}")
+
+    async def _async_interrupt_kernel(self) -> None:
+        """Interrupt the kernel, except as the first step of a shutdown (see the module docstring).
+
+        Example: ``IPCKernelManager().shutting_down = True`` makes this a no-op."""
+        if self.shutting_down:
+            return
+        await super()._async_interrupt_kernel()
+
+    interrupt_kernel = _async_interrupt_kernel
 
 
 def _died_while_starting(exc: BaseException) -> bool:

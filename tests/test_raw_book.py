@@ -1,0 +1,124 @@
+"""The whole book built from the raw layouts (issue 14): a full package and the graded collections alone.
+
+Each build runs in a copy of the project (so the session's normal build in ``_build/`` stays as it is)
+on rows the reconstruction writes into the documented raw layouts (:func:`selfconf.families.export_raw`).
+The reconstruction build these are compared with is the session's normal build (``built_book``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from selfconf import families, sources
+from selfconf.audit import SECTION_PAGES
+
+pytestmark = pytest.mark.book
+
+_SKIP = {".git", ".venv", "_build", "__pycache__", ".pytest_cache", ".partial"}
+
+
+def _copy_project(root: Path, dst: Path) -> Path:
+    def ignore(folder, names):
+        rel = Path(folder).relative_to(root)
+        out = {n for n in names if n in _SKIP}
+        if rel.as_posix() in ("book", "notebooks"):
+            out |= {n for n in names if n.endswith(".ipynb")}
+        if rel.as_posix() == "data/raw":
+            out |= {n for n in names if n != "README.md"}
+        if rel.as_posix() == "book/_static":
+            out.add("tables")
+        return out
+
+    shutil.copytree(root, dst, ignore=ignore, symlinks=True)
+    return dst
+
+
+def _build(project: Path, data_dir: Path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("SELFCONF_ROOT", "PYTHONPATH")}
+    env["PYTHONPATH"] = str(project / "src")
+    return subprocess.run([sys.executable, "-m", "selfconf.build", "all", "--no-cache", "-p", "data_dir",
+                           json.dumps(str(data_dir))], cwd=project, env=env, capture_output=True, text=True)
+
+
+def _recomputed(project: Path) -> dict:
+    doc = json.loads((project / "_build" / "audit.json").read_text())
+    return {r["id"]: (r["recomputed"], r["status"]) for r in doc["claims"]}
+
+
+def _provenance(html: Path) -> list[str]:
+    t = html.read_text(encoding="utf-8")
+    return re.findall(r'<p class="selfconf-provenance" data-sources="([^"]*)"', t)
+
+
+@pytest.fixture(scope="module")
+def raw_builds(built_book, root, tmp_path_factory):
+    """Two builds: every family in the raw layouts (``full``) and only the graded collections (``partial``)."""
+    base = tmp_path_factory.mktemp("rawbook")
+    full_rows, part_rows = base / "rows_full", base / "rows_collection"
+    families.export_raw(root / "data" / "reconstructed", full_rows)
+    families.export_raw(root / "data" / "reconstructed", part_rows, ["collection"])
+    out = {}
+    for name, rows in (("full", full_rows), ("partial", part_rows)):
+        project = _copy_project(root, base / f"project_{name}")
+        r = _build(project, rows)
+        if r.returncode:
+            pytest.fail(f"{name} raw build failed (exit {r.returncode}):\n{r.stdout[-5000:]}\n{r.stderr[-5000:]}")
+        out[name] = (project, r.stdout + r.stderr)
+    return out
+
+
+def test_full_raw_package_gives_the_reconstruction_build_numbers(raw_builds, root):
+    project, log = raw_builds["full"]
+    assert not [ln for ln in log.splitlines() if "ERROR" in ln]
+    assert not re.search(r"WARNING|warning:", log), "the HTML build must be warning-free"
+    names = sorted(p.stem for p in (root / "book").glob("*.ipynb"))
+    assert names and sorted(p.stem for p in (project / "book").glob("*.ipynb")) == names
+    for nb in names:  # every notebook executed: no cell without an execution count
+        doc = json.loads((project / "book" / f"{nb}.ipynb").read_text())
+        code = [c for c in doc["cells"] if c["cell_type"] == "code"]
+        assert code and all(c.get("execution_count") for c in code), f"{nb}: a cell did not execute"
+    recon, raw = _recomputed(root), _recomputed(project)
+    assert len(recon) > 500 and recon.keys() == raw.keys()
+    differ = {k: (recon[k], raw[k]) for k in recon if recon[k] != raw[k]}
+    assert not differ, f"claims that differ between the reconstruction build and the raw build: {differ}"
+    for page in ("03_design", "04_result1", "05_result2", "06_result3", "08_limitations", "00_abstract"):
+        html = project / "_build" / "html" / "book" / f"{page}.html"
+        prov = _provenance(html)
+        assert prov and all(s.endswith("=original") for s in prov[0].split(";")), (page, prov)
+        assert "original package" in html.read_text(encoding="utf-8")
+
+
+def test_collection_alone_labels_each_page_by_family(raw_builds):
+    project, log = raw_builds["partial"]
+    assert not [ln for ln in log.splitlines() if "ERROR" in ln]
+    html = project / "_build" / "html" / "book"
+    expect = {
+        "04_result1": {"collection": "original"},
+        "03_design": {"collection": "original", "benchmark_age": "reconstruction"},
+        "05_result2": {"ladder": "reconstruction"},
+        "06_result3": {"ladder": "reconstruction", "probes": "reconstruction"},
+        "08_limitations": {"collection": "original", "twostage": "reconstruction", "ladder": "reconstruction",
+                           "regrade": "reconstruction"},
+    }
+    for page, want in expect.items():
+        text = (html / f"{page}.html").read_text(encoding="utf-8")
+        got = dict(kv.split("=") for kv in _provenance(html / f"{page}.html")[0].split(";"))
+        assert got == want, page
+        if set(want.values()) == {"reconstruction"}:
+            assert "holds none of the data this page reads" in text, page
+        elif "reconstruction" in want.values():
+            assert "Computed partly from reconstructed rows" in text, page
+        else:
+            assert "Computed from the original replication package" in text, page
+    # the audit's per-section sources agree with what the pages say
+    secs = sources.section_sources(next(project.parent.glob("rows_collection")))
+    assert secs["result1"] == expect["04_result1"] and secs["result2"] == expect["05_result2"]
+    assert set(SECTION_PAGES) - set(secs) <= {"conclusion"}
