@@ -821,7 +821,7 @@ def interval_or_nan(draws: Any, level: float = 0.95) -> tuple[float, float, int]
     Examples
     --------
     >>> interval_or_nan([0.1, float("nan"), 0.3], 0.5)
-    (0.15000000000000002, 0.25, 1)
+    (0.15, 0.25, 1)
     """
     d = np.asarray(draws, dtype=float)
     ok = np.isfinite(d)
