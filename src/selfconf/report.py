@@ -495,6 +495,8 @@ def compute(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10
                               "only the remaining rows and may be biased")
         out.append(rec)
     tab = pd.DataFrame(out)[list(JSON_MODEL_KEYS)]
+    for c in ("model", "group", "warning"):  # keep None as None (pandas would infer a str dtype with NaN)
+        tab[c] = pd.Series([r[c] for r in out], dtype=object)
     tab.attrs.update(seed=int(seed), n_boot=int(n_boot), level=float(level), ece_bins=int(ece_bins),
                      ece_binning=ece_binning, ece_edge=ece_edge, confidence_scale=rows.scale,
                      confidence_scale_reason=rows.scale_reason, by=rows.by, rows_read=rows.rows_read,
