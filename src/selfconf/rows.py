@@ -251,6 +251,8 @@ class Columns:
         """``"<file>: line <L>"`` of global row ``i``."""
         f = int(np.searchsorted(self.offsets, i, side="right") - 1)
         rf = self.files[f]
+        if rf.kind == "frame":
+            return f"{rf.path}: row {i - int(self.offsets[f])}"
         return f"{rf.path}: line {rf.line_of(i - int(self.offsets[f]))}"
 
     def has(self, name: str) -> bool:
@@ -332,7 +334,7 @@ class Columns:
             bad = np.flatnonzero(parsed.isna().to_numpy() & ~null.to_numpy(zero_copy_only=False))
             i = int(bad[0])
             raise ValueError(f"{self.where(i)}: field '{name}' must be a number, got {arr[i].as_py()!r}") from None
-        v = np.asarray(v, dtype=float)
+        v = np.array(v, dtype=float)  # a writable copy
         v[null.to_numpy(zero_copy_only=False)] = np.nan
         return v, pct.to_numpy(zero_copy_only=False)
 
