@@ -1248,7 +1248,10 @@ def counts_statistics(
         err_above = np.cumsum(Qd, axis=1) - Qd
         rc, rmin, rmax = [], [], []
         for cov in coverages:
-            k = np.array([_covered_size(cov, int(m), covered) if m > 0 else 1 for m in n], dtype=float)
+            n_int = n.astype(np.int64)
+            uniq = np.unique(n_int)
+            ks = np.array([_covered_size(cov, int(m), covered) if m > 0 else 1 for m in uniq], dtype=float)
+            k = ks[np.searchsorted(uniq, n_int)]
             g = (cum_d < k[:, None]).sum(axis=1).clip(0, K - 1)  # group holding the k-th row
             r = np.arange(B)
             s, t, e, a = start[r, g], Td[r, g], Qd[r, g], err_above[r, g]

@@ -384,12 +384,9 @@ def _unit_stats(lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, *, rng: np.ran
     r["reliability"]["n"] = [int(x) for x in rel["n"][occ]]
     sm = metrics.smooth_reliability(lv, pos, neg, sigma, _SMOOTH_GRID)
     band = np.concatenate(curves, axis=0)
-    with np.errstate(all="ignore"):
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            lo, hi = np.nanquantile(band, [(1 - level) / 2, (1 + level) / 2], axis=0)
+    undefined = np.isnan(band).any(axis=0)  # far from every level the kernel weights underflow
+    lo, hi = np.quantile(np.where(np.isnan(band), 0.0, band), [(1 - level) / 2, (1 + level) / 2], axis=0)
+    lo[undefined] = hi[undefined] = np.nan
     r["smooth_reliability"] = {"t": _SMOOTH_GRID.tolist(), "accuracy": [_f(x) for x in sm["accuracy"]],
                                "low": [_f(x) for x in lo], "high": [_f(x) for x in hi],
                                "density": [_f(x) for x in sm["density"]]}
