@@ -17,6 +17,10 @@ slow            first request per question sleeps ``slow_seconds`` (meant to exc
 flaky           first request per question gets HTTP 500, later ones answer like ``calibrated``
 ratelimited     first request per question gets HTTP 429 with ``Retry-After: 0``
 dropping        first request per question closes the socket without any response
+midbody         first request per question sends the headers and half the body, then closes the
+                socket (the client sees a connection dropped mid-response)
+trickle         first request per question sends the headers, then one body byte every
+                ``trickle_seconds`` (a per-read socket timeout never fires)
 paced           every request waits ``pace_seconds`` and then answers like ``calibrated``
 judge           grader: EQUIVALENT when every gold token occurs in the candidate, else DIFFERENT
 unauthorized    HTTP 401 always
@@ -59,10 +63,12 @@ def _reply(answer: str, confidence) -> str:
 class StubServer:
     """Start with :meth:`start` (returns the base URL ending in ``/v1``), stop with :meth:`stop`."""
 
-    def __init__(self, gold: dict[str, str] | None = None, *, slow_seconds: float = 1.0, pace_seconds: float = 0.05):
+    def __init__(self, gold: dict[str, str] | None = None, *, slow_seconds: float = 1.0, pace_seconds: float = 0.05,
+                 trickle_seconds: float = 0.5):
         self.gold = dict(gold or {})
         self.slow_seconds = slow_seconds
         self.pace_seconds = pace_seconds
+        self.trickle_seconds = trickle_seconds
         self.requests: list[dict] = []
         self.attempts: Counter = Counter()
         self._lock = threading.Lock()
@@ -180,6 +186,36 @@ class StubServer:
                 h.connection.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
+            return None
+        if model == "midbody" and attempt == 1:
+            data = json.dumps({"choices": [{"message": {"content": self.answer_like("calibrated", question)}}]}).encode()
+            h.send_response(200)
+            h.send_header("Content-Type", "application/json")
+            h.send_header("Content-Length", str(len(data)))
+            h.end_headers()
+            h.wfile.write(data[: len(data) // 2])
+            h.wfile.flush()
+            h.close_connection = True
+            try:
+                h.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            return None
+        if model == "trickle" and attempt == 1:
+            data = json.dumps({"choices": [{"message": {"content": self.answer_like("calibrated", question)}}]}).encode()
+            h.send_response(200)
+            h.send_header("Content-Type", "application/json")
+            h.send_header("Content-Length", str(len(data)))
+            h.end_headers()
+            h.wfile.flush()
+            try:
+                for i in range(len(data)):
+                    h.wfile.write(data[i:i + 1])
+                    h.wfile.flush()
+                    time.sleep(self.trickle_seconds)
+            except OSError:  # the client gave up and closed the connection
+                pass
+            h.close_connection = True
             return None
         if model == "slow" and attempt == 1:
             time.sleep(self.slow_seconds)

@@ -13,7 +13,7 @@ import pytest
 
 from conftest_stub import api_key, collect_argv, questions_csv, stub  # noqa: F401
 from selfconf import cli, metrics
-from selfconf.report import JSON_MODEL_KEYS, compute_report, load_rows, prepare_frame
+from selfconf.report import CI_METRICS, JSON_MODEL_KEYS, from_frame
 
 GOOD = """model,item_id,confidence,correct,refusal
 a,1,90,1,0
@@ -64,14 +64,20 @@ def test_json_has_exactly_the_documented_keys_and_matches_metrics(good_csv, caps
     assert a["high_conf_error_rate"] == pytest.approx(2 / 3)  # 90 ok, 80 wrong, 95 wrong
     assert a["risk_coverage"]["0.2"] == pytest.approx(1.0)  # the single most confident answer is wrong
     # exclusions are counted, never silent
-    assert doc["excluded"] == {"total": 2, "missing_confidence": {"a": 1}, "missing_correct": {"b": 1}}
+    assert doc["excluded"] == {"total": 2, "missing_confidence": {"a": 1}, "missing_correct": {"b": 1},
+                               "refusal_without_confidence": {}}
+    assert doc["models"][0]["excluded"] == {"missing_confidence": 1, "missing_correct": 0, "refusal_without_confidence": 0}
+    for m in doc["models"]:
+        for k in CI_METRICS:
+            assert m[f"{k}_ci_low"] <= m[k] + 1e-12 and m[k] <= m[f"{k}_ci_high"] + 1e-12, k
     assert doc["rows_read"] == 12 and doc["rows_used"] == 10
 
 
 def test_terminal_table_reports_units_and_exclusions(good_csv, capsys):
     assert cli.main(["report", str(good_csv), "--n-boot", "200"]) == 0
     out = capsys.readouterr().out
-    assert "excluded 2 (1 without a confidence, 1 ungraded)" in out
+    assert "excluded 2 (1 without a confidence, 1 ungraded, 0 refusals without a confidence)" in out
+    assert "confidence scale: percent (auto-detected" in out and "edge upper" in out
     assert "excluded without a confidence: a: 1" in out and "excluded ungraded: b: 1" in out
     row_a = next(l for l in out.splitlines() if l.startswith("a "))
     assert " 40.0 " in row_a  # accuracy in percent
@@ -89,9 +95,11 @@ def test_unit_scale_gives_the_same_report(good_csv, tmp_path, capsys):
     unit.write_text("\n".join(out) + "\n")
     p = run_json(capsys, str(good_csv), "--n-boot", "200", "--seed", "7")
     u = run_json(capsys, str(unit), "--n-boot", "200", "--seed", "7", "--confidence-scale", "unit")
+    assert p["confidence_scale"] == "percent" and u["confidence_scale"] == "unit"
     for mp, mu in zip(p["models"], u["models"]):
-        for k in JSON_MODEL_KEYS[1:-1]:
-            assert mp[k] == pytest.approx(mu[k]), k
+        for k in JSON_MODEL_KEYS:
+            if isinstance(mp[k], float):
+                assert mp[k] == pytest.approx(mu[k], abs=1e-12), k
 
 
 def test_seed_controls_the_bootstrap(good_csv, capsys):
@@ -103,9 +111,9 @@ def test_seed_controls_the_bootstrap(good_csv, capsys):
 @pytest.mark.parametrize(
     "body, scale, message",
     [
-        ("model,item_id,confidence,correct\na,1,90,1\na,2,101,0\n", "percent", r"rows.csv: line 3: field 'confidence' = '101' is outside the percent scale"),
-        ("model,item_id,confidence,correct\na,1,0.5,1\na,2,85,0\n", "unit", r"line 3: .*'85' is outside the unit scale.*--confidence-scale percent"),
-        ("model,item_id,confidence,correct\na,1,-1,1\n", "percent", r"line 2: field 'confidence' = '-1'"),
+        ("model,item_id,confidence,correct\na,1,90,1\na,2,101,0\n", "percent", r"rows.csv: line 3: field 'confidence' = 101 is outside the percent scale"),
+        ("model,item_id,confidence,correct\na,1,0.5,1\na,2,85,0\n", "unit", r"line 3: .*= 85 is outside the unit scale.*--confidence-scale percent"),
+        ("model,item_id,confidence,correct\na,1,-1,1\n", "percent", r"line 2: field 'confidence' = -1 is negative"),
         ("model,item_id,confidence,correct\na,1,high,1\n", "percent", r"line 2: field 'confidence' must be a number, got 'high'"),
         ("model,item_id,confidence,correct\na,1,50,2\n", "percent", r"line 2: field 'correct' must be 0/1"),
         ("model,item_id,confidence,correct\na,1,50,1\na,1,60,0\n", "percent", r"line 3: duplicate row for model 'a', item_id '1'"),
@@ -150,15 +158,16 @@ def test_a_model_with_every_row_excluded_still_appears(tmp_path, capsys):
     assert doc["excluded"]["missing_confidence"] == {"z": 1}
 
 
-def test_prepare_frame_matches_load_rows(good_csv):
+def test_from_frame_matches_the_command_line(good_csv, capsys):
     import pandas as pd
 
-    df = pd.read_csv(good_csv)
-    a = compute_report(load_rows([good_csv]), seed=3, n_boot=100)
-    b = compute_report(prepare_frame(df, scale="percent"), seed=3, n_boot=100)
-    cols = ["n", "accuracy", "mean_confidence", "brier", "ece", "auroc", "auroc_ci_low", "auroc_ci_high"]
-    assert np.allclose(a[cols].to_numpy(float), b[cols].to_numpy(float))
-    assert list(a["excluded_missing_confidence"]) == list(b["excluded_missing_confidence"])
+    doc = run_json(capsys, str(good_csv), "--n-boot", "150", "--seed", "3")
+    tab = from_frame(pd.read_csv(good_csv), n_boot=150, seed=3)
+    assert list(tab.columns) == list(JSON_MODEL_KEYS)
+    for m, r in zip(doc["models"], tab.to_dict("records")):
+        for k in ("n", "accuracy", "auroc", "auroc_ci_low", "auroc_ci_high", "brier_ci_high", "smooth_ece", "aurc"):
+            assert m[k] == pytest.approx(r[k], abs=0), k
+        assert m["excluded"] == r["excluded"]
 
 
 def test_html_is_self_contained(good_csv, tmp_path, capsys):
@@ -167,7 +176,7 @@ def test_html_is_self_contained(good_csv, tmp_path, capsys):
     html = out.read_text(encoding="utf-8")
     assert not re.search(r"""<(?:script|link|img|iframe)[^>]+(?:src|href)\s*=\s*["']?(?:https?:)?//""", html, re.I)
     assert "window.vegaEmbed=" in html  # the bundle is inline
-    assert 'id="reliability"' in html and 'id="overconfidence"' in html
+    assert 'id="reliability"' in html and 'id="overconfidence"' in html and 'id="riskcoverage"' in html
     assert "Rows excluded: 2" in html and "without a stated confidence" in html
     assert "<td>a</td>" in html
 
@@ -182,7 +191,7 @@ def test_html_renders_both_charts_offline(good_csv, tmp_path, capsys):
          "--virtual-time-budget=8000", "--dump-dom", out.as_uri()],
         capture_output=True, text=True, timeout=90,
     ).stdout
-    assert dom.count('class="marks"') == 2, "both vega charts should render to SVG without network"
+    assert dom.count('class="marks"') == 3, "all three vega charts should render to SVG without network"
     assert ">chart failed to render" not in dom
 
 

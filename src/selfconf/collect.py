@@ -68,6 +68,10 @@ SYSTEM_PROMPT = (
 RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524})
 
 
+class _AttemptTimeout(Exception):
+    """An attempt ran past its wall-clock budget."""
+
+
 class EndpointError(RuntimeError):
     """The endpoint could not produce a reply (after retries, or a non-retryable HTTP error)."""
 
@@ -90,7 +94,8 @@ class ChatClient:
     ``base_url`` is the API root (``https://api.openai.com/v1``, ``http://127.0.0.1:8000/v1``);
     ``/chat/completions`` is appended.  ``api_key`` may be empty for local servers.
 
-    Retry policy: a request that times out, loses its connection, or returns one of
+    Retry policy: a request that times out (``timeout`` bounds each attempt's wall-clock time,
+    the body included), loses its connection (also mid-response), or returns one of
     :data:`RETRY_STATUSES` is retried up to ``max_retries`` times.  Attempt ``k`` (0-based) waits
     ``backoff_base * 2**k`` seconds, capped at ``backoff_max`` and multiplied by a random factor in
     [0.5, 1.0] (jitter keeps parallel workers from retrying in lock-step); a ``Retry-After``
@@ -138,6 +143,30 @@ class ChatClient:
                 pass
         return min(self.backoff_max, self.backoff_base * 2**attempt) * random.uniform(0.5, 1.0)
 
+    def _attempt(self, body: dict, deadline: float) -> tuple[int, Any, bytes]:
+        """One HTTP attempt bounded by ``deadline`` (``time.monotonic()``), body included.
+
+        The socket timeout bounds each wait for bytes; the body is then read piece by piece as it
+        arrives and the wall clock is checked after each piece, so a server that trickles a byte
+        at a time cannot stretch an attempt past ``timeout``.
+        """
+        left = max(0.01, deadline - time.monotonic())
+        resp = self._session().post(self.url, json=body, headers=self._headers(), timeout=(left, left), stream=True)
+        try:
+            buf = bytearray()
+            while True:
+                if time.monotonic() > deadline:
+                    raise _AttemptTimeout()
+                piece = resp.raw.read1(65536, decode_content=True)
+                if not piece:
+                    break
+                buf += piece
+            if time.monotonic() > deadline:
+                raise _AttemptTimeout()
+            return resp.status_code, resp.headers, bytes(buf)
+        finally:
+            resp.close()
+
     def chat(self, messages: list[dict[str, str]], *, temperature: float = 0.0) -> tuple[str, dict[str, Any]]:
         """Send one chat request; return ``(reply_text, meta)``.
 
@@ -147,6 +176,7 @@ class ChatClient:
         never the key.
         """
         import requests
+        import urllib3
 
         body: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature}
         if self.max_tokens:
@@ -157,19 +187,24 @@ class ChatClient:
             retry_after = None
             t0 = time.monotonic()
             try:
-                resp = self._session().post(self.url, json=body, headers=self._headers(), timeout=self.timeout)
+                status, headers, raw = self._attempt(body, t0 + self.timeout)
+            except _AttemptTimeout:
+                last, status = f"timed out after {self.timeout:g} s (wall clock, body included)", None
+                self._local.session = None
             except requests.Timeout:
                 last, status = f"timed out after {self.timeout:g} s", None
-            except requests.ConnectionError as exc:
+                self._local.session = None
+            except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as exc:
+                # refused or reset connections, a body cut off mid-response (ChunkedEncodingError,
+                # IncompleteRead), a broken stream: all transient, all retried
                 last, status = f"connection error ({type(exc).__name__})", None
                 self._local.session = None  # a dropped connection may poison the pool
             else:
-                status = resp.status_code
                 if status == 200:
                     try:
-                        payload = resp.json()
+                        payload = json.loads(raw.decode("utf-8"))
                         text = payload["choices"][0]["message"]["content"]
-                    except (ValueError, KeyError, IndexError, TypeError):
+                    except (ValueError, KeyError, IndexError, TypeError, UnicodeDecodeError):
                         last = "HTTP 200 but the body is not a chat-completions response"
                     else:
                         meta = {
@@ -180,9 +215,9 @@ class ChatClient:
                         return ("" if text is None else str(text)), meta
                 elif status in RETRY_STATUSES:
                     last = f"HTTP {status}"
-                    retry_after = resp.headers.get("Retry-After")
+                    retry_after = headers.get("Retry-After")
                 else:
-                    snippet = resp.text[:200].replace("\n", " ")
+                    snippet = raw[:200].decode("utf-8", "replace").replace("\n", " ")
                     if self.api_key:
                         snippet = snippet.replace(self.api_key, "***")
                     raise EndpointError(
@@ -430,6 +465,64 @@ class JsonlLog:
         self.close()
 
 
+class OutputLock:
+    """Exclusive lock on ``<out>.lock`` so that two runs never write one output file together.
+
+    Uses ``fcntl.flock`` (released by the kernel if the process dies, so a crash never leaves a
+    stale lock).  A second run on the same file fails at once with a ``ValueError`` naming the
+    file, instead of waiting or interleaving records.  The lock file is removed on release.
+    """
+
+    def __init__(self, out_path: str | os.PathLike):
+        self.path = Path(str(out_path) + ".lock")
+        self._fd: int | None = None
+
+    def acquire(self) -> "OutputLock":
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX: no locking available
+            return self
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        for _ in range(5):
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                out = str(self.path)[: -len(".lock")]
+                raise ValueError(
+                    f"{out}: another selfconf run is writing this file (lock {self.path} is held); "
+                    "wait for it to finish, or write to a different --out"
+                ) from None
+            try:
+                same = os.fstat(fd).st_ino == os.stat(self.path).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:  # not a lock file that its previous holder removed meanwhile
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{os.getpid()}\n".encode())
+                self._fd = fd
+                return self
+            os.close(fd)
+        raise ValueError(f"{self.path}: could not take the lock file")
+
+    def release(self) -> None:
+        if self._fd is None:
+            return
+        try:
+            self.path.unlink()
+        except FileNotFoundError:
+            pass
+        os.close(self._fd)  # closing releases the flock
+        self._fd = None
+
+    def __enter__(self):
+        return self.acquire()
+
+    def __exit__(self, *exc):
+        self.release()
+
+
 # --------------------------------------------------------------------------------------------
 # Questions
 # --------------------------------------------------------------------------------------------
@@ -533,7 +626,15 @@ def collect(
     fails after all retries is not written (so the next run asks it again) and is counted in
     ``endpoint_failures``; a reply that cannot be parsed *is* written, with ``parse_error`` set
     and the raw text kept.  A non-retryable HTTP error (bad key, unknown model) stops the run.
+    The output is locked for the whole run (:class:`OutputLock`): a second run on the same
+    ``out_path`` is refused with a ``ValueError``.
     """
+    with OutputLock(out_path):
+        return _collect_locked(questions, client, out_path, concurrency=concurrency,
+                               system_prompt=system_prompt, prompt_id=prompt_id, progress=progress)
+
+
+def _collect_locked(questions, client, out_path, *, concurrency, system_prompt, prompt_id, progress) -> CollectSummary:
     summary = CollectSummary(total=len(questions))
     log = JsonlLog(out_path, key=lambda r: (str(r.get("model")), str(r.get("item_id"))))
     summary.dropped_partial = log.dropped_partial

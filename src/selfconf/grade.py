@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import csv
+import io
 import json
 import re
 import sys
@@ -83,6 +84,8 @@ def normalize(text: Any) -> str:
     '1000.5 percent'
     >>> normalize("Twelve")
     '12'
+    >>> normalize("A")  # a multiple-choice letter is kept
+    'a'
     """
     if text is None:
         return ""
@@ -97,11 +100,12 @@ def normalize(text: Any) -> str:
     s = re.sub(r"[^\w\s\x00]|_", " ", s)
     s = s.replace("\x00", ".")
     words = []
-    for w in s.split():
+    tokens = s.split()
+    for w in tokens:
         w = _NUMBER_WORDS.get(w, w)
         if re.fullmatch(r"\d+\.\d+", w):
             w = w.rstrip("0").rstrip(".")
-        if w not in _ARTICLES:
+        if w not in _ARTICLES or len(tokens) == 1:  # a lone "A" is an answer, not an article
             words.append(w)
     return " ".join(words)
 
@@ -147,13 +151,22 @@ def _is_number(s: str) -> bool:
     return re.fullmatch(r"-?\d+(?:\.\d+)?", s) is not None
 
 
-def grade_stage1(answer: Any, gold: Any) -> dict[str, Any]:
+def grade_stage1(answer: Any, gold: Any, raw: Any = None) -> dict[str, Any]:
     """Deterministic grade of one answer: ``{"correct", "refusal", "graded_by"}``.
 
-    ``correct`` is 1, 0 or ``None`` (unresolved / no answer); ``refusal`` is 0 or 1.
+    ``correct`` is 1, 0 or ``None`` (unresolved / no answer); ``refusal`` is 0 or 1.  ``raw`` is
+    the reply text; when there is no parsed answer and it is refusal prose, the row is a refusal.
+
+    >>> grade_stage1("A", "A")["correct"]
+    1
+    >>> grade_stage1(None, "Paris", raw="I'm sorry, I cannot determine that.")["graded_by"]
+    'refusal_prose'
     """
-    if answer is None:
-        return {"correct": None, "refusal": 0, "graded_by": "no_answer"}
+    if answer is None or (isinstance(answer, str) and not answer.strip() and raw):
+        if raw is not None and str(raw).strip() and is_refusal(raw):
+            return {"correct": 0, "refusal": 1, "graded_by": "refusal_prose"}
+        if answer is None:
+            return {"correct": None, "refusal": 0, "graded_by": "no_answer"}
     a, g = normalize(answer), normalize(gold)
     if g and (a == g or normalize(_PREAMBLE.sub("", str(answer).strip())) == g):
         return {"correct": 1, "refusal": 0, "graded_by": "normalised_match"}
@@ -229,19 +242,28 @@ def grade_rows(rows: list[dict], *, source: str = "input") -> Counter:
     for i, r in enumerate(rows, start=1):
         if "gold" not in r:
             raise ValueError(f"{source}: row {i}: no 'gold' field to grade against")
-        r.update(grade_stage1(r.get("answer"), r.get("gold")))
+        r.update(grade_stage1(r.get("answer"), r.get("gold"), r.get("raw")))
         counts[r["graded_by"]] += 1
     return counts
 
 
-def read_rows(path: str | Path) -> list[dict]:
-    """Read JSONL (``.jsonl``/``.json``) or CSV rows; errors name the file and line."""
+def read_rows(path: str | Path, require: tuple[str, ...] = ()) -> list[dict]:
+    """Read JSONL (``.jsonl``/``.json``) or CSV/TSV rows (optionally ``.gz``, BOM allowed).
+
+    Every column in ``require`` must be present (in the CSV header, in every JSONL record);
+    errors name the file and line (reading rules: :mod:`selfconf.rows`).
+    Example: ``read_rows("runs/a.jsonl", require=("answer",))``.
+    """
+    from .rows import _kind, _text
+
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"{p}: file not found")
-    if p.suffix.lower() in (".jsonl", ".json", ".ndjson"):
+    kind, gz = _kind(p)
+    text = _text(p, gz)
+    if kind == "jsonl":
         rows = []
-        for no, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
+        for no, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
             try:
@@ -250,10 +272,28 @@ def read_rows(path: str | Path) -> list[dict]:
                 raise ValueError(f"{p}: line {no}: not valid JSON ({exc})") from None
             if not isinstance(rec, dict):
                 raise ValueError(f"{p}: line {no}: expected a JSON object, got {type(rec).__name__}")
+            for c in require:
+                if c not in rec:
+                    raise ValueError(f"{p}: line {no}: no '{c}' field (the file must have an '{c}' column)")
             rows.append(rec)
+        if not rows:
+            raise ValueError(f"{p}: the file is empty (no records)")
         return rows
-    with open(p, newline="", encoding="utf-8") as fh:
-        return [dict(r) for r in csv.DictReader(fh)]
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter="\t" if kind == "tsv" else ",")
+    cols = [c.strip() for c in (reader.fieldnames or [])]
+    missing = [c for c in require if c not in cols]
+    if not cols:
+        raise ValueError(f"{p}: the file is empty (no header)")
+    if missing:
+        raise ValueError(f"{p}: missing column(s) {', '.join(missing)} (has: {', '.join(cols)})")
+    out = []
+    for rec in reader:
+        if None in rec or any(v is None for v in rec.values()):
+            raise ValueError(f"{p}: line {reader.line_num}: wrong number of fields (header has {len(cols)})")
+        out.append({k.strip(): v for k, v in rec.items()})
+    if not out:
+        raise ValueError(f"{p}: header only, no data rows")
+    return out
 
 
 def write_rows(rows: list[dict], path: str | Path) -> None:
@@ -275,6 +315,25 @@ def write_rows(rows: list[dict], path: str | Path) -> None:
             w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in cols})
 
 
+def _help_epilog() -> str:
+    import textwrap
+
+    norm = textwrap.fill(
+        "normalisation (applied to answer and gold before comparing): Unicode NFKD with accents removed; case "
+        "folded; thousands separators inside numbers removed; '%' spelled 'percent'; punctuation replaced by spaces "
+        "except a decimal point between digits; number words zero-twenty as digits; trailing decimal zeros dropped; "
+        "the articles a/an/the removed except from a single-word answer (a multiple-choice 'A' is kept); "
+        "whitespace collapsed.", 100)
+    lex = "\n".join("  " + p for p in REFUSAL_PATTERNS + RAW_REFUSAL_PATTERNS)
+    return (
+        f"{norm}\n\nrefusal lexicon (regular expressions searched in the normalised answer; the last one in the raw "
+        f"answer):\n{lex}\n\nA reply with no parseable answer whose raw text matches the lexicon is a refusal "
+        "(graded_by=refusal_prose).\nRe-running with an existing --out reuses its LLM verdicts for unchanged rows.\n"
+        "Exit status 3 when every grader call failed. The input must have answer and gold columns.\n"
+        "The output keeps every input row; counts per graded_by value are printed to stderr."
+    )
+
+
 HELP = "grade collected answers against gold (normalised match + refusal lexicon, optional LLM stage)"
 
 
@@ -289,7 +348,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             "a numeric-mismatch rule. Rows still unresolved are left ungraded unless --llm-base-url is given, "
             "in which case an LLM is asked only whether the answer is equivalent to gold."
         ),
-        epilog="the output keeps every input row; counts per graded_by value are printed to stderr",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_help_epilog(),
     )
     p.add_argument("input", help="JSONL (from `selfconf collect`) or CSV with answer and gold columns")
     p.add_argument("--out", required=True, help="output file (.jsonl or .csv)")
@@ -303,18 +363,52 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
+def reuse_llm_verdicts(rows: list[dict], previous: list[dict]) -> int:
+    """Copy earlier LLM verdicts onto rows still ``unresolved``; return how many were reused.
+
+    A verdict is reused when the earlier row has ``graded_by = "llm"`` and the same
+    ``(model, item_id)``, ``answer`` and ``gold`` (so a changed answer is asked again).
+
+    >>> rows = [{"model": "m", "item_id": "1", "answer": "x", "gold": "y", "graded_by": "unresolved"}]
+    >>> reuse_llm_verdicts(rows, [{**rows[0], "graded_by": "llm", "correct": 0}]), rows[0]["correct"]
+    (1, 0)
+    """
+    key = lambda r: (str(r.get("model")), str(r.get("item_id")), str(r.get("answer")), str(r.get("gold")))  # noqa: E731
+    earlier = {key(r): r for r in previous if r.get("graded_by") == "llm" and r.get("correct") not in (None, "")}
+    n = 0
+    for r in rows:
+        if r.get("graded_by") == "unresolved" and key(r) in earlier:
+            old = earlier[key(r)]
+            r["correct"] = int(old["correct"])
+            r["graded_by"] = "llm"
+            if old.get("grader_model"):
+                r["grader_model"] = old["grader_model"]
+            n += 1
+    return n
+
+
 def run(args: argparse.Namespace) -> int:
-    rows = read_rows(args.input)
+    rows = read_rows(args.input, require=("answer", "gold"))
     counts = grade_rows(rows, source=args.input)
     say = lambda m: print(m, file=sys.stderr)  # noqa: E731
     say(f"{args.input}: {len(rows)} rows; stage 1: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    if Path(args.out).exists() and Path(args.out).resolve() != Path(args.input).resolve():
+        reused = reuse_llm_verdicts(rows, read_rows(args.out))
+        if reused:
+            say(f"reused {reused} earlier LLM verdicts from {args.out}")
+    status = 0
     if args.llm_base_url:
         if not args.llm_model:
             raise ValueError("--llm-base-url needs --llm-model")
         outcome = grade_stage2(rows, client_from_args(args, prefix="llm-"), concurrency=args.llm_concurrency)
         say("stage 2: " + (", ".join(f"{k} {v}" for k, v in sorted(outcome.items())) or "nothing to ask"))
+        asked = sum(outcome.values())
+        if asked and outcome["llm_endpoint_failure"] == asked:
+            say(f"error: every one of the {asked} grader calls failed (endpoint {args.llm_base_url}); "
+                "those rows stay unresolved")
+            status = 3
     unresolved = sum(r["graded_by"] == "unresolved" for r in rows)
-    if unresolved and args.unresolved_as_incorrect:
+    if unresolved and args.unresolved_as_incorrect and status == 0:
         for r in rows:
             if r["graded_by"] == "unresolved":
                 r["correct"], r["graded_by"] = 0, "unresolved_as_incorrect"
@@ -322,7 +416,7 @@ def run(args: argparse.Namespace) -> int:
     no_answer = sum(r["graded_by"] == "no_answer" for r in rows)
     say(
         f"{args.out}: wrote {len(rows)} rows; unresolved {unresolved}"
-        + (" (graded incorrect)" if unresolved and args.unresolved_as_incorrect else " (correct left empty)")
+        + (" (graded incorrect)" if unresolved and args.unresolved_as_incorrect and status == 0 else " (correct left empty)")
         + f"; no answer {no_answer} (correct left empty)"
     )
-    return 0
+    return status

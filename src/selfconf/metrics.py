@@ -918,3 +918,374 @@ def risk_coverage(
         raise ValueError(f"tie_rule must be 'row_order' or 'expected', got {tie_rule!r}")
     tab = risk_coverage_table(confidence, correct, coverages, covered)
     return {float(cov): float(v) for cov, v in zip(tab["coverage"], tab[key[tie_rule]])}
+
+
+# --------------------------------------------------------------------------
+# statistics from per-level counts (the practitioner report's engine)
+# --------------------------------------------------------------------------
+#
+# Every statistic of the report depends on the rows only through the number of correct and
+# wrong answers at each distinct confidence level.  The functions below take those counts,
+# batched over a leading axis (one bootstrap draw per row), so a report on millions of rows
+# costs O(draws x levels) instead of O(draws x rows), and no result can depend on row order.
+
+__all__ += ["level_counts", "counts_statistics", "aurc", "smooth_ece", "smooth_ece_bandwidth",
+            "smooth_reliability", "risk_coverage_curve"]
+
+
+def level_counts(confidence: Any, correct: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct confidence levels with the number of correct and wrong rows at each.
+
+    Definition: ``levels`` are the sorted distinct values of ``confidence``; ``pos[k]`` counts
+    rows with confidence ``levels[k]`` and ``correct == 1``, ``neg[k]`` those with
+    ``correct == 0``.  The triple is a sufficient summary of the rows for every statistic of
+    :func:`counts_statistics`.
+
+    Parameters
+    ----------
+    confidence : array-like of shape (n,), 0–1 confidences
+    correct : array-like of shape (n,), binary
+
+    Returns
+    -------
+    (levels, pos, neg) : float array (K,), int64 arrays (K,)
+
+    References
+    ----------
+    Hanley, J. A. & McNeil, B. J. (1982). The meaning and use of the area under a ROC curve.
+    Radiology 143(1) (the AUROC as a function of per-level counts).
+
+    Examples
+    --------
+    >>> lv, p, q = level_counts([0.9, 0.5, 0.9], [1, 0, 0])
+    >>> lv.tolist(), p.tolist(), q.tolist()
+    ([0.5, 0.9], [0, 1], [1, 1])
+    """
+    c, y = _conf_and_correct(confidence, correct)
+    levels, code = np.unique(c, return_inverse=True)
+    k = levels.size
+    cells = np.bincount(code.reshape(-1) * 2 + y.astype(np.intp), minlength=2 * k).reshape(k, 2)
+    return levels, cells[:, 1].astype(np.int64), cells[:, 0].astype(np.int64)
+
+
+def _row_positions_to_levels(cum: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """Level index holding each sorted row position (0-based), per row of ``cum`` (B, K)."""
+    # index = number of levels whose cumulative count is <= position
+    return (cum[:, :, None] <= positions[None, None, :]).sum(axis=1)
+
+
+def _harmonic(m: np.ndarray) -> np.ndarray:
+    from scipy.special import digamma
+
+    return digamma(np.asarray(m, dtype=float) + 1.0) + np.euler_gamma
+
+
+def _reflected_kernel(grid: np.ndarray, levels: np.ndarray, sigma: float) -> np.ndarray:
+    """Gaussian kernel reflected at 0 and 1: K[t, k] = sum of phi_sigma(grid_t - image of level k)."""
+    d = grid[:, None] - levels[None, :]
+    s = grid[:, None] + levels[None, :]
+    out = np.zeros_like(d)
+    for j in (-4, -2, 0, 2, 4):  # images x + j and -x + j of a point reflected at 0 and 1
+        out += np.exp(-0.5 * ((d - j) / sigma) ** 2) + np.exp(-0.5 * ((s - j) / sigma) ** 2)
+    return out / (math.sqrt(2 * math.pi) * sigma)
+
+
+def _smooth_grid(sigma: float) -> np.ndarray:
+    return np.linspace(0.0, 1.0, max(200, int(round(10.0 / sigma))))
+
+
+def _smooth_ece_at(levels: np.ndarray, pos: np.ndarray, tot: np.ndarray, sigma: float) -> np.ndarray:
+    """smECE at bandwidth sigma for count rows pos/tot of shape (B, K)."""
+    grid = _smooth_grid(sigma)
+    kern = _reflected_kernel(grid, levels, sigma)  # (T, K)
+    resid = tot * levels[None, :] - pos  # sum over rows of (c - y) at each level
+    num = np.abs(resid @ kern.T).sum(axis=1)
+    den = (tot @ kern.T).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+def smooth_ece_bandwidth(levels: Any, pos: Any, neg: Any, *, refine: int = 12) -> float:
+    """Bandwidth of the smooth ECE: the fixed point sigma* = smECE_sigma*(data).
+
+    Definition (Błasiok & Nakkiran 2023, Sec. 5): smECE_sigma decreases in sigma, so there is
+    one sigma* with smECE_sigma* = sigma*.  It is located by bisection on [0, 1] (``refine``
+    halvings, resolution 2**-refine) keeping the smallest tested sigma with
+    sigma >= smECE_sigma (and sigma >= 1e-3), the rule of the ``relplot`` package.  Counts as
+    from :func:`level_counts`.
+
+    References
+    ----------
+    Błasiok, J. & Nakkiran, P. (2023). Smooth ECE: principled reliability diagrams via kernel
+    smoothing. arXiv:2309.12236.
+
+    Examples
+    --------
+    >>> s = smooth_ece_bandwidth([0.2, 0.8], [1, 3], [3, 1])
+    >>> 0 < s <= 1
+    True
+    """
+    lv = np.asarray(levels, float)
+    p = np.asarray(pos, float)[None, :]
+    t = p + np.asarray(neg, float)[None, :]
+    at = lambda s: float(_smooth_ece_at(lv, p, t, s)[0])  # noqa: E731
+    hi, lo = 1.0, 0.0  # hi: sigma >= smECE(sigma); lo: sigma < smECE(sigma)
+    for _ in range(int(refine)):
+        mid = (hi + lo) / 2
+        if mid < 1e-3 or mid < at(mid):
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def smooth_ece(confidence: Any, correct: Any, *, sigma: float | None = None) -> float:
+    """Smooth ECE: calibration error of the kernel-smoothed reliability curve.
+
+    Definition: with a Gaussian kernel K_sigma reflected at 0 and 1, the smoothed residual is
+    R(t) = sum_i K_sigma(t, c_i) (c_i - y_i) and the smoothed density D(t) = sum_i K_sigma(t, c_i);
+    smECE_sigma = integral |R(t)| dt / integral D(t) dt, evaluated on an even grid of
+    max(200, round(10 / sigma)) points of [0, 1].  With ``sigma=None`` the bandwidth is the
+    fixed point of :func:`smooth_ece_bandwidth`.  Unlike binned ECE it has no bin edges, so it
+    does not jump when a confidence crosses an edge.
+
+    Parameters
+    ----------
+    confidence, correct : array-like of shape (n,)
+    sigma : float in (0, 1], optional
+
+    Returns
+    -------
+    float in [0, 1]
+
+    References
+    ----------
+    Błasiok, J. & Nakkiran, P. (2023). Smooth ECE: principled reliability diagrams via kernel
+    smoothing. arXiv:2309.12236 (the ``relplot`` package is the reference implementation).
+
+    Examples
+    --------
+    >>> round(smooth_ece([0.9] * 10, [1] * 9 + [0]), 3)  # stated 90 %, right 90 %
+    0.0
+    """
+    lv, p, q = level_counts(confidence, correct)
+    if sigma is None:
+        sigma = smooth_ece_bandwidth(lv, p, q)
+    if not (0 < float(sigma) <= 1):
+        raise ValueError(f"sigma must be in (0, 1], got {sigma!r}")
+    return float(_smooth_ece_at(lv, p[None, :].astype(float), (p + q)[None, :].astype(float), float(sigma))[0])
+
+
+def smooth_reliability(levels: Any, pos: Any, neg: Any, sigma: float, grid: Any = None) -> dict[str, np.ndarray]:
+    """Kernel-smoothed reliability curve: smoothed accuracy and density on a grid.
+
+    Definition: acc(t) = sum_k K_sigma(t, l_k) pos_k / sum_k K_sigma(t, l_k) (pos_k + neg_k) with
+    the reflected Gaussian kernel of :func:`smooth_ece`; density(t) is the denominator divided by
+    n.  ``pos``/``neg`` may be 2-D (draws, levels) for a bootstrap band.
+
+    References
+    ----------
+    Błasiok, J. & Nakkiran, P. (2023), arXiv:2309.12236 (smooth reliability diagrams).
+
+    Examples
+    --------
+    >>> r = smooth_reliability([0.5], [1], [1], 0.1, grid=[0.5])
+    >>> float(r["accuracy"][0])
+    0.5
+    """
+    lv = np.asarray(levels, float)
+    t = np.linspace(0, 1, 51) if grid is None else np.asarray(grid, float)
+    kern = _reflected_kernel(t, lv, float(sigma))
+    p = np.atleast_2d(np.asarray(pos, float))
+    tot = p + np.atleast_2d(np.asarray(neg, float))
+    num, den = p @ kern.T, tot @ kern.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        acc = num / den
+    n = tot.sum(axis=1, keepdims=True)
+    squeeze = np.asarray(pos).ndim == 1
+    return {"t": t, "accuracy": acc[0] if squeeze else acc, "density": (den / n)[0] if squeeze else den / n}
+
+
+def risk_coverage_curve(levels: Any, pos: Any, neg: Any) -> dict[str, np.ndarray]:
+    """Risk–coverage curve at the end of each tie group, most confident level first.
+
+    Definition: levels sorted from highest to lowest; after covering every row of the first
+    j levels, coverage = rows covered / n and risk = errors among them / rows covered.  Inside a
+    tie group the expected risk over random tie orders is linear in the number of errors, so
+    these points determine the expected curve.
+
+    References
+    ----------
+    Geifman, Y. & El-Yaniv, R. (2017). Selective classification for deep neural networks.
+    NeurIPS 2017.
+
+    Examples
+    --------
+    >>> r = risk_coverage_curve([0.5, 0.9], [1, 1], [1, 0])
+    >>> r["coverage"].tolist(), r["risk"].tolist()
+    ([0.3333333333333333, 1.0], [0.0, 0.3333333333333333])
+    """
+    p = np.asarray(pos, float)[::-1]
+    q = np.asarray(neg, float)[::-1]
+    keep = (p + q) > 0
+    covered = np.cumsum(p + q)[keep]
+    errors = np.cumsum(q)[keep]
+    n = covered[-1] if covered.size else 0.0
+    return {"level": np.asarray(levels, float)[::-1][keep], "coverage": covered / n, "risk": errors / covered}
+
+
+def counts_statistics(
+    levels: Any,
+    pos: Any,
+    neg: Any,
+    *,
+    n_bins: int = 10,
+    binning: str = "equal_width",
+    edge: str = "upper",
+    threshold: float = 0.8,
+    coverages: Sequence[float] = (1.0, 0.8, 0.6, 0.4, 0.2),
+    covered: str = "floor",
+    smooth_sigma: float | None = None,
+) -> dict[str, np.ndarray]:
+    """Every report statistic from per-level counts, batched over draws.
+
+    Definitions (n = total rows, c = confidence level, y = correct; the same formulas as the
+    row-level functions of this module, which the tests use as oracles):
+
+    * ``accuracy`` = sum pos / n; ``mean_confidence`` = sum (pos + neg) c / n;
+      ``median_confidence`` = mean of the sorted values at positions floor((n-1)/2) and floor(n/2);
+      ``citl`` = mean_confidence - accuracy; ``brier`` = mean (c - y)^2;
+    * ``ece`` as :func:`ece` with ``n_bins``, ``binning`` and ``edge``;
+    * ``auroc``: tie-corrected Mann–Whitney AUROC (NaN without both classes);
+    * ``high_conf_error_rate``: share wrong among rows with c >= threshold - EDGE_TOL
+      (NaN if none), ``high_conf_n`` their number;
+    * ``risk_coverage`` (shape (B, len(coverages))): error rate among the
+      k = max(1, floor(cov n)) most confident rows (``covered="ceil"``: ceil), taking the
+      expectation over uniformly random orders of the tie group that straddles the cut, with
+      ``risk_coverage_min``/``risk_coverage_max`` the best and worst tie orders;
+    * ``aurc``: area under the risk–coverage curve, (1/n) sum_{k=1..n} E[errors among the top k]/k,
+      the expectation again over tie orders, which inside a tie group is linear in k, so the sum
+      has the closed form (A - s r)(H(s + t) - H(s)) + e per group of t rows with e errors,
+      s rows and A errors above it, r = e / t, H the harmonic numbers;
+    * ``smooth_ece`` at bandwidth ``smooth_sigma`` (:func:`smooth_ece`; omitted when None).
+
+    Parameters
+    ----------
+    levels : array (K,), ascending distinct 0–1 confidences
+    pos, neg : arrays (K,) or (B, K) of counts (bootstrap draws on the first axis)
+    n_bins, binning, edge : ECE options (see :func:`reliability_bins`)
+    threshold : high-confidence cut-off (0–1)
+    coverages, covered : risk–coverage cuts (see :func:`risk_coverage_table`)
+    smooth_sigma : bandwidth for ``smooth_ece``
+
+    Returns
+    -------
+    dict of float arrays of shape (B,) (or (B, len(coverages)) for the risk–coverage entries)
+
+    References
+    ----------
+    Guo et al. (2017) (ECE); Hanley & McNeil (1982) (AUROC); Geifman & El-Yaniv (2017)
+    (risk–coverage, AURC); Błasiok & Nakkiran (2023) (smooth ECE).
+
+    Examples
+    --------
+    >>> s = counts_statistics([0.5, 0.9], [1, 1], [1, 0])
+    >>> float(s["accuracy"][0]), round(float(s["auroc"][0]), 3)
+    (0.6666666666666666, 0.75)
+    """
+    lv = np.asarray(levels, dtype=float)
+    P = np.atleast_2d(np.asarray(pos)).astype(float)
+    Q = np.atleast_2d(np.asarray(neg)).astype(float)
+    if P.shape != Q.shape or P.shape[-1] != lv.size:
+        raise ValueError(f"counts_statistics: pos {P.shape}, neg {Q.shape} and levels {lv.shape} do not match")
+    if lv.size and np.any(np.diff(lv) <= 0):
+        raise ValueError("counts_statistics: levels must be strictly increasing")
+    n_bins = _check_n_bins(n_bins)
+    _check_edge(edge)
+    if binning not in BINNINGS:
+        raise ValueError(f"binning must be one of {BINNINGS}, got {binning!r}")
+    T = P + Q
+    n = T.sum(axis=1)
+    B, K = T.shape
+    out: dict[str, np.ndarray] = {}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        acc = P.sum(axis=1) / n
+        mconf = T @ lv / n
+        out["n"] = n
+        out["accuracy"] = acc
+        out["mean_confidence"] = mconf
+        cum = np.cumsum(T, axis=1)
+        mid = np.stack([(n - 1) // 2, n // 2], axis=1)  # (B, 2)
+        li = (cum[:, :, None] <= mid[:, None, :]).sum(axis=1).clip(0, K - 1)
+        out["median_confidence"] = lv[li].mean(axis=1)
+        out["citl"] = mconf - acc
+        out["brier"] = (P @ (lv - 1.0) ** 2 + Q @ lv**2) / n
+        # ECE
+        if binning == "equal_width":
+            b = np.broadcast_to(_bin_index(lv, n_bins, edge), (B, K))
+            nb = n_bins
+        else:
+            posn = (np.arange(1, n_bins)[None, :] * n[:, None]) // n_bins  # (B, n_bins-1)
+            inner_idx = (cum[:, :, None] <= posn[:, None, :]).sum(axis=1).clip(0, K - 1)
+            inner = lv[inner_idx]  # (B, n_bins-1), non-decreasing
+            if edge == "upper":
+                b = (inner[:, None, :] <= (lv + EDGE_TOL)[None, :, None]).sum(axis=2)
+            else:
+                b = (inner[:, None, :] < (lv - EDGE_TOL)[None, :, None]).sum(axis=2)
+            nb = n_bins
+        flat = (b + np.arange(B)[:, None] * nb).ravel()
+        gap = np.bincount(flat, weights=(T * lv - P).ravel(), minlength=B * nb).reshape(B, nb)
+        out["ece"] = np.abs(gap).sum(axis=1) / n
+        out["auroc"] = _auroc_from_counts(P, Q)
+        high = lv >= float(threshold) - EDGE_TOL
+        hn = T[:, high].sum(axis=1)
+        out["high_conf_n"] = hn
+        out["high_conf_error_rate"] = np.where(hn > 0, Q[:, high].sum(axis=1) / np.where(hn > 0, hn, 1), np.nan)
+        # selective risk, most confident first
+        Td, Qd = T[:, ::-1], Q[:, ::-1]
+        cum_d = np.cumsum(Td, axis=1)
+        start = cum_d - Td  # rows above each group
+        err_above = np.cumsum(Qd, axis=1) - Qd
+        rc, rmin, rmax = [], [], []
+        for cov in coverages:
+            n_int = n.astype(np.int64)
+            uniq = np.unique(n_int)
+            ks = np.array([_covered_size(cov, int(m), covered) if m > 0 else 1 for m in uniq], dtype=float)
+            k = ks[np.searchsorted(uniq, n_int)]
+            g = (cum_d < k[:, None]).sum(axis=1).clip(0, K - 1)  # group holding the k-th row
+            r = np.arange(B)
+            s, t, e, a = start[r, g], Td[r, g], Qd[r, g], err_above[r, g]
+            inside = k - s
+            rc.append((a + inside * np.where(t > 0, e / np.where(t > 0, t, 1), 0)) / k)
+            rmin.append((a + np.maximum(0, inside - (t - e))) / k)
+            rmax.append((a + np.minimum(inside, e)) / k)
+        out["risk_coverage"] = np.stack(rc, axis=1) if rc else np.empty((B, 0))
+        out["risk_coverage_min"] = np.stack(rmin, axis=1) if rmin else np.empty((B, 0))
+        out["risk_coverage_max"] = np.stack(rmax, axis=1) if rmax else np.empty((B, 0))
+        rate = np.where(Td > 0, Qd / np.where(Td > 0, Td, 1), 0.0)
+        per_group = (err_above - start * rate) * (_harmonic(cum_d) - _harmonic(start)) + Qd
+        out["aurc"] = np.where(Td > 0, per_group, 0.0).sum(axis=1) / n
+        if smooth_sigma is not None:
+            out["smooth_ece"] = _smooth_ece_at(lv, P, T, float(smooth_sigma))
+    return out
+
+
+def aurc(confidence: Any, correct: Any) -> float:
+    """Area under the risk–coverage curve (lower is better).
+
+    Definition: AURC = (1/n) sum_{k=1..n} risk(k), where risk(k) is the error rate among the k
+    most confident rows, averaged over uniformly random orders of tied confidences (so the value
+    never depends on row order); see :func:`counts_statistics` for the closed form.
+
+    References
+    ----------
+    Geifman, Y., Uziel, G. & El-Yaniv, R. (2019). Bias-reduced uncertainty estimation for deep
+    neural classifiers. ICLR 2019 (AURC); Fadeeva et al. (2023), LM-Polygraph, EMNLP demos.
+
+    Examples
+    --------
+    >>> aurc([0.9, 0.1], [1, 0])  # right first: risk 0 at k=1, 1/2 at k=2
+    0.25
+    """
+    lv, p, q = level_counts(confidence, correct)
+    return float(counts_statistics(lv, p, q, coverages=())["aurc"][0])

@@ -1,70 +1,787 @@
-"""``selfconf report``: the paper's Table 1 (and Table 2 risk–coverage) for your own graded rows.
+"""``selfconf report``: calibration, discrimination and selective-prediction statistics for graded rows.
 
-Input: one or more CSV or JSONL files, one graded answer per row, with columns
+Input: one or more CSV, TSV or JSONL files (optionally ``.gz``), one graded answer per row:
 
 ==============  ==========================================================================
 ``model``       model name (non-empty)
 ``item_id``     question id; ``(model, item_id)`` must be unique across all inputs
-``confidence``  stated confidence, 0–100 (``--confidence-scale percent``, default) or 0–1
-                (``unit``); empty/null means *missing* (row excluded and counted)
+``confidence``  stated confidence; scale from ``--confidence-scale`` (below); empty/null means
+                *missing* (row excluded and counted)
 ``correct``     1/0 (also true/false); empty/null means *ungraded* (row excluded and counted)
-``refusal``     optional 1/0
-``answer``      optional, carried along
-``gold``        optional, carried along
+``refusal``     optional 1/0 (a refusal without a confidence is excluded and counted as such)
+``COLUMN``      any category column named by ``--by`` (e.g. subject, benchmark)
 ==============  ==========================================================================
 
-A value that is present but invalid (confidence outside the chosen scale or not a number,
-``correct`` not binary, empty model or item id, duplicate row) stops the report with an error
-naming the file, line and value: nothing is silently dropped or clipped.
+Reading rules (BOM, gzip, CRLF, decode errors, short rows, empty files) are those of
+:mod:`selfconf.rows`.  A value that is present but invalid stops the report with an error naming
+the file, line and field: nothing is silently dropped or clipped.
 
-Statistics come from :func:`selfconf.summary.table1` (the same function the book uses for the
-paper's Table 1), which delegates each formula to :mod:`selfconf.metrics`; this module only reads,
-validates, and formats.  Outputs: a terminal table in the paper's units (accuracy, confidence and
-error rates in percent, CITL in percentage points, Brier/ECE/AUROC on 0–1), ``--json`` (all
-proportions on 0–1) and ``--html FILE`` (self-contained offline page, :mod:`selfconf.htmlreport`).
+Confidence scale (``--confidence-scale``, :func:`resolve_scale`)
+    ``percent`` (0–100), ``unit`` (0–1) or ``auto`` (default): a value above 1, or one written
+    with a trailing ``%``, means percent; all values within [0, 1] with at least one strictly
+    between 0 and 1 means unit; values that are all exactly 0 or 1 are ambiguous (an error asking
+    for the flag); values above 1 together with fractional values at or below 1 are a mixed file
+    (an error naming the first rows of each kind).  ``%`` is refused under ``unit``.  The scale
+    used, and why, is printed in every output.
+
+Same answer for the same data
+    Every statistic, point estimate and bootstrap draw is a function of the per-model counts of
+    correct and wrong answers at each confidence level (:func:`selfconf.metrics.counts_statistics`,
+    :func:`selfconf.bootstrap.count_draws`), and models are listed in sorted order, so the output
+    is identical under any permutation of the input rows.  Risk at a coverage whose cut falls
+    inside a group of tied confidences is the expectation over tie orders (``risk_coverage``),
+    with the best and worst tie orders (``risk_coverage_min`` / ``risk_coverage_max``).
+
+Intervals
+    Percentile row-bootstrap intervals (within each model, or model x group) for every metric in
+    :data:`CI_METRICS`; each model's draws come from ``default_rng([seed, crc32(model)])``
+    (and crc32 of the group value for ``--by`` rows), so they do not change when other models are
+    added.  Draws where a statistic is undefined (an AUROC resample with one class) are left out
+    of its quantiles.
+
+Entry points: :func:`from_frame` (pandas) and :func:`run` (the command line, which calls it).
+:func:`prepare_frame` + :func:`compute_report` are the book's path (the paper's Table 1 rules via
+:func:`selfconf.summary.table1`: row-order ties, AUROC interval only) and are kept unchanged.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import math
 import sys
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-if TYPE_CHECKING:  # heavy imports (pandas, scipy via metrics) wait until a report is computed,
-    import pandas as pd  # so that `selfconf collect --help` and friends start fast
+import numpy as np
+
+if TYPE_CHECKING:  # pandas is imported when a report is computed, so `--help` starts fast
+    import pandas as pd
 
 __all__ = [
     "JSON_MODEL_KEYS",
+    "CI_METRICS",
     "COVERAGES",
-    "LoadedRows",
+    "SCALES",
+    "Rows",
+    "resolve_scale",
     "load_rows",
-    "prepare_frame",
-    "compute_report",
+    "rows_from_frame",
+    "compute",
+    "from_frame",
     "report_json",
     "format_table",
     "add_parser",
     "run",
+    # the book's path (unchanged)
+    "LoadedRows",
+    "prepare_frame",
+    "compute_report",
 ]
 
-#: Keys of every object in the ``models`` list of ``--json`` output, in order.
-JSON_MODEL_KEYS = (
-    "model", "n", "accuracy", "mean_confidence", "median_confidence", "citl", "brier", "ece",
-    "auroc", "auroc_ci_low", "auroc_ci_high", "high_conf_error_rate", "risk_coverage",
-)
 #: Coverages of the risk–coverage columns (the paper's Table 2).
 COVERAGES = (1.0, 0.8, 0.6, 0.4, 0.2)
 #: High-confidence threshold on the 0–1 scale (the paper's "stated confidence >= 80").
 HIGH_CONF = 0.8
+#: Share of a model's rows that may be excluded before its headline gets a warning.
+EXCLUDED_WARN = 0.05
+SCALES = ("auto", "percent", "unit")
 REQUIRED = ("model", "item_id", "confidence", "correct")
-_JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
-_TRUE = {"1", "1.0", "true", "t", "yes", "y"}
-_FALSE = {"0", "0.0", "false", "f", "no", "n"}
+#: Metrics reported with a percentile bootstrap interval (``<metric>_ci_low`` / ``_ci_high``).
+CI_METRICS = ("accuracy", "mean_confidence", "citl", "brier", "ece", "smooth_ece", "auroc",
+              "high_conf_error_rate", "aurc")
+EXCLUSION_REASONS = ("missing_confidence", "missing_correct", "refusal_without_confidence")
 
+#: Keys of every object in the ``models`` (and ``groups``) lists of ``--json``, in order.
+JSON_MODEL_KEYS = (
+    "model", "group", "n", "rows",
+    "accuracy", "accuracy_ci_low", "accuracy_ci_high",
+    "mean_confidence", "mean_confidence_ci_low", "mean_confidence_ci_high",
+    "median_confidence",
+    "citl", "citl_ci_low", "citl_ci_high",
+    "brier", "brier_ci_low", "brier_ci_high",
+    "ece", "ece_ci_low", "ece_ci_high",
+    "smooth_ece", "smooth_ece_ci_low", "smooth_ece_ci_high", "smooth_ece_bandwidth",
+    "auroc", "auroc_ci_low", "auroc_ci_high",
+    "high_conf_error_rate", "high_conf_error_rate_ci_low", "high_conf_error_rate_ci_high", "high_conf_n",
+    "refusal_rate",
+    "aurc", "aurc_ci_low", "aurc_ci_high",
+    "risk_coverage", "risk_coverage_min", "risk_coverage_max", "risk_coverage_curve",
+    "excluded", "excluded_share", "warning",
+    "reliability", "smooth_reliability",
+)
+_SMOOTH_GRID = np.linspace(0.0, 1.0, 51)
+
+
+# --------------------------------------------------------------------------------------------
+# rows
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Rows:
+    """Validated rows as columns (one entry per row read, excluded rows included).
+
+    ``model`` holds codes into ``models`` (sorted names); ``confidence`` is on 0–1 (NaN =
+    missing); ``correct`` and ``refusal`` are 0/1 floats (NaN = missing; ``refusal`` is None
+    when no input has the column); ``group`` holds codes into ``groups`` for ``--by``.
+    """
+
+    models: np.ndarray
+    model: np.ndarray
+    confidence: np.ndarray
+    confidence_raw: np.ndarray
+    correct: np.ndarray
+    refusal: np.ndarray | None
+    scale: str
+    scale_reason: str
+    inputs: list[str] = field(default_factory=list)
+    by: str | None = None
+    groups: np.ndarray | None = None
+    group: np.ndarray | None = None
+
+    @property
+    def rows_read(self) -> int:
+        return int(self.model.size)
+
+    def reasons(self) -> np.ndarray:
+        """Exclusion reason per row: -1 used, else an index into :data:`EXCLUSION_REASONS`."""
+        no_conf = np.isnan(self.confidence)
+        ref = np.zeros(no_conf.size, bool) if self.refusal is None else (self.refusal == 1)
+        out = np.full(no_conf.size, -1, dtype=np.int8)
+        out[~no_conf & np.isnan(self.correct)] = 1
+        out[no_conf] = 0
+        out[no_conf & ref] = 2
+        return out
+
+
+def _first_rows(mask: np.ndarray, where, k: int = 3) -> str:
+    idx = np.flatnonzero(mask)[:k]
+    return "; ".join(where(int(i)) for i in idx)
+
+
+def resolve_scale(raw: np.ndarray, percent_sign: np.ndarray, scale: str, where) -> tuple[str, str]:
+    """Decide the confidence scale (rules in the module docstring); return ``(scale, reason)``.
+
+    ``raw`` are the confidences as written (NaN = missing), ``percent_sign`` marks values written
+    with ``%``, ``where(i)`` names row i.  Out-of-range values are errors naming the first row.
+
+    Reference: the elicitation scale of Chernets (2026), Section 2 (integers 0–100).
+
+    Example: ``resolve_scale(np.array([0.2, 0.9]), np.zeros(2, bool), "auto", str)`` is
+    ``("unit", ...)``.
+    """
+    if scale not in SCALES:
+        raise ValueError(f"--confidence-scale must be one of {', '.join(SCALES)}, got {scale!r}")
+    present = ~np.isnan(raw)
+    if not np.isfinite(raw[present]).all():
+        i = int(np.flatnonzero(present & ~np.isfinite(raw))[0])
+        raise ValueError(f"{where(i)}: field 'confidence' must be finite, got {raw[i]!r}")
+    neg = present & (raw < 0)
+    if neg.any():
+        i = int(np.flatnonzero(neg)[0])
+        raise ValueError(f"{where(i)}: field 'confidence' = {raw[i]:g} is negative")
+    if scale == "unit" and percent_sign.any():
+        raise ValueError(f"{where(int(np.flatnonzero(percent_sign)[0]))}: confidence written with '%' "
+                         "but --confidence-scale unit was given (use percent or auto)")
+    if scale == "auto":
+        above = present & ((raw > 1) | percent_sign)
+        frac = present & ~percent_sign & (raw <= 1) & (raw != np.floor(raw))
+        if above.any() and frac.any():
+            raise ValueError(
+                "confidences mix scales: values above 1 (or written with %) at "
+                f"{_first_rows(above, where)}, and fractional values at or below 1 at {_first_rows(frac, where)}; "
+                "fix the file, or pass --confidence-scale percent or unit to state the scale"
+            )
+        if above.any():
+            scale, reason = "percent", "auto-detected: values above 1 (or written with %)"
+        elif frac.any():
+            scale, reason = "unit", "auto-detected: all values within [0, 1], some strictly between"
+        elif present.any():
+            raise ValueError(
+                "every confidence is exactly 0 or 1, which fits both the 0-1 and the 0-100 scale; "
+                "pass --confidence-scale unit or --confidence-scale percent"
+            )
+        else:
+            scale, reason = "unit", "no confidences present"
+    else:
+        reason = "given by --confidence-scale"
+    hi = 100.0 if scale == "percent" else 1.0
+    over = present & (raw > hi)
+    if over.any():
+        i = int(np.flatnonzero(over)[0])
+        hint = " (0-100 values? use --confidence-scale percent or auto)" if scale == "unit" and raw[i] <= 100 else ""
+        raise ValueError(f"{where(i)}: field 'confidence' = {raw[i]:g} is outside the {scale} scale [0, {hi:g}]{hint}")
+    return scale, reason
+
+
+def _rows_from_columns(cols, *, confidence_scale: str, by: str | None, inputs: list[str]) -> Rows:
+    import pandas as pd
+
+    model, models = cols.identifiers("model")
+    item, _ = cols.identifiers("item_id")
+    key = model * (int(item.max()) + 1 if item.size else 1) + item
+    dup = pd.Series(key).duplicated(keep="first").to_numpy()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        j = int(np.flatnonzero(key == key[i])[0])
+        item_name = cols.identifiers("item_id")[1][item[i]]
+        raise ValueError(f"{cols.where(i)}: duplicate row for model {models[model[i]]!r}, item_id {item_name!r} "
+                         f"(first at {cols.where(j)})")
+    raw, pct = cols.number("confidence")
+    scale, reason = resolve_scale(raw, pct, confidence_scale, cols.where)
+    conf = raw / 100.0 if scale == "percent" else raw.copy()
+    correct = cols.binary("correct")
+    refusal = cols.binary("refusal") if cols.has("refusal") else None
+    group = groups = None
+    if by:
+        if not all(by in rf.columns for rf in cols.files):
+            missing = [str(rf.path) for rf in cols.files if by not in rf.columns]
+            raise ValueError(f"--by {by}: no column {by!r} in {', '.join(missing)}")
+        group, groups = cols.identifiers(by)
+    return Rows(models, model, conf, raw, correct, refusal, scale, reason, inputs, by, groups, group)
+
+
+def load_rows(paths: Sequence[str | Path], *, confidence_scale: str = "auto", by: str | None = None) -> Rows:
+    """Read and validate graded rows from files (rules in the module docstring and :mod:`selfconf.rows`).
+
+    Reference: column layout of ``selfconf grade`` output.
+
+    Example: ``load_rows(["runs/a.graded.jsonl"]).scale`` -> ``"percent"``.
+    """
+    from .rows import columns_from, read_file
+
+    if not paths:
+        raise ValueError("no input files given")
+    want = list(REQUIRED) + ["refusal"] + ([by] if by else [])
+    files = [read_file(p, want, REQUIRED) for p in paths]
+    return _rows_from_columns(columns_from(files), confidence_scale=confidence_scale, by=by,
+                              inputs=[str(p) for p in paths])
+
+
+def rows_from_frame(df: pd.DataFrame, *, confidence_scale: str = "auto", by: str | None = None,
+                    source: str = "frame") -> Rows:
+    """Validate an in-memory frame like :func:`load_rows`; errors name ``source`` and the row (0-based).
+
+    Example: ``rows_from_frame(pd.DataFrame({"model": ["a"], "item_id": [1], "confidence": [0.7],
+    "correct": [1]})).scale`` -> ``"unit"``.
+    """
+    import pyarrow as pa
+
+    from .rows import RowFile, _list_to_arrow, columns_from
+
+    missing = [c for c in REQUIRED if c not in df.columns]
+    if missing:
+        raise ValueError(f"{source}: missing column(s) {', '.join(missing)} (has: {', '.join(map(str, df.columns))})")
+    if df.empty:
+        raise ValueError(f"{source}: no rows")
+    want = list(REQUIRED) + ["refusal"] + ([by] if by else [])
+    data = {}
+    for c in want:
+        if c not in df.columns:
+            continue
+        try:
+            data[c] = pa.chunked_array([pa.Array.from_pandas(df[c])])
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
+            data[c] = [None if (v is None or (isinstance(v, float) and math.isnan(v))) else v for v in df[c].tolist()]
+        if c in ("model", "item_id", by) and not isinstance(data[c], list) and not pa.types.is_string(data[c].type):
+            data[c] = [None if (v is None or (isinstance(v, float) and math.isnan(v))) else v for v in df[c].tolist()]
+    rf = RowFile(Path(source), "frame", False, [str(c) for c in df.columns], data, len(df),
+                 np.arange(len(df), dtype=np.int64))
+    return _rows_from_columns(columns_from([rf]), confidence_scale=confidence_scale, by=by, inputs=[source])
+
+
+# --------------------------------------------------------------------------------------------
+# statistics
+# --------------------------------------------------------------------------------------------
+
+
+def _unit_rng(seed: int, model: str, group: str | None) -> np.random.Generator:
+    words = [int(seed), zlib.crc32(str(model).encode("utf-8"))]
+    if group is not None:
+        words.append(zlib.crc32(str(group).encode("utf-8")))
+    return np.random.default_rng(words)
+
+
+def _level_codes(conf: np.ndarray, raw: np.ndarray, scale: str) -> tuple[np.ndarray, np.ndarray]:
+    """(levels on 0–1, code per row) for the used rows; integer percents need no sort."""
+    if scale == "percent" and raw.size and np.all(raw == np.floor(raw)):
+        code = raw.astype(np.int64)
+        present = np.bincount(code, minlength=101) > 0
+        remap = np.cumsum(present) - 1
+        lv = np.flatnonzero(present) / 100.0
+        return lv, remap[code]
+    lv, code = np.unique(conf, return_inverse=True)
+    return lv, code.reshape(-1).astype(np.int64)
+
+
+def _cell_counts(unit: np.ndarray, code: np.ndarray, y: np.ndarray, n_units: int, k: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Per unit: (level indices used, pos counts, neg counts)."""
+    cells = (unit * k + code) * 2 + y
+    if n_units * k * 2 <= 50_000_000:
+        c = np.bincount(cells, minlength=n_units * k * 2).reshape(n_units, k, 2)
+        out = []
+        for u in range(n_units):
+            tot = c[u, :, 0] + c[u, :, 1]
+            nz = np.flatnonzero(tot)
+            out.append((nz, c[u, nz, 1], c[u, nz, 0]))
+        return out
+    uniq, cnt = np.unique(cells, return_counts=True)
+    lvl, cls = (uniq // 2) % k, uniq % 2
+    un = uniq // (2 * k)
+    out = []
+    for u in range(n_units):
+        s = un == u
+        li, ci, ni = lvl[s], cls[s], cnt[s]
+        nz = np.unique(li)
+        pos = np.zeros(nz.size, np.int64)
+        neg = np.zeros(nz.size, np.int64)
+        j = np.searchsorted(nz, li)
+        np.add.at(pos, j[ci == 1], ni[ci == 1])
+        np.add.at(neg, j[ci == 0], ni[ci == 0])
+        out.append((nz, pos, neg))
+    return out
+
+
+def _nan() -> float:
+    return float("nan")
+
+
+def _unit_stats(lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, *, rng: np.random.Generator, n_boot: int,
+                level: float, ece_bins: int, ece_binning: str, ece_edge: str) -> dict[str, Any]:
+    from . import bootstrap, metrics
+
+    opts = dict(n_bins=ece_bins, binning=ece_binning, edge=ece_edge, threshold=HIGH_CONF, coverages=COVERAGES)
+    sigma = metrics.smooth_ece_bandwidth(lv, pos, neg)
+    point = metrics.counts_statistics(lv, pos, neg, smooth_sigma=sigma, **opts)
+    draws: dict[str, list] = {m: [] for m in CI_METRICS}
+    curves = []
+    for P, Q in bootstrap.count_draws(pos, neg, n_boot=n_boot, rng=rng):
+        st = metrics.counts_statistics(lv, P, Q, smooth_sigma=sigma, **opts)
+        for m in CI_METRICS:
+            draws[m].append(st[m])
+        curves.append(metrics.smooth_reliability(lv, P, Q, sigma, _SMOOTH_GRID)["accuracy"])
+    r: dict[str, Any] = {}
+    for m in CI_METRICS:
+        lo, hi, _ = bootstrap.interval_or_nan(np.concatenate(draws[m]), level)
+        r[m] = float(point[m][0])
+        r[f"{m}_ci_low"], r[f"{m}_ci_high"] = lo, hi
+    r["n"] = int(point["n"][0])
+    r["median_confidence"] = float(point["median_confidence"][0])
+    r["smooth_ece_bandwidth"] = float(sigma)
+    r["high_conf_n"] = int(point["high_conf_n"][0])
+    key = [coverage_key(c) for c in COVERAGES]
+    for name in ("risk_coverage", "risk_coverage_min", "risk_coverage_max"):
+        r[name] = {k: float(v) for k, v in zip(key, point[name][0])}
+    curve = metrics.risk_coverage_curve(lv, pos, neg)
+    r["risk_coverage_curve"] = {"coverage": curve["coverage"].tolist(), "risk": curve["risk"].tolist()}
+    rel = metrics.reliability_bins(np.repeat(lv, pos + neg), _expand_correct(pos, neg), ece_bins,
+                                   edge=ece_edge, binning=ece_binning)
+    occ = rel["n"] > 0
+    r["reliability"] = {k: [float(x) for x in rel[k][occ]] for k in ("lo", "hi", "mean_conf", "acc")}
+    r["reliability"]["n"] = [int(x) for x in rel["n"][occ]]
+    sm = metrics.smooth_reliability(lv, pos, neg, sigma, _SMOOTH_GRID)
+    band = np.concatenate(curves, axis=0)
+    undefined = np.isnan(band).any(axis=0)  # far from every level the kernel weights underflow
+    lo, hi = np.quantile(np.where(np.isnan(band), 0.0, band), [(1 - level) / 2, (1 + level) / 2], axis=0)
+    lo[undefined] = hi[undefined] = np.nan
+    r["smooth_reliability"] = {"t": _SMOOTH_GRID.tolist(), "accuracy": [_f(x) for x in sm["accuracy"]],
+                               "low": [_f(x) for x in lo], "high": [_f(x) for x in hi],
+                               "density": [_f(x) for x in sm["density"]]}
+    return r
+
+
+def _expand_correct(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+    """0/1 per row, level by level in the order of np.repeat(levels, pos + neg): wrong rows, then right."""
+    tot = pos + neg
+    out = np.zeros(int(tot.sum()), np.int8)
+    ends = np.cumsum(tot)
+    starts = ends - tot
+    idx = np.repeat(starts + neg, pos) + (np.arange(int(pos.sum())) - np.repeat(np.cumsum(pos) - pos, pos))
+    out[idx] = 1
+    return out
+
+
+def compute(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10, ece_binning: str = "equal_width",
+            ece_edge: str = "upper", level: float = 0.95) -> pd.DataFrame:
+    """Every report statistic, one row per model (sorted by name), then per (model, group) with ``--by``.
+
+    Columns are :data:`JSON_MODEL_KEYS`; ``attrs`` holds the settings.  A model whose every row
+    was excluded appears with ``n = 0`` and NaN statistics.  Definitions: module docstring and
+    :func:`selfconf.metrics.counts_statistics`.
+
+    Reference: Chernets (2026), Tables 1–2, extended with the intervals of Efron & Tibshirani (1993).
+
+    Example: ``compute(load_rows(["rows.csv"]), n_boot=200)["auroc"]``.
+    """
+    import pandas as pd
+
+    from . import metrics
+
+    if isinstance(seed, bool) or int(seed) != seed or seed < 0:
+        raise ValueError(f"--seed must be a non-negative integer, got {seed!r}")
+    if isinstance(n_boot, bool) or int(n_boot) != n_boot or n_boot < 1:
+        raise ValueError(f"--n-boot must be a positive integer, got {n_boot!r}")
+    if isinstance(ece_bins, bool) or int(ece_bins) != ece_bins or ece_bins < 1:
+        raise ValueError(f"--ece-bins must be a positive integer, got {ece_bins!r}")
+    if ece_binning not in metrics.BINNINGS:
+        raise ValueError(f"--ece-binning must be one of {', '.join(metrics.BINNINGS)}, got {ece_binning!r}")
+    if ece_edge not in metrics.EDGE_RULES:
+        raise ValueError(f"--ece-edge must be one of {', '.join(metrics.EDGE_RULES)}, got {ece_edge!r}")
+    reasons = rows.reasons()
+    used = reasons < 0
+    if not used.any():
+        counts = np.bincount(reasons[reasons >= 0], minlength=3)
+        raise ValueError(
+            "no usable rows: every row lacks a confidence or a grade "
+            f"({counts[0]} without confidence, {counts[1]} ungraded, {counts[2]} refusals without confidence)"
+        )
+    n_models = rows.models.size
+    units: list[tuple[int, int | None]] = [(m, None) for m in range(n_models)]
+    unit_of_row = [rows.model]
+    if rows.by:
+        n_groups = rows.groups.size
+        combos = np.unique(rows.model * n_groups + rows.group)
+        units += [(int(c // n_groups), int(c % n_groups)) for c in combos]
+        combo_index = np.full(n_models * n_groups, -1, np.int64)
+        combo_index[combos] = np.arange(combos.size) + n_models
+        unit_of_row.append(combo_index[rows.model * n_groups + rows.group])
+    lv, code = _level_codes(rows.confidence[used], rows.confidence_raw[used], rows.scale)
+    y = rows.correct[used].astype(np.int64)
+    per_unit: dict[int, tuple] = {}
+    for uo in unit_of_row:
+        u_used = uo[used]
+        base = int(u_used.min()) if u_used.size else 0
+        n_u = int(u_used.max()) - base + 1 if u_used.size else 0
+        for j, c in enumerate(_cell_counts(u_used - base, code, y, n_u, lv.size)):
+            per_unit[base + j] = c
+    n_reason = len(EXCLUSION_REASONS)
+    out = []
+    for u, (m, g) in enumerate(units):
+        uo = unit_of_row[0 if g is None else 1]
+        sel = uo == u
+        rc = np.bincount(reasons[sel & ~used], minlength=n_reason)
+        n_rows = int(sel.sum())
+        name = str(rows.models[m])
+        gname = None if g is None else str(rows.groups[g])
+        rec: dict[str, Any] = {"model": name, "group": gname, "rows": n_rows}
+        cnt = per_unit.get(u)
+        if cnt is not None and cnt[0].size:
+            idx, pos, neg = cnt
+            rec.update(_unit_stats(lv[idx], pos, neg, rng=_unit_rng(seed, name, gname), n_boot=n_boot, level=level,
+                                   ece_bins=ece_bins, ece_binning=ece_binning, ece_edge=ece_edge))
+        else:
+            rec.update({k: _nan() for k in JSON_MODEL_KEYS if k not in ("model", "group", "rows")})
+            rec.update(n=0, high_conf_n=0, reliability=None, smooth_reliability=None, risk_coverage_curve=None,
+                       **{k: {coverage_key(c): None for c in COVERAGES} for k in ("risk_coverage", "risk_coverage_min", "risk_coverage_max")})
+        if rows.refusal is not None:
+            rf = rows.refusal[sel]
+            known = ~np.isnan(rf)
+            rec["refusal_rate"] = float(rf[known].mean()) if known.any() else _nan()
+        else:
+            rec["refusal_rate"] = _nan()
+        rec["excluded"] = {r: int(v) for r, v in zip(EXCLUSION_REASONS, rc)}
+        share = float(rc.sum() / n_rows) if n_rows else 0.0
+        rec["excluded_share"] = share
+        rec["warning"] = None
+        if share > EXCLUDED_WARN:
+            parts = ", ".join(f"{v} {_REASON_TEXT[r]}" for r, v in zip(EXCLUSION_REASONS, rc) if v)
+            rec["warning"] = (f"{100 * share:.1f}% of its {n_rows} rows excluded ({parts}); the statistics describe "
+                              "only the remaining rows and may be biased")
+        out.append(rec)
+    tab = pd.DataFrame(out)[list(JSON_MODEL_KEYS)]
+    for c in ("model", "group", "warning"):  # keep None as None (pandas would infer a str dtype with NaN)
+        tab[c] = pd.Series([r[c] for r in out], dtype=object)
+    tab.attrs.update(seed=int(seed), n_boot=int(n_boot), level=float(level), ece_bins=int(ece_bins),
+                     ece_binning=ece_binning, ece_edge=ece_edge, confidence_scale=rows.scale,
+                     confidence_scale_reason=rows.scale_reason, by=rows.by, rows_read=rows.rows_read,
+                     rows_used=int(used.sum()), inputs=list(rows.inputs))
+    return tab
+
+
+_REASON_TEXT = {"missing_confidence": "without a confidence", "missing_correct": "ungraded",
+                "refusal_without_confidence": "refusals without a confidence"}
+
+
+def from_frame(df: pd.DataFrame, *, confidence_scale: str = "auto", seed: int = 0, n_boot: int = 2000,
+               by: str | None = None, ece_bins: int = 10, ece_binning: str = "equal_width",
+               ece_edge: str = "upper") -> pd.DataFrame:
+    """The report of ``selfconf report`` for an in-memory frame: one row per model (and group).
+
+    Definition: validates ``df`` (columns ``model``, ``item_id``, ``confidence``, ``correct``,
+    optional ``refusal`` and the ``by`` column) with the command line's rules and defaults, then
+    computes every statistic of :func:`compute`; the columns are the JSON keys
+    (:data:`JSON_MODEL_KEYS`), proportions on 0–1.  The command line calls this function's parts
+    (:func:`load_rows`, :func:`compute`) with the same defaults.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    confidence_scale : {"auto", "percent", "unit"}
+    seed, n_boot : bootstrap seed and draws
+    by : optional category column (rows per model x value follow the per-model rows)
+    ece_bins, ece_binning, ece_edge : ECE options (see :func:`selfconf.metrics.ece`)
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    References
+    ----------
+    Chernets (2026), Tables 1–2; Efron & Tibshirani (1993), Ch. 13 (percentile intervals).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"model": ["m"] * 4, "item_id": [1, 2, 3, 4],
+    ...                    "confidence": [90, 80, 60, 30], "correct": [1, 1, 0, 0]})
+    >>> r = from_frame(df, n_boot=200)
+    >>> float(r.loc[0, "accuracy"]), float(r.loc[0, "auroc"]), r.attrs["confidence_scale"]
+    (0.5, 1.0, 'percent')
+    """
+    rows = rows_from_frame(df, confidence_scale=confidence_scale, by=by)
+    return compute(rows, seed=seed, n_boot=n_boot, ece_bins=ece_bins, ece_binning=ece_binning, ece_edge=ece_edge)
+
+
+# --------------------------------------------------------------------------------------------
+# outputs
+# --------------------------------------------------------------------------------------------
+
+
+def _f(x: Any) -> float | None:
+    """JSON-safe float: NaN -> None."""
+    if x is None:
+        return None
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+def coverage_key(c: float) -> str:
+    """JSON key of a coverage: ``"1.0"``, ``"0.8"``, ... (0–1 scale)."""
+    return repr(float(c))
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        return _f(v)
+    return v
+
+
+def conventions(tab: pd.DataFrame) -> list[str]:
+    """One line per convention the numbers depend on (printed in every output)."""
+    a = tab.attrs
+    edge = ("upper: a confidence exactly on a bin edge goes to the bin above it (the book's rule); "
+            "--ece-edge lower is scikit-learn's and Guo et al.'s rule") if a["ece_edge"] == "upper" else (
+            "lower: a confidence exactly on a bin edge goes to the bin below it (scikit-learn's and Guo et al.'s rule); "
+            "--ece-edge upper is the book's rule")
+    return [
+        f"confidence scale: {a['confidence_scale']} ({a['confidence_scale_reason']}); all proportions below on 0-1 in JSON",
+        f"ECE: {a['ece_bins']} {a['ece_binning'].replace('_', '-')} bins, edge {edge}",
+        "smooth ECE: Blasiok & Nakkiran (2023) reflected-Gaussian kernel, bandwidth at the fixed point sigma = smECE(sigma)",
+        f"intervals: {100 * a['level']:g}% percentile row bootstrap within each model, {a['n_boot']} draws, seed {a['seed']}",
+        "risk@c: error rate among the floor(c*n) most confident answers, expected over the orders of tied "
+        "confidences (min/max over tie orders in JSON); AURC: mean risk over k = 1..n, same tie rule",
+        f"high-confidence error: share wrong among answers with confidence >= {HIGH_CONF:g} (0-1 scale)",
+        "refusal rate: share of the model's rows with refusal = 1, among rows where the refusal flag is given",
+    ]
+
+
+def report_json(tab: pd.DataFrame) -> dict:
+    """The ``--json`` document: settings, conventions, exclusions, ``models`` (and ``groups``)."""
+    a = tab.attrs
+    recs = [{k: _jsonable(r[k]) for k in JSON_MODEL_KEYS} for r in tab.to_dict("records")]
+    models = [r for r in recs if r["group"] is None]
+    groups = [r for r in recs if r["group"] is not None]
+    excl = {reason: {r["model"]: r["excluded"][reason] for r in models if r["excluded"][reason]} for reason in EXCLUSION_REASONS}
+    doc = {
+        "inputs": a["inputs"],
+        "confidence_scale": a["confidence_scale"],
+        "confidence_scale_reason": a["confidence_scale_reason"],
+        "seed": a["seed"],
+        "n_boot": a["n_boot"],
+        "interval_level": a["level"],
+        "ece_bins": a["ece_bins"],
+        "ece_binning": a["ece_binning"],
+        "ece_edge": a["ece_edge"],
+        "high_confidence_threshold": HIGH_CONF,
+        "coverages": [coverage_key(c) for c in COVERAGES],
+        "by": a["by"],
+        "rows_read": a["rows_read"],
+        "rows_used": a["rows_used"],
+        "excluded": {"total": int(sum(sum(d.values()) for d in excl.values())), **excl},
+        "warnings": [f"{r['model']}: {r['warning']}" for r in models if r["warning"]],
+        "conventions": conventions(tab),
+        "models": models,
+    }
+    if a["by"]:
+        doc["groups"] = groups
+    return doc
+
+
+def _pct(x: Any, d: int = 1) -> str:
+    return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * float(x):.{d}f}"
+
+
+def _num(x: Any, d: int = 3) -> str:
+    return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{float(x):.{d}f}"
+
+
+def _ci(r: dict, m: str, pct: bool) -> str:
+    lo, hi = r[f"{m}_ci_low"], r[f"{m}_ci_high"]
+    if lo is None or (isinstance(lo, float) and math.isnan(lo)):
+        return "—"
+    return f"[{_pct(lo)}, {_pct(hi)}]" if pct else f"[{_num(lo)}, {_num(hi)}]"
+
+
+def table_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """Header and string cells of the main terminal/HTML table, in display units."""
+    head = (["model"] + (["group"] if tab.attrs.get("by") else []) +
+            ["n", "acc %", "acc 95% CI", "mean conf", "median conf", "CITL pp", "Brier", "ECE", "smECE", "AUROC",
+             "AUROC 95% CI", "err@conf≥80 %", "refusal %", "AURC"] + [f"risk@{int(c * 100)}%" for c in COVERAGES] +
+            ["excluded"])
+    body = []
+    for r in tab.to_dict("records"):
+        citl = r["citl"]
+        exc = sum(r["excluded"].values())
+        cells = [str(r["model"])] + ([str(r["group"]) if r["group"] is not None else "(all)"] if tab.attrs.get("by") else [])
+        cells += [str(int(r["n"])), _pct(r["accuracy"]), _ci(r, "accuracy", True), _pct(r["mean_confidence"]),
+                  _pct(r["median_confidence"]), ("—" if math.isnan(citl) else f"{100 * citl:+.1f}"),
+                  _num(r["brier"]), _num(r["ece"]), _num(r["smooth_ece"]), _num(r["auroc"]), _ci(r, "auroc", False),
+                  _pct(r["high_conf_error_rate"]) + (f" (n={int(r['high_conf_n'])})" if r["n"] else ""),
+                  _pct(r["refusal_rate"]), _num(r["aurc"])]
+        cells += [_pct(r["risk_coverage"].get(coverage_key(c))) for c in COVERAGES]
+        cells.append(f"{exc} ({100 * r['excluded_share']:.1f}%)")
+        body.append(cells)
+    return head, body
+
+
+def interval_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """Header and cells of the intervals table (every metric of :data:`CI_METRICS`)."""
+    pct = {"accuracy", "mean_confidence", "citl", "high_conf_error_rate"}
+    head = ["model"] + (["group"] if tab.attrs.get("by") else []) + [m for m in CI_METRICS]
+    body = []
+    for r in tab.to_dict("records"):
+        cells = [str(r["model"])] + ([str(r["group"]) if r["group"] is not None else "(all)"] if tab.attrs.get("by") else [])
+        body.append(cells + [_ci(r, m, m in pct) for m in CI_METRICS])
+    return head, body
+
+
+def _text_table(head: list[str], body: list[list[str]]) -> list[str]:
+    widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h) for i, h in enumerate(head)]
+    line = lambda cells: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))  # noqa: E731
+    return [line(head), line(["-" * w for w in widths])] + [line(b) for b in body]
+
+
+def format_table(tab: pd.DataFrame) -> str:
+    """Plain-text report for the terminal: table, intervals, exclusions and warnings, conventions."""
+    a = tab.attrs
+    out = _text_table(*table_rows(tab))
+    out += ["", "95% intervals (percent for acc/conf/CITL/err, 0-1 otherwise):"] + _text_table(*interval_rows(tab))
+    out.append("")
+    models = [r for r in tab.to_dict("records") if r["group"] is None]
+    tot = {k: sum(r["excluded"][k] for r in models) for k in EXCLUSION_REASONS}
+    out.append(f"rows read {a['rows_read']}, used {a['rows_used']}, excluded {sum(tot.values())} ("
+               + ", ".join(f"{v} {_REASON_TEXT[k]}" for k, v in tot.items()) + ")")
+    for r in models:
+        for k in EXCLUSION_REASONS:
+            if r["excluded"][k]:
+                out.append(f"  excluded {_REASON_TEXT[k]}: {r['model']}: {r['excluded'][k]}")
+    for r in models:
+        if r["warning"]:
+            out.append(f"WARNING {r['model']}: {r['warning']}")
+    out.append("units: acc/conf/err/refusal in percent, CITL in percentage points; Brier, ECE, smECE, AUROC, AURC on 0-1")
+    out += conventions(tab)
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------------------------
+# command line
+# --------------------------------------------------------------------------------------------
+
+HELP = "calibration report (terminal, --json, --html) with intervals on every metric, for graded rows of any model"
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "report",
+        help=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=(
+            "Compute, per model (and per value of --by), n, accuracy, mean and median stated confidence, CITL,\n"
+            "Brier, binned ECE, smooth ECE, self-AUROC, the error rate among answers stated with confidence >= 80,\n"
+            "the refusal rate, AURC and risk at 100/80/60/40/20% coverage, each with a 95% percentile row-bootstrap\n"
+            "interval. Input rows need model, item_id, confidence, correct (optional refusal and the --by column);\n"
+            "CSV, TSV or JSONL, optionally .gz, UTF-8 with or without BOM.\n\n"
+            "Conventions (stated in every output too):\n"
+            "  * the output is identical under any permutation of the input rows: every statistic and bootstrap\n"
+            "    draw depends only on per-model counts at each confidence level, models are listed sorted;\n"
+            "  * risk@c uses floor(c*n) rows; when the cut falls inside tied confidences it is the expectation\n"
+            "    over tie orders (JSON adds risk_coverage_min/max, the best and worst tie orders);\n"
+            "  * ECE edge rule: 'upper' (default, the book's) puts a confidence lying on a bin edge into the bin\n"
+            "    above; 'lower' is scikit-learn's calibration_curve and Guo et al. (2017);\n"
+            "  * rows without a confidence, ungraded rows and refusals without a confidence are excluded, counted\n"
+            "    per model and reason; more than 5% excluded gives the model a warning."
+        ),
+        epilog=(
+            "scale rule (--confidence-scale auto): any value above 1 or written with a trailing % means percent;\n"
+            "all values in [0, 1] with one strictly between means unit; only 0s and 1s is ambiguous (an error);\n"
+            "values above 1 mixed with fractional values <= 1 is an error naming the rows.\n\n"
+            "example: selfconf report runs/*.graded.jsonl --by subject --html report.html"
+        ),
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="CSV/TSV/JSONL files (optionally .gz) of graded rows")
+    p.add_argument("--confidence-scale", choices=SCALES, default="auto",
+                   help="scale of the confidence column: auto (default; rule below), percent = 0-100, unit = 0-1")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--n-boot", type=int, default=2000, help="bootstrap draws for every interval (default 2000)")
+    p.add_argument("--ece-bins", type=int, default=10, help="number of ECE bins (default 10)")
+    p.add_argument("--ece-binning", choices=("equal_width", "equal_mass"), default="equal_width",
+                   help="equal_width (default) or equal_mass bins (about n/B rows each; tied confidences share a bin)")
+    p.add_argument("--ece-edge", choices=("upper", "lower"), default="upper",
+                   help="bin of a confidence exactly on an edge: upper (default, the book's rule) or lower "
+                        "(scikit-learn's and Guo et al.'s)")
+    p.add_argument("--by", metavar="COLUMN", default=None,
+                   help="also report every metric per model and value of this category column (e.g. subject)")
+    p.add_argument("--json", action="store_true", help="print JSON (proportions on the 0-1 scale) instead of the table")
+    p.add_argument("--html", metavar="FILE", default=None, help="also write a self-contained offline HTML report")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.n_boot < 1:
+        raise ValueError(f"--n-boot must be >= 1, got {args.n_boot}")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {args.seed}")
+    if args.ece_bins < 1:
+        raise ValueError(f"--ece-bins must be >= 1, got {args.ece_bins}")
+    rows = load_rows(args.paths, confidence_scale=args.confidence_scale, by=args.by)
+    tab = compute(rows, seed=args.seed, n_boot=args.n_boot, ece_bins=args.ece_bins,
+                  ece_binning=args.ece_binning, ece_edge=args.ece_edge)
+    if args.json:
+        print(json.dumps(report_json(tab), indent=2, allow_nan=False))
+    else:
+        print(format_table(tab))
+    if args.html:
+        from .htmlreport import write_html
+
+        write_html(args.html, tab)
+        print(f"wrote {args.html}", file=sys.stderr)
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# the book's path (paper rules; unchanged)
+# --------------------------------------------------------------------------------------------
 
 @dataclass
 class LoadedRows:
@@ -81,138 +798,6 @@ class LoadedRows:
     def n_excluded(self) -> int:
         return sum(self.missing_confidence.values()) + sum(self.missing_correct.values())
 
-
-def _is_missing(v: Any) -> bool:
-    if v is None:
-        return True
-    if isinstance(v, float) and math.isnan(v):
-        return True
-    return isinstance(v, str) and v.strip().lower() in ("", "nan", "null", "none", "na")
-
-
-def _binary(v: Any, where: str, name: str) -> int:
-    if isinstance(v, bool):
-        return int(v)
-    if isinstance(v, (int, float)) and v in (0, 1):
-        return int(v)
-    s = str(v).strip().lower()
-    if s in _TRUE:
-        return 1
-    if s in _FALSE:
-        return 0
-    raise ValueError(f"{where}: field '{name}' must be 0/1 (or true/false), got {v!r}")
-
-
-def _number(v: Any, where: str, name: str) -> float:
-    if isinstance(v, bool):
-        raise ValueError(f"{where}: field '{name}' must be a number, got {v!r}")
-    try:
-        x = float(str(v).strip().rstrip("%")) if isinstance(v, str) else float(v)
-    except (TypeError, ValueError):
-        raise ValueError(f"{where}: field '{name}' must be a number, got {v!r}") from None
-    if not math.isfinite(x):
-        raise ValueError(f"{where}: field '{name}' must be finite, got {v!r}")
-    return x
-
-
-def _iter_file(path: Path):
-    """Yield ``(line_number, dict)`` for each data row of a CSV or JSONL file."""
-    if not path.is_file():
-        raise FileNotFoundError(f"{path}: file not found")
-    if path.suffix.lower() in _JSON_SUFFIXES:
-        with open(path, encoding="utf-8") as fh:
-            for no, line in enumerate(fh, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    rec = json.loads(line)
-                except ValueError as exc:
-                    raise ValueError(f"{path}: line {no}: not valid JSON ({exc})") from None
-                if not isinstance(rec, dict):
-                    raise ValueError(f"{path}: line {no}: expected a JSON object, got {type(rec).__name__}")
-                yield no, rec
-    elif path.suffix.lower() in (".csv", ".tsv"):
-        with open(path, newline="", encoding="utf-8") as fh:
-            reader = csv.DictReader(fh, delimiter="\t" if path.suffix.lower() == ".tsv" else ",")
-            cols = reader.fieldnames or []
-            missing = [c for c in REQUIRED if c not in cols]
-            if missing:
-                hint = " (run `selfconf grade` first)" if missing == ["correct"] else ""
-                raise ValueError(f"{path}: missing column(s) {', '.join(missing)} (has: {', '.join(cols) or 'none'}){hint}")
-            for rec in reader:
-                yield reader.line_num, rec
-    else:
-        raise ValueError(f"{path}: unknown file type {path.suffix!r}; use .csv or .jsonl")
-
-
-def load_rows(paths: Sequence[str | Path], *, scale: str = "percent") -> LoadedRows:
-    """Read and validate graded rows from CSV/JSONL files (rules in the module docstring).
-
-    ``scale`` is ``"percent"`` (confidence 0–100) or ``"unit"`` (0–1); confidences are converted
-    to 0–1 (:func:`selfconf.metrics.from_percent` for percent).  Rows with a missing confidence or
-    a missing ``correct`` are left out of ``frame`` and counted per model.
-    """
-    import pandas as pd
-
-    from . import metrics
-
-    if scale not in ("percent", "unit"):
-        raise ValueError(f"--confidence-scale must be 'percent' or 'unit', got {scale!r}")
-    if not paths:
-        raise ValueError("no input files given")
-    hi = 100.0 if scale == "percent" else 1.0
-    recs: list[dict] = []
-    seen: dict[tuple[str, str], str] = {}
-    miss_conf: dict[str, int] = {}
-    miss_corr: dict[str, int] = {}
-    n_read = 0
-    for p in map(Path, paths):
-        for no, r in _iter_file(p):
-            n_read += 1
-            where = f"{p}: line {no}"
-            for col in REQUIRED:
-                if col not in r:
-                    hint = " (ungraded `selfconf collect` output? run `selfconf grade` first)" if col == "correct" else ""
-                    raise ValueError(f"{where}: missing field '{col}'{hint}")
-            if _is_missing(r["model"]) or not str(r["model"]).strip():
-                raise ValueError(f"{where}: field 'model' is empty")
-            if _is_missing(r["item_id"]) or not str(r["item_id"]).strip():
-                raise ValueError(f"{where}: field 'item_id' is empty")
-            model, item = str(r["model"]).strip(), str(r["item_id"]).strip()
-            key = (model, item)
-            if key in seen:
-                raise ValueError(f"{where}: duplicate row for model {model!r}, item_id {item!r} (first at {seen[key]})")
-            seen[key] = where
-            if _is_missing(r["confidence"]):
-                miss_conf[model] = miss_conf.get(model, 0) + 1
-                continue
-            c = _number(r["confidence"], where, "confidence")
-            if not (0.0 <= c <= hi):
-                hint = " (0-100 values? use --confidence-scale percent)" if scale == "unit" and c <= 100 else ""
-                raise ValueError(
-                    f"{where}: field 'confidence' = {r['confidence']!r} is outside the {scale} scale [0, {hi:g}]{hint}"
-                )
-            if _is_missing(r["correct"]):
-                miss_corr[model] = miss_corr.get(model, 0) + 1
-                continue
-            y = _binary(r["correct"], where, "correct")
-            ref = None if _is_missing(r.get("refusal")) else _binary(r.get("refusal"), where, "refusal")
-            recs.append(
-                {
-                    "model": model,
-                    "item_id": item,
-                    "confidence_raw": c,
-                    "correct": y,
-                    "refusal": ref,
-                    "answer": r.get("answer"),
-                    "gold": r.get("gold"),
-                    "source": where,
-                }
-            )
-    df = pd.DataFrame(recs, columns=["model", "item_id", "confidence_raw", "correct", "refusal", "answer", "gold", "source"])
-    raw = df["confidence_raw"].to_numpy(dtype=float)
-    df["confidence"] = metrics.from_percent(raw) if (scale == "percent" and raw.size) else raw
-    return LoadedRows(df, n_read, miss_conf, miss_corr, [str(p) for p in paths], scale)
 
 
 def prepare_frame(df: pd.DataFrame, *, scale: str = "unit", source: str = "frame") -> LoadedRows:
@@ -285,139 +870,3 @@ def compute_report(rows: LoadedRows, *, seed: int = 0, n_boot: int = 2000) -> pd
     tab["n"] = tab["n"].astype(int)
     return tab
 
-
-def _f(x: Any) -> float | None:
-    """JSON-safe float: NaN -> None."""
-    if x is None:
-        return None
-    x = float(x)
-    return None if math.isnan(x) else x
-
-
-def coverage_key(c: float) -> str:
-    """JSON key of a coverage: ``"1.0"``, ``"0.8"``, ... (0–1 scale)."""
-    return repr(float(c))
-
-
-def report_json(tab: pd.DataFrame, rows: LoadedRows, *, seed: int, n_boot: int) -> dict:
-    """The ``--json`` document.  ``models`` objects have exactly :data:`JSON_MODEL_KEYS`."""
-    models = []
-    for _, r in tab.iterrows():
-        obj = {
-            "model": str(r["model"]),
-            "n": int(r["n"]),
-            **{k: _f(r[k]) for k in JSON_MODEL_KEYS[2:-1]},
-            "risk_coverage": {coverage_key(c): _f(v) for c, v in r["risk_coverage"].items()},
-        }
-        assert tuple(obj) == JSON_MODEL_KEYS
-        models.append(obj)
-    return {
-        "inputs": rows.inputs,
-        "confidence_scale": rows.scale,
-        "seed": int(seed),
-        "n_boot": int(n_boot),
-        "high_confidence_threshold": HIGH_CONF,
-        "rows_read": int(rows.rows_read),
-        "rows_used": int(len(rows.frame)),
-        "excluded": {
-            "total": int(rows.n_excluded),
-            "missing_confidence": {m: int(v) for m, v in rows.missing_confidence.items()},
-            "missing_correct": {m: int(v) for m, v in rows.missing_correct.items()},
-        },
-        "notes": [
-            "proportions and confidences on the 0-1 scale; citl = mean_confidence - accuracy",
-            "auroc CI: row-level percentile bootstrap within model (selfconf.summary.table1)",
-            "risk_coverage: error rate among the ceil(coverage*n) most confident rows, ties in input order",
-        ],
-        "models": models,
-    }
-
-
-def _pct(x: Any, d: int = 1) -> str:
-    return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * float(x):.{d}f}"
-
-
-def _num(x: Any, d: int = 3) -> str:
-    return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{float(x):.{d}f}"
-
-
-def table_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
-    """Header and string cells of the terminal/HTML table, in the paper's display units."""
-    head = ["model", "n", "acc %", "mean conf", "median conf", "CITL pp", "Brier", "ECE", "AUROC", "95% CI",
-            "err@conf≥80 %"] + [f"risk@{int(c * 100)}% " for c in COVERAGES] + ["excluded"]
-    body = []
-    for _, r in tab.iterrows():
-        ci = "—" if math.isnan(r["auroc_ci_low"]) else f"[{r['auroc_ci_low']:.3f}, {r['auroc_ci_high']:.3f}]"
-        hc = _pct(r["high_conf_error_rate"]) + (f" (n={int(r['high_conf_n'])})" if r["n"] else "")
-        rc = [_pct(r["risk_coverage"].get(c)) for c in COVERAGES]
-        exc = int(r["excluded_missing_confidence"]) + int(r["excluded_missing_correct"])
-        body.append([str(r["model"]), str(int(r["n"])), _pct(r["accuracy"]), _pct(r["mean_confidence"]),
-                     _pct(r["median_confidence"]), ("—" if math.isnan(r["citl"]) else f"{100 * r['citl']:+.1f}"),
-                     _num(r["brier"]), _num(r["ece"]), _num(r["auroc"]), ci, hc, *rc, str(exc)])
-    return head, body
-
-
-def format_table(tab: pd.DataFrame, rows: LoadedRows, *, seed: int, n_boot: int) -> str:
-    """Plain-text table for the terminal, followed by the exclusion summary."""
-    head, body = table_rows(tab)
-    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(head)]
-    line = lambda cells: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))  # noqa: E731
-    out = [line(head), line(["-" * w for w in widths])] + [line(b) for b in body]
-    out.append("")
-    out.append(
-        f"rows read {rows.rows_read}, used {len(rows.frame)}, excluded {rows.n_excluded} "
-        f"({sum(rows.missing_confidence.values())} without a confidence, {sum(rows.missing_correct.values())} ungraded)"
-    )
-    for kind, d in (("without a confidence", rows.missing_confidence), ("ungraded", rows.missing_correct)):
-        for m, v in d.items():
-            out.append(f"  excluded {kind}: {m}: {v}")
-    out.append(
-        f"units: acc/conf/err in percent, CITL in percentage points; AUROC 95% CI: row-level bootstrap, "
-        f"{n_boot} draws, seed {seed}; risk@c = error rate among the c most confident answers (ties in input order)"
-    )
-    return "\n".join(out)
-
-
-HELP = "Table 1-style calibration report (terminal, --json, --html) for graded rows of any model"
-
-
-def add_parser(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(
-        "report",
-        help=HELP,
-        description=(
-            "Compute, per model, the paper's Table 1 columns (n, accuracy, mean and median stated confidence, "
-            "CITL, Brier, 10-bin ECE, self-AUROC with a row-level bootstrap 95% CI), the error rate among "
-            "answers stated with confidence >= 80, and risk-coverage at 100/80/60/40/20% coverage. Input rows "
-            "need model, item_id, confidence, correct (optional refusal, answer, gold). Rows without a confidence "
-            "or a grade are excluded and counted in every output."
-        ),
-        epilog="example: selfconf report runs/*.graded.jsonl --html report.html",
-    )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="CSV or JSONL files of graded rows")
-    p.add_argument("--confidence-scale", choices=("percent", "unit"), default="percent",
-                   help="scale of the confidence column: percent = 0-100 (default), unit = 0-1")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    p.add_argument("--n-boot", type=int, default=2000, help="bootstrap draws for the AUROC CI (default 2000)")
-    p.add_argument("--json", action="store_true", help="print JSON (proportions on the 0-1 scale) instead of the table")
-    p.add_argument("--html", metavar="FILE", default=None, help="also write a self-contained offline HTML report")
-    return p
-
-
-def run(args: argparse.Namespace) -> int:
-    if args.n_boot < 1:
-        raise ValueError(f"--n-boot must be >= 1, got {args.n_boot}")
-    if args.seed < 0:
-        raise ValueError(f"--seed must be >= 0, got {args.seed}")
-    rows = load_rows(args.paths, scale=args.confidence_scale)
-    tab = compute_report(rows, seed=args.seed, n_boot=args.n_boot)
-    if args.json:
-        print(json.dumps(report_json(tab, rows, seed=args.seed, n_boot=args.n_boot), indent=2, allow_nan=False))
-    else:
-        print(format_table(tab, rows, seed=args.seed, n_boot=args.n_boot))
-    if args.html:
-        from .htmlreport import write_html
-
-        write_html(args.html, tab, rows, seed=args.seed, n_boot=args.n_boot)
-        print(f"wrote {args.html}", file=sys.stderr)
-    return 0

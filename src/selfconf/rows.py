@@ -1,0 +1,385 @@
+"""Reading and validating row files (CSV, TSV, JSONL, optionally gzip-compressed) column by column.
+
+Used by ``selfconf report`` and :func:`selfconf.report.from_frame`.  The rules, which every
+reader here applies identically:
+
+* **Encodings.** UTF-8, with or without a byte-order mark (what spreadsheet programs write);
+  CRLF or LF line ends; ``.gz`` files (``rows.csv.gz``, ``rows.jsonl.gz``) are decompressed.
+  Bytes that are not UTF-8 (a Latin-1 export, say) are an error naming the file and line.
+* **Shape.** An empty file, or a CSV with a header and no data rows, is an error naming the file;
+  a CSV row with fewer or more fields than the header is an error naming its line.  A required
+  column missing from the header (or a required key missing from a JSONL record) is an error.
+* **Values.** Missing values are empty cells, JSON ``null`` and the words ``nan``, ``null``,
+  ``none``, ``na`` (any case).  Numbers may carry surrounding spaces; a confidence may carry a
+  trailing ``%`` (recorded, because it decides the scale).  Anything else that is not a number
+  where a number is needed is an error naming the file, line and field.
+
+CSV files are parsed by ``pyarrow.csv`` (multi-threaded, columnar); when it refuses a file
+the pure-Python reader parses it again, to give the exact line of the fault (or, for quirks
+Arrow alone rejects, to read it anyway).  JSONL is read line by line with :mod:`json`.  Line
+numbers are file lines (the header is line 1); they are computed only when an error is
+reported, so valid files pay nothing for them.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+__all__ = ["NULL_WORDS", "TRUE_WORDS", "FALSE_WORDS", "RowFile", "read_file", "Columns", "columns_from"]
+
+NULL_WORDS = ("", "nan", "null", "none", "na")
+TRUE_WORDS = ("1", "1.0", "true", "t", "yes", "y")
+FALSE_WORDS = ("0", "0.0", "false", "f", "no", "n")
+_JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
+_CSV_SUFFIXES = (".csv", ".tsv")
+
+
+def _kind(path: Path) -> tuple[str, bool]:
+    """('csv'|'tsv'|'jsonl', gzipped?) from the file name."""
+    suffixes = [s.lower() for s in path.suffixes]
+    gz = bool(suffixes) and suffixes[-1] == ".gz"
+    last = suffixes[-2] if gz and len(suffixes) >= 2 else (suffixes[-1] if suffixes and not gz else "")
+    if last in _JSON_SUFFIXES:
+        return "jsonl", gz
+    if last in _CSV_SUFFIXES:
+        return last[1:], gz
+    raise ValueError(f"{path}: unknown file type {''.join(path.suffixes) or '(none)'!r}; use .csv, .tsv or .jsonl (optionally .gz)")
+
+
+def _text(path: Path, gz: bool) -> str:
+    """Whole file decoded as UTF-8 (BOM removed); a decode error names the file and line."""
+    try:
+        data = gzip.open(path, "rb").read() if gz else path.read_bytes()
+    except (OSError, EOFError) as exc:
+        raise ValueError(f"{path}: cannot read the file ({exc})") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ValueError(
+            f"{path}: line {line}: byte 0x{data[exc.start]:02x} at column {col} is not UTF-8 "
+            "(re-save the file as UTF-8, e.g. from a Latin-1 or Windows-1252 export)"
+        ) from None
+
+
+@dataclass
+class RowFile:
+    """One input file read into columns (``data``: name -> list or pyarrow array)."""
+
+    path: Path
+    kind: str
+    gz: bool
+    columns: list[str]
+    data: dict[str, Any]
+    n_rows: int
+    _lines: np.ndarray | None = field(default=None, repr=False)
+
+    def line_of(self, i: int) -> int:
+        """File line of data row ``i`` (0-based); header is line 1 for CSV."""
+        if self._lines is None:
+            self._lines = _row_lines(self.path, self.kind, self.gz)
+        return int(self._lines[i])
+
+
+def _row_lines(path: Path, kind: str, gz: bool) -> np.ndarray:
+    text = _text(path, gz)
+    if kind == "jsonl":
+        return np.array([no for no, line in enumerate(text.splitlines(), start=1) if line.strip()], dtype=np.int64)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t" if kind == "tsv" else ",")
+    out = []
+    start = 1
+    for k, _ in enumerate(reader):
+        if k:
+            out.append(start)
+        start = reader.line_num + 1
+    return np.array(out, dtype=np.int64)
+
+
+def _python_csv(path: Path, kind: str, gz: bool, want: Sequence[str]) -> RowFile:
+    text = _text(path, gz)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t" if kind == "tsv" else ",")
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise ValueError(f"{path}: the file is empty (no header, no rows)") from None
+    except csv.Error as exc:
+        raise ValueError(f"{path}: line 1: {exc}") from None
+    header = [h.strip() for h in header]
+    idx = {c: header.index(c) for c in want if c in header}
+    cols: dict[str, list] = {c: [] for c in idx}
+    lines = []
+    start = reader.line_num + 1
+    try:
+        for rec in reader:
+            if not rec or (len(rec) == 1 and not rec[0].strip() and len(header) > 1):
+                start = reader.line_num + 1
+                continue  # a blank line carries no row
+            if len(rec) != len(header):
+                raise ValueError(
+                    f"{path}: line {start}: {len(rec)} field(s), but the header has {len(header)} "
+                    f"({', '.join(header)}); a field may contain an unquoted delimiter or be missing"
+                )
+            for c, j in idx.items():
+                cols[c].append(rec[j])
+            lines.append(start)
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise ValueError(f"{path}: line {start}: {exc}") from None
+    if not lines:
+        raise ValueError(f"{path}: header only, no data rows")
+    return RowFile(path, kind, gz, header, cols, len(lines), np.array(lines, dtype=np.int64))
+
+
+def _arrow_csv(path: Path, kind: str, gz: bool, want: Sequence[str]) -> RowFile | None:
+    """Columnar fast path; None when Arrow refuses the file (the Python reader then decides)."""
+    try:
+        import pyarrow as pa
+        import pyarrow.csv as pcsv
+    except ImportError:  # pragma: no cover - pyarrow is a dependency
+        return None
+    # header first (cheap), so that missing columns are reported by name
+    try:
+        with (gzip.open(path, "rt", encoding="utf-8-sig", newline="") if gz else open(path, encoding="utf-8-sig", newline="")) as fh:
+            first = fh.readline()
+    except (UnicodeDecodeError, OSError, EOFError):
+        return None
+    if not first.strip():
+        return None
+    header = [h.strip() for h in next(csv.reader([first], delimiter="\t" if kind == "tsv" else ","))]
+    if len(set(header)) != len(header):
+        return None
+    present = [c for c in want if c in header]
+    strings = {c: pa.string() for c in present if c in ("model", "item_id", "group")}
+    try:
+        table = pcsv.read_csv(
+            str(path),
+            read_options=pcsv.ReadOptions(column_names=None),
+            parse_options=pcsv.ParseOptions(delimiter="\t" if kind == "tsv" else ",", newlines_in_values=True),
+            convert_options=pcsv.ConvertOptions(include_columns=present, column_types=strings,
+                                                strings_can_be_null=False),
+        )
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowKeyError, OSError):
+        return None
+    if table.num_rows == 0:
+        return None
+    return RowFile(path, kind, gz, header, {c: table.column(c) for c in present}, table.num_rows)
+
+
+def _jsonl(path: Path, gz: bool, want: Sequence[str], required: Sequence[str]) -> RowFile:
+    text = _text(path, gz)
+    cols: dict[str, list] = {c: [] for c in want}
+    seen: set[str] = set()
+    lines = []
+    for no, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except ValueError as exc:
+            raise ValueError(f"{path}: line {no}: not valid JSON ({exc})") from None
+        if not isinstance(rec, dict):
+            raise ValueError(f"{path}: line {no}: expected a JSON object, got {type(rec).__name__}")
+        for c in required:
+            if c not in rec:
+                hint = " (ungraded `selfconf collect` output? run `selfconf grade` first)" if c == "correct" else ""
+                raise ValueError(f"{path}: line {no}: missing field '{c}'{hint}")
+        for c in want:
+            if c in rec:
+                seen.add(c)
+            cols[c].append(rec.get(c))
+        lines.append(no)
+    if not lines:
+        raise ValueError(f"{path}: the file is empty (no records)")
+    present = [c for c in want if c in seen]
+    return RowFile(path, "jsonl", gz, present, {c: cols[c] for c in present}, len(lines), np.array(lines, dtype=np.int64))
+
+
+def read_file(path: str | Path, want: Sequence[str], required: Sequence[str]) -> RowFile:
+    """Read the columns ``want`` of one file (rules in the module docstring).
+
+    ``required`` columns must be in the CSV header (or in every JSONL record); a missing one is
+    an error naming the file and the columns it has.
+
+    Example: ``read_file("runs/a.graded.jsonl.gz", ["model", "item_id"], ["model"]).n_rows``.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise FileNotFoundError(f"{p}: file not found")
+    kind, gz = _kind(p)
+    if kind == "jsonl":
+        return _jsonl(p, gz, want, required)
+    rf = _arrow_csv(p, kind, gz, want)
+    if rf is None:
+        rf = _python_csv(p, kind, gz, want)
+    missing = [c for c in required if c not in rf.columns]
+    if missing:
+        hint = " (run `selfconf grade` first)" if missing == ["correct"] else ""
+        raise ValueError(f"{p}: missing column(s) {', '.join(missing)} (has: {', '.join(rf.columns) or 'none'}){hint}")
+    return rf
+
+
+# --------------------------------------------------------------------------------------------
+# typed columns
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Columns:
+    """Typed columns of all inputs, concatenated, with a way back to (file, line).
+
+    ``text[name]`` are numpy object arrays of stripped strings (None = missing) for identifier
+    columns; ``number(name)`` parses a numeric column.
+    """
+
+    files: list[RowFile]
+    offsets: np.ndarray  # start row of each file in the concatenation
+
+    @property
+    def n(self) -> int:
+        return int(self.offsets[-1])
+
+    def where(self, i: int) -> str:
+        """``"<file>: line <L>"`` of global row ``i``."""
+        f = int(np.searchsorted(self.offsets, i, side="right") - 1)
+        rf = self.files[f]
+        if rf.kind == "frame":
+            return f"{rf.path}: row {i - int(self.offsets[f])}"
+        return f"{rf.path}: line {rf.line_of(i - int(self.offsets[f]))}"
+
+    def has(self, name: str) -> bool:
+        return any(name in rf.data for rf in self.files)
+
+    def _arrow(self, name: str, text: bool = False):
+        import pyarrow as pa
+
+        parts = []
+        for rf in self.files:
+            v = rf.data.get(name)
+            if v is None:
+                parts.append(pa.nulls(rf.n_rows))
+            elif isinstance(v, list):
+                parts.append(_list_to_arrow(v, text))
+            else:
+                parts.append(v)
+        chunks = []
+        types = {(c.type if isinstance(c, pa.ChunkedArray) else c.type) for c in parts}
+        numeric = all(pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_null(t) or pa.types.is_boolean(t) for t in types)
+        target = pa.float64() if numeric and not text else pa.string()
+        for c in parts:
+            cc = c.chunks if isinstance(c, pa.ChunkedArray) else [c]
+            for ch in cc:
+                if pa.types.is_boolean(ch.type) and target == pa.float64():
+                    ch = ch.cast(pa.int8())
+                if pa.types.is_boolean(ch.type):
+                    import pyarrow.compute as pc
+
+                    ch = pc.if_else(ch, "true", "false")
+                chunks.append(ch.cast(target))
+        return pa.chunked_array(chunks, type=target)
+
+    def identifiers(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """Codes (int64, sorted-name order) and the names of an identifier column.
+
+        An empty or missing value is an error naming the file and line.
+        """
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        arr = self._arrow(name, text=True)
+        arr = pc.utf8_trim_whitespace(arr)
+        bad = pc.or_kleene(pc.is_null(arr), pc.equal(arr, ""))
+        bad = pc.fill_null(bad, True)
+        if pc.any(bad).as_py():
+            i = int(np.flatnonzero(bad.to_numpy(zero_copy_only=False))[0])
+            raise ValueError(f"{self.where(i)}: field '{name}' is empty")
+        enc = pc.dictionary_encode(arr).combine_chunks()
+        names = np.asarray(enc.dictionary.to_pylist(), dtype=object)
+        codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        order = np.argsort(names.astype(str), kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        return rank[codes], names[order]
+
+    def number(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """(values as float64 with NaN for missing, boolean mask of values written with '%')."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        arr = self._arrow(name)
+        if arr.type == pa.float64():
+            v = arr.to_numpy()
+            return np.asarray(v, dtype=float), np.zeros(v.size, dtype=bool)
+        s = pc.utf8_trim_whitespace(arr)
+        low = pc.utf8_lower(s)
+        null = pc.fill_null(pc.or_kleene(pc.is_null(s), pc.is_in(low, value_set=pa.array(NULL_WORDS))), True)
+        pct = pc.fill_null(pc.ends_with(s, "%"), False)
+        body = pc.utf8_trim_whitespace(pc.utf8_rtrim(s, characters="%"))
+        body = pc.if_else(null, pa.scalar(None, pa.string()), body)
+        try:
+            v = pc.cast(body, pa.float64()).to_numpy(zero_copy_only=False)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            import pandas as pd
+
+            raw = body.to_pandas()
+            parsed = pd.to_numeric(raw, errors="coerce")
+            bad = np.flatnonzero(parsed.isna().to_numpy() & ~null.to_numpy(zero_copy_only=False))
+            i = int(bad[0])
+            raise ValueError(f"{self.where(i)}: field '{name}' must be a number, got {arr[i].as_py()!r}") from None
+        v = np.array(v, dtype=float)  # a writable copy
+        v[null.to_numpy(zero_copy_only=False)] = np.nan
+        return v, pct.to_numpy(zero_copy_only=False)
+
+    def binary(self, name: str) -> np.ndarray:
+        """0/1 as float64, NaN for missing; anything else is an error naming file and line."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        arr = self._arrow(name)
+        if arr.type == pa.float64():
+            v = np.asarray(arr.to_numpy(), dtype=float)
+            bad = np.flatnonzero(~np.isnan(v) & (v != 0) & (v != 1))
+            if bad.size:
+                i = int(bad[0])
+                raise ValueError(f"{self.where(i)}: field '{name}' must be 0/1 (or true/false), got {arr[i].as_py()!r}")
+            return v
+        low = pc.utf8_lower(pc.utf8_trim_whitespace(arr))
+        null = pc.fill_null(pc.or_kleene(pc.is_null(low), pc.is_in(low, value_set=pa.array(NULL_WORDS))), True).to_numpy(zero_copy_only=False)
+        t = pc.fill_null(pc.is_in(low, value_set=pa.array(TRUE_WORDS)), False).to_numpy(zero_copy_only=False)
+        f = pc.fill_null(pc.is_in(low, value_set=pa.array(FALSE_WORDS)), False).to_numpy(zero_copy_only=False)
+        bad = np.flatnonzero(~(null | t | f))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(f"{self.where(i)}: field '{name}' must be 0/1 (or true/false), got {arr[i].as_py()!r}")
+        out = np.where(t, 1.0, 0.0)
+        out[null] = np.nan
+        return out
+
+
+def _list_to_arrow(values: list, text: bool = False):
+    """A JSON column (mixed Python values) as one Arrow array: numbers stay numbers when every
+    value is a number (or null) and ``text`` is False; otherwise every value is written as text
+    (integers without a decimal point)."""
+    import pyarrow as pa
+
+    kinds = {type(v) for v in values if v is not None}
+    if not text and kinds <= {int, float, bool} and bool not in kinds:
+        return pa.array([None if v is None else float(v) for v in values], type=pa.float64())
+    if not text and kinds == {bool}:
+        return pa.array(values, type=pa.bool_())
+    return pa.array([None if v is None else ("true" if v is True else "false" if v is False else
+                                              v if isinstance(v, str) else json.dumps(v) if isinstance(v, (list, dict)) else str(v))
+                     for v in values], type=pa.string())
+
+
+def columns_from(files: list[RowFile]) -> Columns:
+    """Concatenate read files into :class:`Columns`."""
+    return Columns(files, np.concatenate([[0], np.cumsum([rf.n_rows for rf in files])]).astype(np.int64))
