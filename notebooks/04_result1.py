@@ -118,7 +118,7 @@ t1_show = as_text(pd.DataFrame({
     f"{LVL} CI high": t1["auroc_ci_high"],
 }), {"Acc. (%)": "{:.1f}", "Mean conf.": "{:.1f}", "Median conf.": "{:.0f}", "CITL (pp)": "{:+.1f}",
      "Brier": "{:.3f}", "ECE": "{:.3f}", "Self-AUROC": "{:.3f}", f"{LVL} CI low": "{:.3f}", f"{LVL} CI high": "{:.3f}"})
-_ = table(t1_show, "table1", caption="Table 1. Per-model calibration and self-AUROC (frontier tier, full graded set)")
+_ = table(t1_show, "table1", caption="Per-model calibration and self-AUROC (frontier tier, full graded set)")
 
 # %% [markdown]
 # ## Calibration: confidence is saturated and uncoupled from competence
@@ -373,7 +373,7 @@ for r in top.itertuples():
     })
 t2 = pd.DataFrame(t2_rows)
 glue.claims({"r1_riskcov_n_models": len(t2), "t2_caption_n_models": len(t2)})
-_ = table(t2, "table2", caption="Table 2. Error rate (%) among the most confident answers, by coverage")
+_ = table(t2, "table2", caption="Error rate (%) among the most confident answers, by coverage")
 _ = table(pd.DataFrame(t2_diag), "table2_cut_diagnostics",
           caption=f"How the {COVERAGES_PCT[-1]}% figure depends on the rounding of the covered rows and on the order of tied answers")
 
@@ -621,7 +621,8 @@ local_span = alt.Chart(pd.DataFrame([{
              alt.Tooltip("x2:Q", format=".1f", title="to"), alt.Tooltip("y:Q", title="median confidence from"),
              alt.Tooltip("y2:Q", title="to")])
 (diag100 + local_span + points + names).properties(
-    width=440, height=400, title="Figure 1. Median stated confidence vs accuracy, all models")
+    width=440, height=400, title="Median stated confidence vs accuracy, all models",
+    usermeta={"selfconf_label": "fig-figure1"})
 
 # %% [markdown]
 # **Figure 1.** Overconfidence is consistent across all {glue:text}`fig1_n_models_words` evaluated models:

@@ -199,7 +199,7 @@ for arm in ladder.ARMS:
                  "answered": int(r["n_answered"]), "AUROC (answered)": f"{r['auroc']:.3f}",
                  "Brier": f"{r['brier']:.3f}", "ECE": f"{r['ece']:.3f}", "paired Δ vs CORE": paired})
 _ = table(pd.DataFrame(rows), "table3_ladder",
-      caption="Table 3. Profile-injection ladder, confirmatory-eligible rung")
+      caption="Profile-injection ladder, confirmatory-eligible rung")
 
 # %% [markdown]
 # Each arm holds {glue:text}`ladder_n_rows_per_arm` scored rows ({glue:text}`ladder_n_nontrap_items`

@@ -155,7 +155,7 @@ glue.quoted("microprobe_ceiling_conf_approx")
 t4 = mp.rename(columns={"conf_at_0": f'Conf. @ "{low_claim:.0f}%"', "conf_at_95": f'Conf. @ "{high_claim:.0f}%"',
                         "delta": "Δ"})
 t4["Δ"] = [f"{d:+d}" if d else "0" for d in t4["Δ"]]
-_ = table(t4, "table4_microprobe", caption="Table 4. Local microprobe: stated confidence on the same incorrectly answered item")
+_ = table(t4, "table4_microprobe", caption="Local microprobe: stated confidence on the same incorrectly answered item")
 
 # %% [markdown]
 # A single fabricated claim ("[{glue:text}`microprobe_claim_high_pct:.0f`]{.quoted}% accuracy in this

@@ -16,10 +16,10 @@
 # Two questions are often folded into the one word *calibration*:
 #
 # 1. **Calibration in the large** — does the *level* of stated confidence match the level of accuracy?
-#    Measured by CITL (mean confidence minus accuracy), the expected calibration error (ECE) and, mixed
-#    with discrimination, the Brier score.
+#    Measured by CITL (mean confidence minus accuracy), the expected calibration error (ECE) {cite:p}`t-guo2017calibration` and, mixed
+#    with discrimination, the Brier score {cite:p}`t-brier1950verification`.
 # 2. **Discrimination** — does a model say higher numbers on the answers it gets right than on the ones
-#    it gets wrong? Measured by the AUROC of confidence as a predictor of correctness.
+#    it gets wrong? Measured by the AUROC of confidence as a predictor of correctness {cite:p}`t-hanley1982meaning`.
 #
 # They are different properties. This chapter separates them on simulated answers, where we control
 # the truth, and then looks at one choice hidden inside every ECE: the bins. The figures are
@@ -122,7 +122,7 @@ pts = alt.Chart(bins).mark_circle().encode(
     color=alt.Color("model:N"),
     tooltip=["model", "lo", "hi", "n", alt.Tooltip("mean_conf:Q", format=".3f"), alt.Tooltip("acc:Q", format=".3f")],
 )
-(diag + pts).properties(width=360, height=320)
+(diag + pts).properties(width=360, height=320, title="Reliability diagrams of the simulated models A and B")
 
 # %% [markdown]
 # ## Move the confidences, keep the ranking
@@ -298,7 +298,7 @@ pd.DataFrame([{"predictor": f"always {conf_const[0]:.3f}", **const}]).style.form
 # %% [markdown]
 # ## What the Brier score is made of
 #
-# Murphy (1973) split the Brier score of forecasts that take a finite set of values into three parts.
+# {cite:t}`t-murphy1973partition` split the Brier score of forecasts that take a finite set of values into three parts.
 # Group the answers by the confidence stated, let group $g$ hold $n_g$ of the $N$ answers with stated value
 # $f_g$ and share correct $\bar o_g$, and let $\bar o$ be the overall share correct. Then
 #
@@ -372,7 +372,7 @@ dec_chart.add_params(dec_family, dec_step)
 # ECE averages the gap between confidence and accuracy over bins of confidence. How the bins are cut is a
 # choice, and the number changes with it. *Equal-width* bins split the 0–1 scale into intervals of one
 # length (the paper's Table 1 uses equal-width bins); *equal-mass* bins sort the answers by confidence and cut them into
-# groups of (nearly) equal size, so that no bin is nearly empty. Stated confidences pile up on round
+# groups of (nearly) equal size, so that no bin is nearly empty {cite:p}`t-nixon2019measuring`. Stated confidences pile up on round
 # numbers, so an equal-mass cut often splits a pile of identical values between two bins, in row order.
 
 # %% tags=["remove-input"]
@@ -464,7 +464,7 @@ alt.Chart(ece_long).mark_point(filled=True, size=80).encode(
 #
 # A model that may abstain answers only when its confidence is high. At *coverage* $c$ it answers the share
 # $c$ of questions with the highest confidences; its *selective risk* is the error rate among them. The
-# risk–coverage curve traces this for every $c$ (Geifman and El-Yaniv, 2017). At full coverage the risk is
+# risk–coverage curve traces this for every $c$ {cite:p}`t-geifman2017selective`. At full coverage the risk is
 # one minus the accuracy, whatever the confidences.
 #
 # AUROC summarises the ranking over **all** cut-offs at once. It does not say where along the ranking the
@@ -646,9 +646,10 @@ _ = glue.value("teach_ex4_citl_a", 100 * metrics.citl(conf_a, correct))
 # %% [markdown]
 # ## References
 #
-# - Brier, G. W. (1950). Verification of forecasts expressed in terms of probability. *Monthly Weather Review* 78(1), 1–3.
-# - Murphy, A. H. (1973). A new vector partition of the probability score. *Journal of Applied Meteorology* 12(4), 595–600.
-# - Guo, C., Pleiss, G., Sun, Y. and Weinberger, K. Q. (2017). On calibration of modern neural networks. *ICML*.
-# - Nixon, J., Dusenberry, M., Zhang, L., Jerfel, G. and Tran, D. (2019). Measuring calibration in deep learning. *CVPR Workshops*.
-# - Geifman, Y. and El-Yaniv, R. (2017). Selective classification for deep neural networks. *NeurIPS*.
-# - Hanley, J. A. and McNeil, B. J. (1982). The meaning and use of the area under a ROC curve. *Radiology* 143(1), 29–36.
+# The works this chapter cites (all works cited anywhere in the book are in the [Bibliography](24_bibliography.md)):
+#
+# ```{bibliography}
+# :filter: docname in docnames
+# :keyprefix: t-
+# :labelprefix: T
+# ```

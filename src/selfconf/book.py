@@ -13,7 +13,8 @@ from pathlib import Path
 
 from .paths import project_root, resolve
 
-__all__ = ["data_source", "provenance", "banner", "table", "show_markdown"]
+__all__ = ["data_source", "provenance", "banner", "table", "table_markdown", "table_label",
+           "is_numeric_text", "show_markdown", "as_text"]
 
 TABLE_DIR = "book/_static/tables"
 
@@ -90,17 +91,131 @@ def as_text(df, formats: dict[str, str]):
     return out
 
 
+_NUMERIC_CHARS = set("0123456789.,+-\u2212\u2013[]()% ")
+
+
+def _cell_text(v, float_format: str | None, decimals: int | None) -> str:
+    """Display text of one cell: booleans as yes/no, missing values empty, floats at a fixed precision."""
+    import numpy as np
+    import pandas as pd
+
+    if isinstance(v, (bool, np.bool_)):
+        return "yes" if v else "no"
+    if v is None or (not isinstance(v, (str, bytes, list, tuple, dict)) and pd.isna(v)):
+        return ""
+    if isinstance(v, (float, np.floating)):
+        if float_format:
+            return float_format % v
+        return f"{float(v):.{decimals if decimals is not None else 6}f}"
+    return str(v)
+
+
+def _column_decimals(values) -> int:
+    """Fewest decimals (at most 6) that show every float of a column as it prints at 6 decimals."""
+    import numpy as np
+
+    x = np.asarray([float(v) for v in values if isinstance(v, (float, np.floating)) and np.isfinite(v)])
+    for d in range(7):
+        if x.size == 0 or np.all(np.abs(np.round(x, d) - np.round(x, 6)) < 1e-9):
+            return d
+    return 6
+
+
+def is_numeric_text(texts) -> bool:
+    """True when every non-empty cell text of a column is a number, signed number, percentage or interval.
+
+    Such columns are right-aligned (with tabular figures, see ``selfconf-publication.css``) so that digits
+    line up.  Example: ``is_numeric_text(["0.271", "[0.25, 0.29]", ""])`` is True; ``["openai"]`` is False.
+    """
+    texts = [t.strip() for t in texts if t.strip()]
+    return bool(texts) and all(set(t) <= _NUMERIC_CHARS and any(c.isdigit() for c in t) for t in texts)
+
+
+def _md_escape(text: str) -> str:
+    """Escape a cell's text for a MyST pipe table: every Markdown-active character becomes literal."""
+    out = []
+    for ch in text.replace("\r", " ").replace("\n", " "):
+        out.append("\\" + ch if ch in "\\`*_{}[]<>()#+!|$~&:" else ch)
+    return "".join(out)
+
+
+def table_label(name: str) -> str:
+    """Cross-reference label of the table written by :func:`table`: ``tab-`` + ``name`` with ``_`` as ``-``.
+
+    Example: ``table_label("table3_ladder") == "tab-table3-ladder"``; cite it as ``{numref}`tab-table3-ladder```.
+    """
+    import re
+
+    return "tab-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def table_markdown(df, name: str, caption: str, index: bool = False, float_format: str | None = None) -> str:
+    """MyST source of a numbered, captioned table (``{table}`` directive around a pipe table).
+
+    Definition: one header row from the column names (a MultiIndex is joined with " / "), one row per
+    data row; booleans read yes/no, missing values are empty, floats print with the fewest decimals
+    (at most six) that show every value of their column, or with ``float_format`` (``"%.3f"``).
+    Columns whose every cell is numeric text are right-aligned.  The table gets the label
+    :func:`table_label` ``(name)``, so any page can link it with ``{numref}``; the paper's Tables 1-4
+    keep the paper's numbers (``selfconf.publication.PAPER_NUMBERS``), every other table is numbered
+    S1, S2, ... in reading order.
+
+    Reference: MyST-Parser, "Tables" (the ``table`` directive, CommonMark pipe tables).
+
+    Example::
+
+        >>> import pandas as pd
+        >>> print(table_markdown(pd.DataFrame({"model": ["a"], "ok": [True], "auroc": [0.5]}), "t", "A caption"))
+        :::{table} A caption
+        :name: tab-t
+        :class: selfconf-table
+        :widths: auto
+        <BLANKLINE>
+        | model | ok | auroc |
+        | :-- | :-- | --: |
+        | a | yes | 0.5 |
+        :::
+    """
+    import pandas as pd
+
+    if not caption or not str(caption).strip():
+        raise ValueError(f"table {name!r}: a caption is required (every table of the book is numbered and captioned)")
+    frame = df.reset_index() if index else df
+    cols = [" / ".join(str(c) for c in col if str(c)) if isinstance(col, tuple) else str(col) for col in frame.columns]
+    body = []
+    for j in range(frame.shape[1]):
+        col = frame.iloc[:, j]
+        dec = _column_decimals(col.tolist()) if float_format is None else None
+        body.append([_cell_text(v, float_format, dec) for v in col.tolist()])
+    align = ["--:" if is_numeric_text(c) else ":--" for c in body]
+    lines = [
+        f":::{{table}} {' '.join(str(caption).split())}",
+        f":name: {table_label(name)}",
+        ":class: selfconf-table",
+        ":widths: auto",
+        "",
+        "| " + " | ".join(_md_escape(c) for c in cols) + " |",
+        "| " + " | ".join(align) + " |",
+    ]
+    for i in range(frame.shape[0]):
+        lines.append("| " + " | ".join(_md_escape(body[j][i]) for j in range(len(cols))) + " |")
+    lines.append(":::")
+    return "\n".join(lines)
+
+
 def table(df, name: str, caption: str | None = None, index: bool = False, float_format: str | None = None) -> None:
-    """Display ``df`` and offer it as a CSV download (written to ``book/_static/tables/<name>.csv``).
+    """Show ``df`` as a numbered, captioned table and offer it as a CSV download.
 
-    Returns nothing, so a call that ends a cell leaves no stray ``repr`` on the page."""
-    from IPython.display import display
+    The CSV (``book/_static/tables/<name>.csv``) holds the frame's own values; the page shows the text
+    of :func:`table_markdown` (booleans as yes/no, numbers right-aligned).  ``caption`` is required.
 
+    Returns nothing, so a call that ends a cell leaves no stray ``repr`` on the page.
+
+    Example: ``table(df, "table1", caption="Per-model calibration")`` shows Table 1 (label ``tab-table1``).
+    """
+    md = table_markdown(df, name, caption or "", index=index, float_format=float_format)
     out = resolve(TABLE_DIR)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.csv"
     df.to_csv(path, index=index, float_format=float_format, lineterminator="\n")
-    if caption:
-        show_markdown(f"**{caption}**")
-    display(df if index else df.style.hide(axis="index"))
-    show_markdown(f"{{download}}`Download this table as CSV <_static/tables/{name}.csv>`")
+    show_markdown(md + f"\n\n{{download}}`Download this table as CSV <_static/tables/{name}.csv>`")
