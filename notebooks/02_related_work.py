@@ -16,7 +16,7 @@
 # *A summary, in our words, of how the paper positions itself. Figures from other studies are quoted, not
 # computed; this study's own numbers are restated from the sections that compute them.*
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "remove-cell"]
 seed = 0  # this page draws nothing; kept so every notebook takes the same parameters
 n_boot = 2000
 data_dir = "data/reconstructed"

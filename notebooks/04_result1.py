@@ -21,7 +21,7 @@
 # Everything below is computed from the graded rows of the collection described in
 # [Experiment design and data](03_design.ipynb).
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"

@@ -21,7 +21,7 @@
 # the oracle ceiling that shows the battery could have registered a repair, and the validation of the
 # placebo profiles.
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"

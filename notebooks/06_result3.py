@@ -21,7 +21,7 @@
 # motivates but does not test. Three pieces of evidence back claim (i): an exploratory frontier rung of
 # the ladder, a local microprobe and a topic-labelled local pass. **All three are exploratory.**
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"

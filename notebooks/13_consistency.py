@@ -31,7 +31,7 @@
 #
 # Every row shows its arithmetic, so a reader can redo it by hand.
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 0  # this page draws nothing at random; the seed is shown in the provenance line and drives nothing else
 n_boot = 2000  # likewise shown only: no bootstrap is run here
 data_dir = "data/reconstructed"  # shown in the provenance line; no rows are read

@@ -30,7 +30,7 @@
 #
 # The same records are written to `_build/audit.json`.
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 0  # unused by the audit itself; kept so every notebook takes the same parameters
 n_boot = 2000
 data_dir = "data/reconstructed"

@@ -26,7 +26,7 @@
 # interactive: move a slider and the chart redraws in your browser, from numbers this notebook
 # computed for every slider position.
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"  # read only by the binning section (simulated rows stand in if absent)
@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, glue, metrics, vega
-from selfconf.book import show_markdown
+from selfconf.book import as_text, show_markdown, table
 from selfconf.paths import resolve
 
 vega.enable()  # altair charts drawn offline by the book's own Vega bundle
@@ -91,8 +91,8 @@ for m, r in key.items():
     glue.value(f"teach_{m}_auroc", r["AUROC"])
     glue.value(f"teach_{m}_brier", r["Brier"])
 glue.value("teach_accuracy", 100 * correct.mean())
-summary.style.format({c: "{:.3f}" for c in ["accuracy", "mean confidence", "CITL", "ECE", "Brier", "AUROC"]}).hide(
-    axis="index").set_caption("Two simulated models (0–1 scale): calibration in the large and discrimination")
+table(as_text(summary, {c: "{:.3f}" for c in ["accuracy", "mean confidence", "CITL", "ECE", "Brier", "AUROC"]}),
+      "teaching_two_models", caption="Two simulated models (0–1 scale): calibration in the large and discrimination")
 
 # %% [markdown]
 # Model A overstates its accuracy by {glue:text}`teach_A_citl:.1f` percentage points (ECE
@@ -286,8 +286,8 @@ glue.value("teach_const_citl", const["CITL (pp)"])
 glue.value("teach_const_ece", const["ECE"])
 glue.value("teach_const_brier", const["Brier"])
 glue.value("teach_const_auroc", const["AUROC"])
-pd.DataFrame([{"predictor": f"always {conf_const[0]:.3f}", **const}]).style.format(precision=3).hide(axis="index").set_caption(
-    "A constant predictor that always states the accuracy")
+table(pd.DataFrame([{"predictor": f"always {conf_const[0]:.3f}", **const}]), "teaching_constant_predictor",
+      caption="A constant predictor that always states the accuracy", float_format="%.3f")
 
 # %% [markdown]
 # Saying {glue:text}`teach_const_conf:.1f`% on every answer gives CITL {glue:text}`teach_const_citl:.1f` points,
@@ -332,8 +332,7 @@ glue.value("teach_dec_A_res", float(dec.loc[0, "resolution"]))
 glue.value("teach_dec_unc", float(dec.loc[0, "uncertainty"]))
 glue.value("teach_dec_B_res", float(dec.loc[2, "resolution"]))
 glue.value("teach_dec_best_rel", float(dec.loc[1, "reliability"]))
-dec.style.format(precision=4).hide(axis="index").set_caption(
-    "Murphy decomposition of the Brier score")
+table(dec, "teaching_murphy_decomposition", caption="Murphy decomposition of the Brier score", float_format="%.4f")
 
 # %% tags=["remove-input"]
 dec_long = grid.melt(id_vars=["family", "k", "setting"], value_vars=["reliability", "resolution"],
@@ -440,8 +439,8 @@ glue.value("teach_ece_worst_model", str(worst["model"]))
 glue.value("teach_ece_worst_ratio", float(worst["largest / smallest"]))
 glue.value("teach_ece_worst_min", float(worst[variant_cols].min()))
 glue.value("teach_ece_worst_max", float(worst[variant_cols].max()))
-ece_table.style.format(precision=3, subset=variant_cols + ["largest / smallest"]).hide(axis="index").set_caption(
-    "ECE of each model of the collection under four binnings")
+table(as_text(ece_table, {c: "{:.3f}" for c in variant_cols + ["largest / smallest"]}), "teaching_ece_binnings",
+      caption="ECE of each model of the collection under four binnings")
 
 # %% tags=["remove-input"]
 ece_long = ece_table.melt(id_vars=["model"], value_vars=variant_cols, var_name="binning", value_name="ECE")

@@ -19,7 +19,7 @@
 # measures that Monte-Carlo error: how far the end points wander, and whether the wandering can change the
 # printed third decimal.
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"

@@ -17,7 +17,7 @@
 # :class: note
 # This chapter is **not** part of the paper. It runs the paper's Table 1 analysis, through exactly the code
 # path of `selfconf report`, on third-party data: the MMLU-Pro answers of a few dozen models with a verbalised
-# 0–100 confidence, published by the *LLM-Calibration-Study* repository (Linwei Tao et al., MIT licence, pinned commit
+# 0–100 confidence, published by the [*LLM-Calibration-Study*](https://github.com/Linwei94/LLM-Calibration-Study) repository (Linwei Tao et al., MIT licence, pinned commit
 # in `selfconf.fetch`). The data are downloaded by `make external` (`selfconf fetch mmlu-pro-calibration`) into
 # `data/external/`, never committed. Read it as a replication on *different* ground, not as a check of the
 # paper's numbers.
@@ -27,7 +27,7 @@
 # band, clearly above accuracy, and only moderately informative about which answers are right — also appear
 # when other models answer a different kind of question?
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"
@@ -54,7 +54,8 @@ if not ext_path.is_dir():
     )
 banner(data_dir, seed=seed, n_boot=n_boot)
 show_markdown(f'<p class="selfconf-provenance">external data: <code>{external_dir}</code> · '
-              f"github.com/{MMLU_PRO_REPO} @ <code>{MMLU_PRO_COMMIT[:10]}</code></p>")
+              f'<a href="https://github.com/{MMLU_PRO_REPO}/tree/{MMLU_PRO_COMMIT}">github.com/{MMLU_PRO_REPO}</a> '
+              f"@ <code>{MMLU_PRO_COMMIT[:10]}</code></p>")
 
 # %% [markdown]
 # ## The data
