@@ -265,3 +265,46 @@ base = alt.Chart(cells).encode(
 # fall along the direction of the forged claim. Both sides of the boundary have now been run live:
 # unlabelled items leave the profile inert (the frozen null), labelled items let a forged self-image flow
 # into stated confidence and through to calibration.
+
+# %% [markdown]
+# ## Result 3 in one figure
+#
+# Top: the exploratory frontier rung's answered-only AUROC with the true profile (CORE) and with the false one
+# (SHUFFLED), each with its 95% item-resampled interval; the dashed line is chance (0.5). Bottom: the
+# topic-labelled pass, each model's Brier change (false minus true profile; above zero means the forged
+# profile made the model's confidence worse) with its 95% per-probe bootstrap interval; the dashed line is no
+# change.
+
+# %% tags=["remove-input"]
+arm_df = pd.DataFrame([
+    {"arm": "CORE (true profile)", "auroc": fr["core"]["estimate"], "low": fr["core"]["low"], "high": fr["core"]["high"]},
+    {"arm": "SHUFFLED (false profile)", "auroc": fr["shuffled"]["estimate"], "low": fr["shuffled"]["low"],
+     "high": fr["shuffled"]["high"]},
+])
+arm_y = alt.Y("arm:N", sort=list(arm_df["arm"]), title=None)
+arm_panel = (
+    alt.Chart(pd.DataFrame({"x": [0.5]})).mark_rule(strokeDash=[4, 4], color="gray").encode(x="x:Q")
+    + alt.Chart(arm_df).mark_rule(strokeWidth=2).encode(
+        x=alt.X("low:Q", title="answered-only AUROC with 95% interval", scale=alt.Scale(zero=False)), x2="high:Q", y=arm_y)
+    + alt.Chart(arm_df).mark_point(filled=True, size=70).encode(
+        x="auroc:Q", y=arm_y, tooltip=["arm", alt.Tooltip("auroc:Q", format=".3f"),
+                                       alt.Tooltip("low:Q", format=".3f", title="CI low"),
+                                       alt.Tooltip("high:Q", format=".3f", title="CI high")])
+).properties(width=420, height=70, title=f"Frontier rung ({frontier_subject}): true versus false profile")
+brier_df = tsr[["model", "brier_delta", "ci_low", "ci_high", "consumed"]].assign(
+    consumed=lambda d: np.where(d["consumed"], "consumed the false profile", "did not"))
+brier_y = alt.Y("model:N", sort=list(brier_df["model"]), title=None)
+brier_colour = alt.Color("consumed:N", title=None, legend=alt.Legend(orient="bottom"),
+                         scale=alt.Scale(domain=["consumed the false profile", "did not"], range=["#d62728", "#8c8c8c"]))
+brier_panel = (
+    alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(strokeDash=[4, 4], color="gray").encode(x="x:Q")
+    + alt.Chart(brier_df).mark_rule(strokeWidth=2).encode(
+        x=alt.X("ci_low:Q", title="Brier change, false minus true profile (95% interval)"), x2="ci_high:Q",
+        y=brier_y, color=brier_colour)
+    + alt.Chart(brier_df).mark_point(filled=True, size=70).encode(
+        x="brier_delta:Q", y=brier_y, color=brier_colour,
+        tooltip=["model", alt.Tooltip("brier_delta:Q", format="+.3f", title="Brier change"),
+                 alt.Tooltip("ci_low:Q", format="+.3f", title="CI low"), alt.Tooltip("ci_high:Q", format="+.3f", title="CI high")])
+).properties(width=420, height=150, title="Topic-labelled pass: Brier change per model")
+alt.vconcat(arm_panel, brier_panel).properties(
+    title="Result 3: a forged profile moves discrimination and calibration (exploratory)")
