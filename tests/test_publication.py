@@ -225,6 +225,8 @@ def test_paper_objects_keep_their_numbers_and_captions(built_book):
 def test_every_table_and_chart_is_numbered_and_captioned(built_book):
     bad, n = [], 0
     for page in _pages(built_book):
+        if page.name in {"genindex.html", "search.html"}:
+            continue  # Sphinx's own index pages lay out their columns with tables
         main = _soup(page).find("main") or _soup(page)
         for t in main.find_all("table"):
             if t.find_parent(class_="bibliography") or "highlighttable" in (t.get("class") or []):
@@ -269,7 +271,7 @@ def test_bibliography_page_lists_every_entry_and_citations_link_to_it(built_book
     assert len({e.get("id") for e in entries}) >= len(_bib_entries()), f"only {len(entries)} entries rendered"
     for key, e in _bib_entries().items():
         title = re.sub(r"[{}]", "", e.fields["title"])
-        assert _norm(title)[:40] in text, f"{key}: title not on the bibliography page"
+        assert _norm(title)[:40].lower() in text.lower(), f"{key}: title not on the bibliography page"
     related = _soup(built_book / "book" / "02_related_work.html")
     cites = [a for a in related.find_all("a", href=True) if "24_bibliography.html#id" in a["href"]]
     assert len(cites) >= len(PAPER_KEYS), f"Related work links only {len(cites)} citations to the bibliography"
