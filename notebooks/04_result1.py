@@ -230,8 +230,8 @@ pts = alt.Chart().mark_circle(opacity=0.8).encode(
              "n:Q", alt.Tooltip("mean_conf:Q", format=".3f"), alt.Tooltip("acc:Q", format=".3f"),
              alt.Tooltip("gap:Q", format="+.3f")],
 )
-labels = alt.Chart().mark_text(dy=-10, fontSize=9).encode(x="mean_conf:Q", y="acc:Q", text="n:Q")
-alt.layer(diag, pts, labels, data=occupied).properties(width=170, height=170).facet(
+# bin counts are in the point size and the tooltip: printed next to the points they collided with each other
+alt.layer(diag, pts, data=occupied).properties(width=170, height=170).facet(
     facet=alt.Facet("model:N", sort=MODELS, title=None), columns=3
 ).properties(title="Reliability diagrams, frontier tier")
 
@@ -379,7 +379,7 @@ _ = table(pd.DataFrame(t2_diag), "table2_cut_diagnostics",
 
 # %% tags=["remove-input"]
 rc = pd.DataFrame([{"model": r.model, "coverage": 100 * cov, "error_rate": 100 * err,
-                    "top": r.model in set(top["model"])}
+                    "top": "yes" if r.model in set(top["model"]) else "no"}
                    for r in t1.itertuples() for cov, err in r.risk_coverage.items()])
 alt.Chart(rc).mark_line(point=True).encode(
     x=alt.X("coverage:Q", title="coverage (% of items answered, most confident first)",

@@ -528,11 +528,14 @@ curves = base.mark_line(point=True).encode(
 rule = alt.Chart(pd.DataFrame({"x": [0]})).mark_rule(strokeDash=[3, 3], color="gray").encode(
     x=alt.X("cov:Q")).transform_calculate(cov=cov_param.name)
 at = base.transform_filter(alt.expr.abs(alt.datum.coverage - cov_param) < 1e-6)
-at_text = at.mark_text(align="left", dx=6, dy=-8, fontSize=12).encode(
-    x="coverage:Q", y="risk:Q", color=alt.Color("model:N", title=None),
-    text=alt.Text("label:N"),
-).transform_calculate(label="format(datum.risk * 100, '.1f') + '% wrong'")
-(curves + rule + at_text).add_params(cov_param).properties(width=420, height=300, title="Risk–coverage").configure_legend(
+# the read-out sits in the chart's top-left corner, one line per model, so it never lands on a curve
+at_text = [
+    at.transform_filter(alt.datum.model == m).mark_text(align="left", baseline="top", fontSize=12).encode(
+        x=alt.value(8), y=alt.value(8 + 16 * i), color=alt.Color("model:N", title=None), text=alt.Text("label:N"),
+    ).transform_calculate(label=f"'{m.split(':')[0]}: ' + format(datum.risk * 100, '.1f') + '% wrong at this coverage'")
+    for i, m in enumerate(sorted(rc["model"].unique()))
+]
+alt.layer(curves, rule, *at_text).add_params(cov_param).properties(width=420, height=300, title="Risk–coverage").configure_legend(
     orient="bottom")
 
 # %% [markdown]

@@ -236,7 +236,7 @@ diag = alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]})).mark_line(strokeD
 scatter = alt.Chart(both).mark_point(filled=True, size=70, opacity=0.85).encode(
     x=alt.X("accuracy:Q", title="accuracy (%)", scale=alt.Scale(domain=[0, 100])),
     y=alt.Y("mean_confidence:Q", title="mean stated confidence (0–100)", scale=alt.Scale(domain=[0, 100])),
-    color=alt.Color("study:N", title=None, legend=alt.Legend(orient="bottom")),
+    color=alt.Color("study:N", title=None, legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=0)),
     shape=alt.Shape("study:N", title=None, legend=None),
     tooltip=["study:N", "model:N", "n:Q", alt.Tooltip("accuracy:Q", format=".1f"),
              alt.Tooltip("mean_confidence:Q", format=".1f"), alt.Tooltip("median_confidence:Q", format=".1f"),

@@ -115,7 +115,9 @@ def test_no_chart_wider_than_its_container(layout, width):
 
 def test_one_search_control_per_page(layout):
     rec, _ = layout
-    bad = [f"  {rel} at {w} px: {r['visibleSearch']}" for (w, rel), r in sorted(rec.items()) if r["visibleSearch"] != 1]
+    # search.html has its own form beside the header button; the root index.html only redirects to book/
+    bad = [f"  {rel} at {w} px: {r['visibleSearch']}" for (w, rel), r in sorted(rec.items())
+           if rel not in {"search.html", "index.html"} and r["visibleSearch"] != 1]
     assert not bad, "pages without exactly one visible search control:\n" + "\n".join(bad)
 
 
