@@ -16,7 +16,7 @@ footer offers for download.
 Reference: Chrome DevTools Protocol ``Page.printToPDF`` (through Playwright's ``page.pdf``); pypdf
 ``PdfWriter``.
 
-Example: ``python -m selfconf.pdf --html _build/html --out /tmp/book.pdf`` prints a built site elsewhere.
+Example: ``python -m selfconf.pdf --html _build/html --out out/book.pdf`` prints a built site elsewhere.
 """
 
 from __future__ import annotations
