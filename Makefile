@@ -2,12 +2,13 @@
 #   make book   install requirements (into .venv), execute every notebook, build _build/html
 #               (make book DATA=data/raw: compute from the original package where it holds a data family)
 #   make test   install requirements, run the test suite (which builds the whole book once)
+#   make pdf    the book as one PDF: _build/pdf/selfconf-book.pdf
 SHELL := /bin/bash
 PY    := .venv/bin/python
 STAMP := .venv/.installed-$(shell cat requirements.txt pyproject.toml 2>/dev/null | sha256sum | cut -c1-12)
 
 
-.PHONY: browser install book execute html test bench data external rerun clean
+.PHONY: browser tools install book execute html pdf test bench data external rerun clean
 
 $(STAMP):
 	@test -x $(PY) || python3 -m venv .venv
@@ -28,11 +29,20 @@ execute: install
 html: install
 	$(PY) -m selfconf.build html
 
+# the whole book as one PDF (headless Chromium prints the built HTML in reading order)
+#   -> _build/pdf/selfconf-book.pdf, and a copy in _build/html/ that every page's footer links
+pdf: book browser
+	$(PY) -m selfconf.pdf
+
 # Debian's Chromium + ChromeDriver for the browser test (no-op when present)
 browser:
 	bash scripts/install_browser.sh
 
-test: install external browser
+# cffconvert and actionlint for the publication tests, in .tools/ (no-op when present)
+tools:
+	bash scripts/install_tools.sh
+
+test: install external browser tools
 	$(PY) -m pytest -q -p no:cacheprovider
 
 bench: install

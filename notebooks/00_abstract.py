@@ -17,7 +17,7 @@
 # pasted from the notebook that computed it (follow the section links), and the audit checks that every
 # restatement carries its source's value.*
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "remove-cell"]
 seed = 0  # this page draws nothing; kept so every notebook takes the same parameters
 n_boot = 2000
 data_dir = "data/reconstructed"

@@ -16,7 +16,7 @@
 # *Numbers here are restated from the sections that compute them; the two Brier bounds of claim C3 are
 # the smallest and largest of the four Brier changes computed in Result 3.*
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "remove-cell"]
 seed = 0  # this page draws nothing; kept so every notebook takes the same parameters
 n_boot = 2000
 data_dir = "data/reconstructed"

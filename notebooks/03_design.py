@@ -18,7 +18,7 @@
 # using a post-2023 benchmark. Every count below is computed from the rows; design facts that have no
 # row-level source (the elicitation scale, the human spot-check, the pilot) are quoted and marked as such.
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"

@@ -21,7 +21,7 @@
 # Everything below is computed from the graded rows of the collection described in
 # [Experiment design and data](03_design.ipynb).
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"
@@ -136,7 +136,7 @@ T1_CLAIMS = {"n": "n", "Acc. (%)": "acc", "Mean conf.": "mean_conf", "CITL (pp)"
              f"{LVL} CI high": "self_auroc_ci_hi"}
 t1_ids = {(i, col): f"t1_{m}_{suffix}" for i, m in enumerate(t1["model"]) for col, suffix in T1_CLAIMS.items()}
 t1_ids.update({(i, "Median conf."): f"fig1_{m}_median_conf" for i, m in enumerate(t1["model"])})
-_ = table(t1_show, "table1", caption="Table 1. Per-model calibration and self-AUROC (frontier tier, full graded set); "
+_ = table(t1_show, "table1", caption="Per-model calibration and self-AUROC (frontier tier, full graded set); "
           "the last column is this build's sensitivity check, not in the paper", claims=t1_ids)
 n_edge_differs = sum(a != b for a, b in zip(t1_show["ECE"], t1_show["ECE (lower-edge rule)"]))
 _ = glue.value("r1_n_ece_edge_differs", n_edge_differs, origin=ROWS)
@@ -260,8 +260,8 @@ pts = alt.Chart().mark_circle(opacity=0.8).encode(
              "n:Q", alt.Tooltip("mean_conf:Q", format=".3f"), alt.Tooltip("acc:Q", format=".3f"),
              alt.Tooltip("gap:Q", format="+.3f")],
 )
-labels = alt.Chart().mark_text(dy=-10, fontSize=9).encode(x="mean_conf:Q", y="acc:Q", text="n:Q")
-alt.layer(diag, pts, labels, data=occupied).properties(width=170, height=170).facet(
+# bin counts are in the point size and the tooltip: printed next to the points they collided with each other
+alt.layer(diag, pts, data=occupied).properties(width=170, height=170).facet(
     facet=alt.Facet("model:N", sort=MODELS, title=None), columns=3
 ).properties(title="Reliability diagrams, frontier tier")
 
@@ -407,7 +407,7 @@ t2_ids = {}
 for i, r in enumerate(top.itertuples()):
     t2_ids[(i, "self-AUROC")] = f"t2_{r.model}_label_self_auroc"
     t2_ids.update({(i, f"error at {c}% coverage"): f"t2_{r.model}_err_cov{c}" for c in COVERAGES_PCT})
-_ = table(t2, "table2", caption="Table 2. Error rate (%) among the most confident answers, by coverage", claims=t2_ids)
+_ = table(t2, "table2", caption="Error rate (%) among the most confident answers, by coverage", claims=t2_ids)
 _ = table(pd.DataFrame(t2_diag), "table2_cut_diagnostics",
           caption=f"How the {COVERAGES_PCT[-1]}% figure depends on the rounding of the covered rows and on the order of tied answers")
 
@@ -418,7 +418,7 @@ _ = table(pd.DataFrame(t2_diag), "table2_cut_diagnostics",
 
 # %% tags=["remove-input"]
 rc = pd.DataFrame([{"model": r.model, "coverage": 100 * cov, "error_rate": 100 * err,
-                    "top": r.model in set(top["model"])}
+                    "top": "yes" if r.model in set(top["model"]) else "no"}
                    for r in t1.itertuples() for cov, err in r.risk_coverage.items()])
 alt.Chart(rc).mark_line(point=True).encode(
     x=alt.X("coverage:Q", title="coverage (% of items answered, most confident first)",
@@ -660,7 +660,8 @@ local_span = alt.Chart(pd.DataFrame([{
              alt.Tooltip("x2:Q", format=".1f", title="to"), alt.Tooltip("y:Q", title="median confidence from"),
              alt.Tooltip("y2:Q", title="to")])
 (diag100 + local_span + points + names).properties(
-    width=440, height=400, title="Figure 1. Median stated confidence vs accuracy, all models")
+    width=440, height=400, title="Median stated confidence vs accuracy, all models",
+    usermeta={"selfconf_label": "fig-figure1"})
 
 # %% [markdown]
 # **Figure 1.** Overconfidence is consistent across all {glue:text}`fig1_n_models_words` evaluated models:

@@ -21,7 +21,7 @@
 # motivates but does not test. Three pieces of evidence back claim (i): an exploratory frontier rung of
 # the ladder, a local microprobe and a topic-labelled local pass. **All three are exploratory.**
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"
@@ -167,7 +167,7 @@ for i, r in mp.iterrows():
     sm = short[r["model"]]
     t4_ids.update({(i, f'Conf. @ "{low_claim:.0f}%"'): f"t4_{sm}_conf_at_0",
                    (i, f'Conf. @ "{high_claim:.0f}%"'): f"t4_{sm}_conf_at_95", (i, "Δ"): f"t4_{sm}_delta"})
-_ = table(t4, "table4_microprobe", caption="Table 4. Local microprobe: stated confidence on the same incorrectly answered item",
+_ = table(t4, "table4_microprobe", caption="Local microprobe: stated confidence on the same incorrectly answered item",
           claims=t4_ids)
 
 # %% [markdown]
@@ -283,3 +283,46 @@ base = alt.Chart(cells).encode(
 # fall along the direction of the forged claim. Both sides of the boundary have now been run live:
 # unlabelled items leave the profile inert (the frozen null), labelled items let a forged self-image flow
 # into stated confidence and through to calibration.
+
+# %% [markdown]
+# ## Result 3 in one figure
+#
+# Top: the exploratory frontier rung's answered-only AUROC with the true profile (CORE) and with the false one
+# (SHUFFLED), each with its 95% item-resampled interval; the dashed line is chance (0.5). Bottom: the
+# topic-labelled pass, each model's Brier change (false minus true profile; above zero means the forged
+# profile made the model's confidence worse) with its 95% per-probe bootstrap interval; the dashed line is no
+# change.
+
+# %% tags=["remove-input"]
+arm_df = pd.DataFrame([
+    {"arm": "CORE (true profile)", "auroc": fr["core"]["estimate"], "low": fr["core"]["low"], "high": fr["core"]["high"]},
+    {"arm": "SHUFFLED (false profile)", "auroc": fr["shuffled"]["estimate"], "low": fr["shuffled"]["low"],
+     "high": fr["shuffled"]["high"]},
+])
+arm_y = alt.Y("arm:N", sort=list(arm_df["arm"]), title=None)
+arm_panel = (
+    alt.Chart(pd.DataFrame({"x": [0.5]})).mark_rule(strokeDash=[4, 4], color="gray").encode(x="x:Q")
+    + alt.Chart(arm_df).mark_rule(strokeWidth=2).encode(
+        x=alt.X("low:Q", title="answered-only AUROC with 95% interval", scale=alt.Scale(zero=False)), x2="high:Q", y=arm_y)
+    + alt.Chart(arm_df).mark_point(filled=True, size=70).encode(
+        x="auroc:Q", y=arm_y, tooltip=["arm", alt.Tooltip("auroc:Q", format=".3f"),
+                                       alt.Tooltip("low:Q", format=".3f", title="CI low"),
+                                       alt.Tooltip("high:Q", format=".3f", title="CI high")])
+).properties(width=420, height=70, title=f"Frontier rung ({frontier_subject}): true versus false profile")
+brier_df = tsr[["model", "brier_delta", "ci_low", "ci_high", "consumed"]].assign(
+    consumed=lambda d: np.where(d["consumed"], "consumed the false profile", "did not"))
+brier_y = alt.Y("model:N", sort=list(brier_df["model"]), title=None)
+brier_colour = alt.Color("consumed:N", title=None, legend=alt.Legend(orient="bottom"),
+                         scale=alt.Scale(domain=["consumed the false profile", "did not"], range=["#d62728", "#8c8c8c"]))
+brier_panel = (
+    alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(strokeDash=[4, 4], color="gray").encode(x="x:Q")
+    + alt.Chart(brier_df).mark_rule(strokeWidth=2).encode(
+        x=alt.X("ci_low:Q", title="Brier change, false minus true profile (95% interval)"), x2="ci_high:Q",
+        y=brier_y, color=brier_colour)
+    + alt.Chart(brier_df).mark_point(filled=True, size=70).encode(
+        x="brier_delta:Q", y=brier_y, color=brier_colour,
+        tooltip=["model", alt.Tooltip("brier_delta:Q", format="+.3f", title="Brier change"),
+                 alt.Tooltip("ci_low:Q", format="+.3f", title="CI low"), alt.Tooltip("ci_high:Q", format="+.3f", title="CI high")])
+).properties(width=420, height=150, title="Topic-labelled pass: Brier change per model")
+alt.vconcat(arm_panel, brier_panel).properties(
+    title="Result 3: a forged profile moves discrimination and calibration (exploratory)")

@@ -16,7 +16,7 @@
 # *The paper's recommendations, paraphrased. Its own numbers are restated from the sections that compute
 # them; the profile-swap extension has no released rows, so its figures are quoted.*
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "remove-cell"]
 seed = 0  # this page draws nothing; kept so every notebook takes the same parameters
 n_boot = 2000
 data_dir = "data/reconstructed"

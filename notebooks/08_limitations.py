@@ -17,7 +17,7 @@
 # that has row-level data (the two-stage elicitation arm, the cross-family regrade, the ladder), they are
 # recomputed here; human checks and audits with no released rows are quoted and marked as such.
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"

@@ -24,7 +24,7 @@
 # command `selfconf diagnose`. This page documents the battery, the scoring, and the tiers, and works one example
 # through by hand. Nothing here is a paper number.
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"  # not read here: the diagnostic scores its own battery, not the paper's rows
@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from selfconf import glue, vega
-from selfconf.book import show_markdown, table
+from selfconf.book import as_text, show_markdown, table
 from selfconf.diagnose import DIAGNOSE_SYSTEM_PROMPT, TIERS, WEIGHTS, load_battery, score_answers
 from selfconf.diagnose.scoring import BOTTOM_NOT_OVERCONFIDENT, components, composite, goodness
 
@@ -86,8 +86,8 @@ _ = table(per_domain, "diagnostic_battery_domains", caption="Probes per domain b
 # (and `src/selfconf/diagnose/battery.json`). The traps:
 
 # %% tags=["hide-input"]
-items.loc[items["kind"] == "trap", ["id", "question"]].style.hide(axis="index").set_caption(
-    "The trap items (the only right response is ABSTAIN)")
+table(items.loc[items["kind"] == "trap", ["id", "question"]], "diagnostic_trap_items",
+      caption="The trap items (the only right response is ABSTAIN)")
 
 # %% [markdown]
 # ## Asking a model
@@ -131,7 +131,8 @@ pd.DataFrame({
     "component": list(WEIGHTS),
     "goodness": [goodness_rule[k] for k in WEIGHTS],
     "weight": list(WEIGHTS.values()),
-}).style.hide(axis="index").format({"weight": "{:.2f}"}).set_caption("Components, their goodness and their weights")
+}).pipe(as_text, {"weight": "{:.2f}"}).pipe(table, "diagnostic_components",
+             caption="Components, their goodness and their weights")
 
 # %% [markdown]
 # The composite is $100\times$ the weighted mean of the goodness values. A component that is undefined (for
@@ -148,8 +149,8 @@ tiers = pd.DataFrame({
 })
 for lo, name in TIERS:
     if math.isfinite(lo):
-        glue.value("diagtool_tier_" + name.replace(" ", "_").replace("-", "_"), lo, origin="simulation")
-tiers.style.hide(axis="index").set_caption("Tiers of the composite (0–100)")
+        glue.value("diagtool_tier_" + name.replace(" ", "_").replace("-", "_"), lo, origin="parameter")
+table(tiers, "diagnostic_tiers", caption="Tiers of the composite (0–100)")
 
 # %% [markdown]
 # The weights and cut-offs are conventions of this tool, chosen so that a model stating a near-maximal confidence
@@ -234,9 +235,10 @@ for s in STYLES:
     glue.value(f"diagtool_{s}_composite_hi", hi, origin="simulation")
     glue.value(f"diagtool_{s}_tier", r.tier, origin="simulation")
 summary = pd.DataFrame(rows)
-summary.style.format({c: "{:.1f}" for c in ["accuracy (%)", "mean conf.", "gap (pp)", "discrimination (pp)",
-                                              "trap abstention (%)", "composite"]} | {"Brier": "{:.3f}"}).hide(axis="index").set_caption(
-    "Three simulated respondents on the battery: components, composite with a 95% item-bootstrap interval, tier")
+table(as_text(summary, {c: "{:.1f}" for c in ["accuracy (%)", "mean conf.", "gap (pp)", "discrimination (pp)",
+                                                "trap abstention (%)", "composite"]} | {"Brier": "{:.3f}"}),
+      "diagnostic_respondents",
+      caption="Three simulated respondents on the battery: components, composite with a 95% item-bootstrap interval, tier")
 
 # %% [markdown]
 # ### By hand, for the *saturated* respondent
@@ -262,8 +264,8 @@ steps = pd.DataFrame({
 by_hand = 100 * steps["weight × goodness"].sum() / steps["weight"].sum()
 assert abs(by_hand - sat.composite) < 1e-9, "the by-hand composite must equal the tool's"
 glue.value("diagtool_saturated_by_hand", by_hand, origin="simulation")
-steps.style.format({"raw value": "{:+.3f}", "goodness": "{:.3f}", "weight": "{:.2f}", "weight × goodness": "{:.3f}"}).hide(
-    axis="index").set_caption("The saturated respondent's composite, step by step")
+table(as_text(steps, {"raw value": "{:+.3f}", "goodness": "{:.3f}", "weight": "{:.2f}", "weight × goodness": "{:.3f}"}),
+      "diagnostic_saturated_steps", caption="The saturated respondent's composite, step by step")
 
 # %% [markdown]
 # The weighted sum times 100 is {glue:text}`diagtool_saturated_by_hand:.1f`, the composite the tool reports, which

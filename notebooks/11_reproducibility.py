@@ -13,7 +13,7 @@
 # %% [markdown]
 # # Appendix B: reproducibility, and how each number is produced
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "remove-cell"]
 seed = 0  # this page draws nothing; kept so every notebook takes the same parameters
 n_boot = 2000
 data_dir = "data/reconstructed"
@@ -42,8 +42,8 @@ _ = quoted("repro_n_scripts")
 #
 # The paper states that all of its headline numbers are deterministic functions of released raw JSONL: no
 # step needs randomness (beyond seeded bootstraps), network access, a GPU or a new model query. Its frozen
-# pre-registration and replication package are on OSF (https://osf.io/4y9dv); the oracle-ceiling script is
-# deposited with the paper (doi:10.5281/zenodo.23197651). The package holds the frozen protocol, the run
+# pre-registration and replication package are on OSF ([osf.io/4y9dv](https://osf.io/4y9dv)); the oracle-ceiling script is
+# deposited with the paper ([doi:10.5281/zenodo.23197651](https://doi.org/10.5281/zenodo.23197651)). The package holds the frozen protocol, the run
 # manifest with exact model ids, the graded raw collections (frontier and local tiers, plus the exploratory
 # benchmark-age arm) and [{glue:text}`repro_n_scripts`]{.quoted} standard-library Python scripts; the
 # profile-injection ladder ships as its own frozen bundle.

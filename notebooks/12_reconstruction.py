@@ -23,7 +23,7 @@
 # cannot tell you.  It is the one analysis page, with the audit, that reads the paper's printed
 # numbers as *targets*: it documents the generator.
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"

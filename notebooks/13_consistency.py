@@ -31,7 +31,7 @@
 #
 # Every row shows its arithmetic, so a reader can redo it by hand.
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 0  # this page draws nothing at random; the seed is shown in the provenance line and drives nothing else
 n_boot = 2000  # likewise shown only: no bootstrap is run here
 data_dir = "data/reconstructed"  # shown in the provenance line; no rows are read
@@ -148,12 +148,12 @@ show_group("counts")
 #   below (*m* − *a*)²/(1 − *a*) when *m* ≥ *a* (all correct answers at confidence 1, all wrong ones at a
 #   common value), nor below ECE², nor above *m* + *a* − 2·max(0, *m* + *a* − 1);
 # - **self-AUROC interval**: the point lies inside its interval, the two arms are close to equal, and the
-#   half-width is compared with the normal-theory half-width from the Hanley & McNeil (1982) standard error,
+#   half-width is compared with the normal-theory half-width from the {cite:t}`hanley1982meaning` standard error,
 #   using the correct and wrong counts implied by n and accuracy. A ratio between
 #   {glue:text}`consistency_hm_band_lo:.2f` and {glue:text}`consistency_hm_band_hi:.2f` is a pass. Hanley and
 #   McNeil's formula assumes a continuous score; stated confidences take few distinct values with many ties,
 #   which can make a bootstrap interval much narrower, so a narrower interval is *unclear*, never a failure.
-#   The largest standard error any AUROC can have with these counts (Birnbaum & Klose 1957) is shown as an
+#   The largest standard error any AUROC can have with these counts {cite:p}`birnbaum1957bounds` is shown as an
 #   outer limit.
 
 # %% tags=["remove-input"]

@@ -35,7 +35,7 @@
 # "≠ paper" mark; hovering or focusing it shows this page's record. The same records are written to
 # `_build/audit.json`.
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 0  # unused by the audit itself; kept so every notebook takes the same parameters
 n_boot = 2000
 data_dir = "data/reconstructed"
@@ -179,4 +179,4 @@ df["pages"] = df["pages"].map(lambda v: ", ".join(v) if isinstance(v, list) else
 shown_cols = ["id", "section", "kind", "printed", "recomputed", "status", "tolerance", "why", "same_as", "pages",
               "detail"]
 table(df[shown_cols], "audit", caption="Audit records (also in _build/audit.json)",
-      html_cells={(i, "id"): f'<span id="claim-{cid}">{cid}</span>' for i, cid in enumerate(df["id"])})
+      anchors={(i, "id"): f"claim-{cid}" for i, cid in enumerate(df["id"])})

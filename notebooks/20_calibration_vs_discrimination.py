@@ -16,17 +16,17 @@
 # Two questions are often folded into the one word *calibration*:
 #
 # 1. **Calibration in the large** — does the *level* of stated confidence match the level of accuracy?
-#    Measured by CITL (mean confidence minus accuracy), the expected calibration error (ECE) and, mixed
-#    with discrimination, the Brier score.
+#    Measured by CITL (mean confidence minus accuracy), the expected calibration error (ECE) {cite:p}`t-guo2017calibration` and, mixed
+#    with discrimination, the Brier score {cite:p}`t-brier1950verification`.
 # 2. **Discrimination** — does a model say higher numbers on the answers it gets right than on the ones
-#    it gets wrong? Measured by the AUROC of confidence as a predictor of correctness.
+#    it gets wrong? Measured by the AUROC of confidence as a predictor of correctness {cite:p}`t-hanley1982meaning`.
 #
 # They are different properties. This chapter separates them on simulated answers, where we control
 # the truth, and then looks at one choice hidden inside every ECE: the bins. The figures are
 # interactive: move a slider and the chart redraws in your browser, from numbers this notebook
 # computed for every slider position.
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"  # read only by the binning section (the reconstruction stands in when data_dir lacks the collection)
@@ -38,7 +38,8 @@ import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, glue, metrics, vega
-from selfconf.book import page_banner, show_markdown
+from selfconf.book import as_text, page_banner, show_markdown, table
+from selfconf.paths import resolve
 from selfconf.sources import resolve_families
 
 vega.enable()  # altair charts drawn offline by the book's own Vega bundle
@@ -90,8 +91,8 @@ for m, r in key.items():
     glue.value(f"teach_{m}_auroc", r["AUROC"], origin="simulation")
     glue.value(f"teach_{m}_brier", r["Brier"], origin="simulation")
 glue.value("teach_accuracy", 100 * correct.mean(), origin="simulation")
-summary.style.format({c: "{:.3f}" for c in ["accuracy", "mean confidence", "CITL", "ECE", "Brier", "AUROC"]}).hide(
-    axis="index").set_caption("Two simulated models (0–1 scale): calibration in the large and discrimination")
+table(as_text(summary, {c: "{:.3f}" for c in ["accuracy", "mean confidence", "CITL", "ECE", "Brier", "AUROC"]}),
+      "teaching_two_models", caption="Two simulated models (0–1 scale): calibration in the large and discrimination")
 
 # %% [markdown]
 # Model A overstates its accuracy by {glue:text}`teach_A_citl:.1f` percentage points (ECE
@@ -121,7 +122,7 @@ pts = alt.Chart(bins).mark_circle().encode(
     color=alt.Color("model:N"),
     tooltip=["model", "lo", "hi", "n", alt.Tooltip("mean_conf:Q", format=".3f"), alt.Tooltip("acc:Q", format=".3f")],
 )
-(diag + pts).properties(width=360, height=320)
+(diag + pts).properties(width=360, height=320, title="Reliability diagrams of the simulated models A and B")
 
 # %% [markdown]
 # ## Move the confidences, keep the ranking
@@ -285,8 +286,8 @@ glue.value("teach_const_citl", const["CITL (pp)"], origin="simulation")
 glue.value("teach_const_ece", const["ECE"], origin="simulation")
 glue.value("teach_const_brier", const["Brier"], origin="simulation")
 glue.value("teach_const_auroc", const["AUROC"], origin="simulation")
-pd.DataFrame([{"predictor": f"always {conf_const[0]:.3f}", **const}]).style.format(precision=3).hide(axis="index").set_caption(
-    "A constant predictor that always states the accuracy")
+table(pd.DataFrame([{"predictor": f"always {conf_const[0]:.3f}", **const}]), "teaching_constant_predictor",
+      caption="A constant predictor that always states the accuracy", float_format="%.3f")
 
 # %% [markdown]
 # Saying {glue:text}`teach_const_conf:.1f`% on every answer gives CITL {glue:text}`teach_const_citl:.1f` points,
@@ -297,7 +298,7 @@ pd.DataFrame([{"predictor": f"always {conf_const[0]:.3f}", **const}]).style.form
 # %% [markdown]
 # ## What the Brier score is made of
 #
-# Murphy (1973) split the Brier score of forecasts that take a finite set of values into three parts.
+# {cite:t}`t-murphy1973partition` split the Brier score of forecasts that take a finite set of values into three parts.
 # Group the answers by the confidence stated, let group $g$ hold $n_g$ of the $N$ answers with stated value
 # $f_g$ and share correct $\bar o_g$, and let $\bar o$ be the overall share correct. Then
 #
@@ -331,8 +332,7 @@ glue.value("teach_dec_A_res", float(dec.loc[0, "resolution"]), origin="simulatio
 glue.value("teach_dec_unc", float(dec.loc[0, "uncertainty"]), origin="simulation")
 glue.value("teach_dec_B_res", float(dec.loc[2, "resolution"]), origin="simulation")
 glue.value("teach_dec_best_rel", float(dec.loc[1, "reliability"]), origin="simulation")
-dec.style.format(precision=4).hide(axis="index").set_caption(
-    "Murphy decomposition of the Brier score")
+table(dec, "teaching_murphy_decomposition", caption="Murphy decomposition of the Brier score", float_format="%.4f")
 
 # %% tags=["remove-input"]
 dec_long = grid.melt(id_vars=["family", "k", "setting"], value_vars=["reliability", "resolution"],
@@ -371,7 +371,7 @@ dec_chart.add_params(dec_family, dec_step)
 # ECE averages the gap between confidence and accuracy over bins of confidence. How the bins are cut is a
 # choice, and the number changes with it. *Equal-width* bins split the 0–1 scale into intervals of one
 # length (the paper's Table 1 uses equal-width bins); *equal-mass* bins sort the answers by confidence and cut them into
-# groups of (nearly) equal size, so that no bin is nearly empty. Stated confidences pile up on round
+# groups of (nearly) equal size, so that no bin is nearly empty {cite:p}`t-nixon2019measuring`. Stated confidences pile up on round
 # numbers, so an equal-mass cut often splits a pile of identical values between two bins, in row order.
 
 # %% tags=["remove-input"]
@@ -425,8 +425,8 @@ glue.value("teach_ece_worst_model", str(worst["model"]), origin=ECE_ORIGIN)
 glue.value("teach_ece_worst_ratio", float(worst["largest / smallest"]), origin=ECE_ORIGIN)
 glue.value("teach_ece_worst_min", float(worst[variant_cols].min()), origin=ECE_ORIGIN)
 glue.value("teach_ece_worst_max", float(worst[variant_cols].max()), origin=ECE_ORIGIN)
-ece_table.style.format(precision=3, subset=variant_cols + ["largest / smallest"]).hide(axis="index").set_caption(
-    "ECE of each model of the collection under four binnings")
+table(as_text(ece_table, {c: "{:.3f}" for c in variant_cols + ["largest / smallest"]}), "teaching_ece_binnings",
+      caption="ECE of each model of the collection under four binnings")
 
 # %% tags=["remove-input"]
 ece_long = ece_table.melt(id_vars=["model"], value_vars=variant_cols, var_name="binning", value_name="ECE")
@@ -449,7 +449,7 @@ alt.Chart(ece_long).mark_point(filled=True, size=80).encode(
 #
 # A model that may abstain answers only when its confidence is high. At *coverage* $c$ it answers the share
 # $c$ of questions with the highest confidences; its *selective risk* is the error rate among them. The
-# risk–coverage curve traces this for every $c$ (Geifman and El-Yaniv, 2017). At full coverage the risk is
+# risk–coverage curve traces this for every $c$ {cite:p}`t-geifman2017selective`. At full coverage the risk is
 # one minus the accuracy, whatever the confidences.
 #
 # AUROC summarises the ranking over **all** cut-offs at once. It does not say where along the ranking the
@@ -514,11 +514,14 @@ curves = base.mark_line(point=True).encode(
 rule = alt.Chart(pd.DataFrame({"x": [0]})).mark_rule(strokeDash=[3, 3], color="gray").encode(
     x=alt.X("cov:Q")).transform_calculate(cov=cov_param.name)
 at = base.transform_filter(alt.expr.abs(alt.datum.coverage - cov_param) < 1e-6)
-at_text = at.mark_text(align="left", dx=6, dy=-8, fontSize=12).encode(
-    x="coverage:Q", y="risk:Q", color=alt.Color("model:N", title=None),
-    text=alt.Text("label:N"),
-).transform_calculate(label="format(datum.risk * 100, '.1f') + '% wrong'")
-(curves + rule + at_text).add_params(cov_param).properties(width=420, height=300, title="Risk–coverage").configure_legend(
+# the read-out sits in the chart's top-left corner, one line per model, so it never lands on a curve
+at_text = [
+    at.transform_filter(alt.datum.model == m).mark_text(align="left", baseline="top", fontSize=12).encode(
+        x=alt.value(8), y=alt.value(8 + 16 * i), color=alt.Color("model:N", title=None), text=alt.Text("label:N"),
+    ).transform_calculate(label=f"'{m.split(':')[0]}: ' + format(datum.risk * 100, '.1f') + '% wrong at this coverage'")
+    for i, m in enumerate(sorted(rc["model"].unique()))
+]
+alt.layer(curves, rule, *at_text).add_params(cov_param).properties(width=420, height=300, title="Risk–coverage").configure_legend(
     orient="bottom")
 
 # %% [markdown]
@@ -631,9 +634,10 @@ _ = glue.value("teach_ex4_citl_a", 100 * metrics.citl(conf_a, correct), origin="
 # %% [markdown]
 # ## References
 #
-# - Brier, G. W. (1950). Verification of forecasts expressed in terms of probability. *Monthly Weather Review* 78(1), 1–3.
-# - Murphy, A. H. (1973). A new vector partition of the probability score. *Journal of Applied Meteorology* 12(4), 595–600.
-# - Guo, C., Pleiss, G., Sun, Y. and Weinberger, K. Q. (2017). On calibration of modern neural networks. *ICML*.
-# - Nixon, J., Dusenberry, M., Zhang, L., Jerfel, G. and Tran, D. (2019). Measuring calibration in deep learning. *CVPR Workshops*.
-# - Geifman, Y. and El-Yaniv, R. (2017). Selective classification for deep neural networks. *NeurIPS*.
-# - Hanley, J. A. and McNeil, B. J. (1982). The meaning and use of the area under a ROC curve. *Radiology* 143(1), 29–36.
+# The works this chapter cites (all works cited anywhere in the book are in the [Bibliography](24_bibliography.md)):
+#
+# ```{bibliography}
+# :filter: docname in docnames
+# :keyprefix: t-
+# :labelprefix: T
+# ```

@@ -19,7 +19,7 @@
 # measures that Monte-Carlo error: how far the end points wander, and whether the wandering can change the
 # printed third decimal.
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"
@@ -189,6 +189,5 @@ sd_pts = alt.Chart(sd_long).mark_point(filled=True, size=60).encode(
 # To halve the Monte-Carlo error, quadruple the draws: `selfconf rerun seed_variation --n-boot B` reruns this
 # page with B draws, and `selfconf rerun result1 --seed S` shows how the paper's own intervals move.
 #
-# Reference: Efron, B. and Tibshirani, R. J. (1993). *An Introduction to the Bootstrap*, ch. 13 and 19
-# (percentile intervals and the number of bootstrap replications); Serfling, R. J. (1980). *Approximation
-# Theorems of Mathematical Statistics*, §2.3.3.
+# References: {cite:t}`efron1993bootstrap`, ch. 13 and 19 (percentile intervals and the number of bootstrap
+# replications); {cite:t}`serfling1980approximation`, §2.3.3.

@@ -17,7 +17,7 @@
 # :class: note
 # This chapter is **not** part of the paper. It runs the paper's Table 1 analysis, through exactly the code
 # path of `selfconf report`, on third-party data: the MMLU-Pro answers of a few dozen models with a verbalised
-# 0–100 confidence, published by the *LLM-Calibration-Study* repository (Linwei Tao et al., MIT licence, pinned commit
+# 0–100 confidence, published by the [*LLM-Calibration-Study*](https://github.com/Linwei94/LLM-Calibration-Study) repository (Linwei Tao et al., MIT licence, pinned commit
 # in `selfconf.fetch`). The data are downloaded by `make external` (`selfconf fetch mmlu-pro-calibration`) into
 # `data/external/`, never committed. Read it as a replication on *different* ground, not as a check of the
 # paper's numbers.
@@ -27,7 +27,7 @@
 # band, clearly above accuracy, and only moderately informative about which answers are right — also appear
 # when other models answer a different kind of question?
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"
@@ -60,7 +60,8 @@ page_banner(
           "this build they are the book's reconstruction (see {ref}`what a reconstruction cannot tell you "
           "<recon-limits>`)." if sources["collection"].source == "reconstruction" else
           "One section also shows the paper's frontier rows, read from the original package."),
-    provenance_line=f"external data: {external_dir} · github.com/{MMLU_PRO_REPO} @ {MMLU_PRO_COMMIT[:10]} · "
+    provenance_line=f'external data: {external_dir} · <a href="https://github.com/{MMLU_PRO_REPO}/tree/{MMLU_PRO_COMMIT}">'
+                    f"github.com/{MMLU_PRO_REPO}</a> @ {MMLU_PRO_COMMIT[:10]} · "
                     f"seed: {seed} · bootstrap draws: {n_boot:,} · {sources.text()}",
 )
 
@@ -243,7 +244,7 @@ diag = alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]})).mark_line(strokeD
 scatter = alt.Chart(both).mark_point(filled=True, size=70, opacity=0.85).encode(
     x=alt.X("accuracy:Q", title="accuracy (%)", scale=alt.Scale(domain=[0, 100])),
     y=alt.Y("mean_confidence:Q", title="mean stated confidence (0–100)", scale=alt.Scale(domain=[0, 100])),
-    color=alt.Color("study:N", title=None, legend=alt.Legend(orient="bottom")),
+    color=alt.Color("study:N", title=None, legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=0)),
     shape=alt.Shape("study:N", title=None, legend=None),
     tooltip=["study:N", "model:N", "n:Q", alt.Tooltip("accuracy:Q", format=".1f"),
              alt.Tooltip("mean_confidence:Q", format=".1f"), alt.Tooltip("median_confidence:Q", format=".1f"),

@@ -35,3 +35,21 @@ def built_book() -> Path:
             if r.returncode:
                 pytest.fail(f"book build failed (exit {r.returncode}):\n{r.stdout[-6000:]}\n{r.stderr[-6000:]}")
     return html
+
+
+@pytest.fixture(scope="session")
+def built_pdf(built_book) -> Path:
+    """Print the built book to ``_build/pdf/selfconf-book.pdf`` (and its copy in ``_build/html``) once.
+
+    Needs the system Chromium (``scripts/install_browser.sh``).  ``SELFCONF_SKIP_BUILD=1`` reuses an
+    existing PDF that is newer than the built index page.
+    """
+    pdf = ROOT / "_build" / "pdf" / "selfconf-book.pdf"
+    site_copy = built_book / "selfconf-book.pdf"
+    fresh = pdf.is_file() and site_copy.is_file() and pdf.stat().st_mtime >= (built_book / "index.html").stat().st_mtime
+    if os.environ.get("SELFCONF_SKIP_BUILD") == "1" and fresh:
+        return pdf
+    r = subprocess.run([sys.executable, "-m", "selfconf.pdf"], cwd=ROOT, capture_output=True, text=True)
+    if r.returncode:
+        pytest.fail(f"make pdf failed (exit {r.returncode}):\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}", pytrace=False)
+    return pdf

@@ -111,6 +111,8 @@ def site(request):
     """
     override = os.environ.get("SELFCONF_HTML_DIR")
     html = Path(override) if override else Path(request.getfixturevalue("built_book"))
+    if not override:
+        request.getfixturevalue("built_pdf")  # every page's footer links the PDF, which make pdf writes
     if not (html / "index.html").is_file():
         pytest.fail(f"{html}: no index.html (is the book built?)", pytrace=False)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(html)))

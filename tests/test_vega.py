@@ -50,9 +50,12 @@ def test_renderer_is_used_by_altair():
         assert alt.renderers.active == vega.RENDERER
         bundle = _chart("hello")._repr_mimebundle_()
         bundle = bundle[0] if isinstance(bundle, tuple) else bundle
-        assert set(bundle) == {"text/html", "text/plain"}
-        html = bundle["text/html"]
-        assert 'class="selfconf-vega"' in html and '"hello"' in html and not CDN.search(html)
+        assert set(bundle) == {"text/markdown", "text/plain"}
+        md = bundle["text/markdown"]
+        # a numbered figure (selfconf.publication's directive) whose caption is the chart's title
+        assert md.startswith("````{selfconf-chart}\n:caption: hello\n") and md.rstrip().endswith("````")
+        assert 'class="selfconf-vega"' in md and not CDN.search(md)
+        assert '"hello"' not in md.split(":caption:", 1)[1].split("\n", 1)[1], "the title moves to the caption"
     finally:
         alt.renderers.enable(previous)
 
@@ -60,7 +63,7 @@ def test_renderer_is_used_by_altair():
 def test_interactive_params_survive_in_the_spec():
     vega.enable()
     p = alt.param(name="k", value=1, bind=alt.binding_range(min=0, max=3, step=1))
-    html = vega.render(_chart().transform_filter(alt.datum.x >= p).add_params(p).to_dict())["text/html"]
+    html = vega.render(_chart().transform_filter(alt.datum.x >= p).add_params(p).to_dict())["text/markdown"]
     spec = json.loads(re.search(r"var spec = (.*);\n", html).group(1).replace("<\\/", "</"))
     assert spec["params"][0]["name"] == "k" and spec["params"][0]["bind"]["input"] == "range"
 
@@ -111,7 +114,7 @@ def test_sphinx_extension_ships_vega_and_mathjax_locally(tmp_path):
     (src / "conf.py").write_text("extensions = ['myst_parser', 'selfconf.vega']\n"
                                  "myst_enable_extensions = ['dollarmath']\nhtml_theme = 'alabaster'\n")
     vega.enable()
-    chart = vega.render(_chart("sphinx").to_dict())["text/html"]
+    chart = vega.chart_html(_chart("sphinx").to_dict())
     (src / "index.md").write_text("# Page\n\nMath: $a^2 + b^2$.\n\n```{raw} html\n" + chart + "\n```\n")
     out = tmp_path / "html"
     r = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-W", "-b", "html", str(src), str(out)],
@@ -143,3 +146,32 @@ def test_every_executed_chart_is_offline(built_book, root):
                 if CDN.search(html):
                     bad.append(f"{nb_path.name} cell {i}: HTML output loads a CDN script")
     assert not bad, "\n".join(bad)
+
+
+def test_chart_caption_label_and_untitled_charts():
+    spec, cap, label = vega.caption_of({"mark": "bar", "title": {"text": "ECE", "subtitle": "rows: x"},
+                                        "usermeta": {"selfconf_label": "fig-x"}})
+    assert "title" not in spec and cap == "ECE (rows: x)" and label == "fig-x"
+    _, cap, _ = vega.caption_of({"hconcat": [{"title": "left"}, {"title": "right"}]})
+    assert cap == "left; right"
+    with pytest.raises(ValueError, match="title"):
+        vega.chart_markdown({"mark": "bar"})
+    md = vega.chart_markdown({"mark": "bar", "title": "T", "usermeta": {"selfconf_label": "fig-t"}})
+    assert ":name: fig-t" in md
+
+
+def test_numbered_chart_in_a_sphinx_build(tmp_path):
+    """The selfconf-chart directive makes a numbered figure that {numref} links; the title is its caption."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text("extensions = ['myst_parser', 'selfconf.vega', 'selfconf.publication']\n"
+                                 "numfig = True\nnumfig_format = {'figure': 'Figure %s'}\nhtml_theme = 'alabaster'\n")
+    md = vega.chart_markdown(_chart("A titled chart").to_dict())
+    (src / "index.md").write_text("# Page\n\nSee {numref}`fig-a-titled-chart`.\n\n" + md + "\n")
+    out = tmp_path / "html"
+    r = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-W", "-b", "html", str(src), str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    page = (out / "index.html").read_text()
+    assert '<figure class="selfconf-chart' in page and 'id="fig-a-titled-chart"' in page
+    assert "Figure S1" in page and 'href="#fig-a-titled-chart"' in page

@@ -15,7 +15,7 @@ from pathlib import Path
 from .paths import DEFAULT_DATA_DIR, project_root, resolve
 
 __all__ = ["data_source", "provenance", "banner", "banner_text", "RECONSTRUCTION_NOTICE", "page_banner", "PAGE_KINDS",
-           "table", "claim_cell", "show_markdown", "as_text"]
+           "table", "table_markdown", "table_label", "is_numeric_text", "claim_role", "show_markdown", "as_text"]
 
 TABLE_DIR = "book/_static/tables"
 
@@ -234,46 +234,157 @@ def as_text(df, formats: dict[str, str]):
     return out
 
 
-def claim_cell(text: str, claim_id: str) -> str:
-    """A table cell that shows ``text`` and carries the paper claim ``claim_id``.
+def claim_role(text: str, claim_id: str) -> str:
+    """MyST for a table cell (or any inline text) that shows ``text`` and carries the paper claim ``claim_id``.
 
-    The book's provenance extension (:mod:`selfconf.provenance`) gives the element its status, the
-    paper's print and the hover card, exactly as for a number pasted in prose.
+    The ``{num}`` role is defined by the provenance extension (:mod:`selfconf.provenance`), which gives the
+    element its status, the paper's print and the hover card, exactly as for a number pasted from glue.
 
-    >>> claim_cell("0.746", "t1_google_self_auroc")
-    '<span class="selfconf-num" data-claim="t1_google_self_auroc">0.746</span>'
+    >>> claim_role("0.746", "t1_google_self_auroc")
+    '{num}`0.746 <t1_google_self_auroc>`'
     """
-    import html
+    return "{num}`" + str(text).replace("`", "'").replace("<", "‹") + f" <{claim_id}>`"
 
-    return f'<span class="selfconf-num" data-claim="{html.escape(claim_id, quote=True)}">{html.escape(str(text))}</span>'
+
+_NUMERIC_CHARS = set("0123456789.,+-\u2212\u2013[]()% ")
+
+
+def _cell_text(v, float_format: str | None, decimals: int | None) -> str:
+    """Display text of one cell: booleans as yes/no, missing values empty, floats at a fixed precision."""
+    import numpy as np
+    import pandas as pd
+
+    if isinstance(v, (bool, np.bool_)):
+        return "yes" if v else "no"
+    if v is None or (not isinstance(v, (str, bytes, list, tuple, dict)) and pd.isna(v)):
+        return ""
+    if isinstance(v, (float, np.floating)):
+        if float_format:
+            return float_format % v
+        return f"{float(v):.{decimals if decimals is not None else 6}f}"
+    return str(v)
+
+
+def _column_decimals(values) -> int:
+    """Fewest decimals (at most 6) that show every float of a column as it prints at 6 decimals."""
+    import numpy as np
+
+    x = np.asarray([float(v) for v in values if isinstance(v, (float, np.floating)) and np.isfinite(v)])
+    for d in range(7):
+        if x.size == 0 or np.all(np.abs(np.round(x, d) - np.round(x, 6)) < 1e-9):
+            return d
+    return 6
+
+
+def is_numeric_text(texts) -> bool:
+    """True when every non-empty cell text of a column is a number, signed number, percentage or interval.
+
+    Such columns are right-aligned (with tabular figures, see ``selfconf-publication.css``) so that digits
+    line up.  Example: ``is_numeric_text(["0.271", "[0.25, 0.29]", ""])`` is True; ``["openai"]`` is False.
+    """
+    texts = [t.strip() for t in texts if t.strip()]
+    return bool(texts) and all(set(t) <= _NUMERIC_CHARS and any(c.isdigit() for c in t) for t in texts)
+
+
+def _md_escape(text: str) -> str:
+    """Escape a cell's text for a MyST pipe table: every Markdown-active character becomes literal."""
+    out = []
+    for ch in text.replace("\r", " ").replace("\n", " "):
+        out.append("\\" + ch if ch in "\\`*_{}[]<>()#+!|$~&:" else ch)
+    return "".join(out)
+
+
+def table_label(name: str) -> str:
+    """Cross-reference label of the table written by :func:`table`: ``tab-`` + ``name`` with ``_`` as ``-``.
+
+    Example: ``table_label("table3_ladder") == "tab-table3-ladder"``; cite it as ``{numref}`tab-table3-ladder```.
+    """
+    import re
+
+    return "tab-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def table_markdown(df, name: str, caption: str, index: bool = False, float_format: str | None = None,
+                   claims: dict | None = None, anchors: dict | None = None) -> str:
+    """MyST source of a numbered, captioned table (``{table}`` directive around a pipe table).
+
+    Definition: one header row from the column names (a MultiIndex is joined with " / "), one row per
+    data row; booleans read yes/no, missing values are empty, floats print with the fewest decimals
+    (at most six) that show every value of their column, or with ``float_format`` (``"%.3f"``).
+    Columns whose every cell is numeric text are right-aligned.  The table gets the label
+    :func:`table_label` ``(name)``, so any page can link it with ``{numref}``; the paper's Tables 1-4
+    keep the paper's numbers (``selfconf.publication.PAPER_NUMBERS``), every other table is numbered
+    S1, S2, ... in reading order.  ``claims`` (``{(row label, column): claim id}``) makes those cells carry
+    their paper claim (:func:`claim_role`); ``anchors`` (``{(row label, column): id}``) puts an HTML anchor
+    with that exact id before the cell's text (the ``{anchor}`` role of :mod:`selfconf.provenance`).
+
+    Reference: MyST-Parser, "Tables" (the ``table`` directive, CommonMark pipe tables).
+
+    Example::
+
+        >>> import pandas as pd
+        >>> print(table_markdown(pd.DataFrame({"model": ["a"], "ok": [True], "auroc": [0.5]}), "t", "A caption"))
+        :::{table} A caption
+        :name: tab-t
+        :class: selfconf-table
+        :widths: auto
+        <BLANKLINE>
+        | model | ok | auroc |
+        | :-- | :-- | --: |
+        | a | yes | 0.5 |
+        :::
+    """
+    import pandas as pd
+
+    if not caption or not str(caption).strip():
+        raise ValueError(f"table {name!r}: a caption is required (every table of the book is numbered and captioned)")
+    frame = df.reset_index() if index else df
+    cols = [" / ".join(str(c) for c in col if str(c)) if isinstance(col, tuple) else str(col) for col in frame.columns]
+    body = []
+    for j in range(frame.shape[1]):
+        col = frame.iloc[:, j]
+        dec = _column_decimals(col.tolist()) if float_format is None else None
+        body.append([_cell_text(v, float_format, dec) for v in col.tolist()])
+    align = ["--:" if is_numeric_text(c) else ":--" for c in body]
+    lines = [
+        f":::{{table}} {' '.join(str(caption).split())}",
+        f":name: {table_label(name)}",
+        ":class: selfconf-table",
+        ":widths: auto",
+        "",
+        "| " + " | ".join(_md_escape(c) for c in cols) + " |",
+        "| " + " | ".join(align) + " |",
+    ]
+    claims, anchors = claims or {}, anchors or {}
+    labels = list(frame.index)
+
+    def cell(i: int, j: int) -> str:
+        key = (labels[i], frame.columns[j])
+        text = body[j][i]
+        md = claim_role(text, claims[key]) if claims.get(key) else _md_escape(text)
+        return ("{anchor}`" + anchors[key] + "`" + md) if anchors.get(key) else md
+
+    for i in range(frame.shape[0]):
+        lines.append("| " + " | ".join(cell(i, j) for j in range(len(cols))) + " |")
+    lines.append(":::")
+    return "\n".join(lines)
 
 
 def table(df, name: str, caption: str | None = None, index: bool = False, float_format: str | None = None,
-          claims=None, html_cells: dict | None = None) -> None:
-    """Display ``df`` and offer it as a CSV download (written to ``book/_static/tables/<name>.csv``).
+          claims: dict | None = None, anchors: dict | None = None) -> None:
+    """Show ``df`` as a numbered, captioned table and offer it as a CSV download.
 
-    ``claims``: a DataFrame of the same shape (or a ``{(row label, column): claim id}`` dict) naming the paper
-    claim each cell shows; those cells carry the claim on the page (:func:`claim_cell`), the CSV keeps
-    plain text.  ``html_cells``: ``{(row label, column): markup}`` shown instead of the cell's text.  Returns nothing, so a call that ends a cell leaves no stray ``repr`` on the page."""
-    from IPython.display import display
+    The CSV (``book/_static/tables/<name>.csv``) holds the frame's own values; the page shows the text
+    of :func:`table_markdown` (booleans as yes/no, numbers right-aligned).  ``caption`` is required;
+    ``claims`` and ``anchors`` are passed to :func:`table_markdown`.
 
+    Returns nothing, so a call that ends a cell leaves no stray ``repr`` on the page.
+
+    Example: ``table(df, "table1", caption="Per-model calibration")`` shows Table 1 (label ``tab-table1``).
+    """
+    md = table_markdown(df, name, caption or "", index=index, float_format=float_format, claims=claims, anchors=anchors)
     out = resolve(TABLE_DIR)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.csv"
     df.to_csv(path, index=index, float_format=float_format, lineterminator="\n")
-    if caption:
-        show_markdown(f"**{caption}**")
-    shown = df
-    if claims is not None:
-        pairs = claims.items() if isinstance(claims, dict) else (
-            ((r, c), claims.at[r, c]) for r in claims.index for c in claims.columns)
-        shown = df.copy().astype(object)
-        for (r, c), cid in pairs:
-            if isinstance(cid, str) and cid:
-                shown.at[r, c] = claim_cell(df.at[r, c], cid)
-    if html_cells:  # cells shown as given HTML (e.g. an anchor), the CSV keeps the plain value
-        shown = shown.copy().astype(object) if shown is df else shown
-        for (r, c), markup in html_cells.items():
-            shown.at[r, c] = markup
-    display(shown if index else shown.style.hide(axis="index"))
-    show_markdown(f"{{download}}`Download this table as CSV <_static/tables/{name}.csv>`")
+    show_markdown(md + f"\n\n{{download}}`Download this table as CSV <_static/tables/{name}.csv>`")

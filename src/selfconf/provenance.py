@@ -16,8 +16,10 @@ Loaded by ``_config.yml`` (``sphinx.extra_extensions: [selfconf.provenance]``, a
   A claim that does not print as the paper prints it (:data:`selfconf.judging.MARKED`) is marked in the
   text itself (class ``selfconf-differs`` and a small "≠ paper" marker).  A pasted value with neither a
   claim id nor an origin is a build warning, hence an error under ``-W``.
-* Table cells that a notebook emits as ``<span class="selfconf-num" data-claim="...">`` (see
-  :func:`selfconf.book.claim_cell`) get the same attributes.
+* Table cells written with the ``{num}`text <claim id>``` role (:func:`selfconf.book.claim_role`, used by
+  :func:`selfconf.book.table`) become the same element; raw HTML spans ``<span class="selfconf-num"
+  data-claim="...">`` get the same attributes too.  ``{anchor}`id``` writes a link target with an exact id
+  (the audit page's ``claim-<id>`` rows).
 * Every page that pastes numbers gets a short legend; ``_static/provenance.js`` shows a small card on
   hover or keyboard focus, with no network.
 
@@ -257,6 +259,26 @@ def _make_role():
     return ProvenanceTextRole()
 
 
+_NUM_RE = re.compile(r"^(?P<text>.*?)\s*<(?P<key>[^<>]+)>$", re.S)
+
+
+def num_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{num}`shown text <claim id>```: inline text that carries a paper claim (table cells of the book)."""
+    m = _NUM_RE.match(text)
+    if not m:
+        msg = inliner.reporter.error(f"num role: expected 'text <claim id>', got {text!r}", line=lineno)
+        return [inliner.problematic(rawtext, rawtext, msg)], [msg]
+    node = pasted_number(rawtext, m.group("text"), key=m.group("key").strip())
+    node.line = lineno
+    return [node], []
+
+
+def anchor_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{anchor}`id```: an empty HTML element with exactly this id (a link target such as ``claim-t1_google_n``)."""
+    ident = html.escape(text.strip(), quote=True)
+    return [nodes.raw("", f'<span id="{ident}"></span>', format="html")], []
+
+
 def _static(app) -> None:
     if app.builder.format == "html":
         app.config.html_static_path.append(str(ASSETS))
@@ -269,6 +291,8 @@ def setup(app) -> dict:
                  text=(_visit_plain, _depart_plain), man=(_visit_plain, _depart_plain),
                  texinfo=(_visit_plain, _depart_plain))
     app.add_role_to_domain("glue", "text", _make_role(), override=True)
+    app.add_role("num", num_role)
+    app.add_role("anchor", anchor_role)
     app.connect("builder-inited", _static)
     app.connect("doctree-resolved", _resolve)
     app.add_css_file("provenance.css")

@@ -42,7 +42,7 @@ from typing import Any
 __all__ = [
     "RENDERER", "JS_NAME", "EMBED_OPTIONS", "vl_version", "javascript_bundle", "install_js",
     "MATHJAX_DIR", "mathjax_source", "install_mathjax",
-    "chart_html", "render", "enable", "setup", "main",
+    "chart_html", "caption_of", "chart_markdown", "render", "enable", "setup", "main",
 ]
 
 #: Name under which the renderer is registered with ``alt.renderers``.
@@ -172,15 +172,70 @@ def chart_html(spec: dict, embed_options: dict | None = None, div_id: str | None
     )
 
 
-def render(spec: dict, **metadata: Any) -> dict[str, Any]:
-    """Altair renderer: ``text/html`` (offline embed) and a ``text/plain`` stand-in.
+def _title_text(title: Any) -> str:
+    """Plain text of a Vega-Lite title (a string, a list of lines, or ``{"text": ..., "subtitle": ...}``)."""
+    if title is None:
+        return ""
+    if isinstance(title, (list, tuple)):
+        return " ".join(str(t) for t in title)
+    if isinstance(title, dict):
+        text = _title_text(title.get("text"))
+        sub = _title_text(title.get("subtitle"))
+        return f"{text} ({sub})" if text and sub else text or sub
+    return str(title)
 
-    The Vega-Lite JSON mimetype is deliberately left out: myst-nb warns on every mimetype it cannot
-    render (``mystnb.unknown_mime_type``), and the book builds with warnings as errors.
+
+def caption_of(spec: dict) -> tuple[dict, str, str | None]:
+    """Split a chart spec into (spec without its top-level title, caption, explicit label or None).
+
+    Definition: the caption is the chart's top-level title (its subtitle in parentheses); a chart
+    without one (a concatenation of titled panels) is captioned by its panels' titles joined with "; ",
+    which stay drawn.  The top-level title moves out of the drawing into the figure caption, so it is
+    not shown twice and does not widen the chart.  An explicit label comes from
+    ``usermeta={"selfconf_label": "..."}`` (altair: ``chart.properties(usermeta=...)``).
+
+    Example: ``caption_of({"mark": "bar", "title": "Counts"})`` returns ``({"mark": "bar"}, "Counts", None)``.
+    """
+    spec = dict(spec)
+    caption = _title_text(spec.pop("title", None))
+    if not caption:
+        parts = [_title_text(sub.get("title")) for key in ("hconcat", "vconcat", "concat", "layer")
+                 for sub in spec.get(key, []) if isinstance(sub, dict)]
+        caption = "; ".join(p for p in parts if p)
+    label = (spec.get("usermeta") or {}).get("selfconf_label")
+    return spec, " ".join(caption.split()), label
+
+
+def chart_markdown(spec: dict, embed_options: dict | None = None) -> str:
+    """MyST source of a numbered chart: the ``selfconf-chart`` directive around :func:`chart_html`.
+
+    The directive (registered by :mod:`selfconf.publication`) makes the chart a captioned, labelled,
+    numbered figure.  Raises ``ValueError`` for a chart with no title to caption it.
+
+    Example: ``chart_markdown({"mark": "bar", "title": "Counts"})`` starts with ``"````{selfconf-chart}"``.
+    """
+    body, caption, label = caption_of(spec)
+    if not caption:
+        raise ValueError("every chart of the book is numbered and captioned: give the chart a title "
+                         "(chart.properties(title=...)), which becomes its caption")
+    lines = ["````{selfconf-chart}", f":caption: {caption}"]
+    if label:
+        lines.append(f":name: {label}")
+    lines += [chart_html(body, embed_options).rstrip("\n"), "````"]
+    return "\n".join(lines)
+
+
+def render(spec: dict, **metadata: Any) -> dict[str, Any]:
+    """Altair renderer: ``text/markdown`` (a numbered figure around the offline embed) and ``text/plain``.
+
+    myst-nb renders the Markdown as MyST, so the ``selfconf-chart`` directive of
+    :mod:`selfconf.publication` turns the chart into a numbered, captioned figure.  The Vega-Lite JSON
+    mimetype is deliberately left out: myst-nb warns on every mimetype it cannot render
+    (``mystnb.unknown_mime_type``), and the book builds with warnings as errors.
     """
     embed = metadata.get("embed_options") or {}
     return {
-        "text/html": chart_html(spec, embed),
+        "text/markdown": chart_markdown(spec, embed),
         "text/plain": "<altair chart: drawn by vega-embed from _static/" + JS_NAME + ">",
     }
 
