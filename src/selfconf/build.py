@@ -34,6 +34,7 @@ __all__ = ["PHASES", "notebook_names", "phase_of", "cache_key", "execute_one", "
 PHASES = {
     "00_abstract": 2, "01_introduction": 2, "02_related_work": 2, "07_implications": 2,
     "10_diagnostic": 2, "11_reproducibility": 2, "12_reconstruction": 2, "14_audit": 3,
+    "26_real_answers": 2,  # shows Result 1's claims beside its own (reads the executed 04_result1)
 }
 CACHE_DIR = "_build/nbcache"
 
@@ -235,7 +236,21 @@ def execute(only: list[str] | None = None, params: dict | None = None, jobs: int
                     print(f"  {futs[f]:32s} FAILED   {e}", flush=True)
         if failures:
             raise SystemExit("notebook execution failed:\n  " + "\n  ".join(failures))
+    if out == root / "book":
+        _after_execution(out)
     return done
+
+
+def _after_execution(out: Path) -> None:
+    """Files the build derives from executed notebooks, rewritten on every run (a cached notebook runs no cell).
+
+    ``_build/scorecard.json`` comes from the executed chapter ``26_real_answers`` (its glued records).
+    """
+    from .realanswers import ensure_scorecard
+
+    written = ensure_scorecard(out)
+    if written is not None:
+        print(f"  scorecard: {written.relative_to(project_root())}", flush=True)
 
 
 def build_html(root: Path | None = None) -> None:

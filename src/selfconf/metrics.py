@@ -1289,3 +1289,68 @@ def aurc(confidence: Any, correct: Any) -> float:
     """
     lv, p, q = level_counts(confidence, correct)
     return float(counts_statistics(lv, p, q, coverages=())["aurc"][0])
+
+
+__all__ += ["auroc_scored_counts"]
+
+
+def auroc_scored_counts(score: Any, pos: Any, neg: Any) -> np.ndarray:
+    """AUROC of weighted score groups whose scores differ from one draw to the next, batched over draws.
+
+    Definition: row ``b`` holds K groups; group k has score ``score[b, k]`` and ``pos[b, k]`` correct and
+    ``neg[b, k]`` wrong answers (counts or non-negative weights).  With W1 = sum pos and W0 = sum neg,
+
+        AUROC_b = sum_k pos_k (neg of the groups scored strictly lower + neg of the groups scored
+                  equally / 2) / (W1 W0),
+
+    i.e. the tie-corrected Mann–Whitney AUROC of the data set in which every group's answers carry the
+    group's score.  Groups with equal scores (in the same row) are pooled as ties, whichever column they
+    sit in.  Unlike :func:`counts_statistics`, the order of the groups may differ between rows: this is
+    what a bootstrap of a *re-estimated* score needs (within-model rank normalisation recomputes every
+    percentile in every draw, see :func:`selfconf.panels.panel_intervals`).
+
+    Parameters
+    ----------
+    score : array-like (B, K) or (K,), finite
+    pos, neg : array-like of the same shape, non-negative
+
+    Returns
+    -------
+    numpy.ndarray (B,): NaN in a row without both classes.
+
+    References
+    ----------
+    Mann & Whitney (1947); Hanley & McNeil (1982) (see :func:`auroc`).
+
+    Examples
+    --------
+    >>> auroc_scored_counts([[0.2, 0.9, 0.9]], [[0, 1, 1]], [[1, 0, 1]]).round(4).tolist()
+    [0.75]
+    """
+    s = np.atleast_2d(np.asarray(score, dtype=float))
+    p = np.atleast_2d(np.asarray(pos, dtype=float))
+    q = np.atleast_2d(np.asarray(neg, dtype=float))
+    if not (s.shape == p.shape == q.shape):
+        raise ValueError(f"auroc_scored_counts: score {s.shape}, pos {p.shape} and neg {q.shape} must have one shape")
+    _check_finite(s, "score")
+    if (p < 0).any() or (q < 0).any():
+        raise ValueError("auroc_scored_counts: pos and neg must be non-negative")
+    b, k = s.shape
+    order = np.argsort(s, axis=1, kind="stable")
+    ss = np.take_along_axis(s, order, axis=1)
+    ps = np.take_along_axis(p, order, axis=1)
+    qs = np.take_along_axis(q, order, axis=1)
+    idx = np.broadcast_to(np.arange(k), (b, k))
+    new = np.ones((b, k), dtype=bool)
+    new[:, 1:] = ss[:, 1:] != ss[:, :-1]
+    last = np.ones((b, k), dtype=bool)
+    last[:, :-1] = new[:, 1:]
+    start = np.maximum.accumulate(np.where(new, idx, 0), axis=1)
+    end = np.minimum.accumulate(np.where(last, idx, k - 1)[:, ::-1], axis=1)[:, ::-1]
+    cum = np.cumsum(qs, axis=1)
+    below = np.take_along_axis(cum - qs, start, axis=1)  # wrong answers in strictly lower groups
+    tied = np.take_along_axis(cum, end, axis=1) - below  # wrong answers in the element's own tie group
+    u = (ps * (below + 0.5 * tied)).sum(axis=1)
+    denom = ps.sum(axis=1) * qs.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denom > 0, u / np.where(denom > 0, denom, 1.0), np.nan)
