@@ -28,8 +28,12 @@
 # ## The scorecard, declared before computing (2026-12-01)
 #
 # *Declared on 2026-12-01, before any statistic of this page was computed, and not edited since (a test holds
-# this cell, and the rule and claims in `selfconf.realanswers`, to their declared text). The values, intervals and verdicts further down were filled in by the
-# build; what is below decides how they are read.*
+# this cell, and the rule and claims in `selfconf.realanswers`, to their declared text). One thing was known
+# before: the book's earlier chapter on these data already showed the per-model Table 1 columns (accuracy,
+# confidence, CITL, ECE, self-AUROC with row-bootstrap intervals), the pooled share of wrong high-confidence
+# answers and the range of error rates at the lowest coverage; no panel, subject or item-clustered statistic had
+# been computed. The values, intervals and verdicts further down were filled in by the build; what is below
+# decides how they are read.*
 #
 # **Data and conventions.** One row per model and MMLU-Pro question; a row without a parsed confidence is left
 # out and counted. Intervals are {glue:text}`ci_level_pct`% percentile bootstrap intervals: items are resampled
@@ -38,16 +42,17 @@
 # [{glue:text}`r1_highconf_threshold`]{.quoted}, the paper's threshold; reliability bins are its
 # [{glue:text}`t1_ece_n_bins`]{.quoted} equal-width bins.
 #
-# **Panels.** The paper's three pre-specified panels are named by providers (US: Anthropic, OpenAI, Google;
+# **Panels.** The paper's pre-specified panels are named by providers (US: Anthropic, OpenAI, Google;
 # CN: DeepSeek, Alibaba, Moonshot; cross-bloc: Anthropic, DeepSeek, Mistral). Their analogues here follow one
 # rule. For each provider the paper names, take one of that provider's models: among its chat models (dedicated
 # reasoning series such as o1/o3/o4-mini and deepseek-reasoner excluded, because the paper queried its members
-# as chat models), those whose name marks a budget or mid-tier line (mini, haiku, flash, small, chat), the most
-# recent one; if it has none, its chat model with the fewest parameters in the name. A provider the data do not
-# have is replaced by the closest available model: the next eligible model, by the same rule, of another provider
-# of the same bloc not yet in the panel, or failing that of a same-bloc provider already in it. As an extension, a
-# larger panel holds every model of the collection, each row judged by all the others. Agreement, population,
-# codings and rank normalisation are the paper's (see Result 1).
+# as chat models), those whose name carries one of the words mini, haiku, flash, small or chat (a budget or
+# mid-tier line), the most recent one; if it has none, its chat model with the fewest parameters in the name. A
+# provider the data do not have is replaced by the closest available model: the next eligible model, by the same
+# rule, of another provider of the same bloc not yet in the panel, or failing that of a same-bloc provider already
+# in it (providers in alphabetical order). As an extension, a larger panel holds every model of the collection,
+# each row judged by all the others. Agreement, population, codings and rank normalisation are the paper's (see
+# Result 1).
 #
 # **Verdict rule.** Each claim has one test statistic and a null value. It **holds** if the test statistic's
 # interval lies entirely on the side of the null that the claim names, it **does not hold** if the interval
@@ -205,7 +210,8 @@ for name, prov, m in subs:
                  "closest available model by the rule" + (
                      f"; that model shares its provider with {', '.join(shared)}, which makes this analogue's members "
                      "less independent than the paper's" if shared else ""))
-_ = glue.value("real_substitution_note", ("; ".join(parts) + ".").capitalize() if parts else
+note = "; ".join(parts) + "."
+_ = glue.value("real_substitution_note", note[:1].upper() + note[1:] if parts else
                "Every provider the paper names has an eligible model in the data.", origin="external-data")
 
 # %% [markdown]
@@ -213,8 +219,8 @@ _ = glue.value("real_substitution_note", ("; ".join(parts) + ".").capitalize() i
 #
 # The practitioner report's function (`selfconf.report.from_frame`, the same code path as `selfconf report`)
 # gives every Table 1 statistic with a {glue:text}`real_level_pct:.0f`% row-bootstrap interval within the model
-# ({glue:text}`real_n_boot:,.0f` draws): calibration first, then discrimination and the high-confidence answers.
-# Models are sorted by self-AUROC.
+# ({glue:text}`real_n_boot:,.0f` draws): the level of accuracy and confidence first, then the scores, then the
+# answers stated with high confidence. Models are sorted by self-AUROC in every table.
 
 # %% tags=["hide-input"]
 t1 = report.from_frame(ext[["model", "item_id", "confidence", "correct"]], confidence_scale="unit", seed=seed,
@@ -236,21 +242,24 @@ def with_ci(frame, col, spec=".3f", scale=1.0):
 
 _ = table(pd.DataFrame({
     "model": t1["model"], "n": [f"{v:,}" for v in t1["n"]],
+    "excluded (no conf.)": [f"{r['missing_confidence']:,}" for r in t1["excluded"]],
     "accuracy (%)": with_ci(t1, "accuracy", ".1f", 100),
     "mean conf.": with_ci(t1, "mean_confidence", ".1f", 100),
     "median conf.": [f"{100 * v:.0f}" for v in t1["median_confidence"]],
     "CITL (pp)": with_ci(t1, "citl", "+.1f", 100),
-    "Brier": with_ci(t1, "brier"), "ECE": with_ci(t1, "ece"), "smooth ECE": with_ci(t1, "smooth_ece"),
-}), "real_table1_calibration", caption=f"MMLU-Pro, Table 1 calibration columns for every model, with {LVL} intervals")
+}), "real_table1_level", caption=f"MMLU-Pro, Table 1 for every model: accuracy and stated confidence, with {LVL} intervals")
 _ = table(pd.DataFrame({
     "model": t1["model"],
+    "Brier": with_ci(t1, "brier"), "ECE": with_ci(t1, "ece"), "smooth ECE": with_ci(t1, "smooth_ece"),
     "self-AUROC": with_ci(t1, "auroc"),
+}), "real_table1_scores", caption=f"MMLU-Pro, Table 1 for every model: Brier, ECE and self-AUROC, with {LVL} intervals")
+_ = table(pd.DataFrame({
+    "model": t1["model"],
     f"answers at conf. ≥ {HIGH_CONF:g}": [f"{v:,}" for v in t1["high_conf_n"]],
-    f"of them wrong (%)": with_ci(t1, "high_conf_error_rate", ".1f", 100),
+    "of them wrong (%)": with_ci(t1, "high_conf_error_rate", ".1f", 100),
     "AURC": with_ci(t1, "aurc"),
-    "excluded (no conf.)": [f"{r['missing_confidence']:,}" for r in t1["excluded"]],
-}), "real_table1_discrimination",
-    caption=f"MMLU-Pro, Table 1 discrimination and high-confidence columns for every model, with {LVL} intervals")
+}), "real_table1_high_confidence",
+    caption=f"MMLU-Pro, every model: answers stated with high confidence, the share of them wrong, and AURC ({LVL} intervals)")
 
 # %% tags=["remove-input"]
 pct = 100 * t1.set_index("model")[["accuracy", "median_confidence", "citl", "high_conf_error_rate"]]
@@ -419,15 +428,17 @@ _ = table(pd.DataFrame([{
 } for n, r in pres.items()]), "real_panels", caption=f"Panel agreement against self-confidence, AUROC with {LVL} item-clustered intervals")
 _ = table(pd.DataFrame([{
     "panel": PANEL_LABEL[n],
-    "within-model self-AUROC": "" if n == realanswers.ALL_PANEL else
-    ", ".join(f"{m} {v:.3f}" for m, v in r["within_model_self_auroc"].items()),
-    "lowest–highest": f"{r['within_model_min']:.3f}–{r['within_model_max']:.3f}",
+    "within-model self-AUROC, lowest–highest": f"{r['within_model_min']:.3f}–{r['within_model_max']:.3f}",
     "span": est(r, "within_model_span"), "macro mean": est(r, "within_model_macro"),
     "identity contribution (pooled − rank-normalised)": est(r, "between_model_identity", "+.3f"),
     "rows where the codings differ": f"{r['n_rows_codings_differ']:,}",
     "label-free − canonical": est(r, "delta_labelfree_minus_panel", "+.3f"),
 } for n, r in pres.items()]), "real_panels_decomposition",
     caption=f"Decomposition of the pooled self-AUROC and the two codings ({LVL} item-clustered intervals)")
+_ = table(pd.DataFrame([{"panel": PANEL_LABEL[n], "member": m, "self-AUROC on the panel population": f"{v:.3f}"}
+                        for n, r in pres.items() if n != realanswers.ALL_PANEL
+                        for m, v in r["within_model_self_auroc"].items()]),
+          "real_panels_within", caption="Within-model self-AUROC of each member on its panel's population")
 
 # %% tags=["remove-input"]
 for n, r in pres.items():
@@ -607,15 +618,33 @@ def paper_ids(rec):
 
 
 def short(rec):
-    return {"overconfident_every_model": "every model overconfident (smallest CITL)",
+    """A short label of a model-level record for the table."""
+    if rec["id"].startswith("residual_error_top"):
+        r = int(rec["id"][len("residual_error_top"):])
+        paper_m = f" (paper: {r1_top[r - 1]})" if r <= len(r1_top) else ""
+        return f"error at {COVERAGE:g}% coverage, rank {r}: {rec.get('model', '')}{paper_m}"
+    return {"overconfident_every_model": "every model overconfident (smallest CITL, pp)",
             "saturated_typical_confidence": f"median confidence ≥ {HIGH_CONF:g} for most models",
             "confident_answers_mostly_wrong": f"most answers at ≥ {HIGH_CONF:g} wrong (pooled, %)",
             "ece_close_to_abs_citl": "ECE ≈ |CITL| (largest ECE − |CITL|, pp)",
             "gap_positive_every_bin": "gap positive in every occupied bin, most models",
             "every_ci_excludes_chance": "every self-AUROC above chance (lowest)",
             "best_self_auroc_moderate": "best self-AUROC only moderate (highest)",
-            "most_below_auroc_cutoff": f"most models below {AUROC_CUT:g}"}.get(
-        rec["id"], f"error at {COVERAGE:g}% coverage, rank {rec['id'][-1]}: {rec.get('model', '')}")
+            "most_below_auroc_cutoff": f"most models below {AUROC_CUT:g}"}[rec["id"]]
+
+
+# one more decimal than the paper prints, so an interval that ends close to its null reads unambiguously
+FMT_HERE = {"auroc": "{:.4f}", "percent": "{:.2f}", "pp": "{:+.2f}", "models": "{:g}"}
+
+
+def here_text(rec, key_v="value", key_lo="ci_low", key_hi="ci_high", src=None, spec=None):
+    src = src or rec
+    spec = spec or FMT_HERE[rec["unit"]]
+    return f"{spec.format(src[key_v])} [{spec.format(src[key_lo])}, {spec.format(src[key_hi])}]"
+
+
+def null_text(rec, spec):
+    return f"{'above' if rec['test']['direction'] == 'above' else 'below'} {spec.format(rec['test']['null'])}"
 
 
 rows, claims_map = [], {}
@@ -623,31 +652,28 @@ for rec in (r for r in records if "panel" not in r):
     ids = paper_ids(rec)
     spec = FMT[rec["unit"]]
     i = len(rows)
-    rows.append({"claim": short(rec), "id": rec["id"], "paper": "", "paper: of": "",
-                 "here": spec.format(rec["value"]), f"{LVL} CI": "[" + ", ".join(spec.format(x) for x in (rec["ci_low"], rec["ci_high"])) + "]",
-                 "null": spec.format(rec["test"]["null"]), "claimed side": rec["test"]["direction"],
-                 "verdict": rec["verdict"]})
+    rows.append({"claim": short(rec), "id": rec["id"], "paper": "", "paper: of": "", f"here [{LVL} CI]": here_text(rec),
+                 "claimed side of the null": null_text(rec, FMT_HERE[rec["unit"]]), "verdict": rec["verdict"]})
     if ids:
         claims_map[(i, "paper")] = ids[0]
-        rows[-1]["paper"] = spec.format(r1[ids[0]]) if rec["unit"] != "models" else f"{r1[ids[0]]:.0f}"
+        rows[-1]["paper"] = spec.format(r1[ids[0]])
     if len(ids) > 1:
         claims_map[(i, "paper: of")] = ids[1]
         rows[-1]["paper: of"] = f"{r1[ids[1]]:.0f}"
 _ = table(pd.DataFrame(rows), "real_scorecard_models", caption="Scorecard, model-level claims: Result 1 against MMLU-Pro",
           claims=claims_map)
 
+TEST_LABEL = {"self": "self", "canonical": "panel − self", "label_free": "label-free panel − self",
+              "rank_normalised": "panel − rank-normalised self"}
 prow, pmap = [], {}
 for rec in (r for r in records if "panel" in r):
     ids = paper_ids(rec)
     i = len(prow)
+    sig = "{:.4f}" if rec["signal"] == "self" else "{:+.4f}"
     prow.append({"panel": PANEL_LABEL[rec["panel"]], "signal": rec["signal"].replace("_", "-"), "paper AUROC": "",
-                 "paper Δ": "", "AUROC here": f"{rec['value']:.3f} [{rec['ci_low']:.3f}, {rec['ci_high']:.3f}]",
-                 "test": {"self": "self vs chance", "canonical": "panel − self", "label_free": "label-free panel − self",
-                          "rank_normalised": "panel − rank-normalised self"}[rec["signal"]],
-                 "test here": (f"{rec['test']['value']:.3f} [{rec['test']['ci_low']:.3f}, {rec['test']['ci_high']:.3f}]"
-                               if rec["signal"] == "self" else
-                               f"{rec['test']['value']:+.3f} [{rec['test']['ci_low']:+.3f}, {rec['test']['ci_high']:+.3f}]"),
-                 "verdict": rec["verdict"]})
+                 "paper Δ": "", f"AUROC here [{LVL} CI]": here_text(rec),
+                 f"test here [{LVL} CI]": f"{TEST_LABEL[rec['signal']]}: " + here_text(rec, src=rec["test"], spec=sig),
+                 "claimed side": null_text(rec, "{:g}"), "verdict": rec["verdict"]})
     if ids:
         pmap[(i, "paper AUROC")] = ids[0]
         prow[-1]["paper AUROC"] = f"{r1[ids[0]]:.3f}"
@@ -662,12 +688,15 @@ glue.value(realanswers.SCORECARD_KEY, json.dumps(records, ensure_ascii=False), o
 counts = pd.Series([r["verdict"] for r in records]).value_counts()
 glue.value("real_n_records", len(records), origin="external-data")
 for v in realanswers.VERDICTS:
-    _ = glue.value(f"real_n_{v.replace(' ', '_')}", int(counts.get(v, 0)), origin="external-data")
+    glue.value(f"real_n_{v.replace(' ', '_')}", int(counts.get(v, 0)), origin="external-data")
+held = [short(r) if "panel" not in r else f"{PANEL_LABEL[r['panel']]} panel, {TEST_LABEL[r['signal']]}"
+        for r in records if r["verdict"] == "holds"]
+_ = glue.value("real_holds_list", "; ".join(held) if held else "none of the claims", origin="external-data")
 
 # %% [markdown]
-# Of the {glue:text}`real_n_records` records, {glue:text}`real_n_holds` hold, {glue:text}`real_n_does_not_hold` do
-# not hold, {glue:text}`real_n_inconclusive` are inconclusive and {glue:text}`real_n_not_comparable` are not
-# comparable.
+# Verdicts over the {glue:text}`real_n_records` records: holds {glue:text}`real_n_holds`, does not hold
+# {glue:text}`real_n_does_not_hold`, inconclusive {glue:text}`real_n_inconclusive`, not comparable
+# {glue:text}`real_n_not_comparable`.
 #
 # ## How to read the scorecard
 #
@@ -689,5 +718,4 @@ for v in realanswers.VERDICTS:
 # here re-measures those. Several claims are about levels that depend on difficulty (the share of confident
 # answers that are wrong, the error left at a fixed coverage): on questions the models mostly get right these
 # fall, so a "does not hold" there says the claim is tied to hard questions, not that confidence has become
-# trustworthy. A claim that holds on both kinds of question (a saturated confidence level, overconfidence in the
-# large, a panel of other models beating the members' own confidence) is the stronger for it.
+# trustworthy. A claim that holds on both kinds of question is the stronger for it; here that is: {glue:text}`real_holds_list`.

@@ -253,10 +253,12 @@ def panel_intervals(df: pd.DataFrame, members, *, n_boot: int = 2000, rng=None, 
 
     Examples
     --------
+    >>> g = np.random.default_rng(0)
+    >>> n = 40
     >>> rows = pd.DataFrame({
-    ...     "model": ["a", "b"] * 4, "item_id": [1, 1, 2, 2, 3, 3, 4, 4], "parse_ok": 1,
-    ...     "confidence": [90, 80, 70, 60, 95, 50, 40, 85], "correct": [1, 1, 0, 1, 1, 0, 0, 0],
-    ...     "refusal": 0, "answer_class": ["x", "x", "y", "z", "u", "v", "w", "w"]})
+    ...     "model": np.repeat(["a", "b"], n), "item_id": np.tile(np.arange(n), 2), "parse_ok": 1,
+    ...     "confidence": g.choice([50, 70, 90], 2 * n), "correct": np.tile(np.arange(n) % 2, 2),
+    ...     "refusal": 0, "answer_class": g.choice(["x", "y"], 2 * n)})
     >>> r = panel_intervals(rows, ("a", "b"), n_boot=50, rng=0)
     >>> r["panel_auroc"] == panel_point_estimates(panel_rows(rows, ("a", "b")))["panel_auroc"]
     True

@@ -82,7 +82,7 @@ BLOC = {"openai": "US", "anthropic": "US", "google": "US", "xai": "US", "meta": 
         "deepseek": "CN", "alibaba": "CN", "moonshot": "CN", "zhipu": "CN", "mistral": "EU"}
 #: Dedicated reasoning-model series: not eligible (the paper queried its panel members as chat models).
 REASONING_SERIES = ("o1-mini-2024-09-12", "o3-mini-2025-01-31", "o4-mini-2025-04-16", "deepseek-reasoner")
-#: Name markers of a provider's budget or mid-tier line, like the paper's members (mini, haiku, flash, ...).
+#: Words of a model name (split at "-") that mark a provider's budget or mid-tier line, like the paper's members.
 TIER_MARKERS = ("mini", "haiku", "flash", "small", "chat")
 #: Release month of each model (the date in its id where there is one, else the provider's announcement):
 #: only used to order several candidates of one provider and tier.
@@ -104,11 +104,12 @@ ALL_PANEL = "all_models"
 #: The panel rule in words, as declared (the notebook states the same rule before computing).
 PANEL_RULE = (
     "For each provider the paper names in a panel, take one model of that provider: among its chat models "
-    "(dedicated reasoning series excluded), those whose name marks a budget or mid-tier line (mini, haiku, "
-    "flash, small, chat), the most recent; if it has none, its chat model with the fewest parameters in the "
-    "name. A provider the data do not have is replaced by the closest available model: the next eligible model, "
-    "by the same rule, of a provider of the same bloc that is not yet in the panel, or, failing that, of a "
-    "same-bloc provider already in it. The extension panel holds all models."
+    "(dedicated reasoning series excluded), those whose name carries one of the words mini, haiku, flash, small "
+    "or chat (a budget or mid-tier line), the most recent; if it has none, its chat model with the fewest "
+    "parameters in the name. A provider the data do not have is replaced by the closest available model: the "
+    "next eligible model, by the same rule, of a provider of the same bloc that is not yet in the panel, or, "
+    "failing that, of a same-bloc provider already in it (providers in alphabetical order). The extension panel "
+    "holds all models."
 )
 
 
@@ -135,14 +136,19 @@ def provider_of(model: str) -> str:
 
 def _params_b(model: str) -> float:
     """Parameter count in billions written in the name (the total, e.g. 235 for 'Qwen3-235B-A22B'); inf if none."""
-    m = re.search(r"(\d+(?:\.\d+)?)B", model)
+    m = re.search(r"(\d+(?:\.\d+)?)[Bb](?![a-z])", model)
     return float(m.group(1)) if m else float("inf")
+
+
+def _marked(model: str) -> bool:
+    """True when a word of the name (split at "-") is one of :data:`TIER_MARKERS` ("gemini" is not "mini")."""
+    return any(w in TIER_MARKERS for w in model.lower().split("-"))
 
 
 def _ranked_candidates(provider: str, models: list[str], taken: set[str]) -> list[str]:
     """Eligible models of a provider, best first by the panel rule (tier marker and recency, else size)."""
     chat = [m for m in models if PROVIDER.get(m) == provider and m not in REASONING_SERIES and m not in taken]
-    marked = [m for m in chat if any(t in m.lower() for t in TIER_MARKERS)]
+    marked = [m for m in chat if _marked(m)]
     if marked:
         # most recent first; among one month, the name order keeps the choice deterministic
         return sorted(marked, key=lambda m: (RELEASED.get(m, ""), m), reverse=True) + \
@@ -170,7 +176,8 @@ def select_panels(models=MMLU_PRO_MODELS) -> dict[str, PanelChoice]:
             cands = _ranked_candidates(prov, models, set(chosen))
             if cands:
                 chosen.append(cands[0])
-                reasons.append(f"{prov}: its budget/mid-tier chat model by the rule")
+                reasons.append(f"{prov}: its most recent budget/mid-tier chat model" if _marked(cands[0]) else
+                               f"{prov}: no budget/mid-tier name; its chat model with the fewest parameters")
                 continue
             bloc = BLOC[prov]
             present = {p for p in map(PROVIDER.get, chosen)}
@@ -210,7 +217,7 @@ def panel_frame(ext: pd.DataFrame) -> pd.DataFrame:
 
     >>> f = panel_frame(pd.DataFrame({"model": ["m"], "item_id": [0], "confidence": [0.85], "correct": [1],
     ...                               "answer": ["C"]}))
-    >>> f[["parse_ok", "confidence", "refusal", "answer_class"]].iloc[0].tolist()
+    >>> [f[c].iloc[0].item() if c != "answer_class" else f[c].iloc[0] for c in ("parse_ok", "confidence", "refusal", "answer_class")]
     [1, 85, 0, 'C']
     """
     need = ("model", "item_id", "confidence", "correct", "answer")

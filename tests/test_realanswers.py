@@ -1,0 +1,399 @@
+"""The chapter 'The paper's claims on real answers': panel rule, scorecard, new bootstrap pieces, and a plain-loop
+recomputation of one panel from the raw CSV files of the third-party data."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import doctest
+import hashlib
+import json
+from pathlib import Path
+
+import jupytext
+import numpy as np
+import pandas as pd
+import pytest
+
+from selfconf import bootstrap, build, metrics, panels, realanswers, summary
+from selfconf.fetch import MMLU_PRO_MODELS, mmlu_pro_filename, read_mmlu_pro_calibration
+
+ROOT = Path(__file__).resolve().parents[1]
+EXT = ROOT / "data" / "external" / "mmlu-pro-calibration"
+needs_ext = pytest.mark.skipif(not EXT.is_dir(), reason="run `make external` first (third-party MMLU-Pro files)")
+CHAPTER = ROOT / "notebooks" / f"{realanswers.NOTEBOOK}.py"
+
+# The declaration, frozen on 2026-12-01: the scorecard cell of the notebook and the rule and claims of the module.
+# Changing either is editing a pre-declared scorecard after its results exist: do not update these digests.
+DECLARATION_CELL_SHA256 = "26d18a11b9d34578618330af40ba979b943ddad7060abfbaa1fab039bda13144"
+DECLARATION_MODULE_SHA256 = "9d18f8b967da4fdd03b831e99d707bae37356a3bb98fec30325d6812ad2f6179"
+
+
+def _declaration_cell() -> str:
+    nb = jupytext.read(CHAPTER)
+    cells = [c.source for c in nb.cells if c.cell_type == "markdown"
+             and c.source.startswith("## The scorecard, declared before computing")]
+    assert len(cells) == 1, "the chapter must hold exactly one declaration cell"
+    return cells[0]
+
+
+def _declaration_module() -> str:
+    return json.dumps({
+        "declared": realanswers.DECLARED, "rule": realanswers.PANEL_RULE,
+        "claims": [dataclasses.asdict(c) for c in realanswers.SCORECARD],
+        "provider": realanswers.PROVIDER, "bloc": realanswers.BLOC, "released": realanswers.RELEASED,
+        "reasoning": list(realanswers.REASONING_SERIES), "markers": list(realanswers.TIER_MARKERS),
+        "constants": [realanswers.RESIDUAL_ERROR_FLOOR_PCT, realanswers.ECE_TOLERANCE_PP,
+                      realanswers.BEST_AUROC_CEILING, realanswers.TOP_K],
+    }, sort_keys=True)
+
+
+def test_declaration_is_frozen():
+    cell = _declaration_cell()
+    assert "2026-12-01" in cell
+    assert hashlib.sha256(cell.encode()).hexdigest() == DECLARATION_CELL_SHA256, \
+        "the declared scorecard cell was edited after its results existed"
+    assert hashlib.sha256(_declaration_module().encode()).hexdigest() == DECLARATION_MODULE_SHA256, \
+        "the declared rule or claims in selfconf.realanswers were edited after their results existed"
+
+
+def test_declaration_comes_before_any_computation_and_names_every_claim():
+    nb = jupytext.read(CHAPTER)
+    first_code = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
+    decl = next(i for i, c in enumerate(nb.cells) if c.cell_type == "markdown"
+                and c.source.startswith("## The scorecard, declared"))
+    assert decl < first_code
+    assert "parameters" in nb.cells[first_code].metadata.get("tags", [])  # only the parameters precede the code
+    text = _declaration_cell()
+    for c in realanswers.SCORECARD:
+        if c.panel is None and not c.id.startswith("residual_error_top"):
+            assert f"`{c.id}`" in text, c.id
+    assert "`residual_error_top1`" in text and "`panel_<name>_rank_normalised`" in text
+
+
+def test_doc_examples_run():
+    for mod in (realanswers,):
+        res = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+        assert res.failed == 0 and res.attempted > 5
+    for fn in (metrics.auroc_scored_counts, bootstrap.cell_count_draws, panels.panel_intervals):
+        finder = doctest.DocTestFinder()
+        runner = doctest.DocTestRunner()
+        for t in finder.find(fn, globs={"np": np, "pd": pd, **vars(__import__(fn.__module__, fromlist=["x"]))}):
+            runner.run(t)
+        assert runner.failures == 0 and runner.tries > 0, fn.__name__
+
+
+# ------------------------------------------------------------------------------------------------
+# panel rule
+# ------------------------------------------------------------------------------------------------
+
+def test_panel_rule_on_the_collection():
+    ch = realanswers.select_panels(MMLU_PRO_MODELS)
+    assert ch["US"].members == ("claude-3-5-haiku-20241022", "gpt-4.1-mini", "gemini-2.0-flash")
+    assert ch["CN"].members == ("deepseek-chat", "Qwen2.5-32B-Instruct", "Qwen3-235B-A22B-fp8-tput")
+    assert ch["cross_bloc"].members == ("claude-3-5-haiku-20241022", "deepseek-chat", "Mistral-Small-24B-Instruct-2501")
+    assert ch[realanswers.ALL_PANEL].members == tuple(MMLU_PRO_MODELS)
+    assert "not in the data" in ch["CN"].reasons[2] and "fewest parameters" in ch["CN"].reasons[1]
+    for c in ch.values():  # no reasoning series, every member a file name of the source
+        assert not set(c.members[:3]) & set(realanswers.REASONING_SERIES) or c.name == realanswers.ALL_PANEL
+        assert set(c.members) <= set(MMLU_PRO_MODELS)
+
+
+def test_panel_rule_marker_words_and_substitution_order():
+    # "gemini" does not carry the marker "mini"; without any flash model the google pick is the smallest chat model
+    ch = realanswers.select_panels(["gemini-1.5-pro", "gemma-3-27b-it", "claude-3-haiku-20240307", "gpt-4o-2024-08-06",
+                                    "deepseek-chat", "Qwen2.5-32B-Instruct", "Qwen3-235B-A22B-fp8-tput",
+                                    "Mistral-Small-24B-Instruct-2501"])
+    assert ch["US"].members == ("claude-3-haiku-20240307", "gpt-4o-2024-08-06", "gemma-3-27b-it")
+    # moonshot missing, every CN provider already in the panel and no CN model left: a clear error
+    with pytest.raises(ValueError, match="moonshot"):
+        realanswers.select_panels(["deepseek-chat", "Qwen2.5-32B-Instruct", "claude-3-haiku-20240307",
+                                   "gpt-4o-2024-08-06", "gemini-2.0-flash", "Mistral-Small-24B-Instruct-2501"])
+    with pytest.raises(ValueError, match="no provider"):
+        realanswers.select_panels(["some-unknown-model"])
+
+
+# ------------------------------------------------------------------------------------------------
+# bootstrap pieces
+# ------------------------------------------------------------------------------------------------
+
+def test_auroc_scored_counts_equals_row_auroc_with_ties_across_groups():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        k = 12
+        score = rng.integers(0, 5, size=k) / 4  # repeated values: ties across groups
+        pos = rng.integers(0, 6, size=k)
+        neg = rng.integers(0, 6, size=k)
+        s = np.repeat(score, pos + neg)
+        y = np.concatenate([np.r_[np.ones(p), np.zeros(q)] for p, q in zip(pos, neg)])
+        if 0 < y.sum() < y.size:
+            assert metrics.auroc_scored_counts(score, pos, neg)[0] == pytest.approx(metrics.auroc(s, y), abs=1e-12)
+    assert np.isnan(metrics.auroc_scored_counts([[0.1, 0.2]], [[1, 1]], [[0, 0]])[0])
+    with pytest.raises(ValueError, match="one shape"):
+        metrics.auroc_scored_counts([[0.1]], [[1, 1]], [[0, 0]])
+
+
+def test_cell_count_draws_matches_a_loop():
+    rng = np.random.default_rng(5)
+    clusters = rng.integers(0, 7, size=40)
+    cells = rng.integers(0, 5, size=40)
+    mult = bootstrap.cluster_multiplicities(7, 13, 11)
+    got = np.concatenate(list(bootstrap.cell_count_draws(mult, clusters, cells, 5, chunk=4)))
+    want = np.zeros((13, 5))
+    for b in range(13):
+        for g, c in zip(clusters, cells):
+            want[b, c] += mult[b, g]
+    assert np.array_equal(got, want)
+    with pytest.raises(ValueError, match="cells"):
+        next(bootstrap.cell_count_draws(mult, clusters, cells, 3))
+
+
+def _toy_rows(seed=0, n_items=60, members=("a", "b", "c")):
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n_items):
+        gold = "g"
+        for m in members:
+            correct = int(rng.random() < 0.6)
+            ans = gold if correct else rng.choice(["w1", "w2", "w3"])
+            out.append((m, i, 1, int(rng.choice([50, 70, 80, 90, 95])), correct, 0, f"{i}-{ans}"))
+    return pd.DataFrame(out, columns=["model", "item_id", "parse_ok", "confidence", "correct", "refusal", "answer_class"])
+
+
+def test_panel_intervals_draws_are_the_statistics_of_the_resampled_rows():
+    rows = _toy_rows()
+    p = panels.panel_rows(rows, ("a", "b", "c"))
+    mult = bootstrap.cluster_multiplicities(p.items.size, 6, 9)
+    res = panels.panel_intervals(rows, ("a", "b", "c"), multiplicities=mult, level=0.5)
+    # brute force: rebuild each resample and compute the point estimates on it
+    per_draw = []
+    for b in range(6):
+        idx = np.repeat(np.arange(p.items.size), mult[b])
+        q = panels.PanelRows(p.members, p.items[idx], p.confidence[idx], p.correct[idx], p.refusal[idx], p.answer[idx])
+        e = panels.panel_point_estimates(q)
+        per_draw.append(e)
+    for key in ("self_auroc_pooled", "panel_auroc", "panel_auroc_labelfree", "self_auroc_ranknorm", "within_model_macro"):
+        d = np.array([e[key] for e in per_draw])
+        assert res[f"{key}_ci"] == pytest.approx(bootstrap.percentile_interval(d, 0.5), abs=1e-12), key
+    span = np.array([e["within_model_max"] - e["within_model_min"] for e in per_draw])
+    assert res["within_model_span_ci"] == pytest.approx(bootstrap.percentile_interval(span, 0.5), abs=1e-12)
+    ident = np.array([e["between_model_identity"] for e in per_draw])
+    assert res["between_model_identity_ci"] == pytest.approx(bootstrap.percentile_interval(ident, 0.5), abs=1e-12)
+
+
+def test_panel_intervals_share_panel_analysis_draw():
+    rows = _toy_rows(seed=1, n_items=120)
+    a = panels.panel_analysis(rows, ("a", "b", "c"), n_boot=300, rng=summary.model_rng(7, "panel:x"))
+    b = panels.panel_intervals(rows, ("a", "b", "c"), n_boot=300, rng=summary.model_rng(7, "panel:x"))
+    assert a["panel_ci"] == b["panel_auroc_ci"] and a["self_ci"] == b["self_auroc_pooled_ci"]
+    assert a["delta_ci"] == b["delta_panel_minus_self_ci"]
+    for k in ("panel_auroc", "self_auroc_pooled", "self_auroc_ranknorm", "panel_auroc_labelfree"):
+        assert a[k] == b[k]
+        lo, hi = b[f"{k}_ci"]
+        assert lo <= hi
+
+
+def test_panel_frame_mapping_and_errors():
+    ext = pd.DataFrame({"model": ["gpt-4.1"] * 3, "item_id": [0, 1, 2], "confidence": [0.9, np.nan, 0.3],
+                        "correct": [1, 0, 0], "answer": ["B", "C", ""]})
+    f = realanswers.panel_frame(ext)
+    assert f["parse_ok"].tolist() == [1, 0, 1] and f["confidence"].tolist() == [90, 0, 30]
+    assert f["refusal"].tolist() == [0, 0, 1] and f["answer_class"].tolist() == ["B", "C", ""]
+    bad = ext.assign(confidence=[0.9, 0.255, 0.3])
+    with pytest.raises(ValueError, match=r"mmlu_pro_gpt-4.1_eval_all_None.csv: line 3: field 'verbal_numerical_confidence'"):
+        realanswers.panel_frame(bad)
+
+
+def test_verdict_rule():
+    v = realanswers.verdict
+    assert v(0.51, 0.6, null=0.5, direction=+1) == "holds"
+    assert v(0.40, 0.49, null=0.5, direction=+1) == "does not hold"
+    assert v(0.40, 0.50, null=0.5, direction=+1) == "inconclusive"  # touching the null is not excluding it
+    assert v(0.70, 0.79, null=0.8, direction=-1) == "holds"
+    assert v(0.81, 0.90, null=0.8, direction=-1) == "does not hold"
+    with pytest.raises(ValueError):
+        v(0.6, 0.5, null=0.5, direction=+1)
+    with pytest.raises(ValueError):
+        v(0.5, 0.6, null=0.5, direction=0)
+
+
+def test_model_draws_point_equals_the_report():
+    from selfconf import report
+
+    rng = np.random.default_rng(2)
+    n = 300
+    ext = pd.DataFrame({"model": np.repeat(["a", "b"], n), "item_id": np.tile(np.arange(n), 2),
+                        "confidence": rng.choice([0.05, 0.3, 0.5, 0.8, 0.85, 0.9, 1.0], size=2 * n),
+                        "correct": rng.integers(0, 2, size=2 * n)})
+    d = realanswers.model_draws(ext, n_boot=50, rng=0)
+    r = report.from_frame(ext, confidence_scale="unit", n_boot=20).set_index("model")
+    for j, m in enumerate(d.models):
+        for k in ("accuracy", "median_confidence", "citl", "ece", "auroc"):
+            assert d.point[k][j] == pytest.approx(r.loc[m, k], abs=1e-12), (m, k)
+        sub = ext[ext["model"] == m]
+        bins = metrics.reliability_bins(sub["confidence"], sub["correct"], n_bins=10)
+        occ = bins["n"] > 0
+        assert d.point["nonpositive_bins"][j] == int((bins["gap"][occ] <= 0).sum())
+        assert d.point["high_conf_wrong"][j] == int(((sub["confidence"] >= 0.8) & (sub["correct"] == 0)).sum())
+    assert d.draws["auroc"].shape == (50, 2)
+
+
+# ------------------------------------------------------------------------------------------------
+# the third-party files: a plain loop against the scorecard
+# ------------------------------------------------------------------------------------------------
+
+def _plain_auroc(scores, correct):
+    """Mann–Whitney AUROC by counting, one level at a time (ties half)."""
+    levels = sorted(set(scores))
+    pos = {v: 0 for v in levels}
+    neg = {v: 0 for v in levels}
+    for s, y in zip(scores, correct):
+        if y:
+            pos[s] += 1
+        else:
+            neg[s] += 1
+    below, u = 0, 0.0
+    for v in levels:
+        u += pos[v] * (below + neg[v] / 2)
+        below += neg[v]
+    return u / (sum(pos.values()) * sum(neg.values()))
+
+
+def _plain_panel(members):
+    """Pooled self-AUROC and agreement AUROC of a panel, straight from the raw CSV files."""
+    files = {}
+    for m in members:
+        with open(EXT / mmlu_pro_filename(m), newline="", encoding="utf-8") as fh:
+            files[m] = list(csv.DictReader(fh))
+    n = len(files[members[0]])
+    conf_s, agree_s, ys = [], [], []
+    for i in range(n):
+        rows = {m: files[m][i] for m in members}
+        if any(r["verbal_numerical_confidence"].strip() == "" for r in rows.values()):
+            continue  # the population: every member stated a confidence
+        letters = {m: r["extracted_answer"].strip() for m, r in rows.items()}
+        for m, r in rows.items():
+            y = int(letters[m] != "" and letters[m] == r["correct_answer"].strip())
+            agree = sum(1 for o in members if o != m and letters[m] != "" and letters[o] == letters[m])
+            conf_s.append(round(float(r["verbal_numerical_confidence"]) * 100))
+            agree_s.append(agree)
+            ys.append(y)
+    return _plain_auroc(conf_s, ys), _plain_auroc(agree_s, ys), len(ys)
+
+
+def _check_against_loop(records, panel):
+    rec = {r["signal"]: r for r in records if r.get("panel") == panel}
+    assert set(rec) == set(realanswers.SIGNALS)
+    members = rec["self"]["members"]
+    assert members == list(realanswers.select_panels()[panel].members)
+    self_auc, agree_auc, n_rows = _plain_panel(members)
+    assert rec["self"]["value"] == pytest.approx(self_auc, abs=1e-12)
+    assert rec["canonical"]["value"] == pytest.approx(agree_auc, abs=1e-12)
+    assert rec["label_free"]["value"] == pytest.approx(agree_auc, abs=1e-12)  # letters: the codings coincide
+    assert rec["canonical"]["test"]["value"] == pytest.approx(agree_auc - self_auc, abs=1e-12)
+    return n_rows
+
+
+@needs_ext
+def test_one_panel_from_the_raw_files_matches_compute():
+    ext = read_mmlu_pro_calibration(EXT)
+    res = realanswers.compute(ext, seed=1, n_boot=40, panel_names=["CN"])
+    records = realanswers.scorecard(res)
+    n_rows = _check_against_loop(records, "CN")
+    assert n_rows == res.panel_results["CN"]["n_rows"]
+    assert res.panel_results["CN"]["n_rows_codings_differ"] == 0
+    by_id = {r["id"]: r for r in records}
+    assert by_id["panel_CN_label_free"]["verdict"] == "not comparable"
+    assert all(r["verdict"] in realanswers.VERDICTS for r in records)
+
+
+def _check_scorecard_json(records):
+    assert isinstance(records, list) and len(records) >= 12
+    need = {"id", "paper_claim", "dataset", "statistic", "value", "ci_low", "ci_high", "verdict"}
+    for r in records:
+        assert need <= set(r), r["id"]
+        assert r["verdict"] in realanswers.VERDICTS
+        assert r["ci_low"] <= r["value"] <= r["ci_high"] or r["ci_low"] <= r["ci_high"]
+        if "panel" in r:
+            assert r["signal"] in realanswers.SIGNALS and set(r["members"]) <= set(MMLU_PRO_MODELS)
+    pairs = {(r["panel"], r["signal"]) for r in records if "panel" in r}
+    for name in (*panels.PANELS, realanswers.ALL_PANEL):
+        for s in realanswers.SIGNALS:
+            assert (name, s) in pairs, (name, s)
+    assert len({r["id"] for r in records}) == len(records)
+
+
+@pytest.mark.book
+@needs_ext
+def test_built_scorecard_json(built_book, root):
+    records = json.loads((root / realanswers.SCORECARD_PATH).read_text(encoding="utf-8"))
+    _check_scorecard_json(records)
+    _check_against_loop(records, "CN")
+    assert records == realanswers.scorecard_from_notebook(root / "book" / f"{realanswers.NOTEBOOK}.ipynb")
+    page = (built_book / "book" / f"{realanswers.NOTEBOOK}.html").read_text(encoding="utf-8")
+    assert "Real third-party data" in page and "declared before computing" in page
+
+
+def _fake_executed_chapter(folder: Path, records: list[dict]) -> Path:
+    out = {"data": {"application/papermill.record/text/plain": repr(json.dumps(records))},
+           "metadata": {"scrapbook": {"mime_prefix": "application/papermill.record/", "name": realanswers.SCORECARD_KEY}},
+           "output_type": "display_data"}
+    nb = {"cells": [{"cell_type": "code", "source": "", "metadata": {}, "outputs": [out]}], "metadata": {},
+          "nbformat": 4, "nbformat_minor": 5}
+    folder.mkdir(parents=True, exist_ok=True)
+    p = folder / f"{realanswers.NOTEBOOK}.ipynb"
+    p.write_text(json.dumps(nb), encoding="utf-8")
+    return p
+
+
+def test_ensure_scorecard_from_the_executed_notebook(tmp_path):
+    recs = [{"id": "x", "verdict": "holds"}]
+    assert realanswers.ensure_scorecard(tmp_path / "nobook", tmp_path / "s.json") is None
+    _fake_executed_chapter(tmp_path / "book", recs)
+    written = realanswers.ensure_scorecard(tmp_path / "book", tmp_path / "out" / "s.json")
+    assert json.loads(written.read_text()) == recs
+    with pytest.raises(KeyError, match=realanswers.SCORECARD_KEY):
+        (tmp_path / "b2").mkdir()
+        (tmp_path / "b2" / f"{realanswers.NOTEBOOK}.ipynb").write_text(json.dumps({"cells": []}))
+        realanswers.scorecard_from_notebook(tmp_path / "b2" / f"{realanswers.NOTEBOOK}.ipynb")
+
+
+def test_cached_build_still_writes_the_scorecard(tmp_path, monkeypatch):
+    """A notebook taken from the cache runs no cell: the build itself must write the scorecard afterwards."""
+    root = tmp_path / "proj"
+    (root / "notebooks").mkdir(parents=True)
+    (root / "_toc.yml").write_text(f"format: jb-book\nroot: book/index\nchapters:\n  - file: book/{realanswers.NOTEBOOK}\n")
+    (root / "notebooks" / f"{realanswers.NOTEBOOK}.py").write_text("# %%\nx = 1\n")
+    recs = [{"id": "cached", "verdict": "inconclusive"}]
+    src = _fake_executed_chapter(tmp_path / "cache", recs)
+
+    def fake_run(name, params, root_, key, use_cache, out_dir):
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / f"{name}.ipynb").write_bytes(src.read_bytes())
+        return name, "cached", 0.0
+
+    monkeypatch.setenv("SELFCONF_ROOT", str(root))
+    monkeypatch.setattr(build, "_run_cached", fake_run)
+    monkeypatch.setattr(build, "ProcessPoolExecutor", _InlineExecutor)
+    build.execute()
+    assert json.loads((root / realanswers.SCORECARD_PATH).read_text()) == recs
+
+
+class _InlineExecutor:
+    """A stand-in for ProcessPoolExecutor that runs each job at once in this process."""
+
+    def __init__(self, max_workers=None):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def submit(self, fn, *args):
+        from concurrent.futures import Future
+
+        f = Future()
+        f.set_result(fn(*args))
+        return f
