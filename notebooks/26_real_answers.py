@@ -351,11 +351,30 @@ relpts = alt.Chart().mark_circle(opacity=0.8).encode(
              "n:Q", alt.Tooltip("mean_conf:Q", format=".3f"), alt.Tooltip("acc:Q", format=".3f"),
              alt.Tooltip("gap:Q", format="+.3f")],
 )
+occ = rel[rel["n"] > 0]
+nonpos = occ[occ["gap"] <= 0]
+per_model_nonpos = nonpos.groupby("model").size().reindex(t1["model"], fill_value=0)
+glue.value("real_n_models_all_bins_positive", int((per_model_nonpos == 0).sum()), origin="external-data")
+glue.value("real_nonpos_bins_median", float(per_model_nonpos.median()), origin="external-data")
+glue.value("real_nonpos_share_low_pct", 100 * float((nonpos["hi"] <= 0.5 + 1e-9).mean()) if len(nonpos) else 0.0,
+           origin="external-data")
+glue.value("real_nonpos_answers_share_pct", 100 * float(nonpos["n"].sum() / occ["n"].sum()), origin="external-data")
+top_bins_all_positive = bool((occ.loc[occ["lo"] >= HIGH_CONF / 100 - 1e-9, "gap"] > 0).all())
+glue.value("real_bins_phrase", "Low stated confidence is here, if anything, too modest, while every occupied bin at or "
+           "above the high-confidence threshold is overconfident." if top_bins_all_positive and len(nonpos) and
+           (nonpos["hi"] <= 0.5 + 1e-9).mean() > 0.5 else
+           "The bins that are not overconfident are spread over the confidence range.", origin="external-data")
 alt.layer(diag01, relpts, data=rel).properties(width=120, height=120).facet(
     facet=alt.Facet("model:N", sort=list(t1["model"]), title=None, header=alt.Header(labelFontSize=9)), columns=5
 ).properties(title="Reliability diagrams, MMLU-Pro models")
 
 # %% [markdown]
+# {glue:text}`real_n_models_all_bins_positive` of the {glue:text}`real_n_models` models are overconfident in every
+# occupied bin; a typical model has {glue:text}`real_nonpos_bins_median:.0f` bins that are not (median over models).
+# {glue:text}`real_nonpos_share_low_pct:.0f`% of these bins lie at or below a stated confidence of one half, where
+# few answers fall: together they hold {glue:text}`real_nonpos_answers_share_pct:.1f`% of the answers.
+# {glue:text}`real_bins_phrase`
+#
 # ## Table 2 on these answers: what a confidence gate buys
 #
 # The error rate among the most confident answers at the paper's coverages, for every model, and the area under
@@ -652,7 +671,7 @@ for rec in (r for r in records if "panel" not in r):
     ids = paper_ids(rec)
     spec = FMT[rec["unit"]]
     i = len(rows)
-    rows.append({"claim": short(rec), "id": rec["id"], "paper": "", "paper: of": "", f"here [{LVL} CI]": here_text(rec),
+    rows.append({"claim": short(rec), "paper": "", "paper: of": "", f"here [{LVL} CI]": here_text(rec),
                  "claimed side of the null": null_text(rec, FMT_HERE[rec["unit"]]), "verdict": rec["verdict"]})
     if ids:
         claims_map[(i, "paper")] = ids[0]
@@ -663,7 +682,7 @@ for rec in (r for r in records if "panel" not in r):
 _ = table(pd.DataFrame(rows), "real_scorecard_models", caption="Scorecard, model-level claims: Result 1 against MMLU-Pro",
           claims=claims_map)
 
-TEST_LABEL = {"self": "self", "canonical": "panel − self", "label_free": "label-free panel − self",
+TEST_LABEL = {"self": "pooled self-AUROC", "canonical": "panel − self", "label_free": "label-free panel − self",
               "rank_normalised": "panel − rank-normalised self"}
 prow, pmap = [], {}
 for rec in (r for r in records if "panel" in r):
@@ -671,17 +690,18 @@ for rec in (r for r in records if "panel" in r):
     i = len(prow)
     sig = "{:.4f}" if rec["signal"] == "self" else "{:+.4f}"
     prow.append({"panel": PANEL_LABEL[rec["panel"]], "signal": rec["signal"].replace("_", "-"), "paper AUROC": "",
-                 "paper Δ": "", f"AUROC here [{LVL} CI]": here_text(rec),
-                 f"test here [{LVL} CI]": f"{TEST_LABEL[rec['signal']]}: " + here_text(rec, src=rec["test"], spec=sig),
-                 "claimed side": null_text(rec, "{:g}"), "verdict": rec["verdict"]})
+                 "paper Δ": "", f"AUROC here [{LVL} CI]": here_text(rec, spec="{:.3f}"),
+                 f"test here [{LVL} CI]": here_text(rec, src=rec["test"], spec=sig), "verdict": rec["verdict"]})
     if ids:
         pmap[(i, "paper AUROC")] = ids[0]
         prow[-1]["paper AUROC"] = f"{r1[ids[0]]:.3f}"
     if len(ids) > 1:
         pmap[(i, "paper Δ")] = ids[1]
         prow[-1]["paper Δ"] = f"{r1[ids[1]]:+.3f}"
-_ = table(pd.DataFrame(prow), "real_scorecard_panels", caption="Scorecard, panel claims: Result 1 against MMLU-Pro",
-          claims=pmap)
+nulls = {r["signal"]: r["test"]["null"] for r in records if "panel" in r}
+_ = table(pd.DataFrame(prow), "real_scorecard_panels", claims=pmap, caption=(
+    "Scorecard, panel claims: Result 1 against MMLU-Pro. The test of each signal, claimed to lie above its null: "
+    + "; ".join(f"{s.replace('_', '-')}: {TEST_LABEL[s]} (null {nulls[s]:g})" for s in realanswers.SIGNALS)))
 
 path = realanswers.write_scorecard(records)
 glue.value(realanswers.SCORECARD_KEY, json.dumps(records, ensure_ascii=False), origin="external-data")

@@ -86,7 +86,8 @@ def panel_rows(df: pd.DataFrame, members: tuple[str, ...] | list[str]) -> PanelR
     """
     members = tuple(members)
     g = df[(df["parse_ok"] == 1) & df["model"].isin(members)]
-    missing = [m for m in members if m not in set(g["model"])]
+    present = set(g["model"].unique())  # once, not once per member
+    missing = [m for m in members if m not in present]
     if missing:
         raise ValueError(f"panel members without graded rows: {', '.join(missing)}")
     counts = g.groupby("item_id")["model"].nunique()
