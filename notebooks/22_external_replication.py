@@ -299,3 +299,6 @@ alt.hconcat(scatter, forest).resolve_scale(color="shared")
 #
 # What carries over is the shape: a confidence channel that sits high and moves little while accuracy moves a
 # lot, and that ranks a model's own answers better than chance but far from reliably.
+#
+# The chapter [The paper's claims on real answers](26_real_answers.ipynb) goes further on the same files: the
+# panels, risk–coverage and a scorecard of Result 1's claims with verdict rules declared before computing.

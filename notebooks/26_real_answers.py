@@ -594,7 +594,7 @@ heat = by[["model", "group", "auroc", "auroc_ci_low", "auroc_ci_high", "citl", "
 heat["citl_pp"] = 100 * heat["citl"]
 alt.Chart(heat).mark_rect().encode(
     x=alt.X("subject:N", sort=list(subj.index), title=None, axis=alt.Axis(labelAngle=-40)),
-    y=alt.Y("model:N", sort=list(t1["model"]), title=None, axis=alt.Axis(labelFontSize=9)),
+    y=alt.Y("model:N", sort=list(t1["model"]), title=None, axis=alt.Axis(labelFontSize=9, labelLimit=0)),
     color=alt.Color("auroc:Q", title="self-AUROC", scale=alt.Scale(scheme="viridis")),
     tooltip=["model:N", "subject:N", "n:Q", alt.Tooltip("auroc:Q", format=".3f"),
              alt.Tooltip("auroc_ci_low:Q", format=".3f", title=f"{LVL} CI low"),
@@ -672,7 +672,7 @@ for rec in (r for r in records if "panel" not in r):
     spec = FMT[rec["unit"]]
     i = len(rows)
     rows.append({"claim": short(rec), "paper": "", "paper: of": "", f"here [{LVL} CI]": here_text(rec),
-                 "claimed side of the null": null_text(rec, FMT_HERE[rec["unit"]]), "verdict": rec["verdict"]})
+                 "claimed side of the null": null_text(rec, "{:g}"), "verdict": rec["verdict"]})
     if ids:
         claims_map[(i, "paper")] = ids[0]
         rows[-1]["paper"] = spec.format(r1[ids[0]])
