@@ -93,6 +93,9 @@ def attributes_for(key: str, records: dict[str, Any], why: dict[str, Any], origi
             "data-cell": "" if rec.computed_cell is None else str(rec.computed_cell),
             "data-audit": f"{audit_href}#claim-{key}",
         }
+        if rec.source:
+            attrs["data-source"] = {"original": "original package", "reconstruction": "reconstruction",
+                                    "mixed": "original package and reconstruction"}.get(rec.source, rec.source)
         if rec.marked:
             attrs["data-differs"] = "true"
         return attrs
