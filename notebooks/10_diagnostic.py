@@ -48,8 +48,8 @@ from selfconf.book import page_banner
 
 page_banner("simulation", note="The respondents are simulated on the tool's own battery; the few numbers quoted from "
             "the paper are marked as quoted.",
-            provenance_line=f"simulated respondents on the selfconf battery (no paper rows) · seed: {seed} · "
-                            f"bootstrap draws: {n_boot:,}")
+            provenance_line=f"simulated respondents on the selfconf battery (no paper rows; data_dir {data_dir} "
+                            f"is not read) · seed: {seed} · bootstrap draws: {n_boot:,}")
 battery = load_battery()
 items = pd.DataFrame(battery["items"])
 # the paper's two numbers in this appendix restate the Design section's confidence scale
