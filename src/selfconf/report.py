@@ -19,8 +19,8 @@ the file, line and field: nothing is silently dropped or clipped.
 Confidence scale (``--confidence-scale``, :func:`resolve_scale`)
     ``percent`` (0–100), ``unit`` (0–1) or ``auto`` (default): a value above 1, or one written
     with a trailing ``%``, means percent; all values within [0, 1] with at least one strictly
-    between 0 and 1 means unit; values that are all exactly 0 or 1 are ambiguous (an error asking
-    for the flag); values above 1 together with fractional values at or below 1 are a mixed file
+    between 0 and 1 means unit; values that are all exactly 0 or 1, with at least one 1, are
+    ambiguous (an error asking for the flag; all 0 means the same on either scale); values above 1 together with fractional values at or below 1 are a mixed file
     (an error naming the first rows of each kind).  ``%`` is refused under ``unit``.  The scale
     used, and why, is printed in every output.
 
@@ -199,11 +199,13 @@ def resolve_scale(raw: np.ndarray, percent_sign: np.ndarray, scale: str, where) 
             scale, reason = "percent", "auto-detected: values above 1 (or written with %)"
         elif frac.any():
             scale, reason = "unit", "auto-detected: all values within [0, 1], some strictly between"
-        elif present.any():
+        elif present.any() and not (raw[present] == 0).all():
             raise ValueError(
                 "every confidence is exactly 0 or 1, which fits both the 0-1 and the 0-100 scale; "
                 "pass --confidence-scale unit or --confidence-scale percent"
             )
+        elif present.any():
+            scale, reason = "unit", "auto-detected: every value is 0, which means the same on either scale"
         else:
             scale, reason = "unit", "no confidences present"
     else:
@@ -734,7 +736,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         ),
         epilog=(
             "scale rule (--confidence-scale auto): any value above 1 or written with a trailing % means percent;\n"
-            "all values in [0, 1] with one strictly between means unit; only 0s and 1s is ambiguous (an error);\n"
+            "all values in [0, 1] with one strictly between means unit; only 0s and 1s (at least one 1) is\n"
+            "ambiguous (an error asking for the flag);\n"
             "values above 1 mixed with fractional values <= 1 is an error naming the rows.\n\n"
             "example: selfconf report runs/*.graded.jsonl --by subject --html report.html"
         ),
