@@ -825,8 +825,19 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         epilog=(
             "scale rule (--confidence-scale auto): any value above 1 or written with a trailing % means percent;\n"
             "all values in [0, 1] with one strictly between means unit; only 0s and 1s (at least one 1) is\n"
-            "ambiguous (an error asking for the flag);\n"
-            "values above 1 mixed with fractional values <= 1 is an error naming the rows.\n\n"
+            "ambiguous (an error asking for the flag; all 0s read the same on either scale); values above 1\n"
+            "mixed with fractional values <= 1 is an error naming the first rows of each kind. A trailing %\n"
+            "is accepted under auto and percent, refused under unit. The scale used is printed in every output.\n\n"
+            "input rules: CRLF or LF; a row with too few or too many fields, bytes that are not UTF-8 (a Latin-1\n"
+            "export), an empty or header-only file, a duplicate (model, item_id) or an invalid value stop the\n"
+            "report with an error naming the file and line; nothing is dropped silently.\n\n"
+            "JSON: per model (and group) every metric with <metric>_ci_low / <metric>_ci_high (accuracy,\n"
+            "mean_confidence, citl, brier, ece, smooth_ece, auroc, high_conf_error_rate, aurc), refusal_rate,\n"
+            "risk_coverage (+ _min/_max), risk_coverage_curve, reliability bins, smooth_reliability with its band,\n"
+            "excluded counts per reason, excluded_share and warning; the settings and conventions at the top.\n"
+            "HTML: the table scrolls in its own box (sticky header); reliability as small multiples up to 12\n"
+            "models, one panel with a model selector beyond.\n\n"
+            "Python: selfconf.report.from_frame(df, ...) returns the same per-model rows as a DataFrame.\n\n"
             "example: selfconf report runs/*.graded.jsonl --by subject --html report.html"
         ),
     )
