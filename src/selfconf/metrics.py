@@ -1387,13 +1387,15 @@ def counts_statistics(
         n_int = n.astype(np.int64)
         # bootstrap draws share one n: skip the sort of np.unique then
         uniq = n_int[:1] if B and (n_int == n_int[0]).all() else np.unique(n_int)
+        where_n = np.searchsorted(uniq, n_int)
+        ks = np.stack([np.array([_covered_size(cov, int(m), covered) if m > 0 else 1 for m in uniq], dtype=float)[where_n]
+                       for cov in coverages], axis=1) if len(coverages) else np.zeros((B, 0))
+        # the group holding the k-th most confident row: the highest level with rows at or above
+        # it >= k, i.e. rows strictly below it <= n - k (one lookup for every coverage)
+        gs = (_count_at_or_below(below_excl, n[:, None] - ks) - 1).clip(0, K - 1) if len(coverages) else ks
         r = np.arange(B)
-        for cov in coverages:
-            ks = np.array([_covered_size(cov, int(m), covered) if m > 0 else 1 for m in uniq], dtype=float)
-            k = ks[np.searchsorted(uniq, n_int)]
-            # the group holding the k-th most confident row: the highest level with
-            # rows at or above it >= k, i.e. rows strictly below it <= n - k
-            g = (_count_at_or_below(below_excl, (n - k)[:, None])[:, 0] - 1).clip(0, K - 1)
+        for j in range(len(coverages)):
+            k, g = ks[:, j], gs[:, j]
             s_, t_, e_, a_ = above[r, g], T[r, g], Q[r, g], err_above[r, g]
             inside = k - s_
             rc.append((a_ + inside * np.where(t_ > 0, e_ / np.where(t_ > 0, t_, 1), 0)) / k)
