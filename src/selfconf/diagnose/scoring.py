@@ -374,8 +374,10 @@ def _confidences(got: dict[str, dict], source: str, confidence_scale: str) -> tu
     scale, reason = resolve_scale(raw, pct, confidence_scale,
                                   lambda j: f"{source}: record {got[keys[j]]['record']} (item {keys[j]})")
     unit = raw / 100.0 if scale == "percent" else raw
+    percent = raw if scale == "percent" else raw * 100.0  # as stated, on 0-100 (no round trip)
     for j, iid in enumerate(keys):
         got[iid]["confidence"] = None if np.isnan(unit[j]) else float(unit[j])
+        got[iid]["confidence_percent"] = None if np.isnan(unit[j]) else float(percent[j])
     return scale, reason
 
 
@@ -434,14 +436,14 @@ def score_answers(answers: Iterable[dict], battery: dict | None = None, *, sourc
         rows.append({
             "item_id": it["id"], "kind": it["kind"], "domain": it["domain"], "status": "answered",
             "answer": rec["answer"],
-            "confidence": None if rec["confidence"] is None else 100.0 * rec["confidence"],
+            "confidence": rec["confidence_percent"], "confidence_unit": rec["confidence"],
             "correct": correct, "abstained": ab,
         })
     answered = [r for r in rows if r["status"] == "answered"]
     probes = [r for r in answered if r["kind"] == "probe"]
     scored = [r for r in probes if r["confidence"] is not None]
     traps = [r for r in answered if r["kind"] == "trap"]
-    c = np.array([r["confidence"] / 100.0 for r in scored], dtype=float)
+    c = np.array([r["confidence_unit"] for r in scored], dtype=float)
     y = np.array([r["correct"] for r in scored], dtype=int)
     t = np.array([r["abstained"] for r in traps], dtype=bool)
     pa = np.array([r["abstained"] for r in probes], dtype=bool)
@@ -457,12 +459,12 @@ def score_answers(answers: Iterable[dict], battery: dict | None = None, *, sourc
     domains = []
     for d in dict.fromkeys(it["domain"] for it in battery["items"]):
         rs = [r for r in answered if r["domain"] == d]
-        cs = [r["confidence"] for r in rs if r["confidence"] is not None]
+        cs = [r["confidence_unit"] for r in rs if r["confidence_unit"] is not None]
         domains.append({
             "domain": d,
             "n": len(rs),
             "accuracy": float(np.mean([r["correct"] for r in rs])) if rs else math.nan,
-            "mean_confidence": float(np.mean(cs)) / 100 if cs else math.nan,
+            "mean_confidence": float(np.mean(cs)) if cs else math.nan,
         })
     return DiagnosticResult(
         n_items=n_items,
