@@ -991,8 +991,9 @@ def _harmonic(m: np.ndarray) -> np.ndarray:
     """Harmonic numbers H(m) = digamma(m + 1) + Euler's gamma, for real m >= 0.
 
     For m >= 20 the asymptotic series ln m + gamma + 1/(2m) - 1/(12m^2) + 1/(120m^4)
-    - 1/(252m^6) + 1/(240m^8) (error below 1e-15); smaller m are shifted up with
-    H(m) = H(m + 20) - sum_{j=1..20} 1/(m + j).  (No scipy: it is slow to import.)
+    - 1/(252m^6) + 1/(240m^8) (error below 1e-15); smaller integers are summed directly and
+    smaller non-integers shifted up with H(m) = H(m + 20) - sum_{j=1..20} 1/(m + j).  (No scipy:
+    it is slow to import.)
     """
     m = np.asarray(m, dtype=float)
     if (m.size > 64 and float(m.min()) >= 0 and float(m.max()) <= _HARMONIC_TABLE_MAX
@@ -1018,8 +1019,13 @@ def _harmonic_series(m: np.ndarray) -> np.ndarray:
     if small.any():
         ms = m[small]
         h[small] -= (1.0 / (ms[:, None] + np.arange(1.0, 21.0)[None, :])).sum(axis=1)
-    h[m == 0] = 0.0
+        # small integers directly: H(1) = 1 and H(2) = 1.5 exactly, as digamma gives them
+        whole = small & (m == np.floor(m))
+        h[whole] = _SMALL_HARMONIC[m[whole].astype(np.int64)]
     return h
+
+
+_SMALL_HARMONIC = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1.0, 20.0))])  # H(0..19)
 
 
 #: Image offsets of the Gaussian reflected at 0 and 1: x + j and -x + j for j in {-4, ..., 4}.
