@@ -294,20 +294,23 @@ class Columns:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        arr = self._arrow(name, text=True)
-        arr = pc.utf8_trim_whitespace(arr)
-        bad = pc.or_kleene(pc.is_null(arr), pc.equal(arr, ""))
-        bad = pc.fill_null(bad, True)
-        if pc.any(bad).as_py():
-            i = int(np.flatnonzero(bad.to_numpy(zero_copy_only=False))[0])
+        # one hashing pass over the rows; trimming and the emptiness check then run on the distinct
+        # values only (values equal after trimming share a code)
+        enc = pc.dictionary_encode(self._arrow(name, text=True)).combine_chunks()
+        trimmed = pc.utf8_trim_whitespace(enc.dictionary).to_pylist()
+        idx = enc.indices
+        null_rows = idx.null_count > 0
+        codes = idx.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64) if null_rows else \
+            idx.to_numpy(zero_copy_only=False).astype(np.int64)
+        empty_entry = np.array([t is None or t == "" for t in trimmed], dtype=bool)
+        if null_rows or empty_entry.any():
+            bad = empty_entry[codes] if codes.size and empty_entry.size else np.zeros(codes.size, bool)
+            if null_rows:
+                bad |= idx.is_null().to_numpy(zero_copy_only=False)
+            i = int(np.flatnonzero(bad)[0])
             raise ValueError(f"{self.where(i)}: field '{name}' is empty")
-        enc = pc.dictionary_encode(arr).combine_chunks()
-        names = np.asarray(enc.dictionary.to_pylist(), dtype=object)
-        codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        order = np.argsort(names.astype(str), kind="stable")
-        rank = np.empty_like(order)
-        rank[order] = np.arange(order.size)
-        return rank[codes], names[order]
+        names, inverse = np.unique(np.array(trimmed, dtype=object).astype(str), return_inverse=True)
+        return inverse.reshape(-1).astype(np.int64)[codes], names.astype(object)
 
     def number(self, name: str) -> tuple[np.ndarray, np.ndarray]:
         """(values as float64 with NaN for missing, boolean mask of values written with '%')."""
