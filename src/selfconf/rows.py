@@ -29,7 +29,7 @@ import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Callable, Any, Sequence
 
 import numpy as np
 
@@ -174,11 +174,15 @@ def _arrow_csv(path: Path, kind: str, gz: bool, want: Sequence[str]) -> RowFile 
     return RowFile(path, kind, gz, header, {c: table.column(c) for c in present}, table.num_rows)
 
 
-def _jsonl(path: Path, gz: bool, want: Sequence[str], required: Sequence[str]) -> RowFile:
-    text = _text(path, gz)
-    cols: dict[str, list] = {c: [] for c in want}
-    seen: set[str] = set()
-    lines = []
+def jsonl_records(path: Path, text: str, required: Sequence[str] = (), hint: Callable[[str], str] | None = None):
+    """Yield ``(line number, record)`` for every non-blank line of a JSONL text.
+
+    A line that is not a JSON object, or lacks a field of ``required``, raises ``ValueError`` naming the file,
+    the line and the field (``hint(field)`` may add a sentence).  An empty file raises too.
+
+    Example: ``list(jsonl_records(Path("a.jsonl"), '{"x": 1}\\n'))`` is ``[(1, {"x": 1})]``.
+    """
+    any_record = False
     for no, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -190,15 +194,27 @@ def _jsonl(path: Path, gz: bool, want: Sequence[str], required: Sequence[str]) -
             raise ValueError(f"{path}: line {no}: expected a JSON object, got {type(rec).__name__}")
         for c in required:
             if c not in rec:
-                hint = " (ungraded `selfconf collect` output? run `selfconf grade` first)" if c == "correct" else ""
-                raise ValueError(f"{path}: line {no}: missing field '{c}'{hint}")
+                raise ValueError(f"{path}: line {no}: missing field '{c}'{hint(c) if hint else ''}")
+        any_record = True
+        yield no, rec
+    if not any_record:
+        raise ValueError(f"{path}: the file is empty (no records)")
+
+
+def _ungraded_hint(field: str) -> str:
+    return " (ungraded `selfconf collect` output? run `selfconf grade` first)" if field == "correct" else ""
+
+
+def _jsonl(path: Path, gz: bool, want: Sequence[str], required: Sequence[str]) -> RowFile:
+    cols: dict[str, list] = {c: [] for c in want}
+    seen: set[str] = set()
+    lines = []
+    for no, rec in jsonl_records(path, _text(path, gz), required, _ungraded_hint):
         for c in want:
             if c in rec:
                 seen.add(c)
             cols[c].append(rec.get(c))
         lines.append(no)
-    if not lines:
-        raise ValueError(f"{path}: the file is empty (no records)")
     present = [c for c in want if c in seen]
     return RowFile(path, "jsonl", gz, present, {c: cols[c] for c in present}, len(lines), np.array(lines, dtype=np.int64))
 
