@@ -48,8 +48,8 @@ from selfconf.book import page_banner
 
 page_banner("simulation", note="The respondents are simulated on the tool's own battery; the few numbers quoted from "
             "the paper are marked as quoted.",
-            provenance_line=f"simulated respondents on the selfconf battery (no paper rows) · seed: {seed} · "
-                            f"bootstrap draws: {n_boot:,}")
+            provenance_line=f"simulated respondents on the selfconf battery (no paper rows; data_dir {data_dir} "
+                            f"is not read) · seed: {seed} · bootstrap draws: {n_boot:,}")
 battery = load_battery()
 items = pd.DataFrame(battery["items"])
 # the paper's two numbers in this appendix restate the Design section's confidence scale
@@ -105,8 +105,9 @@ show_markdown("```text\n" + DIAGNOSE_SYSTEM_PROMPT + "\n```")
 # ## Scoring
 #
 # A probe is right when the normalised answer equals an accepted answer, or (numeric probes) when the first number
-# in it is within tolerance; an abstention on a probe is wrong. A trap is right when the model abstains (the
-# token, or a refusal such as "I don't know"). With confidence $c_i$ on the 0–1 scale and $y_i\in\{0,1\}$ over the
+# in it is within tolerance; an abstention on a probe is wrong. A trap is right when the model abstains: the
+# token, or a refusal such as "I don't know" stated with a low confidence (the same prose stated with a high
+# confidence claims to be the answer, and is graded as one). With confidence $c_i$ on the 0–1 scale and $y_i\in\{0,1\}$ over the
 # $n$ probes that carry a parsed confidence, the four components are
 #
 # - **Brier score** $\frac1n\sum_i (c_i-y_i)^2$ — squared distance between stated confidence and outcome;
@@ -135,9 +136,12 @@ pd.DataFrame({
              caption="Components, their goodness and their weights")
 
 # %% [markdown]
-# The composite is $100\times$ the weighted mean of the goodness values. A component that is undefined (for
-# example the discrimination proxy of a model that gets every probe right) is left out and the other weights are
-# rescaled; the output says so. The composite maps to a tier. The bottom tier is named by the direction of the
+# The composite is $100\times$ the weighted mean of the goodness values, times the share of probes the model
+# answered rather than abstained on. Without that factor abstention would pay: abstaining on every item at zero
+# confidence has a perfect Brier score, no gap and every trap right, yet answers nothing; with it, that respondent
+# scores zero. A component that is undefined (for example the discrimination proxy of a model that gets every
+# probe right) is left out and the other weights are rescaled; the output says so. A run in which more than a
+# tenth of the items got no reply is reported as incomplete, with no composite and no tier. The composite maps to a tier. The bottom tier is named by the direction of the
 # failure: a model that is not overconfident (gap ≤ 0) but scores that low fails by saying little, and is called
 # uninformative rather than confidently blind.
 
@@ -261,14 +265,16 @@ steps = pd.DataFrame({
     "weight": list(WEIGHTS.values()),
     "weight × goodness": [WEIGHTS[k] * good[k] for k in WEIGHTS],
 })
-by_hand = 100 * steps["weight × goodness"].sum() / steps["weight"].sum()
+by_hand = 100 * sat.probe_answer_rate * steps["weight × goodness"].sum() / steps["weight"].sum()
+glue.value("diagtool_saturated_answer_rate", sat.probe_answer_rate, origin="simulation")
 assert abs(by_hand - sat.composite) < 1e-9, "the by-hand composite must equal the tool's"
 glue.value("diagtool_saturated_by_hand", by_hand, origin="simulation")
 table(as_text(steps, {"raw value": "{:+.3f}", "goodness": "{:.3f}", "weight": "{:.2f}", "weight × goodness": "{:.3f}"}),
       "diagnostic_saturated_steps", caption="The saturated respondent's composite, step by step")
 
 # %% [markdown]
-# The weighted sum times 100 is {glue:text}`diagtool_saturated_by_hand:.1f`, the composite the tool reports, which
+# The weighted sum times its probe answer rate ({glue:text}`diagtool_saturated_answer_rate:.2f`) and 100 is
+# {glue:text}`diagtool_saturated_by_hand:.1f`, the composite the tool reports, which
 # falls in the tier *{glue:text}`diagtool_saturated_tier`*. The *tracking* respondent
 # ({glue:text}`diagtool_tracking_acc:.1f`% right) scores
 # {glue:text}`diagtool_tracking_composite:.1f` (*{glue:text}`diagtool_tracking_tier`*), and the *hedging* one

@@ -51,8 +51,9 @@ checks = consistency.run_checks(claims_doc, source=str(claims_path))
 frame = consistency.checks_frame(checks)
 counts = consistency.summarise(checks)
 
-page_banner("paper-arithmetic", provenance_line=f"printed values from {claims_path} · this page reads no rows and "
-            "draws nothing at random, so neither the seed nor the number of bootstrap draws affects it")
+page_banner("paper-arithmetic", provenance_line=f"printed values from {claims_path} · this page reads no rows "
+            f"(data_dir {data_dir} is not read) and draws nothing at random, so neither the seed ({seed}) nor the "
+            f"number of bootstrap draws ({n_boot:,}) affects it")
 
 glue.value("consistency_n_checks", counts["total"], origin="paper-arithmetic")
 glue.value("consistency_n_pass", counts["pass"], origin="paper-arithmetic")

@@ -52,15 +52,16 @@ from selfconf.paths import resolve
 data_path = resolve(data_dir)  # the fidelity files of the reconstruction live here (none in the original data)
 res = audit.audit_book(book_dir, data_path)
 records, notes, why = res.records, res.notes, res.explanations
-path = audit.write_audit_json(records, audit_json, explanations=why, notes=notes, data_source=res.data_source)
+path = audit.write_audit_json(records, audit_json, explanations=why, notes=notes, data_source=res.data_source,
+                              section_sources=res.section_sources)
 summary = audit.summarise(records)
-if res.data_source == "reconstruction":
-    show_markdown(":::{admonition} What this audit shows with reconstructed rows\n:class: warning\n"
-                  + audit.WHAT_A_MATCH_SHOWS["reconstruction"]
-                  + " See {ref}`what a reconstruction cannot tell you <recon-limits>`.\n:::")
-else:
-    show_markdown(":::{admonition} A reproduction audit\n:class: note\n" + audit.WHAT_A_MATCH_SHOWS["original"]
-                  + "\n:::")
+TITLES = {"reconstruction": ("What this audit shows with reconstructed rows", "warning"),
+          "original": ("A reproduction audit", "note"),
+          "mixed": ("Partly a reproduction audit", "warning")}
+title, klass = TITLES[res.data_source]
+show_markdown(f":::{{admonition}} {title}\n:class: {klass}\n" + audit.WHAT_A_MATCH_SHOWS[res.data_source]
+              + ("" if res.data_source == "original" else
+                 " See {ref}`what a reconstruction cannot tell you <recon-limits>`.") + "\n:::")
 show_markdown(
     f'<p class="selfconf-provenance">audit of the notebooks in <code>{book_dir}/</code> · data: <code>{data_dir}</code>'
     f" · parameters of this page: seed {seed}, bootstrap draws {n_boot:,} (the audit itself draws nothing)</p>"
@@ -77,6 +78,18 @@ glue.value("audit_why_n_rows", len(why), origin="build")
 glue.value("audit_n_fidelity_files", len(notes.files), origin="build")
 glue.value("audit_n_known_conflicts", len(notes.known_conflicts), origin="build")
 _ = glue.value("audit_n_ideal_values", len(notes.ideal_bootstrap), origin="build")
+
+# %% [markdown]
+# ## Where each section's numbers came from
+#
+# Each data family is read whole from one source: the folder the build was pointed at when it holds the
+# family, the shipped reconstruction otherwise.
+
+# %% tags=["remove-input"]
+src_rows = [{"section": sec, "data family": fam, "source": ("original package" if how == "original" else "reconstruction")}
+            for sec, fams in res.section_sources.items() for fam, how in fams.items()]
+if src_rows:
+    table(pd.DataFrame(src_rows), "audit_sources", caption="Source of each data family, per section of the paper")
 
 # %% [markdown]
 # ## Summary
@@ -176,7 +189,8 @@ df["same_as"] = df["same_as"].map(lambda v: "" if v is None or (isinstance(v, fl
 df["tolerance"] = df["tolerance"].map(lambda v: "" if v is None or pd.isna(v) else f"{v:.4f}")
 df["why"] = df["id"].map({e.id: e.verdict for e in why}).fillna("")
 df["pages"] = df["pages"].map(lambda v: ", ".join(v) if isinstance(v, list) else "")
-shown_cols = ["id", "section", "kind", "printed", "recomputed", "status", "tolerance", "why", "same_as", "pages",
-              "detail"]
+df["source"] = df["source"].map(lambda v: v or "")
+shown_cols = ["id", "section", "kind", "printed", "recomputed", "status", "tolerance", "why", "source", "same_as",
+              "pages", "detail"]
 table(df[shown_cols], "audit", caption="Audit records (also in _build/audit.json)",
       anchors={(i, "id"): f"claim-{cid}" for i, cid in enumerate(df["id"])})

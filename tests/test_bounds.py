@@ -82,10 +82,15 @@ def test_min_delong_se_rejects_bad_blocks():
 @pytest.mark.skipif(not SHIPPED.is_file(), reason="reconstruction not generated")
 def test_recorded_google_bound_exceeds_printed_implied_se():
     rep = json.loads(SHIPPED.read_text())
-    for c in rep["known_conflicts"]:
-        assert set(c) == {"claims", "reason", "evidence"}
-    ev = next(c for c in rep["known_conflicts"] if "t1_google_self_auroc_ci_hi" in c["claims"])["evidence"]
+    for c in rep["known_conflicts"] + rep["reconstruction_limits"]:
+        assert set(c) >= {"claims", "reason", "evidence", "closest_attainable"}
+    limit = next(c for c in rep["reconstruction_limits"] if "t1_google_self_auroc_ci_hi" in c["claims"])
+    ev = limit["evidence"]
     assert ev["block_rows"] == GOOGLE_ROWS and ev["block_errors"] == GOOGLE_ERRORS
     assert ev["min_delong_se"] > ev["printed_implied_se"]
     assert ev["min_delong_se_lower_bound"] > ev["printed_implied_se"]
     assert ev["min_delong_se"] <= ev["block_tied_se"]
+    # the bound is recorded as the closest attainable interval, and the reason quotes its numbers
+    assert limit["closest_attainable"]["t1_google_self_auroc_ci_hi"] == ev["expected_ci_at_min_se"][1]
+    assert f"{ev['expected_ci_at_min_se'][1]:.4f}" in limit["reason"]
+    assert not any("t1_google_self_auroc_ci_hi" in c["claims"] for c in rep["known_conflicts"])

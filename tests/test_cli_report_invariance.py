@@ -122,6 +122,15 @@ def test_scale_errors(tmp_path, capsys, values, extra, message):
 GOOD = "model,item_id,confidence,correct\na,1,90,1\na,2,40,0\na,3,70,1\n"
 
 
+def test_all_zero_confidences_are_not_ambiguous():
+    from selfconf.report import resolve_scale
+
+    scale, reason = resolve_scale(np.array([0.0, 0.0, np.nan]), np.zeros(3, bool), "auto", str)
+    assert scale == "unit" and "every value is 0" in reason
+    with pytest.raises(ValueError, match="exactly 0 or 1"):
+        resolve_scale(np.array([0.0, 1.0]), np.zeros(2, bool), "auto", str)
+
+
 def test_bom_crlf_and_gzip_read_like_plain_utf8(tmp_path, capsys):
     plain = tmp_path / "p.csv"
     plain.write_text(GOOD, encoding="utf-8")

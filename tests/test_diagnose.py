@@ -120,7 +120,7 @@ def test_answers_file_errors(tmp_path, capsys):
     assert "'nope-01' is not in the battery" in capsys.readouterr().err
     p.write_text(json.dumps({"item_id": ITEMS[0]["id"], "answer": "x", "confidence": 150}) + "\n")
     assert cli.main(["diagnose", "--answers", str(p)]) == 2
-    assert "confidence 150 is outside 0-100" in capsys.readouterr().err
+    assert "record 1 (item nume-01): field 'confidence' = 150 is outside the percent scale [0, 100]" in capsys.readouterr().err
 
 
 def test_answers_file_cli_json(tmp_path, capsys):
@@ -180,3 +180,183 @@ def test_diagnose_unauthorized_exits_3(stub, api_key, tmp_path, capsys):
     assert cli.main(argv) == 3
     err = capsys.readouterr().err
     assert "HTTP 401" in err and "sk-test" not in err
+
+
+# --------------------------------------------------------------------------------------------
+# validity (issue 11, item 6)
+# --------------------------------------------------------------------------------------------
+
+
+def test_abstaining_on_everything_at_zero_confidence_is_not_well_calibrated():
+    # the gameable case: ABSTAIN to every item at confidence 0 is "calibrated" by Brier and gap
+    res = score_answers([{"item_id": it["id"], "answer": "ABSTAIN", "confidence": 0} for it in ITEMS])
+    assert res.brier == 0.0 and res.gap == 0.0 and res.trap_abstention == 1.0
+    assert res.accuracy == 0.0 and res.probe_abstention == 1.0 and res.probe_answer_rate == 0.0
+    assert res.composite == 0.0
+    assert res.tier != "well-calibrated" and res.tier == "uninformative"
+
+
+def test_probe_abstentions_scale_the_composite():
+    answers = perfect_answers(100)
+    probe_ids = [it["id"] for it in PROBES]
+    k = len(PROBES) // 4
+    for a in answers:
+        if a["item_id"] in probe_ids[:k]:
+            a.update(answer="ABSTAIN", confidence=0)
+    res = score_answers(answers)
+    rate = 1 - k / len(PROBES)
+    assert res.probe_answer_rate == pytest.approx(rate)
+    assert res.accuracy == pytest.approx(rate)  # an abstention on an answerable probe is a wrong answer
+    raw, _ = composite({"brier": res.brier, "gap": res.gap, "discrimination": res.discrimination,
+                        "trap_abstention": res.trap_abstention})
+    assert res.composite == pytest.approx(rate * raw) and res.composite < raw
+
+
+def test_59_of_134_missing_gives_incomplete_and_no_tier():
+    assert len(ITEMS) == 134
+    keep = [it for i, it in enumerate(ITEMS) if i % 134 >= 59]  # 75 replies
+    res = score_answers([{"item_id": it["id"], "answer": it["answers"][0], "confidence": 90} for it in keep])
+    assert res.n_missing == 59 and not res.complete
+    assert res.tier == "incomplete (75 of 134 answered)" and math.isnan(res.composite)
+    assert not any(res.tier == name for _, name in TIERS)
+    doc = res.to_dict()
+    assert doc["composite"] is None and doc["tier"].startswith("incomplete")
+
+
+def test_missing_share_boundary():
+    n_ok = int(0.10 * len(ITEMS))  # 13 missing of 134 is within 10 %, 14 is not
+    for n_missing, complete in ((n_ok, True), (n_ok + 1, False)):
+        res = score_answers(perfect_answers(90)[n_missing:])
+        assert res.n_missing == n_missing and res.complete is complete
+        assert (res.tier == "well-calibrated") is complete
+
+
+def test_empty_answers_count_as_missing_not_as_abstentions():
+    answers = perfect_answers(90)
+    trap_ids = {it["id"] for it in TRAPS}
+    for a in answers:
+        if a["item_id"] in trap_ids:
+            a["answer"] = ""  # an empty reply on a trap used to read as a refusal
+    res = score_answers(answers)
+    assert res.n_missing == len(TRAPS) and math.isnan(res.trap_abstention)
+
+
+def test_unknown_at_high_confidence_is_not_an_abstention():
+    trap, probe = TRAPS[0], PROBES[0]
+    assert grade_item(trap, "unknown", 0.95) == (0, False)
+    assert grade_item(trap, "I don't know", 0.9) == (0, False)
+    assert grade_item(trap, "unknown", 0.2) == (1, True)
+    assert grade_item(trap, "unknown") == (1, True)  # no confidence stated
+    assert grade_item(trap, "ABSTAIN", 0.95) == (1, True)  # the token is an abstention at any confidence
+    assert grade_item(probe, "unknown", 0.95) == (0, False)
+    assert grade_item(probe, "unknown", 0.1) == (0, True)
+    # through score_answers: "unknown" at 95 on every trap earns no trap credit
+    answers = perfect_answers(90)
+    for a in answers:
+        if a["item_id"].startswith("trap-"):
+            a.update(answer="unknown", confidence=95)
+    assert score_answers(answers).trap_abstention == 0.0
+    for a in answers:
+        if a["item_id"].startswith("trap-"):
+            a.update(confidence=10)
+    assert score_answers(answers).trap_abstention == 1.0
+
+
+@pytest.mark.parametrize("values, scale, expect_conf", [
+    ([80] * 134, "auto", 0.8),
+    ([0.8] * 134, "auto", 0.8),
+    (["80%"] * 134, "auto", 0.8),
+    ([1] * 134, "percent", 0.01),
+    ([1] * 134, "unit", 1.0),
+])
+def test_confidences_use_the_report_scale_rule(values, scale, expect_conf):
+    answers = [{"item_id": it["id"], "answer": it["answers"][0], "confidence": v} for it, v in zip(ITEMS, values)]
+    res = score_answers(answers, confidence_scale=scale)
+    assert res.mean_confidence == pytest.approx(expect_conf)
+    assert res.confidence_scale == ("percent" if scale == "auto" and values[0] != 0.8 else
+                                    "unit" if scale == "auto" else scale)
+
+
+def test_scale_errors_come_from_the_report_rule():
+    from selfconf import report
+
+    base = [{"item_id": it["id"], "answer": it["answers"][0]} for it in ITEMS]
+    mixed = [dict(a, confidence=(80 if i < 5 else 0.7)) for i, a in enumerate(base)]
+    with pytest.raises(ValueError, match=r"confidences mix scales: values above 1 .* at answers: record 1 \(item nume-01\)"):
+        score_answers(mixed)
+    ambiguous = [dict(a, confidence=(i % 2)) for i, a in enumerate(base)]
+    with pytest.raises(ValueError, match="every confidence is exactly 0 or 1"):
+        score_answers(ambiguous)
+    with pytest.raises(ValueError, match="written with '%' but --confidence-scale unit"):
+        score_answers([dict(a, confidence="80%") for a in base], confidence_scale="unit")
+    with pytest.raises(ValueError, match=r"record 3 \(item nume-03\): confidence 'high' is not a number"):
+        score_answers([dict(a, confidence=("high" if i == 2 else 50)) for i, a in enumerate(base)])
+    # one detection function, shared: diagnose does not carry a copy of the rule
+    import selfconf.diagnose.scoring as scoring
+    assert "resolve_scale" not in vars(scoring) and report.resolve_scale.__module__ == "selfconf.report"
+
+
+def test_cli_confidence_scale_flag(tmp_path, capsys):
+    p = tmp_path / "a.csv"
+    p.write_text("item_id,answer,confidence\n" + "".join(f"{it['id']},{it['answers'][0]},{i % 2}\n" for i, it in enumerate(ITEMS)))
+    assert cli.main(["diagnose", "--answers", str(p)]) == 2
+    assert "pass --confidence-scale" in capsys.readouterr().err
+    assert cli.main(["diagnose", "--answers", str(p), "--confidence-scale", "unit", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["confidence_scale"] == "unit" and doc["confidence_scale_reason"] == "given by --confidence-scale"
+    assert cli.main(["diagnose", "--answers", str(p), "--confidence-scale", "percent"]) == 0
+    assert "confidence scale: percent (given by --confidence-scale)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("suffix, content", [
+    (".csv", "id,reply,conf\nnume-01,42,90\n"),
+    (".csv", "item_id,answer\nnume-01,42\n"),
+    (".jsonl", json.dumps({"item_id": "nume-01", "text": "42", "confidence": 90}) + "\n"),
+])
+def test_wrong_columns_are_an_error_naming_them(tmp_path, capsys, suffix, content):
+    p = tmp_path / f"a{suffix}"
+    p.write_text(content)
+    assert cli.main(["diagnose", "--answers", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and str(p) in err
+    assert "needs columns item_id, answer, confidence" in err
+    if suffix == ".csv":
+        assert "missing column(s)" in err and "(has: " in err
+        if content.startswith("id,"):
+            assert "item_id, answer, confidence (has: id, reply, conf)" in err
+        else:
+            assert "missing column(s) confidence (has: item_id, answer)" in err
+    else:
+        assert "'answer'" in err
+
+
+def test_records_without_a_field_are_an_error():
+    with pytest.raises(ValueError, match=r"record 1: missing field\(s\) answer"):
+        score_answers([{"item_id": "nume-01", "confidence": 50}])
+
+
+def test_several_models_need_model(tmp_path, capsys):
+    p = tmp_path / "a.jsonl"
+    recs = [{"model": m, "item_id": it["id"], "answer": it["answers"][0], "confidence": 90}
+            for m in ("m1", "m2") for it in ITEMS]
+    p.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    assert cli.main(["diagnose", "--answers", str(p)]) == 2
+    assert "rows of 2 models (m1, m2); choose one with --model" in capsys.readouterr().err
+    assert cli.main(["diagnose", "--answers", str(p), "--model", "m2", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["n_missing"] == 0 and doc["tier"] == "well-calibrated" and doc["source"].startswith("m2")
+    assert cli.main(["diagnose", "--answers", str(p), "--model", "m3"]) == 2
+    assert "no rows for --model 'm3'" in capsys.readouterr().err
+
+
+def test_help_names_prompt_ids_and_columns(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["diagnose", "--help"])
+    out = capsys.readouterr().out
+    flat = " ".join(out.split())
+    assert "--confidence-scale" in out and "columns item_id, answer, confidence" in flat
+    assert "diagnose-v1" in out and "--list-battery" in out
+    assert f"probes {PROBES[0]['id']} ... {PROBES[-1]['id']}" in flat and f"traps {TRAPS[0]['id']} ... {TRAPS[-1]['id']}" in flat
+    from selfconf.diagnose import DIAGNOSE_SYSTEM_PROMPT
+    assert " ".join(DIAGNOSE_SYSTEM_PROMPT.split()) in flat
+    assert "incomplete (k of n answered)" in flat and "abstaining on everything scores 0" in flat

@@ -55,7 +55,9 @@ def test_built_subject_hits_its_deterministic_targets():
 @pytest.mark.skipif(not (DATA / "ladder" / "fidelity_ladder.json").is_file(), reason="bundle not generated")
 def test_shipped_fidelity_file_deterministic_claims_all_match():
     fid = json.loads((DATA / "ladder" / "fidelity_ladder.json").read_text())
-    bad = {k: v for k, v in fid["claims"].items() if v["kind"] in ("deterministic", "derived") and v["status"] != "match"}
+    # claims judged by the exact (digit) rule must match; bootstrap-derived ones are held to a tolerance
+    bad = {k: v for k, v in fid["claims"].items() if v["rule"] == "exact" and v["status"] != "match"}
+    assert all(v["status"] in ("match", "within_tolerance") for v in fid["claims"].values())
     assert not bad, bad
 
 

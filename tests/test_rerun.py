@@ -41,8 +41,8 @@ NOTEBOOK = textwrap.dedent('''\
     glue.claim("t_ci_lo", np.percentile(boot, 2.5))   # bootstrap
     glue.claim("t_gap", mean - np.percentile(boot, 2.5))  # derived from a bootstrap claim
     glue.claim("t_twice", 2 * mean)                   # derived from a deterministic claim
-    glue.value("t_helper_draws", n_boot)              # not a claim
-    glue.value("t_data_dir", data_dir)
+    glue.value("t_helper_draws", n_boot, origin="parameter")  # not a claim
+    glue.value("t_data_dir", data_dir, origin="parameter")
     ''')
 
 CLAIMS = textwrap.dedent('''\

@@ -87,6 +87,7 @@ class AuditRecord:
     computed_in: str | None = None
     computed_cell: int | None = None
     pages: list[str] = field(default_factory=list)
+    source: str | None = None
 
 
 def load_claims(path: str | Path = CLAIMS) -> dict:
@@ -159,7 +160,8 @@ def summarise(records: list[AuditRecord]) -> dict:
 
 def write_audit_json(records: list[AuditRecord], out: str | Path = "_build/audit.json", *,
                      explanations: list["Explanation"] | None = None,
-                     notes: "ReconstructionNotes | None" = None, data_source: str | None = None) -> Path:
+                     notes: "ReconstructionNotes | None" = None, data_source: str | None = None,
+                     section_sources: dict | None = None) -> Path:
     """Write ``{"summary": ..., "claims": [record, ...]}`` to ``out``.
 
     With ``explanations`` (from :func:`explain_failures`) the file also holds ``"explanations"``; with
@@ -169,6 +171,8 @@ def write_audit_json(records: list[AuditRecord], out: str | Path = "_build/audit
     if data_source is not None:
         doc["data_source"] = data_source
         doc["what_a_match_shows"] = WHAT_A_MATCH_SHOWS[data_source]
+    if section_sources is not None:
+        doc["section_sources"] = section_sources
     if explanations is not None:
         doc["explanations"] = [asdict(e) for e in explanations]
     if notes is not None:
@@ -224,6 +228,10 @@ WHAT_A_MATCH_SHOWS = {
                       "noise. Neither shows that the paper's data are as described.",
     "original": "The rows are the paper's own replication package: a match reproduces the printed number from the "
                 "original data, a difference is a failure to reproduce it.",
+    "mixed": "Some data families come from the paper's replication package and some from the book's reconstruction "
+             "(the table of sources below says which, per section): a number computed from original rows is "
+             "reproduced or not; a number computed from reconstructed rows shows only that the analysis and the "
+             "published numbers are consistent.",
 }
 
 
@@ -560,24 +568,50 @@ def conflict_rows(notes: ReconstructionNotes, records: list[AuditRecord] | None 
 @dataclass
 class AuditResult:
     """Everything one audit of a built book holds: the records, the explanations of the failing ones, the
-    reconstruction notes they were read from, and which case the build is in (``data_source``:
-    ``"reconstruction"`` when the data folder carries a generator's fidelity files, ``"original"`` otherwise)."""
+    reconstruction notes they were read from, which case the build is in (``data_source``:
+    ``"reconstruction"``, ``"original"`` or ``"mixed"``) and, per section, which source each data family
+    came from (``section_sources``, :func:`selfconf.sources.section_sources`)."""
 
     records: list[AuditRecord]
     explanations: list[Explanation]
     notes: ReconstructionNotes
     data_source: str
+    section_sources: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def audit_book(book_dir: str | Path = "book", data_dir: str | Path = "data/reconstructed",
                claims_path: str | Path = CLAIMS) -> AuditResult:
     """Run :func:`run_audit` and :func:`explain_failures` once: the audit page, the CLI, the build and the
-    inline provenance marks (:mod:`selfconf.provenance`) all read this one result."""
-    records = run_audit(book_dir, claims_path)
-    notes = load_reconstruction_notes(data_dir)
-    why = explain_failures(records, data_dir, claims_path, notes=notes)
-    return AuditResult(records, why, notes, "reconstruction" if notes.files else "original")
+    inline provenance marks (:mod:`selfconf.provenance`) all read this one result.
 
+    Each record gets its ``source``: ``"original"`` (its section's families were read from the original
+    package in ``data_dir``: the record is a true reproduction check), ``"reconstruction"``, ``"mixed"`` or
+    ``None`` (a quoted fact, or a section that reads no rows).  The reconstruction's notes (fidelity files)
+    explain only failing numbers that came from the reconstruction; they are read from the shipped
+    reconstruction whenever any family fell back to it.
+    """
+    from .paths import DEFAULT_DATA_DIR
+    from .sources import claim_sources, section_sources
+
+    records = run_audit(book_dir, claims_path)
+    m = judging.load_manifest(claims_path)
+    try:
+        by_claim = claim_sources(data_dir, m.claims)
+        secs = section_sources(data_dir)
+    except (FileNotFoundError, ValueError):  # an unreadable data folder: the notebooks would have failed first
+        by_claim, secs = {}, {}
+    for r in records:
+        r.source = by_claim.get(r.id)
+    kinds = {k for r in records for k in [r.source] if k}
+    case = "mixed" if len(kinds) > 1 else (kinds.pop() if kinds else "reconstruction")
+    notes_dir = data_dir if case == "reconstruction" else (DEFAULT_DATA_DIR if case == "mixed" else data_dir)
+    notes = load_reconstruction_notes(notes_dir)
+    why = explain_failures(records, notes_dir, claims_path, notes=notes)
+    for e in why:
+        if by_claim.get(e.id) == "original":  # a real reproduction failure: no reconstruction note applies
+            e.verdict_code, e.verdict, e.reason, e.evidence = "none", VERDICT_NONE, "", {}
+            e.ideal = e.ideal_n_boot = e.ideal_seeds = e.note_id = e.source = None
+    return AuditResult(records, why, notes, case, secs)
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m selfconf.audit", description=__doc__.split("\n")[0])
@@ -593,7 +627,8 @@ def main(argv: list[str] | None = None) -> int:
     res = audit_book(a.book_dir, a.data_dir)
     recs, notes = res.records, res.notes
     why = {e.id: e for e in res.explanations}
-    write_audit_json(recs, a.out, explanations=list(why.values()), notes=notes, data_source=res.data_source)
+    write_audit_json(recs, a.out, explanations=list(why.values()), notes=notes, data_source=res.data_source,
+                     section_sources=res.section_sources)
     s = summarise(recs)
     print(json.dumps(s, indent=1))
     for r in recs:

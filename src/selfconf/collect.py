@@ -246,8 +246,12 @@ def add_client_arguments(p: argparse.ArgumentParser, *, prefix: str = "", requir
         help="name of the environment variable holding the API key (default: OPENAI_API_KEY); "
         "the key is never written to any output",
     )
-    p.add_argument(f"{dash}timeout", type=float, default=60.0, help="seconds per HTTP attempt (default 60)")
-    p.add_argument(f"{dash}max-retries", type=int, default=6, help="retries on 429/5xx/timeouts (default 6)")
+    p.add_argument(f"{dash}timeout", type=float, default=60.0,
+                   help="wall-clock seconds per HTTP attempt, connecting and reading the whole body included, so a "
+                        "server that trickles its reply is cut off too (default 60)")
+    p.add_argument(f"{dash}max-retries", type=int, default=6,
+                   help="retries on 429/5xx, timeouts and connection failures, including a connection dropped "
+                        "mid-response (default 6)")
     p.add_argument(f"{dash}backoff-base", type=float, default=1.0, help="first backoff delay in seconds, doubled per retry (default 1)")
     p.add_argument(f"{dash}max-tokens", type=int, default=None, help="max_tokens sent with each request (default: not sent)")
 
@@ -695,7 +699,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             "endpoint, using the paper's verbatim system prompt, the bare question as the user turn and "
             "temperature 0. Records are appended to a JSONL file (one per question, fsync'ed); re-running "
             "the same command resumes and skips questions already answered. Replies that are not valid "
-            "JSON are kept with parse_error set and their raw text."
+            "JSON are kept with parse_error set and their raw text. While a run writes --out it holds the "
+            "lock file <out>.lock: a second collect on the same --out is refused (exit 2) instead of "
+            "writing rows twice; the lock is released when the run ends, even if it is killed. Transport "
+            "failures never show a traceback: they are retried, then counted as endpoint failures."
         ),
         epilog=(
             "example: selfconf fetch simpleqa && OPENAI_API_KEY=... selfconf collect "

@@ -254,7 +254,7 @@ def read_rows(path: str | Path, require: tuple[str, ...] = ()) -> list[dict]:
     errors name the file and line (reading rules: :mod:`selfconf.rows`).
     Example: ``read_rows("runs/a.jsonl", require=("answer",))``.
     """
-    from .rows import _kind, _text
+    from .rows import _kind, _text, jsonl_records
 
     p = Path(path)
     if not p.is_file():
@@ -262,23 +262,8 @@ def read_rows(path: str | Path, require: tuple[str, ...] = ()) -> list[dict]:
     kind, gz = _kind(p)
     text = _text(p, gz)
     if kind == "jsonl":
-        rows = []
-        for no, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except ValueError as exc:
-                raise ValueError(f"{p}: line {no}: not valid JSON ({exc})") from None
-            if not isinstance(rec, dict):
-                raise ValueError(f"{p}: line {no}: expected a JSON object, got {type(rec).__name__}")
-            for c in require:
-                if c not in rec:
-                    raise ValueError(f"{p}: line {no}: no '{c}' field (the file must have an '{c}' column)")
-            rows.append(rec)
-        if not rows:
-            raise ValueError(f"{p}: the file is empty (no records)")
-        return rows
+        return [rec for _, rec in jsonl_records(p, text, require,
+                                                lambda c: f" (the file must have an '{c}' column)")]
     reader = csv.DictReader(io.StringIO(text, newline=""), delimiter="\t" if kind == "tsv" else ",")
     cols = [c.strip() for c in (reader.fieldnames or [])]
     missing = [c for c in require if c not in cols]

@@ -930,7 +930,7 @@ def risk_coverage(
 # costs O(draws x levels) instead of O(draws x rows), and no result can depend on row order.
 
 __all__ += ["level_counts", "counts_statistics", "aurc", "smooth_ece", "smooth_ece_bandwidth",
-            "smooth_reliability", "risk_coverage_curve"]
+            "smooth_kernel", "smooth_reliability", "risk_coverage_curve"]
 
 
 def level_counts(confidence: Any, correct: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -968,39 +968,135 @@ def level_counts(confidence: Any, correct: Any) -> tuple[np.ndarray, np.ndarray,
     return levels, cells[:, 1].astype(np.int64), cells[:, 0].astype(np.int64)
 
 
-def _row_positions_to_levels(cum: np.ndarray, positions: np.ndarray) -> np.ndarray:
-    """Level index holding each sorted row position (0-based), per row of ``cum`` (B, K)."""
-    # index = number of levels whose cumulative count is <= position
-    return (cum[:, :, None] <= positions[None, None, :]).sum(axis=1)
+def _count_at_or_below(cum: np.ndarray, x: np.ndarray, *, strict: bool = False) -> np.ndarray:
+    """Per row b of ``cum`` (B, K), non-decreasing along K: how many entries are <= x[b, m]
+    (``strict``: < x[b, m]), for x of shape (B, M).
+
+    One ``searchsorted`` over the rows laid end to end (each row shifted above the previous
+    one), so the cost is O(B M log(B K)) instead of the O(B K M) of a broadcast comparison.
+    Exact while the shifted values stay below 2**53 (counts and positions are integers).
+    """
+    B, K = cum.shape
+    if B == 0 or K == 0:
+        return np.zeros(x.shape, dtype=np.int64)
+    lo = float(min(cum.min(), x.min()))
+    span = float(max(cum.max(), x.max())) - lo + 1.0
+    shift = (np.arange(B, dtype=float) * span)[:, None]
+    flat = (cum - lo + shift).ravel()
+    idx = np.searchsorted(flat, (x - lo + shift).ravel(), side="left" if strict else "right")
+    return idx.reshape(x.shape) - (np.arange(B) * K)[:, None]
 
 
 def _harmonic(m: np.ndarray) -> np.ndarray:
-    from scipy.special import digamma
+    """Harmonic numbers H(m) = digamma(m + 1) + Euler's gamma, for real m >= 0.
 
-    return digamma(np.asarray(m, dtype=float) + 1.0) + np.euler_gamma
+    For m >= 20 the asymptotic series ln m + gamma + 1/(2m) - 1/(12m^2) + 1/(120m^4)
+    - 1/(252m^6) + 1/(240m^8) (error below 1e-15); smaller integers are summed directly and
+    smaller non-integers shifted up with H(m) = H(m + 20) - sum_{j=1..20} 1/(m + j).  (No scipy:
+    it is slow to import.)
+    """
+    m = np.asarray(m, dtype=float)
+    if (m.size > 64 and float(m.min()) >= 0 and float(m.max()) <= _HARMONIC_TABLE_MAX
+            and np.all(m == np.floor(m))):
+        return _harmonic_series(np.arange(int(m.max()) + 1, dtype=float))[m.astype(np.int64)]
+    return _harmonic_series(m)
+
+
+#: Integer arguments up to this size are looked up in a table of H(0..max) (one series
+#: evaluation per distinct integer instead of one per element).
+_HARMONIC_TABLE_MAX = 1 << 22
+
+
+def _harmonic_series(m: np.ndarray) -> np.ndarray:
+    """:func:`_harmonic` evaluated elementwise (asymptotic series with an upward shift)."""
+    m = np.asarray(m, dtype=float)
+    small = m < 20.0
+    x = np.where(small, m + 20.0, m)
+    x = np.where(x > 0, x, 1.0)
+    inv2 = 1.0 / (x * x)
+    h = (np.log(x) + np.euler_gamma + 0.5 / x
+         - inv2 * (1.0 / 12 - inv2 * (1.0 / 120 - inv2 * (1.0 / 252 - inv2 / 240))))
+    if small.any():
+        ms = m[small]
+        h[small] -= (1.0 / (ms[:, None] + np.arange(1.0, 21.0)[None, :])).sum(axis=1)
+        # small integers directly: H(1) = 1 and H(2) = 1.5 exactly, as digamma gives them
+        whole = small & (m == np.floor(m))
+        h[whole] = _SMALL_HARMONIC[m[whole].astype(np.int64)]
+    return h
+
+
+_SMALL_HARMONIC = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1.0, 20.0))])  # H(0..19)
+
+
+#: Image offsets of the Gaussian reflected at 0 and 1: x + j and -x + j for j in {-4, ..., 4}.
+_IMAGES = (-4, -2, 0, 2, 4)
+#: An image farther than this many bandwidths from every grid point is skipped: its kernel weight
+#: is below exp(-50) ~ 2e-22 of the peak, far under double precision of the sums it enters.
+_KERNEL_REACH = 10.0
+
+
+def _image_distances(grid: np.ndarray, levels: np.ndarray) -> list[tuple[float, np.ndarray]]:
+    """Per image of the levels (x + j and -x + j, j in :data:`_IMAGES`): (distance of the image's
+    span from the grid's span, squared distances grid x level).  Independent of sigma, so a
+    bandwidth search on one grid computes it once."""
+    g_lo, g_hi = float(grid.min()), float(grid.max())
+    l_lo, l_hi = float(levels.min()), float(levels.max())
+    out = []
+    for j in _IMAGES:
+        for sign in (1.0, -1.0):
+            p_lo, p_hi = (l_lo + j, l_hi + j) if sign > 0 else (j - l_hi, j - l_lo)
+            gap = max(0.0, p_lo - g_hi, g_lo - p_hi)
+            d = grid[:, None] - (sign * levels[None, :] + j)
+            out.append((gap, d * d))
+    return out
+
+
+def _kernel_from_distances(dist: list[tuple[float, np.ndarray]], shape: tuple[int, int], sigma: float) -> np.ndarray:
+    out = np.zeros(shape)
+    reach = _KERNEL_REACH * sigma
+    scale = -0.5 / (sigma * sigma)
+    for gap, d2 in dist:
+        if gap > reach:
+            continue
+        e = d2 * scale
+        # weights below exp(-650) ~ 1e-282 are set to 0: left in, they and their products
+        # are subnormal numbers, which the processor handles a hundred times slower
+        e[e < -650.0] = -np.inf
+        np.exp(e, out=e)
+        out += e
+    out /= math.sqrt(2 * math.pi) * sigma
+    return out
 
 
 def _reflected_kernel(grid: np.ndarray, levels: np.ndarray, sigma: float) -> np.ndarray:
-    """Gaussian kernel reflected at 0 and 1: K[t, k] = sum of phi_sigma(grid_t - image of level k)."""
-    d = grid[:, None] - levels[None, :]
-    s = grid[:, None] + levels[None, :]
-    out = np.zeros_like(d)
-    for j in (-4, -2, 0, 2, 4):  # images x + j and -x + j of a point reflected at 0 and 1
-        out += np.exp(-0.5 * ((d - j) / sigma) ** 2) + np.exp(-0.5 * ((s - j) / sigma) ** 2)
-    return out / (math.sqrt(2 * math.pi) * sigma)
+    """Gaussian kernel reflected at 0 and 1: K[t, k] = sum of phi_sigma(grid_t - image of level k).
+
+    Images farther than :data:`_KERNEL_REACH` bandwidths from the grid are left out, and
+    weights below exp(-650) relative to the peak are 0 (no subnormal numbers).
+    """
+    grid = np.asarray(grid, dtype=float)
+    levels = np.asarray(levels, dtype=float)
+    if not grid.size or not levels.size:
+        return np.zeros((grid.size, levels.size))
+    return _kernel_from_distances(_image_distances(grid, levels), (grid.size, levels.size), float(sigma))
 
 
 def _smooth_grid(sigma: float) -> np.ndarray:
     return np.linspace(0.0, 1.0, max(200, int(round(10.0 / sigma))))
 
 
-def _smooth_ece_at(levels: np.ndarray, pos: np.ndarray, tot: np.ndarray, sigma: float) -> np.ndarray:
-    """smECE at bandwidth sigma for count rows pos/tot of shape (B, K)."""
-    grid = _smooth_grid(sigma)
-    kern = _reflected_kernel(grid, levels, sigma)  # (T, K)
+def _smooth_ece_at(levels: np.ndarray, pos: np.ndarray, tot: np.ndarray, sigma: float,
+                   kern: np.ndarray | None = None) -> np.ndarray:
+    """smECE at bandwidth sigma for count rows pos/tot of shape (B, K).
+
+    ``kern`` is the kernel on :func:`_smooth_grid` (computed when not given, so callers
+    evaluating many draws at one sigma compute it once).
+    """
+    if kern is None:
+        kern = _reflected_kernel(_smooth_grid(sigma), levels, sigma)  # (T, K)
     resid = tot * levels[None, :] - pos  # sum over rows of (c - y) at each level
     num = np.abs(resid @ kern.T).sum(axis=1)
-    den = (tot @ kern.T).sum(axis=1)
+    den = tot @ kern.sum(axis=0)  # = sum over the grid of the smoothed density
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 
@@ -1028,7 +1124,17 @@ def smooth_ece_bandwidth(levels: Any, pos: Any, neg: Any, *, refine: int = 12) -
     lv = np.asarray(levels, float)
     p = np.asarray(pos, float)[None, :]
     t = p + np.asarray(neg, float)[None, :]
-    at = lambda s: float(_smooth_ece_at(lv, p, t, s)[0])  # noqa: E731
+    cache: dict[int, list] = {}  # grid size -> squared image distances (sigma-free)
+
+    def at(sigma: float) -> float:
+        grid = _smooth_grid(sigma)
+        if not lv.size:
+            return float(_smooth_ece_at(lv, p, t, sigma)[0])
+        if grid.size not in cache:
+            cache[grid.size] = _image_distances(grid, lv)
+        kern = _kernel_from_distances(cache[grid.size], (grid.size, lv.size), sigma)
+        return float(_smooth_ece_at(lv, p, t, sigma, kern)[0])
+
     hi, lo = 1.0, 0.0  # hi: sigma >= smECE(sigma); lo: sigma < smECE(sigma)
     for _ in range(int(refine)):
         mid = (hi + lo) / 2
@@ -1076,12 +1182,38 @@ def smooth_ece(confidence: Any, correct: Any, *, sigma: float | None = None) -> 
     return float(_smooth_ece_at(lv, p[None, :].astype(float), (p + q)[None, :].astype(float), float(sigma))[0])
 
 
-def smooth_reliability(levels: Any, pos: Any, neg: Any, sigma: float, grid: Any = None) -> dict[str, np.ndarray]:
+def smooth_kernel(levels: Any, sigma: float, grid: Any = None) -> np.ndarray:
+    """Reflected Gaussian kernel matrix K[t, k] of bandwidth ``sigma`` between grid points and levels.
+
+    Definition: K[t, k] = sum over the images l + j and -l + j (j = -4, -2, 0, 2, 4) of the level
+    l = levels[k] of phi_sigma(grid[t] - image), phi_sigma the normal density of scale sigma;
+    images farther than 10 sigma from the grid are left out (weight below exp(-50) of the peak).
+    ``grid`` defaults to the smooth-ECE grid of max(200, round(10 / sigma)) points.  Computing it
+    once and passing it to :func:`counts_statistics` (``smooth_kernel``) or
+    :func:`smooth_reliability` (``kernel``) saves recomputing it for every batch of draws.
+
+    References
+    ----------
+    Błasiok, J. & Nakkiran, P. (2023), arXiv:2309.12236 (reflected kernel smoothing).
+
+    Examples
+    --------
+    >>> smooth_kernel([0.5], 0.1, grid=[0.5]).shape
+    (1, 1)
+    """
+    lv = np.asarray(levels, float)
+    g = _smooth_grid(float(sigma)) if grid is None else np.asarray(grid, float)
+    return _reflected_kernel(g, lv, float(sigma))
+
+
+def smooth_reliability(levels: Any, pos: Any, neg: Any, sigma: float, grid: Any = None, *,
+                       kernel: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Kernel-smoothed reliability curve: smoothed accuracy and density on a grid.
 
     Definition: acc(t) = sum_k K_sigma(t, l_k) pos_k / sum_k K_sigma(t, l_k) (pos_k + neg_k) with
     the reflected Gaussian kernel of :func:`smooth_ece`; density(t) is the denominator divided by
-    n.  ``pos``/``neg`` may be 2-D (draws, levels) for a bootstrap band.
+    n.  ``pos``/``neg`` may be 2-D (draws, levels) for a bootstrap band; ``kernel`` is
+    :func:`smooth_kernel` of the same levels, sigma and grid when already computed.
 
     References
     ----------
@@ -1095,7 +1227,7 @@ def smooth_reliability(levels: Any, pos: Any, neg: Any, sigma: float, grid: Any 
     """
     lv = np.asarray(levels, float)
     t = np.linspace(0, 1, 51) if grid is None else np.asarray(grid, float)
-    kern = _reflected_kernel(t, lv, float(sigma))
+    kern = _reflected_kernel(t, lv, float(sigma)) if kernel is None else kernel
     p = np.atleast_2d(np.asarray(pos, float))
     tot = p + np.atleast_2d(np.asarray(neg, float))
     num, den = p @ kern.T, tot @ kern.T
@@ -1146,6 +1278,7 @@ def counts_statistics(
     coverages: Sequence[float] = (1.0, 0.8, 0.6, 0.4, 0.2),
     covered: str = "floor",
     smooth_sigma: float | None = None,
+    smooth_kernel: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """Every report statistic from per-level counts, batched over draws.
 
@@ -1177,6 +1310,8 @@ def counts_statistics(
     threshold : high-confidence cut-off (0–1)
     coverages, covered : risk–coverage cuts (see :func:`risk_coverage_table`)
     smooth_sigma : bandwidth for ``smooth_ece``
+    smooth_kernel : optional precomputed kernel of ``smooth_sigma`` on the smooth-ECE grid
+        (``_reflected_kernel(_smooth_grid(sigma), levels, sigma)``), reused across calls
 
     Returns
     -------
@@ -1205,68 +1340,87 @@ def counts_statistics(
     if binning not in BINNINGS:
         raise ValueError(f"binning must be one of {BINNINGS}, got {binning!r}")
     T = P + Q
-    n = T.sum(axis=1)
     B, K = T.shape
+    # Two cumulative sums serve every statistic (ascending level order): rows and errors at or
+    # below each level; "above" quantities are totals minus these.
+    cumT = np.cumsum(T, axis=1)
+    cumQ = np.cumsum(Q, axis=1)
+    n = cumT[:, -1].copy() if K else np.zeros(B)
+    nQ = cumQ[:, -1].copy() if K else np.zeros(B)
     out: dict[str, np.ndarray] = {}
     with np.errstate(invalid="ignore", divide="ignore"):
-        acc = P.sum(axis=1) / n
+        acc = (n - nQ) / n
         mconf = T @ lv / n
         out["n"] = n
         out["accuracy"] = acc
         out["mean_confidence"] = mconf
-        cum = np.cumsum(T, axis=1)
         mid = np.stack([(n - 1) // 2, n // 2], axis=1)  # (B, 2)
-        li = (cum[:, :, None] <= mid[:, None, :]).sum(axis=1).clip(0, K - 1)
+        li = _count_at_or_below(cumT, mid).clip(0, K - 1)
         out["median_confidence"] = lv[li].mean(axis=1)
         out["citl"] = mconf - acc
         out["brier"] = (P @ (lv - 1.0) ** 2 + Q @ lv**2) / n
-        # ECE
+        # ECE: |sum over the bin of (c - y)| summed over bins, / n
+        resid = T * lv - P
         if binning == "equal_width":
-            b = np.broadcast_to(_bin_index(lv, n_bins, edge), (B, K))
-            nb = n_bins
+            onehot = np.zeros((K, n_bins))
+            onehot[np.arange(K), _bin_index(lv, n_bins, edge)] = 1.0
+            gap = resid @ onehot
         else:
             posn = (np.arange(1, n_bins)[None, :] * n[:, None]) // n_bins  # (B, n_bins-1)
-            inner_idx = (cum[:, :, None] <= posn[:, None, :]).sum(axis=1).clip(0, K - 1)
+            inner_idx = _count_at_or_below(cumT, posn).clip(0, K - 1)
             inner = lv[inner_idx]  # (B, n_bins-1), non-decreasing
-            if edge == "upper":
-                b = (inner[:, None, :] <= (lv + EDGE_TOL)[None, :, None]).sum(axis=2)
-            else:
-                b = (inner[:, None, :] < (lv - EDGE_TOL)[None, :, None]).sum(axis=2)
-            nb = n_bins
-        flat = (b + np.arange(B)[:, None] * nb).ravel()
-        gap = np.bincount(flat, weights=(T * lv - P).ravel(), minlength=B * nb).reshape(B, nb)
+            # bin of level k = number of inner edges at or below it (upper) / strictly below (lower)
+            probe = np.broadcast_to((lv + EDGE_TOL) if edge == "upper" else (lv - EDGE_TOL), (B, K))
+            b = _count_at_or_below(inner, probe, strict=edge != "upper")
+            flat = (b + np.arange(B)[:, None] * n_bins).ravel()
+            gap = np.bincount(flat, weights=resid.ravel(), minlength=B * n_bins).reshape(B, n_bins)
         out["ece"] = np.abs(gap).sum(axis=1) / n
-        out["auroc"] = _auroc_from_counts(P, Q)
+        # AUROC (Mann-Whitney with ties): U = sum_k pos_k (neg strictly below + neg_k / 2)
+        u = np.einsum("bk,bk->b", P, cumQ - 0.5 * Q)
+        n1, n0 = n - nQ, nQ
+        den = n1 * n0
+        out["auroc"] = np.where(den > 0, u / np.where(den > 0, den, 1.0), np.nan)
         high = lv >= float(threshold) - EDGE_TOL
         hn = T[:, high].sum(axis=1)
         out["high_conf_n"] = hn
         out["high_conf_error_rate"] = np.where(hn > 0, Q[:, high].sum(axis=1) / np.where(hn > 0, hn, 1), np.nan)
-        # selective risk, most confident first
-        Td, Qd = T[:, ::-1], Q[:, ::-1]
-        cum_d = np.cumsum(Td, axis=1)
-        start = cum_d - Td  # rows above each group
-        err_above = np.cumsum(Qd, axis=1) - Qd
+        # selective risk, most confident first: at level k, s = rows strictly above it, a = errors
+        # strictly above it, t = T_k rows and e = Q_k errors in its tie group
+        above = n[:, None] - cumT
+        err_above = nQ[:, None] - cumQ
+        below_excl = cumT - T  # rows strictly below level k, non-decreasing in k
         rc, rmin, rmax = [], [], []
-        for cov in coverages:
-            n_int = n.astype(np.int64)
-            uniq = np.unique(n_int)
-            ks = np.array([_covered_size(cov, int(m), covered) if m > 0 else 1 for m in uniq], dtype=float)
-            k = ks[np.searchsorted(uniq, n_int)]
-            g = (cum_d < k[:, None]).sum(axis=1).clip(0, K - 1)  # group holding the k-th row
-            r = np.arange(B)
-            s, t, e, a = start[r, g], Td[r, g], Qd[r, g], err_above[r, g]
-            inside = k - s
-            rc.append((a + inside * np.where(t > 0, e / np.where(t > 0, t, 1), 0)) / k)
-            rmin.append((a + np.maximum(0, inside - (t - e))) / k)
-            rmax.append((a + np.minimum(inside, e)) / k)
+        n_int = n.astype(np.int64)
+        # bootstrap draws share one n: skip the sort of np.unique then
+        uniq = n_int[:1] if B and (n_int == n_int[0]).all() else np.unique(n_int)
+        where_n = np.searchsorted(uniq, n_int)
+        ks = np.stack([np.array([_covered_size(cov, int(m), covered) if m > 0 else 1 for m in uniq], dtype=float)[where_n]
+                       for cov in coverages], axis=1) if len(coverages) else np.zeros((B, 0))
+        # the group holding the k-th most confident row: the highest level with rows at or above
+        # it >= k, i.e. rows strictly below it <= n - k (one lookup for every coverage)
+        gs = (_count_at_or_below(below_excl, n[:, None] - ks) - 1).clip(0, K - 1) if len(coverages) else ks
+        r = np.arange(B)
+        for j in range(len(coverages)):
+            k, g = ks[:, j], gs[:, j]
+            s_, t_, e_, a_ = above[r, g], T[r, g], Q[r, g], err_above[r, g]
+            inside = k - s_
+            rc.append((a_ + inside * np.where(t_ > 0, e_ / np.where(t_ > 0, t_, 1), 0)) / k)
+            rmin.append((a_ + np.maximum(0, inside - (t_ - e_))) / k)
+            rmax.append((a_ + np.minimum(inside, e_)) / k)
         out["risk_coverage"] = np.stack(rc, axis=1) if rc else np.empty((B, 0))
         out["risk_coverage_min"] = np.stack(rmin, axis=1) if rmin else np.empty((B, 0))
         out["risk_coverage_max"] = np.stack(rmax, axis=1) if rmax else np.empty((B, 0))
-        rate = np.where(Td > 0, Qd / np.where(Td > 0, Td, 1), 0.0)
-        per_group = (err_above - start * rate) * (_harmonic(cum_d) - _harmonic(start)) + Qd
-        out["aurc"] = np.where(Td > 0, per_group, 0.0).sum(axis=1) / n
+        # AURC: per tie group (a - s r)(H(s + t) - H(s)) + e; H(s + t) at level k is H(s) at k - 1
+        rate = np.where(T > 0, Q / np.where(T > 0, T, 1), 0.0)
+        h_s = _harmonic(above)
+        h_st = np.empty_like(h_s)
+        if K:
+            h_st[:, 1:] = h_s[:, :-1]
+            h_st[:, 0] = _harmonic(n)
+        per_group = (err_above - above * rate) * (h_st - h_s) + Q
+        out["aurc"] = np.where(T > 0, per_group, 0.0).sum(axis=1) / n
         if smooth_sigma is not None:
-            out["smooth_ece"] = _smooth_ece_at(lv, P, T, float(smooth_sigma))
+            out["smooth_ece"] = _smooth_ece_at(lv, P, T, float(smooth_sigma), smooth_kernel)
     return out
 
 

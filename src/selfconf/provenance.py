@@ -81,8 +81,11 @@ def attributes_for(key: str, records: dict[str, Any], why: dict[str, Any], origi
         status = rec.status
         reason = STATUSES.get(status, status)
         ex = why.get(key)
-        if ex is not None:
-            reason = ex.verdict + (f" ({ex.reason})" if ex.reason else "")
+        if ex is not None:  # the verdict and its arithmetic; the generator's full note is on the audit page
+            first = ex.reason.split(". ", 1)[0].rstrip(".") if ex.reason else ""
+            reason = ex.verdict + (f" ({first})" if first else "")
+            if ex.reason and first != ex.reason.rstrip("."):
+                reason += "; the audit page has the full note"
         elif rec.tolerance is not None and rec.difference is not None:
             reason = (f"Monte-Carlo value (it moves with the bootstrap seed): {rec.difference:+.4f} from the "
                       f"paper's value, within the tolerance of {rec.tolerance:.4f}")
@@ -93,6 +96,9 @@ def attributes_for(key: str, records: dict[str, Any], why: dict[str, Any], origi
             "data-cell": "" if rec.computed_cell is None else str(rec.computed_cell),
             "data-audit": f"{audit_href}#claim-{key}",
         }
+        if rec.source:
+            attrs["data-source"] = {"original": "original package", "reconstruction": "reconstruction",
+                                    "mixed": "original package and reconstruction"}.get(rec.source, rec.source)
         if rec.marked:
             attrs["data-differs"] = "true"
         return attrs

@@ -19,8 +19,8 @@ the file, line and field: nothing is silently dropped or clipped.
 Confidence scale (``--confidence-scale``, :func:`resolve_scale`)
     ``percent`` (0–100), ``unit`` (0–1) or ``auto`` (default): a value above 1, or one written
     with a trailing ``%``, means percent; all values within [0, 1] with at least one strictly
-    between 0 and 1 means unit; values that are all exactly 0 or 1 are ambiguous (an error asking
-    for the flag); values above 1 together with fractional values at or below 1 are a mixed file
+    between 0 and 1 means unit; values that are all exactly 0 or 1, with at least one 1, are
+    ambiguous (an error asking for the flag; all 0 means the same on either scale); values above 1 together with fractional values at or below 1 are a mixed file
     (an error naming the first rows of each kind).  ``%`` is refused under ``unit``.  The scale
     used, and why, is printed in every output.
 
@@ -199,11 +199,13 @@ def resolve_scale(raw: np.ndarray, percent_sign: np.ndarray, scale: str, where) 
             scale, reason = "percent", "auto-detected: values above 1 (or written with %)"
         elif frac.any():
             scale, reason = "unit", "auto-detected: all values within [0, 1], some strictly between"
-        elif present.any():
+        elif present.any() and not (raw[present] == 0).all():
             raise ValueError(
                 "every confidence is exactly 0 or 1, which fits both the 0-1 and the 0-100 scale; "
                 "pass --confidence-scale unit or --confidence-scale percent"
             )
+        elif present.any():
+            scale, reason = "unit", "auto-detected: every value is 0, which means the same on either scale"
         else:
             scale, reason = "unit", "no confidences present"
     else:
@@ -217,13 +219,25 @@ def resolve_scale(raw: np.ndarray, percent_sign: np.ndarray, scale: str, where) 
     return scale, reason
 
 
-def _rows_from_columns(cols, *, confidence_scale: str, by: str | None, inputs: list[str]) -> Rows:
-    import pandas as pd
+def _duplicated(key: np.ndarray) -> np.ndarray:
+    """True for every entry whose value occurred earlier in ``key`` (non-negative integers)."""
+    if not key.size:
+        return np.zeros(0, dtype=bool)
+    if int(key.max()) < 8 * key.size + 1_000_000:  # dense keys: counting, no sort
+        if np.bincount(key).max() <= 1:
+            return np.zeros(key.size, dtype=bool)
+    order = np.argsort(key, kind="stable")
+    ks = key[order]
+    dup = np.zeros(key.size, dtype=bool)
+    dup[order[1:]] = ks[1:] == ks[:-1]
+    return dup
 
+
+def _rows_from_columns(cols, *, confidence_scale: str, by: str | None, inputs: list[str]) -> Rows:
     model, models = cols.identifiers("model")
     item, _ = cols.identifiers("item_id")
     key = model * (int(item.max()) + 1 if item.size else 1) + item
-    dup = pd.Series(key).duplicated(keep="first").to_numpy()
+    dup = _duplicated(key)
     if dup.any():
         i = int(np.flatnonzero(dup)[0])
         j = int(np.flatnonzero(key == key[i])[0])
@@ -351,23 +365,43 @@ def _nan() -> float:
 
 def _unit_stats(lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, *, rng: np.random.Generator, n_boot: int,
                 level: float, ece_bins: int, ece_binning: str, ece_edge: str) -> dict[str, Any]:
+    """Point estimates, intervals and curves of one unit (a model, or a model x group).
+
+    The observed counts are evaluated in the same batch as the first chunk of draws (row 0), and
+    the smooth-ECE and smooth-reliability kernels are computed once for the unit.
+    """
     from . import bootstrap, metrics
 
     opts = dict(n_bins=ece_bins, binning=ece_binning, edge=ece_edge, threshold=HIGH_CONF, coverages=COVERAGES)
     sigma = metrics.smooth_ece_bandwidth(lv, pos, neg)
-    point = metrics.counts_statistics(lv, pos, neg, smooth_sigma=sigma, **opts)
+    kern = metrics.smooth_kernel(lv, sigma)
+    band_kern = metrics.smooth_kernel(lv, sigma, _SMOOTH_GRID)
     draws: dict[str, list] = {m: [] for m in CI_METRICS}
     curves = []
+    point = None
     for P, Q in bootstrap.count_draws(pos, neg, n_boot=n_boot, rng=rng):
-        st = metrics.counts_statistics(lv, P, Q, smooth_sigma=sigma, **opts)
+        first = point is None
+        if first:
+            P, Q = np.vstack([pos[None, :], P]), np.vstack([neg[None, :], Q])
+        st = metrics.counts_statistics(lv, P, Q, smooth_sigma=sigma, smooth_kernel=kern, **opts)
+        if first:
+            point = {k: v[:1] for k, v in st.items()}
+            st = {k: v[1:] for k, v in st.items()}
+            P, Q = P[1:], Q[1:]
         for m in CI_METRICS:
             draws[m].append(st[m])
-        curves.append(metrics.smooth_reliability(lv, P, Q, sigma, _SMOOTH_GRID)["accuracy"])
+        curves.append(metrics.smooth_reliability(lv, P, Q, sigma, _SMOOTH_GRID, kernel=band_kern)["accuracy"])
     r: dict[str, Any] = {}
+    stacked = np.stack([np.concatenate(draws[m]) for m in CI_METRICS])  # (metrics, draws)
+    if np.isfinite(stacked).all():  # the usual case: one quantile call for every interval
+        a = (1.0 - level) / 2.0
+        bounds = np.quantile(stacked, [a, 1.0 - a], axis=1)
+        intervals = {m: (float(bounds[0, i]), float(bounds[1, i])) for i, m in enumerate(CI_METRICS)}
+    else:
+        intervals = {m: bootstrap.interval_or_nan(stacked[i], level)[:2] for i, m in enumerate(CI_METRICS)}
     for m in CI_METRICS:
-        lo, hi, _ = bootstrap.interval_or_nan(np.concatenate(draws[m]), level)
         r[m] = float(point[m][0])
-        r[f"{m}_ci_low"], r[f"{m}_ci_high"] = lo, hi
+        r[f"{m}_ci_low"], r[f"{m}_ci_high"] = intervals[m]
     r["n"] = int(point["n"][0])
     r["median_confidence"] = float(point["median_confidence"][0])
     r["smooth_ece_bandwidth"] = float(sigma)
@@ -382,7 +416,7 @@ def _unit_stats(lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, *, rng: np.ran
     occ = rel["n"] > 0
     r["reliability"] = {k: [float(x) for x in rel[k][occ]] for k in ("lo", "hi", "mean_conf", "acc")}
     r["reliability"]["n"] = [int(x) for x in rel["n"][occ]]
-    sm = metrics.smooth_reliability(lv, pos, neg, sigma, _SMOOTH_GRID)
+    sm = metrics.smooth_reliability(lv, pos, neg, sigma, _SMOOTH_GRID, kernel=band_kern)
     band = np.concatenate(curves, axis=0)
     undefined = np.isnan(band).any(axis=0)  # far from every level the kernel weights underflow
     lo, hi = np.quantile(np.where(np.isnan(band), 0.0, band), [(1 - level) / 2, (1 + level) / 2], axis=0)
@@ -391,6 +425,49 @@ def _unit_stats(lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, *, rng: np.ran
                                "low": [_f(x) for x in lo], "high": [_f(x) for x in hi],
                                "density": [_f(x) for x in sm["density"]]}
     return r
+
+
+def _workers(n_tasks: int) -> int:
+    """Threads for the per-unit work: the cores this process may use, at most 8 and the task count."""
+    import os
+
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(n_tasks, cores, 8))
+
+
+def _map_units(fn, n_units: int) -> list:
+    """``[fn(u) for u in range(n_units)]``, on a thread pool when there are several units.
+
+    numpy releases the interpreter lock inside the multinomial draws, matrix products and most
+    array operations, so units run in parallel; each unit has its own generator
+    (:func:`_unit_rng`) and the results are collected in unit order, so the output does not depend
+    on the number of threads or their scheduling.
+    """
+    workers = _workers(n_units)
+    # one BLAS thread per unit: the matrix products here are small, and OpenBLAS's own threads
+    # cost more in synchronisation than they gain (measured at 1M rows: one report thread used
+    # 15.9 s of CPU with OpenBLAS's default two threads and 8.1 s with one)
+    if workers == 1:
+        with _blas_single_thread():
+            return [fn(u) for u in range(n_units)]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with _blas_single_thread(), ThreadPoolExecutor(max_workers=workers, thread_name_prefix="selfconf-report") as ex:
+        return list(ex.map(fn, range(n_units)))
+
+
+def _blas_single_thread():
+    """Context limiting BLAS to one thread (threadpoolctl); a no-op context without it."""
+    import contextlib
+
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - threadpoolctl is a dependency
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 def _expand_correct(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
@@ -416,8 +493,6 @@ def compute(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10
 
     Example: ``compute(load_rows(["rows.csv"]), n_boot=200)["auroc"]``.
     """
-    import pandas as pd
-
     from . import metrics
 
     if isinstance(seed, bool) or int(seed) != seed or seed < 0:
@@ -458,12 +533,26 @@ def compute(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10
         for j, c in enumerate(_cell_counts(u_used - base, code, y, n_u, lv.size)):
             per_unit[base + j] = c
     n_reason = len(EXCLUSION_REASONS)
-    out = []
-    for u, (m, g) in enumerate(units):
-        uo = unit_of_row[0 if g is None else 1]
-        sel = uo == u
-        rc = np.bincount(reasons[sel & ~used], minlength=n_reason)
-        n_rows = int(sel.sum())
+    n_units = len(units)
+    # per-unit row counts, exclusion counts and refusal sums, one bincount per unit layer
+    n_rows_u = np.zeros(n_units, np.int64)
+    reason_u = np.zeros((n_units, n_reason), np.int64)
+    ref_known_u = np.zeros(n_units, np.int64)
+    ref_sum_u = np.zeros(n_units)
+    excluded = ~used
+    ref_known = None if rows.refusal is None else ~np.isnan(rows.refusal)
+    for uo in unit_of_row:
+        n_rows_u += np.bincount(uo, minlength=n_units)
+        reason_u += np.bincount(uo[excluded] * n_reason + reasons[excluded],
+                                minlength=n_units * n_reason).reshape(n_units, n_reason)
+        if ref_known is not None:
+            ref_known_u += np.bincount(uo[ref_known], minlength=n_units)
+            ref_sum_u += np.bincount(uo[ref_known], weights=rows.refusal[ref_known], minlength=n_units)
+
+    def unit_record(u: int) -> dict[str, Any]:
+        m, g = units[u]
+        rc = reason_u[u]
+        n_rows = int(n_rows_u[u])
         name = str(rows.models[m])
         gname = None if g is None else str(rows.groups[g])
         rec: dict[str, Any] = {"model": name, "group": gname, "rows": n_rows}
@@ -476,12 +565,8 @@ def compute(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10
             rec.update({k: _nan() for k in JSON_MODEL_KEYS if k not in ("model", "group", "rows")})
             rec.update(n=0, high_conf_n=0, reliability=None, smooth_reliability=None, risk_coverage_curve=None,
                        **{k: {coverage_key(c): None for c in COVERAGES} for k in ("risk_coverage", "risk_coverage_min", "risk_coverage_max")})
-        if rows.refusal is not None:
-            rf = rows.refusal[sel]
-            known = ~np.isnan(rf)
-            rec["refusal_rate"] = float(rf[known].mean()) if known.any() else _nan()
-        else:
-            rec["refusal_rate"] = _nan()
+        rec["refusal_rate"] = (float(ref_sum_u[u] / ref_known_u[u]) if rows.refusal is not None and ref_known_u[u]
+                               else _nan())
         rec["excluded"] = {r: int(v) for r, v in zip(EXCLUSION_REASONS, rc)}
         share = float(rc.sum() / n_rows) if n_rows else 0.0
         rec["excluded_share"] = share
@@ -490,14 +575,19 @@ def compute(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10
             parts = ", ".join(f"{v} {_REASON_TEXT[r]}" for r, v in zip(EXCLUSION_REASONS, rc) if v)
             rec["warning"] = (f"{100 * share:.1f}% of its {n_rows} rows excluded ({parts}); the statistics describe "
                               "only the remaining rows and may be biased")
-        out.append(rec)
-    tab = pd.DataFrame(out)[list(JSON_MODEL_KEYS)]
+        return rec
+
+    out = _map_units(unit_record, n_units)
+    attrs = dict(seed=int(seed), n_boot=int(n_boot), level=float(level), ece_bins=int(ece_bins),
+                 ece_binning=ece_binning, ece_edge=ece_edge, confidence_scale=rows.scale,
+                 confidence_scale_reason=rows.scale_reason, by=rows.by, rows_read=rows.rows_read,
+                 rows_used=int(used.sum()), inputs=list(rows.inputs))
+    import pandas as pd
+
+    tab = pd.DataFrame(out, columns=list(JSON_MODEL_KEYS))
     for c in ("model", "group", "warning"):  # keep None as None (pandas would infer a str dtype with NaN)
         tab[c] = pd.Series([r[c] for r in out], dtype=object)
-    tab.attrs.update(seed=int(seed), n_boot=int(n_boot), level=float(level), ece_bins=int(ece_bins),
-                     ece_binning=ece_binning, ece_edge=ece_edge, confidence_scale=rows.scale,
-                     confidence_scale_reason=rows.scale_reason, by=rows.by, rows_read=rows.rows_read,
-                     rows_used=int(used.sum()), inputs=list(rows.inputs))
+    tab.attrs.update(attrs)
     return tab
 
 
@@ -734,8 +824,20 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         ),
         epilog=(
             "scale rule (--confidence-scale auto): any value above 1 or written with a trailing % means percent;\n"
-            "all values in [0, 1] with one strictly between means unit; only 0s and 1s is ambiguous (an error);\n"
-            "values above 1 mixed with fractional values <= 1 is an error naming the rows.\n\n"
+            "all values in [0, 1] with one strictly between means unit; only 0s and 1s (at least one 1) is\n"
+            "ambiguous (an error asking for the flag; all 0s read the same on either scale); values above 1\n"
+            "mixed with fractional values <= 1 is an error naming the first rows of each kind. A trailing %\n"
+            "is accepted under auto and percent, refused under unit. The scale used is printed in every output.\n\n"
+            "input rules: CRLF or LF; a row with too few or too many fields, bytes that are not UTF-8 (a Latin-1\n"
+            "export), an empty or header-only file, a duplicate (model, item_id) or an invalid value stop the\n"
+            "report with an error naming the file and line; nothing is dropped silently.\n\n"
+            "JSON: per model (and group) every metric with <metric>_ci_low / <metric>_ci_high (accuracy,\n"
+            "mean_confidence, citl, brier, ece, smooth_ece, auroc, high_conf_error_rate, aurc), refusal_rate,\n"
+            "risk_coverage (+ _min/_max), risk_coverage_curve, reliability bins, smooth_reliability with its band,\n"
+            "excluded counts per reason, excluded_share and warning; the settings and conventions at the top.\n"
+            "HTML: the table scrolls in its own box (sticky header); reliability as small multiples up to 12\n"
+            "models, one panel with a model selector beyond.\n\n"
+            "Python: selfconf.report.from_frame(df, ...) returns the same per-model rows as a DataFrame.\n\n"
             "example: selfconf report runs/*.graded.jsonl --by subject --html report.html"
         ),
     )
@@ -757,7 +859,30 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
+def _keep_freed_blocks(threshold: int = 16 << 20) -> None:
+    """Let glibc keep freed blocks below ``threshold`` bytes in the heap instead of unmapping them.
+
+    The bootstrap creates and frees many arrays of a few megabytes per model; by default glibc
+    maps each from the kernel afresh and unmaps it on free, and the page faults of refilling that
+    memory cost more than the arithmetic (about half of ``counts_statistics``' time at 1M rows).
+    Raising ``M_MMAP_THRESHOLD`` (and ``M_TRIM_THRESHOLD``) makes the freed memory reusable.  Only
+    the command line process calls this; elsewhere (or without glibc) it does nothing.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        m_trim_threshold, m_mmap_threshold = -1, -3  # <malloc.h>
+        libc.mallopt(m_mmap_threshold, int(threshold))
+        libc.mallopt(m_trim_threshold, 2 * int(threshold))
+    except (OSError, AttributeError):  # pragma: no cover - not glibc
+        pass
+
+
 def run(args: argparse.Namespace) -> int:
+    _keep_freed_blocks()
     if args.n_boot < 1:
         raise ValueError(f"--n-boot must be >= 1, got {args.n_boot}")
     if args.seed < 0:

@@ -29,7 +29,7 @@ import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Callable, Any, Sequence
 
 import numpy as np
 
@@ -174,11 +174,15 @@ def _arrow_csv(path: Path, kind: str, gz: bool, want: Sequence[str]) -> RowFile 
     return RowFile(path, kind, gz, header, {c: table.column(c) for c in present}, table.num_rows)
 
 
-def _jsonl(path: Path, gz: bool, want: Sequence[str], required: Sequence[str]) -> RowFile:
-    text = _text(path, gz)
-    cols: dict[str, list] = {c: [] for c in want}
-    seen: set[str] = set()
-    lines = []
+def jsonl_records(path: Path, text: str, required: Sequence[str] = (), hint: Callable[[str], str] | None = None):
+    """Yield ``(line number, record)`` for every non-blank line of a JSONL text.
+
+    A line that is not a JSON object, or lacks a field of ``required``, raises ``ValueError`` naming the file,
+    the line and the field (``hint(field)`` may add a sentence).  An empty file raises too.
+
+    Example: ``list(jsonl_records(Path("a.jsonl"), '{"x": 1}\\n'))`` is ``[(1, {"x": 1})]``.
+    """
+    any_record = False
     for no, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -190,15 +194,27 @@ def _jsonl(path: Path, gz: bool, want: Sequence[str], required: Sequence[str]) -
             raise ValueError(f"{path}: line {no}: expected a JSON object, got {type(rec).__name__}")
         for c in required:
             if c not in rec:
-                hint = " (ungraded `selfconf collect` output? run `selfconf grade` first)" if c == "correct" else ""
-                raise ValueError(f"{path}: line {no}: missing field '{c}'{hint}")
+                raise ValueError(f"{path}: line {no}: missing field '{c}'{hint(c) if hint else ''}")
+        any_record = True
+        yield no, rec
+    if not any_record:
+        raise ValueError(f"{path}: the file is empty (no records)")
+
+
+def _ungraded_hint(field: str) -> str:
+    return " (ungraded `selfconf collect` output? run `selfconf grade` first)" if field == "correct" else ""
+
+
+def _jsonl(path: Path, gz: bool, want: Sequence[str], required: Sequence[str]) -> RowFile:
+    cols: dict[str, list] = {c: [] for c in want}
+    seen: set[str] = set()
+    lines = []
+    for no, rec in jsonl_records(path, _text(path, gz), required, _ungraded_hint):
         for c in want:
             if c in rec:
                 seen.add(c)
             cols[c].append(rec.get(c))
         lines.append(no)
-    if not lines:
-        raise ValueError(f"{path}: the file is empty (no records)")
     present = [c for c in want if c in seen]
     return RowFile(path, "jsonl", gz, present, {c: cols[c] for c in present}, len(lines), np.array(lines, dtype=np.int64))
 
@@ -294,20 +310,23 @@ class Columns:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        arr = self._arrow(name, text=True)
-        arr = pc.utf8_trim_whitespace(arr)
-        bad = pc.or_kleene(pc.is_null(arr), pc.equal(arr, ""))
-        bad = pc.fill_null(bad, True)
-        if pc.any(bad).as_py():
-            i = int(np.flatnonzero(bad.to_numpy(zero_copy_only=False))[0])
+        # one hashing pass over the rows; trimming and the emptiness check then run on the distinct
+        # values only (values equal after trimming share a code)
+        enc = pc.dictionary_encode(self._arrow(name, text=True)).combine_chunks()
+        trimmed = pc.utf8_trim_whitespace(enc.dictionary).to_pylist()
+        idx = enc.indices
+        null_rows = idx.null_count > 0
+        codes = idx.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64) if null_rows else \
+            idx.to_numpy(zero_copy_only=False).astype(np.int64)
+        empty_entry = np.array([t is None or t == "" for t in trimmed], dtype=bool)
+        if null_rows or empty_entry.any():
+            bad = empty_entry[codes] if codes.size and empty_entry.size else np.zeros(codes.size, bool)
+            if null_rows:
+                bad |= idx.is_null().to_numpy(zero_copy_only=False)
+            i = int(np.flatnonzero(bad)[0])
             raise ValueError(f"{self.where(i)}: field '{name}' is empty")
-        enc = pc.dictionary_encode(arr).combine_chunks()
-        names = np.asarray(enc.dictionary.to_pylist(), dtype=object)
-        codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        order = np.argsort(names.astype(str), kind="stable")
-        rank = np.empty_like(order)
-        rank[order] = np.arange(order.size)
-        return rank[codes], names[order]
+        names, inverse = np.unique(np.array(trimmed, dtype=object).astype(str), return_inverse=True)
+        return inverse.reshape(-1).astype(np.int64)[codes], names.astype(object)
 
     def number(self, name: str) -> tuple[np.ndarray, np.ndarray]:
         """(values as float64 with NaN for missing, boolean mask of values written with '%')."""

@@ -64,6 +64,7 @@
       row(dl, "Kind", d.kind);
       row(dl, "Status", (d.status || "") + (STATUS_TEXT[d.status] ? " — " + STATUS_TEXT[d.status] : ""));
       row(dl, "Why", d.why);
+      row(dl, "Rows", d.source);
       row(dl, "Computed in", d.notebook ? d.notebook + (d.cell ? " (cell " + d.cell + ")" : "") : "");
     } else {
       head.textContent = ORIGIN_TEXT[d.origin] || ("Origin: " + (d.origin || "unknown"));

@@ -1,0 +1,76 @@
+"""The speed-ups of the practitioner report keep its numbers: helper oracles and thread-count invariance."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from selfconf import metrics, report
+
+
+def test_harmonic_numbers_match_digamma():
+    from scipy.special import digamma
+
+    x = np.concatenate([np.arange(0, 400), [0.5, 3.7, 19.99, 20.0, 20.5, 1e3 + 0.25, 1e6, 1e7]]).astype(float)
+    ref = digamma(x + 1) + np.euler_gamma
+    assert np.abs(metrics._harmonic(x) - ref).max() < 4e-15
+    assert np.abs(metrics._harmonic(x[:30]) - ref[:30]).max() < 4e-15  # the small-array path
+    assert metrics._harmonic(np.array([0.0, 1.0, 2.0])).tolist() == [0.0, 1.0, 1.5]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_count_at_or_below_matches_a_broadcast_comparison(strict):
+    rng = np.random.default_rng(3)
+    cum = np.cumsum(rng.integers(0, 4, size=(50, 30)), axis=1).astype(float)
+    x = rng.integers(-2, 100, size=(50, 7)).astype(float)
+    ref = (cum[:, :, None] < x[:, None, :]).sum(axis=1) if strict else (cum[:, :, None] <= x[:, None, :]).sum(axis=1)
+    assert np.array_equal(metrics._count_at_or_below(cum, x, strict=strict), ref)
+
+
+def test_kernel_truncation_changes_nothing_visible():
+    grid = np.linspace(0, 1, 200)
+    lv = np.array([0.05, 0.3, 0.31, 0.7, 0.99])
+    for sigma in (0.01, 0.05, 0.12, 0.4, 1.0):
+        d = grid[:, None] - lv[None, :]
+        s = grid[:, None] + lv[None, :]
+        full = sum(np.exp(-0.5 * ((d - j) / sigma) ** 2) + np.exp(-0.5 * ((s - j) / sigma) ** 2)
+                   for j in (-4, -2, 0, 2, 4)) / (math.sqrt(2 * math.pi) * sigma)
+        k = metrics.smooth_kernel(lv, sigma, grid)
+        # what is left out is below exp(-50) of the kernel's peak (entries far from every level
+        # may differ in relative terms; they are ~1e-80 and weigh nothing in the sums)
+        assert np.abs(k - full).max() <= 1e-13 * full.max(), sigma  # rounding of the exponent aside
+        pos, tot = np.array([[3.0, 1, 4, 1, 5]]), np.array([[4.0, 2, 9, 3, 5]])
+        resid = tot * lv - pos
+        ece_k = np.abs(resid @ k.T).sum() / (tot @ k.sum(axis=0))
+        ece_full = np.abs(resid @ full.T).sum() / (tot @ full.sum(axis=0))
+        assert ece_k[0] == pytest.approx(ece_full[0], rel=1e-13), sigma
+
+
+def _rows(n_models=6, n=400, seed=5):
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    m = np.repeat([f"m{i}" for i in range(n_models)], n)
+    skill = np.repeat(rng.uniform(0.3, 0.9, n_models), n)
+    return pd.DataFrame({"model": m, "item_id": np.tile(np.arange(n), n_models),
+                         "confidence": np.clip(np.rint(rng.normal(100 * skill + 5, 15)), 0, 100),
+                         "correct": (rng.random(m.size) < skill).astype(int),
+                         "subject": rng.choice(["a", "b", "c"], m.size)})
+
+
+def test_output_does_not_depend_on_the_thread_count(monkeypatch):
+    df = _rows()
+    docs = []
+    for workers in (1, 2, 5):
+        monkeypatch.setattr(report, "_workers", lambda n, w=workers: min(n, w))
+        tab = report.from_frame(df, by="subject", n_boot=300, seed=4)
+        docs.append(json.dumps(report.report_json(tab), sort_keys=True))
+    assert docs[0] == docs[1] == docs[2]
+
+
+def test_allocator_setting_is_harmless():
+    report._keep_freed_blocks()  # glibc: mallopt; elsewhere a no-op; must not raise
+    report._keep_freed_blocks(1 << 20)
