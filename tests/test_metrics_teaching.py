@@ -101,3 +101,31 @@ def test_equal_mass_ece_on_heaped_confidences_matches_a_value_group_loop():
     # and it does not depend on the order of the rows
     p = rng.permutation(c.size)
     assert metrics.ece(c[p], y[p], binning="equal_mass") == pytest.approx(metrics.ece(c, y, binning="equal_mass"), abs=1e-12)
+
+
+# ------------------------------------------------------------------ Monte-Carlo SD of a bootstrap end point
+
+def test_endpoint_mc_sd_matches_a_simulation():
+    """Oracle: the spread of the 2.5% quantile of B normal draws over many repetitions."""
+    from selfconf import bootstrap
+
+    rng = np.random.default_rng(0)
+    sigma, b = 0.02, 2000
+    q_low = np.quantile(rng.normal(0.75, sigma, size=(3000, b)), 0.025, axis=1)
+    low, high = 0.75 - 1.959963984540054 * sigma, 0.75 + 1.959963984540054 * sigma
+    predicted = bootstrap.endpoint_mc_sd(low, high, b)
+    assert q_low.std(ddof=1) == pytest.approx(predicted, rel=0.06)
+    # quadrupling the draws halves it; vectorised over arrays
+    np.testing.assert_allclose(bootstrap.endpoint_mc_sd([low, low], [high, high], [b, 4 * b]),
+                               [predicted, predicted / 2], rtol=1e-12)
+
+
+def test_draws_for_mc_sd_is_the_smallest_such_count():
+    from selfconf import bootstrap
+
+    b = bootstrap.draws_for_mc_sd(0.70, 0.78, 0.001)
+    assert bootstrap.endpoint_mc_sd(0.70, 0.78, b) <= 0.001 < bootstrap.endpoint_mc_sd(0.70, 0.78, b - 1)
+    with pytest.raises(ValueError, match="high < low"):
+        bootstrap.endpoint_mc_sd(0.8, 0.7, 100)
+    with pytest.raises(ValueError, match="target_sd"):
+        bootstrap.draws_for_mc_sd(0.7, 0.8, 0)
