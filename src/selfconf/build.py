@@ -104,6 +104,12 @@ def _inputs_digest(root: Path, data_dir: str | None = None) -> str:
     files += [p for p in (root / "src" / "selfconf").rglob("*") if p.suffix in {".yaml", ".json", ".js", ".csv"}]
     files += [root / "requirements.txt"]
     h = _hash_files([f for f in files if f.is_file()], root)
+    # the repository block of _config.yml: pages print links built from it (the student edition's Colab and
+    # Binder links, selfconf.course.student_links); the rest of the configuration does not reach a notebook
+    import yaml
+
+    cfg = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8")) if (root / "_config.yml").is_file() else {}
+    h = hashlib.sha256((h + json.dumps((cfg or {}).get("repository"), sort_keys=True)).encode()).hexdigest()
     if extra:
         x = hashlib.sha256(h.encode())
         for p in extra:
