@@ -248,8 +248,15 @@ def test_teaching_pages_show_code_behind_toggles(built_book):
 def test_downloaded_teaching_notebook_runs_in_a_fresh_environment(tmp_path, editions):
     """A venv with only nbclient and ipykernel from the registry; the notebook's install cell installs the
     package from a local wheel (SELFCONF_WHEEL) and the notebook then executes top to bottom."""
+    import shutil
+
+    src = tmp_path / "src-copy"  # build from a copy: setuptools writes build/ and *.egg-info beside the sources
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copyfile(ROOT / name, src / name)
+    shutil.copytree(ROOT / "src", src / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     wheels = tmp_path / "wheels"
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(src)],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     wheel = next(wheels.glob("selfconf-*.whl"))
