@@ -3,12 +3,13 @@
 #               (make book DATA=data/raw: compute from the original package where it holds a data family)
 #   make test   install requirements, run the test suite (which builds the whole book once)
 #   make pdf    the book as one PDF: _build/pdf/selfconf-book.pdf
+#   make student  the student edition of the teaching chapter: _build/student/ (solutions removed, checks kept)
 SHELL := /bin/bash
 PY    := .venv/bin/python
 STAMP := .venv/.installed-$(shell cat requirements.txt pyproject.toml 2>/dev/null | sha256sum | cut -c1-12)
 
 
-.PHONY: browser tools install book execute html pdf test bench data external rerun clean
+.PHONY: browser tools install book execute html student notebooks pdf test bench data external rerun clean
 
 $(STAMP):
 	@test -x $(PY) || python3 -m venv .venv
@@ -28,6 +29,14 @@ execute: install
 
 html: install
 	$(PY) -m selfconf.build html
+
+# otter assign on every teaching notebook -> _build/student/<page>.ipynb (and the site's download copy)
+student: install
+	$(PY) -m selfconf.build student
+
+# the tree the launch buttons open (the 'notebooks' branch): executed pages, student notebooks, Binder env
+notebooks: book student
+	$(PY) -m selfconf.course publish _build/notebooks
 
 # the whole book as one PDF (headless Chromium prints the built HTML in reading order)
 #   -> _build/pdf/selfconf-book.pdf, and a copy in _build/html/ that every page's footer links
@@ -62,6 +71,7 @@ external: install
 
 data: install
 	$(PY) -m selfconf.reconstruct
+	$(PY) -m selfconf.datasets pack
 
 clean:
-	rm -rf _build book/*.ipynb book/_static/tables notebooks/*.ipynb
+	rm -rf _build book/*.ipynb book/_static/tables book/_static/student book/.OTTER_LOG notebooks/*.ipynb

@@ -17,41 +17,84 @@
 # resamples. Draw another set of resamples of the same size and the end points move a little, even though the
 # rows are the same. This page recomputes the self-AUROC intervals of Table 1 under many seeds and
 # measures that Monte-Carlo error: how far the end points wander, and whether the wandering can change the
-# printed third decimal.
+# printed third decimal. Beside the spread it shows Table 1's interval as the paper prints it.
+#
+# **Learning objectives.** After this page you can
+#
+# - say which part of a bootstrap interval is sampling uncertainty and which part is Monte-Carlo error
+#   (the finite number of resamples), and rerun an interval with another seed to see the second;
+# - predict the Monte-Carlo SD of a percentile end point from the interval and the number of draws
+#   (`selfconf.bootstrap.endpoint_mc_sd`), and choose the draws needed for a target precision;
+# - decide whether a difference in the third decimal between two reports of "the same" interval means anything.
+#
+# The code is behind the toggles and uses the package's public API; the two exercises at the end have checks,
+# and the student edition (links below) leaves their answers blank.
+
+# %% tags=["remove-input", "book-only"]
+from selfconf.book import in_book, show_markdown
+
+if in_book():  # the links to the student edition exist on the book's site only
+    from selfconf import course
+
+    show_markdown(course.student_links("21_seed_variation"))
 
 # %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"
+book_dir = "book"  # where Result 1's executed notebook is (Table 1's intervals are restated from it)
 n_seeds = 20
 
-# %% tags=["remove-input"]
+# %% [raw] tags=["remove-cell"]
+# # ASSIGNMENT CONFIG
+# init_cell: false
+# check_all_cell: false
+# export_cell: false
+# run_tests: false
+# solutions_pdf: false
+# generate: false
+# tests:
+#     files: true
+#     ok_format: false
+
+# %% tags=["hide-input"]
 import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf import data, glue, metrics, summary, vega
-from selfconf.book import banner, show_markdown, table
-from selfconf.sources import resolve_families
+from selfconf import bootstrap, course, datasets, glue, metrics, summary, vega
+from selfconf.book import banner, in_book, show_markdown, table
 
-vega.enable()
-sources = resolve_families(data_dir, ["collection"])  # from data_dir if there, else the reconstruction
-banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
-ROWS = glue.rows_origin(sources)  # origin of numbers from these rows that the paper does not print
+if in_book():  # the book's build: rows from data_dir (the original package where it holds the collection)
+    from selfconf import data
+    from selfconf.sources import resolve_families
 
-rows_all, excluded = data.load_collection(sources.path("collection"))
-rows = data.graded(rows_all)
-rows = rows.assign(confidence=metrics.from_percent(rows["confidence"].to_numpy()))
+    vega.enable()
+    sources = resolve_families(data_dir, ["collection"])  # from data_dir if there, else the reconstruction
+    banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
+    rows_all = data.load_collection(sources.path("collection"))[0]
+    ROWS = glue.rows_origin(sources)  # origin of numbers from these rows that the paper does not print
+else:  # on its own (Colab, Binder, Jupyter): the reconstruction shipped inside the package
+    rows_all = datasets.load("collection")
+    ROWS = "reconstruction-only"
+n_excluded = int((rows_all["parse_ok"] == 0).sum())
+rows = rows_all[rows_all["parse_ok"] == 1].copy()
+rows = rows.assign(confidence=metrics.from_percent(rows["confidence"].astype(float).to_numpy()),
+                   correct=rows["correct"].astype(int))
 seeds = [int(s) for s in np.random.SeedSequence(seed).generate_state(n_seeds, dtype=np.uint32)]
+# Checks for the exercises (otter-grader): grader.check("name") says at once whether an answer passes
+grader = course.grader("21_seed_variation")
+show_markdown(
+    f"Rows: {len(rows):,} graded answers of {rows['model'].nunique()} models "
+    f"({n_excluded:,} answers without a parsable confidence are excluded, as in Table 1). "
+    f"Seeds: {n_seeds}, derived from the page seed {seed} with `numpy.random.SeedSequence`."
+)
+
+# %% tags=["remove-cell", "book-only"]
 glue.value("seedvar_n_seeds", n_seeds, origin="parameter")
 glue.value("seedvar_n_boot", n_boot, origin="parameter")
 glue.value("seedvar_n_rows", len(rows), origin=ROWS)
-glue.value("seedvar_n_excluded", excluded.total_parse_failures, origin=ROWS)
-show_markdown(
-    f"Rows: {len(rows):,} graded answers of {rows['model'].nunique()} models "
-    f"({excluded.total_parse_failures:,} answers without a parsable confidence are excluded, as in Table 1). "
-    f"Seeds: {n_seeds}, derived from the page seed {seed} with `numpy.random.SeedSequence`."
-)
+_ = glue.value("seedvar_n_excluded", n_excluded, origin=ROWS)
 
 # %% [markdown]
 # ## The same table, under many seeds
@@ -60,28 +103,13 @@ show_markdown(
 # Result 1 uses for Table 1 — with {glue:text}`seedvar_n_boot:,` draws, and keeps each model's AUROC interval.
 # The AUROC itself does not depend on the seed; only the interval does.
 
-# %% tags=["remove-input"]
+# %% tags=["hide-input"]
 runs = []
 for s in seeds:
     t1 = summary.table1(rows, rng=s, n_boot=n_boot)
     runs.append(t1[["model", "n", "auroc", "auroc_ci_low", "auroc_ci_high"]].assign(seed=s))
 runs = pd.concat(runs, ignore_index=True)
 assert runs.groupby("model")["auroc"].nunique().eq(1).all(), "the AUROC point estimate moved with the seed"
-
-Z975 = 1.959963984540054
-PHI_Z975 = float(np.exp(-0.5 * Z975**2) / np.sqrt(2 * np.pi))
-
-
-def predicted_mc_sd(low: float, high: float, n_draws: int, q: float = 0.025) -> float:
-    """Approximate Monte-Carlo SD of a percentile-interval end point.
-
-    The q-quantile of B draws from a distribution with density f has sampling SD
-    sqrt(q (1 - q) / B) / f(x_q) (the asymptotic variance of a sample quantile; e.g. Serfling 1980,
-    section 2.3.3).  With a normal bootstrap distribution of SD sigma, f(x_q) = phi(z_q) / sigma, and
-    sigma is estimated from the interval itself as (high - low) / (2 z_0.975).
-    """
-    sigma = (high - low) / (2 * Z975)
-    return float(sigma * np.sqrt(q * (1 - q) / n_draws) / PHI_Z975)
 
 
 def n_printed(x: pd.Series, decimals: int = 3) -> int:
@@ -96,28 +124,62 @@ for model, g in runs.groupby("model", sort=False):
         "model": model, "n": int(g["n"].iloc[0]), "AUROC": float(g["auroc"].iloc[0]),
         "low: mean": lo.mean(), "low: SD": lo.std(ddof=1), "low: range": lo.max() - lo.min(),
         "high: mean": hi.mean(), "high: SD": hi.std(ddof=1), "high: range": hi.max() - hi.min(),
-        "predicted SD": predicted_mc_sd(lo.mean(), hi.mean(), n_boot),
+        # the normal-approximation SD of a sample quantile of n_boot draws (selfconf.bootstrap.endpoint_mc_sd)
+        "predicted SD": bootstrap.endpoint_mc_sd(lo.mean(), hi.mean(), n_boot),
         "printed lows": n_printed(lo), "printed highs": n_printed(hi),
     })
 mc = pd.DataFrame(per_model)
 mc["observed / predicted"] = 0.5 * (mc["low: SD"] + mc["high: SD"]) / mc["predicted SD"]
+
+# Table 1's interval at the paper's seed, beside the spread: in the book restated from Result 1's executed
+# notebook (each cell carries its claim, so it shows the paper's print when it prints as the paper does, and
+# is marked when it does not); on its own, recomputed here with Table 1's call at the page seed
+if in_book():
+    glued = glue.glued_values(book_dir)
+    t1_lo = {m: glued[k]["value"] for m in mc["model"] if (k := f"t1_{m}_self_auroc_ci_lo") in glued}
+    t1_hi = {m: glued[k]["value"] for m in mc["model"] if (k := f"t1_{m}_self_auroc_ci_hi") in glued}
+else:
+    at_seed = summary.table1(rows[rows["tier"] == "frontier"], rng=seed, n_boot=n_boot).set_index("model")
+    t1_lo, t1_hi = at_seed["auroc_ci_low"].to_dict(), at_seed["auroc_ci_high"].to_dict()
 shown = pd.DataFrame({
     "model": mc["model"], "n": mc["n"], "AUROC": mc["AUROC"].map("{:.3f}".format),
+    "Table 1 low": [f"{t1_lo[m]:.3f}" if m in t1_lo else "" for m in mc["model"]],
+    "Table 1 high": [f"{t1_hi[m]:.3f}" if m in t1_hi else "" for m in mc["model"]],
     "low: mean": mc["low: mean"].map("{:.4f}".format), "low: SD": mc["low: SD"].map("{:.5f}".format),
+    "low: range": [f"[{a:.4f}, {b:.4f}]" for a, b in zip(runs.groupby("model", sort=False)["auroc_ci_low"].min(),
+                                                        runs.groupby("model", sort=False)["auroc_ci_low"].max())],
     "high: mean": mc["high: mean"].map("{:.4f}".format), "high: SD": mc["high: SD"].map("{:.5f}".format),
+    "high: range": [f"[{a:.4f}, {b:.4f}]" for a, b in zip(runs.groupby("model", sort=False)["auroc_ci_high"].min(),
+                                                         runs.groupby("model", sort=False)["auroc_ci_high"].max())],
     "predicted SD": mc["predicted SD"].map("{:.5f}".format),
     "3-decimal lows": mc["printed lows"], "3-decimal highs": mc["printed highs"],
 })
-_ = table(shown, "seed_variation_auroc_ci",
-          caption=f"Self-AUROC 95% interval end points over {n_seeds} seeds ({n_boot:,} draws each): mean, SD, "
-                  "the SD predicted for a sample quantile, and how many different values each end point "
-                  "shows when printed with three decimals")
+claims = {}
+if in_book():
+    for i, m in enumerate(mc["model"]):
+        if m in t1_lo:
+            claims[(i, "Table 1 low")] = f"t1_{m}_self_auroc_ci_lo"
+            claims[(i, "Table 1 high")] = f"t1_{m}_self_auroc_ci_hi"
+table(shown, "seed_variation_auroc_ci", claims=claims,
+      caption=f"Self-AUROC 95% interval end points: Table 1's interval (the paper's seed; frontier models only) "
+              f"beside their spread over {n_seeds} other seeds ({n_boot:,} draws each): mean, SD, range, the SD "
+              "predicted for a sample quantile, and how many different values each end point shows when printed "
+              "with three decimals")
 
-# %% tags=["remove-input"]
+# %% tags=["hide-input"]
 sds = pd.concat([mc["low: SD"], mc["high: SD"]])
 worst = mc.loc[mc[["low: SD", "high: SD"]].max(axis=1).idxmax()]
 BIG = 1000  # "large" models for the summary sentence: at least this many graded answers
 big = mc[mc["n"] >= BIG]
+inside = [m for m in t1_lo if m in set(mc["model"])]
+g_runs = runs.groupby("model")
+n_inside = sum(g_runs.get_group(m)["auroc_ci_low"].min() <= t1_lo[m] <= g_runs.get_group(m)["auroc_ci_low"].max()
+               and g_runs.get_group(m)["auroc_ci_high"].min() <= t1_hi[m] <= g_runs.get_group(m)["auroc_ci_high"].max()
+               for m in inside)
+
+# %% tags=["remove-cell", "book-only"]
+glue.value("seedvar_n_t1", len(inside), origin=ROWS)
+glue.value("seedvar_n_t1_inside", int(n_inside), origin=ROWS)
 glue.value("seedvar_big_threshold", BIG, origin="parameter")
 glue.value("seedvar_median_sd", float(sds.median()), origin=ROWS)
 glue.value("seedvar_max_sd", float(max(worst["low: SD"], worst["high: SD"])), origin=ROWS)
@@ -148,8 +210,14 @@ _ = glue.value("seedvar_sd_rel_error", 100 / np.sqrt(2 * (n_seeds - 1)), origin=
 # {glue:text}`seedvar_n_endpoints` end points take more than one value across the seeds, so the third
 # decimal of a {glue:text}`seedvar_n_boot:,`-draw interval is partly luck. This is why the audit compares bootstrap numbers with a
 # tolerance (half a printed unit plus three Monte-Carlo standard errors) and deterministic numbers exactly.
+#
+# The table's *Table 1* columns hold the interval the paper prints for each frontier model (its seed is not
+# published; this build uses its own page seed, and a cell that does not print as the paper prints it is marked
+# and shows the paper's value on hover). For {glue:text}`seedvar_n_t1_inside` of the {glue:text}`seedvar_n_t1`
+# frontier models both of Table 1's end points lie inside the range the {glue:text}`seedvar_n_seeds` other seeds
+# give: Table 1's interval is one draw from the same spread, not a more exact one.
 
-# %% tags=["remove-input"]
+# %% tags=["hide-input"]
 order = mc.sort_values("AUROC", ascending=False)["model"].tolist()
 runs["seed index"] = runs.groupby("model").cumcount()
 intervals = alt.Chart(runs).mark_rule(opacity=0.6, strokeWidth=1.5).encode(
@@ -167,7 +235,7 @@ points = alt.Chart(mc).mark_tick(color="black", thickness=2, size=14).encode(
 (intervals + points).properties(width=460, height=40 * len(order),
                                 title=f"Table 1 self-AUROC intervals under {n_seeds} seeds")
 
-# %% tags=["remove-input"]
+# %% tags=["hide-input"]
 sd_long = mc.melt(id_vars=["model", "n", "predicted SD"], value_vars=["low: SD", "high: SD"],
                   var_name="end point", value_name="observed SD")
 diag_max = float(max(sd_long["observed SD"].max(), sd_long["predicted SD"].max()) * 1.1)
@@ -191,3 +259,131 @@ sd_pts = alt.Chart(sd_long).mark_point(filled=True, size=60).encode(
 #
 # References: {cite:t}`efron1993bootstrap`, ch. 13 and 19 (percentile intervals and the number of bootstrap
 # replications); {cite:t}`serfling1980approximation`, §2.3.3.
+
+# %% [markdown]
+# ## Exercises
+#
+# Write your answer in the cell under each exercise (replace every `...`), run it, then run the check cell
+# after it: `grader.check("<name>")` prints *All test cases passed!* or, for each failed check, a message
+# starting with **Not yet**. The page's variables (`rows`, `mc`, `n_boot`) are defined above; run the page's
+# cells first.
+
+# %% [raw] tags=["remove-cell"]
+# # BEGIN QUESTION
+# name: two-seeds
+
+# %% [markdown]
+# ### Exercise 1 (`two-seeds`): one interval, two seeds
+#
+# Bootstrap google's self-AUROC interval twice with `bootstrap.auroc_ci`, `n_boot` draws each, once with
+# `rng=1` (`ci_seed_1`) and once with `rng=2` (`ci_seed_2`), and store how far the lower end point moved
+# (`low_shift = ci_seed_2.low - ci_seed_1.low`).
+
+# %% [raw] tags=["remove-cell"]
+# # BEGIN SOLUTION
+
+# %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the reference solution", "code_prompt_hide": "Hide the reference solution"}
+google = rows[rows["model"] == "google"]
+ci_seed_1 = bootstrap.auroc_ci(google["confidence"], google["correct"], n_boot=n_boot, rng=1)  # SOLUTION
+ci_seed_2 = bootstrap.auroc_ci(google["confidence"], google["correct"], n_boot=n_boot, rng=2)  # SOLUTION
+low_shift = ci_seed_2.low - ci_seed_1.low  # SOLUTION
+
+# %% [raw] tags=["remove-cell"]
+# # END SOLUTION
+
+# %% [raw] tags=["remove-cell"]
+# # BEGIN TESTS
+
+# %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
+""" # BEGIN TEST CONFIG
+failure_message: "Not yet: two calls of bootstrap.auroc_ci on google's rows with the same n_boot, rng=1 and rng=2."
+success_message: "Right: same rows, same estimate, two seeds, two intervals."
+""" # END TEST CONFIG
+def test_two_seeds(ci_seed_1, ci_seed_2, low_shift, rows, n_boot):
+    from selfconf import bootstrap
+    g = rows[rows["model"] == "google"]
+    for name, got, s in (("ci_seed_1", ci_seed_1, 1), ("ci_seed_2", ci_seed_2, 2)):
+        want = bootstrap.auroc_ci(g["confidence"], g["correct"], n_boot=n_boot, rng=s)
+        assert hasattr(got, "low") and hasattr(got, "high"), f"{name} is not an interval yet"
+        assert (got.low, got.high) == (want.low, want.high), f"{name} is not google's interval with rng={s}"
+    assert isinstance(low_shift, float) and abs(low_shift - (ci_seed_2.low - ci_seed_1.low)) < 1e-15
+test_two_seeds(ci_seed_1, ci_seed_2, low_shift, rows, n_boot)
+
+# %% [raw] tags=["remove-cell"]
+# # END TESTS
+
+# %% [raw] tags=["remove-cell"]
+# # END QUESTION
+
+# %% [raw] tags=["remove-cell"]
+# # BEGIN QUESTION
+# name: explain-seeds
+# manual: true
+
+# %% [markdown]
+# ### Exercise 2 (`explain-seeds`): what the difference means (written)
+#
+# In two or three sentences: why do the two intervals of Exercise 1 differ although the rows are the same,
+# is the difference large compared with the interval's width, and would the two intervals support different
+# conclusions about google's self-AUROC? (No automatic check: compare with the reference answer.)
+
+# %% [raw] tags=["remove-cell"]
+# # BEGIN SOLUTION
+
+# %% [markdown]
+# :::{dropdown} Reference answer
+# The estimate is the same; only the resamples differ, so the end points move by Monte-Carlo error, which
+# shrinks like $1/\sqrt{B}$ with the number of draws. The shift is a few ten-thousandths of an AUROC unit,
+# against an interval roughly 0.05 wide: it can change the third printed decimal, never the conclusion
+# (both intervals lie far above 0.5 and overlap almost entirely). Sampling uncertainty, which the width
+# measures, is what matters; the seed only adds a small, reducible error on top.
+# :::
+
+# %% [raw] tags=["remove-cell"]
+# # END SOLUTION
+
+# %% [raw] tags=["remove-cell"]
+# # END QUESTION
+
+# %% [raw] tags=["remove-cell"]
+# # BEGIN QUESTION
+# name: draws-needed
+
+# %% [markdown]
+# ### Exercise 3 (`draws-needed`): how many draws for a stable third decimal?
+#
+# Using google's mean interval over the seeds (`google_low`, `google_high` below) and
+# `bootstrap.endpoint_mc_sd`, find the smallest number of draws whose predicted SD of the lower end point is
+# at most 0.0005 (`draws_needed`; `bootstrap.draws_for_mc_sd` does it in one call, or search yourself).
+
+# %% [raw] tags=["remove-cell"]
+# # BEGIN SOLUTION
+
+# %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the reference solution", "code_prompt_hide": "Hide the reference solution"}
+google_low = float(mc.loc[mc["model"] == "google", "low: mean"].iloc[0])
+google_high = float(mc.loc[mc["model"] == "google", "high: mean"].iloc[0])
+draws_needed = bootstrap.draws_for_mc_sd(google_low, google_high, 0.0005)  # SOLUTION
+
+# %% [raw] tags=["remove-cell"]
+# # END SOLUTION
+
+# %% [raw] tags=["remove-cell"]
+# # BEGIN TESTS
+
+# %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
+""" # BEGIN TEST CONFIG
+failure_message: "Not yet: the SD falls like 1 / sqrt(draws); find the smallest whole number of draws with endpoint_mc_sd(google_low, google_high, draws) <= 0.0005."
+success_message: "Right: halving the error costs four times the draws."
+""" # END TEST CONFIG
+def test_draws_needed(draws_needed, google_low, google_high):
+    from selfconf import bootstrap
+    assert isinstance(draws_needed, int), "draws_needed is not a whole number yet"
+    assert bootstrap.endpoint_mc_sd(google_low, google_high, draws_needed) <= 0.0005, f"{draws_needed} draws are too few"
+    assert bootstrap.endpoint_mc_sd(google_low, google_high, draws_needed - 1) > 0.0005, f"{draws_needed} is not the smallest"
+test_draws_needed(draws_needed, google_low, google_high)
+
+# %% [raw] tags=["remove-cell"]
+# # END TESTS
+
+# %% [raw] tags=["remove-cell"]
+# # END QUESTION

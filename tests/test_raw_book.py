@@ -83,8 +83,10 @@ def test_full_raw_package_gives_the_reconstruction_build_numbers(raw_builds, roo
     assert names and sorted(p.stem for p in (project / "book").glob("*.ipynb")) == names
     for nb in names:  # every notebook executed: no cell without an execution count
         doc = json.loads((project / "book" / f"{nb}.ipynb").read_text())
-        code = [c for c in doc["cells"] if c["cell_type"] == "code"]
+        # the install cell is added after execution and never runs in the build (selfconf.build.with_install_cell)
+        code = [c for c in doc["cells"] if c["cell_type"] == "code" and c["metadata"].get("selfconf") != "install-cell"]
         assert code and all(c.get("execution_count") for c in code), f"{nb}: a cell did not execute"
+        assert doc["cells"][0]["metadata"].get("selfconf") == "install-cell", f"{nb}: no install cell first"
     recon, raw = _recomputed(root), _recomputed(project)
     assert len(recon) > 500 and recon.keys() == raw.keys()
     differ = {k: (recon[k], raw[k]) for k in recon if recon[k] != raw[k]}

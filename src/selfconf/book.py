@@ -14,10 +14,21 @@ from pathlib import Path
 
 from .paths import DEFAULT_DATA_DIR, project_root, resolve
 
-__all__ = ["data_source", "provenance", "banner", "banner_text", "RECONSTRUCTION_NOTICE", "page_banner", "PAGE_KINDS",
+__all__ = ["in_book", "BOOK_ENV", "data_source", "provenance", "banner", "banner_text", "RECONSTRUCTION_NOTICE", "page_banner", "PAGE_KINDS",
            "table", "table_markdown", "table_label", "is_numeric_text", "claim_role", "show_markdown", "as_text"]
 
 TABLE_DIR = "book/_static/tables"
+#: Set to ``"1"`` by the book's build (:func:`selfconf.build.execute_one`) for the notebooks it executes.
+BOOK_ENV = "SELFCONF_BOOK"
+
+
+def in_book() -> bool:
+    """Whether this notebook is being executed by the book's build (``$SELFCONF_BOOK == "1"``).
+
+    Teaching notebooks also run on their own (Jupyter, Colab, Binder, a student copy): there
+    :func:`table` shows a plain DataFrame and charts keep altair's own renderer.
+    Example: ``if in_book(): selfconf.vega.enable()``."""
+    return os.environ.get(BOOK_ENV) == "1"
 
 
 def show_markdown(text: str) -> None:
@@ -382,6 +393,12 @@ def table(df, name: str, caption: str | None = None, index: bool = False, float_
 
     Example: ``table(df, "table1", caption="Per-model calibration")`` shows Table 1 (label ``tab-table1``).
     """
+    if not in_book():  # a notebook run on its own: no book folder to write the CSV into, no MyST renderer
+        from IPython.display import display
+
+        show_markdown(f"**{caption or name}**")
+        display(df.style.hide(axis="index") if not index else df)
+        return
     md = table_markdown(df, name, caption or "", index=index, float_format=float_format, claims=claims, anchors=anchors)
     out = resolve(TABLE_DIR)
     out.mkdir(parents=True, exist_ok=True)

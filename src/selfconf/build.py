@@ -3,7 +3,8 @@
 Usage::
 
     python -m selfconf.build execute [--only 04_result1 ...] [--jobs N] [--no-cache] [-p seed 7]
-    python -m selfconf.build html        # jupyter-book build . -W -n --keep-going
+    python -m selfconf.build student     # the student edition of the teaching chapter (selfconf.course)
+    python -m selfconf.build html        # student edition, then jupyter-book build . -W -n --keep-going
     python -m selfconf.build all         # both
 
 Phases: computing notebooks run first (in parallel); pages that restate numbers (abstract,
@@ -28,13 +29,15 @@ from pathlib import Path
 
 from .paths import project_root
 
-__all__ = ["PHASES", "notebook_names", "phase_of", "cache_key", "execute_one", "execute", "build_html", "main"]
+__all__ = ["PHASES", "notebook_names", "phase_of", "cache_key", "execute_one", "execute", "build_html",
+           "with_install_cell", "main"]
 
 #: Phase of each notebook stem not in phase 1.
 PHASES = {
     "00_abstract": 2, "01_introduction": 2, "02_related_work": 2, "07_implications": 2,
     "10_diagnostic": 2, "11_reproducibility": 2, "12_reconstruction": 2, "14_audit": 3,
     "26_real_answers": 2,  # shows Result 1's claims beside its own (reads the executed 04_result1)
+    "21_seed_variation": 2,  # restates Table 1's intervals from Result 1's executed notebook
 }
 CACHE_DIR = "_build/nbcache"
 
@@ -102,6 +105,12 @@ def _inputs_digest(root: Path, data_dir: str | None = None) -> str:
     files += [p for p in (root / "src" / "selfconf").rglob("*") if p.suffix in {".yaml", ".json", ".js", ".csv"}]
     files += [root / "requirements.txt"]
     h = _hash_files([f for f in files if f.is_file()], root)
+    # the repository block of _config.yml: pages print links built from it (the student edition's Colab and
+    # Binder links, selfconf.course.student_links); the rest of the configuration does not reach a notebook
+    import yaml
+
+    cfg = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8")) if (root / "_config.yml").is_file() else {}
+    h = hashlib.sha256((h + json.dumps((cfg or {}).get("repository"), sort_keys=True)).encode()).hexdigest()
     if extra:
         x = hashlib.sha256(h.encode())
         for p in extra:
@@ -156,6 +165,7 @@ def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "bo
     part.parent.mkdir(exist_ok=True)
     env_root = os.environ.get("SELFCONF_ROOT")
     os.environ["SELFCONF_ROOT"] = str(root)
+    os.environ["SELFCONF_BOOK"] = "1"  # selfconf.book.in_book(): the kernel runs a page of the book
     try:
         run_papermill(src, part, params, cwd=root / "book")
     except pm.PapermillExecutionError as e:
@@ -183,13 +193,32 @@ def _run_cached(name: str, params: dict, root: Path, key: str, use_cache: bool, 
         part.parent.mkdir(exist_ok=True)
         shutil.copyfile(cached, part)
         os.replace(part, dst)  # atomic, as in execute_one
+        with_install_cell(dst, root)
         return name, "cached", time.perf_counter() - t0
     execute_one(name, params, out_dir, root)
     cached.parent.mkdir(parents=True, exist_ok=True)
     for old in cached.parent.glob(f"{name}-*.ipynb"):
         old.unlink()
     shutil.copyfile(dst, cached)
+    with_install_cell(dst, root)
     return name, "executed", time.perf_counter() - t0
+
+
+def with_install_cell(nb_path: Path, root: Path) -> None:
+    """Make the executed notebook start with the install cell (:func:`selfconf.course.install_cell`).
+
+    Done after execution (the cell would do nothing in the build's environment), so the cached
+    execution stays valid when only the commit it pins changes; the page's HTML does not show the cell
+    (``remove-cell``), the downloaded and published notebooks start with it."""
+    import nbformat
+
+    from .course import add_install_cell
+
+    nb = nbformat.read(nb_path, as_version=4)
+    add_install_cell(nb, root)
+    tmp = nb_path.with_name(nb_path.name + f".{os.getpid()}.tmp")
+    nbformat.write(nb, tmp)
+    os.replace(tmp, nb_path)
 
 
 def _glued_digest(out_dir: Path) -> str:
@@ -277,7 +306,7 @@ def _parse_params(pairs: list[list[str]] | None) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m selfconf.build", description=__doc__.split("\n")[0])
-    ap.add_argument("step", choices=["execute", "html", "all"])
+    ap.add_argument("step", choices=["execute", "student", "html", "all"])
     ap.add_argument("--only", nargs="*", help="notebook stems to execute (default: all)")
     ap.add_argument("--jobs", type=int, default=None, help="parallel notebooks (default: all cores)")
     ap.add_argument("--no-cache", action="store_true")
@@ -287,6 +316,11 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     if a.step in ("execute", "all"):
         execute(a.only, _parse_params(a.param), a.jobs, not a.no_cache)
+    if a.step in ("student", "html", "all"):
+        # the student edition first: the teaching pages offer its notebooks (book/_static/student/) for download
+        from .course import make_student
+
+        make_student()
     if a.step in ("html", "all"):
         build_html()
     print(f"done in {time.perf_counter() - t0:.1f} s")

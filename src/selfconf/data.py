@@ -18,6 +18,7 @@ graded rows leaves them out).
 from __future__ import annotations
 
 import csv
+import gzip
 import json
 import re
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from .paths import resolve
 
 __all__ = [
     "COLUMNS", "BENCHMARK_AGE_COLUMNS", "TIERS", "DataError", "ExclusionReport",
-    "load_collection", "load_benchmark_age", "graded", "normalise_answer",
+    "load_collection", "load_collection_csv", "load_benchmark_age", "graded", "normalise_answer",
 ]
 
 COLUMNS = ["tier", "model", "model_id", "item_id", "confidence", "parse_ok", "correct", "refusal",
@@ -219,7 +220,8 @@ def _report(df: pd.DataFrame, source: str, files: list[str], unmapped=None) -> E
 def _read_csv_checked(path: Path, columns: list[str]):
     if not path.is_file():
         raise FileNotFoundError(f"{path}: file missing")
-    with path.open(newline="", encoding="utf-8") as fh:
+    opener = gzip.open if path.suffix == ".gz" else open  # a compressed copy (selfconf.datasets) reads alike
+    with opener(path, "rt", newline="", encoding="utf-8") as fh:
         reader = csv.reader(fh)
         try:
             header = next(reader)
@@ -237,8 +239,8 @@ def _read_csv_checked(path: Path, columns: list[str]):
             yield ln, dict(zip(header, row))
 
 
-def _load_contract(d: Path) -> tuple[pd.DataFrame, ExclusionReport]:
-    path = d / "collection.csv"
+def _load_contract(d: Path, path: Path | None = None) -> tuple[pd.DataFrame, ExclusionReport]:
+    path = path or d / "collection.csv"
     recs, lines = [], []
     for ln, row in _read_csv_checked(path, COLUMNS):
         recs.append(_check_row(row, path, ln))
@@ -360,6 +362,17 @@ def load_collection(data_dir: str | Path = "data/reconstructed") -> tuple[pd.Dat
     """
     d = resolve(data_dir)
     return _load_contract(d) if _layout(d) == "contract" else _load_raw(d)
+
+
+def load_collection_csv(path: str | Path) -> tuple[pd.DataFrame, ExclusionReport]:
+    """Read and validate one ``collection.csv`` in the contract layout (plain or ``.csv.gz``).
+
+    Same checks and result as :func:`load_collection` on a folder holding the file; used by
+    :func:`selfconf.datasets.load` for the compressed copy shipped inside the package.
+    Example: ``rows, report = load_collection_csv("data/reconstructed/collection.csv")``.
+    """
+    p = Path(path)
+    return _load_contract(p.parent, p)
 
 
 def graded(df: pd.DataFrame) -> pd.DataFrame:

@@ -35,6 +35,10 @@ __all__ = [
     "MMLU_PRO_REPO",
     "MMLU_PRO_COMMIT",
     "MMLU_PRO_MODELS",
+    "MMLU_PRO_SHA256",
+    "ChecksumError",
+    "DownloadError",
+    "verify_mmlu_pro_file",
     "mmlu_pro_filename",
     "fetch_simpleqa",
     "subsample_simpleqa",
@@ -80,6 +84,36 @@ MMLU_PRO_MODELS: tuple[str, ...] = (
     "Qwen2.5-32B-Instruct",
     "Mistral-Small-24B-Instruct-2501",
 )
+#: SHA-256 of each result file at :data:`MMLU_PRO_COMMIT` (as mirrored in ../shared/external); a fetched file
+#: with another digest is refused (:func:`verify_mmlu_pro_file`).
+MMLU_PRO_SHA256: dict[str, str] = {
+    "gpt-4.1": "fb5554cb92e8c30cfb52fc4c05422575d8c97544a42cf9e46c8d1b978c1f22f1",
+    "gpt-4.1-mini": "32e32225f905847028ac44591e035bfc700337cc69cf3436a2c428ce781040a9",
+    "gpt-4.1-nano": "a3c9af9b9664a276ce5ab0b0d635178bb14861cdbdd57381accdf7fc03f5bec2",
+    "gpt-4o-2024-08-06": "9b432a72f21f31d1f315376f9240486202acee0dcebe5913cacf55b39f5b6e5a",
+    "gpt-4o-mini-2024-07-18": "d0fa862778f618e977ab0c173f9328de04cd192c2d174b321e6ef6de239d66d3",
+    "o1-mini-2024-09-12": "6bc82c66c556b17c7f1925c235fdf49cf1d8c0c70f15b44d809dd43d31c28340",
+    "o3-mini-2025-01-31": "375ef446f6a2c489d0066f3fc638ea18ee78497998bef423ff58cf0b1304c8ae",
+    "o4-mini-2025-04-16": "cd634f60fda23e5f4581e8360aea95a4d44ff3e5d71aa0e32cf681dfe5e924c4",
+    "claude-3-7-sonnet-20250219": "43ab905e67376e3de87421c540f207643742a47b98c8d48da0e2ba9a60f5ae66",
+    "claude-3-5-haiku-20241022": "02f3336ef54947deb674b5594c709a67d034b8b9abdbdd90259bdd17e443916a",
+    "claude-3-haiku-20240307": "3d1211cd228a4515cdb8330044f680dee15d38ba1454822899f449d95baec654",
+    "deepseek-chat": "e4989de9cbde130da6aef98daeaea6d9e4c95320452e892c6539ebb84bfa76f5",
+    "deepseek-reasoner": "0bf16dd6691a3afb371dd0d61158af5044ab9267bd331b7d6813fdaf6464f0ac",
+    "gemini-1.5-pro": "d74652d580cd0d94901751488af6be9afd420ab2555d973dc7691d41f436a054",
+    "gemini-1.5-flash": "3b0751775fed159a1d1a9533c998cba8d27a46af4b0030f2045edaddb5f06026",
+    "gemini-2.0-flash": "8701f6a69d8099ede4facf35beb0ab109a961ea4903f012e0b5f9a9589e09362",
+    "gemma-3-27b-it": "3617710ed314b13efc3f79d26e677855dc4b268f1d38fb46aa7996835454a751",
+    "grok-3-beta": "aca0d1f51cbffe041213b1390e3d639967a61c7bb82f4f2596b53c8397207deb",
+    "grok-2-1212": "665e214b01ffa871dc9f21360a310dc9efae0bc280e94b9c8abfeb8d2acc4c51",
+    "Meta-Llama-3.1-405B-Instruct-Turbo": "8be64581be2f13c41a3ea9a384855c5699ae8da4321b40c36ca65547920da665",
+    "Meta-Llama-3.1-70B-Instruct-Turbo": "d9296c1c50757cd8814e2f41ae8e3a10ae996c4f72a5924404a3bb970cbc5dcc",
+    "Meta-Llama-3.1-8B-Instruct-Turbo": "427f7a6375226a964a4e7eca0b146289f8910368519ff077395b7fc5d11abd28",
+    "Llama-4-Maverick-17B-128E-Instruct-FP8": "20c7af76e703a3fa37b615479603e55089da0b79bb5ca9662936a469e813f1b9",
+    "Qwen3-235B-A22B-fp8-tput": "0d048eb13bc1be9bb86f5d2f32b38366ce2183862f3ecc05cfa6cce297480ef7",
+    "Qwen2.5-32B-Instruct": "2f35e392c519ecd415303186d99fca77f6b2d714da7b052e30b33c6b6ce57480",
+    "Mistral-Small-24B-Instruct-2501": "f4002d5f1d5aefaa55500cba842d33811cec39f6de266279f786e7f0aa42f74f",
+}
 DEFAULT_SIMPLEQA_DIR = "data/external/simpleqa"
 DEFAULT_MMLU_PRO_DIR = "data/external/mmlu-pro-calibration"
 
@@ -100,17 +134,45 @@ def sha256(path: str | os.PathLike) -> str:
     return h.hexdigest()
 
 
+class DownloadError(OSError):
+    """A download failed (no network, HTTP error); the message names the URL and the way out."""
+
+
+class ChecksumError(ValueError):
+    """A fetched or cached file does not have its pinned SHA-256; the message names file and digests."""
+
+
 def _download(url: str, dest: Path, *, timeout: float = 120.0) -> None:
     import requests
 
     tmp = dest.with_name(dest.name + ".part")
-    with requests.get(url, stream=True, timeout=timeout) as r:
-        if r.status_code != 200:
-            raise ValueError(f"{url}: HTTP {r.status_code}; cannot download")
-        with open(tmp, "wb") as fh:
-            for chunk in r.iter_content(1 << 16):
-                fh.write(chunk)
+    try:
+        with requests.get(url, stream=True, timeout=timeout) as r:
+            if r.status_code != 200:
+                raise DownloadError(f"{url}: HTTP {r.status_code}; cannot download")
+            with open(tmp, "wb") as fh:
+                for chunk in r.iter_content(1 << 16):
+                    fh.write(chunk)
+    except requests.RequestException as e:
+        tmp.unlink(missing_ok=True)
+        raise DownloadError(
+            f"{url}: cannot download ({type(e).__name__}); no network? Copy the files from a local folder "
+            "instead (selfconf fetch ... --from DIR, or SELFCONF_EXTERNAL_FROM=DIR)") from None
     os.replace(tmp, dest)
+
+
+def verify_mmlu_pro_file(path: str | os.PathLike, model: str) -> str:
+    """Check one MMLU-Pro result file against :data:`MMLU_PRO_SHA256`; return its digest.
+
+    Raises :class:`ChecksumError` naming the file, the digest found and the one expected.
+    Example: ``verify_mmlu_pro_file("data/external/mmlu-pro-calibration/mmlu_pro_gpt-4.1_eval_all_None.csv",
+    "gpt-4.1")`` returns the pinned digest for an intact copy."""
+    digest = sha256(path)
+    want = MMLU_PRO_SHA256[model]
+    if digest != want:
+        raise ChecksumError(f"{path}: SHA-256 {digest}, expected {want} (commit {MMLU_PRO_COMMIT}); the file is "
+                            "corrupt or not the pinned version: delete it and fetch again")
+    return digest
 
 
 def _copy(src: Path, dest: Path) -> None:
@@ -202,7 +264,9 @@ def fetch_mmlu_pro_calibration(
     """Fetch (or copy) the 26 MMLU-Pro result CSVs into ``dest``; return a manifest of SHA-256s.
 
     With ``from_dir`` every one of the 26 files must be present there (a missing one is an error
-    naming it).  Already-present files are replaced, so the folder always matches the source.
+    naming it).  Already-present files are replaced, so the folder always matches the source.  At the
+    pinned commit every file is checked against :data:`MMLU_PRO_SHA256` (:class:`ChecksumError` otherwise);
+    a failed download raises :class:`DownloadError` naming the URL.
     """
     d = Path(dest)
     d.mkdir(parents=True, exist_ok=True)
@@ -216,7 +280,7 @@ def fetch_mmlu_pro_calibration(
         else:
             log(f"downloading {name}")
             _download(mmlu_pro_url(m, commit), d / name)
-        files[name] = sha256(d / name)
+        files[name] = verify_mmlu_pro_file(d / name, m) if commit == MMLU_PRO_COMMIT else sha256(d / name)
     if from_dir and (Path(from_dir) / "SOURCE.md").is_file():
         shutil.copyfile(Path(from_dir) / "SOURCE.md", d / "SOURCE.md")
     manifest = {

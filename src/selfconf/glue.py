@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from numbers import Integral, Real
 from pathlib import Path
@@ -51,8 +52,17 @@ def plain(x: Any) -> Any:
 
 
 def _myst_glue(key: str, val: Any) -> None:
-    from myst_nb import glue as _glue  # imported lazily: the CLI must not need myst-nb
+    """Record ``val`` under ``key`` for myst-nb's ``{glue}`` roles.
 
+    Glued values are read only by the book's Sphinx build, which needs myst-nb; a notebook run
+    outside the book (a downloaded or student notebook in Jupyter, Colab or Binder) may not have it,
+    and there is then nothing to paste into, so the value is only returned to the caller."""
+    try:
+        from myst_nb import glue as _glue  # imported lazily: the CLI must not need myst-nb
+    except ImportError:
+        if os.environ.get("SELFCONF_BOOK") == "1":  # the book build must never lose a glued value
+            raise
+        return
     _glue(key, val, display=False)
 
 

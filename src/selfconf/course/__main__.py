@@ -1,0 +1,5 @@
+"""``python -m selfconf.course student|publish``."""
+
+from . import main
+
+raise SystemExit(main())

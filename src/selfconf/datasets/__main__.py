@@ -1,0 +1,5 @@
+"""``python -m selfconf.datasets pack|names``."""
+
+from . import main
+
+raise SystemExit(main())

@@ -1,0 +1,305 @@
+"""The course edition: student notebooks without solutions, checks that say "Not yet" on blanks and on a
+plausible wrong answer, reference solutions that pass, the install cell, launch buttons that open files the
+publishing step writes, and a downloaded notebook that runs in a fresh environment with only Jupyter.
+
+The student and instructor editions are made by ``selfconf.course.make_student`` (otter assign) into a
+temporary folder; notebooks run with nbclient at reduced bootstrap settings (the checks recompute their
+expected values from the same variables, so they hold at any setting)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import jupytext
+import nbformat
+import pytest
+
+from selfconf import course
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "external"
+FAST = {"20_calibration_vs_discrimination": {"n_boot": 300},
+        "21_seed_variation": {"n_boot": 300, "n_seeds": 3}}
+CHECK_CALL = re.compile(r'^grader\.check\("([^"]+)"\)\s*$')
+
+
+def _exercises_in_master(stem: str) -> list[str]:
+    text = (ROOT / "notebooks" / f"{stem}.py").read_text(encoding="utf-8")
+    return re.findall(r"^# # BEGIN QUESTION\n# name: (\S+)", text, flags=re.M)
+
+
+def _checked_in_master(stem: str) -> list[str]:
+    nb = jupytext.read(ROOT / "notebooks" / f"{stem}.py")
+    names, current = [], None
+    for c in nb.cells:
+        src = c.source
+        if c.cell_type == "raw" and src.startswith("# BEGIN QUESTION"):
+            current = re.search(r"name: (\S+)", src).group(1)
+        if c.cell_type == "raw" and src.startswith("# BEGIN TESTS") and current:
+            names.append(current)
+    return names
+
+
+def _with_params(nb, params: dict):
+    for c in nb.cells:
+        if c.cell_type == "code" and "parameters" in c.metadata.get("tags", []):
+            lines = []
+            for line in c.source.splitlines():
+                name = line.split("=")[0].strip()
+                lines.append(f"{name} = {params[name]!r}" if name in params else line)
+            c.source = "\n".join(lines)
+    return nb
+
+
+def _execute(nb, cwd: Path, timeout: int = 900):
+    from nbclient import NotebookClient
+
+    NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(cwd)}}).execute()
+    return nb
+
+
+def _check_results(nb) -> dict[str, str]:
+    """{exercise: the text the check printed} for every grader.check cell."""
+    out = {}
+    for c in nb.cells:
+        m = CHECK_CALL.match(c.source.strip()) if c.cell_type == "code" else None
+        if m:
+            text = "".join(o.get("data", {}).get("text/plain", "") if o.get("output_type") == "execute_result"
+                           else o.get("text", "") for o in c.outputs)
+            out[m.group(1)] = text
+    return out
+
+
+def _passed(name: str, text: str) -> bool:
+    return text.startswith(f"{name} results: All test cases passed!")
+
+
+@pytest.fixture(scope="module")
+def editions(tmp_path_factory):
+    """Student and instructor editions of every teaching notebook (fails if the shipped checks are stale)."""
+    out = tmp_path_factory.mktemp("editions")
+    course.make_student(out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def kernel_env(tmp_path_factory):
+    """The kernels read MMLU-Pro from ../shared (through SELFCONF_EXTERNAL_FROM) into an empty cache."""
+    saved = {k: os.environ.get(k) for k in ("SELFCONF_CACHE", "SELFCONF_EXTERNAL_FROM", "SELFCONF_BOOK")}
+    os.environ["SELFCONF_CACHE"] = str(tmp_path_factory.mktemp("cache"))
+    if SHARED.is_dir():
+        os.environ["SELFCONF_EXTERNAL_FROM"] = str(SHARED)
+    os.environ.pop("SELFCONF_BOOK", None)  # a student's kernel is not the book's build
+    yield
+    for k, v in saved.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+
+
+# ------------------------------------------------------------------ editions (no execution)
+
+def test_at_least_twelve_exercises_most_of_them_checked():
+    names = [n for s in course.TEACHING for n in _exercises_in_master(s)]
+    checked = [n for s in course.TEACHING for n in _checked_in_master(s)]
+    assert len(names) >= 12 and len(set(names)) == len(names), names
+    assert len(checked) >= 12 and len(checked) > len(names) / 2
+    for stem in course.TEACHING:  # every checked exercise has its check shipped in the package
+        assert course.exercises(stem) == sorted(_checked_in_master(stem))
+
+
+def test_student_notebooks_contain_no_solution_text(editions):
+    for stem in course.TEACHING:
+        student = nbformat.read(editions / f"{stem}.ipynb", as_version=4)
+        text = "\n".join(c.source for c in student.cells)
+        assert "# SOLUTION" not in text and "BEGIN SOLUTION" not in text and "Reference answer" not in text
+        master = (ROOT / "notebooks" / f"{stem}.py").read_text(encoding="utf-8")
+        hidden = []
+        for line in master.splitlines():
+            if line.rstrip().endswith("# SOLUTION"):
+                hidden.append(line.rsplit("# SOLUTION", 1)[0].strip())  # the whole line: the student sees `x = ...`
+        assert hidden, stem
+        lines = {ln.strip() for ln in text.splitlines()}
+        leaked = [h for h in hidden if h in lines]
+        assert not leaked, f"{stem}: solution text in the student notebook: {leaked}"
+        # the written answer's reference text
+        for para in re.findall(r"# :::\{dropdown\} Reference answer\n((?:# .*\n)+?)# :::", master):
+            first = para.splitlines()[0].lstrip("# ").strip()
+            assert first not in text
+        # the checks are kept: one grader.check per checked exercise, and the install cell comes first
+        assert sorted(_check_results(student)) == sorted(_checked_in_master(stem))
+        assert student.cells[0].metadata.get("selfconf") == course.INSTALL_TAG
+
+
+def test_the_install_cell_pins_the_repository_and_reads_the_wheel_variable():
+    src = course.install_cell_source("https://github.com/o/r", "0123abc", "9.9")
+    assert 'f"selfconf[course] @ {_src}"' in src and "git+https://github.com/o/r@0123abc" in src
+    assert course.WHEEL_ENV in src and "find_spec" in src
+    ast.parse(src)
+    cell = course.install_cell(ROOT)
+    assert course.book_ref(ROOT) in cell.source and "remove-cell" in cell.metadata["tags"]
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
+def test_unfilled_student_notebooks_run_and_every_check_says_not_yet(editions, kernel_env, tmp_path):
+    for stem in course.TEACHING:
+        nb = _with_params(nbformat.read(editions / f"{stem}.ipynb", as_version=4), FAST[stem])
+        results = _check_results(_execute(nb, tmp_path))
+        assert sorted(results) == sorted(_checked_in_master(stem))
+        for name, text in results.items():
+            assert not _passed(name, text), f"{stem} {name}: a blank answer passed"
+            assert "Not yet" in text, f"{stem} {name}: the check did not say 'Not yet':\n{text}"
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
+def test_every_reference_solution_passes_its_checks(editions, kernel_env, tmp_path):
+    for stem in course.TEACHING:
+        nb = _with_params(nbformat.read(editions / "instructor" / f"{stem}.ipynb", as_version=4), FAST[stem])
+        results = _check_results(_execute(nb, tmp_path))
+        assert sorted(results) == sorted(_checked_in_master(stem))
+        failed = {n: t for n, t in results.items() if not _passed(n, t)}
+        assert not failed, f"{stem}: reference solutions failing their checks:\n{failed}"
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
+def test_a_plausible_wrong_answer_fails_each_check(editions, kernel_env, tmp_path):
+    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
+    try:
+        from course_wrong_answers import WRONG
+    finally:
+        sys.path.pop(0)
+    for stem in course.TEACHING:
+        assert sorted(WRONG[stem]) == sorted(_checked_in_master(stem)), f"{stem}: one wrong answer per checked exercise"
+        nb = _with_params(nbformat.read(editions / f"{stem}.ipynb", as_version=4), FAST[stem])
+        pending = []
+        for c in nb.cells:
+            if c.cell_type == "code" and "otter_answer_cell" in c.metadata.get("tags", []):
+                pending.append(c)
+            m = CHECK_CALL.match(c.source.strip()) if c.cell_type == "code" else None
+            if m:
+                assert len(pending) == 1, f"{stem} {m.group(1)}: expected one answer cell, found {len(pending)}"
+                pending[0].source = WRONG[stem][m.group(1)]
+                pending = []
+        results = _check_results(_execute(nb, tmp_path))
+        passed = [n for n, t in results.items() if _passed(n, t)]
+        assert not passed, f"{stem}: wrong answers accepted by {passed}"
+        assert all("Not yet" in t for t in results.values())
+
+
+# ------------------------------------------------------------------ launch buttons and published notebooks
+
+@pytest.mark.book
+def test_launch_buttons_open_notebooks_the_publishing_step_writes(built_book, tmp_path):
+    from bs4 import BeautifulSoup
+
+    tree = course.publish(tmp_path / "notebooks", ROOT)
+    branch = course.notebooks_branch(ROOT)
+    org_repo = course.repository_url(ROOT).split("github.com/")[-1]
+    opened = {}
+    for page in sorted((built_book / "book").glob("*.html")):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        for a in soup.select("a[href]"):
+            href = a["href"]
+            for prefix in (f"https://colab.research.google.com/github/{org_repo}/blob/{branch}/",):
+                if href.startswith(prefix):
+                    opened.setdefault(page.stem, []).append(href[len(prefix):])
+            m = re.match(rf"https://mybinder\.org/v2/gh/{re.escape(org_repo)}/{branch}\?urlpath=(?:tree|lab/tree)(?:/|%2F)(.+)$", href)
+            if m:
+                from urllib.parse import unquote
+                opened.setdefault(page.stem, []).append(unquote(m.group(1)))
+    for stem in ("20_calibration_vs_discrimination", "21_seed_variation", "04_result1", "05_result2"):
+        assert stem in opened, f"no Colab/Binder button on {stem}"
+    missing = sorted({p for paths in opened.values() for p in paths if not (tree / p).is_file()})
+    assert not missing, f"launch buttons open files the notebooks branch would not have: {missing}"
+    for stem in course.TEACHING:  # the teaching pages also open and offer the student edition
+        assert f"student/{stem}.ipynb" in opened[stem]
+        assert any((built_book / "_downloads").rglob(f"{stem}.ipynb")), f"{stem}: no student download"
+    req = (tree / "binder" / "requirements.txt").read_text(encoding="utf-8")
+    assert f"selfconf[course] @ git+{course.repository_url(ROOT)}@" in req
+    first = nbformat.read(tree / "book" / "20_calibration_vs_discrimination.ipynb", as_version=4).cells[0]
+    assert first.metadata.get("selfconf") == course.INSTALL_TAG
+
+
+@pytest.mark.book
+def test_teaching_pages_show_code_behind_toggles(built_book):
+    from bs4 import BeautifulSoup
+
+    for stem in course.TEACHING:
+        soup = BeautifulSoup((built_book / "book" / f"{stem}.html").read_text(encoding="utf-8"), "html.parser")
+        toggled = soup.select("details.hide.above-input")
+        assert len(toggled) >= 8, f"{stem}: only {len(toggled)} code cells behind a toggle"
+        code = " ".join(d.get_text() for d in toggled)
+        assert "metrics." in code or "bootstrap." in code
+        assert "Learning objectives" in soup.get_text()
+        assert "BEGIN QUESTION" not in soup.get_text() and "ASSIGNMENT CONFIG" not in soup.get_text()
+
+
+# ------------------------------------------------------------------ a downloaded notebook in a fresh environment
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
+def test_downloaded_teaching_notebook_runs_in_a_fresh_environment(tmp_path, editions):
+    """A venv with only nbclient and ipykernel from the registry; the notebook's install cell installs the
+    package from a local wheel (SELFCONF_WHEEL) and the notebook then executes top to bottom."""
+    import shutil
+
+    src = tmp_path / "src-copy"  # build from a copy: setuptools writes build/ and *.egg-info beside the sources
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copyfile(ROOT / name, src / name)
+    shutil.copytree(ROOT / "src", src / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    wheels = tmp_path / "wheels"
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(src)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    wheel = next(wheels.glob("selfconf-*.whl"))
+    import zipfile
+
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "selfconf/datasets/collection.csv.gz" in names
+    assert any(n.startswith("selfconf/course/checks/20_calibration_vs_discrimination/") for n in names)
+
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    py = env_dir / "bin" / "python"
+    r = subprocess.run([str(py), "-m", "pip", "install", "-q", "nbclient", "ipykernel"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    probe = subprocess.run([str(py), "-c", "import importlib.util as u; print(u.find_spec('selfconf'), u.find_spec('altair'))"],
+                           capture_output=True, text=True, env={"PATH": os.environ["PATH"]})
+    assert probe.stdout.split() == ["None", "None"], "the fresh environment must not have the package yet"
+
+    # the notebook a student downloads from the teaching page: the master with its install cell (what the
+    # build writes into book/, outputs aside), here at a reduced bootstrap setting
+    stem = "20_calibration_vs_discrimination"
+    nb = jupytext.read(ROOT / "notebooks" / f"{stem}.py")
+    course.add_install_cell(nb, ROOT)
+    _with_params(nb, FAST[stem])
+    work = tmp_path / "student-home"
+    work.mkdir()
+    nbformat.write(nb, work / f"{stem}.ipynb")
+    runner = ("import nbformat, sys; from nbclient import NotebookClient; "
+              "nb = nbformat.read(sys.argv[1], as_version=4); "
+              "NotebookClient(nb, timeout=1800, kernel_name='python3', resources={'metadata': {'path': sys.argv[2]}}).execute(); "
+              "nbformat.write(nb, sys.argv[1])")
+    env = {"PATH": f"{env_dir / 'bin'}:{os.environ['PATH']}", "HOME": str(tmp_path / "home"),
+           "SELFCONF_WHEEL": str(wheel), "SELFCONF_EXTERNAL_FROM": str(SHARED),
+           "SELFCONF_CACHE": str(tmp_path / "cache"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    if os.environ.get("PIP_INDEX_URL"):
+        env["PIP_INDEX_URL"] = os.environ["PIP_INDEX_URL"]
+    if os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache" / "pip").is_dir():
+        env["PIP_CACHE_DIR"] = str(Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "pip")
+    r = subprocess.run([str(py), "-c", runner, str(work / f"{stem}.ipynb"), str(work)], capture_output=True,
+                       text=True, env=env, cwd=work, timeout=3600)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-6000:]
+    done = nbformat.read(work / f"{stem}.ipynb", as_version=4)
+    assert not [o for c in done.cells if c.cell_type == "code" for o in c.outputs if o.get("output_type") == "error"]
+    installed = subprocess.run([str(py), "-c", "import selfconf, otter, altair; print(selfconf.__file__)"],
+                               capture_output=True, text=True, env=env)
+    assert str(env_dir) in installed.stdout, installed.stdout + installed.stderr
