@@ -173,7 +173,7 @@ def _answer_records(path: str, model: str | None) -> list[dict]:
     try:
         records = read_rows(path, require=REPLY_FIELDS)
     except ValueError as exc:
-        if "missing column" in str(exc) or "field (the file must have" in str(exc):
+        if "missing column" in str(exc) or "(the file must have" in str(exc):
             raise ValueError(f"{exc}; `selfconf diagnose --answers` needs columns {', '.join(REPLY_FIELDS)} "
                              "(see `selfconf diagnose --help`)") from None
         raise
