@@ -89,10 +89,14 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except Exception as exc:  # endpoint failures and the like: one readable line
         from .collect import EndpointError
+        from .fetch import DownloadError
 
         if isinstance(exc, EndpointError):
             print(f"selfconf {args.command}: error: {exc}", file=sys.stderr)
             return 3
+        if isinstance(exc, DownloadError):  # a URL or the network: the user's to fix, like a missing file
+            print(f"selfconf {args.command}: error: {exc}", file=sys.stderr)
+            return 2
         raise
 
 
