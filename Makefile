@@ -22,17 +22,17 @@ $(STAMP):
 install: $(STAMP)
 
 book: install external
-	$(PY) -m selfconf.build all $(if $(DATA),-p data_dir '"$(DATA)"')
+	$(PY) -m selfconf.book.build all $(if $(DATA),-p data_dir '"$(DATA)"')
 
 execute: install
-	$(PY) -m selfconf.build execute
+	$(PY) -m selfconf.book.build execute
 
 html: install
-	$(PY) -m selfconf.build html
+	$(PY) -m selfconf.book.build html
 
 # otter assign on every teaching notebook -> _build/student/<page>.ipynb (and the site's download copy)
 student: install
-	$(PY) -m selfconf.build student
+	$(PY) -m selfconf.book.build student
 
 # the tree the launch buttons open (the 'notebooks' branch): executed pages, student notebooks, Binder env
 notebooks: book student
@@ -41,7 +41,7 @@ notebooks: book student
 # the whole book as one PDF (headless Chromium prints the built HTML in reading order)
 #   -> _build/pdf/selfconf-book.pdf, and a copy in _build/html/ that every page's footer links
 pdf: book browser
-	$(PY) -m selfconf.pdf
+	$(PY) -m selfconf.book.pdf
 
 # Debian's Chromium + ChromeDriver for the browser test (no-op when present)
 browser:
@@ -62,7 +62,7 @@ bench: install
 # rerun one section with other bootstrap settings and diff it against the default build
 rerun: install
 	@test -n "$(SECTION)" || { echo "usage: make rerun SECTION=result1 [SEED=7] [N_BOOT=5000]" >&2; exit 2; }
-	$(PY) -m selfconf.rerun $(SECTION) $(if $(SEED),--seed $(SEED)) $(if $(N_BOOT),--n-boot $(N_BOOT))
+	$(PY) -m selfconf.book.rerun $(SECTION) $(if $(SEED),--seed $(SEED)) $(if $(N_BOOT),--n-boot $(N_BOOT))
 
 # third-party data for the beyond-the-paper chapter -> data/external/ (never committed);
 # copies ../shared/external when it exists (CI), downloads from the public sources otherwise

@@ -8,11 +8,11 @@ Each measurement runs in a throw-away copy of the project (sources, data, config
 tree's build, and "cold" really starts from nothing.  The virtual environment is reused as is:
 installing it is not part of a rebuild.
 
-* **cold**: ``python -m selfconf.build all --no-cache`` after deleting ``_build/`` and
+* **cold**: ``python -m selfconf.book.build all --no-cache`` after deleting ``_build/`` and
   ``book/*.ipynb`` (every notebook executed, HTML from scratch).
 * **warm**: the same command with the cache on, right after a cold build (every notebook a cache
   hit; Sphinx rebuilds what changed).
-* **rerun**: ``python -m selfconf.rerun <section> --seed 7 --n-boot 5000`` (the whole command:
+* **rerun**: ``python -m selfconf.book.rerun <section> --seed 7 --n-boot 5000`` (the whole command:
   interpreter start, papermill, kernel start, the notebook, the diff).
 * **kernel floor**: papermill executing a notebook with one empty cell, to show how much of a
   rerun is kernel start-up rather than computation.
@@ -94,7 +94,7 @@ KERNEL_FLOOR_NB = {
 
 def kernel_floor(tmp: Path) -> float:
     """Seconds for papermill to run a one-cell notebook in-process (kernel start + shutdown)."""
-    from selfconf.kernels import run_papermill
+    from selfconf.book.kernels import run_papermill
 
     src = tmp / "floor.ipynb"
     src.write_text(json.dumps(KERNEL_FLOOR_NB))
@@ -132,12 +132,12 @@ def main(argv: list[str] | None = None) -> int:
             shutil.copyfile(a.toc, proj / "_toc.yml")
         print(f"project copy: {proj} ({os.cpu_count()} cores)", flush=True)
         os.environ["SELFCONF_ROOT"] = str(proj)
-        from selfconf.rerun import section_stems
+        from selfconf.book.rerun import section_stems
 
         stems = section_stems(proj)
 
-        cold_cmd = [PY, "-m", "selfconf.build", "all", "--no-cache"]
-        warm_cmd = [PY, "-m", "selfconf.build", "all"]
+        cold_cmd = [PY, "-m", "selfconf.book.build", "all", "--no-cache"]
+        warm_cmd = [PY, "-m", "selfconf.book.build", "all"]
         cold = []
         for i in range(1 if a.skip_cold else a.repeat):
             clean(proj)
@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit("no built section to rerun: pass --section")
         rerun = []
         for i in range(a.repeat):
-            rerun.append(timed([PY, "-m", "selfconf.rerun", section, "--seed", "7", "--n-boot", "5000"], proj,
+            rerun.append(timed([PY, "-m", "selfconf.book.rerun", section, "--seed", "7", "--n-boot", "5000"], proj,
                                f"rerun {section}", must_pass=True))
         results["rerun"] = report("rerun", rerun)
         results["rerun"]["section"] = section

@@ -28,10 +28,11 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf import bootstrap, data, glue, vega
+from selfconf import bootstrap, data
+from selfconf.book import glue, vega
 from selfconf.book import as_text, banner, show_markdown, table
-from selfconf.sources import resolve_families
-from selfconf.summary import model_rng
+from selfconf.data.sources import resolve_families
+from selfconf.stats.summary import model_rng
 
 vega.enable()
 sources = resolve_families(data_dir, ["collection", "benchmark_age"])  # each from data_dir if there, else the reconstruction

@@ -31,9 +31,11 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf import data, glue, metrics, panels, summary, vega
+from selfconf import data, metrics, panels
+from selfconf.book import glue, vega
+from selfconf.stats import summary
 from selfconf.book import as_text, banner, show_markdown, table
-from selfconf.sources import resolve_families
+from selfconf.data.sources import resolve_families
 
 vega.enable()
 sources = resolve_families(data_dir, ["collection"])  # from data_dir if there, else the reconstruction
@@ -85,7 +87,7 @@ _ = table(pd.DataFrame({
 # and self-AUROC (stated confidence as a predictor of the model's own correctness, Mann–Whitney with ties
 # counted half) on the 0–1 scale. The interval is a row-level percentile bootstrap within each model
 # ({glue:text}`r1_n_boot:,.0f` draws; each model has its own random stream derived from the page seed and its
-# name, see `selfconf.summary`). Rows are ordered by accuracy, as in the paper.
+# name, see `selfconf.stats.summary`). Rows are ordered by accuracy, as in the paper.
 
 # %% tags=["hide-input"]
 fr = graded[graded["tier"] == "frontier"]
@@ -379,7 +381,7 @@ curves = alt.Chart(roc).mark_line(point=alt.OverlayMarkDef(size=12)).encode(
 # gating on stated confidence removes some errors, but even these models keep a sizeable share of them
 # among their most confident answers. At coverage $c$ the $\lfloor c\,n\rfloor$ most confident answers are kept
 # (the paper does not state its rule; when $c\,n$ is not a whole number, some of its printed rates are only
-# attainable with the floor, see `selfconf.summary`), and answers with equal confidence are taken in row order.
+# attainable with the floor, see `selfconf.stats.summary`), and answers with equal confidence are taken in row order.
 # The second table shows what the ceiling $\lceil c\,n\rceil$ would give and how far any order of the tied
 # answers could move the {glue:text}`r1_riskcov_coverage_20`% figure.
 

@@ -33,9 +33,11 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf import families, glue, ladder, vega
+from selfconf.data import families
+from selfconf.book import glue, vega
+from selfconf.sections import ladder
 from selfconf.book import banner, show_markdown, table
-from selfconf.sources import resolve_families
+from selfconf.data.sources import resolve_families
 
 vega.enable()
 sources = resolve_families(data_dir, ["ladder"])  # from data_dir if there, else the reconstruction

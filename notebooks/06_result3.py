@@ -31,9 +31,11 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf import families, glue, ladder, manipulation, vega
+from selfconf.data import families
+from selfconf.book import glue, vega
+from selfconf.sections import ladder, manipulation
 from selfconf.book import banner, show_markdown, table
-from selfconf.sources import resolve_families
+from selfconf.data.sources import resolve_families
 
 vega.enable()
 sources = resolve_families(data_dir, ["ladder", "probes"])  # each from data_dir if there, else the reconstruction
@@ -55,7 +57,7 @@ for _rep in (ladder_report, probes_report):
 # confirmatory rung that arm had been demoted before any confirmatory data existed, so it carries no
 # confirmatory weight anywhere. The paper's clearest contrast comes from one of the rungs the degeneracy
 # rule demoted; the paper does not say which. This book takes Claude Opus 4.8 (a recorded decision of the
-# reconstruction, `selfconf.ladder.FRONTIER_RUNG`); the code checks that the rows indeed put that rung
+# reconstruction, `selfconf.sections.ladder.FRONTIER_RUNG`); the code checks that the rows indeed put that rung
 # above the degeneracy bound.
 
 # %% tags=["hide-input"]

@@ -24,8 +24,8 @@ book_dir = "book"
 
 # %% tags=["remove-input"]
 from selfconf.book import banner
-from selfconf.glue import quoted, restate
-from selfconf.sources import FAMILIES
+from selfconf.book.glue import quoted, restate
+from selfconf.data.sources import FAMILIES
 
 # this page reads no rows: it restates numbers of the pages that do, which resolve every family alike
 banner(data_dir, seed=seed, n_boot=n_boot, families=FAMILIES)

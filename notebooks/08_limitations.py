@@ -27,9 +27,12 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf import data, families, glue, ladder, manipulation, vega
+from selfconf import data
+from selfconf.data import families
+from selfconf.book import glue, vega
+from selfconf.sections import ladder, manipulation
 from selfconf.book import banner, show_markdown, table
-from selfconf.sources import resolve_families
+from selfconf.data.sources import resolve_families
 
 vega.enable()
 sources = resolve_families(data_dir, ["collection", "twostage", "ladder", "regrade"])  # each from data_dir if there, else the reconstruction

@@ -37,10 +37,10 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf import glue, vega
+from selfconf.book import glue, vega
 from selfconf.book import as_text, show_markdown, table
-from selfconf.diagnose import DIAGNOSE_SYSTEM_PROMPT, TIERS, WEIGHTS, load_battery, score_answers
-from selfconf.diagnose.scoring import BOTTOM_NOT_OVERCONFIDENT, components, composite, goodness
+from selfconf.cli.diagnose import DIAGNOSE_SYSTEM_PROMPT, TIERS, WEIGHTS, load_battery, score_answers
+from selfconf.cli.diagnose.scoring import BOTTOM_NOT_OVERCONFIDENT, components, composite, goodness
 
 vega.enable()
 rng = np.random.default_rng(seed)

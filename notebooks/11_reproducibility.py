@@ -21,8 +21,8 @@ book_dir = "book"
 
 # %% tags=["remove-input"]
 from selfconf.book import banner
-from selfconf.glue import quoted, restate
-from selfconf.sources import FAMILIES
+from selfconf.book.glue import quoted, restate
+from selfconf.data.sources import FAMILIES
 
 # this page reads no rows: it restates numbers of the pages that do, which resolve every family alike
 banner(data_dir, seed=seed, n_boot=n_boot, families=FAMILIES)
@@ -76,14 +76,14 @@ _ = quoted("repro_n_scripts")
 # 2. **Statistics.** One package, `selfconf`, computes everything: `selfconf.metrics` (tie-corrected
 #    Mann–Whitney AUROC, Brier, 10-bin ECE, CITL, high-confidence error, risk–coverage),
 #    `selfconf.bootstrap` (percentile intervals vectorised over draws; row-level, item-clustered and paired
-#    resampling; Holm), `selfconf.panels`, `selfconf.ladder`, `selfconf.manipulation`.
+#    resampling; Holm), `selfconf.panels`, `selfconf.sections.ladder`, `selfconf.sections.manipulation`.
 # 3. **Notebooks.** Each section is a jupytext notebook in `notebooks/`, executed by papermill with the
 #    parameters `seed`, `n_boot` and `data_dir`. Each number is glued under the paper's claim id and pasted
 #    into the prose; nothing in the prose is typed by hand. Pages such as the abstract compute nothing:
 #    they paste the value the computing section glued.
 # 4. **Audit.** The [audit page](14_audit.ipynb) reads every glued value back and compares it with the
 #    printed number at the printed precision (bootstrap values within a stated Monte-Carlo tolerance), by one
-#    rule (`selfconf.judging`); every pasted number carries the result inline (hover or focus it). What the
+#    rule (`selfconf.claims.judging`); every pasted number carries the result inline (hover or focus it). What the
 #    audit shows depends on the rows. With the shipped reconstruction, which was fitted to the published
 #    statistics, a match shows that the analysis computes each statistic as the paper defines it and that the
 #    published numbers can hold together; a difference shows a conflict among the published numbers or

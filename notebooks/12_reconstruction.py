@@ -36,12 +36,12 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf import glue, vega
+from selfconf.book import glue, vega
 from selfconf.book import banner, show_markdown, table
 from selfconf.data import graded, load_collection
 from selfconf.panels import PANELS, panel_analysis
-from selfconf.paths import DEFAULT_DATA_DIR, resolve
-from selfconf.sources import is_reconstruction, resolve_families
+from selfconf.data.paths import DEFAULT_DATA_DIR, resolve
+from selfconf.data.sources import is_reconstruction, resolve_families
 
 vega.enable()
 # this page describes the reconstruction: pointed at other data, it still reads the shipped reconstruction
@@ -106,12 +106,12 @@ _ = glue.value("recon_refusal_model_median", float(rows.loc[rows["model"] == ref
 # ## Fidelity: every constraint, its target and what the rows give
 #
 # For each `fidelity*.json` under the data folder (the collection's, and any other generator's),
-# the table lists every constraint, judged by the same code as the audit (`selfconf.judging`: every
+# the table lists every constraint, judged by the same code as the audit (`selfconf.claims.judging`: every
 # generator writes its fidelity file with it).  *match*: the recomputed value prints exactly as the paper
 # prints it; *mismatch*: a deterministic value that prints differently; *within* / *outside tolerance*: a
 # bootstrap value that prints differently, within / beyond half a printed unit plus three Monte-Carlo
 # standard errors.  The values were recomputed from the written rows with the book's own functions
-# (`selfconf.metrics`, `selfconf.bootstrap`, `selfconf.panels`, `selfconf.ladder`).
+# (`selfconf.metrics`, `selfconf.bootstrap`, `selfconf.panels`, `selfconf.sections.ladder`).
 
 # %% tags=["remove-input"]
 def _records(doc: dict) -> list[dict]:
@@ -220,8 +220,8 @@ if coll.is_file() and "risk_coverage_conventions" in doc:
 # two pages compute one interval, not two.
 
 # %% tags=["remove-input"]
-from selfconf.glue import glued_values
-from selfconf.summary import model_rng
+from selfconf.book.glue import glued_values
+from selfconf.stats.summary import model_rng
 
 cn = panel_analysis(df, PANELS["CN"], n_boot=n_boot, rng=model_rng(seed, "panel:CN"))
 r1 = glued_values(resolve(book_dir))

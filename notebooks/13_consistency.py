@@ -40,10 +40,11 @@ claims_path = "data/paper/claims.yaml"
 # %% tags=["remove-input"]
 import pandas as pd
 
-from selfconf import consistency, glue
-from selfconf.audit import load_claims
+from selfconf.claims import consistency
+from selfconf.book import glue
+from selfconf.book.audit import load_claims
 from selfconf.book import page_banner, show_markdown, table
-from selfconf.paths import resolve
+from selfconf.data.paths import resolve
 
 claims_file = resolve(claims_path)
 claims_doc = load_claims(claims_file)

@@ -16,7 +16,7 @@
 # Every number the paper prints has an id in the claim manifest (`data/paper/claims.yaml`). Each
 # section's notebook computes its numbers from rows and glues them under those ids; this page reads
 # every glued value back from the executed notebooks and holds it against the printed value, by the
-# book's one judging rule (`selfconf.judging`). The box below says what that comparison can and cannot
+# book's one judging rule (`selfconf.claims.judging`). The box below says what that comparison can and cannot
 # show for the rows this build used.
 #
 # The rules:
@@ -45,9 +45,9 @@ audit_json = "_build/audit.json"
 # %% tags=["remove-input"]
 import pandas as pd
 
-from selfconf import audit, glue
+from selfconf.book import audit, glue
 from selfconf.book import show_markdown, table
-from selfconf.paths import resolve
+from selfconf.data.paths import resolve
 
 data_path = resolve(data_dir)  # the fidelity files of the reconstruction live here (none in the original data)
 res = audit.audit_book(book_dir, data_path)

@@ -72,7 +72,8 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf import bootstrap, course, datasets, metrics, vega
+from selfconf import bootstrap, course, datasets, metrics
+from selfconf.book import vega
 from selfconf.book import in_book, page_banner, table
 
 if in_book():
@@ -125,7 +126,7 @@ for col in ["accuracy", "mean confidence", "CITL", "ECE", "Brier", "AUROC"]:
 table(shown, "teaching_two_models", caption="Two simulated models (0–1 scale): calibration in the large and discrimination")
 
 # %% tags=["remove-cell", "book-only"]
-from selfconf import glue
+from selfconf.book import glue
 
 for m, r in (("A", summary.iloc[0]), ("B", summary.iloc[1])):
     glue.value(f"teach_{m}_citl", 100 * r["CITL"], origin="simulation")
@@ -554,7 +555,7 @@ alt.vconcat(alt.hconcat(levels_chart, (heap_diag + acc_chart).properties(width=3
 # %% tags=["hide-input"]
 if in_book():  # the book's build: the collection from data_dir (the original package where it holds it)
     from selfconf import data
-    from selfconf.sources import resolve_families
+    from selfconf.data.sources import resolve_families
 
     sources = resolve_families(data_dir, ["collection"])
     collection = data.load_collection(sources.path("collection"))[0]

@@ -62,12 +62,14 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf import bootstrap, course, datasets, glue, metrics, summary, vega
+from selfconf import bootstrap, course, datasets, metrics
+from selfconf.book import glue, vega
+from selfconf.stats import summary
 from selfconf.book import banner, in_book, show_markdown, table
 
 if in_book():  # the book's build: rows from data_dir (the original package where it holds the collection)
     from selfconf import data
-    from selfconf.sources import resolve_families
+    from selfconf.data.sources import resolve_families
 
     vega.enable()
     sources = resolve_families(data_dir, ["collection"])  # from data_dir if there, else the reconstruction
@@ -99,7 +101,7 @@ _ = glue.value("seedvar_n_excluded", n_excluded, origin=ROWS)
 # %% [markdown]
 # ## The same table, under many seeds
 #
-# For each of the {glue:text}`seedvar_n_seeds` seeds the page runs `selfconf.summary.table1` — the function
+# For each of the {glue:text}`seedvar_n_seeds` seeds the page runs `selfconf.stats.summary.table1` — the function
 # Result 1 uses for Table 1 — with {glue:text}`seedvar_n_boot:,` draws, and keeps each model's AUROC interval.
 # The AUROC itself does not depend on the seed; only the interval does.
 

@@ -18,7 +18,7 @@
 # This chapter is **not** part of the paper. It runs the paper's Table 1 analysis, through exactly the code
 # path of `selfconf report`, on third-party data: the MMLU-Pro answers of a few dozen models with a verbalised
 # 0–100 confidence, published by the [*LLM-Calibration-Study*](https://github.com/Linwei94/LLM-Calibration-Study) repository (Linwei Tao et al., MIT licence, pinned commit
-# in `selfconf.fetch`). The data are downloaded by `make external` (`selfconf fetch mmlu-pro-calibration`) into
+# in `selfconf.data.fetch`). The data are downloaded by `make external` (`selfconf fetch mmlu-pro-calibration`) into
 # `data/external/`, never committed. Read it as a replication on *different* ground, not as a check of the
 # paper's numbers.
 # :::
@@ -39,11 +39,12 @@ import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
 
-from selfconf import data, glue, vega
+from selfconf import data
+from selfconf.book import glue, vega
 from selfconf.book import page_banner, show_markdown, table
-from selfconf.fetch import MMLU_PRO_COMMIT, MMLU_PRO_REPO, read_mmlu_pro_calibration
-from selfconf.paths import resolve
-from selfconf.sources import resolve_families
+from selfconf.data.fetch import MMLU_PRO_COMMIT, MMLU_PRO_REPO, read_mmlu_pro_calibration
+from selfconf.data.paths import resolve
+from selfconf.data.sources import resolve_families
 from selfconf.report import COVERAGES, HIGH_CONF, compute_report, prepare_frame
 
 vega.enable()
@@ -111,7 +112,7 @@ _ = glue.value("ext_answered_err_pct", 100 * (1 - ext.loc[~was_missing, "correct
 # ## Table 1 for every model
 #
 # The same function as `selfconf report` (`selfconf.report.compute_report`, which calls
-# `selfconf.summary.table1`): accuracy, mean and median stated confidence, CITL, Brier, 10-bin ECE, self-AUROC
+# `selfconf.stats.summary.table1`): accuracy, mean and median stated confidence, CITL, Brier, 10-bin ECE, self-AUROC
 # with a row-level percentile bootstrap interval, the error rate among answers stated with confidence ≥
 # {glue:text}`ext_hc_threshold:.0f`, and the error rate when only the {glue:text}`ext_low_coverage_pct:.0f`% most
 # confident answers are kept.

@@ -28,7 +28,7 @@
 # ## The scorecard, declared before computing (2026-12-01)
 #
 # *Declared on 2026-12-01, before any statistic of this page was computed, and not edited since (a test holds
-# this cell, and the rule and claims in `selfconf.realanswers`, to their declared text). One thing was known
+# this cell, and the rule and claims in `selfconf.sections.realanswers`, to their declared text). One thing was known
 # before: the book's earlier chapter on these data already showed the per-model Table 1 columns (accuracy,
 # confidence, CITL, ECE, self-AUROC with row-bootstrap intervals), the pooled share of wrong high-confidence
 # answers and the range of error rates at the lowest coverage; no panel, subject or item-clustered statistic had
@@ -120,11 +120,14 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf import glue, panels, realanswers, report, summary, vega
+from selfconf.book import glue, vega
+from selfconf import panels, report
+from selfconf.sections import realanswers
+from selfconf.stats import summary
 from selfconf.book import page_banner, table
-from selfconf.fetch import MMLU_PRO_COMMIT, MMLU_PRO_REPO, read_mmlu_pro_calibration
-from selfconf.paths import resolve
-from selfconf.sources import resolve_families
+from selfconf.data.fetch import MMLU_PRO_COMMIT, MMLU_PRO_REPO, read_mmlu_pro_calibration
+from selfconf.data.paths import resolve
+from selfconf.data.sources import resolve_families
 
 vega.enable()
 # the declared thresholds: the paper's are quoted facts, ours are settings of the declaration
@@ -620,7 +623,7 @@ alt.Chart(heat).mark_rect().encode(
 records = realanswers.scorecard(res)
 r1 = glue.glued_in_notebook(resolve("book") / "04_result1.ipynb") if (resolve("book") / "04_result1.ipynb").is_file() else None
 if r1 is None:
-    raise FileNotFoundError("book/04_result1.ipynb is missing: execute Result 1 first (python -m selfconf.build execute "
+    raise FileNotFoundError("book/04_result1.ipynb is missing: execute Result 1 first (python -m selfconf.book.build execute "
                             "runs it in an earlier phase)")
 # the paper's residual-error models: Result 1's top three by self-AUROC, in its order
 r1_top = sorted((k[len("t2_"):-len("_label_self_auroc")] for k in r1 if k.startswith("t2_") and k.endswith("_label_self_auroc")),

@@ -30,7 +30,7 @@ def built_book() -> Path:
     with open(ROOT / "_build" / ".build.lock", "w") as lock:  # one build at a time in a shared tree
         fcntl.flock(lock, fcntl.LOCK_EX)
         if os.environ.get("SELFCONF_SKIP_BUILD") != "1" or not (html / "index.html").is_file():
-            r = subprocess.run([sys.executable, "-m", "selfconf.build", "all"], cwd=ROOT,
+            r = subprocess.run([sys.executable, "-m", "selfconf.book.build", "all"], cwd=ROOT,
                                capture_output=True, text=True)
             if r.returncode:
                 pytest.fail(f"book build failed (exit {r.returncode}):\n{r.stdout[-6000:]}\n{r.stderr[-6000:]}")
@@ -49,7 +49,7 @@ def built_pdf(built_book) -> Path:
     fresh = pdf.is_file() and site_copy.is_file() and pdf.stat().st_mtime >= (built_book / "index.html").stat().st_mtime
     if os.environ.get("SELFCONF_SKIP_BUILD") == "1" and fresh:
         return pdf
-    r = subprocess.run([sys.executable, "-m", "selfconf.pdf"], cwd=ROOT, capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-m", "selfconf.book.pdf"], cwd=ROOT, capture_output=True, text=True)
     if r.returncode:
         pytest.fail(f"make pdf failed (exit {r.returncode}):\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}", pytrace=False)
     return pdf

@@ -20,7 +20,7 @@ API_KEY = "sk-test-never-log-this-7f3a"
 
 
 def battery_gold() -> dict[str, str]:
-    from selfconf.diagnose import load_battery
+    from selfconf.cli.diagnose import load_battery
 
     return {it["question"]: it["answers"][0] for it in load_battery()["items"]}
 

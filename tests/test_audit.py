@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from selfconf import audit, judging
-from selfconf.glue import glued_values, plain
+from selfconf.book import audit
+from selfconf.claims import judging
+from selfconf.book.glue import glued_values, plain
 
 
 def _nb(glued: dict) -> dict:
@@ -112,9 +113,9 @@ def test_glued_values_reads_a_real_myst_nb_glue_output(tmp_path):
     from nbclient import NotebookClient
 
     nb = nbformat.v4.new_notebook()
-    nb.cells.append(nbformat.v4.new_code_cell("from selfconf.glue import claim\nimport numpy as np\n"
+    nb.cells.append(nbformat.v4.new_code_cell("from selfconf.book.glue import claim\nimport numpy as np\n"
                                               "claim('x', np.float64(0.125)); claim('n', np.int64(7))"))
-    from selfconf.kernels import IPCKernelManager
+    from selfconf.book.kernels import IPCKernelManager
 
     NotebookClient(nb, kernel_name="python3", timeout=60, kernel_manager_class=IPCKernelManager).execute()
     book = tmp_path / "book"

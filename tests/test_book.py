@@ -9,8 +9,8 @@ import warnings
 import pytest
 import yaml
 
-from selfconf.audit import SECTION_PAGES
-from selfconf.build import notebook_names, toc_files
+from selfconf.book.audit import SECTION_PAGES
+from selfconf.book.build import notebook_names, toc_files
 
 pytestmark = pytest.mark.book
 
@@ -120,8 +120,8 @@ def test_every_glued_claim_is_on_its_page_with_its_status(built_book, root):
     """Inline provenance: every claim id a notebook glues appears on its page as an element with data-claim and
     data-status (the audit's status); every claim that does not print as the paper prints is marked in the text;
     every other pasted value carries a data-origin."""
-    from selfconf.glue import ORIGINS, glued_in_notebook
-    from selfconf.judging import MARKED
+    from selfconf.book.glue import ORIGINS, glued_in_notebook
+    from selfconf.claims.judging import MARKED
 
     doc, _ = _audit(root)
     status = {r["id"]: r["status"] for r in doc["claims"]}

@@ -6,7 +6,7 @@ Every request to any other address is aborted and recorded.  Per page the crawl 
 
 * requests that left 127.0.0.1 (there must be none: the book carries its own Vega and MathJax);
 * console errors, uncaught page errors and failed local requests (404s);
-* each chart (``div.selfconf-vega``, written by :mod:`selfconf.vega`): whether it holds an ``svg``
+* each chart (``div.selfconf-vega``, written by :mod:`selfconf.book.vega`): whether it holds an ``svg``
   with drawn marks;
 * each internal link: the target file exists and, for ``#anchor`` links, holds that id;
 * each interactive control of each chart (range sliders, radio buttons, selects, checkboxes): whether
@@ -242,7 +242,7 @@ def test_no_console_errors_or_missing_files(crawl):
 
 def test_every_chart_renders(crawl):
     charts = [(p, c) for p, r in crawl.items() for c in r.charts]
-    assert charts, "no chart found on any page (div.selfconf-vega): are notebooks calling selfconf.vega.enable()?"
+    assert charts, "no chart found on any page (div.selfconf-vega): are notebooks calling selfconf.book.vega.enable()?"
     bad = [f"  {p} #{c['id']}: svg={c['svg']} canvas={c['canvas']} marks={c['marks']} {c['text']!r}"
            for p, c in charts if not (c["canvas"] or (c["svg"] and c["marks"] > 0))]
     assert not bad, "charts without drawn marks:\n" + "\n".join(bad)

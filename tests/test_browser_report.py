@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 from selfconf import cli
-from selfconf.htmlreport import FACET_MAX
+from selfconf.report.html import FACET_MAX
 from test_browser import CHROMIUM, CHROMIUM_FLAGS, CHART_TIMEOUT_MS, _require_browser
 
 pytestmark = pytest.mark.browser

@@ -16,7 +16,7 @@ import yaml
 
 from conftest_stub import API_KEY, QUESTIONS, api_key, collect_argv, questions_csv, stub  # noqa: F401
 from selfconf import cli
-from selfconf.collect import SYSTEM_PROMPT, ChatClient, EndpointError, JsonlLog, parse_reply
+from selfconf.cli.collect import SYSTEM_PROMPT, ChatClient, EndpointError, JsonlLog, parse_reply
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "external"
@@ -234,7 +234,7 @@ def test_fetch_simpleqa_from_local_copy_writes_a_seeded_subsample(tmp_path):
 
 @pytest.mark.skipif(not (SHARED / "mmlu-pro-calibration").is_dir(), reason="../shared/external/mmlu-pro-calibration not present")
 def test_fetch_mmlu_pro_from_local_copy(tmp_path):
-    from selfconf.fetch import MMLU_PRO_MODELS, read_mmlu_pro_calibration
+    from selfconf.data.fetch import MMLU_PRO_MODELS, read_mmlu_pro_calibration
 
     d = tmp_path / "mmlu"
     assert cli.main(["fetch", "mmlu-pro-calibration", "--from", str(SHARED / "mmlu-pro-calibration"), "--dest", str(d)]) == 0
@@ -250,7 +250,7 @@ def test_fetch_errors_are_clear(tmp_path, capsys):
     (tmp_path / "partial").mkdir()
     assert cli.main(["fetch", "mmlu-pro-calibration", "--from", str(tmp_path / "partial"), "--dest", str(tmp_path / "d")]) == 2
     assert "mmlu_pro_gpt-4.1_eval_all_None.csv" in capsys.readouterr().err
-    from selfconf.fetch import read_mmlu_pro_calibration
+    from selfconf.data.fetch import read_mmlu_pro_calibration
 
     with pytest.raises(FileNotFoundError, match="make external"):
         read_mmlu_pro_calibration(tmp_path / "absent")
@@ -274,7 +274,7 @@ def test_rerun_is_registered_only_when_its_module_exists():
     names = [n for n, _, _ in cli.SUBCOMMANDS]
     assert "rerun" in names
     _, modules = cli.build_parser()
-    assert ("rerun" in modules) == (importlib.util.find_spec("selfconf.rerun") is not None)
+    assert ("rerun" in modules) == (importlib.util.find_spec("selfconf.book.rerun") is not None)
 
 
 def test_console_script_runs():

@@ -10,8 +10,8 @@ import pytest
 
 from conftest_stub import api_key, collect_argv, questions_csv, stub  # noqa: F401
 from selfconf import cli
-from selfconf.collect import OutputLock
-from selfconf.grade import grade_stage1, normalize
+from selfconf.cli.collect import OutputLock
+from selfconf.cli.grade import grade_stage1, normalize
 
 
 def n_lines(p) -> int:

@@ -9,8 +9,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from selfconf import consistency as cc
-from selfconf.audit import load_claims
+from selfconf.claims import consistency as cc
+from selfconf.book.audit import load_claims
 
 
 def _doc(**claims) -> dict:

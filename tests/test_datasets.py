@@ -10,7 +10,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from selfconf import datasets, fetch
+from selfconf import datasets
+from selfconf.data import fetch
 from selfconf.data import load_collection
 
 ROOT = Path(__file__).resolve().parents[1]

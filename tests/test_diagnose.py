@@ -10,8 +10,8 @@ import pytest
 
 from conftest_stub import api_key, stub  # noqa: F401
 from selfconf import cli
-from selfconf.diagnose import TIERS, WEIGHTS, composite, grade_item, load_battery, score_answers, tier
-from selfconf.diagnose.scoring import parse_number
+from selfconf.cli.diagnose import TIERS, WEIGHTS, composite, grade_item, load_battery, score_answers, tier
+from selfconf.cli.diagnose.scoring import parse_number
 
 BATTERY = load_battery()
 ITEMS = BATTERY["items"]
@@ -292,7 +292,7 @@ def test_scale_errors_come_from_the_report_rule():
     with pytest.raises(ValueError, match=r"record 3 \(item nume-03\): confidence 'high' is not a number"):
         score_answers([dict(a, confidence=("high" if i == 2 else 50)) for i, a in enumerate(base)])
     # one detection function, shared: diagnose does not carry a copy of the rule
-    import selfconf.diagnose.scoring as scoring
+    import selfconf.cli.diagnose.scoring as scoring
     assert "resolve_scale" not in vars(scoring) and report.resolve_scale.__module__ == "selfconf.report"
 
 
@@ -357,6 +357,6 @@ def test_help_names_prompt_ids_and_columns(capsys):
     assert "--confidence-scale" in out and "columns item_id, answer, confidence" in flat
     assert "diagnose-v1" in out and "--list-battery" in out
     assert f"probes {PROBES[0]['id']} ... {PROBES[-1]['id']}" in flat and f"traps {TRAPS[0]['id']} ... {TRAPS[-1]['id']}" in flat
-    from selfconf.diagnose import DIAGNOSE_SYSTEM_PROMPT
+    from selfconf.cli.diagnose import DIAGNOSE_SYSTEM_PROMPT
     assert " ".join(DIAGNOSE_SYSTEM_PROMPT.split()) in flat
     assert "incomplete (k of n answered)" in flat and "abstaining on everything scores 0" in flat

@@ -1,4 +1,4 @@
-"""Per-family sources (selfconf.sources), the family loaders and the raw-layout writer (selfconf.families),
+"""Per-family sources (selfconf.data.sources), the family loaders and the raw-layout writer (selfconf.data.families),
 and the per-family banner (selfconf.book)."""
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from selfconf import book, data, families, ladder, manipulation, sources
-from selfconf.audit import SECTION_PAGES, load_claims
+from selfconf import book, data
+from selfconf.data import families, sources
+from selfconf.sections import ladder, manipulation
+from selfconf.book.audit import SECTION_PAGES, load_claims
 from selfconf.data import DataError
 
 FIX = Path(__file__).parent / "fixtures"

@@ -8,8 +8,8 @@ import pytest
 
 from conftest_stub import api_key, collect_argv, questions_csv, stub  # noqa: F401
 from selfconf import cli
-from selfconf.collect import ChatClient
-from selfconf.grade import grade_rows, grade_stage1, grade_stage2, is_refusal, normalize, parse_verdict
+from selfconf.cli.collect import ChatClient
+from selfconf.cli.grade import grade_rows, grade_stage1, grade_stage2, is_refusal, normalize, parse_verdict
 
 
 @pytest.mark.parametrize(

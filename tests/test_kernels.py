@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from selfconf import kernels
+from selfconf.book import kernels
 
 
 def test_ipc_kernel_runs_a_notebook_over_unix_sockets(tmp_path):

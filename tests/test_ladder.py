@@ -1,4 +1,4 @@
-"""Tests of selfconf.ladder on small hand-made data and on the shipped ladder bundle."""
+"""Tests of selfconf.sections.ladder on small hand-made data and on the shipped ladder bundle."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from selfconf import ladder
-from selfconf.paths import resolve
+from selfconf.sections import ladder
+from selfconf.data.paths import resolve
 
 
 def _rows(spec):

@@ -1,4 +1,4 @@
-"""Tests of selfconf.manipulation on hand-made rows and on the shipped probe/arm files."""
+"""Tests of selfconf.sections.manipulation on hand-made rows and on the shipped probe/arm files."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from selfconf import manipulation as man
-from selfconf.paths import resolve
+from selfconf.sections import manipulation as man
+from selfconf.data.paths import resolve
 
 
 def test_microprobe_table_delta():

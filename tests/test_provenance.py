@@ -13,7 +13,7 @@ import pytest
 
 pytestmark = pytest.mark.book  # runs a kernel and two Sphinx builds (~20 s)
 
-CONF = """extensions = ["myst_nb", "selfconf.provenance"]
+CONF = """extensions = ["myst_nb", "selfconf.book.provenance"]
 root_doc = "book/04_result1"
 nb_execution_mode = "off"
 exclude_patterns = ["_build"]
@@ -28,7 +28,7 @@ def _project(tmp_path: Path, markdown: str, code: str) -> Path:
     import nbformat
     from nbclient import NotebookClient
 
-    from selfconf.kernels import IPCKernelManager
+    from selfconf.book.kernels import IPCKernelManager
 
     (tmp_path / "book").mkdir()
     (tmp_path / "data" / "paper").mkdir(parents=True)

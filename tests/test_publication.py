@@ -23,7 +23,7 @@ import yaml
 from bs4 import BeautifulSoup
 
 from selfconf import __version__
-from selfconf.publication import MENTION, PAPER_NUMBERS
+from selfconf.book.publication import MENTION, PAPER_NUMBERS
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = ROOT / ".tools"
@@ -359,7 +359,7 @@ def test_pdf_holds_every_page_title_and_table_1(built_book, built_pdf, root):
     text = _norm(" ".join(p.extract_text() or "" for p in reader.pages))
     assert len(reader.pages) > 40
     assert (built_book / "selfconf-book.pdf").read_bytes() == built_pdf.read_bytes(), "the site's copy is stale"
-    from selfconf.pdf import toc_order
+    from selfconf.book.pdf import toc_order
 
     for rel in toc_order(root):
         h1 = _soup(built_book / rel).find("h1")

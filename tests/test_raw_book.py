@@ -1,7 +1,7 @@
 """The whole book built from the raw layouts (issue 14): a full package and the graded collections alone.
 
 Each build runs in a copy of the project (so the session's normal build in ``_build/`` stays as it is)
-on rows the reconstruction writes into the documented raw layouts (:func:`selfconf.families.export_raw`).
+on rows the reconstruction writes into the documented raw layouts (:func:`selfconf.data.families.export_raw`).
 The reconstruction build these are compared with is the session's normal build (``built_book``).
 """
 
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from selfconf import families, sources
-from selfconf.audit import SECTION_PAGES
+from selfconf.data import families, sources
+from selfconf.book.audit import SECTION_PAGES
 
 pytestmark = pytest.mark.book
 
@@ -44,7 +44,7 @@ def _copy_project(root: Path, dst: Path) -> Path:
 def _build(project: Path, data_dir: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("SELFCONF_ROOT", "PYTHONPATH")}
     env["PYTHONPATH"] = str(project / "src")
-    return subprocess.run([sys.executable, "-m", "selfconf.build", "all", "--no-cache", "-p", "data_dir",
+    return subprocess.run([sys.executable, "-m", "selfconf.book.build", "all", "--no-cache", "-p", "data_dir",
                            json.dumps(str(data_dir))], cwd=project, env=env, capture_output=True, text=True)
 
 
@@ -83,7 +83,7 @@ def test_full_raw_package_gives_the_reconstruction_build_numbers(raw_builds, roo
     assert names and sorted(p.stem for p in (project / "book").glob("*.ipynb")) == names
     for nb in names:  # every notebook executed: no cell without an execution count
         doc = json.loads((project / "book" / f"{nb}.ipynb").read_text())
-        # the install cell is added after execution and never runs in the build (selfconf.build.with_install_cell)
+        # the install cell is added after execution and never runs in the build (selfconf.book.build.with_install_cell)
         code = [c for c in doc["cells"] if c["cell_type"] == "code" and c["metadata"].get("selfconf") != "install-cell"]
         assert code and all(c.get("execution_count") for c in code), f"{nb}: a cell did not execute"
         assert doc["cells"][0]["metadata"].get("selfconf") == "install-cell", f"{nb}: no install cell first"

@@ -15,8 +15,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from selfconf import bootstrap, build, metrics, panels, realanswers, summary
-from selfconf.fetch import MMLU_PRO_MODELS, mmlu_pro_filename, read_mmlu_pro_calibration
+from selfconf import bootstrap, metrics, panels
+from selfconf.book import build
+from selfconf.sections import realanswers
+from selfconf.stats import summary
+from selfconf.data.fetch import MMLU_PRO_MODELS, mmlu_pro_filename, read_mmlu_pro_calibration
 
 ROOT = Path(__file__).resolve().parents[1]
 EXT = ROOT / "data" / "external" / "mmlu-pro-calibration"
@@ -54,7 +57,7 @@ def test_declaration_is_frozen():
     assert hashlib.sha256(cell.encode()).hexdigest() == DECLARATION_CELL_SHA256, \
         "the declared scorecard cell was edited after its results existed"
     assert hashlib.sha256(_declaration_module().encode()).hexdigest() == DECLARATION_MODULE_SHA256, \
-        "the declared rule or claims in selfconf.realanswers were edited after their results existed"
+        "the declared rule or claims in selfconf.sections.realanswers were edited after their results existed"
 
 
 def test_declaration_comes_before_any_computation_and_names_every_claim():

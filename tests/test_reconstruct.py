@@ -79,8 +79,8 @@ def test_fidelity_report_has_no_unexplained_deterministic_miss():
 
 @needs_data
 def test_every_fidelity_file_is_written_by_the_one_judging_rule(root):
-    """Every generator's fidelity records agree with selfconf.judging on the manifest (one rule, one schema)."""
-    from selfconf import judging
+    """Every generator's fidelity records agree with selfconf.claims.judging on the manifest (one rule, one schema)."""
+    from selfconf.claims import judging
 
     m = judging.load_manifest(root / "data/paper/claims.yaml")
     files = sorted(SHIPPED.rglob("fidelity*.json"))

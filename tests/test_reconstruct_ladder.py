@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from selfconf.paths import resolve
+from selfconf.data.paths import resolve
 from selfconf.reconstruct import ladder as gen
 
 DATA = resolve("data/reconstructed")
@@ -64,7 +64,7 @@ def test_shipped_fidelity_file_deterministic_claims_all_match():
 @pytest.mark.skipif(not (DATA / "ladder" / "fidelity_ladder.json").is_file(), reason="bundle not generated")
 def test_shipped_bundle_matches_its_fidelity_recomputation():
     """The fidelity file was written from the files now on disk: recompute two values and compare."""
-    from selfconf import ladder
+    from selfconf.sections import ladder
 
     fid = json.loads((DATA / "ladder" / "fidelity_ladder.json").read_text())
     df = ladder.load_scored_arms(DATA, "sonnet5")

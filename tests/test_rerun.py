@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from selfconf import rerun as rr
-from selfconf.build import execute_one
+from selfconf.book import rerun as rr
+from selfconf.book.build import execute_one
 
 NOTEBOOK = textwrap.dedent('''\
     # ---
@@ -32,7 +32,7 @@ NOTEBOOK = textwrap.dedent('''\
 
     # %%
     import numpy as np
-    from selfconf import glue
+    from selfconf.book import glue
     rows = np.arange(1, 11, dtype=float)              # stands for the data in data_dir
     rng = np.random.default_rng(seed)
     boot = rng.choice(rows, size=(n_boot, rows.size)).mean(axis=1)

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from selfconf import audit
-from selfconf.glue import glued_in_notebook
+from selfconf.book import audit
+from selfconf.book.glue import glued_in_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ("03_design", "04_result1")

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from selfconf.audit import SECTION_PAGES
-from selfconf.rerun import rerun
+from selfconf.book.audit import SECTION_PAGES
+from selfconf.book.rerun import rerun
 
 pytestmark = pytest.mark.book
 

@@ -1,4 +1,4 @@
-"""selfconf.summary.table1: hand-computed small cases, determinism, independence of other models."""
+"""selfconf.stats.summary.table1: hand-computed small cases, determinism, independence of other models."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from selfconf import summary
+from selfconf.stats import summary
 from selfconf.bootstrap import resample_indices
 from selfconf.metrics import auroc
-from selfconf.summary import TABLE1_COLUMNS, model_rng, row_bootstrap_auroc, table1
+from selfconf.stats.summary import TABLE1_COLUMNS, model_rng, row_bootstrap_auroc, table1
 
 
 def _frame(spec: dict[str, tuple[list[float], list[int]]]) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""Offline altair charts (:mod:`selfconf.vega`): the renderer's HTML, the bundle, the Sphinx extension."""
+"""Offline altair charts (:mod:`selfconf.book.vega`): the renderer's HTML, the bundle, the Sphinx extension."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import altair as alt
 import pandas as pd
 import pytest
 
-from selfconf import vega
+from selfconf.book import vega
 
 CDN = re.compile(r"(cdn\.jsdelivr|unpkg\.com|cdnjs|vega\.github\.io/vega|requirejs)", re.I)
 
@@ -52,7 +52,7 @@ def test_renderer_is_used_by_altair():
         bundle = bundle[0] if isinstance(bundle, tuple) else bundle
         assert set(bundle) == {"text/markdown", "text/plain"}
         md = bundle["text/markdown"]
-        # a numbered figure (selfconf.publication's directive) whose caption is the chart's title
+        # a numbered figure (selfconf.book.publication's directive) whose caption is the chart's title
         assert md.startswith("````{selfconf-chart}\n:caption: hello\n") and md.rstrip().endswith("````")
         assert 'class="selfconf-vega"' in md and not CDN.search(md)
         assert '"hello"' not in md.split(":caption:", 1)[1].split("\n", 1)[1], "the title moves to the caption"
@@ -101,7 +101,7 @@ def test_unknown_vegalite_version_is_a_clear_error(monkeypatch):
 
 
 def test_cli_install_js(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "selfconf.vega", "install-js", str(tmp_path / "v")],
+    r = subprocess.run([sys.executable, "-m", "selfconf.book.vega", "install-js", str(tmp_path / "v")],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "v" / "selfconf-vega.js").stat().st_size > 100_000
@@ -111,7 +111,7 @@ def test_sphinx_extension_ships_vega_and_mathjax_locally(tmp_path):
     """A one-page Sphinx site with math and a chart: every script it loads is local."""
     src = tmp_path / "src"
     src.mkdir()
-    (src / "conf.py").write_text("extensions = ['myst_parser', 'selfconf.vega']\n"
+    (src / "conf.py").write_text("extensions = ['myst_parser', 'selfconf.book.vega']\n"
                                  "myst_enable_extensions = ['dollarmath']\nhtml_theme = 'alabaster'\n")
     vega.enable()
     chart = vega.chart_html(_chart("sphinx").to_dict())
@@ -140,7 +140,7 @@ def test_every_executed_chart_is_offline(built_book, root):
             for o in cell.get("outputs", []) or []:
                 data = o.get("data", {})
                 if any(k.startswith("application/vnd.vegalite") or k.startswith("application/vnd.vega+") for k in data):
-                    bad.append(f"{nb_path.name} cell {i}: Vega-Lite mimetype (call selfconf.vega.enable())")
+                    bad.append(f"{nb_path.name} cell {i}: Vega-Lite mimetype (call selfconf.book.vega.enable())")
                 html = data.get("text/html", "")
                 html = "".join(html) if isinstance(html, list) else html
                 if CDN.search(html):
@@ -164,7 +164,7 @@ def test_numbered_chart_in_a_sphinx_build(tmp_path):
     """The selfconf-chart directive makes a numbered figure that {numref} links; the title is its caption."""
     src = tmp_path / "src"
     src.mkdir()
-    (src / "conf.py").write_text("extensions = ['myst_parser', 'selfconf.vega', 'selfconf.publication']\n"
+    (src / "conf.py").write_text("extensions = ['myst_parser', 'selfconf.book.vega', 'selfconf.book.publication']\n"
                                  "numfig = True\nnumfig_format = {'figure': 'Figure %s'}\nhtml_theme = 'alabaster'\n")
     md = vega.chart_markdown(_chart("A titled chart").to_dict())
     (src / "index.md").write_text("# Page\n\nSee {numref}`fig-a-titled-chart`.\n\n" + md + "\n")

@@ -38,7 +38,7 @@ import math
 
 import numpy as np
 
-from . import metrics as _m
+from selfconf import metrics as _m
 
 __all__ = [
     "BootstrapCI",

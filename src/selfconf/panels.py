@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import metrics
+from selfconf import metrics
 
 __all__ = ["PANELS", "HEADLINE_PANEL", "PanelRows", "panel_rows", "agreement_signal",
            "rank_normalise", "panel_point_estimates", "panel_analysis", "PANEL_STATISTICS", "panel_intervals"]
@@ -162,7 +162,7 @@ def panel_analysis(df: pd.DataFrame, members, *, n_boot: int = 2000, rng=None) -
     canonical panel signal, arm B = stated confidence, same rows) gives the panel CI, the self
     CI and the CI of Δ = panel - self from the same item draws.
     """
-    from . import bootstrap
+    from selfconf import bootstrap
 
     p = panel_rows(df, members)
     est = panel_point_estimates(p)
@@ -264,7 +264,7 @@ def panel_intervals(df: pd.DataFrame, members, *, n_boot: int = 2000, rng=None, 
     >>> r["panel_auroc"] == panel_point_estimates(panel_rows(rows, ("a", "b")))["panel_auroc"]
     True
     """
-    from . import bootstrap
+    from selfconf import bootstrap
 
     p = panel_rows(df, members)
     est = panel_point_estimates(p)

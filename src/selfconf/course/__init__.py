@@ -91,7 +91,7 @@ def repository_url(root: Path | None = None) -> str:
     """``repository.url`` of ``_config.yml``, the one place the repository address is set."""
     import yaml
 
-    from ..paths import project_root
+    from selfconf.data.paths import project_root
 
     root = root or project_root()
     cfg = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
@@ -105,7 +105,7 @@ def notebooks_branch(root: Path | None = None) -> str:
     """``repository.branch`` of ``_config.yml``: the branch the launch buttons open (the published notebooks)."""
     import yaml
 
-    from ..paths import project_root
+    from selfconf.data.paths import project_root
 
     root = root or project_root()
     cfg = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
@@ -117,8 +117,8 @@ def book_ref(root: Path | None = None) -> str:
 
     The full commit of the checkout the book is built from, so a notebook installs exactly the package
     its outputs were computed with."""
-    from .. import __version__
-    from ..paths import project_root
+    from selfconf import __version__
+    from selfconf.data.paths import project_root
 
     env = os.environ.get("SELFCONF_COMMIT", "").split("+")[0]
     if len(env) == 40:
@@ -159,7 +159,7 @@ def install_cell(root: Path | None = None):
     """The install cell as an ``nbformat`` code cell (tagged ``remove-cell``: the HTML page does not show it)."""
     import nbformat
 
-    from .. import __version__
+    from selfconf import __version__
 
     cell = nbformat.v4.new_code_cell(install_cell_source(repository_url(root), book_ref(root), __version__))
     cell.metadata["tags"] = ["remove-cell"]
@@ -229,7 +229,7 @@ def make_student(out_dir: str | os.PathLike = "_build/student", *, update_checks
     import jupytext
     import nbformat
 
-    from ..paths import project_root
+    from selfconf.data.paths import project_root
 
     root = root or project_root()
     out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
@@ -300,8 +300,8 @@ def publish(dest: str | os.PathLike = "_build/notebooks", root: Path | None = No
     ``<branch>/book/<page>.ipynb`` (``repository.branch`` of ``_config.yml``), so every page they are on
     must be here; :func:`selfconf.course.main` ``publish`` refuses to write a tree without them.
     """
-    from .. import __version__
-    from ..paths import project_root
+    from selfconf import __version__
+    from selfconf.data.paths import project_root
 
     root = root or project_root()
     d = Path(dest) if Path(dest).is_absolute() else root / dest

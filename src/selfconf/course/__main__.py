@@ -1,5 +1,5 @@
 """``python -m selfconf.course student|publish``."""
 
-from . import main
+from selfconf.course import main
 
 raise SystemExit(main())

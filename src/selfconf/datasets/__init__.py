@@ -12,8 +12,8 @@
 ``"mmlu-pro"``
     Another group's MMLU-Pro results with a verbalised 0–100 confidence for 26 models
     (Linwei94/LLM-Calibration-Study, MIT), real model outputs: 26 x 12,032 rows in the
-    ``selfconf report`` layout of :func:`selfconf.fetch.read_mmlu_pro_calibration`.  Downloaded on
-    first use from the repository at the pinned commit by :func:`selfconf.fetch.fetch_mmlu_pro_calibration`,
+    ``selfconf report`` layout of :func:`selfconf.data.fetch.read_mmlu_pro_calibration`.  Downloaded on
+    first use from the repository at the pinned commit by :func:`selfconf.data.fetch.fetch_mmlu_pro_calibration`,
     every file checked against its pinned SHA-256, and kept in a cache folder.
 
 Where ``"mmlu-pro"`` comes from, in order: the cache (``$SELFCONF_CACHE`` or ``~/.cache/selfconf``),
@@ -21,7 +21,7 @@ already verified; the project's ``data/external/mmlu-pro-calibration/`` when run
 checkout (``make external`` puts it there); a local copy named by ``SELFCONF_EXTERNAL_FROM`` (a folder
 holding ``mmlu-pro-calibration/``, as ``scripts/fetch_external.sh`` reads it; tests point it at
 ``../shared/external``), copied into the cache; otherwise the network.  Failures raise
-:class:`selfconf.fetch.DownloadError` (no network) or :class:`selfconf.fetch.ChecksumError` (a file that is
+:class:`selfconf.data.fetch.DownloadError` (no network) or :class:`selfconf.data.fetch.ChecksumError` (a file that is
 not the pinned version), naming the file or URL.
 
 Example::
@@ -119,7 +119,7 @@ def _attrs(df, name: str, **extra):
 
 def _verified_folder(folder: Path) -> bool:
     """Whether ``folder`` holds all 26 MMLU-Pro files with their pinned digests (a corrupt one raises)."""
-    from .. import fetch as _fetch
+    from selfconf.data import fetch as _fetch
 
     files = [folder / _fetch.mmlu_pro_filename(m) for m in _fetch.MMLU_PRO_MODELS]
     if not all(f.is_file() for f in files):
@@ -130,7 +130,7 @@ def _verified_folder(folder: Path) -> bool:
 
 
 def _project_copy() -> Path | None:
-    from ..paths import project_root
+    from selfconf.data.paths import project_root
 
     try:
         root = project_root()
@@ -141,7 +141,7 @@ def _project_copy() -> Path | None:
 
 
 def _mmlu_pro_folder(log=print) -> Path:
-    from .. import fetch as _fetch
+    from selfconf.data import fetch as _fetch
 
     cached = cache_dir() / "mmlu-pro-calibration"
     if cached.is_dir() and _verified_folder(cached):
@@ -183,7 +183,7 @@ def load(name: str, *, log=None):
     ------
     KeyError
         An unknown name (the message lists the known ones).
-    selfconf.fetch.DownloadError, selfconf.fetch.ChecksumError, FileNotFoundError
+    selfconf.data.fetch.DownloadError, selfconf.data.fetch.ChecksumError, FileNotFoundError
         ``"mmlu-pro"`` could not be fetched, or a file is not the pinned version.
 
     References
@@ -200,11 +200,11 @@ def load(name: str, *, log=None):
     if name not in DATASETS:
         raise KeyError(f"unknown data set {name!r}; known: {', '.join(DATASETS)} (selfconf.datasets.names())")
     if name == "collection":
-        from ..data import load_collection_csv
+        from selfconf.data.collection import load_collection_csv
 
         df, report = load_collection_csv(collection_file())
         return _attrs(df, name, parse_failures=int(report.total_parse_failures))
-    from .. import fetch as _fetch
+    from selfconf.data import fetch as _fetch
 
     folder = _mmlu_pro_folder(log or (lambda msg: None))
     df = _fetch.read_mmlu_pro_calibration(folder)
@@ -216,7 +216,7 @@ def pack(src: str | os.PathLike = "data/reconstructed/collection.csv", dest: str
 
     gzip with no name and mtime 0, so the same rows give the same bytes on one zlib.
     Example: ``pack()`` after ``python -m selfconf.reconstruct``."""
-    from ..paths import resolve
+    from selfconf.data.paths import resolve
 
     s = resolve(src)
     d = Path(dest) if dest else COLLECTION_GZ

@@ -1,5 +1,5 @@
 """``python -m selfconf.datasets pack|names``."""
 
-from . import main
+from selfconf.datasets import main
 
 raise SystemExit(main())

@@ -18,5 +18,5 @@ bench_age   the TruthfulQA side of the benchmark-age arm
 fidelity    every design/result1 claim recomputed from the written rows with the book's functions
 generate    the driver writing ``data/reconstructed/*`` and ``fidelity_collection.json``
 
-This package (and :mod:`selfconf.audit`) are the only code allowed to read claim targets.
+This package (and :mod:`selfconf.book.audit`) are the only code allowed to read claim targets.
 """

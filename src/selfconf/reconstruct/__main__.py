@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..paths import resolve
+from selfconf.data.paths import resolve
 
 GENERATORS = ("collection", "ladder")
 

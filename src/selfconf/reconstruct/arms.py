@@ -60,7 +60,7 @@ TOPIC_BINS = ("numerical", "logic", "physics", "history", "code", "probability",
 
 
 def _targets() -> dict[str, float]:
-    from ..paths import resolve
+    from selfconf.data.paths import resolve
 
     import yaml
 
@@ -230,7 +230,7 @@ def _auc(y: np.ndarray, s: np.ndarray) -> float:
 def _twostage(rng: np.random.Generator, T: dict[str, float], attempts: int = 25) -> list[dict]:
     """Retry :func:`_twostage_once` until a 4,000-draw paired bootstrap of the pooled contrast lands
     within 0.004 of the printed interval (or keep the closest attempt)."""
-    from .. import manipulation as man
+    from selfconf.sections import manipulation as man
 
     lo_t, hi_t = T["twostage_delta_auroc_ci_lo"], T["twostage_delta_auroc_ci_hi"]
     best = None
@@ -357,8 +357,8 @@ def generate(out_dir: Path, claims: Any = None, *, seed: int = SEED, check: bool
     _write_csv(out_dir / "arms" / "regrade.csv", _regrade(rng, T))
     fid: dict = {"generator": "selfconf.reconstruct.arms", "seed": seed}
     if check:
-        from .ladder import ideal_bootstrap, judge
-        from .. import manipulation as man
+        from selfconf.reconstruct.ladder import ideal_bootstrap, judge
+        from selfconf.sections import manipulation as man
 
         vals = man.recompute_all(out_dir, seed=20261130, n_boot=2000)
         fid["claims"] = judge({k: v for k, v in vals.items() if k in T})

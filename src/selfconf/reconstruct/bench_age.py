@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from .targets import Targets
+from selfconf.reconstruct.targets import Targets
 
 __all__ = ["BENCH_MODELS", "TRUTHFULQA_ITEMS", "choose_counts", "benchmark_rows"]
 

@@ -35,10 +35,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .anneal import ModelTable
-from .frontier import FRONTIER, FrontierPlan, fit_frontier
-from .local import LOCAL, LOCAL_SPEC, fit_local
-from .targets import Targets
+from selfconf.reconstruct.anneal import ModelTable
+from selfconf.reconstruct.frontier import FRONTIER, FrontierPlan, fit_frontier
+from selfconf.reconstruct.local import LOCAL, LOCAL_SPEC, fit_local
+from selfconf.reconstruct.targets import Targets
 
 __all__ = ["N_ITEMS", "ITEM_IDS", "COLUMNS", "Structure", "build_rows", "write_collection",
            "FRONTIER_PARSE_FAILURES", "MOONSHOT_FIRST_PARTY"]
@@ -316,7 +316,7 @@ def _panel_frame(rows: dict[str, ModelRows], codes: dict[str, np.ndarray], membe
 
 def panel_values(rows, codes, panel_members: dict[str, tuple[str, ...]]) -> dict[str, dict]:
     """Point estimates of every panel (the book's :func:`selfconf.panels.panel_point_estimates`)."""
-    from .. import panels
+    from selfconf import panels
 
     out = {}
     for name, members in panel_members.items():
@@ -330,8 +330,8 @@ def panel_half_widths(rows, codes, members) -> dict[str, float]:
     bootstrap SE (:func:`.bounds.clustered_auroc_se`, :func:`.bounds.clustered_contrast_se`) of
     the pooled self-AUROC (``self``), the canonical panel AUROC (``panel``) and their paired
     difference (``delta``), on the same rows as :func:`selfconf.panels.panel_analysis`."""
-    from .. import panels
-    from .bounds import clustered_auroc_se, clustered_contrast_se
+    from selfconf import panels
+    from selfconf.reconstruct.bounds import clustered_auroc_se, clustered_contrast_se
 
     p = panels.panel_rows(_panel_frame(rows, codes, members), members)
     sig, y, item, _ = p.long(panels.agreement_signal(p, "canonical").astype(float))
@@ -388,7 +388,7 @@ def tune_structure(T: Targets, tables, plan, fails, seed_seq: np.random.SeedSequ
     then of mistral (analytic item-clustered SEs, no bootstrap draws).  Every evaluation rebuilds the rows from
     the same seed, so the search is deterministic.
     """
-    from .. import panels
+    from selfconf import panels
 
     members = {k: tuple(v) for k, v in panels.PANELS.items()}
     struct = Structure()
@@ -505,6 +505,6 @@ def tune_structure(T: Targets, tables, plan, fails, seed_seq: np.random.SeedSequ
 
 def generate(out_dir, seed: int | None = None) -> dict:
     """Entry point used by ``python -m selfconf.reconstruct`` (see :mod:`.generate`)."""
-    from .generate import DEFAULT_SEED, generate_collection
+    from selfconf.reconstruct.generate import DEFAULT_SEED, generate_collection
 
     return generate_collection(out_dir, DEFAULT_SEED if seed is None else seed)

@@ -4,7 +4,7 @@ from the written rows with the book's own statistics, against the printed number
 This module belongs to the generator (it reads claim targets); the analysis notebooks compute
 the same quantities independently and never see the targets.
 
-Statuses come from the book's one judging rule, :mod:`selfconf.judging` (the audit's): ``match``,
+Statuses come from the book's one judging rule, :mod:`selfconf.claims.judging` (the audit's): ``match``,
 ``mismatch``, ``within_tolerance``, ``outside_tolerance``; ``external`` for protocol constants and
 quoted facts (not recomputed).
 """
@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import metrics
-from ..data import graded
-from ..panels import PANELS, panel_analysis
-from .bench_age import BENCH_MODELS
-from .targets import Targets
+from selfconf import metrics
+from selfconf.data.collection import graded
+from selfconf.panels import PANELS, panel_analysis
+from selfconf.reconstruct.bench_age import BENCH_MODELS
+from selfconf.reconstruct.targets import Targets
 
 __all__ = ["SECTIONS", "compute_values", "judge", "fidelity_records", "mean_over_seeds"]
 
@@ -32,7 +32,7 @@ N_BOOT = 2000
 
 
 def _model_stats(g: pd.DataFrame, m: str, rng: np.random.Generator, n_boot: int) -> dict[str, Any]:
-    from .. import bootstrap
+    from selfconf import bootstrap
 
     r = g[g["model"] == m]
     c = metrics.from_percent(r["confidence"].to_numpy())
@@ -77,7 +77,7 @@ def mean_over_seeds(recompute_fn, select, seeds, n_boot: int, *, spread: bool = 
 
 def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_boot: int = N_BOOT) -> dict[str, float]:
     """Every design / result1 quantity the reconstruction must reproduce, from rows."""
-    from .. import bootstrap
+    from selfconf import bootstrap
 
     ss = np.random.SeedSequence(seed)
     g = graded(df)
@@ -195,9 +195,9 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
 
 
 def judge(c: dict, x: float | None, by_id: dict) -> tuple[str, float | None]:
-    """Status of one claim given its recomputed value, by the book's one rule (:func:`selfconf.judging.judge`)."""
-    from ..judging import Manifest
-    from ..judging import judge as _judge
+    """Status of one claim given its recomputed value, by the book's one rule (:func:`selfconf.claims.judging.judge`)."""
+    from selfconf.claims.judging import Manifest
+    from selfconf.claims.judging import judge as _judge
 
     j = _judge(Manifest(list(by_id.values())), c["id"], x)
     return j.status, j.tolerance
@@ -205,8 +205,8 @@ def judge(c: dict, x: float | None, by_id: dict) -> tuple[str, float | None]:
 
 def fidelity_records(T: Targets, values: dict[str, float]) -> list[dict]:
     """One record per design/result1 claim (plus the moonshot first-party count), in the schema of
-    :func:`selfconf.judging.fidelity_record`; a repeat is judged with its canonical claim's value."""
-    from ..judging import Manifest, fidelity_record
+    :func:`selfconf.claims.judging.fidelity_record`; a repeat is judged with its canonical claim's value."""
+    from selfconf.claims.judging import Manifest, fidelity_record
 
     m = Manifest(T.raw["claims"], T.raw)
     recs = []

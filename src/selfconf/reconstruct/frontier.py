@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .anneal import ModelTable, Part, anneal, exact_penalty, interval_penalty
-from .tables import (auroc_table, delong_se_table, ece_bins_table, median_table, pooled_auroc,
+from selfconf.reconstruct.anneal import ModelTable, Part, anneal, exact_penalty, interval_penalty
+from selfconf.reconstruct.tables import (auroc_table, delong_se_table, ece_bins_table, median_table, pooled_auroc,
                      ranknorm_pooled_auroc, top_counts)
-from .faststats import auroc_lists, pooled_auroc_lists, ranknorm_auroc_lists, table_stats
-from .targets import Targets
+from selfconf.reconstruct.faststats import auroc_lists, pooled_auroc_lists, ranknorm_auroc_lists, table_stats
+from selfconf.reconstruct.targets import Targets
 
 __all__ = ["FRONTIER", "FrontierPlan", "fit_frontier", "frontier_summary"]
 

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import numpy as np
 
-from .bench_age import BENCH_MODELS, benchmark_rows, choose_counts
-from ..panels import PANELS
-from .collection import (FRONTIER_PARSE_FAILURES, build_rows, panel_half_widths, parse_failures,
+from selfconf.reconstruct.bench_age import BENCH_MODELS, benchmark_rows, choose_counts
+from selfconf.panels import PANELS
+from selfconf.reconstruct.collection import (FRONTIER_PARSE_FAILURES, build_rows, panel_half_widths, parse_failures,
                          tune_structure, write_collection, write_csv)
-from .frontier import FRONTIER, FrontierPlan, fit_frontier, frontier_terms
-from .local import LOCAL_SPEC, fit_local
-from .targets import load_targets
+from selfconf.reconstruct.frontier import FRONTIER, FrontierPlan, fit_frontier, frontier_terms
+from selfconf.reconstruct.local import LOCAL_SPEC, fit_local
+from selfconf.reconstruct.targets import load_targets
 
 __all__ = ["DEFAULT_SEED", "KNOWN_CONFLICTS", "RECONSTRUCTION_LIMITS", "generate_collection", "google_ci_evidence",
            "google_ci_reason", "ceil_rule_closest", "ideal_bootstrap"]
@@ -32,7 +32,7 @@ RESTARTS = 3
 #: shape ``{"claims": [...], "reason": str, "evidence": {...}, "closest_attainable": {claim id: value}}``:
 #: ``closest_attainable`` is the value nearest the print that any data consistent with the other published
 #: numbers can give under that convention; the audit calls a failing number a *conflict* only when that
-#: bound excludes the print by more than the tolerance (:func:`selfconf.judging.conflict_excludes`).
+#: bound excludes the print by more than the tolerance (:func:`selfconf.claims.judging.conflict_excludes`).
 KNOWN_CONFLICTS = [
     {
         "claims": ["t2_google_err_cov40", "t2_google_err_cov20", "r1_riskcov_google_err20"],
@@ -107,7 +107,7 @@ def google_ci_evidence(T) -> dict:
     """Evidence for the google interval conflict: blocks, smallest DeLong SE, implied SE."""
     import math
 
-    from .bounds import block_tied_table, delong_se_from_table, min_delong_se
+    from selfconf.reconstruct.bounds import block_tied_table, delong_se_from_table, min_delong_se
 
     n = int(T.value("t1_google_n"))
     cum_rows = [math.floor(round(c * n / 100, 9)) for c in GOOGLE_COVERAGES]
@@ -138,7 +138,7 @@ def ideal_bootstrap(df, bench, T, seed: int) -> dict:
     functions), :data:`IDEAL_SEEDS` runs of :data:`IDEAL_DRAWS` draws; the seeds come from
     ``SeedSequence([seed, 1])`` (never the book's page seed).
     """
-    from .fidelity import SECTIONS, compute_values, mean_over_seeds
+    from selfconf.reconstruct.fidelity import SECTIONS, compute_values, mean_over_seeds
 
     seeds = np.random.SeedSequence([seed, 1]).generate_state(IDEAL_SEEDS).tolist()
     wanted = [c["id"] for c in T.raw["claims"]
@@ -212,8 +212,8 @@ def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print
         ],
     }
     if fidelity:
-        from ..data import load_benchmark_age, load_collection
-        from .fidelity import compute_values, fidelity_records, risk_coverage_conventions
+        from selfconf.data.collection import load_benchmark_age, load_collection
+        from selfconf.reconstruct.fidelity import compute_values, fidelity_records, risk_coverage_conventions
 
         df, _ = load_collection(out)
         bench = load_benchmark_age(out)

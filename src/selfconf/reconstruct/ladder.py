@@ -8,7 +8,7 @@ What is written (under ``<out_dir>/ladder/``)
 * ``profiles-<subject>.json``: the three injected per-bin accuracy profiles (core, placebo,
   shuffled) over the 21 bins.
 * ``fidelity_ladder.json``: every targeted published number, the value recomputed from the
-  written files by the book's own analysis code (:mod:`selfconf.ladder`), and whether it holds.
+  written files by the book's own analysis code (:mod:`selfconf.sections.ladder`), and whether it holds.
 
 :func:`generate` also runs :func:`selfconf.reconstruct.arms.generate` (probes and limitation arms).
 
@@ -144,7 +144,7 @@ _SONNET_BIN_ACC = (1.00, 0.93, 0.98, 0.85, 0.94, 0.84, 0.92, 0.74, 0.92, 0.98, 0
 # ------------------------------------------------------------------------------------------ io
 def _claims_targets() -> dict[str, float]:
     """Printed target values from the claim manifest (the generator may read them; analysis never)."""
-    from ..paths import resolve
+    from selfconf.data.paths import resolve
 
     import yaml
 
@@ -155,7 +155,7 @@ def _claims_targets() -> dict[str, float]:
 
 # ------------------------------------------------------------------------------- fast statistics
 # Private, vectorised versions used only while searching; the fidelity check at the end recomputes
-# every number with the book's analysis code (selfconf.ladder -> selfconf.metrics/bootstrap).
+# every number with the book's analysis code (selfconf.sections.ladder -> selfconf.metrics/bootstrap).
 def _auc_hist(pos: np.ndarray, neg: np.ndarray) -> float:
     """Mann-Whitney AUROC (ties 1/2) from histograms of positive and negative scores."""
     P, N = pos.sum(), neg.sum()
@@ -1001,7 +1001,7 @@ FIDELITY_N_BOOT = 2000
 
 def recompute(data_dir: Path, seed: int = FIDELITY_SEED, n_boot: int = FIDELITY_N_BOOT) -> dict[str, float]:
     """Every ladder claim recomputed from the written files with the book's analysis code."""
-    from .. import ladder as lad
+    from selfconf.sections import ladder as lad
 
     frames = {s_: lad.load_scored_arms(data_dir, s_) for s_ in SUBJECTS}
     out: dict[str, float] = {}
@@ -1066,7 +1066,7 @@ IDEAL_N_BOOT = 4000
 def ideal_bootstrap(recompute_fn, judged: dict[str, dict]) -> dict[str, dict]:
     """Large-B value of every bootstrap-kind claim in ``judged``: :func:`.fidelity.mean_over_seeds`
     of ``recompute_fn`` over :data:`IDEAL_SEEDS` with :data:`IDEAL_N_BOOT` draws each."""
-    from .fidelity import mean_over_seeds
+    from selfconf.reconstruct.fidelity import mean_over_seeds
 
     ids = sorted(k for k, r in judged.items() if r["kind"] in ("bootstrap", "bootstrap-derived"))
     return mean_over_seeds(recompute_fn, lambda values: ids, IDEAL_SEEDS, IDEAL_N_BOOT)
@@ -1074,8 +1074,8 @@ def ideal_bootstrap(recompute_fn, judged: dict[str, dict]) -> dict[str, dict]:
 
 def judge(values: dict[str, float], claims_path: str = "data/paper/claims.yaml") -> dict[str, dict]:
     """Judge recomputed values against the manifest by the book's one rule
-    (:func:`selfconf.judging.fidelity_records`, the audit's rule)."""
-    from ..judging import fidelity_records, load_manifest
+    (:func:`selfconf.claims.judging.fidelity_records`, the audit's rule)."""
+    from selfconf.claims.judging import fidelity_records, load_manifest
 
     return fidelity_records(load_manifest(claims_path), values)
 
@@ -1124,7 +1124,7 @@ def generate(out_dir: Path, claims: Any = None, *, seed: int = SEED, check: bool
     (ladder_dir / "fidelity_ladder.json").write_text(json.dumps(fidelity, indent=1, sort_keys=True) + "\n",
                                                       encoding="utf-8", newline="\n")
     if with_arms:
-        from . import arms
+        from selfconf.reconstruct import arms
 
         fidelity["arms"] = arms.generate(out_dir, check=check)
     return fidelity

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .anneal import ModelTable, Part, anneal, interval_penalty
-from .frontier import median_penalty
-from .tables import auroc_table
+from selfconf.reconstruct.anneal import ModelTable, Part, anneal, interval_penalty
+from selfconf.reconstruct.frontier import median_penalty
+from selfconf.reconstruct.tables import auroc_table
 
 __all__ = ["LOCAL", "LOCAL_SPEC", "fit_local"]
 

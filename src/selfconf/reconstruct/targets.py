@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from ..paths import resolve
+from selfconf.data.paths import resolve
 
 __all__ = ["Targets", "load_targets", "CLAIMS_PATH"]
 

@@ -1,0 +1,642 @@
+"""The audit: every glued value against the number the paper prints.
+
+The claim manifest (``data/paper/claims.yaml``) lists each printed number with its id, printed
+token, value, decimals, section and kind.  The executed notebooks glue values under those ids
+(:mod:`selfconf.book.glue`).  This module is one of the two places (with the reconstruction generators)
+allowed to read the manifest's target values.
+
+What a record shows depends on the rows: with the shipped reconstruction a match shows that the
+analysis computes the statistic as the paper defines it and that the published numbers can hold
+together (the rows were fitted to them); with the original replication package it is a reproduction.
+
+Rules
+-----
+Every number is judged by :mod:`selfconf.claims.judging`, the book's one rule (formatting with the printed
+decimals; a Monte-Carlo tolerance for bootstrap and bootstrap-derived numbers; quoted external facts).
+A claim whose section has no executed notebook is ``pending``; a built section's claim that no notebook
+glued is ``unglued``.  A repeat (``same_as``) must be glued under its own id by its own section's page
+with the canonical value (``transform: negate`` flips the sign); it is then judged like its canonical
+claim.
+
+Why a number fails
+------------------
+:func:`explain_failures` pairs every failing record with the notes the reconstruction generators left
+in their fidelity files (``fidelity*.json`` under the data folder): *known conflicts* (published numbers
+that no data set can reproduce together under the book's rules, with the reason) and *ideal bootstrap
+values* (a bootstrap claim recomputed from the reconstructed rows with many more draws, which separates a
+seed's Monte-Carlo luck from rows that sit away from the printed value).  The original paper data ship
+no fidelity files; every failure is then reported as having no reconstruction note.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from selfconf.claims import judging
+from selfconf.book.glue import QUOTED_FACTS, glued_values, pasted_keys
+from selfconf.claims.judging import FAILING, N_BOOT_PAPER, effective_kinds
+from selfconf.data.paths import resolve
+
+__all__ = ["SECTION_PAGES", "AuditRecord", "load_claims", "effective_kinds", "run_audit", "summarise", "write_quoted_facts",
+           "ReconstructionNotes", "Explanation", "load_reconstruction_notes", "explain_failures", "conflict_rows", "format_evidence",
+           "VERDICTS", "FAILING", "N_BOOT_PAPER", "WHAT_A_MATCH_SHOWS",
+           "AuditResult", "audit_book", "main"]
+
+CLAIMS = "data/paper/claims.yaml"
+
+#: Which executed notebook (in ``book/``) carries each paper section.
+SECTION_PAGES = {
+    "abstract": "00_abstract",
+    "introduction": "01_introduction",
+    "related-work": "02_related_work",
+    "design": "03_design",
+    "result1": "04_result1",
+    "result2": "05_result2",
+    "result3": "06_result3",
+    "implications": "07_implications",
+    "limitations": "08_limitations",
+    "conclusion": "09_conclusion",
+    "diagnostic-appendix": "10_diagnostic",
+    "reproducibility": "11_reproducibility",
+}
+
+@dataclass
+class AuditRecord:
+    id: str
+    section: str
+    kind: str
+    printed: str
+    recomputed: Any
+    status: str
+    page: str | None = None
+    same_as: str | None = None
+    tolerance: float | None = None
+    detail: str = ""
+    shows: str | None = None
+    marked: bool = False
+    difference: float | None = None
+    notebook: str | None = None
+    cell: int | None = None
+    computed_in: str | None = None
+    computed_cell: int | None = None
+    pages: list[str] = field(default_factory=list)
+    source: str | None = None
+
+
+def load_claims(path: str | Path = CLAIMS) -> dict:
+    """The claim manifest as a dict (``{"claims": [...], ...}``), read once by :func:`selfconf.claims.judging.load_manifest`."""
+    return judging.load_manifest(path).raw
+
+
+def run_audit(book_dir: str | Path = "book", claims_path: str | Path = CLAIMS) -> list[AuditRecord]:
+    """Judge every claim (:func:`selfconf.claims.judging.judge`) against the value glued in the executed notebooks.
+
+    Each record names the notebook and cell that glued the value (``notebook``, ``cell``), the notebook
+    that computed the canonical value of a repeat (``computed_in``) and the pages that paste it (``pages``).
+    """
+    m = judging.load_manifest(claims_path)
+    book = resolve(book_dir)
+    glued = glued_values(book)
+    pasted = pasted_keys(book)
+    built = {sec for sec, page in SECTION_PAGES.items() if (book / f"{page}.ipynb").is_file()}
+    records: list[AuditRecord] = []
+    for c in m.claims:
+        if c.get("same_as") and c["same_as"] not in m.by_id:
+            raise ValueError(f"{claims_path}: claim {c['id']} has same_as {c['same_as']!r}, which is not a claim id")
+        page = SECTION_PAGES.get(c["section"])
+        rec = AuditRecord(
+            id=c["id"], section=c["section"], kind=c["kind"], printed=str(c["printed"]),
+            recomputed=None, status="pending", page=page, same_as=c.get("same_as"),
+            pages=pasted.get(c["id"], []),
+        )
+        records.append(rec)
+        if c["section"] not in built:
+            rec.detail = f"section not built (no book/{page}.ipynb)"
+            continue
+        g = glued.get(c["id"])
+        if g is None:
+            rec.status = "unglued"
+            rec.detail = "no executed notebook glued this id"
+            continue
+        rec.recomputed = g["value"]
+        rec.notebook, rec.cell = Path(g["notebook"]).stem, g["cell"]
+        canon = glued.get(m.canonical(c["id"])["id"])
+        rec.computed_in = Path(canon["notebook"]).stem if canon else rec.notebook
+        rec.computed_cell = canon["cell"] if canon else rec.cell
+        rec.detail = f"glued in {g['notebook']}"
+        j = judging.judge(m, c["id"], rec.recomputed, quoted=bool(glued.get(f"{c['id']}__quoted", {}).get("value")))
+        rec.status, rec.tolerance, rec.shows, rec.marked = j.status, j.tolerance, j.shows, j.marked
+        rec.difference = j.difference
+        if j.status == "not_quoted":
+            rec.detail += "; external claim not glued from the quoted-facts file"
+        elif j.status == "mismatch":
+            if isinstance(rec.recomputed, bool) or not isinstance(rec.recomputed, (int, float)):
+                rec.detail += f"; glued value {rec.recomputed!r} is not a number"
+            else:
+                rec.detail += f"; shows {j.shows}, paper prints {judging.fmt(float(c['value']), int(c.get('decimals') or 0))}"
+        elif j.rule == "monte-carlo" and j.difference is not None:
+            rec.detail += f"; |Δ| = {abs(j.difference):.4g}, tol = {j.tolerance:.4g}"
+    return records
+
+
+def summarise(records: list[AuditRecord]) -> dict:
+    """Counts by status and by kind × status."""
+    by_status: dict[str, int] = {}
+    by_kind: dict[str, dict[str, int]] = {}
+    for r in records:
+        by_status[r.status] = by_status.get(r.status, 0) + 1
+        k = by_kind.setdefault(r.kind, {})
+        k[r.status] = k.get(r.status, 0) + 1
+    return {"n_claims": len(records), "by_status": by_status, "by_kind": by_kind,
+            "n_failing": sum(by_status.get(s, 0) for s in FAILING)}
+
+
+def write_audit_json(records: list[AuditRecord], out: str | Path = "_build/audit.json", *,
+                     explanations: list["Explanation"] | None = None,
+                     notes: "ReconstructionNotes | None" = None, data_source: str | None = None,
+                     section_sources: dict | None = None) -> Path:
+    """Write ``{"summary": ..., "claims": [record, ...]}`` to ``out``.
+
+    With ``explanations`` (from :func:`explain_failures`) the file also holds ``"explanations"``; with
+    ``notes`` (from :func:`load_reconstruction_notes`) it holds ``"fidelity_files"`` and ``"known_conflicts"``.
+    """
+    doc: dict[str, Any] = {"summary": summarise(records), "claims": [asdict(r) for r in records]}
+    if data_source is not None:
+        doc["data_source"] = data_source
+        doc["what_a_match_shows"] = WHAT_A_MATCH_SHOWS[data_source]
+    if section_sources is not None:
+        doc["section_sources"] = section_sources
+    if explanations is not None:
+        doc["explanations"] = [asdict(e) for e in explanations]
+    if notes is not None:
+        doc["fidelity_files"] = list(notes.files)
+        doc["known_conflicts"] = [dict(k) for k in notes.known_conflicts]
+        doc["reconstruction_limits"] = [dict(k) for k in notes.limits]
+    p = resolve(out)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    return p
+
+
+def write_quoted_facts(claims_path: str | Path = CLAIMS, out: str | Path = QUOTED_FACTS) -> Path:
+    """Extract the external (quoted) claims into the one labelled source of quoted facts."""
+    doc = load_claims(claims_path)
+    facts = []
+    for c in doc["claims"]:
+        if c["kind"] != "external" or c.get("same_as"):
+            continue
+        v = c["value"]
+        facts.append({"id": c["id"], "value": v, "printed": str(c["printed"]), "unit": c.get("unit"),
+                      "role": c.get("role", "fact"), "where": c["where"]})
+    header = ("# Quoted facts: numbers the paper prints that have no row-level source anywhere (human spot-check,\n"
+              "# cross-family audit, external-judge scores, swap extension) and design constants.  They are QUOTED,\n"
+              "# never computed.  Extracted from claims.yaml by `python -m selfconf.book.audit --write-quoted`.\n")
+    p = resolve(out)
+    p.write_text(header + yaml.safe_dump({"facts": facts}, sort_keys=False, allow_unicode=True, width=120),
+                 encoding="utf-8")
+    return p
+
+
+# ---------------------------------------------------------------------------------------------------
+# Why a number fails: the reconstruction generators' notes (fidelity files)
+# ---------------------------------------------------------------------------------------------------
+
+#: The four answers :func:`explain_failures` can give, in the order the audit page lists them.
+VERDICT_CONFLICT = "conflict among published numbers: a bound excludes the print beyond the tolerance"
+VERDICT_UNLUCKY = "the data's ideal value is within tolerance: this seed's draw is unlucky"
+VERDICT_IDEAL_OFF = "the reconstruction's ideal value is itself off by {diff}"
+VERDICT_CLOSER = ("the reconstruction misses (ideal value off by {diff}); the published numbers allow a value "
+                  "within tolerance, so a closer data set exists")
+VERDICT_NONE = "no reconstruction note"
+VERDICTS = {"conflict": VERDICT_CONFLICT, "unlucky": VERDICT_UNLUCKY, "ideal_off": VERDICT_IDEAL_OFF,
+            "closer_exists": VERDICT_CLOSER, "none": VERDICT_NONE}
+
+FIDELITY_PATTERN = "fidelity*.json"
+
+#: What the audit shows in each case the build can be in.
+WHAT_A_MATCH_SHOWS = {
+    "reconstruction": "The rows are a reconstruction fitted to the published statistics: a match shows that the "
+                      "analysis computes each statistic as the paper defines it and that the published numbers can "
+                      "hold together; a difference shows a conflict among the published numbers or Monte-Carlo "
+                      "noise. Neither shows that the paper's data are as described.",
+    "original": "The rows are the paper's own replication package: a match reproduces the printed number from the "
+                "original data, a difference is a failure to reproduce it.",
+    "mixed": "Some data families come from the paper's replication package and some from the book's reconstruction "
+             "(the table of sources below says which, per section): a number computed from original rows is "
+             "reproduced or not; a number computed from reconstructed rows shows only that the analysis and the "
+             "published numbers are consistent.",
+}
+
+
+@dataclass
+class ReconstructionNotes:
+    """What the fidelity files under a data folder say about numbers the rows cannot reproduce.
+
+    ``files``: the fidelity files read, relative to the data folder, sorted.  ``known_conflicts``: every
+    ``known_conflicts`` entry of every file, as ``{"claims", "reason", "evidence", "closest_attainable",
+    "source"}``.  ``limits``: the ``reconstruction_limits`` entries (numbers the reconstruction misses although
+    a bound shows the published numbers allow a closer value), same shape.  ``ideal_bootstrap``:
+    ``{claim id: {"value", "n_boot", "seeds", "source"}}``.
+    """
+
+    data_dir: str
+    files: list[str] = field(default_factory=list)
+    known_conflicts: list[dict] = field(default_factory=list)
+    ideal_bootstrap: dict[str, dict] = field(default_factory=dict)
+    limits: list[dict] = field(default_factory=list)
+
+
+@dataclass
+class Explanation:
+    """One failing audit record and what the reconstruction's notes say about it.
+
+    ``verdict_code`` is a key of :data:`VERDICTS`; ``note_id`` is the claim id under which the note was
+    found (the record's own id or another printing of the same number, through ``same_as``).
+    """
+
+    id: str
+    section: str
+    kind: str
+    status: str
+    printed: str
+    recomputed: Any
+    tolerance: float | None
+    ideal: float | None
+    ideal_n_boot: int | None
+    ideal_seeds: int | None
+    verdict_code: str
+    verdict: str
+    reason: str
+    evidence: dict = field(default_factory=dict)
+    note_id: str | None = None
+    source: str | None = None
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(float(x))
+
+
+def _read_entries(path: Path, rel: str, doc: dict, list_key: str, target: list[dict]) -> None:
+    """Validate and collect the ``known_conflicts`` / ``reconstruction_limits`` entries of one file."""
+    entries = doc.get(list_key, [])
+    if not isinstance(entries, list):
+        raise ValueError(f"{path}: {list_key!r} should be a list, found {type(entries).__name__}")
+    for i, k in enumerate(entries):
+        where = f"{path}: {list_key}[{i}]"
+        if not isinstance(k, dict):
+            raise ValueError(f"{where}: expected an object, found {type(k).__name__}")
+        ids = k.get("claims")
+        if not isinstance(ids, list) or not ids or not all(isinstance(c, str) for c in ids):
+            raise ValueError(f"{where}: field 'claims' should be a non-empty list of claim ids, found {ids!r}")
+        reason = k.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise ValueError(f"{where}: field 'reason' should be a non-empty string, found {reason!r}")
+        evidence = k.get("evidence") or {}
+        if not isinstance(evidence, dict):
+            raise ValueError(f"{where}: field 'evidence' should be an object, found {type(evidence).__name__}")
+        closest = k.get("closest_attainable") or {}
+        if not isinstance(closest, dict) or not all(_is_number(v) for v in closest.values()):
+            raise ValueError(f"{where}: field 'closest_attainable' should map claim ids to numbers, found {closest!r}")
+        target.append({"claims": list(ids), "reason": reason.strip(), "evidence": dict(evidence),
+                       "closest_attainable": {c: float(v) for c, v in closest.items()},
+                       "convention": k.get("convention"), "source": rel})
+
+
+def load_reconstruction_notes(data_dir: str | Path = "data/reconstructed") -> ReconstructionNotes:
+    """Read ``known_conflicts`` and ``ideal_bootstrap`` from every ``fidelity*.json`` under ``data_dir``.
+
+    Files are searched recursively (``data_dir`` resolved with :func:`selfconf.data.paths.resolve`) and read in
+    sorted path order.  A missing folder, a folder without fidelity files (the original paper data) or a
+    file without either key gives empty notes.  Entry layout (agreed with the generators):
+
+    * ``known_conflicts``: list of ``{"claims": [claim id, ...], "reason": str, "evidence": {name: number},
+      "closest_attainable": {claim id: number}}`` (``evidence`` and ``closest_attainable`` optional):
+      published numbers that cannot hold together under a stated convention, why, and the value nearest
+      the print that any consistent data can give (the bound the *conflict* verdict needs);
+    * ``reconstruction_limits``: the same shape, for numbers the reconstruction misses although a bound
+      shows that the published numbers allow a value within tolerance;
+    * ``ideal_bootstrap``: ``{claim id: {"value": float, "n_boot": int, "seeds": int}}`` (``n_boot`` and
+      ``seeds`` optional): the claim recomputed from the reconstructed rows with many draws.
+
+    Malformed content raises ``ValueError`` naming the file, entry and field; nothing is skipped.  Two
+    files giving different ideal values for one claim is an error too.
+    """
+    root = resolve(data_dir)
+    notes = ReconstructionNotes(data_dir=str(data_dir))
+    if not root.is_dir():
+        return notes
+    for path in sorted(root.rglob(FIDELITY_PATTERN)):
+        if not path.is_file():
+            continue
+        rel = path.relative_to(root).as_posix()
+        notes.files.append(rel)
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{path}: not valid JSON ({e})") from e
+        if not isinstance(doc, dict):
+            raise ValueError(f"{path}: expected a JSON object at the top level, found {type(doc).__name__}")
+        for list_key, target in (("known_conflicts", notes.known_conflicts), ("reconstruction_limits", notes.limits)):
+            _read_entries(path, rel, doc, list_key, target)
+        ideal = doc.get("ideal_bootstrap", {})
+        if not isinstance(ideal, dict):
+            raise ValueError(f"{path}: 'ideal_bootstrap' should be an object, found {type(ideal).__name__}")
+        for cid, entry in ideal.items():
+            where = f"{path}: ideal_bootstrap[{cid!r}]"
+            if not isinstance(entry, dict) or not _is_number(entry.get("value")):
+                raise ValueError(f"{where}: field 'value' should be a finite number, found "
+                                 f"{entry.get('value') if isinstance(entry, dict) else entry!r}")
+            for name in ("n_boot", "seeds"):
+                v = entry.get(name)
+                if v is not None and not (isinstance(v, int) and not isinstance(v, bool)):
+                    raise ValueError(f"{where}: field {name!r} should be an integer, found {v!r}")
+            new = {"value": float(entry["value"]), "n_boot": entry.get("n_boot"), "seeds": entry.get("seeds"),
+                   "source": rel}
+            old = notes.ideal_bootstrap.get(cid)
+            if old is not None and old["value"] != new["value"]:
+                raise ValueError(f"{path}: ideal_bootstrap[{cid!r}] = {new['value']!r} contradicts "
+                                 f"{old['value']!r} in {root / old['source']}")
+            notes.ideal_bootstrap.setdefault(cid, new)
+    return notes
+
+
+def _same_as_links(records: list[AuditRecord], claims: list[dict] | None) -> tuple[dict[str, str], dict[str, bool]]:
+    """``({id: same_as}, {id: negated})`` from the manifest when given, completed by the records."""
+    parent: dict[str, str] = {}
+    negate: dict[str, bool] = {}
+    for c in claims or []:
+        if c.get("same_as"):
+            parent[c["id"]] = c["same_as"]
+            negate[c["id"]] = c.get("transform") == "negate"
+    for r in records:
+        if r.same_as and r.id not in parent:
+            parent[r.id] = r.same_as
+            negate.setdefault(r.id, False)
+    return parent, negate
+
+
+def _root_and_sign(cid: str, parent: dict[str, str], negate: dict[str, bool]) -> tuple[str, int]:
+    """Follow ``same_as`` to the canonical claim; the sign maps the root's value onto ``cid``'s."""
+    sign, seen = 1, {cid}
+    while cid in parent:
+        sign *= -1 if negate.get(cid) else 1
+        cid = parent[cid]
+        if cid in seen:
+            raise ValueError(f"same_as cycle through claim {cid!r}")
+        seen.add(cid)
+    return cid, sign
+
+
+def format_evidence(evidence: dict) -> str:
+    """``"name = value; ..."`` for a conflict's evidence (numbers with 6 significant digits)."""
+    parts = []
+    for k, v in evidence.items():
+        parts.append(f"{k} = {format(float(v), '.6g') if _is_number(v) else v}")
+    return "; ".join(parts)
+
+
+def explain_failures(records: list[AuditRecord], data_dir: str | Path = "data/reconstructed",
+                     claims_path: str | Path | None = CLAIMS, *,
+                     notes: ReconstructionNotes | None = None) -> list[Explanation]:
+    """Say why each failing record fails, from the reconstruction's notes (:func:`load_reconstruction_notes`).
+
+    One :class:`Explanation` per record whose status is in ``FAILING`` (``mismatch``, ``outside_tolerance``,
+    ``unglued``, ``not_quoted``), in record order.  A record and every other printing of the same number
+    (linked by ``same_as``, followed to the canonical claim) share one explanation.  The verdict, first that
+    applies:
+
+    1. ``conflict`` — one of those printings is listed in a ``known_conflicts`` entry whose
+       ``closest_attainable`` bound excludes the printed value by more than the tolerance
+       (:func:`selfconf.claims.judging.conflict_excludes`): no data consistent with the other published numbers can
+       come within tolerance; ``reason`` and ``evidence`` carry the generator's explanation and the arithmetic
+       (``closest_attainable``, ``gap_to_print``, ``tolerance``).  An entry without such a bound never gives
+       this verdict;
+    2. ``unlucky`` — an ideal (large-B) value is recorded and lies within the record's tolerance of the
+       printed value (``|ideal − printed| <= tolerance``; without a tolerance, the audit's digit rule): the
+       rows reproduce the number, this seed's 2,000 draws do not;
+    3. ``closer_exists`` — the ideal value is outside, and a ``reconstruction_limits`` (or non-excluding
+       conflict) entry gives a bound within tolerance: the published numbers allow the print, the
+       reconstruction misses it;
+    4. ``ideal_off`` — an ideal value is recorded and is itself outside: the rows, not the draw, are off,
+       by ``ideal − printed`` (stated in the verdict);
+    5. ``none`` — no note.
+
+    The ideal value of another printing is carried over with its ``transform: negate`` sign.  Printed
+    target values, decimals and ``same_as`` links come from the manifest at ``claims_path`` (``None``:
+    the records' ``same_as`` only, and ideal values are shown but not judged).  ``data_dir`` is resolved
+    with :func:`selfconf.data.paths.resolve`; with no fidelity file there, every verdict is ``none``.  A caller
+    that has already read the notes passes them as ``notes`` (then ``data_dir`` is not read again).
+    """
+    if notes is None:
+        notes = load_reconstruction_notes(data_dir)
+    claims = load_claims(claims_path)["claims"] if claims_path is not None else None
+    by_id = {c["id"]: c for c in claims or []}
+    parent, negate = _same_as_links(records, claims)
+
+    manifest = judging.load_manifest(claims_path) if claims_path is not None else None
+
+    def by_root(entries: list[dict]) -> dict[str, list[dict]]:
+        out: dict[str, list[dict]] = {}
+        for k in entries:
+            for root in dict.fromkeys(_root_and_sign(c, parent, negate)[0] for c in k["claims"]):
+                out.setdefault(root, []).append(k)
+        return out
+
+    conflicts_by_root = by_root(notes.known_conflicts)
+    limits_by_root = by_root(notes.limits)
+    ideal_by_root: dict[str, list[tuple[str, dict]]] = {}
+    for cid, entry in notes.ideal_bootstrap.items():
+        root, _ = _root_and_sign(cid, parent, negate)
+        ideal_by_root.setdefault(root, []).append((cid, entry))
+
+    def bound_for(k: dict, rid: str, root: str, sign: int) -> float | None:
+        """The entry's closest attainable value for record ``rid``, carried over another printing's sign."""
+        ca = k.get("closest_attainable") or {}
+        if rid in ca:
+            return ca[rid]
+        for cid, v in ca.items():
+            croot, csign = _root_and_sign(cid, parent, negate)
+            if croot == root:
+                return v * csign * sign
+        return None
+
+    out: list[Explanation] = []
+    for r in records:
+        if r.status not in FAILING:
+            continue
+        if claims is not None and r.id not in by_id:
+            raise ValueError(f"{claims_path}: audit record {r.id!r} is not a claim of the manifest")
+        root, sign = _root_and_sign(r.id, parent, negate)
+        ex = Explanation(id=r.id, section=r.section, kind=r.kind, status=r.status, printed=r.printed,
+                         recomputed=r.recomputed, tolerance=r.tolerance, ideal=None, ideal_n_boot=None,
+                         ideal_seeds=None, verdict_code="none", verdict=VERDICT_NONE, reason="")
+        # the ideal value: the record's own entry first, then the canonical claim's, then other repeats'
+        cands = sorted(ideal_by_root.get(root, []), key=lambda ce: (ce[0] != r.id, ce[0] != root, ce[0]))
+        if cands:
+            cid, entry = cands[0]
+            ex.ideal = entry["value"] * _root_and_sign(cid, parent, negate)[1] * sign
+            ex.ideal_n_boot, ex.ideal_seeds = entry["n_boot"], entry["seeds"]
+            ex.note_id, ex.source = cid, entry["source"]
+        # a conflict needs a bound that excludes the print beyond the tolerance (judging.conflict_excludes)
+        supported, notes_here = [], []
+        for k in conflicts_by_root.get(root, []) + limits_by_root.get(root, []):
+            b = bound_for(k, r.id, root, sign)
+            if b is not None and manifest is not None and r.id in manifest.by_id:
+                excl, gap, limit = judging.conflict_excludes(manifest, r.id, b)
+                arith = {"closest_attainable": b, "gap_to_print": gap, "tolerance": limit}
+                (supported if excl and k in conflicts_by_root.get(root, []) else notes_here).append((k, arith))
+            else:
+                notes_here.append((k, {}))
+        if supported:
+            ex.verdict_code, ex.verdict = "conflict", VERDICT_CONFLICT
+            ex.reason = " | ".join(k["reason"] for k, _ in supported)
+            for k, arith in supported:
+                ex.evidence.update(k["evidence"])
+                ex.evidence.update(arith)
+            ex.note_id = next(c for c in supported[0][0]["claims"] if _root_and_sign(c, parent, negate)[0] == root)
+            ex.source = ", ".join(dict.fromkeys(k["source"] for k, _ in supported))
+            out.append(ex)
+            continue
+        if ex.ideal is not None and r.id in by_id:
+            c = by_id[r.id]
+            target = float(c["value"])
+            diff = ex.ideal - target
+            if r.tolerance is not None:
+                inside = abs(diff) <= r.tolerance + 1e-12
+                rule = f"tolerance {r.tolerance:.4g}"
+            else:
+                d = int(c.get("decimals") or 0)
+                inside = judging.fmt(ex.ideal, d) == judging.fmt(target, d)
+                rule = f"shown with {d} decimals"
+            draws = " × ".join(f"{v:,} {n}" for v, n in ((ex.ideal_n_boot, "draws"), (ex.ideal_seeds, "seeds")) if v)
+            basis = f"ideal value {ex.ideal:.4f}" + (f" ({draws})" if draws else "")
+            closer = [(k, a) for k, a in notes_here if a]
+            if inside:
+                ex.verdict_code, ex.verdict = "unlucky", VERDICT_UNLUCKY
+                ex.reason = f"{basis} is {abs(diff):.4g} from the printed value, inside the {rule}"
+            elif closer:
+                ex.verdict_code = "closer_exists"
+                ex.verdict = VERDICT_CLOSER.format(diff=f"{diff:+.4f}")
+                k, a = closer[0]
+                ex.reason = (f"{basis} is {abs(diff):.4g} from the printed value, outside the {rule}; the bound "
+                             f"{a['closest_attainable']:.4f} is {a['gap_to_print']:.4g} from it, inside the tolerance "
+                             f"{a['tolerance']:.4g}. " + k["reason"])
+                ex.evidence.update(k["evidence"])
+                ex.evidence.update(a)
+                ex.source = k["source"]
+            else:
+                ex.verdict_code = "ideal_off"
+                ex.verdict = VERDICT_IDEAL_OFF.format(diff=f"{diff:+.4f}")
+                ex.reason = (f"{basis} is {abs(diff):.4g} from the printed value, outside the {rule}: "
+                             "the reconstructed rows, not this seed, miss the number")
+                if notes_here:
+                    ex.reason += " | " + " | ".join(k["reason"] for k, _ in notes_here)
+        elif ex.ideal is not None:
+            ex.reason = f"ideal value {ex.ideal:.4f} recorded; no printed value to judge it against"
+        elif notes_here:
+            ex.reason = " | ".join(k["reason"] for k, _ in notes_here)
+        out.append(ex)
+    return out
+
+
+def conflict_rows(notes: ReconstructionNotes, records: list[AuditRecord] | None = None) -> list[dict]:
+    """One row per known conflict (every entry of every fidelity file), whether its claims pass or not.
+
+    Columns: ``source`` (fidelity file), ``claims`` (comma-separated ids), ``status`` (each claim's current
+    audit status, when ``records`` is given; ``not audited`` for an id the records lack), ``reason`` and
+    ``evidence`` (``name = value`` pairs).
+    """
+    status = {r.id: r.status for r in records or []}
+    rows = []
+    for k in notes.known_conflicts:
+        row = {"source": k["source"], "claims": ", ".join(k["claims"])}
+        if records is not None:
+            row["status"] = ", ".join(f"{c}: {status.get(c, 'not audited')}" for c in k["claims"])
+        row["reason"] = k["reason"]
+        row["evidence"] = format_evidence(k["evidence"])
+        rows.append(row)
+    return rows
+
+
+@dataclass
+class AuditResult:
+    """Everything one audit of a built book holds: the records, the explanations of the failing ones, the
+    reconstruction notes they were read from, which case the build is in (``data_source``:
+    ``"reconstruction"``, ``"original"`` or ``"mixed"``) and, per section, which source each data family
+    came from (``section_sources``, :func:`selfconf.data.sources.section_sources`)."""
+
+    records: list[AuditRecord]
+    explanations: list[Explanation]
+    notes: ReconstructionNotes
+    data_source: str
+    section_sources: dict[str, dict[str, str]] = field(default_factory=dict)
+
+
+def audit_book(book_dir: str | Path = "book", data_dir: str | Path = "data/reconstructed",
+               claims_path: str | Path = CLAIMS) -> AuditResult:
+    """Run :func:`run_audit` and :func:`explain_failures` once: the audit page, the CLI, the build and the
+    inline provenance marks (:mod:`selfconf.book.provenance`) all read this one result.
+
+    Each record gets its ``source``: ``"original"`` (its section's families were read from the original
+    package in ``data_dir``: the record is a true reproduction check), ``"reconstruction"``, ``"mixed"`` or
+    ``None`` (a quoted fact, or a section that reads no rows).  The reconstruction's notes (fidelity files)
+    explain only failing numbers that came from the reconstruction; they are read from the shipped
+    reconstruction whenever any family fell back to it.
+    """
+    from selfconf.data.paths import DEFAULT_DATA_DIR
+    from selfconf.data.sources import claim_sources, section_sources
+
+    records = run_audit(book_dir, claims_path)
+    m = judging.load_manifest(claims_path)
+    try:
+        by_claim = claim_sources(data_dir, m.claims)
+        secs = section_sources(data_dir)
+    except (FileNotFoundError, ValueError):  # an unreadable data folder: the notebooks would have failed first
+        by_claim, secs = {}, {}
+    for r in records:
+        r.source = by_claim.get(r.id)
+    kinds = {k for r in records for k in [r.source] if k}
+    case = "mixed" if len(kinds) > 1 else (kinds.pop() if kinds else "reconstruction")
+    notes_dir = data_dir if case == "reconstruction" else (DEFAULT_DATA_DIR if case == "mixed" else data_dir)
+    notes = load_reconstruction_notes(notes_dir)
+    why = explain_failures(records, notes_dir, claims_path, notes=notes)
+    for e in why:
+        if by_claim.get(e.id) == "original":  # a real reproduction failure: no reconstruction note applies
+            e.verdict_code, e.verdict, e.reason, e.evidence = "none", VERDICT_NONE, "", {}
+            e.ideal = e.ideal_n_boot = e.ideal_seeds = e.note_id = e.source = None
+    return AuditResult(records, why, notes, case, secs)
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m selfconf.book.audit", description=__doc__.split("\n")[0])
+    ap.add_argument("--book-dir", default="book")
+    ap.add_argument("--data-dir", default="data/reconstructed", help="where to look for the fidelity files")
+    ap.add_argument("--out", default="_build/audit.json")
+    ap.add_argument("--write-quoted", action="store_true", help="regenerate data/paper/quoted_facts.yaml and exit")
+    ap.add_argument("--strict", action="store_true", help="exit 1 when a built section has a failing claim")
+    a = ap.parse_args(argv)
+    if a.write_quoted:
+        print(write_quoted_facts())
+        return 0
+    res = audit_book(a.book_dir, a.data_dir)
+    recs, notes = res.records, res.notes
+    why = {e.id: e for e in res.explanations}
+    write_audit_json(recs, a.out, explanations=list(why.values()), notes=notes, data_source=res.data_source,
+                     section_sources=res.section_sources)
+    s = summarise(recs)
+    print(json.dumps(s, indent=1))
+    for r in recs:
+        if r.status in FAILING:
+            print(f"  {r.status:18s} {r.id:45s} printed {r.printed!s:>12}  got {r.recomputed!r}  {r.detail}")
+            print(f"  {'':18s} why: {why[r.id].verdict}" + (f" ({why[r.id].reason})" if why[r.id].reason else ""))
+    return 1 if (a.strict and s["n_failing"]) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

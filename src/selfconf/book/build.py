@@ -1,0 +1,331 @@
+"""Execute the book's notebooks with papermill, in parallel and cached, then build the HTML.
+
+Usage::
+
+    python -m selfconf.book.build execute [--only 04_result1 ...] [--jobs N] [--no-cache] [-p seed 7]
+    python -m selfconf.book.build student     # the student edition of the teaching chapter (selfconf.course)
+    python -m selfconf.book.build html        # student edition, then jupyter-book build . -W -n --keep-going
+    python -m selfconf.book.build all         # both
+
+Phases: computing notebooks run first (in parallel); pages that restate numbers (abstract,
+introduction, ...) paste values glued by the first phase, so they run second; the audit page runs
+last.  An executed notebook is reused from ``_build/nbcache/`` when its cache key matches: the
+notebook source, its parameters, the data files, the ``selfconf`` package source and, for later
+phases, the values glued by earlier phases (jupyter-cache alone would ignore imported code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+from selfconf.data.paths import project_root
+
+__all__ = ["PHASES", "notebook_names", "phase_of", "cache_key", "execute_one", "execute", "build_html",
+           "with_install_cell", "main"]
+
+#: Phase of each notebook stem not in phase 1.
+PHASES = {
+    "00_abstract": 2, "01_introduction": 2, "02_related_work": 2, "07_implications": 2,
+    "10_diagnostic": 2, "11_reproducibility": 2, "12_reconstruction": 2, "14_audit": 3,
+    "26_real_answers": 2,  # shows Result 1's claims beside its own (reads the executed 04_result1)
+    "21_seed_variation": 2,  # restates Table 1's intervals from Result 1's executed notebook
+}
+CACHE_DIR = "_build/nbcache"
+
+
+def toc_files(root: Path | None = None) -> set[str]:
+    """Stems of the ``book/...`` files listed in ``_toc.yml`` (the toc defines what the book contains)."""
+    import yaml
+
+    root = root or project_root()
+    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
+    found: set[str] = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            f = node.get("file")
+            if isinstance(f, str):
+                found.add(Path(f).stem)
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(toc)
+    if isinstance(toc.get("root"), str):
+        found.add(Path(toc["root"]).stem)
+    return found
+
+
+def notebook_names(root: Path | None = None, in_toc_only: bool = True) -> list[str]:
+    """Stems of the source notebooks ``notebooks/NN_*.py`` that the table of contents lists, sorted."""
+    root = root or project_root()
+    names = sorted(p.stem for p in (root / "notebooks").glob("[0-9][0-9]_*.py"))
+    if in_toc_only:
+        listed = toc_files(root)
+        names = [n for n in names if n in listed]
+    return names
+
+
+def phase_of(name: str) -> int:
+    return PHASES.get(name, 1)
+
+
+def _hash_files(paths, root: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(paths):
+        h.update(str(p.relative_to(root)).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def _inputs_digest(root: Path, data_dir: str | None = None) -> str:
+    """Digest of everything a notebook may read besides itself: data, package source, pins.
+
+    A ``data_dir`` parameter outside the project's ``data/`` (an original package kept elsewhere) is
+    hashed too, so editing its files invalidates the cached notebooks."""
+    files = [p for p in (root / "data").rglob("*") if p.is_file() and "raw" not in p.relative_to(root).parts[:2]]
+    files += [p for p in (root / "data" / "raw").rglob("*") if p.is_file()]
+    extra: list[Path] = []
+    if data_dir:
+        d = Path(data_dir) if Path(data_dir).is_absolute() else root / data_dir
+        if d.is_dir() and not d.resolve().is_relative_to((root / "data").resolve()):
+            extra = sorted(p for p in d.rglob("*") if p.is_file())
+    files += list((root / "src" / "selfconf").rglob("*.py"))
+    files += [p for p in (root / "src" / "selfconf").rglob("*") if p.suffix in {".yaml", ".json", ".js", ".csv"}]
+    files += [root / "requirements.txt"]
+    h = _hash_files([f for f in files if f.is_file()], root)
+    # the repository block of _config.yml: pages print links built from it (the student edition's Colab and
+    # Binder links, selfconf.course.student_links); the rest of the configuration does not reach a notebook
+    import yaml
+
+    cfg = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8")) if (root / "_config.yml").is_file() else {}
+    h = hashlib.sha256((h + json.dumps((cfg or {}).get("repository"), sort_keys=True)).encode()).hexdigest()
+    if extra:
+        x = hashlib.sha256(h.encode())
+        for p in extra:
+            x.update(str(p).encode())
+            x.update(p.read_bytes())
+        h = x.hexdigest()
+    return h
+
+
+def cache_key(name: str, params: dict, root: Path, inputs: str, upstream: str = "") -> str:
+    h = hashlib.sha256()
+    h.update((root / "notebooks" / f"{name}.py").read_bytes())
+    h.update(json.dumps(params, sort_keys=True).encode())
+    h.update(inputs.encode())
+    h.update(upstream.encode())
+    return h.hexdigest()[:24]
+
+
+def _to_ipynb(name: str, root: Path) -> Path:
+    """Sync the jupytext pair ``notebooks/<name>.py`` → ``notebooks/<name>.ipynb`` (in process: fast).
+
+    The ``.py`` file is the source of truth; the ``.ipynb`` is rewritten only when its content differs.
+    """
+    import jupytext
+
+    src = root / "notebooks" / f"{name}.py"
+    dst = root / "notebooks" / f"{name}.ipynb"
+    nb = jupytext.read(src)
+    text = jupytext.writes(nb, fmt="ipynb")
+    if not dst.exists() or dst.read_text(encoding="utf-8") != text:
+        tmp = dst.with_suffix(f".ipynb.{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, dst)  # atomic: parallel builds never see a half-written pair
+    return dst
+
+
+def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "book",
+                root: Path | None = None) -> Path:
+    """Execute one notebook with papermill into ``out_dir/<name>.ipynb``; raise a clear error on failure."""
+    import papermill as pm
+
+    from selfconf.book.kernels import run_papermill
+
+    root = root or project_root()
+    src = _to_ipynb(name, root)
+    out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
+    out.mkdir(parents=True, exist_ok=True)
+    dst = out / f"{name}.ipynb"
+    # papermill rewrites its output after every cell; write beside it and rename at the end, so a
+    # notebook of the same phase reading glued values (restate) never sees a half-written file
+    part = out / ".partial" / f"{name}.ipynb"
+    part.parent.mkdir(exist_ok=True)
+    env_root = os.environ.get("SELFCONF_ROOT")
+    os.environ["SELFCONF_ROOT"] = str(root)
+    os.environ["SELFCONF_BOOK"] = "1"  # selfconf.book.in_book(): the kernel runs a page of the book
+    try:
+        run_papermill(src, part, params, cwd=root / "book")
+    except pm.PapermillExecutionError as e:
+        os.replace(part, dst)
+        raise RuntimeError(
+            f"notebook notebooks/{name}.py failed in cell {e.exec_count} ({e.ename}: {e.evalue}); "
+            f"the partial output is in {dst}"
+        ) from None
+    finally:
+        if env_root is None:
+            os.environ.pop("SELFCONF_ROOT", None)
+        else:
+            os.environ["SELFCONF_ROOT"] = env_root
+    os.replace(part, dst)
+    return dst
+
+
+def _run_cached(name: str, params: dict, root: Path, key: str, use_cache: bool, out_dir: Path) -> tuple[str, str, float]:
+    t0 = time.perf_counter()
+    cached = root / CACHE_DIR / f"{name}-{key}.ipynb"
+    dst = out_dir / f"{name}.ipynb"
+    if use_cache and cached.is_file():
+        out_dir.mkdir(parents=True, exist_ok=True)
+        part = out_dir / ".partial" / f"{name}.ipynb"
+        part.parent.mkdir(exist_ok=True)
+        shutil.copyfile(cached, part)
+        os.replace(part, dst)  # atomic, as in execute_one
+        with_install_cell(dst, root)
+        return name, "cached", time.perf_counter() - t0
+    execute_one(name, params, out_dir, root)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    for old in cached.parent.glob(f"{name}-*.ipynb"):
+        old.unlink()
+    shutil.copyfile(dst, cached)
+    with_install_cell(dst, root)
+    return name, "executed", time.perf_counter() - t0
+
+
+def with_install_cell(nb_path: Path, root: Path) -> None:
+    """Make the executed notebook start with the install cell (:func:`selfconf.course.install_cell`).
+
+    Done after execution (the cell would do nothing in the build's environment), so the cached
+    execution stays valid when only the commit it pins changes; the page's HTML does not show the cell
+    (``remove-cell``), the downloaded and published notebooks start with it."""
+    import nbformat
+
+    from selfconf.course import add_install_cell
+
+    nb = nbformat.read(nb_path, as_version=4)
+    add_install_cell(nb, root)
+    tmp = nb_path.with_name(nb_path.name + f".{os.getpid()}.tmp")
+    nbformat.write(nb, tmp)
+    os.replace(tmp, nb_path)
+
+
+def _glued_digest(out_dir: Path) -> str:
+    from selfconf.book.glue import glued_values
+
+    return hashlib.sha256(json.dumps(glued_values(out_dir), sort_keys=True, default=str).encode()).hexdigest()
+
+
+def execute(only: list[str] | None = None, params: dict | None = None, jobs: int | None = None,
+            use_cache: bool = True, out_dir: str | Path = "book") -> list[tuple[str, str, float]]:
+    """Execute notebooks phase by phase (parallel within a phase). Returns (name, how, seconds)."""
+    root = project_root()
+    out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
+    names = notebook_names(root, in_toc_only=not only)
+    if only:
+        unknown = sorted(set(only) - set(names))
+        if unknown:
+            raise SystemExit(f"unknown notebook(s): {', '.join(unknown)}; known: {', '.join(names)}")
+        names = [n for n in names if n in only]
+    params = params or {}
+    if not only and out.is_dir():
+        # a full build: executed notebooks of pages no longer in the book must not be audited
+        for stale in out.glob("*.ipynb"):
+            if stale.stem not in names:
+                stale.unlink()
+    data_dir = params.get("data_dir")
+    inputs = _inputs_digest(root, data_dir if isinstance(data_dir, str) else None)
+    jobs = jobs or os.cpu_count() or 1
+    done: list[tuple[str, str, float]] = []
+    failures: list[str] = []
+    for phase in sorted({phase_of(n) for n in names}):
+        batch = [n for n in names if phase_of(n) == phase]
+        upstream = _glued_digest(out) if phase > 1 else ""
+        with ProcessPoolExecutor(max_workers=min(jobs, len(batch))) as pool:
+            futs = {pool.submit(_run_cached, n, params, root, cache_key(n, params, root, inputs, upstream),
+                                use_cache, out): n for n in batch}
+            for f in as_completed(futs):
+                try:
+                    res = f.result()
+                    done.append(res)
+                    print(f"  {res[0]:32s} {res[1]:8s} {res[2]:6.1f} s", flush=True)
+                except Exception as e:  # noqa: BLE001 - reported with the notebook's name
+                    failures.append(f"{futs[f]}: {e}")
+                    print(f"  {futs[f]:32s} FAILED   {e}", flush=True)
+        if failures:
+            raise SystemExit("notebook execution failed:\n  " + "\n  ".join(failures))
+    if out == root / "book":
+        _after_execution(out)
+    return done
+
+
+def _after_execution(out: Path) -> None:
+    """Files the build derives from executed notebooks, rewritten on every run (a cached notebook runs no cell).
+
+    ``_build/scorecard.json`` comes from the executed chapter ``26_real_answers`` (its glued records).
+    """
+    from selfconf.sections.realanswers import ensure_scorecard
+
+    written = ensure_scorecard(out)
+    if written is not None:
+        print(f"  scorecard: {written.relative_to(project_root())}", flush=True)
+
+
+def build_html(root: Path | None = None) -> None:
+    """``jupyter-book build . -W -n --keep-going``: any warning fails the build."""
+    root = root or project_root()
+    # a clean output: pages dropped from the toc must not linger in _build/html
+    for d in ("html", ".doctrees", "jupyter_execute"):
+        shutil.rmtree(root / "_build" / d, ignore_errors=True)
+    jb = Path(sys.executable).with_name("jupyter-book")
+    r = subprocess.run([str(jb), "build", ".", "-W", "-n", "--keep-going"], cwd=root)
+    if r.returncode:
+        raise SystemExit(f"jupyter-book build failed (exit {r.returncode}); warnings are errors")
+
+
+def _parse_params(pairs: list[list[str]] | None) -> dict:
+    out = {}
+    for k, v in pairs or []:
+        try:
+            out[k] = json.loads(v)
+        except json.JSONDecodeError:
+            out[k] = v
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m selfconf.book.build", description=__doc__.split("\n")[0])
+    ap.add_argument("step", choices=["execute", "student", "html", "all"])
+    ap.add_argument("--only", nargs="*", help="notebook stems to execute (default: all)")
+    ap.add_argument("--jobs", type=int, default=None, help="parallel notebooks (default: all cores)")
+    ap.add_argument("--no-cache", action="store_true")
+    ap.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
+                    help="papermill parameter (JSON value), e.g. -p seed 7")
+    a = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    if a.step in ("execute", "all"):
+        execute(a.only, _parse_params(a.param), a.jobs, not a.no_cache)
+    if a.step in ("student", "html", "all"):
+        # the student edition first: the teaching pages offer its notebooks (book/_static/student/) for download
+        from selfconf.course import make_student
+
+        make_student()
+    if a.step in ("html", "all"):
+        build_html()
+    print(f"done in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,306 @@
+"""Inline provenance: every pasted number on a page says what it is (a Sphinx extension).
+
+Loaded by ``_config.yml`` (``sphinx.extra_extensions: [selfconf.book.provenance]``, after myst-nb).
+
+* The ``{glue:text}`` role of myst-nb is replaced by a subclass that wraps each pasted value in one
+  element carrying its glue key.  When the page is resolved the element gets, from one audit of the
+  executed notebooks (:func:`selfconf.book.audit.audit_book`):
+
+  - for a paper claim: ``data-claim``, ``data-status`` (the audit status), ``data-kind``
+    (deterministic / derived / bootstrap / quoted), ``data-printed``, ``data-value`` (this build's value
+    with more digits than printed), ``data-why``, ``data-notebook`` / ``data-cell`` (where it was
+    computed) and ``data-audit`` (a link to the claim's row on the audit page);
+  - for any other value: ``data-origin`` (a key of :data:`selfconf.book.glue.ORIGINS`, glued beside the value
+    by :func:`selfconf.book.glue.value`), ``data-value`` and the notebook.
+
+  A claim that does not print as the paper prints it (:data:`selfconf.claims.judging.MARKED`) is marked in the
+  text itself (class ``selfconf-differs`` and a small "≠ paper" marker).  A pasted value with neither a
+  claim id nor an origin is a build warning, hence an error under ``-W``.
+* Table cells written with the ``{num}`text <claim id>``` role (:func:`selfconf.book.claim_role`, used by
+  :func:`selfconf.book.table`) become the same element; raw HTML spans ``<span class="selfconf-num"
+  data-claim="...">`` get the same attributes too.  ``{anchor}`id``` writes a link target with an exact id
+  (the audit page's ``claim-<id>`` rows).
+* Every page that pastes numbers gets a short legend; ``_static/provenance.js`` shows a small card on
+  hover or keyboard focus, with no network.
+
+Reference: the showyourwork project's idea that every number links to the code that made it (Luger et
+al. 2021, arXiv:2110.06271).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+
+__all__ = ["pasted_number", "attributes_for", "legend_html", "setup", "AUDIT_DOC", "KIND_LABEL"]
+
+#: The audit page (docname) that holds one row per claim, anchored ``claim-<id>``.
+AUDIT_DOC = "book/14_audit"
+#: How a claim's kind is named to a reader (an external claim is quoted, never computed).
+KIND_LABEL = {"deterministic": "deterministic", "derived": "derived", "bootstrap": "bootstrap", "external": "quoted"}
+ASSETS = Path(__file__).with_name("assets")
+
+
+class pasted_number(nodes.inline):  # noqa: N801 - docutils node classes are lower case
+    """A value pasted from a glue key; ``key`` names it, ``attrs`` holds its data attributes."""
+
+
+def _value_text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, float):
+        return f"{v:.6g}" if abs(v) >= 1e-3 or v == 0 else f"{v:.3e}"
+    return str(v)
+
+
+def _more_digits(v: Any, printed: str) -> str:
+    """This build's value with three more decimals than the paper prints."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return _value_text(v)
+    m = re.search(r"\.(\d+)", printed or "")
+    d = len(m.group(1)) if m else 0
+    sign = "+" if (printed or "").lstrip().startswith("+") else ""
+    return format(float(v), f"{sign}.{d + 3}f")
+
+
+def attributes_for(key: str, records: dict[str, Any], why: dict[str, Any], origins: dict[str, str],
+                   values: dict[str, Any], audit_href: str, notebook: str | None) -> dict[str, str] | None:
+    """The data attributes of one pasted value, or ``None`` when it has neither a claim id nor an origin."""
+    from selfconf.book.glue import ORIGINS
+    from selfconf.claims.judging import STATUSES
+
+    rec = records.get(key)
+    if rec is not None:
+        status = rec.status
+        reason = STATUSES.get(status, status)
+        ex = why.get(key)
+        if ex is not None:  # the verdict and its arithmetic; the generator's full note is on the audit page
+            first = ex.reason.split(". ", 1)[0].rstrip(".") if ex.reason else ""
+            reason = ex.verdict + (f" ({first})" if first else "")
+            if ex.reason and first != ex.reason.rstrip("."):
+                reason += "; the audit page has the full note"
+        elif rec.tolerance is not None and rec.difference is not None:
+            reason = (f"Monte-Carlo value (it moves with the bootstrap seed): {rec.difference:+.4f} from the "
+                      f"paper's value, within the tolerance of {rec.tolerance:.4f}")
+        attrs = {
+            "data-claim": key, "data-status": status, "data-kind": KIND_LABEL.get(rec.kind, rec.kind),
+            "data-printed": rec.printed, "data-value": _more_digits(rec.recomputed, rec.printed),
+            "data-why": reason, "data-notebook": rec.computed_in or rec.notebook or "",
+            "data-cell": "" if rec.computed_cell is None else str(rec.computed_cell),
+            "data-audit": f"{audit_href}#claim-{key}",
+        }
+        if rec.source:
+            attrs["data-source"] = {"original": "original package", "reconstruction": "reconstruction",
+                                    "mixed": "original package and reconstruction"}.get(rec.source, rec.source)
+        if rec.marked:
+            attrs["data-differs"] = "true"
+        return attrs
+    origin = origins.get(key)
+    if origin is None:
+        return None
+    return {"data-origin": origin, "data-value": _value_text(values.get(key, "")),
+            "data-why": ORIGINS.get(origin, origin), "data-notebook": notebook or ""}
+
+
+def legend_html() -> str:
+    """The short legend each page with pasted numbers carries (what the marks and origins mean)."""
+    from selfconf.book.glue import ORIGINS
+
+    shown = ["reconstruction-only", "original-data", "parameter", "simulation", "external-data"]
+    items = "".join(
+        f'<li><span class="selfconf-num selfconf-legend-sample" data-origin="{o}">n</span> {html.escape(ORIGINS[o])}</li>'
+        for o in shown)
+    return (
+        '<details class="selfconf-legend"><summary>How to read the numbers on this page</summary><ul>'
+        '<li><span class="selfconf-num selfconf-legend-sample" data-status="match">0.746</span> a number the paper '
+        "prints, recomputed here and printing exactly as the paper prints it</li>"
+        '<li><span class="selfconf-num selfconf-legend-sample selfconf-differs" data-status="within_tolerance">0.090'
+        '<sup class="selfconf-mark">≠&#8239;paper</sup></span> recomputed here but printing differently from the '
+        "paper (a Monte-Carlo value within its tolerance, or outside it, which the audit explains)</li>"
+        '<li><span class="selfconf-num selfconf-legend-sample" data-status="quoted">10</span> quoted from the paper, '
+        "never computed</li>"
+        f"{items}"
+        "<li>Hover over a number, or move to it with the Tab key, to see the paper's print, this build's value, "
+        "its kind and status, and the notebook that computed it.</li></ul></details>"
+    )
+
+
+_SPAN_RE = re.compile(r'<span class="selfconf-num" data-claim="([^"]+)">')
+
+
+def _attr_string(attrs: dict[str, str]) -> str:
+    return " ".join(f'{k}="{html.escape(v, quote=True)}"' for k, v in attrs.items())
+
+
+class _Data:
+    """One audit of the executed notebooks, read once per build."""
+
+    def __init__(self, srcdir: Path):
+        from selfconf.book.audit import audit_book
+        from selfconf.data.paths import DEFAULT_DATA_DIR
+
+        book = srcdir / "book"
+        data_dir = DEFAULT_DATA_DIR
+        audit_nb = book / "14_audit.ipynb"
+        if audit_nb.is_file():  # the data folder the build used (a papermill parameter of every notebook)
+            meta = json.loads(audit_nb.read_text(encoding="utf-8")).get("metadata", {})
+            data_dir = (meta.get("papermill") or {}).get("parameters", {}).get("data_dir", data_dir)
+        res = audit_book(book, srcdir / data_dir if not Path(data_dir).is_absolute() else data_dir,
+                         srcdir / "data" / "paper" / "claims.yaml")
+        self.records = {r.id: r for r in res.records}
+        self.why = {e.id: e for e in res.explanations}
+        self._book = book
+        self._pages: dict[str, tuple[dict[str, str], dict[str, Any]]] = {}
+
+    def page(self, docname: str) -> tuple[dict[str, str], dict[str, Any]]:
+        """``(origins, values)`` glued by the executed notebook of ``docname``."""
+        from selfconf.book.glue import ORIGIN_SUFFIX, glued_in_notebook
+
+        if docname not in self._pages:
+            nb = self._book.parent / f"{docname}.ipynb"
+            vals = glued_in_notebook(nb) if nb.is_file() else {}
+            origins = {k[: -len(ORIGIN_SUFFIX)]: v for k, v in vals.items() if k.endswith(ORIGIN_SUFFIX)}
+            self._pages[docname] = (origins, vals)
+        return self._pages[docname]
+
+
+def _data(app) -> _Data:
+    if getattr(app, "_selfconf_provenance", None) is None:
+        app._selfconf_provenance = _Data(Path(app.srcdir))
+    return app._selfconf_provenance
+
+
+def _resolve(app, doctree, docname: str) -> None:
+    """Give every pasted value of the page its attributes; add the legend; enrich table-cell spans."""
+    from sphinx.util import logging
+
+    log = logging.getLogger(__name__)
+    numbers = list(doctree.findall(pasted_number))
+    raws = [r for r in doctree.findall(nodes.raw) if "selfconf-num" in r.astext()]
+    if not numbers and not raws:
+        return
+    data = _data(app)
+    origins, values = data.page(docname)
+    href = app.builder.get_relative_uri(docname, AUDIT_DOC) if app.builder.format == "html" else ""
+    notebook = Path(docname).name
+    for n in numbers:
+        attrs = attributes_for(n["key"], data.records, data.why, origins, values, href, notebook)
+        if attrs is None:
+            log.warning(f"pasted value {n['key']!r} has neither a claim id nor an origin "
+                        "(glue it with glue.claim or glue.value(..., origin=...))", location=n)
+            attrs = {}
+        n["attrs"] = attrs
+    for r in raws:
+        def repl(m: re.Match) -> str:
+            key = m.group(1)
+            attrs = attributes_for(key, data.records, data.why, origins, values, href, notebook)
+            if attrs is None:
+                log.warning(f"table cell for {key!r} is not a claim of the manifest", location=r)
+                return m.group(0)
+            cls = "selfconf-num selfconf-differs" if attrs.get("data-differs") else "selfconf-num"
+            return f'<span class="{cls}" {_attr_string(attrs)} tabindex="0">'
+
+        text = _SPAN_RE.sub(repl, r.astext())
+        if "data-differs" in text:  # the marker after each differing cell's value
+            text = re.sub(r'(<span class="selfconf-num selfconf-differs"[^>]*>)([^<]*)</span>',
+                          r'\1\2<sup class="selfconf-mark" aria-hidden="true">≠&#8239;paper</sup></span>', text)
+        r.replace_self(nodes.raw("", text, format="html"))
+    if app.builder.format == "html":
+        section = next(iter(doctree.findall(nodes.section)), None)
+        legend = nodes.raw("", legend_html(), format="html")
+        if section is not None and section.children and isinstance(section.children[0], nodes.title):
+            section.insert(1, legend)
+        elif section is not None:
+            section.insert(0, legend)
+
+
+def _visit_html(self, node: pasted_number) -> None:
+    attrs = node.get("attrs") or {}
+    cls = "selfconf-num selfconf-differs" if attrs.get("data-differs") else "selfconf-num"
+    self.body.append(f'<span class="{cls}" {_attr_string(attrs)} tabindex="0">')
+
+
+def _depart_html(self, node: pasted_number) -> None:
+    if (node.get("attrs") or {}).get("data-differs"):
+        self.body.append('<sup class="selfconf-mark" aria-hidden="true">≠&#8239;paper</sup>')
+    self.body.append("</span>")
+
+
+def _visit_plain(self, node) -> None:
+    pass
+
+
+def _depart_plain(self, node) -> None:
+    pass
+
+
+def _make_role():
+    from myst_nb.ext.glue.roles import PasteTextRole
+
+    from selfconf.book.glue import paste_key
+
+    class ProvenanceTextRole(PasteTextRole):
+        """``{glue:text}`` that keeps the glue key on the pasted element."""
+
+        def run(self):
+            out, msgs = super().run()
+            key = paste_key(self.text)
+            wrapped = []
+            for n in out:
+                if isinstance(n, nodes.inline) and "pasted-text" in n.get("classes", []):
+                    w = pasted_number(n.rawsource, "", *n.children, key=key)
+                    w.source, w.line = n.source, n.line
+                    wrapped.append(w)
+                else:
+                    wrapped.append(n)
+            return wrapped, msgs
+
+    return ProvenanceTextRole()
+
+
+_NUM_RE = re.compile(r"^(?P<text>.*?)\s*<(?P<key>[^<>]+)>$", re.S)
+
+
+def num_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{num}`shown text <claim id>```: inline text that carries a paper claim (table cells of the book)."""
+    m = _NUM_RE.match(text)
+    if not m:
+        msg = inliner.reporter.error(f"num role: expected 'text <claim id>', got {text!r}", line=lineno)
+        return [inliner.problematic(rawtext, rawtext, msg)], [msg]
+    node = pasted_number(rawtext, m.group("text"), key=m.group("key").strip())
+    node.line = lineno
+    return [node], []
+
+
+def anchor_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{anchor}`id```: an empty HTML element with exactly this id (a link target such as ``claim-t1_google_n``)."""
+    ident = html.escape(text.strip(), quote=True)
+    return [nodes.raw("", f'<span id="{ident}"></span>', format="html")], []
+
+
+def _static(app) -> None:
+    if app.builder.format == "html":
+        app.config.html_static_path.append(str(ASSETS))
+
+
+def setup(app) -> dict:
+    """Sphinx entry point (after myst-nb): the provenance role, node, legend and card assets."""
+    app.setup_extension("myst_nb")
+    app.add_node(pasted_number, html=(_visit_html, _depart_html), latex=(_visit_plain, _depart_plain),
+                 text=(_visit_plain, _depart_plain), man=(_visit_plain, _depart_plain),
+                 texinfo=(_visit_plain, _depart_plain))
+    app.add_role_to_domain("glue", "text", _make_role(), override=True)
+    app.add_role("num", num_role)
+    app.add_role("anchor", anchor_role)
+    app.connect("builder-inited", _static)
+    app.connect("doctree-resolved", _resolve)
+    app.add_css_file("provenance.css")
+    app.add_js_file("provenance.js", loading_method="defer")
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

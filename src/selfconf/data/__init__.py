@@ -1,0 +1,29 @@
+"""Row input and schemas: reading, validating and locating the rows every number is computed from.
+
+- :mod:`selfconf.data.collection`  the 16-model collection (reconstructed CSV or the original JSONL)
+- :mod:`selfconf.data.families`    the ladder, probe and arm families, in either layout
+- :mod:`selfconf.data.rows`        column-wise reading of CSV, TSV and JSONL files (optionally gzipped)
+- :mod:`selfconf.data.sources`     which source each data family of a page comes from
+- :mod:`selfconf.data.fetch`       downloading third-party data (never committed)
+- :mod:`selfconf.data.paths`       the project root and data paths
+
+The collection loader's public names are importable from here (``from selfconf.data import graded``).
+"""
+
+from selfconf.data.collection import (
+    BENCHMARK_AGE_COLUMNS,
+    COLUMNS,
+    TIERS,
+    DataError,
+    ExclusionReport,
+    graded,
+    load_benchmark_age,
+    load_collection,
+    load_collection_csv,
+    normalise_answer,
+)
+
+__all__ = [
+    "COLUMNS", "BENCHMARK_AGE_COLUMNS", "TIERS", "DataError", "ExclusionReport",
+    "load_collection", "load_collection_csv", "load_benchmark_age", "graded", "normalise_answer",
+]

@@ -1,0 +1,416 @@
+"""Load and validate the row-level collection (reconstructed CSV or the original JSONL).
+
+Two layouts are accepted in ``data_dir`` (see ``data/README.md`` and ``data/raw/README.md``):
+
+* **contract** (the shipped reconstruction): ``collection.csv`` (one row per model x item,
+  parse failures included) and ``benchmark_age.csv``;
+* **raw** (the paper's replication package, if it is ever obtained): ``frontier_graded.jsonl``
+  and ``local_graded.jsonl`` (one graded call per line) and ``benchmark_age.jsonl``.  The raw
+  records are mapped onto the contract's columns; fields the mapping does not use are listed
+  in :attr:`ExclusionReport.unmapped_fields`, never dropped silently.
+
+Every malformed value raises :class:`DataError` naming the file, the line and the field.
+Nothing is excluded silently: :class:`ExclusionReport` counts, per model, the rows whose
+answer could not be parsed (they carry no confidence and no grade, and every analysis of
+graded rows leaves them out).
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from selfconf.data.paths import resolve
+
+__all__ = [
+    "COLUMNS", "BENCHMARK_AGE_COLUMNS", "TIERS", "DataError", "ExclusionReport",
+    "load_collection", "load_collection_csv", "load_benchmark_age", "graded", "normalise_answer",
+]
+
+COLUMNS = ["tier", "model", "model_id", "item_id", "confidence", "parse_ok", "correct", "refusal",
+           "answer_class", "graded_by", "served_by"]
+BENCHMARK_AGE_COLUMNS = ["model", "item_id", "benchmark", "correct"]
+TIERS = ("frontier", "local")
+GRADERS = ("string", "llm")
+SERVED = ("first_party", "aggregator", "local")
+RAW_FILES = {"frontier": "frontier_graded.jsonl", "local": "local_graded.jsonl"}
+REFUSAL_CLASS = "REFUSAL"
+
+
+class DataError(ValueError):
+    """A malformed input value; the message names file, line and field."""
+
+    def __init__(self, path: Path | str, line: int | None, field: str | None, msg: str):
+        where = f"{path}"
+        if line is not None:
+            where += f", line {line}"
+        if field is not None:
+            where += f", field {field!r}"
+        super().__init__(f"{where}: {msg}")
+        self.path, self.line, self.field = str(path), line, field
+
+
+@dataclass
+class ExclusionReport:
+    """What was excluded from the graded analysis set, counted per model.
+
+    ``per_model`` has one row per model: ``tier``, ``rows`` (calls), ``parse_failures``,
+    ``graded`` (= rows - parse failures) and ``refusals`` (kept: graded incorrect).
+    ``unmapped_fields`` lists raw-layout fields the loader did not map (empty for the CSV).
+    """
+
+    source: str
+    files: list[str]
+    per_model: pd.DataFrame
+    unmapped_fields: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def total_rows(self) -> int:
+        return int(self.per_model["rows"].sum())
+
+    @property
+    def total_parse_failures(self) -> int:
+        return int(self.per_model["parse_failures"].sum())
+
+    @property
+    def total_graded(self) -> int:
+        return int(self.per_model["graded"].sum())
+
+    def __str__(self) -> str:
+        lines = [f"{self.source}: {self.total_rows:,} rows, {self.total_parse_failures:,} parse failures "
+                 f"excluded from grading, {self.total_graded:,} graded"]
+        for r in self.per_model.itertuples():
+            if r.parse_failures:
+                lines.append(f"  {r.model} ({r.tier}): {r.parse_failures:,} of {r.rows:,} unparsed")
+        for f, names in self.unmapped_fields.items():
+            lines.append(f"  {f}: unmapped fields {', '.join(names)}")
+        return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------
+# field parsers (each raises DataError naming file, line and field)
+# ----------------------------------------------------------------------------------------
+
+def _binary(val: Any, path, line, name, allow_empty=False) -> int | None:
+    if val is None or val == "":
+        if allow_empty:
+            return None
+        raise DataError(path, line, name, "missing value (expected 0 or 1)")
+    if isinstance(val, bool):
+        return int(val)
+    s = str(val).strip().lower()
+    if s in ("0", "1"):
+        return int(s)
+    if s in ("true", "false"):
+        return int(s == "true")
+    raise DataError(path, line, name, f"expected 0 or 1, got {val!r}")
+
+
+def _confidence(val: Any, path, line, name="confidence", allow_empty=False) -> int | None:
+    if val is None or val == "":
+        if allow_empty:
+            return None
+        raise DataError(path, line, name, "missing confidence")
+    if isinstance(val, bool):
+        raise DataError(path, line, name, f"expected an integer 0-100, got {val!r}")
+    try:
+        f = float(val)
+    except (TypeError, ValueError):
+        raise DataError(path, line, name, f"expected an integer 0-100, got {val!r}") from None
+    if not np.isfinite(f) or f != int(f):
+        raise DataError(path, line, name, f"expected an integer 0-100, got {val!r}")
+    if not 0 <= f <= 100:
+        raise DataError(path, line, name, f"confidence {val!r} out of range 0-100")
+    return int(f)
+
+
+def _choice(val: Any, allowed, path, line, name, allow_empty=False) -> str:
+    s = "" if val is None else str(val)
+    if s == "" and allow_empty:
+        return ""
+    if s not in allowed:
+        raise DataError(path, line, name, f"unknown value {val!r} (expected one of {', '.join(allowed)})")
+    return s
+
+
+def _nonempty(val: Any, path, line, name) -> str:
+    s = "" if val is None else str(val).strip()
+    if not s:
+        raise DataError(path, line, name, "missing value")
+    return s
+
+
+def _check_row(rec: dict, path, line) -> dict:
+    """Validate one contract row (strings or Python values); return typed values."""
+    tier = _choice(rec.get("tier"), TIERS, path, line, "tier")
+    model = _nonempty(rec.get("model"), path, line, "model")
+    model_id = _nonempty(rec.get("model_id"), path, line, "model_id")
+    item = _nonempty(rec.get("item_id"), path, line, "item_id")
+    ok = _binary(rec.get("parse_ok"), path, line, "parse_ok")
+    conf = _confidence(rec.get("confidence"), path, line, allow_empty=not ok)
+    cor = _binary(rec.get("correct"), path, line, "correct", allow_empty=not ok)
+    ref = _binary(rec.get("refusal"), path, line, "refusal")
+    graded_by = _choice(rec.get("graded_by"), GRADERS, path, line, "graded_by", allow_empty=not ok)
+    served = _choice(rec.get("served_by"), SERVED, path, line, "served_by")
+    ans = "" if rec.get("answer_class") is None else str(rec.get("answer_class"))
+    if not ok and (conf is not None or cor is not None):
+        raise DataError(path, line, "confidence" if conf is not None else "correct",
+                        "a parse failure (parse_ok=0) must have no confidence and no grade")
+    if ok and ans == "":
+        raise DataError(path, line, "answer_class", "a parsed answer needs an answer class")
+    if ref and cor == 1:
+        raise DataError(path, line, "correct", "a refusal cannot be graded correct")
+    if (tier == "local") != (served == "local"):
+        raise DataError(path, line, "served_by", f"served_by {served!r} does not fit tier {tier!r}")
+    return {"tier": tier, "model": model, "model_id": model_id, "item_id": item, "confidence": conf,
+            "parse_ok": ok, "correct": cor, "refusal": ref, "answer_class": ans,
+            "graded_by": graded_by, "served_by": served}
+
+
+def _frame(recs: list[dict]) -> pd.DataFrame:
+    df = pd.DataFrame.from_records(recs, columns=COLUMNS)
+    for c in ("confidence", "correct"):
+        df[c] = pd.array(df[c].tolist(), dtype="Int64")
+    for c in ("parse_ok", "refusal"):
+        df[c] = df[c].astype("int8")
+    for c in ("tier", "model", "model_id", "item_id", "answer_class", "graded_by", "served_by"):
+        df[c] = df[c].astype(str)
+    return df
+
+
+def _check_unique(recs: list[dict], lines: list[int], path) -> None:
+    seen: dict[tuple[str, str], int] = {}
+    ids: dict[str, tuple[str, int]] = {}
+    for r, ln in zip(recs, lines):
+        key = (r["model"], r["item_id"])
+        if key in seen:
+            raise DataError(path, ln, "item_id",
+                            f"duplicate model x item {key[0]} x {key[1]} (first seen on line {seen[key]})")
+        seen[key] = ln
+        prev = ids.setdefault(r["model"], (r["model_id"], ln))
+        if prev[0] != r["model_id"]:
+            raise DataError(path, ln, "model_id",
+                            f"model {r['model']!r} has model_id {r['model_id']!r} here but {prev[0]!r} on line {prev[1]}")
+
+
+def _report(df: pd.DataFrame, source: str, files: list[str], unmapped=None) -> ExclusionReport:
+    g = df.groupby(["tier", "model"], sort=False)
+    per = pd.DataFrame({
+        "rows": g.size(),
+        "parse_failures": g["parse_ok"].apply(lambda s: int((s == 0).sum())),
+        "refusals": g["refusal"].sum().astype(int),
+    }).reset_index()
+    per["graded"] = per["rows"] - per["parse_failures"]
+    per = per[["tier", "model", "rows", "parse_failures", "graded", "refusals"]]
+    return ExclusionReport(source, files, per, unmapped or {})
+
+
+# ----------------------------------------------------------------------------------------
+# contract layout (CSV)
+# ----------------------------------------------------------------------------------------
+
+def _read_csv_checked(path: Path, columns: list[str]):
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: file missing")
+    opener = gzip.open if path.suffix == ".gz" else open  # a compressed copy (selfconf.datasets) reads alike
+    with opener(path, "rt", newline="", encoding="utf-8") as fh:
+        reader = csv.reader(fh)
+        try:
+            header = next(reader)
+        except StopIteration:
+            raise DataError(path, 1, None, "empty file (no header)") from None
+        missing = [c for c in columns if c not in header]
+        if missing:
+            raise DataError(path, 1, missing[0], f"required column missing (header has {', '.join(header)})")
+        extra = [c for c in header if c not in columns]
+        if extra:
+            raise DataError(path, 1, extra[0], "unknown column")
+        for ln, row in enumerate(reader, start=2):
+            if len(row) != len(header):
+                raise DataError(path, ln, None, f"expected {len(header)} fields, got {len(row)}")
+            yield ln, dict(zip(header, row))
+
+
+def _load_contract(d: Path, path: Path | None = None) -> tuple[pd.DataFrame, ExclusionReport]:
+    path = path or d / "collection.csv"
+    recs, lines = [], []
+    for ln, row in _read_csv_checked(path, COLUMNS):
+        recs.append(_check_row(row, path, ln))
+        lines.append(ln)
+    _check_unique(recs, lines, path)
+    df = _frame(recs)
+    return df, _report(df, "contract", [path.name])
+
+
+# ----------------------------------------------------------------------------------------
+# raw layout (JSONL of the replication package)
+# ----------------------------------------------------------------------------------------
+
+#: raw field -> contract column (fields used by the mapping; others are reported as unmapped)
+RAW_FIELDS = {"model", "model_id", "item_id", "confidence", "parse_ok", "correct", "refusal",
+              "answer", "answer_norm", "grade_method", "served_by"}
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCT = re.compile(r"[^\w\s]")
+
+
+def normalise_answer(text: str) -> str:
+    """Normalised answer string: lower case, punctuation and English articles removed, spaces collapsed.
+
+    (The rule of SQuAD-style exact-match grading, Rajpurkar et al. 2016.)
+    """
+    s = _PUNCT.sub(" ", str(text).lower())
+    s = _ARTICLES.sub(" ", s)
+    return " ".join(s.split())
+
+
+def _raw_record(obj: Any, tier: str, path: Path, line: int, unmapped: set[str]) -> dict:
+    if not isinstance(obj, dict):
+        raise DataError(path, line, None, f"expected a JSON object, got {type(obj).__name__}")
+    unmapped.update(k for k in obj if k not in RAW_FIELDS)
+    ok = _binary(obj.get("parse_ok"), path, line, "parse_ok")
+    refusal = _binary(obj.get("refusal", False), path, line, "refusal")
+    if not ok:
+        ans = ""
+    elif refusal:
+        ans = REFUSAL_CLASS
+    elif obj.get("answer_norm") not in (None, ""):
+        ans = str(obj["answer_norm"])
+    elif obj.get("answer") not in (None, ""):
+        ans = normalise_answer(obj["answer"])
+    else:
+        raise DataError(path, line, "answer", "a parsed, non-refused answer needs 'answer' or 'answer_norm'")
+    default_served = "local" if tier == "local" else "first_party"
+    rec = {
+        "tier": tier,
+        "model": obj.get("model"),
+        "model_id": obj.get("model_id") or obj.get("model"),
+        "item_id": obj.get("item_id"),
+        "confidence": obj.get("confidence") if ok else None,
+        "parse_ok": ok,
+        "correct": obj.get("correct") if ok else None,
+        "refusal": refusal,
+        "answer_class": ans,
+        "graded_by": obj.get("grade_method") if ok else "",
+        "served_by": obj.get("served_by") or default_served,
+    }
+    return _check_row(rec, path, line)
+
+
+def _read_jsonl(path: Path):
+    with path.open(encoding="utf-8") as fh:
+        for ln, text in enumerate(fh, start=1):
+            if not text.strip():
+                continue
+            try:
+                yield ln, json.loads(text)
+            except json.JSONDecodeError as e:
+                raise DataError(path, ln, None, f"invalid JSON ({e.msg} at column {e.colno})") from None
+
+
+def _load_raw(d: Path) -> tuple[pd.DataFrame, ExclusionReport]:
+    recs, lines, files, unmapped_all = [], [], [], {}
+    for tier, name in RAW_FILES.items():
+        path = d / name
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: file missing (raw layout needs {' and '.join(RAW_FILES.values())})")
+        unmapped: set[str] = set()
+        file_recs, file_lines = [], []
+        for ln, obj in _read_jsonl(path):
+            file_recs.append(_raw_record(obj, tier, path, ln, unmapped))
+            file_lines.append(ln)
+        _check_unique(file_recs, file_lines, path)
+        recs += file_recs
+        lines += file_lines
+        files.append(name)
+        if unmapped:
+            unmapped_all[name] = sorted(unmapped)
+    # a model may not appear in both tiers
+    tiers = {}
+    for r in recs:
+        if tiers.setdefault(r["model"], r["tier"]) != r["tier"]:
+            raise DataError(d / RAW_FILES[r["tier"]], None, "model", f"model {r['model']!r} appears in both tiers")
+    df = _frame(recs)
+    return df, _report(df, "raw", files, unmapped_all)
+
+
+def _layout(d: Path) -> str:
+    if (d / "collection.csv").is_file():
+        return "contract"
+    if any((d / f).is_file() for f in RAW_FILES.values()):
+        return "raw"
+    raise FileNotFoundError(
+        f"{d}: no collection found (expected collection.csv, or {' and '.join(RAW_FILES.values())})")
+
+
+def load_collection(data_dir: str | Path = "data/reconstructed") -> tuple[pd.DataFrame, ExclusionReport]:
+    """Read and validate every model x item row of ``data_dir``; return the rows and the exclusions.
+
+    Returns all rows (parse failures included, with empty ``confidence``/``correct``) in the
+    contract's columns (``data/README.md``) and an :class:`ExclusionReport`.  Analyses of
+    graded rows use :func:`graded` (``parse_ok == 1``).  Raises :class:`DataError` (file,
+    line, field) on malformed values: confidence outside 0-100 or not an integer, non-binary
+    flags, unknown tier/grader/route, duplicate model x item, inconsistent model_id.
+    """
+    d = resolve(data_dir)
+    return _load_contract(d) if _layout(d) == "contract" else _load_raw(d)
+
+
+def load_collection_csv(path: str | Path) -> tuple[pd.DataFrame, ExclusionReport]:
+    """Read and validate one ``collection.csv`` in the contract layout (plain or ``.csv.gz``).
+
+    Same checks and result as :func:`load_collection` on a folder holding the file; used by
+    :func:`selfconf.datasets.load` for the compressed copy shipped inside the package.
+    Example: ``rows, report = load_collection_csv("data/reconstructed/collection.csv")``.
+    """
+    p = Path(path)
+    return _load_contract(p.parent, p)
+
+
+def graded(df: pd.DataFrame) -> pd.DataFrame:
+    """The graded rows (parse_ok == 1) with ``confidence`` and ``correct`` as plain ints."""
+    g = df[df["parse_ok"] == 1].copy()
+    g["confidence"] = g["confidence"].astype(np.int64)
+    g["correct"] = g["correct"].astype(np.int64)
+    return g
+
+
+def load_benchmark_age(data_dir: str | Path = "data/reconstructed") -> pd.DataFrame:
+    """Rows of the exploratory benchmark-age arm: ``model, item_id, benchmark, correct``.
+
+    Reads ``benchmark_age.csv`` (contract) or ``benchmark_age.jsonl`` (raw).  The SimpleQA
+    side of the comparison is the collection's own graded rows.
+    """
+    d = resolve(data_dir)
+    recs = []
+    csv_path, raw_path = d / "benchmark_age.csv", d / "benchmark_age.jsonl"
+    if csv_path.is_file():
+        path, it = csv_path, _read_csv_checked(csv_path, BENCHMARK_AGE_COLUMNS)
+    elif raw_path.is_file():
+        path, it = raw_path, _read_jsonl(raw_path)
+    else:
+        raise FileNotFoundError(f"{d}: benchmark-age arm missing (benchmark_age.csv or benchmark_age.jsonl)")
+    seen = {}
+    for ln, r in it:
+        if not isinstance(r, dict):
+            raise DataError(path, ln, None, "expected a JSON object")
+        rec = {"model": _nonempty(r.get("model"), path, ln, "model"),
+               "item_id": _nonempty(r.get("item_id"), path, ln, "item_id"),
+               "benchmark": _nonempty(r.get("benchmark"), path, ln, "benchmark"),
+               "correct": _binary(r.get("correct"), path, ln, "correct")}
+        key = (rec["model"], rec["benchmark"], rec["item_id"])
+        if key in seen:
+            raise DataError(path, ln, "item_id", f"duplicate model x benchmark x item (first on line {seen[key]})")
+        seen[key] = ln
+        recs.append(rec)
+    df = pd.DataFrame.from_records(recs, columns=BENCHMARK_AGE_COLUMNS)
+    df["correct"] = df["correct"].astype("int8")
+    return df

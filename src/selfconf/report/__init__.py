@@ -1,0 +1,47 @@
+"""``selfconf report``: calibration, discrimination and selective-prediction statistics for graded rows.
+
+- :mod:`selfconf.report.core`  computing the report (``from_frame``, the JSON, the terminal table, the CLI command)
+- :mod:`selfconf.report.html`  the self-contained offline HTML page
+
+The public names of :mod:`selfconf.report.core` are importable from here: ``from selfconf.report import from_frame``.
+"""
+
+from selfconf.report.core import (
+    add_parser,
+    CI_METRICS,
+    compute,
+    compute_report,
+    COVERAGES,
+    format_table,
+    from_frame,
+    JSON_MODEL_KEYS,
+    load_rows,
+    LoadedRows,
+    prepare_frame,
+    report_json,
+    resolve_scale,
+    Rows,
+    rows_from_frame,
+    run,
+    SCALES,
+)
+
+__all__ = [
+    "JSON_MODEL_KEYS",
+    "CI_METRICS",
+    "COVERAGES",
+    "SCALES",
+    "Rows",
+    "resolve_scale",
+    "load_rows",
+    "rows_from_frame",
+    "compute",
+    "from_frame",
+    "report_json",
+    "format_table",
+    "add_parser",
+    "run",
+    "LoadedRows",
+    "prepare_frame",
+    "compute_report",
+]

@@ -1,0 +1,722 @@
+"""The paper's Result 1 claims tested on real third-party answers (MMLU-Pro, 26 models).
+
+This module holds everything the chapter ``notebooks/26_real_answers.py`` computes, so that tests can
+call it without papermill:
+
+* :data:`PANEL_RULE` and :func:`select_panels` - the rule, written down before any panel statistic was
+  computed, that picks analogues of the paper's three pre-specified panels among the 26 models, plus the
+  larger panel of all models (an extension);
+* :func:`panel_frame` - the MMLU-Pro rows in the collection layout that :mod:`selfconf.panels` reads;
+* :func:`model_draws` - per-model statistics on one item-clustered bootstrap draw shared by all models,
+  for the claims that summarise many models at once (how many are saturated, the lowest CITL, ...);
+* :data:`SCORECARD`, :func:`verdict`, :func:`scorecard` - the pre-declared scorecard (declared
+  2026-12-01): each Result 1 claim in our words, the statistic that tests it here and the verdict rule;
+* :func:`compute` - every result of the chapter from the downloaded files; :func:`write_scorecard`,
+  :func:`scorecard_from_notebook` and :func:`ensure_scorecard` - ``_build/scorecard.json``.
+
+Everything is computed by the functions the paper's own sections use: :func:`selfconf.report.from_frame`
+(Table 1 with intervals on every metric, Table 2, reliability bins), :func:`selfconf.panels.panel_intervals`
+(which extends :func:`selfconf.panels.panel_analysis` on the same item draw) and
+:func:`selfconf.metrics.counts_statistics`.  Nothing here reads ``data/paper/claims.yaml``; the paper's
+thresholds are quoted facts (:func:`selfconf.book.glue.quoted_value`).
+
+Data: Linwei Tao et al., *LLM-Calibration-Study* (MIT), MMLU-Pro test split (Wang et al. 2024,
+arXiv:2406.01574), read by :func:`selfconf.data.fetch.read_mmlu_pro_calibration`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from selfconf import bootstrap, metrics, panels
+from selfconf.stats import summary
+from selfconf.data.fetch import MMLU_PRO_COMMIT, MMLU_PRO_MODELS, MMLU_PRO_REPO, mmlu_pro_filename
+from selfconf.data.paths import resolve
+
+__all__ = [
+    "DECLARED", "NOTEBOOK", "SCORECARD_PATH", "VERDICTS", "SIGNALS", "PROVIDER", "BLOC", "REASONING_SERIES",
+    "TIER_MARKERS", "PANEL_RULE", "ALL_PANEL", "PanelChoice", "provider_of", "select_panels", "panel_frame",
+    "ModelDraws", "model_draws", "Claim", "SCORECARD", "declared_thresholds", "verdict", "Results", "compute",
+    "scorecard", "write_scorecard", "scorecard_from_notebook", "ensure_scorecard", "dataset_label",
+]
+
+#: The day the scorecard and the panel rule were declared (before any statistic of the chapter was computed).
+DECLARED = "2026-12-01"
+#: The chapter's notebook stem.
+NOTEBOOK = "26_real_answers"
+#: Where the build writes the machine-readable scorecard (relative to the project root).
+SCORECARD_PATH = "_build/scorecard.json"
+#: The glue key under which the chapter stores the scorecard records as JSON text.
+SCORECARD_KEY = "real_scorecard_json"
+VERDICTS = ("holds", "does not hold", "inconclusive", "not comparable")
+#: Panel signals of the scorecard (the ``signal`` key of a panel record).
+SIGNALS = ("self", "canonical", "label_free", "rank_normalised")
+
+# --------------------------------------------------------------------------------------------
+# panels: the rule (declared 2026-12-01)
+# --------------------------------------------------------------------------------------------
+
+#: Provider of each model, from its name (the names of the source files).
+PROVIDER: dict[str, str] = {
+    "gpt-4.1": "openai", "gpt-4.1-mini": "openai", "gpt-4.1-nano": "openai", "gpt-4o-2024-08-06": "openai",
+    "gpt-4o-mini-2024-07-18": "openai", "o1-mini-2024-09-12": "openai", "o3-mini-2025-01-31": "openai",
+    "o4-mini-2025-04-16": "openai",
+    "claude-3-7-sonnet-20250219": "anthropic", "claude-3-5-haiku-20241022": "anthropic",
+    "claude-3-haiku-20240307": "anthropic",
+    "deepseek-chat": "deepseek", "deepseek-reasoner": "deepseek",
+    "gemini-1.5-pro": "google", "gemini-1.5-flash": "google", "gemini-2.0-flash": "google", "gemma-3-27b-it": "google",
+    "grok-3-beta": "xai", "grok-2-1212": "xai",
+    "Meta-Llama-3.1-405B-Instruct-Turbo": "meta", "Meta-Llama-3.1-70B-Instruct-Turbo": "meta",
+    "Meta-Llama-3.1-8B-Instruct-Turbo": "meta", "Llama-4-Maverick-17B-128E-Instruct-FP8": "meta",
+    "Qwen3-235B-A22B-fp8-tput": "alibaba", "Qwen2.5-32B-Instruct": "alibaba",
+    "Mistral-Small-24B-Instruct-2501": "mistral",
+}
+#: Where each provider is based (the paper's panels are named by bloc: US, CN, and one across blocs).
+BLOC = {"openai": "US", "anthropic": "US", "google": "US", "xai": "US", "meta": "US",
+        "deepseek": "CN", "alibaba": "CN", "moonshot": "CN", "zhipu": "CN", "mistral": "EU"}
+#: Dedicated reasoning-model series: not eligible (the paper queried its panel members as chat models).
+REASONING_SERIES = ("o1-mini-2024-09-12", "o3-mini-2025-01-31", "o4-mini-2025-04-16", "deepseek-reasoner")
+#: Words of a model name (split at "-") that mark a provider's budget or mid-tier line, like the paper's members.
+TIER_MARKERS = ("mini", "haiku", "flash", "small", "chat")
+#: Release month of each model (the date in its id where there is one, else the provider's announcement):
+#: only used to order several candidates of one provider and tier.
+RELEASED = {
+    "gpt-4.1": "2025-04", "gpt-4.1-mini": "2025-04", "gpt-4.1-nano": "2025-04", "gpt-4o-2024-08-06": "2024-08",
+    "gpt-4o-mini-2024-07-18": "2024-07", "o1-mini-2024-09-12": "2024-09", "o3-mini-2025-01-31": "2025-01",
+    "o4-mini-2025-04-16": "2025-04", "claude-3-7-sonnet-20250219": "2025-02", "claude-3-5-haiku-20241022": "2024-10",
+    "claude-3-haiku-20240307": "2024-03", "deepseek-chat": "2024-12", "deepseek-reasoner": "2025-01",
+    "gemini-1.5-pro": "2024-02", "gemini-1.5-flash": "2024-05", "gemini-2.0-flash": "2025-02",
+    "gemma-3-27b-it": "2025-03", "grok-3-beta": "2025-02", "grok-2-1212": "2024-12",
+    "Meta-Llama-3.1-405B-Instruct-Turbo": "2024-07", "Meta-Llama-3.1-70B-Instruct-Turbo": "2024-07",
+    "Meta-Llama-3.1-8B-Instruct-Turbo": "2024-07", "Llama-4-Maverick-17B-128E-Instruct-FP8": "2025-04",
+    "Qwen3-235B-A22B-fp8-tput": "2025-04", "Qwen2.5-32B-Instruct": "2024-09",
+    "Mistral-Small-24B-Instruct-2501": "2025-01",
+}
+#: The larger panel of the extension: every model of the collection.
+ALL_PANEL = "all_models"
+
+#: The panel rule in words, as declared (the notebook states the same rule before computing).
+PANEL_RULE = (
+    "For each provider the paper names in a panel, take one model of that provider: among its chat models "
+    "(dedicated reasoning series excluded), those whose name carries one of the words mini, haiku, flash, small "
+    "or chat (a budget or mid-tier line), the most recent; if it has none, its chat model with the fewest "
+    "parameters in the name. A provider the data do not have is replaced by the closest available model: the "
+    "next eligible model, by the same rule, of a provider of the same bloc that is not yet in the panel, or, "
+    "failing that, of a same-bloc provider already in it (providers in alphabetical order). The extension panel "
+    "holds all models."
+)
+
+
+@dataclass(frozen=True)
+class PanelChoice:
+    """One panel analogue: the paper's panel name, the chosen models, and why each one was chosen."""
+
+    name: str
+    paper_providers: tuple[str, ...]
+    members: tuple[str, ...]
+    reasons: tuple[str, ...]
+
+
+def provider_of(model: str) -> str:
+    """Provider of a model of the collection (:data:`PROVIDER`); a clear error for an unknown name.
+
+    >>> provider_of("gpt-4.1-mini")
+    'openai'
+    """
+    if model not in PROVIDER:
+        raise ValueError(f"model {model!r} has no provider in selfconf.sections.realanswers.PROVIDER")
+    return PROVIDER[model]
+
+
+def _params_b(model: str) -> float:
+    """Parameter count in billions written in the name (the total, e.g. 235 for 'Qwen3-235B-A22B'); inf if none."""
+    m = re.search(r"(\d+(?:\.\d+)?)[Bb](?![a-z])", model)
+    return float(m.group(1)) if m else float("inf")
+
+
+def _marked(model: str) -> bool:
+    """True when a word of the name (split at "-") is one of :data:`TIER_MARKERS` ("gemini" is not "mini")."""
+    return any(w in TIER_MARKERS for w in model.lower().split("-"))
+
+
+def _ranked_candidates(provider: str, models: list[str], taken: set[str]) -> list[str]:
+    """Eligible models of a provider, best first by the panel rule (tier marker and recency, else size)."""
+    chat = [m for m in models if PROVIDER.get(m) == provider and m not in REASONING_SERIES and m not in taken]
+    marked = [m for m in chat if _marked(m)]
+    if marked:
+        # most recent first; among one month, the name order keeps the choice deterministic
+        return sorted(marked, key=lambda m: (RELEASED.get(m, ""), m), reverse=True) + \
+            sorted(set(chat) - set(marked), key=lambda m: (_params_b(m), m))
+    return sorted(chat, key=lambda m: (_params_b(m), m))
+
+
+def select_panels(models=MMLU_PRO_MODELS) -> dict[str, PanelChoice]:
+    """Apply :data:`PANEL_RULE` to the collection's models: the analogues of :data:`selfconf.panels.PANELS`
+    (in the paper's member order) and the all-models panel :data:`ALL_PANEL`.
+
+    Reference: Chernets (2026), Result 1 and its pre-registration (the three panels and their providers).
+
+    >>> select_panels()["US"].members
+    ('claude-3-5-haiku-20241022', 'gpt-4.1-mini', 'gemini-2.0-flash')
+    """
+    models = list(models)
+    for m in models:
+        provider_of(m)
+    out: dict[str, PanelChoice] = {}
+    for name, providers in panels.PANELS.items():
+        chosen: list[str] = []
+        reasons: list[str] = []
+        for prov in providers:
+            cands = _ranked_candidates(prov, models, set(chosen))
+            if cands:
+                chosen.append(cands[0])
+                reasons.append(f"{prov}: its most recent budget/mid-tier chat model" if _marked(cands[0]) else
+                               f"{prov}: no budget/mid-tier name; its chat model with the fewest parameters")
+                continue
+            bloc = BLOC[prov]
+            present = {p for p in map(PROVIDER.get, chosen)}
+            others = sorted({PROVIDER[m] for m in models if BLOC.get(PROVIDER[m]) == bloc and PROVIDER[m] != prov})
+            order = [p for p in others if p not in present] + [p for p in others if p in present]
+            pick = next((c for p in order for c in _ranked_candidates(p, models, set(chosen))), None)
+            if pick is None:
+                raise ValueError(f"panel {name}: no model of provider {prov!r} and no other {bloc} model to replace it")
+            chosen.append(pick)
+            reasons.append(f"{prov}: not in the data; closest available {bloc} model ({PROVIDER[pick]}"
+                           f"{', already a member provider' if PROVIDER[pick] in present else ''})")
+        out[name] = PanelChoice(name, tuple(providers), tuple(chosen), tuple(reasons))
+    out[ALL_PANEL] = PanelChoice(ALL_PANEL, (), tuple(models), ("every model of the collection",) * len(models))
+    return out
+
+
+def dataset_label(n_models: int, n_items: int) -> str:
+    """The ``dataset`` text of every scorecard record.
+
+    >>> dataset_label(26, 12032)[:8]
+    'MMLU-Pro'
+    """
+    return (f"MMLU-Pro test split, {n_models} models x {n_items:,} items, verbalised confidence; "
+            f"{MMLU_PRO_REPO} @ {MMLU_PRO_COMMIT[:10]}")
+
+
+def panel_frame(ext: pd.DataFrame) -> pd.DataFrame:
+    """The MMLU-Pro rows in the collection layout of :func:`selfconf.panels.panel_rows`.
+
+    Definition: ``parse_ok`` = the row has a stated confidence; ``confidence`` = that confidence in
+    integer points (0-100; the files store points / 100, every value a whole point); ``answer_class`` =
+    the extracted letter; ``refusal`` = no letter was extracted (no answer: it concurs with nothing);
+    ``correct`` as graded by :func:`selfconf.data.fetch.read_mmlu_pro_calibration`.  A confidence that is not a
+    whole number of points raises, naming the file and line.
+
+    Reference: Chernets (2026), Result 1 (panel definitions); :mod:`selfconf.panels`.
+
+    >>> f = panel_frame(pd.DataFrame({"model": ["m"], "item_id": [0], "confidence": [0.85], "correct": [1],
+    ...                               "answer": ["C"]}))
+    >>> [f[c].iloc[0].item() if c != "answer_class" else f[c].iloc[0] for c in ("parse_ok", "confidence", "refusal", "answer_class")]
+    [1, 85, 0, 'C']
+    """
+    need = ("model", "item_id", "confidence", "correct", "answer")
+    missing = [c for c in need if c not in ext.columns]
+    if missing:
+        raise ValueError(f"MMLU-Pro rows: missing column(s) {', '.join(missing)}")
+    conf = ext["confidence"].to_numpy(float)
+    ok = ~np.isnan(conf)
+    points = np.rint(conf * 100.0)
+    off = ok & (np.abs(points - conf * 100.0) > 1e-6)
+    if off.any():
+        i = int(np.flatnonzero(off)[0])
+        m, item = ext["model"].iloc[i], int(ext["item_id"].iloc[i])
+        raise ValueError(f"{mmlu_pro_filename(m)}: line {item + 2}: field 'verbal_numerical_confidence' = "
+                         f"{conf[i]!r} is not a whole number of points (/100); the panels need whole points")
+    answer = ext["answer"].fillna("").astype(str)
+    return pd.DataFrame({
+        "model": ext["model"].to_numpy(), "item_id": ext["item_id"].to_numpy(),
+        "parse_ok": ok.astype(int), "confidence": np.where(ok, points, 0).astype(np.int64),
+        "correct": ext["correct"].to_numpy().astype(np.int64), "refusal": (answer == "").astype(int).to_numpy(),
+        "answer_class": answer.to_numpy(),
+    })
+
+
+# --------------------------------------------------------------------------------------------
+# per-model statistics on one shared item draw
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class ModelDraws:
+    """Per-model statistics on the data (``point``, shape (models,)) and on item-clustered draws
+    (``draws``, shape (n_boot, models)); one item draw is shared by every model.
+
+    Keys: those of :func:`selfconf.metrics.counts_statistics` used here (``accuracy``, ``median_confidence``,
+    ``citl``, ``ece``, ``auroc``, ``high_conf_n``, ``high_conf_wrong``) and ``nonpositive_bins`` (occupied
+    reliability bins whose confidence-minus-accuracy gap is not positive) and ``occupied_bins``.
+    """
+
+    models: tuple[str, ...]
+    point: dict[str, np.ndarray]
+    draws: dict[str, np.ndarray]
+    n_items: int
+    threshold: float
+    n_bins: int
+
+
+_MODEL_KEYS = ("accuracy", "median_confidence", "citl", "ece", "auroc", "high_conf_n")
+
+
+def _model_statistics(lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, threshold: float, n_bins: int) -> dict:
+    st = metrics.counts_statistics(lv, pos, neg, n_bins=n_bins, threshold=threshold, coverages=())
+    out = {k: st[k] for k in _MODEL_KEYS}
+    high = lv >= threshold - metrics.EDGE_TOL
+    out["high_conf_wrong"] = np.atleast_2d(neg)[:, high].sum(axis=1).astype(float)
+    # reliability bins, the rule of metrics.reliability_bins (equal width, interior edges to the upper bin)
+    onehot = np.eye(n_bins)[metrics._bin_index(lv, n_bins, "upper")]
+    tot = np.atleast_2d(pos + neg).astype(float)
+    gap = (tot * lv - np.atleast_2d(pos)) @ onehot
+    occupied = (tot @ onehot) > 0
+    out["occupied_bins"] = occupied.sum(axis=1).astype(float)
+    out["nonpositive_bins"] = (occupied & (gap <= 0)).sum(axis=1).astype(float)
+    return out
+
+
+def model_draws(ext: pd.DataFrame, *, n_boot: int = 2000, rng=None, threshold: float = 0.8,
+                n_bins: int = 10) -> ModelDraws:
+    """Per-model Table 1 statistics with one item-clustered bootstrap draw shared by all models.
+
+    Definition: rows without a confidence are left out (as in :func:`selfconf.report.from_frame`); each
+    model's rows are reduced to counts of right and wrong answers per confidence level; in each draw the
+    items are resampled with replacement (:func:`selfconf.bootstrap.cluster_multiplicities`) and every
+    model's counts follow (:func:`selfconf.bootstrap.cell_count_draws`), so a statistic that summarises
+    the models together (the lowest CITL, how many models are saturated) gets an interval that respects
+    that all models answered the same items.  Statistics per model and draw:
+    :func:`selfconf.metrics.counts_statistics`, plus the high-confidence wrong count and the reliability
+    bins whose gap is not positive.
+
+    Parameters
+    ----------
+    ext : rows of :func:`selfconf.data.fetch.read_mmlu_pro_calibration` (``model``, ``item_id``, ``confidence``
+        on 0-1, ``correct``)
+    n_boot, rng : draws and seed (or Generator)
+    threshold, n_bins : the high-confidence cut (0-1) and the number of reliability bins
+
+    References
+    ----------
+    Davison & Hinkley (1997), Sec. 3.8; Guo et al. (2017) (bins); Chernets (2026), Table 1.
+
+    Examples
+    --------
+    >>> ext = pd.DataFrame({"model": ["a"] * 4 + ["b"] * 4, "item_id": [0, 1, 2, 3] * 2,
+    ...                     "confidence": [0.9, 0.8, 0.6, 0.3, 0.9, 0.9, 0.5, 0.5], "correct": [1, 1, 0, 0, 1, 0, 1, 0]})
+    >>> d = model_draws(ext, n_boot=20, rng=0)
+    >>> d.point["auroc"].tolist(), d.draws["auroc"].shape
+    ([1.0, 0.5], (20, 2))
+    """
+    used = ext[ext["confidence"].notna()]
+    models = tuple(dict.fromkeys(used["model"]))
+    item_codes, items = pd.factorize(used["item_id"], sort=True)
+    model_code = pd.Index(models).get_indexer(used["model"])
+    levels, level_code = np.unique(used["confidence"].to_numpy(float), return_inverse=True)
+    k = levels.size
+    y = used["correct"].to_numpy().astype(np.int64)
+    cells = (model_code * k + level_code.reshape(-1)) * 2 + y
+    n_cells = len(models) * k * 2
+    point_counts = np.bincount(cells, minlength=n_cells).reshape(len(models), k, 2)
+    present = [np.flatnonzero(point_counts[j].sum(axis=1)) for j in range(len(models))]
+    mult = bootstrap.cluster_multiplicities(items.size, n_boot, bootstrap.as_generator(rng))
+
+    def per_model(counts: np.ndarray) -> dict[str, np.ndarray]:
+        c = counts.reshape(counts.shape[0], len(models), k, 2)
+        res = {}
+        for j, pres in enumerate(present):
+            st = _model_statistics(levels[pres], c[:, j, pres, 1], c[:, j, pres, 0], threshold, n_bins)
+            for key, v in st.items():
+                res.setdefault(key, []).append(np.asarray(v, float))
+        return {key: np.stack(v, axis=1) for key, v in res.items()}
+
+    point = {key: v[0] for key, v in per_model(point_counts.reshape(1, -1).astype(float)).items()}
+    chunks = [per_model(c) for c in bootstrap.cell_count_draws(mult, item_codes, cells, n_cells)]
+    draws = {key: np.concatenate([ch[key] for ch in chunks]) for key in point}
+    return ModelDraws(models, point, draws, int(items.size), float(threshold), int(n_bins))
+
+
+# --------------------------------------------------------------------------------------------
+# the scorecard (declared 2026-12-01; never edited after the results existed)
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Claim:
+    """One declared claim of the scorecard.
+
+    ``test`` names the statistic the verdict judges; ``null`` is a number, a quoted fact of the paper
+    (``"quoted:<id>"``) or ``"half"`` (half the number of models); ``direction`` +1 means the claim says
+    the test statistic lies above the null, -1 below.  ``paper_ids`` are the Result 1 claims that print
+    the paper's value (shown beside the value here); ``signal``/``panel`` mark panel records.
+    """
+
+    id: str
+    paper_claim: str
+    statistic: str
+    test: str
+    null: float | str
+    direction: int
+    unit: str
+    paper_ids: tuple[str, ...] = ()
+    signal: str | None = None
+    panel: str | None = None
+    not_comparable_if: str | None = None
+
+
+#: Declared numbers of our own (the paper's thresholds are quoted facts, see :func:`declared_thresholds`).
+RESIDUAL_ERROR_FLOOR_PCT = 10.0  # "large" residual error at 20 % coverage: above 10 % (the paper's lowest print is 15.1 %)
+ECE_TOLERANCE_PP = 1.0  # "ECE almost exactly |CITL|": within 1 percentage point for every model
+BEST_AUROC_CEILING = 0.80  # "even the best discriminates only moderately": the best self-AUROC below 0.80
+TOP_K = 3  # the paper's Table 2 shows the three models with the best self-AUROC
+
+_RULE = ("holds if the interval of the test statistic lies entirely on the claimed side of the null; does not "
+         "hold if it lies entirely on the other side; inconclusive otherwise")
+
+
+def _panel_claims(panel: str) -> list[Claim]:
+    k = {"US": "us", "CN": "cn", "cross_bloc": "xb"}.get(panel)
+    ids = (lambda *names: tuple(f"{k}_{n}" for n in names)) if k else (lambda *names: ())
+    lf_ids = ids("panel_auroc_labelfree") if panel in ("US", "CN") else ()
+    rn_ids = ids("self_auroc_ranknorm") if panel in ("US", "CN") else ()
+    where = "the panel" if panel != ALL_PANEL else "the all-models panel (extension)"
+    return [
+        Claim(f"panel_{panel}_self",
+              f"On {where}, the members' own stated confidence, pooled, tells right from wrong answers better "
+              "than chance (but it is the weaker signal).",
+              "pooled self-AUROC of the members' rows on the panel population", "self_auroc_pooled",
+              "quoted:r1_chance_auroc", +1, "auroc", ids("self_auroc_pooled"), "self", panel),
+        Claim(f"panel_{panel}_canonical",
+              f"On {where}, counting how many other members give a concurring answer predicts a row's "
+              "correctness better than the members' own confidence.",
+              "AUROC of the canonical agreement count; test: panel minus pooled self-AUROC (paired, item-clustered)",
+              "delta_panel_minus_self", 0.0, +1, "auroc", ids("panel_auroc", "panel_vs_self_delta"), "canonical", panel),
+        Claim(f"panel_{panel}_label_free",
+              f"On {where}, the agreement count still beats self-confidence when two answers concur only if they "
+              "are the same answer (no correctness flag consulted).",
+              "AUROC of the label-free agreement count; test: label-free panel minus pooled self-AUROC",
+              "delta_labelfree_minus_self", 0.0, +1, "auroc", lf_ids, "label_free", panel,
+              not_comparable_if="codings_coincide"),
+        Claim(f"panel_{panel}_rank_normalised",
+              f"On {where}, once between-model differences in confidence level are removed (each model's "
+              "confidences replaced by their rank within that model), self-confidence does not beat the panel: "
+              "a pooled self-AUROC above the panel's is between-model identity, not per-item self-knowledge.",
+              "pooled AUROC of within-model mid-rank percentiles; test: panel minus rank-normalised self-AUROC",
+              "delta_panel_minus_ranknorm", 0.0, +1, "auroc", rn_ids, "rank_normalised", panel),
+    ]
+
+
+#: The declared scorecard, in the order of the chapter.
+SCORECARD: tuple[Claim, ...] = (
+    Claim("overconfident_every_model",
+          "Every model is overconfident in the large: its mean stated confidence exceeds its accuracy.",
+          "smallest CITL (mean confidence minus accuracy) over the models, item-clustered interval",
+          "min_citl_pp", 0.0, +1, "pp", ("r1_citl_range_min",)),
+    Claim("saturated_typical_confidence",
+          "Typical stated confidence is saturated: for most models the median sits at or above the paper's "
+          "high-confidence threshold, whatever their accuracy.",
+          "number of models whose median stated confidence is at or above the threshold",
+          "n_saturated", "half", +1, "models", ("r1_n_models_median_in_band", "r1_n_models_median_in_band_of")),
+    Claim("confident_answers_mostly_wrong",
+          "Most answers stated with high confidence are wrong (pooled over the models).",
+          "share of wrong answers among all answers stated at or above the threshold, pooled over models",
+          "pooled_high_conf_wrong_pct", 50.0, +1, "percent", ("r1_highconf_wrong_pooled_pct",)),
+    Claim("ece_close_to_abs_citl",
+          "Binned and global miscalibration coincide: each model's ECE is almost exactly |CITL|.",
+          "largest ECE minus |CITL| over the models (percentage points)",
+          "max_ece_minus_abs_citl_pp", ECE_TOLERANCE_PP, -1, "pp", ()),
+    Claim("gap_positive_every_bin",
+          "The confidence-minus-accuracy gap is positive in every occupied reliability bin for most models.",
+          "number of models with a positive gap in every occupied bin (10 equal-width bins)",
+          "n_all_bins_positive", "half", +1, "models",
+          ("r1_n_models_all_bins_positive", "r1_n_models_all_bins_positive_of")),
+    Claim("every_ci_excludes_chance",
+          "Stated confidence discriminates better than chance for every model: every interval excludes 0.5.",
+          "lowest self-AUROC over the models, item-clustered interval",
+          "min_auroc", "quoted:r1_chance_auroc", +1, "auroc", ("r1_self_auroc_span_min",)),
+    Claim("best_self_auroc_moderate",
+          "Even the best model's stated confidence discriminates only moderately (the paper's best is below 0.8).",
+          "highest self-AUROC over the models, item-clustered interval",
+          "max_auroc", BEST_AUROC_CEILING, -1, "auroc", ("r1_self_auroc_span_max",)),
+    Claim("most_below_auroc_cutoff",
+          "For most models self-AUROC stays below the paper's descriptive cut-off.",
+          "number of models whose self-AUROC is below the cut-off",
+          "n_below_cutoff", "half", +1, "models", ("r1_n_models_below_threshold", "r1_n_models_below_threshold_of")),
+) + tuple(
+    Claim(f"residual_error_top{r}",
+          "A confidence gate leaves large error: among its most confident 20% of answers, a model with one of the "
+          "three best self-AUROCs is still often wrong.",
+          f"error rate among the 20% most confident answers of the model ranked {r} by self-AUROC "
+          "(row bootstrap within the model)",
+          f"residual_error_top{r}_pct", RESIDUAL_ERROR_FLOOR_PCT, +1, "percent", ())
+    for r in range(1, TOP_K + 1)
+) + tuple(c for name in (*panels.PANELS, ALL_PANEL) for c in _panel_claims(name))
+
+
+def declared_thresholds() -> dict[str, float]:
+    """The paper's thresholds the scorecard uses, as quoted facts (never computed), plus our declared ones.
+
+    >>> declared_thresholds()["auroc_cutoff"]
+    0.62
+    """
+    from selfconf.book.glue import quoted_value
+
+    return {
+        "chance": float(quoted_value("r1_chance_auroc")),
+        "auroc_cutoff": float(quoted_value("r1_auroc_threshold")),
+        "high_conf_points": float(quoted_value("r1_highconf_threshold")),
+        "coverage_pct": float(quoted_value("t2_coverage_20")),
+        "ece_bins": float(quoted_value("t1_ece_n_bins")),
+        "residual_error_floor_pct": RESIDUAL_ERROR_FLOOR_PCT,
+        "ece_tolerance_pp": ECE_TOLERANCE_PP,
+        "best_auroc_ceiling": BEST_AUROC_CEILING,
+    }
+
+
+def verdict(low: float, high: float, *, null: float, direction: int) -> str:
+    """The declared verdict rule on an interval [low, high] of a test statistic.
+
+    ``holds`` when the interval lies entirely on the side of ``null`` the claim names (``direction`` +1:
+    above, -1: below), ``does not hold`` when it lies entirely on the other side, ``inconclusive`` when it
+    contains the null.  (``not comparable`` is decided before the statistic, see :func:`scorecard`.)
+
+    >>> verdict(0.55, 0.60, null=0.5, direction=+1), verdict(0.40, 0.45, null=0.5, direction=+1)
+    ('holds', 'does not hold')
+    >>> verdict(0.45, 0.55, null=0.5, direction=+1)
+    'inconclusive'
+    """
+    if direction not in (+1, -1):
+        raise ValueError(f"direction must be +1 or -1, got {direction!r}")
+    if not (np.isfinite(low) and np.isfinite(high)) or low > high:
+        raise ValueError(f"verdict: need a finite interval with low <= high, got [{low}, {high}]")
+    above, below = low > null, high < null
+    if (above and direction > 0) or (below and direction < 0):
+        return "holds"
+    if (below and direction > 0) or (above and direction < 0):
+        return "does not hold"
+    return "inconclusive"
+
+
+# --------------------------------------------------------------------------------------------
+# everything the chapter computes
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class Results:
+    """Every result of the chapter (see :func:`compute`)."""
+
+    ext: pd.DataFrame
+    table1: pd.DataFrame
+    draws: ModelDraws
+    panels: dict[str, PanelChoice]
+    panel_results: dict[str, dict]
+    tests: dict[str, tuple[float, float, float]]
+    top_models: list[str]
+    thresholds: dict[str, float]
+    n_models: int
+    n_items: int
+    level: float = 0.95
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+def _interval(d: np.ndarray, level: float) -> tuple[float, float]:
+    d = np.asarray(d, float)
+    if not np.isfinite(d).all():
+        raise ValueError(f"{int((~np.isfinite(d)).sum())} bootstrap draws are undefined")
+    return bootstrap.percentile_interval(d, level)
+
+
+def compute(ext: pd.DataFrame, *, seed: int, n_boot: int = 2000, level: float = 0.95,
+            table1: pd.DataFrame | None = None, panel_names=None) -> Results:
+    """Every statistic the scorecard needs, from the MMLU-Pro rows (:func:`selfconf.data.fetch.read_mmlu_pro_calibration`).
+
+    Definition: Table 1 per model by :func:`selfconf.report.from_frame` (row bootstrap within model, its
+    seeds); the model-summary tests on one item-clustered draw (:func:`model_draws`, generator
+    ``summary.model_rng(seed, "real:models")``); the residual error at the quoted 20 % coverage for the
+    :data:`TOP_K` models with the highest self-AUROC, by the report's count bootstrap
+    (:func:`selfconf.bootstrap.count_draws`, generator ``summary.model_rng(seed, "real:risk:<model>")``);
+    every panel of :func:`select_panels` by :func:`selfconf.panels.panel_intervals` (generator
+    ``summary.model_rng(seed, "panel:<name>")``, the rule of Result 1).  ``tests`` maps each claim's
+    ``test`` name to (value, low, high).
+
+    ``table1`` may pass an already computed ``from_frame`` result (the notebook shows it too);
+    ``panel_names`` restricts the panels (tests).
+
+    Reference: Chernets (2026), Result 1, Tables 1-2.
+
+    Example: ``compute(read_mmlu_pro_calibration("data/external/mmlu-pro-calibration"), seed=20261130)``.
+    """
+    from selfconf.report import core as report
+
+    th = declared_thresholds()
+    hc = th["high_conf_points"] / 100
+    if table1 is None:
+        table1 = report.from_frame(ext[["model", "item_id", "confidence", "correct"]], confidence_scale="unit",
+                                   seed=seed, n_boot=n_boot, ece_bins=int(th["ece_bins"]))
+    n_models = int(ext["model"].nunique())
+    n_items = int(ext["item_id"].nunique())
+    d = model_draws(ext, n_boot=n_boot, rng=summary.model_rng(seed, "real:models"), threshold=hc,
+                    n_bins=int(th["ece_bins"]))
+    tests: dict[str, tuple[float, float, float]] = {}
+
+    def put(name: str, point: float, draws: np.ndarray) -> None:
+        lo, hi = _interval(draws, level)
+        tests[name] = (float(point), lo, hi)
+
+    P, D = d.point, d.draws
+    put("min_citl_pp", 100 * P["citl"].min(), 100 * D["citl"].min(axis=1))
+    sat = P["median_confidence"] >= hc - metrics.EDGE_TOL
+    put("n_saturated", sat.sum(), (D["median_confidence"] >= hc - metrics.EDGE_TOL).sum(axis=1))
+    put("pooled_high_conf_wrong_pct", 100 * P["high_conf_wrong"].sum() / P["high_conf_n"].sum(),
+        100 * D["high_conf_wrong"].sum(axis=1) / D["high_conf_n"].sum(axis=1))
+    put("max_ece_minus_abs_citl_pp", 100 * (P["ece"] - np.abs(P["citl"])).max(),
+        100 * (D["ece"] - np.abs(D["citl"])).max(axis=1))
+    put("n_all_bins_positive", (P["nonpositive_bins"] == 0).sum(), (D["nonpositive_bins"] == 0).sum(axis=1))
+    put("min_auroc", P["auroc"].min(), D["auroc"].min(axis=1))
+    put("max_auroc", P["auroc"].max(), D["auroc"].max(axis=1))
+    cut = th["auroc_cutoff"]
+    put("n_below_cutoff", (P["auroc"] < cut).sum(), (D["auroc"] < cut).sum(axis=1))
+
+    # residual error at the quoted coverage for the best self-AUROC models (Table 2's choice of models)
+    cov = th["coverage_pct"] / 100
+    t1 = table1.dropna(subset=["auroc"])
+    top = list(t1.sort_values("auroc", ascending=False, kind="stable")["model"].head(TOP_K))
+    used = ext[ext["confidence"].notna()]
+    risk_detail = {}
+    for r, m in enumerate(top, start=1):
+        sub = used[used["model"] == m]
+        lv, pos, neg = metrics.level_counts(sub["confidence"].to_numpy(float), sub["correct"].to_numpy())
+        point = metrics.counts_statistics(lv, pos, neg, coverages=(cov, 1.0))["risk_coverage"][0]
+        dr = np.concatenate([metrics.counts_statistics(lv, a, b, coverages=(cov,))["risk_coverage"][:, 0]
+                             for a, b in bootstrap.count_draws(pos, neg, n_boot=n_boot,
+                                                               rng=summary.model_rng(seed, f"real:risk:{m}"))])
+        put(f"residual_error_top{r}_pct", 100 * point[0], 100 * dr)
+        risk_detail[m] = {"rank": r, "error_at_full_coverage_pct": 100 * float(point[1])}
+
+    pf = panel_frame(ext)
+    choices = select_panels(tuple(dict.fromkeys(ext["model"])))
+    names = list(choices) if panel_names is None else list(panel_names)
+    presults = {}
+    for name in names:
+        res = panels.panel_intervals(pf, choices[name].members, n_boot=n_boot, level=level,
+                                     rng=summary.model_rng(seed, f"panel:{name}"))
+        presults[name] = res
+        for s in panels.PANEL_STATISTICS:
+            tests[f"{name}:{s}"] = (float(res[s]), *map(float, res[f"{s}_ci"]))
+    return Results(ext, table1, d, choices, presults, tests, top, th, n_models, n_items, level,
+                   {"risk": risk_detail})
+
+
+def _null_value(c: Claim, th: dict[str, float], n_models: int) -> float:
+    if c.null == "half":
+        return n_models / 2
+    if isinstance(c.null, str) and c.null.startswith("quoted:"):
+        from selfconf.book.glue import quoted_value
+
+        return float(quoted_value(c.null.split(":", 1)[1]))
+    return float(c.null)
+
+
+_SIGNAL_STAT = {"self": "self_auroc_pooled", "canonical": "panel_auroc", "label_free": "panel_auroc_labelfree",
+                "rank_normalised": "self_auroc_ranknorm"}
+
+
+def scorecard(res: Results) -> list[dict[str, Any]]:
+    """The scorecard records: one per :data:`SCORECARD` claim whose statistic was computed.
+
+    Keys: ``id``, ``paper_claim`` (our words), ``dataset``, ``statistic``, ``value``, ``ci_low``, ``ci_high``,
+    ``verdict`` (one of :data:`VERDICTS`), and for panel records ``members`` (model names as in the source
+    files) and ``signal`` (one of :data:`SIGNALS`) plus ``panel``.  Every record also carries ``test``
+    (the statistic the verdict judges, its value, interval, null and direction; for non-panel records the
+    same as ``value``), ``unit``, ``rule``, ``paper_claim_ids`` (the Result 1 claims that print the paper's
+    value), ``model`` for the residual-error records and ``declared``.
+
+    ``not comparable``: a label-free record whose canonical and label-free agreement counts coincide on
+    every row (lettered answers: two correct answers always share a letter), so the recoding removes
+    nothing and cannot test what the paper's sensitivity check tests.
+
+    Reference: the declared scorecard of the chapter "The paper's claims on real answers".
+
+    Example: ``scorecard(compute(ext, seed=1))[0]["verdict"]``.
+    """
+    out = []
+    label = dataset_label(res.n_models, res.n_items)
+    for c in SCORECARD:
+        if c.panel is not None and c.panel not in res.panel_results:
+            continue
+        null = _null_value(c, res.thresholds, res.n_models)
+        key = f"{c.panel}:{c.test}" if c.panel else c.test
+        tv, tlo, thi = res.tests[key]
+        rec: dict[str, Any] = {"id": c.id, "paper_claim": c.paper_claim, "dataset": label, "statistic": c.statistic}
+        if c.panel:
+            pr = res.panel_results[c.panel]
+            s = _SIGNAL_STAT[c.signal]
+            rec.update(value=float(pr[s]), ci_low=float(pr[f"{s}_ci"][0]), ci_high=float(pr[f"{s}_ci"][1]))
+        else:
+            rec.update(value=tv, ci_low=tlo, ci_high=thi)
+        v = verdict(tlo, thi, null=null, direction=c.direction)
+        if c.not_comparable_if == "codings_coincide" and res.panel_results[c.panel]["n_rows_codings_differ"] == 0:
+            v = "not comparable"
+        rec["verdict"] = v
+        if c.panel:
+            rec.update(members=list(res.panel_results[c.panel]["members"]), signal=c.signal, panel=c.panel)
+        if c.id.startswith("residual_error_top"):
+            rec["model"] = res.top_models[int(c.id[len("residual_error_top"):]) - 1]
+        rec.update(test={"statistic": c.test, "value": tv, "ci_low": tlo, "ci_high": thi, "null": null,
+                         "direction": "above" if c.direction > 0 else "below"},
+                   unit=c.unit, rule=_RULE + ("; not comparable when the canonical and label-free codings give the "
+                                              "same signal on every row" if c.not_comparable_if else ""),
+                   paper_claim_ids=list(c.paper_ids), declared=DECLARED)
+        out.append(rec)
+    return out
+
+
+def write_scorecard(records: list[dict], path: str | Path = SCORECARD_PATH) -> Path:
+    """Write the records as a JSON list (UTF-8, indented); the folder is created.  Returns the path.
+
+    Example: ``write_scorecard(scorecard(compute(ext, seed=1)))`` writes ``_build/scorecard.json``.
+    """
+    p = resolve(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(records, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(p)
+    return p
+
+
+def scorecard_from_notebook(nb_path: str | Path) -> list[dict]:
+    """The scorecard records the executed chapter glued (key ``real_scorecard_json``).
+
+    Raises ``FileNotFoundError`` / ``KeyError`` with the notebook's name when it is missing or glued none.
+
+    Example: ``scorecard_from_notebook("book/26_real_answers.ipynb")[0]["id"]``.
+    """
+    from selfconf.book.glue import glued_in_notebook
+
+    p = Path(nb_path)
+    if not p.is_file():
+        raise FileNotFoundError(f"{p}: the executed chapter is missing (execute {NOTEBOOK} first)")
+    vals = glued_in_notebook(p)
+    if SCORECARD_KEY not in vals:
+        raise KeyError(f"{p.name}: no glued {SCORECARD_KEY!r} (the chapter did not finish)")
+    return json.loads(vals[SCORECARD_KEY])
+
+
+def ensure_scorecard(book_dir: str | Path = "book", path: str | Path = SCORECARD_PATH) -> Path | None:
+    """Write ``_build/scorecard.json`` from the executed chapter in ``book_dir``; ``None`` when it was not built.
+
+    Called by :mod:`selfconf.book.build` after the notebooks ran (or were taken from the cache, which runs no
+    cell), so the file always matches the executed page.
+
+    Example: ``ensure_scorecard()`` after ``python -m selfconf.book.build execute``.
+    """
+    nb = resolve(book_dir) / f"{NOTEBOOK}.ipynb"
+    if not nb.is_file():
+        return None
+    return write_scorecard(scorecard_from_notebook(nb), path)
