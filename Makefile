@@ -2,6 +2,8 @@
 #   make book   install requirements (into .venv), execute every notebook, build _build/html
 #               (make book DATA=data/raw: compute from the original package where it holds a data family)
 #   make test   install requirements, run the test suite (which builds the whole book once)
+#   make check  while working: the gate (make lint) and the unit tests, in under a minute (no book, browser, slow)
+#   make lint   ruff (lint and format), mypy and the import-layer contracts; zero findings at every commit
 #   make pdf    the book as one PDF: _build/pdf/selfconf-book.pdf
 #   make student  the student edition of the teaching chapter: _build/student/ (solutions removed, checks kept)
 SHELL := /bin/bash
@@ -9,7 +11,7 @@ PY    := .venv/bin/python
 STAMP := .venv/.installed-$(shell cat requirements.txt pyproject.toml 2>/dev/null | sha256sum | cut -c1-12)
 
 
-.PHONY: browser tools install book execute html student notebooks pdf test bench data external rerun clean
+.PHONY: lint check browser tools install book execute html student notebooks pdf test bench data external rerun clean
 
 $(STAMP):
 	@test -x $(PY) || python3 -m venv .venv
@@ -50,6 +52,17 @@ browser:
 # cffconvert and actionlint for the publication tests, in .tools/ (no-op when present)
 tools:
 	bash scripts/install_tools.sh
+
+# the gate: ruff lint + ruff format, mypy on the package, import-linter's layer contracts
+lint: install
+	$(PY) -m ruff check --quiet .
+	$(PY) -m ruff format --check --quiet .
+	$(PY) -m mypy
+	@out=$$(.venv/bin/lint-imports --no-cache 2>&1) || { echo "$$out"; exit 1; }
+
+# the one-minute tier: the gate, then every test not marked book, browser, slow or lint
+check: lint
+	$(PY) -m pytest -q -p no:cacheprovider -m "not book and not browser and not slow and not lint"
 
 test: install external browser tools
 	$(PY) -m pytest -q -p no:cacheprovider

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from selfconf import bootstrap, metrics, panels
-from selfconf.book import build
+from selfconf.book import build, scorecard
 from selfconf.sections import realanswers
 from selfconf.stats import summary
 from selfconf.data.fetch import MMLU_PRO_MODELS, mmlu_pro_filename, read_mmlu_pro_calibration
@@ -332,7 +332,7 @@ def test_built_scorecard_json(built_book, root):
     records = json.loads((root / realanswers.SCORECARD_PATH).read_text(encoding="utf-8"))
     _check_scorecard_json(records)
     _check_against_loop(records, "CN")
-    assert records == realanswers.scorecard_from_notebook(root / "book" / f"{realanswers.NOTEBOOK}.ipynb")
+    assert records == scorecard.scorecard_from_notebook(root / "book" / f"{realanswers.NOTEBOOK}.ipynb")
     page = (built_book / "book" / f"{realanswers.NOTEBOOK}.html").read_text(encoding="utf-8")
     assert "Real third-party data" in page and "declared before computing" in page
 
@@ -351,14 +351,14 @@ def _fake_executed_chapter(folder: Path, records: list[dict]) -> Path:
 
 def test_ensure_scorecard_from_the_executed_notebook(tmp_path):
     recs = [{"id": "x", "verdict": "holds"}]
-    assert realanswers.ensure_scorecard(tmp_path / "nobook", tmp_path / "s.json") is None
+    assert scorecard.ensure_scorecard(tmp_path / "nobook", tmp_path / "s.json") is None
     _fake_executed_chapter(tmp_path / "book", recs)
-    written = realanswers.ensure_scorecard(tmp_path / "book", tmp_path / "out" / "s.json")
+    written = scorecard.ensure_scorecard(tmp_path / "book", tmp_path / "out" / "s.json")
     assert json.loads(written.read_text()) == recs
     with pytest.raises(KeyError, match=realanswers.SCORECARD_KEY):
         (tmp_path / "b2").mkdir()
         (tmp_path / "b2" / f"{realanswers.NOTEBOOK}.ipynb").write_text(json.dumps({"cells": []}))
-        realanswers.scorecard_from_notebook(tmp_path / "b2" / f"{realanswers.NOTEBOOK}.ipynb")
+        scorecard.scorecard_from_notebook(tmp_path / "b2" / f"{realanswers.NOTEBOOK}.ipynb")
 
 
 def test_cached_build_still_writes_the_scorecard(tmp_path, monkeypatch):

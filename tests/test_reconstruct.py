@@ -137,6 +137,7 @@ def test_plausibility():
     assert (shared >= 2).sum() > 100
 
 
+@pytest.mark.slow
 @needs_data
 def test_regeneration_is_byte_identical(tmp_path):
     """Regenerate into a temporary folder and compare bytes with the committed files (slow)."""

@@ -17,6 +17,7 @@ phases, the values glued by earlier phases (jupyter-cache alone would ignore imp
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import json
 import os
@@ -27,9 +28,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+import yaml
+
 from selfconf.data.paths import project_root
 
-__all__ = ["PHASES", "notebook_names", "phase_of", "cache_key", "execute_one", "execute", "build_html",
+__all__ = ["PHASES", "notebook_names", "phase_of", "cache_key", "used_modules", "code_digest", "execute_one", "execute", "build_html",
            "with_install_cell", "main"]
 
 #: Phase of each notebook stem not in phase 1.
@@ -90,7 +93,7 @@ def _hash_files(paths, root: Path) -> str:
 
 
 def _inputs_digest(root: Path, data_dir: str | None = None) -> str:
-    """Digest of everything a notebook may read besides itself: data, package source, pins.
+    """Digest of the data, the pins and the configuration a notebook may read (its code is :func:`code_digest`).
 
     A ``data_dir`` parameter outside the project's ``data/`` (an original package kept elsewhere) is
     hashed too, so editing its files invalidates the cached notebooks."""
@@ -101,14 +104,10 @@ def _inputs_digest(root: Path, data_dir: str | None = None) -> str:
         d = Path(data_dir) if Path(data_dir).is_absolute() else root / data_dir
         if d.is_dir() and not d.resolve().is_relative_to((root / "data").resolve()):
             extra = sorted(p for p in d.rglob("*") if p.is_file())
-    files += list((root / "src" / "selfconf").rglob("*.py"))
-    files += [p for p in (root / "src" / "selfconf").rglob("*") if p.suffix in {".yaml", ".json", ".js", ".csv"}]
     files += [root / "requirements.txt"]
     h = _hash_files([f for f in files if f.is_file()], root)
     # the repository block of _config.yml: pages print links built from it (the student edition's Colab and
     # Binder links, selfconf.course.student_links); the rest of the configuration does not reach a notebook
-    import yaml
-
     cfg = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8")) if (root / "_config.yml").is_file() else {}
     h = hashlib.sha256((h + json.dumps((cfg or {}).get("repository"), sort_keys=True)).encode()).hexdigest()
     if extra:
@@ -120,11 +119,74 @@ def _inputs_digest(root: Path, data_dir: str | None = None) -> str:
     return h
 
 
+def _module_file(module: str, src: Path) -> Path | None:
+    """``selfconf.a.b`` -> ``src/selfconf/a/b.py`` or ``src/selfconf/a/b/__init__.py`` (``None``: not a module)."""
+    base = src.joinpath(*module.split("."))
+    for cand in (base.with_suffix(".py"), base / "__init__.py"):
+        if cand.is_file():
+            return cand
+    return None
+
+
+def _imported_modules(path: Path, src: Path) -> set[str]:
+    """The ``selfconf`` modules one Python file imports (anywhere in the file, absolute imports)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "selfconf")
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                and node.module.split(".")[0] == "selfconf":
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names
+                         if _module_file(f"{node.module}.{a.name}", src) is not None)
+    out: set[str] = set()
+    for m in found:  # importing a.b.c runs the packages a and a.b first
+        parts = m.split(".")
+        out.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return {m for m in out if _module_file(m, src) is not None}
+
+
+def used_modules(name: str, root: Path) -> list[str]:
+    """Every ``selfconf`` module notebook ``name`` can execute: its imports and theirs, transitively.
+
+    Example: ``"selfconf.metrics" in used_modules("04_result1", project_root())`` is true and
+    ``"selfconf.cli.collect"`` is not, so editing the command line re-executes no paper section.
+    """
+    src = root / "src"
+    todo = _imported_modules(root / "notebooks" / f"{name}.py", src)
+    seen: set[str] = set()
+    while todo:
+        m = todo.pop()
+        if m in seen:
+            continue
+        seen.add(m)
+        f = _module_file(m, src)
+        if f is not None:
+            todo |= _imported_modules(f, src) - seen
+    return sorted(seen)
+
+
+def code_digest(name: str, root: Path) -> str:
+    """Digest of the package code notebook ``name`` uses (:func:`used_modules`) and the package data beside it."""
+    src = root / "src"
+    files: set[Path] = set()
+    for m in used_modules(name, root):
+        f = _module_file(m, src)
+        if f is None:
+            continue
+        files.add(f)
+        if f.name == "__init__.py":  # a package's data files (yaml, json, csv.gz, assets) travel with it
+            files.update(p for p in f.parent.iterdir() if p.is_file() and p.suffix not in {".py", ".pyc"})
+    return _hash_files(files, root)
+
+
 def cache_key(name: str, params: dict, root: Path, inputs: str, upstream: str = "") -> str:
+    """The key of notebook ``name``'s cached execution: its source, parameters, inputs, code and upstream pages."""
     h = hashlib.sha256()
     h.update((root / "notebooks" / f"{name}.py").read_bytes())
     h.update(json.dumps(params, sort_keys=True).encode())
     h.update(inputs.encode())
+    h.update(code_digest(name, root).encode())
     h.update(upstream.encode())
     return h.hexdigest()[:24]
 
@@ -275,7 +337,7 @@ def _after_execution(out: Path) -> None:
 
     ``_build/scorecard.json`` comes from the executed chapter ``26_real_answers`` (its glued records).
     """
-    from selfconf.sections.realanswers import ensure_scorecard
+    from selfconf.book.scorecard import ensure_scorecard
 
     written = ensure_scorecard(out)
     if written is not None:

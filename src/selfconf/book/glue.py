@@ -22,13 +22,13 @@ from typing import Any
 
 import numpy as np
 
+from selfconf.claims.quoted import QUOTED_FACTS, quoted_value
 from selfconf.data.paths import resolve
 
 __all__ = ["plain", "claim", "claims", "value", "quoted", "quoted_value", "restate", "glued_in_notebook", "glued_values",
            "pasted_keys", "paste_key", "rows_origin", "ORIGINS", "ORIGIN_SUFFIX", "QUOTED_FACTS"]
 
 #: The one labelled source of quoted (external) facts: numbers with no row-level source.
-QUOTED_FACTS = "data/paper/quoted_facts.yaml"
 
 
 def plain(x: Any) -> Any:
@@ -125,31 +125,6 @@ def value(key: str, x: Any, *, origin: str) -> Any:
     val = claim(key, x)
     _myst_glue(f"{key}{ORIGIN_SUFFIX}", origin)
     return val
-
-
-_QUOTED_CACHE: dict[tuple[str, float], dict[str, dict]] = {}
-
-
-def _load_quoted(path: str | Path = QUOTED_FACTS) -> dict[str, dict]:
-    import yaml
-
-    p = resolve(path)
-    if not p.is_file():
-        raise FileNotFoundError(f"{p}: quoted-facts file missing (run `python -m selfconf.book.audit --write-quoted`)")
-    key = (str(p), p.stat().st_mtime)
-    if key not in _QUOTED_CACHE:  # parsed once per notebook: pages quote dozens of facts
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        facts = yaml.load(p.read_text(encoding="utf-8"), Loader=loader)["facts"]
-        _QUOTED_CACHE[key] = {f["id"]: f for f in facts}
-    return _QUOTED_CACHE[key]
-
-
-def quoted_value(claim_id: str, path: str | Path = QUOTED_FACTS) -> Any:
-    """The value of a quoted fact, without gluing it (e.g. a quoted threshold used as a parameter)."""
-    facts = _load_quoted(path)
-    if claim_id not in facts:
-        raise KeyError(f"{path}: no quoted fact with id {claim_id!r}")
-    return facts[claim_id]["value"]
 
 
 def quoted(claim_id: str, path: str | Path = QUOTED_FACTS, *, as_id: str | None = None) -> Any:

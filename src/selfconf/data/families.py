@@ -2,7 +2,7 @@
 
 The families and their layouts are listed in :mod:`selfconf.data.sources` and documented field by field in
 ``data/raw/README.md``.  Every loader here returns the same frames whichever layout it reads (the frames
-of :func:`selfconf.sections.ladder.load_scored_arms` / :func:`selfconf.sections.manipulation.load_csv`, which the analysis
+of :func:`selfconf.sections.ladder.load_scored_arms` / :func:`load_csv`, which the analysis
 code expects), together with a :class:`LoadReport`.  The guarantees are those of the collection loader
 (:mod:`selfconf.data`):
 
@@ -38,7 +38,7 @@ from selfconf.data.collection import DataError, _binary, _confidence, _read_json
 from selfconf.data.paths import resolve
 from selfconf.data.sources import FAMILIES, LAYOUTS, SUBJECTS, family_layout
 
-__all__ = ["LoadReport", "RAW_SCHEMAS", "LADDER_FIELDS", "load_ladder", "load_probes", "load_twostage",
+__all__ = ["LoadReport", "RAW_SCHEMAS", "CONTRACT_SCHEMAS", "load_csv", "LADDER_FIELDS", "load_ladder", "load_probes", "load_twostage",
            "load_regrade", "export_raw"]
 
 #: Ladder row fields: name -> JSON type.  ``confidence`` (integer 0-100 or null) and ``subject`` are
@@ -268,9 +268,61 @@ def _read_raw_table(path: Path, stem: str, unmapped: set[str]) -> pd.DataFrame:
     return df
 
 
-def _read_contract_table(d: Path, stem: str, unmapped: set[str]) -> pd.DataFrame:
-    from selfconf.sections.manipulation import load_csv
+#: The contract layout's probe and arm files: column -> kind (str, int, bin, bin? = 0/1 or empty, conf = 0-100).
+CONTRACT_SCHEMAS: dict[str, dict[str, str]] = {
+    "probes/microprobe.csv": {"model": "str", "item_id": "str", "domain": "str", "claimed_accuracy_pct": "int",
+                              "correct": "bin", "confidence": "conf"},
+    "probes/topic_heldout.csv": {"model": "str", "bin": "str", "item_id": "str", "correct": "bin"},
+    "probes/topic_probes.csv": {"model": "str", "probe_id": "str", "bin": "str", "arm": "str",
+                                "claimed_pct": "int", "correct": "bin", "confidence": "conf"},
+    "arms/twostage.csv": {"model": "str", "item_id": "str", "format": "str", "label": "str", "confidence": "conf"},
+    "arms/regrade.csv": {"model": "str", "item_id": "str", "grade_route": "str", "canonical_correct": "bin",
+                         "cross_family_correct": "bin?"},
+}
 
+
+def load_csv(data_dir: str | Path, name: str) -> pd.DataFrame:
+    """Read and validate one of the probe/arm files in the contract layout (CSV); errors name the file, row and field.
+
+    ``name`` is a key of :data:`CONTRACT_SCHEMAS` (e.g. ``"probes/microprobe.csv"``); integer fields are parsed,
+    ``bin`` fields must be 0/1 (``bin?`` may be empty, read as NaN) and ``conf`` fields lie in 0-100.
+
+    Example: ``load_csv("data/reconstructed", "arms/regrade.csv")``.
+    """
+    path = resolve(data_dir) / name
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: file missing")
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    schema = CONTRACT_SCHEMAS[name]
+    missing = [c for c in schema if c not in df.columns]
+    if missing:
+        raise ValueError(f"{path}: column {missing[0]!r} missing")
+    out = pd.DataFrame(index=df.index)
+    for col, kind in schema.items():
+        vals = df[col]
+        if kind == "str":
+            out[col] = vals
+            continue
+        parsed = []
+        for i, v in enumerate(vals):
+            where = f"{path}: row {i + 2}, field {col!r}"
+            if v == "" and kind == "bin?":
+                parsed.append(np.nan)
+                continue
+            try:
+                x = int(v)
+            except ValueError:
+                raise ValueError(f"{where}: {v!r} is not an integer") from None
+            if kind in ("bin", "bin?") and x not in (0, 1):
+                raise ValueError(f"{where}: {x} is not 0/1")
+            if kind == "conf" and not 0 <= x <= 100:
+                raise ValueError(f"{where}: confidence {x} outside 0-100")
+            parsed.append(x)
+        out[col] = parsed
+    return out
+
+
+def _read_contract_table(d: Path, stem: str, unmapped: set[str]) -> pd.DataFrame:
     path = d / f"{stem}.csv"
     df = load_csv(d, f"{stem}.csv")
     header = pd.read_csv(path, nrows=0).columns
@@ -303,7 +355,7 @@ def load_probes(path: str | os.PathLike) -> tuple[dict[str, pd.DataFrame], LoadR
     """Read the manipulation probes under ``path/probes/``: ``{"microprobe", "topic_heldout", "topic_probes"}``.
 
     Either layout (``.jsonl`` raw or ``.csv`` contract; columns in :data:`RAW_SCHEMAS`); the frames equal
-    :func:`selfconf.sections.manipulation.load_csv`'s.  Keys must be unique (microprobe: model x item x claimed
+    :func:`load_csv`'s.  Keys must be unique (microprobe: model x item x claimed
     accuracy; held-out: model x item; probes: model x probe x arm).  Reference: the paper's Result 3
     (Table 4 and the topic-labelled pass).  Example: ``t, rep = load_probes("data/reconstructed")``;
     ``len(t["microprobe"]) == 10``."""

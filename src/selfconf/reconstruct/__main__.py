@@ -17,16 +17,17 @@ from pathlib import Path
 
 from selfconf.data.paths import resolve
 
-GENERATORS = ("collection", "ladder")
+#: data family -> the generator module that writes it (each exposes ``generate(out_dir, seed)``)
+GENERATORS = {"collection": "generate", "ladder": "ladder"}
 
 
 def _available():
     mods = []
-    for name in GENERATORS:
+    for name, module in GENERATORS.items():
         try:
-            mod = importlib.import_module(f"selfconf.reconstruct.{name}")
+            mod = importlib.import_module(f"selfconf.reconstruct.{module}")
         except ModuleNotFoundError as e:
-            if e.name == f"selfconf.reconstruct.{name}":
+            if e.name == f"selfconf.reconstruct.{module}":
                 continue
             raise
         if hasattr(mod, "generate"):

@@ -502,9 +502,3 @@ def tune_structure(T: Targets, tables, plan, fails, seed_seq: np.random.SeedSequ
     rows, codes = build_rows(T, tables, plan, fails, struct, seed_seq)
     return struct, panel_values(rows, codes, members)
 
-
-def generate(out_dir, seed: int | None = None) -> dict:
-    """Entry point used by ``python -m selfconf.reconstruct`` (see :mod:`.generate`)."""
-    from selfconf.reconstruct.generate import DEFAULT_SEED, generate_collection
-
-    return generate_collection(out_dir, DEFAULT_SEED if seed is None else seed)

@@ -245,3 +245,11 @@ def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print
     (out / "fidelity_collection.json").write_text(
         json.dumps(report, indent=1, sort_keys=True, default=_json_default) + "\n", encoding="utf-8")
     return report
+
+
+def generate(out_dir: str | Path, seed: int | None = None) -> dict:
+    """Entry point used by ``python -m selfconf.reconstruct``: :func:`generate_collection` at the default seed.
+
+    Example: ``generate("data/reconstructed")`` rewrites ``collection.csv`` and its fidelity file.
+    """
+    return generate_collection(out_dir, DEFAULT_SEED if seed is None else seed)

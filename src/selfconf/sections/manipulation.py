@@ -32,60 +32,12 @@ import pandas as pd
 
 from selfconf import bootstrap as _bs
 from selfconf import metrics as _m
+from selfconf.data.families import load_csv
 
 __all__ = [
     "load_csv", "microprobe_table", "heldout_profile", "topic_summary", "directional_examples",
     "twostage_auroc", "twostage_contrast", "regrade_summary", "recompute_all",
 ]
-
-_SCHEMAS: dict[str, dict[str, str]] = {
-    "probes/microprobe.csv": {"model": "str", "item_id": "str", "domain": "str", "claimed_accuracy_pct": "int",
-                              "correct": "bin", "confidence": "conf"},
-    "probes/topic_heldout.csv": {"model": "str", "bin": "str", "item_id": "str", "correct": "bin"},
-    "probes/topic_probes.csv": {"model": "str", "probe_id": "str", "bin": "str", "arm": "str",
-                                "claimed_pct": "int", "correct": "bin", "confidence": "conf"},
-    "arms/twostage.csv": {"model": "str", "item_id": "str", "format": "str", "label": "str", "confidence": "conf"},
-    "arms/regrade.csv": {"model": "str", "item_id": "str", "grade_route": "str", "canonical_correct": "bin",
-                         "cross_family_correct": "bin?"},
-}
-
-
-def load_csv(data_dir: str | Path, name: str) -> pd.DataFrame:
-    """Read and validate one of the probe/arm files; errors name the file, row and field."""
-    from selfconf.data.paths import resolve
-
-    path = resolve(data_dir) / name
-    if not path.is_file():
-        raise FileNotFoundError(f"{path}: file missing")
-    df = pd.read_csv(path, dtype=str, keep_default_na=False)
-    schema = _SCHEMAS[name]
-    missing = [c for c in schema if c not in df.columns]
-    if missing:
-        raise ValueError(f"{path}: column {missing[0]!r} missing")
-    out = pd.DataFrame(index=df.index)
-    for col, kind in schema.items():
-        vals = df[col]
-        if kind == "str":
-            out[col] = vals
-            continue
-        parsed = []
-        for i, v in enumerate(vals):
-            where = f"{path}: row {i + 2}, field {col!r}"
-            if v == "" and kind == "bin?":
-                parsed.append(np.nan)
-                continue
-            try:
-                x = int(v)
-            except ValueError:
-                raise ValueError(f"{where}: {v!r} is not an integer") from None
-            if kind in ("bin", "bin?") and x not in (0, 1):
-                raise ValueError(f"{where}: {x} is not 0/1")
-            if kind == "conf" and not 0 <= x <= 100:
-                raise ValueError(f"{where}: confidence {x} outside 0-100")
-            parsed.append(x)
-        out[col] = parsed
-    return out
-
 
 # ------------------------------------------------------------------------------------ microprobe
 def microprobe_table(mp: pd.DataFrame) -> pd.DataFrame:

@@ -12,13 +12,13 @@ call it without papermill:
 * :data:`SCORECARD`, :func:`verdict`, :func:`scorecard` - the pre-declared scorecard (declared
   2026-12-01): each Result 1 claim in our words, the statistic that tests it here and the verdict rule;
 * :func:`compute` - every result of the chapter from the downloaded files; :func:`write_scorecard`,
-  :func:`scorecard_from_notebook` and :func:`ensure_scorecard` - ``_build/scorecard.json``.
+  :func:`selfconf.book.scorecard.ensure_scorecard` - ``_build/scorecard.json`` from the executed chapter.
 
 Everything is computed by the functions the paper's own sections use: :func:`selfconf.report.from_frame`
 (Table 1 with intervals on every metric, Table 2, reliability bins), :func:`selfconf.panels.panel_intervals`
 (which extends :func:`selfconf.panels.panel_analysis` on the same item draw) and
 :func:`selfconf.metrics.counts_statistics`.  Nothing here reads ``data/paper/claims.yaml``; the paper's
-thresholds are quoted facts (:func:`selfconf.book.glue.quoted_value`).
+thresholds are quoted facts (:func:`selfconf.claims.quoted.quoted_value`).
 
 Data: Linwei Tao et al., *LLM-Calibration-Study* (MIT), MMLU-Pro test split (Wang et al. 2024,
 arXiv:2406.01574), read by :func:`selfconf.data.fetch.read_mmlu_pro_calibration`.
@@ -37,14 +37,16 @@ import pandas as pd
 
 from selfconf import bootstrap, metrics, panels
 from selfconf.stats import summary
+from selfconf.claims.quoted import quoted_value
 from selfconf.data.fetch import MMLU_PRO_COMMIT, MMLU_PRO_MODELS, MMLU_PRO_REPO, mmlu_pro_filename
 from selfconf.data.paths import resolve
+from selfconf.report import core as report
 
 __all__ = [
     "DECLARED", "NOTEBOOK", "SCORECARD_PATH", "VERDICTS", "SIGNALS", "PROVIDER", "BLOC", "REASONING_SERIES",
     "TIER_MARKERS", "PANEL_RULE", "ALL_PANEL", "PanelChoice", "provider_of", "select_panels", "panel_frame",
     "ModelDraws", "model_draws", "Claim", "SCORECARD", "declared_thresholds", "verdict", "Results", "compute",
-    "scorecard", "write_scorecard", "scorecard_from_notebook", "ensure_scorecard", "dataset_label",
+    "scorecard", "write_scorecard", "dataset_label",
 ]
 
 #: The day the scorecard and the panel rule were declared (before any statistic of the chapter was computed).
@@ -465,8 +467,6 @@ def declared_thresholds() -> dict[str, float]:
     >>> declared_thresholds()["auroc_cutoff"]
     0.62
     """
-    from selfconf.book.glue import quoted_value
-
     return {
         "chance": float(quoted_value("r1_chance_auroc")),
         "auroc_cutoff": float(quoted_value("r1_auroc_threshold")),
@@ -552,7 +552,6 @@ def compute(ext: pd.DataFrame, *, seed: int, n_boot: int = 2000, level: float = 
 
     Example: ``compute(read_mmlu_pro_calibration("data/external/mmlu-pro-calibration"), seed=20261130)``.
     """
-    from selfconf.report import core as report
 
     th = declared_thresholds()
     hc = th["high_conf_points"] / 100
@@ -617,9 +616,7 @@ def _null_value(c: Claim, th: dict[str, float], n_models: int) -> float:
     if c.null == "half":
         return n_models / 2
     if isinstance(c.null, str) and c.null.startswith("quoted:"):
-        from selfconf.book.glue import quoted_value
-
-        return float(quoted_value(c.null.split(":", 1)[1]))
+            return float(quoted_value(c.null.split(":", 1)[1]))
     return float(c.null)
 
 
@@ -688,35 +685,3 @@ def write_scorecard(records: list[dict], path: str | Path = SCORECARD_PATH) -> P
     tmp.write_text(json.dumps(records, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     tmp.replace(p)
     return p
-
-
-def scorecard_from_notebook(nb_path: str | Path) -> list[dict]:
-    """The scorecard records the executed chapter glued (key ``real_scorecard_json``).
-
-    Raises ``FileNotFoundError`` / ``KeyError`` with the notebook's name when it is missing or glued none.
-
-    Example: ``scorecard_from_notebook("book/26_real_answers.ipynb")[0]["id"]``.
-    """
-    from selfconf.book.glue import glued_in_notebook
-
-    p = Path(nb_path)
-    if not p.is_file():
-        raise FileNotFoundError(f"{p}: the executed chapter is missing (execute {NOTEBOOK} first)")
-    vals = glued_in_notebook(p)
-    if SCORECARD_KEY not in vals:
-        raise KeyError(f"{p.name}: no glued {SCORECARD_KEY!r} (the chapter did not finish)")
-    return json.loads(vals[SCORECARD_KEY])
-
-
-def ensure_scorecard(book_dir: str | Path = "book", path: str | Path = SCORECARD_PATH) -> Path | None:
-    """Write ``_build/scorecard.json`` from the executed chapter in ``book_dir``; ``None`` when it was not built.
-
-    Called by :mod:`selfconf.book.build` after the notebooks ran (or were taken from the cache, which runs no
-    cell), so the file always matches the executed page.
-
-    Example: ``ensure_scorecard()`` after ``python -m selfconf.book.build execute``.
-    """
-    nb = resolve(book_dir) / f"{NOTEBOOK}.ipynb"
-    if not nb.is_file():
-        return None
-    return write_scorecard(scorecard_from_notebook(nb), path)
