@@ -145,6 +145,7 @@ else:
     t1_lo, t1_hi = at_seed["auroc_ci_low"].to_dict(), at_seed["auroc_ci_high"].to_dict()
 shown = pd.DataFrame({
     "model": mc["model"], "n": mc["n"], "AUROC": mc["AUROC"].map("{:.3f}".format),
+    "paper prints: low": "", "paper prints: high": "",  # filled in by the book from the manifest (never read here)
     "Table 1 low": [f"{t1_lo[m]:.3f}" if m in t1_lo else "" for m in mc["model"]],
     "Table 1 high": [f"{t1_hi[m]:.3f}" if m in t1_hi else "" for m in mc["model"]],
     "low: mean": mc["low: mean"].map("{:.4f}".format), "low: SD": mc["low: SD"].map("{:.5f}".format),
@@ -156,15 +157,19 @@ shown = pd.DataFrame({
     "predicted SD": mc["predicted SD"].map("{:.5f}".format),
     "3-decimal lows": mc["printed lows"], "3-decimal highs": mc["printed highs"],
 })
-claims = {}
+claims, printed = {}, {}
 if in_book():
     for i, m in enumerate(mc["model"]):
         if m in t1_lo:
-            claims[(i, "Table 1 low")] = f"t1_{m}_self_auroc_ci_lo"
-            claims[(i, "Table 1 high")] = f"t1_{m}_self_auroc_ci_hi"
-table(shown, "seed_variation_auroc_ci", claims=claims,
-      caption=f"Self-AUROC 95% interval end points: Table 1's interval (the paper's seed; frontier models only) "
-              f"beside their spread over {n_seeds} other seeds ({n_boot:,} draws each): mean, SD, range, the SD "
+            for end, col in (("lo", "low"), ("hi", "high")):
+                claims[(i, f"Table 1 {col}")] = f"t1_{m}_self_auroc_ci_{end}"
+                printed[(i, f"paper prints: {col}")] = f"t1_{m}_self_auroc_ci_{end}"
+if not printed:  # outside the book there is no manifest to show: no empty columns
+    shown = shown.drop(columns=["paper prints: low", "paper prints: high"])
+table(shown, "seed_variation_auroc_ci", claims=claims, printed=printed,
+      caption=f"Self-AUROC 95% interval end points: the paper's printed Table 1 interval, this build's Table 1 "
+              f"interval (frontier models only), and their spread over {n_seeds} other seeds "
+              f"({n_boot:,} draws each): mean, SD, range, the SD "
               "predicted for a sample quantile, and how many different values each end point shows when printed "
               "with three decimals")
 
@@ -213,9 +218,9 @@ _ = glue.value("seedvar_sd_rel_error", 100 / np.sqrt(2 * (n_seeds - 1)), origin=
 # decimal of a {glue:text}`seedvar_n_boot:,`-draw interval is partly luck. This is why the audit compares bootstrap numbers with a
 # tolerance (half a printed unit plus three Monte-Carlo standard errors) and deterministic numbers exactly.
 #
-# The table's *Table 1* columns hold the interval the paper prints for each frontier model (its seed is not
-# published; this build uses its own page seed, and a cell that does not print as the paper prints it is marked
-# and shows the paper's value on hover). For {glue:text}`seedvar_n_t1_inside` of the {glue:text}`seedvar_n_t1`
+# The *paper prints* columns hold Table 1's interval as the paper prints it for each frontier model; the
+# *Table 1* columns hold this build's Table 1 interval (the paper's seed is not published: this build uses its own
+# page seed, and a cell that does not print as the paper prints it is marked "≠ paper"). For {glue:text}`seedvar_n_t1_inside` of the {glue:text}`seedvar_n_t1`
 # frontier models both of Table 1's end points lie inside the range the {glue:text}`seedvar_n_seeds` other seeds
 # give: Table 1's interval is one draw from the same spread, not a more exact one.
 

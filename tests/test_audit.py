@@ -107,6 +107,7 @@ def test_every_external_claim_is_in_quoted_facts(root):
     assert want == {f["id"] for f in facts}
 
 
+@pytest.mark.slow
 def test_glued_values_reads_a_real_myst_nb_glue_output(tmp_path):
     """Round trip through myst_nb.glue itself, not a hand-written imitation of its output."""
     import nbformat

@@ -55,6 +55,7 @@ def test_clustered_se_tracks_item_bootstrap():
     assert clustered_auroc_se(score, y, np.arange(item.size)) < 0.95 * se
 
 
+@pytest.mark.slow
 def test_min_delong_se_search_beats_block_tied_table_and_is_consistent():
     c0, c1 = block_tied_table(GOOGLE_ROWS, GOOGLE_ERRORS)
     tied_auroc, tied_se = delong_se_from_table(c0, c1)

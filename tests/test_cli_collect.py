@@ -183,6 +183,7 @@ def test_collect_bad_question_file_errors(tmp_path, capsys):
     assert rc == 2 and "missing.csv" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_killed_collect_resumes_without_lost_or_duplicated_rows(stub, questions_csv, tmp_path):
     """SIGKILL a collect mid-run (twice), tear its last line, resume: every item exactly once."""
     out = tmp_path / "killed.jsonl"

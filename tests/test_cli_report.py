@@ -170,6 +170,7 @@ def test_from_frame_matches_the_command_line(good_csv, capsys):
         assert m["excluded"] == r["excluded"]
 
 
+@pytest.mark.slow
 def test_html_is_self_contained(good_csv, tmp_path, capsys):
     out = tmp_path / "r.html"
     assert cli.main(["report", str(good_csv), "--n-boot", "100", "--html", str(out)]) == 0

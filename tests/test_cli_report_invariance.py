@@ -47,6 +47,7 @@ def write_csv(path: Path, rows, header=("model", "item_id", "confidence", "corre
 
 # ---------------------------------------------------------------- order invariance
 
+@pytest.mark.slow
 def test_permuted_rows_give_byte_identical_json_text_and_html_on_100k_rows(tmp_path, capsys):
     rows = synthetic(10, 10_000)
     a = write_csv(tmp_path / "a.csv", rows)
@@ -246,6 +247,7 @@ def test_aurc_is_the_mean_over_tie_orders():
     assert metrics.aurc([0.9, 0.1], [1, 0]) == pytest.approx(0.25)
 
 
+@pytest.mark.slow
 def test_smooth_ece_agrees_with_relplot():
     relplot = pytest.importorskip("relplot")
     rng = np.random.default_rng(1)

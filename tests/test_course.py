@@ -115,6 +115,7 @@ def test_at_least_twelve_exercises_most_of_them_checked():
         assert course.exercises(stem) == sorted(_checked_in_master(stem))
 
 
+@pytest.mark.slow
 def test_student_notebooks_contain_no_solution_text(editions):
     for stem in course.TEACHING:
         student = nbformat.read(editions / f"{stem}.ipynb", as_version=4)
@@ -147,6 +148,7 @@ def test_the_install_cell_pins_the_repository_and_reads_the_wheel_variable():
     assert course.book_ref(ROOT) in cell.source and "remove-cell" in cell.metadata["tags"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
 def test_unfilled_student_notebooks_run_and_every_check_says_not_yet(editions, kernel_env, tmp_path):
     for stem in course.TEACHING:
@@ -158,6 +160,7 @@ def test_unfilled_student_notebooks_run_and_every_check_says_not_yet(editions, k
             assert "Not yet" in text, f"{stem} {name}: the check did not say 'Not yet':\n{text}"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
 def test_every_reference_solution_passes_its_checks(editions, kernel_env, tmp_path):
     for stem in course.TEACHING:
@@ -168,6 +171,7 @@ def test_every_reference_solution_passes_its_checks(editions, kernel_env, tmp_pa
         assert not failed, f"{stem}: reference solutions failing their checks:\n{failed}"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
 def test_a_plausible_wrong_answer_fails_each_check(editions, kernel_env, tmp_path):
     sys.path.insert(0, str(ROOT / "tests" / "fixtures"))

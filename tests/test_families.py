@@ -181,6 +181,7 @@ def test_contract_csv_is_checked_too(tmp_path):
 
 
 # ------------------------------------------------------------------------------------ writer
+@pytest.mark.slow
 def test_export_of_the_reconstruction_loads_back_to_the_same_frames(tmp_path):
     out = tmp_path / "raw"
     written = families.export_raw(RECON, out)

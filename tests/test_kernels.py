@@ -7,6 +7,7 @@ import pytest
 from selfconf.book import kernels
 
 
+@pytest.mark.slow
 def test_ipc_kernel_runs_a_notebook_over_unix_sockets(tmp_path):
     import nbformat
     from nbclient import NotebookClient
@@ -95,6 +96,7 @@ def test_shutdown_sends_no_interrupt_but_a_timeout_interrupt_still_works(monkeyp
     assert sent == [signal.SIGINT]
 
 
+@pytest.mark.slow
 def test_executing_a_notebook_logs_no_error_line(tmp_path, capfd):
     import nbformat
 

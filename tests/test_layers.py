@@ -99,6 +99,7 @@ def test_public_statistics_api_imports():
         assert Path(mod.__file__).name == mod.__name__.rsplit(".", 1)[1] + ".py"  # real modules, not shims
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["selfconf.build", "selfconf.audit"])
 def test_command_names_the_issues_give_still_run(command):
     out = subprocess.run([sys.executable, "-m", command, "--help"], cwd=ROOT, capture_output=True, text=True,

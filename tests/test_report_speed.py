@@ -8,7 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from selfconf import metrics, report
+from selfconf import metrics
+from selfconf.report import core as report
 
 
 def test_harmonic_numbers_match_digamma():

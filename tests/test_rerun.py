@@ -15,6 +15,8 @@ import pytest
 from selfconf.book import rerun as rr
 from selfconf.book.build import execute_one
 
+pytestmark = pytest.mark.slow  # executes notebooks with papermill
+
 NOTEBOOK = textwrap.dedent('''\
     # ---
     # jupyter:

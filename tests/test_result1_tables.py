@@ -22,6 +22,8 @@ from selfconf.book.glue import glued_in_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ("03_design", "04_result1")
+
+pytestmark = pytest.mark.book  # executes notebooks with papermill
 SECTIONS = {"design", "result1"}
 
 

@@ -80,6 +80,7 @@ def test_bundle_defines_globals_without_network(tmp_path):
     assert out.stat().st_mtime_ns == mtime, "an identical bundle is not rewritten"
 
 
+@pytest.mark.slow
 def test_bundle_runs_in_node(tmp_path):
     """The bundle evaluates as a classic script and defines vegaEmbed (a DOM-free smoke test)."""
     node = subprocess.run(["which", "node"], capture_output=True, text=True).stdout.strip()
@@ -100,6 +101,7 @@ def test_unknown_vegalite_version_is_a_clear_error(monkeypatch):
         vega.javascript_bundle(cache=False)
 
 
+@pytest.mark.slow
 def test_cli_install_js(tmp_path):
     r = subprocess.run([sys.executable, "-m", "selfconf.book.vega", "install-js", str(tmp_path / "v")],
                        capture_output=True, text=True)
@@ -107,6 +109,7 @@ def test_cli_install_js(tmp_path):
     assert (tmp_path / "v" / "selfconf-vega.js").stat().st_size > 100_000
 
 
+@pytest.mark.slow
 def test_sphinx_extension_ships_vega_and_mathjax_locally(tmp_path):
     """A one-page Sphinx site with math and a chart: every script it loads is local."""
     src = tmp_path / "src"
@@ -160,6 +163,7 @@ def test_chart_caption_label_and_untitled_charts():
     assert ":name: fig-t" in md
 
 
+@pytest.mark.slow
 def test_numbered_chart_in_a_sphinx_build(tmp_path):
     """The selfconf-chart directive makes a numbered figure that {numref} links; the title is its caption."""
     src = tmp_path / "src"

@@ -23,6 +23,7 @@ from selfconf.book.pages import (
     is_numeric_text,
     page_banner,
     PAGE_KINDS,
+    printed_role,
     provenance,
     RECONSTRUCTION_NOTICE,
     show_markdown,
@@ -46,6 +47,7 @@ __all__ = [
     "table_label",
     "is_numeric_text",
     "claim_role",
+    "printed_role",
     "show_markdown",
     "as_text",
 ]

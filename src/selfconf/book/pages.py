@@ -15,7 +15,7 @@ from pathlib import Path
 from selfconf.data.paths import DEFAULT_DATA_DIR, project_root, resolve
 
 __all__ = ["in_book", "BOOK_ENV", "data_source", "provenance", "banner", "banner_text", "RECONSTRUCTION_NOTICE", "page_banner", "PAGE_KINDS",
-           "table", "table_markdown", "table_label", "is_numeric_text", "claim_role", "show_markdown", "as_text"]
+           "table", "table_markdown", "table_label", "is_numeric_text", "claim_role", "printed_role", "show_markdown", "as_text"]
 
 TABLE_DIR = "book/_static/tables"
 #: Set to ``"1"`` by the book's build (:func:`selfconf.book.build.execute_one`) for the notebooks it executes.
@@ -245,6 +245,18 @@ def as_text(df, formats: dict[str, str]):
     return out
 
 
+def printed_role(claim_id: str) -> str:
+    """MyST for the paper's printed token of ``claim_id`` (the ``{printed}`` role of :mod:`selfconf.book.provenance`).
+
+    The provenance extension fills it in from the manifest at build time, marked as the paper's print, so
+    notebook code never reads the paper's numbers.
+
+    >>> printed_role("t1_google_self_auroc_ci_lo")
+    '{printed}`t1_google_self_auroc_ci_lo`'
+    """
+    return "{printed}`" + claim_id + "`"
+
+
 def claim_role(text: str, claim_id: str) -> str:
     """MyST for a table cell (or any inline text) that shows ``text`` and carries the paper claim ``claim_id``.
 
@@ -316,7 +328,8 @@ def table_label(name: str) -> str:
 
 
 def table_markdown(df, name: str, caption: str, index: bool = False, float_format: str | None = None,
-                   claims: dict | None = None, anchors: dict | None = None) -> str:
+                   claims: dict | None = None, anchors: dict | None = None,
+                   printed: dict | None = None) -> str:
     """MyST source of a numbered, captioned table (``{table}`` directive around a pipe table).
 
     Definition: one header row from the column names (a MultiIndex is joined with " / "), one row per
@@ -327,7 +340,9 @@ def table_markdown(df, name: str, caption: str, index: bool = False, float_forma
     keep the paper's numbers (``selfconf.book.publication.PAPER_NUMBERS``), every other table is numbered
     S1, S2, ... in reading order.  ``claims`` (``{(row label, column): claim id}``) makes those cells carry
     their paper claim (:func:`claim_role`); ``anchors`` (``{(row label, column): id}``) puts an HTML anchor
-    with that exact id before the cell's text (the ``{anchor}`` role of :mod:`selfconf.book.provenance`).
+    with that exact id before the cell's text (the ``{anchor}`` role of :mod:`selfconf.book.provenance`);
+    ``printed`` (``{(row label, column): claim id}``) replaces the cell by the paper's printed token of that
+    claim (:func:`printed_role`), filled in at build time and labelled as the paper's.
 
     Reference: MyST-Parser, "Tables" (the ``table`` directive, CommonMark pipe tables).
 
@@ -366,13 +381,16 @@ def table_markdown(df, name: str, caption: str, index: bool = False, float_forma
         "| " + " | ".join(_md_escape(c) for c in cols) + " |",
         "| " + " | ".join(align) + " |",
     ]
-    claims, anchors = claims or {}, anchors or {}
+    claims, anchors, printed = claims or {}, anchors or {}, printed or {}
     labels = list(frame.index)
 
     def cell(i: int, j: int) -> str:
         key = (labels[i], frame.columns[j])
         text = body[j][i]
-        md = claim_role(text, claims[key]) if claims.get(key) else _md_escape(text)
+        if printed.get(key):
+            md = printed_role(printed[key])
+        else:
+            md = claim_role(text, claims[key]) if claims.get(key) else _md_escape(text)
         return ("{anchor}`" + anchors[key] + "`" + md) if anchors.get(key) else md
 
     for i in range(frame.shape[0]):
@@ -382,12 +400,12 @@ def table_markdown(df, name: str, caption: str, index: bool = False, float_forma
 
 
 def table(df, name: str, caption: str | None = None, index: bool = False, float_format: str | None = None,
-          claims: dict | None = None, anchors: dict | None = None) -> None:
+          claims: dict | None = None, anchors: dict | None = None, printed: dict | None = None) -> None:
     """Show ``df`` as a numbered, captioned table and offer it as a CSV download.
 
     The CSV (``book/_static/tables/<name>.csv``) holds the frame's own values; the page shows the text
     of :func:`table_markdown` (booleans as yes/no, numbers right-aligned).  ``caption`` is required;
-    ``claims`` and ``anchors`` are passed to :func:`table_markdown`.
+    ``claims``, ``anchors`` and ``printed`` are passed to :func:`table_markdown`.
 
     Returns nothing, so a call that ends a cell leaves no stray ``repr`` on the page.
 
@@ -399,7 +417,8 @@ def table(df, name: str, caption: str | None = None, index: bool = False, float_
         show_markdown(f"**{caption or name}**")
         display(df.style.hide(axis="index") if not index else df)
         return
-    md = table_markdown(df, name, caption or "", index=index, float_format=float_format, claims=claims, anchors=anchors)
+    md = table_markdown(df, name, caption or "", index=index, float_format=float_format, claims=claims, anchors=anchors,
+                        printed=printed)
     out = resolve(TABLE_DIR)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.csv"

@@ -37,7 +37,7 @@ from typing import Any
 
 from docutils import nodes
 
-__all__ = ["pasted_number", "attributes_for", "legend_html", "setup", "AUDIT_DOC", "KIND_LABEL"]
+__all__ = ["pasted_number", "printed_number", "printed_attributes", "attributes_for", "legend_html", "setup", "AUDIT_DOC", "KIND_LABEL"]
 
 #: The audit page (docname) that holds one row per claim, anchored ``claim-<id>``.
 AUDIT_DOC = "book/14_audit"
@@ -48,6 +48,29 @@ ASSETS = Path(__file__).with_name("assets")
 
 class pasted_number(nodes.inline):  # noqa: N801 - docutils node classes are lower case
     """A value pasted from a glue key; ``key`` names it, ``attrs`` holds its data attributes."""
+
+
+class printed_number(nodes.inline):  # noqa: N801 - docutils node classes are lower case
+    """The paper's printed token of claim ``key``, filled in from the audit when the page is resolved."""
+
+
+def printed_attributes(key: str, records: dict[str, Any], audit_href: str) -> tuple[str, dict[str, str]] | None:
+    """``(printed token, data attributes)`` of the ``{printed}`` role for claim ``key``; ``None`` if not a claim.
+
+    The token is the claim's ``printed`` field of the manifest, exactly as the paper prints it; the element
+    says so (``data-origin="paper-print"``) and links the claim's row on the audit page.
+
+    Example: ``printed_attributes("t1_google_self_auroc_ci_lo", records, "14_audit.html")[0] == "0.720"``.
+    """
+    rec = records.get(key)
+    if rec is None:
+        return None
+    return rec.printed, {
+        "data-claim": key, "data-origin": "paper-print", "data-printed": rec.printed,
+        "data-kind": KIND_LABEL.get(rec.kind, rec.kind),
+        "data-why": "as the paper prints it (not computed by this build)",
+        "data-audit": f"{audit_href}#claim-{key}",
+    }
 
 
 def _value_text(v: Any) -> str:
@@ -183,13 +206,26 @@ def _resolve(app, doctree, docname: str) -> None:
 
     log = logging.getLogger(__name__)
     numbers = list(doctree.findall(pasted_number))
+    printed = list(doctree.findall(printed_number))
     raws = [r for r in doctree.findall(nodes.raw) if "selfconf-num" in r.astext()]
-    if not numbers and not raws:
+    if not numbers and not raws and not printed:
         return
     data = _data(app)
     origins, values = data.page(docname)
     href = app.builder.get_relative_uri(docname, AUDIT_DOC) if app.builder.format == "html" else ""
     notebook = Path(docname).name
+    for pn in printed:
+        got = printed_attributes(pn["key"], data.records, href)
+        if got is None:
+            log.warning(f"{{printed}} role: {pn['key']!r} is not a claim of the manifest", location=pn)
+            pn.replace_self(nodes.Text(""))
+            continue
+        token, pattrs = got
+        if app.builder.format == "html":
+            pn.replace_self(nodes.raw("", f'<span class="selfconf-printed" {_attr_string(pattrs)}>'
+                                      f"{html.escape(token)}</span>", format="html"))
+        else:
+            pn.replace_self(nodes.Text(token))
     for n in numbers:
         attrs = attributes_for(n["key"], data.records, data.why, origins, values, href, notebook)
         if attrs is None:
@@ -279,6 +315,17 @@ def num_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     return [node], []
 
 
+def printed_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{printed}`claim id```: the paper's printed token of that claim, visibly labelled as the paper's.
+
+    The value comes from the manifest through the audit (never from a notebook), so a page can show the
+    paper's number beside this build's without its code reading the paper's targets.
+    """
+    node = printed_number(rawtext, "", key=text.strip())
+    node.line = lineno
+    return [node], []
+
+
 def anchor_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     """``{anchor}`id```: an empty HTML element with exactly this id (a link target such as ``claim-t1_google_n``)."""
     ident = html.escape(text.strip(), quote=True)
@@ -299,6 +346,7 @@ def setup(app) -> dict:
     app.add_role_to_domain("glue", "text", _make_role(), override=True)
     app.add_role("num", num_role)
     app.add_role("anchor", anchor_role)
+    app.add_role("printed", printed_role)
     app.connect("builder-inited", _static)
     app.connect("doctree-resolved", _resolve)
     app.add_css_file("provenance.css")
