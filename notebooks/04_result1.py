@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from selfconf import data, metrics, panels
-from selfconf.book import glue, vega
+from selfconf.book import charts, glue, vega
 from selfconf.stats import summary
 from selfconf.book import as_text, banner, show_markdown, table
 from selfconf.data.sources import resolve_families
@@ -257,22 +257,7 @@ _ = table(pd.DataFrame({
 # diagonal are overconfident bins.
 
 # %% tags=["remove-input"]
-diag = alt.Chart(pd.DataFrame({"x": [0, 1], "y": [0, 1]})).mark_line(strokeDash=[4, 4], color="gray").encode(
-    x="x:Q", y="y:Q")
-pts = alt.Chart().mark_circle(opacity=0.8).encode(
-    x=alt.X("mean_conf:Q", title="mean stated confidence in bin", scale=alt.Scale(domain=[0, 1])),
-    y=alt.Y("acc:Q", title="accuracy in bin", scale=alt.Scale(domain=[0, 1])),
-    size=alt.Size("n:Q", title="answers in bin", scale=alt.Scale(type="sqrt"),
-                  legend=alt.Legend(symbolFillColor="gray", symbolStrokeColor="gray")),
-    color=alt.condition("datum.gap > 0", alt.value("#c0392b"), alt.value("#2471a3")),
-    tooltip=["model:N", alt.Tooltip("lo:Q", format=".1f", title="bin from"), alt.Tooltip("hi:Q", format=".1f", title="to"),
-             "n:Q", alt.Tooltip("mean_conf:Q", format=".3f"), alt.Tooltip("acc:Q", format=".3f"),
-             alt.Tooltip("gap:Q", format="+.3f")],
-)
-# bin counts are in the point size and the tooltip: printed next to the points they collided with each other
-alt.layer(diag, pts, data=occupied).properties(width=170, height=170).facet(
-    facet=alt.Facet("model:N", sort=MODELS, title=None), columns=3
-).properties(title="Reliability diagrams, frontier tier")
+charts.reliability_diagrams(occupied, order=MODELS, title="Reliability diagrams, frontier tier")
 
 # %% [markdown]
 # ### The refusal-heavy model, and confident errors

@@ -120,7 +120,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf.book import glue, vega
+from selfconf.book import charts, glue, vega
 from selfconf import panels, report
 from selfconf.sections import realanswers
 from selfconf.stats import summary
@@ -342,18 +342,6 @@ rel = pd.DataFrame([
     for r in t1.itertuples() for lo, hi, mc, a, n in zip(r.reliability["lo"], r.reliability["hi"],
                                                           r.reliability["mean_conf"], r.reliability["acc"],
                                                           r.reliability["n"])])
-diag01 = alt.Chart(pd.DataFrame({"x": [0, 1], "y": [0, 1]})).mark_line(strokeDash=[4, 4], color="gray").encode(
-    x="x:Q", y="y:Q")
-relpts = alt.Chart().mark_circle(opacity=0.8).encode(
-    x=alt.X("mean_conf:Q", title="mean stated confidence in bin", scale=alt.Scale(domain=[0, 1])),
-    y=alt.Y("acc:Q", title="accuracy in bin", scale=alt.Scale(domain=[0, 1])),
-    size=alt.Size("n:Q", title="answers in bin", scale=alt.Scale(type="sqrt"),
-                  legend=alt.Legend(symbolFillColor="gray", symbolStrokeColor="gray")),
-    color=alt.condition("datum.gap > 0", alt.value("#c0392b"), alt.value("#2471a3")),
-    tooltip=["model:N", alt.Tooltip("lo:Q", format=".1f", title="bin from"), alt.Tooltip("hi:Q", format=".1f", title="to"),
-             "n:Q", alt.Tooltip("mean_conf:Q", format=".3f"), alt.Tooltip("acc:Q", format=".3f"),
-             alt.Tooltip("gap:Q", format="+.3f")],
-)
 occ = rel[rel["n"] > 0]
 nonpos = occ[occ["gap"] <= 0]
 per_model_nonpos = nonpos.groupby("model").size().reindex(t1["model"], fill_value=0)
@@ -367,9 +355,8 @@ glue.value("real_bins_phrase", "Low stated confidence is here, if anything, too 
            "above the high-confidence threshold is overconfident." if top_bins_all_positive and len(nonpos) and
            (nonpos["hi"] <= 0.5 + 1e-9).mean() > 0.5 else
            "The bins that are not overconfident are spread over the confidence range.", origin="external-data")
-alt.layer(diag01, relpts, data=rel).properties(width=120, height=120).facet(
-    facet=alt.Facet("model:N", sort=list(t1["model"]), title=None, header=alt.Header(labelFontSize=9)), columns=5
-).properties(title="Reliability diagrams, MMLU-Pro models")
+charts.reliability_diagrams(rel, order=list(t1["model"]), title="Reliability diagrams, MMLU-Pro models", size=120,
+                            columns=5, header_font_size=9)
 
 # %% [markdown]
 # {glue:text}`real_n_models_all_bins_positive` of the {glue:text}`real_n_models` models are overconfident in every
