@@ -1,5 +1,6 @@
 """Per-section computations: what a section notebook glues, as plain functions testable without papermill.
 
+- :mod:`selfconf.sections.design`        the design page's roster, exclusion, routing and benchmark-age counts
 - :mod:`selfconf.sections.ladder`        Result 2's profile-injection ladder and Result 3's frontier rung
 - :mod:`selfconf.sections.manipulation`  Result 3's manipulation probes and the limitation arms
 - :mod:`selfconf.sections.realanswers`   Result 1's claims tested on real third-party answers
