@@ -31,7 +31,6 @@ section 8.3 (two-sample problems: resampling each sample independently).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +45,7 @@ from selfconf.data.collection import (
     load_collection,
 )
 from selfconf.data.sources import resolve_families
+from selfconf.sections.pageresult import PageResult, PageValues
 from selfconf.stats.summary import model_rng
 
 __all__ = [
@@ -64,51 +64,10 @@ __all__ = [
 FAMILIES = ("collection", "benchmark_age")
 
 
-@dataclass(frozen=True)
-class DesignResult:
-    """What the design page glues and shows.
-
-    ``values`` maps every glue key the page computes to its value, in the order the page glues them;
-    ``origins`` maps each key to ``"claim"`` (an id of the paper's claim manifest, glued with
-    ``glue.claim``) or ``"rows"`` (computed from the rows but not printed in the paper, glued with
-    ``glue.value(..., origin=<the page's rows origin>)``).  ``parts`` lists the keys of each part of the page
-    (``roster``, ``exclusions``, ``routes``, ``benchmark_age``), so that a page glues each part where it shows
-    it.  ``tables`` holds the frames the page renders, ``facts`` the few other things it prints.
-    """
-
-    values: dict[str, Any]
-    origins: dict[str, str]
-    parts: dict[str, tuple[str, ...]]
-    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
-    facts: dict[str, Any] = field(default_factory=dict)
-
-    def part(self, name: str) -> dict[str, Any]:
-        """``{key: value}`` of one part of the page, in glue order."""
-        return {k: self.values[k] for k in self.parts[name]}
-
-
-def _plain(x: Any) -> Any:
-    """A numpy scalar as the equal Python scalar (``int``/``float``/``bool``), anything else unchanged."""
-    return x.item() if isinstance(x, np.generic) else x
-
-
-class _Collector:
-    """Gathers glue keys part by part, with their origin."""
-
-    def __init__(self) -> None:
-        self.values: dict[str, Any] = {}
-        self.origins: dict[str, str] = {}
-        self.parts: dict[str, list[str]] = {}
-
-    def add(self, part: str, key: str, value: Any, origin: str = "claim") -> None:
-        if key in self.values:
-            raise ValueError(f"glue key {key!r} computed twice")
-        self.values[key] = _plain(value)
-        self.origins[key] = origin
-        self.parts.setdefault(part, []).append(key)
-
-    def result(self, tables: dict[str, pd.DataFrame], facts: dict[str, Any]):
-        return DesignResult(self.values, self.origins, {p: tuple(k) for p, k in self.parts.items()}, tables, facts)
+#: The result of :func:`compute` (a :class:`selfconf.sections.pageresult.PageResult`): ``values`` and
+#: ``origins`` of every glue key, ``parts`` ``roster``, ``exclusions``, ``routes`` and ``benchmark_age``, the
+#: frames the page renders in ``tables`` and ``facts`` (``same_items``, ``n_items``, ``ids_per_provider``).
+DesignResult = PageResult
 
 
 def load(data_dir: str | Path = "data/reconstructed") -> tuple[pd.DataFrame, ExclusionReport, pd.DataFrame]:
@@ -351,7 +310,7 @@ def compute(rows: pd.DataFrame, excl: ExclusionReport, bench: pd.DataFrame, *, s
     >>> res.values["design_n_models"]  # doctest: +SKIP
     16
     """
-    c = _Collector()
+    c = PageValues()
     ros = roster(rows, excl)
     for k, v in ros["values"].items():
         c.add("roster", k, v)
