@@ -158,6 +158,10 @@ def exclusions(per_model: pd.DataFrame) -> dict[str, Any]:
     first with the largest ``parse_failures``; ``n_gradable`` is its ``graded`` count, ``n_items`` its ``rows``.
     The frame gains a ``share`` column (parse failures / rows) for the exclusions chart.
 
+    References
+    ----------
+    Chernets (2026), section "Grading and exclusions".
+
     Examples
     --------
     >>> pm = pd.DataFrame({"tier": ["local", "local"], "model": ["a", "b"], "rows": [10, 10],
@@ -174,6 +178,13 @@ def exclusions(per_model: pd.DataFrame) -> dict[str, Any]:
 
 def routes(rows: pd.DataFrame) -> dict[str, Any]:
     """Calls per model and route (``served_by``), and moonshot's first-party and total calls.
+
+    Definition: row counts per ``(tier, model, served_by)``, one column per route (0 where a model never used
+    it); moonshot's first-party count is its rows with ``served_by == "first_party"``.
+
+    References
+    ----------
+    Chernets (2026), reproducibility appendix (routing of the API calls).
 
     Examples
     --------

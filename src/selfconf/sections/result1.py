@@ -72,6 +72,13 @@ TOP_K = 3
 def frontier_rows(rows: pd.DataFrame) -> pd.DataFrame:
     """The graded rows of the frontier tier, with ``conf01`` = stated confidence on the 0-1 scale.
 
+    Definition: :func:`selfconf.data.graded` (``parse_ok == 1``), ``conf01`` by
+    :func:`selfconf.metrics.from_percent`, then the rows with ``tier == "frontier"``.
+
+    References
+    ----------
+    Chernets (2026), Result 1 (frontier tier, full graded set).
+
     Examples
     --------
     >>> rows = pd.DataFrame({"tier": ["frontier", "local"], "model": ["a", "b"], "parse_ok": [1, 1],
@@ -148,6 +155,10 @@ def saturation(fr: pd.DataFrame, t1: pd.DataFrame, refusals: pd.Series, threshol
         ``refusals`` (Series over Table 1's models), ``refusal_model``, ``iqr`` ({model: points}) and
         ``dispersed_model``.
 
+    References
+    ----------
+    Chernets (2026), Result 1 ("confidence is saturated and uncoupled from competence").
+
     Examples
     --------
     >>> fr = pd.DataFrame({"model": ["a"] * 4 + ["b"] * 4 + ["c"] * 4,
@@ -179,6 +190,10 @@ def reliability_gaps(fr: pd.DataFrame, models: Sequence[str], n_bins: int) -> di
     dict
         ``occupied`` (frame: ``model`` then the bin columns), ``nonpositive`` (Series over ``models``),
         ``all_positive`` and ``rest`` (models with no / some non-positive bin).
+
+    References
+    ----------
+    Guo et al. (2017), section 2 (reliability diagrams, ECE).
 
     Examples
     --------
@@ -245,6 +260,11 @@ def table2(fr: pd.DataFrame, t1: pd.DataFrame, coverages_pct: Sequence[float], t
     whether the cut falls inside a tie of confidences and the range of the error over all orders of the tied
     rows (:func:`selfconf.metrics.risk_coverage_table`), in percent.
 
+    References
+    ----------
+    Chernets (2026), Table 2; El-Yaniv, R. & Wiener, Y. (2010). On the foundations of noise-free selective
+    classification. JMLR 11 (risk-coverage).
+
     Examples
     --------
     >>> fr = pd.DataFrame({"model": ["a"] * 5, "conf01": [0.9, 0.9, 0.8, 0.7, 0.6], "correct": [1, 0, 1, 0, 0]})
@@ -274,6 +294,9 @@ def table2(fr: pd.DataFrame, t1: pd.DataFrame, coverages_pct: Sequence[float], t
 def risk_coverage_long(t1: pd.DataFrame, top_models: Sequence[str]) -> pd.DataFrame:
     """Table 1's risk-coverage column in long form (percent), with ``top`` = "yes" for the Table 2 models.
 
+    Definition: one row per (model, coverage) of ``t1["risk_coverage"]``, both scaled by 100.
+    Reference: Chernets (2026), Table 2 (risk-coverage).
+
     >>> t1 = pd.DataFrame({"model": ["a"], "risk_coverage": [{1.0: 0.5, 0.2: 0.25}]})
     >>> risk_coverage_long(t1, ["a"]).to_dict("records")[1]
     {'model': 'a', 'coverage': 20.0, 'error_rate': 25.0, 'top': 'yes'}
@@ -289,6 +312,10 @@ def figure1(graded_rows: pd.DataFrame) -> pd.DataFrame:
 
     Definition: grouped by ``tier, model, model_id`` in order of appearance; ``accuracy_pct`` = 100 x accuracy;
     ``above_diagonal`` = median confidence (points) > accuracy (percent).
+
+    References
+    ----------
+    Chernets (2026), Figure 1.
 
     Examples
     --------
