@@ -27,6 +27,7 @@ from selfconf.book import glue
 from selfconf.book import banner
 from selfconf.book.glue import glued_values, restate
 from selfconf.data.sources import FAMILIES
+from selfconf.sections import introduction
 
 # this page reads no rows: it restates numbers of the pages that do, which resolve every family alike
 banner(data_dir, seed=seed, n_boot=n_boot, families=FAMILIES)
@@ -73,12 +74,10 @@ restate("intro_c3_expl_rung_drop", "expl_rung_core_minus_shuffled_delta", negate
 restate("intro_c3_expl_rung_drop_ci_lo", "expl_rung_core_minus_shuffled_delta_ci_hi", negate=True, book_dir=book_dir)
 restate("intro_c3_expl_rung_drop_ci_hi", "expl_rung_core_minus_shuffled_delta_ci_lo", negate=True, book_dir=book_dir)
 
-# Derived here: the range of Brier changes over the local models whose calibration got worse.
-vals = glued_values(book_dir)
-brier_keys = [k for k in vals if k.startswith("topic_") and k.endswith("_brier_delta")]
-worse = [vals[k]["value"] for k in brier_keys if vals[k]["value"] > 0]
-glue.claim("intro_c3_topic_brier_delta_min", min(worse))
-_ = glue.claim("intro_c3_topic_brier_delta_max", max(worse))
+# Derived here: the range of Brier changes over the local models whose calibration got worse
+# (selfconf.sections.introduction, from the values Result 3 glued).
+derived = introduction.compute({k: v["value"] for k, v in glued_values(book_dir).items()})
+_ = glue.claims(derived.values)
 
 # %% [markdown]
 # Evaluation practice has quietly started to use a model's stated confidence as a measuring instrument.

@@ -25,14 +25,12 @@ data_dir = "data/reconstructed"
 
 # %% tags=["remove-input"]
 import altair as alt
-import numpy as np
-import pandas as pd
 
-from selfconf import bootstrap, data
+from selfconf import data
 from selfconf.book import glue, vega
 from selfconf.book import as_text, banner, show_markdown, table
 from selfconf.data.sources import resolve_families
-from selfconf.stats.summary import model_rng
+from selfconf.sections import design
 
 vega.enable()
 sources = resolve_families(data_dir, ["collection", "benchmark_age"])  # each from data_dir if there, else the reconstruction
@@ -40,6 +38,18 @@ banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
 ROWS = glue.rows_origin(sources)  # origin of numbers from these rows that the paper does not print
 rows, exclusions = data.load_collection(sources.path("collection"))
 graded = data.graded(rows)
+bench = data.load_benchmark_age(sources.path("benchmark_age"))
+# every number of this page, computed from the rows (selfconf.sections.design); the cells below glue and show them
+res = design.compute(rows, exclusions, bench, seed=seed, n_boot=n_boot, level=glue.quoted_value("ci_level_pct") / 100)
+
+
+def glue_part(part):
+    """Glue one part of the page's computed values: claim ids as claims, the others with this page's origin."""
+    for key, v in res.part(part).items():
+        if res.origins[key] == "claim":
+            glue.claim(key, v)
+        else:
+            glue.value(key, v, origin=ROWS)
 
 
 # %% [markdown]
@@ -49,48 +59,15 @@ graded = data.graded(rows)
 # per provider; the *local* tier holds open-weights models served on a local machine.
 
 # %% tags=["hide-input"]
-roster = rows[["tier", "model", "model_id"]].drop_duplicates().reset_index(drop=True)
-per_model = exclusions.per_model.merge(roster, on=["tier", "model"], how="left")
-per_model = per_model[["tier", "model", "model_id", "rows", "parse_failures", "graded", "refusals"]]
-
-frontier = roster[roster["tier"] == "frontier"]
-local = roster[roster["tier"] == "local"]
-ids_per_provider = frontier.groupby("model")["model_id"].nunique()
-
-items_per_model = rows.groupby("model", sort=False)["item_id"].apply(lambda s: frozenset(s))
-all_items = frozenset(rows["item_id"])
-same_items = all(s == all_items for s in items_per_model)
-
-design = {
-    "design_n_models": roster["model"].nunique(),
-    "design_n_providers": frontier["model"].nunique(),
-    "design_models_per_provider": int(ids_per_provider.max()),
-    "design_n_local_models": local["model"].nunique(),
-    "design_n_items": len(all_items),
-    "design_n_graded_total": len(graded),
-    "design_n_graded_frontier": int((graded["tier"] == "frontier").sum()),
-    "design_n_graded_local": int((graded["tier"] == "local").sum()),
-}
-glue.claims(design)
-# restatements of the same numbers later in the section
-glue.claims({
-    "prereg_subsample_n": design["design_n_items"],
-    "design_models_n_providers": design["design_n_providers"],
-    "design_models_models_per_provider": design["design_models_per_provider"],
-    "design_models_n_local": design["design_n_local_models"],
-})
-glue.value("design_n_rows", len(rows), origin=ROWS)
-glue.value("design_n_parse_failures", exclusions.total_parse_failures, origin=ROWS)
-
-tier_counts = (per_model.groupby("tier", sort=False)
-               .agg(models=("model", "nunique"), rows=("rows", "sum"), parse_failures=("parse_failures", "sum"),
-                    graded=("graded", "sum"))
-               .reset_index())
-_ = table(tier_counts, "design_tier_counts", caption="Rows and graded answers per tier")
+# the roster counts, their restatements later in the section, and the row and exclusion totals
+glue_part("roster")
+per_model = res.tables["per_model"]
+ids_per_provider = res.facts["ids_per_provider"]
+_ = table(res.tables["tier_counts"], "design_tier_counts", caption="Rows and graded answers per tier")
 _ = table(per_model, "design_roster",
       caption="Roster and exclusions per model (rows = items asked; graded = rows whose answer parsed)")
 show_markdown(
-    f"Every model was asked the same {len(all_items):,} items: **{'yes' if same_items else 'NO'}** "
+    f"Every model was asked the same {res.facts['n_items']:,} items: **{'yes' if res.facts['same_items'] else 'NO'}** "
     f"(each model's item set compared with the union of all item ids). "
     f"Model ids per frontier provider: {', '.join(f'{m} {k}' for m, k in ids_per_provider.items())}."
 )
@@ -169,13 +146,9 @@ _ = glue.quoted("grading_crossfamily_audit_agreed")
 # per-model $n$.
 
 # %% tags=["hide-input"]
-local_pm = per_model[per_model["tier"] == "local"]
-reasoning = local_pm.loc[local_pm["parse_failures"].idxmax()]
-glue.value("local_reasoning_model", str(reasoning["model"]), origin=ROWS)
-glue.claim("local_reasoning_model_n_gradable", int(reasoning["graded"]))
-glue.claim("local_reasoning_model_n_items", int(reasoning["rows"]))
+glue_part("exclusions")  # the local model with the most parse failures, and its counts
 
-excl = per_model.assign(share=per_model["parse_failures"] / per_model["rows"])
+excl = res.tables["exclusions"]
 alt.Chart(excl).mark_bar().encode(
     x=alt.X("parse_failures:Q", title="parse failures (rows excluded from grading)"),
     y=alt.Y("model:N", sort=list(excl["model"]), title=None),
@@ -191,13 +164,8 @@ alt.Chart(excl).mark_bar().encode(
 # partly through an aggregator; the reproducibility appendix restates the first-party count computed here.
 
 # %% tags=["hide-input"]
-routes_wide = (rows.groupby(["tier", "model", "served_by"], sort=False).size().unstack("served_by", fill_value=0)
-               .astype(int).reset_index())
-routes_wide.columns.name = None
-_ = table(routes_wide, "design_routes", caption="Calls per model and route")
-moonshot_first = int(((rows["model"] == "moonshot") & (rows["served_by"] == "first_party")).sum())
-glue.claim("repro_moonshot_firstparty_n", moonshot_first)
-_ = glue.value("repro_moonshot_rows", int((rows["model"] == "moonshot").sum()), origin=ROWS)
+_ = table(res.tables["routes"], "design_routes", caption="Calls per model and route")
+glue_part("routes")  # moonshot's first-party and total calls
 
 # %% [markdown]
 # moonshot: {glue:text}`repro_moonshot_firstparty_n:,.0f` of its {glue:text}`repro_moonshot_rows:,.0f` items went
@@ -213,45 +181,12 @@ _ = glue.value("repro_moonshot_rows", int((rows["model"] == "moonshot").sum()), 
 # ({glue:text}`design_bench_n_boot:,.0f` draws, seed derived from the page seed and the model name).
 
 # %% tags=["hide-input"]
-bench = data.load_benchmark_age(sources.path("benchmark_age"))
 glue.value("design_bench_n_boot", n_boot, origin="parameter")
 CI_LEVEL = glue.quoted("ci_level_pct") / 100
-
-
-def gap_pp(correct, is_older):
-    """Accuracy on the older benchmark minus accuracy on SimpleQA, in percentage points (batched rows)."""
-    correct = np.atleast_2d(correct).astype(float)
-    is_older = np.atleast_2d(is_older).astype(bool)
-    older = (correct * is_older).sum(axis=1) / is_older.sum(axis=1)
-    newer = (correct * ~is_older).sum(axis=1) / (~is_older).sum(axis=1)
-    return 100.0 * (older - newer)
-
-
-age_rows = []
-for m, b in bench.groupby("model", sort=False):
-    sqa = graded.loc[graded["model"] == m, "correct"].to_numpy()
-    older = b["correct"].to_numpy()
-    y = np.concatenate([older, sqa])
-    flag = np.concatenate([np.ones(older.size, bool), np.zeros(sqa.size, bool)])
-    ci = bootstrap.percentile_ci(gap_pp, y, flag, n_boot=n_boot, rng=model_rng(seed, m), level=CI_LEVEL,
-                                 batched=True, groups=flag)
-    age_rows.append({"model": m, "benchmark_older": ", ".join(sorted(b["benchmark"].unique())),
-                     "n_older": older.size, "acc_older_pct": 100 * older.mean(),
-                     "n_simpleqa": sqa.size, "acc_simpleqa_pct": 100 * sqa.mean(),
-                     "gap_pp": ci.estimate, "gap_ci_low": ci.low, "gap_ci_high": ci.high})
-age = pd.DataFrame(age_rows)
-glue.value("design_bench_n_models", len(age), origin=ROWS)
-for r in age.itertuples():
-    glue.claim(f"bench_age_{r.model}_gap_pp", r.gap_pp)
-    glue.claim(f"bench_age_{r.model}_gap_ci_lo", r.gap_ci_low)
-    glue.claim(f"bench_age_{r.model}_gap_ci_hi", r.gap_ci_high)
-glue.claim("bench_age_gap_range_min", age["gap_pp"].min())
-glue.claim("bench_age_gap_range_max", age["gap_pp"].max())
-# the paper's worked example is the model with the widest gap
-widest = age.loc[age["gap_pp"].idxmax()]
-glue.value("bench_age_example_model", str(widest["model"]), origin=ROWS)
-glue.claim(f"bench_age_{widest['model']}_truthfulqa_acc", widest["acc_older_pct"])
-glue.claim(f"bench_age_{widest['model']}_simpleqa_acc", widest["acc_simpleqa_pct"])
+# per model: accuracies, the gap and its unpaired bootstrap interval (selfconf.sections.design.benchmark_age);
+# the range of the gaps and the paper's worked example, the model with the widest gap
+age = res.tables["benchmark_age"]
+glue_part("benchmark_age")
 age_show = as_text(age, {"acc_older_pct": "{:.1f}", "acc_simpleqa_pct": "{:.1f}", "gap_pp": "{:+.1f}"})
 age_show["CI"] = [f"[{lo:+.1f}, {hi:+.1f}]" for lo, hi in zip(age["gap_ci_low"], age["gap_ci_high"])]
 age_show = age_show[["model", "n_older", "acc_older_pct", "n_simpleqa", "acc_simpleqa_pct", "gap_pp", "CI"]]

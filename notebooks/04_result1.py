@@ -31,19 +31,26 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf import data, metrics, panels
+from selfconf import data, panels
 from selfconf.book import charts, glue, vega
-from selfconf.stats import summary
 from selfconf.book import as_text, banner, show_markdown, table
 from selfconf.data.sources import resolve_families
+from selfconf.sections import result1
 
 vega.enable()
 sources = resolve_families(data_dir, ["collection"])  # from data_dir if there, else the reconstruction
 banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
 ROWS = glue.rows_origin(sources)  # origin of numbers from these rows that the paper does not print
 rows, exclusions = data.load_collection(sources.path("collection"))
-graded = data.graded(rows)
-graded["conf01"] = metrics.from_percent(graded["confidence"].to_numpy())
+
+
+def glue_part(part):
+    """Glue one part of the page's computed values: claim ids as claims, the others with this page's origin."""
+    for key, v in res.part(part).items():
+        if res.origins[key] == "claim":
+            glue.claim(key, v)
+        else:
+            glue.value(key, v, origin=ROWS)
 
 
 # %% [markdown]
@@ -90,29 +97,13 @@ _ = table(pd.DataFrame({
 # name, see `selfconf.stats.summary`). Rows are ordered by accuracy, as in the paper.
 
 # %% tags=["hide-input"]
-fr = graded[graded["tier"] == "frontier"]
-t1 = summary.table1(
-    fr.assign(confidence=fr["conf01"]), rng=seed, n_boot=n_boot, threshold=HIGH_CONF / 100,
-    coverages=[c / 100 for c in COVERAGES_PCT], level=CI_LEVEL, n_bins=N_BINS,
-)
-t1 = t1.sort_values("accuracy", ascending=False, kind="stable").reset_index(drop=True)
-t1["median_points"] = [float(np.median(fr.loc[fr["model"] == m, "confidence"])) for m in t1["model"]]
-MODELS = list(t1["model"])
+# every number of this page, computed from the rows (selfconf.sections.result1); the cells below glue and show them
+res = result1.compute(rows, exclusions, seed=seed, n_boot=n_boot, threshold_points=HIGH_CONF, chance=CHANCE,
+                      auroc_cut=AUROC_CUT, n_bins=N_BINS, level=CI_LEVEL, coverages_pct=COVERAGES_PCT)
+t1 = res.tables["table1"]
+MODELS = res.facts["models"]
 by_model = t1.set_index("model")
-
-for r in t1.itertuples():
-    glue.claims({
-        f"t1_{r.model}_n": r.n,
-        f"t1_{r.model}_acc": 100 * r.accuracy,
-        f"t1_{r.model}_mean_conf": 100 * r.mean_confidence,
-        f"t1_{r.model}_citl": 100 * r.citl,
-        f"t1_{r.model}_brier": r.brier,
-        f"t1_{r.model}_ece": r.ece,
-        f"t1_{r.model}_self_auroc": r.auroc,
-        f"t1_{r.model}_self_auroc_ci_lo": r.auroc_ci_low,
-        f"t1_{r.model}_self_auroc_ci_hi": r.auroc_ci_high,
-        f"fig1_{r.model}_median_conf": r.median_points,
-    })
+glue_part("table1")  # Table 1's claims, and how many ECEs print differently under the other bin-edge rule
 
 t1_show = as_text(pd.DataFrame({
     "model": t1["model"],
@@ -140,15 +131,11 @@ _ = table(t1_show, "table1", caption="Per-model calibration and self-AUROC (fron
 edge = pd.DataFrame({
     "model": t1["model"],
     "ECE (upper-edge rule, Table 1)": t1_show["ECE"],
-    "ECE (lower-edge rule)": [
-        f"{metrics.ece(fr.loc[fr['model'] == m, 'conf01'], fr.loc[fr['model'] == m, 'correct'], n_bins=N_BINS, edge='lower'):.3f}"
-        for m in t1["model"]],
+    "ECE (lower-edge rule)": [f"{v:.3f}" for v in t1["ece_lower"]],
 })
 _ = table(edge, "table1_ece_edge_rule", caption="Sensitivity of Table 1's ECE column to the bin-edge rule "
           "(this build's check, not in the paper)",
           claims={(i, "ECE (upper-edge rule, Table 1)"): f"t1_{m}_ece" for i, m in enumerate(t1["model"])})
-n_edge_differs = int((edge["ECE (upper-edge rule, Table 1)"] != edge["ECE (lower-edge rule)"]).sum())
-_ = glue.value("r1_n_ece_edge_differs", n_edge_differs, origin=ROWS)
 
 # %% [markdown]
 # **Which bin an edge value falls in.** The paper does not say where a confidence lying exactly on an interior
@@ -184,67 +171,22 @@ _ = glue.value("r1_n_ece_edge_differs", n_edge_differs, origin=ROWS)
 # self-knowledge.
 
 # %% tags=["hide-input"]
-n_frontier = len(MODELS)
-saturated = t1[t1["median_points"] >= HIGH_CONF]
-departing = t1[t1["median_points"] < HIGH_CONF]
-refusals = exclusions.per_model.set_index("model").loc[MODELS, "refusals"]
-refusal_model = str(refusals.idxmax())
-iqr = {m: float(np.subtract(*np.percentile(fr.loc[fr["model"] == m, "confidence"], [75, 25]))) for m in MODELS}
-others = [m for m in MODELS if m != refusal_model]
-dispersed_model = max(others, key=lambda m: iqr[m])  # widest spread of stated confidence, refusal model aside
-
-glue.claims({
-    "r1_n_frontier_models": n_frontier,
-    "r1_n_models_median_in_band_of": n_frontier,
-    "r1_n_models_median_in_band": len(saturated),
-    "r1_median_band_min": saturated["median_points"].min(),
-    "r1_median_band_max": saturated["median_points"].max(),
-    "r1_acc_span_min": 100 * saturated["accuracy"].min(),
-    "r1_acc_span_max": 100 * saturated["accuracy"].max(),
-    "r1_n_models_depart": len(departing),
-    "r1_refusal_model_median_conf": by_model.loc[refusal_model, "median_points"],
-    "r1_refusal_model_acc": 100 * by_model.loc[refusal_model, "accuracy"],
-    "r1_refusal_model_citl": 100 * by_model.loc[refusal_model, "citl"],
-    "r1_refusal_model_ece": by_model.loc[refusal_model, "ece"],
-    "r1_citl_range_min": 100 * t1["citl"].min(),
-    "r1_citl_range_max": 100 * t1["citl"].max(),
-})
-glue.value("r1_refusal_model", refusal_model, origin=ROWS)
-glue.value("r1_refusal_model_refusals", int(refusals[refusal_model]), origin=ROWS)
-glue.value("r1_dispersed_model", dispersed_model, origin=ROWS)
-glue.value("r1_dispersed_model_iqr", iqr[dispersed_model], origin=ROWS)
-glue.claim("r1_dispersed_model_median_conf", by_model.loc[dispersed_model, "median_points"])
-
-# reliability bins of every frontier model
-bins = []
-for m in MODELS:
-    sub = fr[fr["model"] == m]
-    b = pd.DataFrame(metrics.reliability_bins(sub["conf01"], sub["correct"], n_bins=N_BINS))
-    b.insert(0, "model", m)
-    bins.append(b)
-bins = pd.concat(bins, ignore_index=True)
-occupied = bins[bins["n"] > 0]
-nonpos = occupied.assign(nonpositive=occupied["gap"] <= 0).groupby("model", sort=False)["nonpositive"].sum()
-nonpos = nonpos.reindex(MODELS).astype(int)
-all_positive = [m for m in MODELS if nonpos[m] == 0]
-rest = [m for m in MODELS if nonpos[m] > 0]
-glue.claims({
-    "r1_n_models_all_bins_positive": len(all_positive),
-    "r1_n_models_all_bins_positive_of": n_frontier,
-    "r1_n_other_models_bins": len(rest),
-    "r1_n_nonpositive_bins_other_models": int(nonpos[rest].max()) if rest else 0,
-})
+# saturated medians, the refusal-heavy and the dispersed model (widest spread of stated confidence, refusal model
+# aside), and the sign of the gap in every occupied reliability bin
+glue_part("calibration")
+refusal_model, dispersed_model = res.facts["refusal_model"], res.facts["dispersed_model"]
+occupied = res.tables["occupied_bins"]  # reliability bins of every frontier model that hold answers
+sat = res.tables["saturation"]
 _ = table(pd.DataFrame({
-    "model": MODELS,
-    "median conf.": [f"{by_model.loc[m, 'median_points']:.0f}" for m in MODELS],
-    "IQR (points)": [f"{iqr[m]:.0f}" for m in MODELS],
-    f"saturated (median ≥ {HIGH_CONF:g})": ["yes" if by_model.loc[m, "median_points"] >= HIGH_CONF else "no"
-                                            for m in MODELS],
-    "refusals": [int(refusals[m]) for m in MODELS],
-    "occupied bins": occupied.groupby("model", sort=False).size().reindex(MODELS).to_list(),
-    "bins with gap ≤ 0": nonpos.to_list(),
-    "|CITL| (pp)": [f"{v:.2f}" for v in 100 * by_model.loc[MODELS, "citl"].abs()],
-    "ECE × 100": [f"{v:.2f}" for v in 100 * by_model.loc[MODELS, "ece"]],
+    "model": sat["model"],
+    "median conf.": [f"{v:.0f}" for v in sat["median_points"]],
+    "IQR (points)": [f"{v:.0f}" for v in sat["iqr"]],
+    f"saturated (median ≥ {HIGH_CONF:g})": ["yes" if v else "no" for v in sat["saturated"]],
+    "refusals": sat["refusals"],
+    "occupied bins": sat["occupied_bins"],
+    "bins with gap ≤ 0": sat["nonpositive_bins"],
+    "|CITL| (pp)": [f"{v:.2f}" for v in sat["abs_citl_pp"]],
+    "ECE × 100": [f"{v:.2f}" for v in sat["ece_x100"]],
 }), "result1_saturation_bins",
     caption="Median and spread of stated confidence, refusals, and the sign of the gap in each occupied "
             f"reliability bin ({N_BINS:g} equal-width bins)")
@@ -277,22 +219,9 @@ charts.reliability_diagrams(occupied, order=MODELS, title="Reliability diagrams,
 # confidence accepts most of the errors.
 
 # %% tags=["hide-input"]
-ref = fr[(fr["model"] == refusal_model) & (fr["refusal"] == 0)]
-glue.claims({
-    "r1_anthropic_self_auroc_excl_refusals": metrics.auroc(ref["conf01"], ref["correct"]),
-    "r1_anthropic_n_excl_refusals": len(ref),
-    "r1_anthropic_self_auroc_upper_bound": by_model.loc[refusal_model, "auroc"],
-})
-hc = t1[["model", "high_conf_n", "high_conf_wrong", "high_conf_error_rate"]]
-glue.claims({
-    "r1_highconf_pooled_n_models": n_frontier,
-    "r1_highconf_wrong_n": int(hc["high_conf_wrong"].sum()),
-    "r1_highconf_total_n": int(hc["high_conf_n"].sum()),
-    "r1_highconf_wrong_pooled_pct": 100 * hc["high_conf_wrong"].sum() / hc["high_conf_n"].sum(),
-    "r1_highconf_wrong_permodel_min": 100 * hc["high_conf_error_rate"].min(),
-    "r1_highconf_wrong_permodel_max": 100 * hc["high_conf_error_rate"].max(),
-    "r1_highconf_wrong_macro_pct": 100 * hc["high_conf_error_rate"].mean(),
-})
+# the refusal-heavy model's self-AUROC without its refusal rows; wrong answers among the high-confidence ones
+glue_part("refusals_high_confidence")
+hc = res.tables["high_confidence"]
 _ = table(pd.DataFrame({
     "model": hc["model"],
     f"answers at confidence ≥ {HIGH_CONF:g}": hc["high_conf_n"].astype(int),
@@ -313,32 +242,9 @@ _ = table(pd.DataFrame({
 # below [{glue:text}`r1_auroc_threshold`]{.quoted}.
 
 # %% tags=["hide-input"]
-glue.claims({
-    "r1_self_auroc_span_min": t1["auroc"].min(),
-    "r1_self_auroc_span_max": t1["auroc"].max(),
-    "r1_n_models_below_threshold": int((t1["auroc"] < AUROC_CUT).sum()),
-    "r1_n_models_below_threshold_of": n_frontier,
-})
-glue.value("r1_n_ci_exclude_chance", int(((t1["auroc_ci_low"] > CHANCE) | (t1["auroc_ci_high"] < CHANCE)).sum()), origin=ROWS)
-
-
-def roc_points(conf: np.ndarray, correct: np.ndarray) -> pd.DataFrame:
-    """ROC curve of confidence for correctness: one point per distinct confidence used as a cut-off.
-
-    At cut-off t the true-positive rate is P(conf >= t | correct) and the false-positive rate
-    P(conf >= t | wrong); the curve runs from (0, 0) (cut-off above every confidence) to (1, 1).
-    """
-    conf, correct = np.asarray(conf, float), np.asarray(correct, bool)
-    cuts = np.unique(conf)[::-1]
-    pos, neg = np.sort(conf[correct]), np.sort(conf[~correct])
-    tpr = (pos.size - np.searchsorted(pos, cuts, side="left")) / pos.size
-    fpr = (neg.size - np.searchsorted(neg, cuts, side="left")) / neg.size
-    return pd.DataFrame({"cutoff": np.r_[np.inf, cuts], "tpr": np.r_[0.0, tpr], "fpr": np.r_[0.0, fpr]})
-
-
-roc = pd.concat([roc_points(fr.loc[fr["model"] == m, "conf01"], fr.loc[fr["model"] == m, "correct"]).assign(
-    model=m, auroc=by_model.loc[m, "auroc"]) for m in MODELS], ignore_index=True)
-roc["cutoff_points"] = np.where(np.isfinite(roc["cutoff"]), 100 * roc["cutoff"], np.nan)
+# the span of the self-AUROCs, how many stay below the cut-off, how many intervals exclude chance
+glue_part("discrimination")
+roc = res.tables["roc"]  # ROC points per model (selfconf.sections.result1.roc_points)
 chance_line = alt.Chart(pd.DataFrame({"x": [0, 1], "y": [0, 1]})).mark_line(
     strokeDash=[4, 4], color="gray").encode(x="x:Q", y="y:Q")
 sel = alt.selection_point(fields=["model"], bind="legend")
@@ -371,32 +277,19 @@ curves = alt.Chart(roc).mark_line(point=alt.OverlayMarkDef(size=12)).encode(
 # answers could move the {glue:text}`r1_riskcov_coverage_20`% figure.
 
 # %% tags=["hide-input"]
-TOP_K = 3  # Table 2 shows this many models (a layout choice)
-top = t1.sort_values("auroc", ascending=False, kind="stable").head(TOP_K)
-t2_rows, t2_diag = [], []
-for r in top.itertuples():
-    label = {"model": r.model, "self-AUROC": f"{r.auroc:.3f}"}
-    glue.claim(f"t2_{r.model}_label_self_auroc", r.auroc)
-    for cov_pct in COVERAGES_PCT:
-        err = 100 * r.risk_coverage[cov_pct / 100]
-        glue.claim(f"t2_{r.model}_err_cov{cov_pct}", err)
-        label[f"error at {cov_pct}% coverage"] = f"{err:.1f}"
-    glue.claim(f"r1_riskcov_{r.model}_err20", 100 * r.risk_coverage[COVERAGES_PCT[-1] / 100])
-    sub = fr[fr["model"] == r.model]
-    c20 = COVERAGES_PCT[-1] / 100
-    ties = metrics.risk_coverage_table(sub["conf01"], sub["correct"], [c20], covered=t1.attrs["covered"])
-    ceil20 = metrics.risk_coverage(sub["conf01"], sub["correct"], [c20], covered="ceil")[c20]  # the other rule
-    t2_rows.append(label)
-    t2_diag.append({
-        "model": r.model, "n": len(sub), "rows kept (floor)": int(ties["k"][0]),
-        "rows kept (ceil)": int(metrics.risk_coverage_table(sub["conf01"], sub["correct"], [c20], covered="ceil")["k"][0]),
-        "error (%), floor": f"{100 * r.risk_coverage[c20]:.1f}",
-        "error (%), ceil(c n) rows": f"{100 * ceil20:.1f}",
-        "cut inside a tie": bool(ties["cut_in_tie"][0]),
-        "range over tie orders (%)": f"{100 * ties['error_rate_min'][0]:.1f}–{100 * ties['error_rate_max'][0]:.1f}",
-    })
-t2 = pd.DataFrame(t2_rows)
-glue.claims({"r1_riskcov_n_models": len(t2), "t2_caption_n_models": len(t2)})
+TOP_K = result1.TOP_K  # Table 2 shows this many models (a layout choice)
+top = res.tables["table2_top"]
+glue_part("table2")  # error rates at each coverage for the top models (Table 1's risk-coverage column)
+t2 = pd.DataFrame([{"model": r.model, "self-AUROC": f"{r.auroc:.3f}",
+                    **{f"error at {c}% coverage": f"{res.values[f't2_{r.model}_err_cov{c}']:.1f}"
+                       for c in COVERAGES_PCT}} for r in top.itertuples()])
+t2_diag = [{
+    "model": d.model, "n": d.n, "rows kept (floor)": d.k_floor, "rows kept (ceil)": d.k_ceil,
+    "error (%), floor": f"{d.error_floor_pct:.1f}",
+    "error (%), ceil(c n) rows": f"{d.error_ceil_pct:.1f}",
+    "cut inside a tie": d.cut_in_tie,
+    "range over tie orders (%)": f"{d.error_min_pct:.1f}–{d.error_max_pct:.1f}",
+} for d in res.tables["table2_diagnostics"].itertuples()]
 t2_ids = {}
 for i, r in enumerate(top.itertuples()):
     t2_ids[(i, "self-AUROC")] = f"t2_{r.model}_label_self_auroc"
@@ -411,9 +304,7 @@ _ = table(pd.DataFrame(t2_diag), "table2_cut_diagnostics",
 # where $c\,n$ is a whole number the two rules keep the same rows.
 
 # %% tags=["remove-input"]
-rc = pd.DataFrame([{"model": r.model, "coverage": 100 * cov, "error_rate": 100 * err,
-                    "top": "yes" if r.model in set(top["model"]) else "no"}
-                   for r in t1.itertuples() for cov, err in r.risk_coverage.items()])
+rc = res.tables["risk_coverage"]
 alt.Chart(rc).mark_line(point=True).encode(
     x=alt.X("coverage:Q", title="coverage (% of items answered, most confident first)",
             scale=alt.Scale(reverse=True)),
@@ -469,52 +360,13 @@ alt.Chart(rc).mark_line(point=True).encode(
 
 # %% tags=["hide-input"]
 PANELS = panels.PANELS  # pre-registered membership (a design constant of selfconf.panels)
-PREFIX = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
-panel_res = {}
-for name, members in PANELS.items():
-    # one generator per panel, derived like the per-model streams of Table 1
-    panel_res[name] = panels.panel_analysis(rows, members, n_boot=n_boot, rng=summary.model_rng(seed, f"panel:{name}"))
-    glue.value(f"r1_panel_members_{name}", ", ".join(members), origin=ROWS)
-glue.value("r1_n_panels_used", len(PANELS), origin=ROWS)
+# each panel analysed on its population (selfconf.panels.panel_analysis; one generator per panel, derived like
+# the per-model streams of Table 1): agreement and pooled self-AUROC, their difference, the decomposition
+panel_res = res.facts["panel_results"]
+glue_part("panels")
 US_SIZE = glue.quoted("us_panel_n_models")
 show_markdown(f"Check: {len(PANELS)} panels defined (the paper quotes {N_PANELS}); US panel size "
               f"{len(PANELS['US'])} (quoted {US_SIZE}).")
-
-for name, res in panel_res.items():
-    k = PREFIX[name]
-    glue.claims({
-        f"{k}_panel_auroc": res["panel_auroc"],
-        f"{k}_self_auroc_pooled": res["self_auroc_pooled"],
-        f"{k}_panel_vs_self_delta": res["delta_panel_minus_self"],
-        f"{k}_panel_vs_self_delta_ci_lo": res["delta_ci"][0],
-        f"{k}_panel_vs_self_delta_ci_hi": res["delta_ci"][1],
-    })
-    if name != "US":  # the paper prints the separate panel and self intervals for CN and cross-bloc
-        glue.claims({
-            f"{k}_panel_auroc_ci_lo": res["panel_ci"][0], f"{k}_panel_auroc_ci_hi": res["panel_ci"][1],
-            f"{k}_self_auroc_pooled_ci_lo": res["self_ci"][0], f"{k}_self_auroc_pooled_ci_hi": res["self_ci"][1],
-        })
-us, cn = panel_res["US"], panel_res["CN"]
-glue.claims({
-    "us_self_auroc_pooled_decomp": us["self_auroc_pooled"],
-    "us_within_model_self_auroc_min": us["within_model_min"],
-    "us_within_model_self_auroc_max": us["within_model_max"],
-    "us_within_model_self_auroc_macro": us["within_model_macro"],
-    "us_self_auroc_ranknorm": us["self_auroc_ranknorm"],
-    "us_between_model_identity_contribution": us["between_model_identity"],
-    "cn_self_auroc_pooled_decomp": cn["self_auroc_pooled"],
-    "cn_self_auroc_pooled_decomp2": cn["self_auroc_pooled"],
-    "cn_self_auroc_ranknorm": cn["self_auroc_ranknorm"],
-    "r1_anthropic_self_auroc_full": by_model.loc[refusal_model, "auroc"],
-    # label-free recoding (next subsection)
-    "cn_panel_auroc_labelfree": cn["panel_auroc_labelfree"],
-    "us_panel_auroc_labelfree": us["panel_auroc_labelfree"],
-    "r1_lf_cn_panel_auroc": cn["panel_auroc"],
-    "r1_lf_cn_self_auroc": cn["self_auroc_pooled"],
-    "r1_lf_us_panel_auroc": us["panel_auroc"],
-    "r1_lf_cn_panel_auroc_labelfree_cmp": cn["panel_auroc_labelfree"],
-    "r1_lf_cn_self_auroc_cmp": cn["self_auroc_pooled"],
-})
 
 
 def ci(pair, spec=".3f"):
@@ -586,43 +438,9 @@ base = alt.Chart(long).encode(y=enc_y, color=alt.Color("signal:N", legend=None))
 # {glue:text}`r1_local_acc_max:.1f`% accuracy.
 
 # %% tags=["hide-input"]
-fig = (graded.groupby(["tier", "model", "model_id"], sort=False)
-       .agg(n=("correct", "size"), accuracy=("correct", "mean"), median_conf=("confidence", "median"),
-            mean_conf=("confidence", "mean"))
-       .reset_index())
-fig["accuracy_pct"] = 100 * fig["accuracy"]
-fig["above_diagonal"] = fig["median_conf"] > fig["accuracy_pct"]
+fig = res.tables["figure1"]
 loc = fig[fig["tier"] == "local"]
-n_items = rows["item_id"].nunique()
-glue.claims({
-    "fig1_n_models_words": len(fig), "fig1_n_models": len(fig), "r1_fig_n_models": len(fig),
-    "fig1_n_items": n_items,
-    "fig1_refusal_model_median": by_model.loc[refusal_model, "median_points"],
-    "fig1_refusal_model_acc": 100 * by_model.loc[refusal_model, "accuracy"],
-    "fig1_refusal_model_citl": 100 * by_model.loc[refusal_model, "citl"],
-    "fig1_best_self_auroc": t1["auroc"].max(),
-    "fig1_smallest_gap": 100 * t1["citl"].min(),
-    "fig1_n_local_models": len(loc),
-    "fig1_local_acc_min": loc["accuracy_pct"].min(),
-    "fig1_local_acc_max": loc["accuracy_pct"].max(),
-    "r1_local_acc_max": loc["accuracy_pct"].max(),
-    "fig1_local_median_conf_min": loc["median_conf"].min(),
-    "fig1_local_median_conf_max": loc["median_conf"].max(),
-    "r1_local_median_band_min": loc["median_conf"].min(),
-    "r1_local_median_band_max": loc["median_conf"].max(),
-    "fig1_local_n_min": int(loc["n"].min()),
-    "fig1_local_n_max": int(loc["n"].max()),
-})
-glue.value("fig1_n_above_diagonal", int(fig["above_diagonal"].sum()), origin=ROWS)
-glue.value("fig1_best_model", str(t1.loc[t1["auroc"].idxmax(), "model"]), origin=ROWS)
-glue.value("fig1_smallest_gap_model", str(t1.loc[t1["citl"].idxmin(), "model"]), origin=ROWS)
-# caption wording chosen from the rows
-best_model = str(t1.loc[t1["auroc"].idxmax(), "model"])
-glue.value("fig1_best_phrase", "has the best self-AUROC" if best_model == refusal_model
-           else f"does not have the best self-AUROC (that is {best_model}, shown next)", origin=ROWS)
-smallest_gap_model = str(t1.loc[t1["citl"].idxmin(), "model"])
-glue.value("fig1_smallest_gap_note", "the model with dispersed confidence" if smallest_gap_model == dispersed_model
-           else f"not the model with the most dispersed confidence ({dispersed_model})", origin=ROWS)
+glue_part("figure1")  # every model's accuracy and median confidence; the caption's numbers and wording
 fig_show = as_text(fig[["tier", "model", "model_id", "n", "accuracy_pct", "median_conf", "mean_conf", "above_diagonal"]],
                    {"accuracy_pct": "{:.1f}", "median_conf": "{:.0f}", "mean_conf": "{:.1f}"})
 fig_show["above_diagonal"] = ["yes" if v else "no" for v in fig["above_diagonal"]]
