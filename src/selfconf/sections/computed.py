@@ -12,14 +12,15 @@ This module is presentation-free: it neither glues nor formats.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from numbers import Integral, Real
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["Computed", "Builder", "plain"]
+__all__ = ["Builder", "Computed", "plain"]
 
 
 def plain(x: Any) -> Any:

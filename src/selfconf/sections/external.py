@@ -15,7 +15,7 @@ from scipy.stats import spearmanr
 from selfconf.report.core import COVERAGES, HIGH_CONF, compute_report, prepare_frame
 from selfconf.sections.computed import Builder, Computed
 
-__all__ = ["compute", "best_vs_paper_phrase", "MISSING_NOTE_MIN", "MEDIAN_BAND_LOW", "LOW_COVERAGE"]
+__all__ = ["LOW_COVERAGE", "MEDIAN_BAND_LOW", "MISSING_NOTE_MIN", "best_vs_paper_phrase", "compute"]
 
 EXT = "external-data"
 #: Descriptive: a model "loses many" rows without a confidence above this count.

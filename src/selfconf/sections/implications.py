@@ -9,11 +9,12 @@ sections, or the ``values`` of their ``compute`` results).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from selfconf.sections.computed import Builder, Computed
 
-__all__ = ["compute", "RESTATED", "QUOTED"]
+__all__ = ["QUOTED", "RESTATED", "compute"]
 
 #: ``{repeat id: canonical id}``: what the page restates, and from which section's glue key.
 RESTATED = {

@@ -24,8 +24,16 @@ from selfconf.panels import PANELS, panel_analysis
 from selfconf.sections.computed import Builder, Computed
 from selfconf.stats.summary import model_rng
 
-__all__ = ["compute", "cn_interval", "plausibility", "fidelity_records", "fidelity_tables", "GRID", "STATUS",
-           "FRONTIER_ORDER"]
+__all__ = [
+    "FRONTIER_ORDER",
+    "GRID",
+    "STATUS",
+    "cn_interval",
+    "compute",
+    "fidelity_records",
+    "fidelity_tables",
+    "plausibility",
+]
 
 #: The round-number grid the generator puts confidences on (a generator choice).
 GRID = 5

@@ -18,7 +18,7 @@ import pandas as pd
 from selfconf.sections import ladder
 from selfconf.sections.computed import Builder, Computed
 
-__all__ = ["compute", "compare_wording", "holm_verdict", "ALPHA", "TARGET_POWER", "SHORT_NAMES"]
+__all__ = ["ALPHA", "SHORT_NAMES", "TARGET_POWER", "compare_wording", "compute", "holm_verdict"]
 
 #: The test level of the design (the default of :func:`selfconf.sections.ladder.power_from_ci`).
 ALPHA = float(inspect.signature(ladder.power_from_ci).parameters["alpha"].default)

@@ -14,7 +14,7 @@ import pandas as pd
 from selfconf.sections import ladder, manipulation
 from selfconf.sections.computed import Builder, Computed
 
-__all__ = ["compute", "microprobe_top_phrase", "ci_zero_phrase", "SHORT_NAMES", "EXAMPLE_CELLS"]
+__all__ = ["EXAMPLE_CELLS", "SHORT_NAMES", "ci_zero_phrase", "compute", "microprobe_top_phrase"]
 
 #: Short local-model names used in the glue keys.
 SHORT_NAMES = {"glm4:9b": "glm4", "llama3.2:3b": "llama32", "mistral:7b": "mistral7b", "phi4-mini": "phi4mini",
