@@ -27,15 +27,12 @@ n_boot = 2000
 data_dir = "data/reconstructed"
 
 # %% tags=["remove-input"]
-import inspect
-
 import altair as alt
-import numpy as np
 import pandas as pd
 
 from selfconf.data import families
 from selfconf.book import glue, vega
-from selfconf.sections import ladder
+from selfconf.sections import ladder, result2
 from selfconf.book import banner, show_markdown, table
 from selfconf.data.sources import resolve_families
 
@@ -49,6 +46,12 @@ ROWS = glue.rows_origin(sources)  # origin of numbers from these rows that the p
 frames, profiles, ladder_report = families.load_ladder(sources.path("ladder"))
 if ladder_report.unmapped_fields or ladder_report.unread_files:
     show_markdown(f"```text\n{ladder_report}\n```")
+
+
+def glue_part(res, part):
+    """Glue one part of a section's computed values: claims by id, other values with their origin."""
+    for key, val, origin in res.items(part, rows_origin=ROWS):
+        glue.claim(key, val) if origin == "claim" else glue.value(key, val, origin=origin)
 
 # %% [markdown]
 # ## The ladder and the degeneracy rule
@@ -70,22 +73,11 @@ for rep in ("r2_ladder_n_rungs_of", "r2_ladder_all_subjects", "r2_oracle_n_subje
 glue.quoted("ladder_n_arms")
 glue.quoted("ladder_n_replicates")
 
-status = ladder.rung_status(frames, bound=bound)
-if len(status) != n_rungs:
-    raise ValueError(f"{len(status)} subjects in the data, the design has {n_rungs} rungs")
-eligible = status[~status["demoted"]]
-demoted = status[status["demoted"]].sort_values("off_accuracy").reset_index(drop=True)
-if len(eligible) != 1:
-    raise ValueError(f"{len(eligible)} confirmatory-eligible rungs; this page expects exactly one")
-confirmatory = eligible["subject"].iloc[0]
-glue.claims({"ladder_n_rungs_demoted": len(demoted), "ladder_n_eligible_rungs": len(eligible),
-             "r2_ladder_n_rungs_scope": len(eligible)})
-for k, row in demoted.iterrows():
-    glue.claim(f"ladder_demoted_rung{k + 1}_off_acc", row["off_accuracy"])
-    glue.claim(f"ladder_demoted_rung{k + 1}_off_auroc", row["off_auroc"])
-glue.value("ladder_confirmatory_subject", confirmatory, origin=ROWS)
+res = result2.compute(frames, profiles, bound=bound, n_rungs=n_rungs, seed=seed, n_boot=n_boot)
+glue_part(res, "rungs")
+confirmatory = res["ladder_confirmatory_subject"]
 
-shown = status.copy()
+shown = res.tables["status"].copy()
 shown["off_accuracy"] = shown["off_accuracy"].map("{:.3f}".format)
 shown["off_auroc"] = shown["off_auroc"].map("{:.3f}".format)
 _ = table(shown.rename(columns={"off_accuracy": "OFF accuracy", "off_auroc": "OFF AUROC (answered)"}),
@@ -107,18 +99,8 @@ _ = table(shown.rename(columns={"off_accuracy": "OFF accuracy", "off_auroc": "OF
 # ## The battery
 
 # %% tags=["hide-input"]
-conf = frames[confirmatory]
-scored = ladder.scored_rows(conf)
-glue.claims({
-    "ladder_n_items_battery": conf["item_id"].nunique(),
-    "ladder_n_bins": conf["bin"].nunique(),
-    "ladder_n_nontrap_items": scored["item_id"].nunique(),
-})
-n_trap = int(conf.loc[conf["is_trap"], "item_id"].nunique())
-glue.value("ladder_n_trap_items", n_trap, origin=ROWS)
-per_bin = (conf.drop_duplicates("item_id").groupby("bin")
-           .agg(items=("item_id", "size"), trap_items=("is_trap", "sum")).reset_index())
-_ = table(per_bin, "ladder_battery_bins", caption="Battery: items per domain bin (every bin holds one trap item)")
+glue_part(res, "battery")
+_ = table(res.tables["per_bin"], "ladder_battery_bins", caption="Battery: items per domain bin (every bin holds one trap item)")
 
 # %% [markdown]
 # The battery has {glue:text}`ladder_n_items_battery` items in {glue:text}`ladder_n_bins` domain bins;
@@ -137,59 +119,9 @@ _ = table(per_bin, "ladder_battery_bins", caption="Battery: items per domain bin
 # AUROC column.
 
 # %% tags=["hide-input"]
-t3 = ladder.arm_table(conf).set_index("arm")
-contr = ladder.confirmatory_contrasts(conf, n_boot=n_boot, seed=seed).set_index("contrast")
-glue.claim("ladder_n_rows_per_arm", int(t3.loc["off", "n_rows"]))
-for arm in ladder.ARMS:
-    glue.claims({f"t3_{arm}_acc": t3.loc[arm, "accuracy"], f"t3_{arm}_auroc": t3.loc[arm, "auroc"],
-                 f"t3_{arm}_brier": t3.loc[arm, "brier"], f"t3_{arm}_ece": t3.loc[arm, "ece"]})
-glue.claim("r2_surviving_off_acc", t3.loc["off", "accuracy"])
-glue.claims({"t3cap_core_ece": t3.loc["core", "ece"], "t3cap_placebo_ece": t3.loc["placebo", "ece"]})
-pl, off, sh = contr.loc["core-placebo"], contr.loc["core-off"], contr.loc["core-shuffled"]
-canon = {
-    "ladder_core_vs_placebo_delta": pl["delta"], "ladder_core_vs_placebo_delta_ci_lo": pl["ci_low"],
-    "ladder_core_vs_placebo_delta_ci_hi": pl["ci_high"], "ladder_core_vs_placebo_p_raw": pl["p_raw"],
-    "ladder_core_vs_off_delta": off["delta"], "ladder_core_vs_off_delta_ci_lo": off["ci_low"],
-    "ladder_core_vs_off_delta_ci_hi": off["ci_high"], "ladder_core_vs_off_p_raw": off["p_raw"],
-    "ladder_p_holm_adj": pl["p_holm"],
-}
-glue.claims(canon)
-glue.value("ladder_core_vs_off_p_holm", off["p_holm"], origin=ROWS)
-for rep, c in {"r2_ladder_delta": "ladder_core_vs_placebo_delta", "r2_ladder_delta_observed": "ladder_core_vs_placebo_delta",
-               "r2_ladder_delta_ci_lo": "ladder_core_vs_placebo_delta_ci_lo",
-               "r2_ladder_delta_ci_hi": "ladder_core_vs_placebo_delta_ci_hi",
-               "t3cap_core_vs_placebo_delta": "ladder_core_vs_placebo_delta",
-               "t3cap_core_vs_placebo_ci_lo": "ladder_core_vs_placebo_delta_ci_lo",
-               "t3cap_core_vs_placebo_ci_hi": "ladder_core_vs_placebo_delta_ci_hi",
-               "t3cap_core_vs_placebo_p_raw": "ladder_core_vs_placebo_p_raw",
-               "t3cap_core_vs_off_delta": "ladder_core_vs_off_delta",
-               "t3cap_core_vs_off_ci_lo": "ladder_core_vs_off_delta_ci_lo",
-               "t3cap_core_vs_off_ci_hi": "ladder_core_vs_off_delta_ci_hi",
-               "t3cap_p_holm_adj": "ladder_p_holm_adj"}.items():
-    glue.claim(rep, canon[c])
-glue.value("ladder_holm_raw_off_unrounded", off["p_raw"], origin=ROWS)
-glue.value("ladder_n_pairs_placebo", int(pl["n_pairs"]), origin=ROWS)
-glue.value("ladder_n_pairs_off", int(off["n_pairs"]), origin=ROWS)
-
-# wording chosen from the values (lower ECE / Brier is better); compared at the printed 3 decimals
-def _compare(a: float, b: float) -> str:
-    fa, fb = f"{a:.3f}", f"{b:.3f}"
-    return "the same at three decimals as" if fa == fb else ("higher (worse) than" if a > b else "lower (better) than")
-
-glue.value("r2_ece_core_vs_placebo", _compare(t3.loc["core", "ece"], t3.loc["placebo", "ece"]), origin=ROWS)
-glue.value("r2_brier_core_vs_placebo", _compare(t3.loc["core", "brier"], t3.loc["placebo", "brier"]), origin=ROWS)
-ALPHA = inspect.signature(ladder.power_from_ci).parameters["alpha"].default  # the test level of the design
-glue.value("r2_alpha", float(ALPHA), origin="parameter")
-holm_pair = (pl["p_holm"], off["p_holm"])
-if max(holm_pair) < ALPHA:
-    holm_verdict = "both are below the test level α = {:.2f}: both confirmatory endpoints pass"
-elif min(holm_pair) < ALPHA:
-    holm_verdict = "only one is below the test level α = {:.2f}: one confirmatory endpoint passes"
-else:
-    holm_verdict = "both are at or above the test level α = {:.2f}: no confirmatory endpoint passes"
-holm_verdict = holm_verdict.format(ALPHA)
-glue.value("r2_holm_verdict", holm_verdict, origin=ROWS)
-glue.value("r2_holm_equal", "They are equal" if np.isclose(*holm_pair) else "They differ", origin=ROWS)
+t3, contr = res.tables["arm_table"], res.tables["contrasts"]
+glue_part(res, "table3")  # the wording compares ECE and Brier at the printed three decimals (lower is better)
+ALPHA = result2.ALPHA  # the test level of the design
 
 rows, t3_ids = [], {}
 for i, arm in enumerate(ladder.ARMS):
@@ -274,19 +206,15 @@ _ = table(holm_show, "ladder_confirmatory_family",
 # ## What the design could detect
 
 # %% tags=["hide-input"]
-glue.value("ladder_n_boot", n_boot, origin="parameter")
-pw = ladder.power_from_ci(pl["ci_low"], pl["ci_high"], observed=pl["delta"])
-glue.value("ladder_power_se_computed", pw["se"], origin=ROWS)
-glue.value("ladder_power_min_delta_computed", pw["min_delta"], origin=ROWS)
-glue.value("ladder_power_at_observed_pct", 100 * pw["power_at_observed"], origin=ROWS)
+glue_part(res, "power")
 se_q = glue.quoted("ladder_power_se")
 pct_q = glue.quoted("ladder_power_pct")
 mde_q = glue.quoted("ladder_power_min_delta")
-glue.value("r2_power_target_pct", 100 * float(inspect.signature(ladder.power_from_ci).parameters["target_power"].default), origin="parameter")
 power_df = pd.DataFrame({"quantity": ["SE of ΔAUROC from the CI width",
-                           f"smallest Δ with {100 * inspect.signature(ladder.power_from_ci).parameters['target_power'].default:.0f}% power (two-sided α = {ALPHA:.2f})",
+                           f"smallest Δ with {100 * result2.TARGET_POWER:.0f}% power (two-sided α = {ALPHA:.2f})",
                            "power at the observed Δ"],
-              "recomputed here": [f"{pw['se']:.4f}", f"{pw['min_delta']:.4f}", f"{100 * pw['power_at_observed']:.0f}%"],
+              "recomputed here": [f"{res['ladder_power_se_computed']:.4f}", f"{res['ladder_power_min_delta_computed']:.4f}",
+                                  f"{res['ladder_power_at_observed_pct']:.0f}%"],
               "paper (quoted)": [f"≈{se_q:.3f}", f"≥{mde_q:.2f} at ~{pct_q:.0f}%", "—"]})
 _ = table(power_df, "ladder_power", caption="Power of the confirmatory contrast: recomputed from the interval, "
           "next to the paper's quoted figures")
@@ -308,16 +236,8 @@ _ = table(power_df, "ladder_power", caption="Power of the confirmatory contrast:
 # and score that predictor against correctness on all parsed scored rows of every arm and replicate.
 
 # %% tags=["hide-input"]
-orc = {s: ladder.oracle_ceiling(frames[s]) for s in ladder.SUBJECTS}
-oc = orc[confirmatory]
-glue.claims({
-    "oracle_auroc_confirmatory": oc["auroc"], "oracle_n_rows_confirmatory": oc["n_rows"],
-    "oracle_bin_acc_sd": oc["bin_acc_sd"], "oracle_bin_acc_range_min": oc["bin_acc_min"],
-    "oracle_bin_acc_range_max": oc["bin_acc_max"], "r2_oracle_n_bins": oc["n_bins"],
-    "oracle_auroc_subjects_min": min(o["auroc"] for o in orc.values()),
-    "oracle_auroc_subjects_max": max(o["auroc"] for o in orc.values()),
-})
-ba = oc["bin_acc"].rename("accuracy").reset_index()
+glue_part(res, "oracle")
+ba = res.tables["oracle_bin_acc"]
 chart = (alt.Chart(ba).mark_bar().encode(
     x=alt.X("accuracy:Q", title="bin accuracy (all arms, parsed scored rows)", scale=alt.Scale(domain=[0, 1])),
     y=alt.Y("bin:N", sort="-x", title=None),
@@ -326,9 +246,9 @@ chart = (alt.Chart(ba).mark_bar().encode(
 chart
 
 # %% tags=["hide-input"]
-_ = table(pd.DataFrame({"subject": list(orc), "oracle AUROC": [f"{o['auroc']:.3f}" for o in orc.values()],
-                    "rows": [o["n_rows"] for o in orc.values()],
-                    "bin-accuracy SD": [f"{o['bin_acc_sd']:.3f}" for o in orc.values()]}),
+orc = res.tables["oracle"]
+_ = table(pd.DataFrame({"subject": orc["subject"], "oracle AUROC": [f"{v:.3f}" for v in orc["auroc"]],
+                    "rows": orc["n_rows"], "bin-accuracy SD": [f"{v:.3f}" for v in orc["bin_acc_sd"]]}),
       "ladder_oracle", caption="Oracle ceiling per ladder subject")
 
 # %% [markdown]
@@ -351,14 +271,10 @@ _ = table(pd.DataFrame({"subject": list(orc), "oracle AUROC": [f"{o['auroc']:.3f
 
 # %% tags=["hide-input"]
 rho_bound = glue.quoted("ladder_placebo_rho_bound")
-short = {"haiku45": "haiku", "sonnet5": "sonnet", "opus48": "opus", "fable5": "fable"}
-prow = []
-for s in ladder.SUBJECTS:
-    rho = ladder.placebo_correlation(profiles[s])
-    glue.claim(f"ladder_placebo_rho_{short[s]}", rho)
-    p = profiles[s]
-    prow.append({"subject": s, "Spearman ρ (placebo vs true)": f"{rho:+.4f}", "passes |ρ| < bound": abs(rho) < rho_bound,
-                 "mean true profile": f"{p['core'].mean():.3f}", "mean placebo": f"{p['placebo'].mean():.3f}"})
+glue_part(res, "placebo")
+prow = [{"subject": r["subject"], "Spearman ρ (placebo vs true)": f"{r['rho']:+.4f}", "passes |ρ| < bound": abs(r["rho"]) < rho_bound,
+         "mean true profile": f"{r['mean_core']:.3f}", "mean placebo": f"{r['mean_placebo']:.3f}"}
+        for _, r in res.tables["placebo"].iterrows()]
 _ = table(pd.DataFrame(prow), "ladder_placebo_validation", caption="Placebo validation per rung")
 
 # %% [markdown]

@@ -33,7 +33,7 @@ import pandas as pd
 
 from selfconf.data import families
 from selfconf.book import glue, vega
-from selfconf.sections import ladder, manipulation
+from selfconf.sections import ladder, result3
 from selfconf.book import banner, show_markdown, table
 from selfconf.data.sources import resolve_families
 
@@ -50,6 +50,12 @@ for _rep in (ladder_report, probes_report):
     if _rep.unmapped_fields or _rep.unread_files:
         show_markdown(f"```text\n{_rep}\n```")
 
+
+def glue_part(res, part):
+    """Glue one part of a section's computed values: claims by id, other values with their origin."""
+    for key, val, origin in res.items(part, rows_origin=ROWS):
+        glue.claim(key, val) if origin == "claim" else glue.value(key, val, origin=origin)
+
 # %% [markdown]
 # ## A frontier rung: true versus false profile (exploratory)
 #
@@ -62,30 +68,18 @@ for _rep in (ladder_report, probes_report):
 
 # %% tags=["hide-input"]
 bound = glue.quoted_value("ladder_degeneracy_bound")
-status = ladder.rung_status(frames, bound=bound)
 frontier_subject = ladder.FRONTIER_RUNG
-if not bool(status.set_index("subject").loc[frontier_subject, "demoted"]):
-    raise ValueError(f"{frontier_subject} is not a demoted rung in these rows; the frontier rung must be one")
-glue.value("r3_frontier_rung_subject", frontier_subject, origin=ROWS)
-fr = ladder.frontier_rung(frames[frontier_subject], n_boot=n_boot, seed=seed)
-glue.claims({
-    "expl_rung_core_auroc": fr["core"]["estimate"], "r3_expl_rung_core_auroc_b": fr["core"]["estimate"],
-    "expl_rung_core_auroc_ci_lo": fr["core"]["low"], "expl_rung_core_auroc_ci_hi": fr["core"]["high"],
-    "expl_rung_shuffled_auroc": fr["shuffled"]["estimate"], "r3_expl_rung_shuffled_auroc_b": fr["shuffled"]["estimate"],
-    "expl_rung_shuffled_auroc_ci_lo": fr["shuffled"]["low"], "expl_rung_shuffled_auroc_ci_hi": fr["shuffled"]["high"],
-    "expl_rung_core_minus_shuffled_delta": fr["delta"]["estimate"],
-    "expl_rung_core_minus_shuffled_delta_ci_lo": fr["delta"]["low"],
-    "expl_rung_core_minus_shuffled_delta_ci_hi": fr["delta"]["high"],
-})
-glue.value("r3_frontier_n_core", fr["core"]["n"], origin=ROWS)
-glue.value("r3_frontier_n_shuffled", fr["shuffled"]["n"], origin=ROWS)
+res = result3.compute(frames, probe_tables, bound=bound, seed=seed, n_boot=n_boot, frontier_subject=frontier_subject)
+glue_part(res, "frontier")
+fr = res.tables["frontier"]
 _ = table(pd.DataFrame([
-    {"arm": "CORE (true profile)", "answered rows": f"{fr['core']['n']:,}", "AUROC": f"{fr['core']['estimate']:.3f}",
-     "95% CI (items resampled)": f"[{fr['core']['low']:.3f}, {fr['core']['high']:.3f}]"},
-    {"arm": "SHUFFLED (false profile)", "answered rows": f"{fr['shuffled']['n']:,}", "AUROC": f"{fr['shuffled']['estimate']:.3f}",
-     "95% CI (items resampled)": f"[{fr['shuffled']['low']:.3f}, {fr['shuffled']['high']:.3f}]"},
-    {"arm": "difference (CORE − SHUFFLED)", "answered rows": "—", "AUROC": f"{fr['delta']['estimate']:+.3f}",
-     "95% CI (items resampled)": f"[{fr['delta']['low']:+.3f}, {fr['delta']['high']:+.3f}]"},
+    {"arm": "CORE (true profile)", "answered rows": f"{res['r3_frontier_n_core']:,}", "AUROC": f"{fr.loc['core', 'estimate']:.3f}",
+     "95% CI (items resampled)": f"[{fr.loc['core', 'low']:.3f}, {fr.loc['core', 'high']:.3f}]"},
+    {"arm": "SHUFFLED (false profile)", "answered rows": f"{res['r3_frontier_n_shuffled']:,}",
+     "AUROC": f"{fr.loc['shuffled', 'estimate']:.3f}",
+     "95% CI (items resampled)": f"[{fr.loc['shuffled', 'low']:.3f}, {fr.loc['shuffled', 'high']:.3f}]"},
+    {"arm": "difference (CORE − SHUFFLED)", "answered rows": "—", "AUROC": f"{fr.loc['delta', 'estimate']:+.3f}",
+     "95% CI (items resampled)": f"[{fr.loc['delta', 'low']:+.3f}, {fr.loc['delta', 'high']:+.3f}]"},
 ]), "result3_frontier_rung", caption="Exploratory frontier rung: true vs false profile (answered-only AUROC)")
 
 # %% [markdown]
@@ -102,14 +96,7 @@ _ = table(pd.DataFrame([
 # ### The same arms on the confirmatory rung (exploratory contrast)
 
 # %% tags=["hide-input"]
-eligible = status[~status["demoted"]]["subject"]
-conf = frames[eligible.iloc[0]]
-t3 = ladder.arm_table(conf).set_index("arm")
-glue.claims({"r3_shuffled_auroc": t3.loc["shuffled", "auroc"], "r3_placebo_auroc": t3.loc["placebo", "auroc"],
-             "r3_core_auroc": t3.loc["core", "auroc"]})
-pc = ladder.paired_contrast(conf, "shuffled", n_boot=n_boot, seed=seed)
-glue.claims({"ladder_shuffled_paired_delta": pc.estimate, "ladder_shuffled_paired_delta_ci_lo": pc.low,
-             "ladder_shuffled_paired_delta_ci_hi": pc.high})
+glue_part(res, "confirmatory")
 glue.quoted("ladder_shuffled_manipcheck_n_failures")
 glue.quoted("ladder_shuffled_manipcheck_judge_1")
 glue.quoted("ladder_shuffled_manipcheck_judge_2")
@@ -136,23 +123,9 @@ glue.quoted("ladder_shuffled_manipcheck_bound");
 # stated confidence on that same item is recorded (temperature 0).
 
 # %% tags=["hide-input"]
-mp = manipulation.microprobe_table(probe_tables["microprobe"])
-short = {"glm4:9b": "glm4", "llama3.2:3b": "llama32", "mistral:7b": "mistral7b", "phi4-mini": "phi4mini",
-         "qwen3:8b": "qwen3"}
-for _, r in mp.iterrows():
-    s = short[r["model"]]
-    glue.claims({f"t4_{s}_conf_at_0": int(r["conf_at_0"]), f"t4_{s}_conf_at_95": int(r["conf_at_95"]),
-                 f"t4_{s}_delta": int(r["delta"])})
-top = mp.loc[mp["delta"].idxmax()]
-glue.value("r3_microprobe_top_model", top["model"], origin=ROWS)
-# wording chosen from the rows: is the largest shift also the lowest starting point under the low claim?
-if int(top["conf_at_0"]) == int(mp["conf_at_0"].min()):
-    top_phrase = "the model that started lowest under the low claim, and so had the most room to rise"
-else:
-    top_phrase = f"{top['model']}, which did not start lowest under the low claim"
-glue.value("r3_microprobe_top_phrase", top_phrase, origin=ROWS)
-glue.claims({"r3_microprobe_conf_before": int(top["conf_at_0"]), "r3_microprobe_conf_after": int(top["conf_at_95"]),
-             "r3_microprobe_largest_shift": int(top["delta"]), "r3_microprobe_up_to": int(mp["delta"].max())})
+mp = res.tables["microprobe"]
+short = result3.SHORT_NAMES
+glue_part(res, "microprobe")  # the wording asks whether the largest shift is also the lowest starting point
 low_claim = glue.quoted("microprobe_claim_low_pct")
 high_claim = glue.quoted("microprobe_claim_high_pct")
 glue.quoted("microprobe_claim_low_pct", as_id="t4cap_claim_low_pct")
@@ -198,29 +171,12 @@ _ = table(t4, "table4_microprobe", caption="Local microprobe: stated confidence 
 # at temperature 0 with a fixed seed.
 
 # %% tags=["hide-input"]
-tp = probe_tables["topic_probes"]
-ho = probe_tables["topic_heldout"]
-ts = manipulation.topic_summary(tp, n_boot=n_boot, seed=seed).set_index("model")
+ts = res.tables["topic"]
 glue.quoted("topic_n_models")
 glue.quoted("topic_n_probes_per_arm")
 glue.quoted("topic_n_models", as_id="topic_n_models_of")
 glue.quoted("topic_n_probes_per_arm", as_id="topic_bootstrap_n")
-for m in ("glm4:9b", "llama3.2:3b", "mistral:7b", "phi4-mini"):
-    glue.claim(f"topic_{short[m]}_brier_delta", ts.loc[m, "brier_delta"])
-glue.claims({
-    "topic_n_models_consumed": int(ts["consumed"].sum()),
-    "topic_llama32_acc_before": ts.loc["llama3.2:3b", "acc_true_pct"],
-    "topic_llama32_acc_after": ts.loc["llama3.2:3b", "acc_false_pct"],
-    "topic_qwen3_acc": ts.loc["qwen3:8b", "acc_true_pct"],
-    "topic_qwen3_conf": ts.loc["qwen3:8b", "mean_conf_true"],
-    "topic_qwen3_delta": ts.loc["qwen3:8b", "brier_delta"],
-})
-glue.value("topic_all_ci_include_zero", bool(ts["ci_includes_zero"].all()), origin=ROWS)
-n_ci_zero = int(ts["ci_includes_zero"].sum())
-glue.value("topic_ci_zero_phrase", "Every per-probe bootstrap interval" if n_ci_zero == len(ts)
-           else f"{n_ci_zero} of the {len(ts)} per-probe bootstrap intervals", origin=ROWS)
-glue.value("topic_qwen3_conf_false", ts.loc["qwen3:8b", "mean_conf_false"], origin=ROWS)
-glue.value("topic_qwen3_acc_false", ts.loc["qwen3:8b", "acc_false_pct"], origin=ROWS)
+glue_part(res, "topic")
 tsr = ts.reset_index()
 shown = pd.DataFrame({
     "model": tsr["model"], "probes per arm": tsr["n_probes"].astype(int),
@@ -248,20 +204,8 @@ _ = table(shown, "result3_topic_pass", caption="Topic-labelled pass: Brier chang
 # Brier change {glue:text}`topic_qwen3_delta:.0f`): nothing to attack.
 
 # %% tags=["hide-input"]
-ex = manipulation.directional_examples(tp, ho).set_index(["model", "bin"])
-glue.claims({
-    "topic_llama32_physics_conf_before": ex.loc[("llama3.2:3b", "physics"), "conf_true"],
-    "topic_llama32_physics_conf_after": ex.loc[("llama3.2:3b", "physics"), "conf_false"],
-    "topic_llama32_physics_heldout_acc": ex.loc[("llama3.2:3b", "physics"), "heldout_acc_pct"],
-    "topic_phi4mini_logic_conf_before": ex.loc[("phi4-mini", "logic"), "conf_true"],
-    "topic_phi4mini_logic_conf_after": ex.loc[("phi4-mini", "logic"), "conf_false"],
-    "topic_llama32_history_conf_before": ex.loc[("llama3.2:3b", "history"), "conf_true"],
-    "topic_llama32_history_conf_after": ex.loc[("llama3.2:3b", "history"), "conf_false"],
-    "topic_llama32_history_heldout_acc": ex.loc[("llama3.2:3b", "history"), "heldout_acc_pct"],
-})
-cells = ex.reset_index()
-cells["shift"] = cells["conf_false"] - cells["conf_true"]
-cells["claim change"] = cells["claimed_false"] - cells["claimed_true"]
+glue_part(res, "examples")
+cells = res.tables["examples"]
 base = alt.Chart(cells).encode(
     x=alt.X("claim change:Q", title="false minus true claimed bin accuracy (points)"),
     y=alt.Y("shift:Q", title="change in mean stated confidence (points)"),
@@ -297,9 +241,10 @@ base = alt.Chart(cells).encode(
 
 # %% tags=["remove-input"]
 arm_df = pd.DataFrame([
-    {"arm": "CORE (true profile)", "auroc": fr["core"]["estimate"], "low": fr["core"]["low"], "high": fr["core"]["high"]},
-    {"arm": "SHUFFLED (false profile)", "auroc": fr["shuffled"]["estimate"], "low": fr["shuffled"]["low"],
-     "high": fr["shuffled"]["high"]},
+    {"arm": "CORE (true profile)", "auroc": fr.loc["core", "estimate"], "low": fr.loc["core", "low"],
+     "high": fr.loc["core", "high"]},
+    {"arm": "SHUFFLED (false profile)", "auroc": fr.loc["shuffled", "estimate"], "low": fr.loc["shuffled", "low"],
+     "high": fr.loc["shuffled", "high"]},
 ])
 arm_y = alt.Y("arm:N", sort=list(arm_df["arm"]), title=None)
 arm_panel = (

@@ -26,22 +26,13 @@ book_dir = "book"
 from selfconf.book import banner
 from selfconf.book.glue import quoted, restate
 from selfconf.data.sources import FAMILIES
+from selfconf.sections import implications
 
 # this page reads no rows: it restates numbers of the pages that do, which resolve every family alike
 banner(data_dir, seed=seed, n_boot=n_boot, families=FAMILIES)
-for repeat, canonical in {
-    "impl_highconf_wrong_pct": "r1_highconf_wrong_pooled_pct",
-    "impl_best_self_auroc": "t1_anthropic_self_auroc",
-    "impl_n_models_below_threshold": "r1_n_models_below_threshold",
-    "impl_n_api_models": "r1_n_frontier_models",
-    "impl_auroc_threshold": "r1_auroc_threshold",
-    "impl_median_band_min": "r1_median_band_min",
-    "impl_median_band_max": "r1_median_band_max",
-    "impl_expl_rung_shuffled_auroc": "expl_rung_shuffled_auroc",
-    "impl_cn_delta": "cn_panel_vs_self_delta",
-}.items():
+for repeat, canonical in implications.RESTATED.items():
     restate(repeat, canonical, book_dir=book_dir)
-for fact in ("swap_n_pairs", "swap_n_calls", "swap_max_auroc_shift", "swap_similarity_rank_spearman"):
+for fact in implications.QUOTED:
     quoted(fact)
 
 # %% [markdown]

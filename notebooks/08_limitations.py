@@ -24,13 +24,12 @@ data_dir = "data/reconstructed"
 
 # %% tags=["remove-input"]
 import altair as alt
-import numpy as np
 import pandas as pd
 
 from selfconf import data
 from selfconf.data import families
 from selfconf.book import glue, vega
-from selfconf.sections import ladder, manipulation
+from selfconf.sections import limitations
 from selfconf.book import banner, show_markdown, table
 from selfconf.data.sources import resolve_families
 
@@ -44,6 +43,15 @@ regrade_rows, regrade_report = families.load_regrade(sources.path("regrade"))
 for _rep in (twostage_report, ladder_report, regrade_report):
     if _rep.unmapped_fields or _rep.unread_files:
         show_markdown(f"```text\n{_rep}\n```")
+rows, _excl = data.load_collection(sources.path("collection"))
+res = limitations.compute(rows, twostage_rows, frames, regrade_rows, bound=glue.quoted_value("ladder_degeneracy_bound"),
+                          seed=seed, n_boot=n_boot)
+
+
+def glue_part(res, part):
+    """Glue one part of a section's computed values: claims by id, other values with their origin."""
+    for key, val, origin in res.items(part, rows_origin=ROWS):
+        glue.claim(key, val) if origin == "claim" else glue.value(key, val, origin=origin)
 
 
 
@@ -54,9 +62,7 @@ for _rep in (twostage_report, ladder_report, regrade_report):
 # is represented by a single model.
 
 # %% tags=["hide-input"]
-rows, _excl = data.load_collection(sources.path("collection"))
-frontier = rows[rows["tier"] == "frontier"][["model", "model_id"]].drop_duplicates()
-glue.claim("lim_models_per_provider", int(frontier.groupby("model")["model_id"].nunique().max()));
+glue_part(res, "scope")
 
 # %% [markdown]
 # With {glue:text}`lim_models_per_provider` budget or mid-tier model per provider, nothing here speaks for
@@ -71,26 +77,11 @@ glue.claim("lim_models_per_provider", int(frontier.groupby("model")["model_id"].
 # need no LLM; answers those labels cannot resolve are left out and counted.
 
 # %% tags=["hide-input"]
-tsd = twostage_rows
 glue.quoted("twostage_n_items")
 glue.quoted("twostage_n_models")
 glue.quoted("twostage_unresolvable_pct")
-glue.value("twostage_n_items_rows", int(tsd["item_id"].nunique()), origin=ROWS)
-glue.value("twostage_n_models_rows", int(tsd["model"].nunique()), origin=ROWS)
-au = manipulation.twostage_auroc(tsd)
-cov = tsd[tsd["format"] == "inline"].groupby("model")["label"].apply(lambda s: int((s != "unresolved").sum()))
-glue.value("twostage_n_unresolved", int((tsd["label"] == "unresolved").sum()), origin=ROWS)
-tc = manipulation.twostage_contrast(tsd, n_boot=n_boot, seed=seed)
-glue.claims({
-    "twostage_self_auroc_min": au["auroc"].min(), "twostage_self_auroc_max": au["auroc"].max(),
-    "twostage_rows_per_model_min": int(au.groupby("model")["n_labelled"].min().min()),
-    "twostage_rows_per_model_max": int(au.groupby("model")["n_labelled"].min().max()),
-    "twostage_delta_auroc": tc["estimate"], "twostage_delta_auroc_ci_lo": tc["low"],
-    "twostage_delta_auroc_ci_hi": tc["high"], "twostage_n_pairs": tc["n_pairs"],
-})
-mc = au.pivot_table(index="model", columns="format", values="mean_conf")
-glue.value("twostage_mean_conf_inline", float(au.loc[au["format"] == "inline", "mean_conf"].mean()), origin=ROWS)
-glue.value("twostage_mean_conf_posthoc", float(au.loc[au["format"] == "posthoc", "mean_conf"].mean()), origin=ROWS)
+glue_part(res, "twostage")
+au = res.tables["twostage_auroc"]
 au_show = pd.DataFrame({
     "model": au["model"], "format": au["format"].map({"inline": "inline", "posthoc": "post hoc"}).fillna(au["format"]),
     "labelled rows": au["n_labelled"].astype(int),
@@ -123,10 +114,7 @@ alt.Chart(au).mark_point(filled=True, size=80).encode(
 # ## The injection null is narrow
 
 # %% tags=["hide-input"]
-status = ladder.rung_status(frames, bound=glue.quoted_value("ladder_degeneracy_bound"))
-anyf = next(iter(frames.values()))
-glue.claims({"lim_ladder_n_confirmatory_rungs": int((~status["demoted"]).sum()),
-             "lim_ladder_n_items": int(anyf["item_id"].nunique()), "lim_ladder_n_bins": int(anyf["bin"].nunique())})
+glue_part(res, "ladder")
 glue.quoted("ladder_n_rungs", as_id="lim_ladder_n_subjects");
 
 # %% [markdown]
@@ -165,46 +153,20 @@ glue.quoted("grader_family_cn_panel_members");
 # of another family.
 
 # %% tags=["hide-input"]
-rg = manipulation.regrade_summary(regrade_rows)
 glue.quoted("regrade_n_rows")
-glue.value("regrade_n_rows_computed", rg["n_self_graded"], origin=ROWS)
-glue.value("regrade_n_graded", rg["n_graded"], origin=ROWS)
-glue.value("regrade_n_other_routes", rg["n_other_routes"], origin=ROWS)
-glue.value("regrade_correct_before", rg["correct_before"], origin=ROWS)
-glue.value("regrade_correct_after", rg["correct_after"], origin=ROWS)
-glue.value("regrade_acc_before_selfrows", rg["acc_before_selfrows_pct"], origin=ROWS)
-glue.value("regrade_acc_after_selfrows", rg["acc_after_selfrows_pct"], origin=ROWS)
-glue.claims({"regrade_agreement_pct": rg["agreement_pct"], "regrade_down_flips": rg["down_flips"],
-             "regrade_up_flips": rg["up_flips"], "regrade_acc_before": rg["acc_before_pct"],
-             "regrade_acc_after": rg["acc_after_pct"]})
+# the reading of the note below: could the whole-set accuracies, read at one decimal, instead be over the
+# self-graded rows only? (every correct count on those rows that prints the "before" value, less the net down-flips)
+glue_part(res, "regrade")
+rg = {k: res[f"regrade_{k}"] for k in ("n_graded", "agreement_pct", "down_flips", "up_flips", "acc_before", "acc_after",
+                                       "acc_before_selfrows", "acc_after_selfrows")}
 regrade_show = pd.DataFrame({"quantity": ["graded rows (whole set)", "self-graded rows", "agreement (self-graded rows)",
                            "down-flips / up-flips", "accuracy before → after (whole set)",
                            "accuracy before → after (self-graded rows only)"],
-              "value": [f"{rg['n_graded']:,}", f"{rg['n_self_graded']:,}", f"{rg['agreement_pct']:.1f}%",
+              "value": [f"{rg['n_graded']:,}", f"{res['regrade_n_rows_computed']:,}", f"{rg['agreement_pct']:.1f}%",
                         f"{rg['down_flips']} / {rg['up_flips']}",
-                        f"{rg['acc_before_pct']:.1f}% → {rg['acc_after_pct']:.1f}%",
-                        f"{rg['acc_before_selfrows_pct']:.1f}% → {rg['acc_after_selfrows_pct']:.1f}%"]})
+                        f"{rg['acc_before']:.1f}% → {rg['acc_after']:.1f}%",
+                        f"{rg['acc_before_selfrows']:.1f}% → {rg['acc_after_selfrows']:.1f}%"]})
 _ = table(regrade_show, "limitations_regrade", caption="Cross-family regrade of the grader model's own answers")
-
-# The note below asks whether the whole-set accuracies, read at one decimal, could instead be over the
-# self-graded rows only: find every correct count on those rows that prints the "before" value, apply the
-# net down-flips, and see what the "after" value would print.
-n_self = rg["n_self_graded"]
-before_txt, after_txt = f"{rg['acc_before_pct']:.1f}", f"{rg['acc_after_pct']:.1f}"
-net_down = rg["down_flips"] - rg["up_flips"]
-k_fit = [k for k in range(n_self + 1) if f"{100 * k / n_self:.1f}" == before_txt]
-after_fit = sorted({f"{100 * (k - net_down) / n_self:.1f}" for k in k_fit})
-if not k_fit:
-    selfrows_reading = f"no number of correct rows prints {before_txt}% on them"
-elif after_txt in after_fit:
-    selfrows_reading = None
-else:
-    ks = " or ".join(str(k) for k in k_fit)
-    lefts = " or ".join(str(k - net_down) for k in k_fit)
-    selfrows_reading = (f"{before_txt}% of them forces {ks} correct, and {net_down} net down-flips leave {lefts}, "
-                        f"which prints {' or '.join(a + '%' for a in after_fit)}, not {after_txt}%")
-glue.value("regrade_selfrows_reading", selfrows_reading or f"{before_txt}% and {after_txt}% are both reachable there too", origin=ROWS)
-_ = glue.value("regrade_selfrows_verdict", "It cannot be" if selfrows_reading else "It could also be", origin=ROWS)
 
 # %% [markdown]
 # A cross-family regrade of all [{glue:text}`regrade_n_rows:,.0f`]{.quoted} self-graded rows (the regrade

@@ -33,14 +33,13 @@ book_dir = "book"  # where the executed Result 1 page is (this page checks its i
 import json
 
 import altair as alt
-import numpy as np
 import pandas as pd
 
 from selfconf.book import glue, vega
 from selfconf.book import banner, show_markdown, table
-from selfconf.data import graded, load_collection
-from selfconf.panels import PANELS, panel_analysis
+from selfconf.data import load_collection
 from selfconf.data.paths import DEFAULT_DATA_DIR, resolve
+from selfconf.sections import reconstruction
 from selfconf.data.sources import is_reconstruction, resolve_families
 
 vega.enable()
@@ -54,19 +53,11 @@ if recon_dir != data_dir:
                   f"`{recon_dir}` whatever the other pages read.")
 root = resolve(recon_dir)
 df, exclusions = load_collection(sources.path("collection"))
-rows = graded(df)
-glue.value("recon_n_rows", len(df), origin=ROWS)
-glue.value("recon_n_models", int(df["model"].nunique()), origin=ROWS)
-glue.value("recon_n_items", int(df["item_id"].nunique()), origin=ROWS)
-glue.value("recon_google_n", int((rows["model"] == "google").sum()), origin=ROWS)
-GRID = 5  # the round-number grid the generator puts confidences on (a generator choice)
-glue.value("recon_grid", GRID, origin="parameter")
-off_grid = rows[rows["confidence"] % GRID != 0]
-glue.value("recon_off_grid_values", ", ".join(str(v) for v in sorted(off_grid["confidence"].unique())), origin=ROWS)
-glue.value("recon_off_grid_pct", 100 * len(off_grid) / len(rows), origin=ROWS)
-refusal_heavy = str(rows.groupby("model")["refusal"].sum().idxmax())
-glue.value("recon_refusal_model", refusal_heavy, origin=ROWS)
-_ = glue.value("recon_refusal_model_median", float(rows.loc[rows["model"] == refusal_heavy, "confidence"].median()), origin=ROWS)
+# the counts of the written rows, and the CN interval recomputed with this page's parameters (checked below)
+res = reconstruction.compute(df, seed=seed, n_boot=n_boot)  # grid: the round numbers the generator uses
+rows = res.tables["graded"]
+for key, val, origin in res.items("counts", rows_origin=ROWS):
+    glue.value(key, val, origin=origin)
 
 # %% [markdown]
 # ## The algorithm in plain words
@@ -114,48 +105,14 @@ _ = glue.value("recon_refusal_model_median", float(rows.loc[rows["model"] == ref
 # (`selfconf.metrics`, `selfconf.bootstrap`, `selfconf.panels`, `selfconf.sections.ladder`).
 
 # %% tags=["remove-input"]
-def _records(doc: dict) -> list[dict]:
-    """Constraint records of a fidelity file, whatever generator wrote it."""
-    for key in ("claims", "constraints", "records"):
-        val = doc.get(key)
-        if isinstance(val, list):
-            return val
-        if isinstance(val, dict) and all(isinstance(v, dict) for v in val.values()):
-            return [{"id": k, **v} for k, v in val.items()]
-    return []
-
-
-def _fmt(x, d):
-    if x is None or (isinstance(x, float) and np.isnan(x)):
-        return ""
-    try:
-        return format(float(x), f".{int(d)}f")
-    except (TypeError, ValueError):
-        return str(x)
-
-
-#: generators word their statuses differently; one vocabulary for the tables below
-STATUS = {"hit": "match", "miss": "mismatch", "within": "within_tolerance", "outside": "outside_tolerance"}
-
-fid_files = sorted(root.rglob("fidelity*.json"))
 summaries = []
-for path in fid_files:
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    recs = _records(doc)
-    frame = pd.DataFrame([{
-        "constraint": r.get("id", r.get("name", r.get("term", ""))),
-        "kind": r.get("kind", ""),
-        "printed": r.get("printed", r.get("target", "")),
-        "achieved": r.get("shows") or _fmt(r.get("achieved", r.get("recomputed", r.get("value"))), r.get("decimals", 3)),
-        "status": STATUS.get(r.get("status", ""), r.get("status", "")),
-    } for r in recs])
-    name = str(path.relative_to(root))
+for name, stem, frame, keys in reconstruction.fidelity_tables(root):
     if len(frame):
         counts = frame["status"].value_counts().to_dict()
         summaries.append({"file": name, "constraints": len(frame), **counts})
-        _ = table(frame, path.stem, caption=f"`{name}`: {len(frame)} constraints")
+        _ = table(frame, stem, caption=f"`{name}`: {len(frame)} constraints")
     else:
-        show_markdown(f"`{name}`: no constraint list in this file (keys: {', '.join(doc)}).")
+        show_markdown(f"`{name}`: no constraint list in this file (keys: {', '.join(keys)}).")
 if summaries:
     summary_frame = pd.DataFrame(summaries).fillna(0)
     summary_frame[summary_frame.columns[1:]] = summary_frame[summary_frame.columns[1:]].astype(int)
@@ -221,13 +178,9 @@ if coll.is_file() and "risk_coverage_conventions" in doc:
 
 # %% tags=["remove-input"]
 from selfconf.book.glue import glued_values
-from selfconf.stats.summary import model_rng
 
-cn = panel_analysis(df, PANELS["CN"], n_boot=n_boot, rng=model_rng(seed, "panel:CN"))
 r1 = glued_values(resolve(book_dir))
-same = all(k in r1 and r1[k]["value"] == v for k, v in {
-    "cn_panel_vs_self_delta": cn["delta_panel_minus_self"], "cn_panel_vs_self_delta_ci_lo": cn["delta_ci"][0],
-    "cn_panel_vs_self_delta_ci_hi": cn["delta_ci"][1]}.items())
+same = all(k in r1 and r1[k]["value"] == v for k, v in res.tables["cn_interval"].items())
 _ = glue.value("recon_cn_same_as_result1", "yes, to the last digit" if same else
                "no: the Result 1 page was built with other parameters or rows", origin="build")
 
@@ -242,9 +195,8 @@ _ = glue.value("recon_cn_same_as_result1", "yes, to the last digit" if same else
 # Stated confidences heap on multiples of 5 (and the local tier piles up at 90–100):
 
 # %% tags=["remove-input"]
-heap = (rows.groupby(["tier", "confidence"]).size().rename("rows").reset_index())
-heap["multiple of 5"] = np.where(heap["confidence"] % 5 == 0, "yes", "no")
-share5 = float((rows["confidence"] % 5 == 0).mean())
+plaus = reconstruction.plausibility(rows, grid=5)
+heap, share5 = plaus["heap"], plaus["share_on_grid"]
 chart = alt.Chart(heap).mark_bar().encode(
     x=alt.X("confidence:Q", title="stated confidence", scale=alt.Scale(domain=[0, 100])),
     y=alt.Y("rows:Q", title="graded rows"),
@@ -266,11 +218,7 @@ _ = table(exclusions.per_model, "reconstruction_exclusions", caption="Rows, pars
 # both graded):
 
 # %% tags=["remove-input"]
-front = rows[rows["tier"] == "frontier"]
-wide = front.pivot(index="item_id", columns="model", values="correct")
-order = [m for m in ["google", "moonshot", "alibaba", "xai", "deepseek", "zhipu", "openai", "mistral", "anthropic"]
-         if m in wide.columns]
-corr = wide[order].astype(float).corr()
+order, corr = plaus["phi_order"], plaus["phi"]
 long = corr.reset_index(names="model A").melt(id_vars="model A", var_name="model B", value_name="phi")
 heat = alt.Chart(long).mark_rect().encode(
     x=alt.X("model A:N", sort=order, title=None), y=alt.Y("model B:N", sort=order, title=None),
@@ -280,13 +228,11 @@ heat = alt.Chart(long).mark_rect().encode(
 heat
 
 # %% tags=["remove-input"]
-wrong = front[(front["correct"] == 0) & (front["refusal"] == 0)]
-by_class = wrong.groupby("answer_class")["model"].nunique()
 show_markdown(
-    f"Wrong answers shared by two or more frontier models: {int((by_class >= 2).sum()):,} answer strings "
-    f"covering {int(wrong['answer_class'].isin(by_class.index[by_class >= 2]).sum()):,} of {len(wrong):,} "
+    f"Wrong answers shared by two or more frontier models: {plaus['n_shared_wrong_strings']:,} answer strings "
+    f"covering {plaus['n_shared_wrong_rows']:,} of {plaus['n_wrong_rows']:,} "
     "wrong (non-refused) frontier answers.  Correct answers given as a variant string rather than the gold "
-    f"string: {int(((front['correct'] == 1) & (front['graded_by'] == 'llm')).sum()):,} rows."
+    f"string: {plaus['n_variant_correct']:,} rows."
 )
 
 # %% [markdown]

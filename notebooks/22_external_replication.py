@@ -35,9 +35,7 @@ external_dir = "data/external/mmlu-pro-calibration"
 
 # %% tags=["remove-input"]
 import altair as alt
-import numpy as np
 import pandas as pd
-from scipy.stats import spearmanr
 
 from selfconf import data
 from selfconf.book import glue, vega
@@ -45,7 +43,7 @@ from selfconf.book import page_banner, show_markdown, table
 from selfconf.data.fetch import MMLU_PRO_COMMIT, MMLU_PRO_REPO, read_mmlu_pro_calibration
 from selfconf.data.paths import resolve
 from selfconf.data.sources import resolve_families
-from selfconf.report import COVERAGES, HIGH_CONF, compute_report, prepare_frame
+from selfconf.sections import external
 
 vega.enable()
 ext_path = resolve(external_dir)
@@ -78,29 +76,22 @@ page_banner(
 
 # %% tags=["hide-input"]
 ext = read_mmlu_pro_calibration(ext_path)
-ext_rows = prepare_frame(ext, scale="unit", source=str(external_dir))
-missing = pd.Series(ext_rows.missing_confidence, dtype=int).reindex(ext["model"].unique(), fill_value=0)
+paper_rows_all, _ = data.load_collection(sources.path("collection"))
+fr = paper_rows_all[paper_rows_all["tier"] == "frontier"]
+# the report's computation on both row sets (one call; each table is seeded with this page's seed)
+res = external.compute(ext, fr, seed=seed, n_boot=n_boot, ext_source=str(external_dir), paper_source=str(data_dir))
 
-n_models = glue.value("ext_n_models", ext["model"].nunique(), origin="external-data")
-n_items = glue.value("ext_n_items", int(ext.groupby("model").size().iloc[0]), origin="external-data")
-assert (ext.groupby("model").size() == n_items).all(), "every file should have one row per MMLU-Pro question"
-glue.value("ext_n_rows", len(ext), origin="external-data")
-glue.value("ext_n_used", len(ext_rows.frame), origin="external-data")
-glue.value("ext_missing_total", int(missing.sum()), origin="external-data")
-glue.value("ext_missing_max", int(missing.max()), origin="external-data")
-glue.value("ext_missing_max_model", str(missing.idxmax()), origin="external-data")
-MISSING_NOTE_MIN = glue.value("ext_missing_note_min", 100, origin="parameter")  # descriptive: a model "loses many" above this count
-glue.value("ext_missing_n_models_over_100", int((missing > MISSING_NOTE_MIN).sum()), origin="external-data")
-glue.value("ext_n_categories", ext["category"].nunique(), origin="external-data")
-glue.value("ext_n_options", ext["gold"].nunique(), origin="external-data")
-HC_POINTS = glue.value("ext_hc_threshold", 100 * HIGH_CONF, origin="parameter")  # the report's high-confidence cut, in points
-LOW_COVERAGE = min(COVERAGES)  # the smallest risk-coverage level of the report
-glue.value("ext_low_coverage_pct", 100 * LOW_COVERAGE, origin="parameter")
-MEDIAN_BAND_LOW = 85  # descriptive: the lower end of the paper's "typical stated confidence" band
-glue.value("ext_median_band_low", MEDIAN_BAND_LOW, origin="parameter")
-was_missing = ext["confidence"].isna()
-glue.value("ext_missing_err_pct", 100 * (1 - ext.loc[was_missing, "correct"].mean()), origin="external-data")
-_ = glue.value("ext_answered_err_pct", 100 * (1 - ext.loc[~was_missing, "correct"].mean()), origin="external-data")
+
+def glue_part(res, part):
+    """Glue one part of a section's computed values, each with its origin."""
+    for key, val, origin in res.items(part, rows_origin="external-data"):
+        glue.value(key, val, origin=origin)
+
+
+glue_part(res, "data")
+n_models = res["ext_n_models"]
+HC_POINTS = res["ext_hc_threshold"]  # the report's high-confidence cut, in points
+LOW_COVERAGE = external.LOW_COVERAGE  # the smallest risk-coverage level of the report
 
 # %% [markdown]
 # The collection has {glue:text}`ext_n_models` models × {glue:text}`ext_n_items:,.0f` questions
@@ -120,8 +111,8 @@ _ = glue.value("ext_answered_err_pct", 100 * (1 - ext.loc[~was_missing, "correct
 # unparsed answers as they were graded in the source, so that the two can be compared. Sorted by self-AUROC.
 
 # %% tags=["hide-input"]
-t_ext = compute_report(ext_rows, seed=seed, n_boot=n_boot)
-acc_all = ext.groupby("model", sort=False)["correct"].mean()
+t_ext = res.tables["t_ext"]
+acc_all = res.tables["acc_all"]
 def _fmt(values, spec):
     """Format numbers as display text (the Styler would print six decimals)."""
     return [format(v, spec) for v in values]
@@ -148,35 +139,7 @@ show = pd.DataFrame({
 _ = table(show, "external_mmlu_pro_table1", caption=f"MMLU-Pro, {n_models} models: the paper's Table 1 columns")
 
 # %% tags=["remove-input"]
-pct = lambda s: 100 * s  # noqa: E731
-glue.value("ext_acc_min", pct(t_ext["accuracy"].min()), origin="external-data")
-glue.value("ext_acc_max", pct(t_ext["accuracy"].max()), origin="external-data")
-glue.value("ext_median_conf_min", pct(t_ext["median_confidence"].min()), origin="external-data")
-glue.value("ext_median_conf_max", pct(t_ext["median_confidence"].max()), origin="external-data")
-glue.value("ext_n_median_conf_band", int((t_ext["median_confidence"] >= MEDIAN_BAND_LOW / 100 - 1e-9).sum()), origin="external-data")
-glue.value("ext_citl_min", pct(t_ext["citl"].min()), origin="external-data")
-glue.value("ext_citl_max", pct(t_ext["citl"].max()), origin="external-data")
-glue.value("ext_citl_min_model", str(t_ext.loc[t_ext["citl"].idxmin(), "model"]), origin="external-data")
-glue.value("ext_citl_max_model", str(t_ext.loc[t_ext["citl"].idxmax(), "model"]), origin="external-data")
-glue.value("ext_n_overconfident", int((t_ext["citl"] > 0).sum()), origin="external-data")
-glue.value("ext_auroc_min", t_ext["auroc"].min(), origin="external-data")
-glue.value("ext_auroc_max", t_ext["auroc"].max(), origin="external-data")
-glue.value("ext_auroc_median", float(t_ext["auroc"].median()), origin="external-data")
-glue.value("ext_auroc_min_model", str(t_ext.loc[t_ext["auroc"].idxmin(), "model"]), origin="external-data")
-glue.value("ext_auroc_max_model", str(t_ext.loc[t_ext["auroc"].idxmax(), "model"]), origin="external-data")
-glue.value("ext_n_ci_above_chance", int((t_ext["auroc_ci_low"] > 0.5).sum()), origin="external-data")
-glue.value("ext_ci_width_max", float((t_ext["auroc_ci_high"] - t_ext["auroc_ci_low"]).max()), origin="external-data")
-glue.value("ext_hc_err_pooled", 100 * t_ext["high_conf_wrong"].sum() / t_ext["high_conf_n"].sum(), origin="external-data")
-glue.value("ext_hc_share_pooled", 100 * t_ext["high_conf_n"].sum() / t_ext["n"].sum(), origin="external-data")
-glue.value("ext_hc_err_min", pct(t_ext["high_conf_error_rate"].min()), origin="external-data")
-glue.value("ext_hc_err_max", pct(t_ext["high_conf_error_rate"].max()), origin="external-data")
-risk20 = pd.Series([rc[LOW_COVERAGE] for rc in t_ext["risk_coverage"]], index=t_ext["model"])
-glue.value("ext_risk20_min", 100 * risk20.min(), origin="external-data")
-glue.value("ext_risk20_max", 100 * risk20.max(), origin="external-data")
-rho = spearmanr(t_ext["accuracy"], t_ext["auroc"]).statistic
-glue.value("ext_spearman_acc_auroc", float(rho), origin="external-data")
-rho_citl = spearmanr(t_ext["accuracy"], t_ext["citl"]).statistic
-_ = glue.value("ext_spearman_acc_citl", float(rho_citl), origin="external-data")
+glue_part(res, "table1")
 
 # %% [markdown]
 # **Calibration in the large.** Accuracy spans {glue:text}`ext_acc_min:.1f`–{glue:text}`ext_acc_max:.1f`%, while
@@ -205,31 +168,8 @@ _ = glue.value("ext_spearman_acc_citl", float(rho_citl), origin="external-data")
 # it states more confidence than its accuracy earns.
 
 # %% tags=["hide-input"]
-paper_rows_all, _ = data.load_collection(sources.path("collection"))
-fr = paper_rows_all[paper_rows_all["tier"] == "frontier"]
-paper_rows = prepare_frame(fr[["model", "item_id", "confidence", "correct"]], scale="percent", source=str(data_dir))
-t_paper = compute_report(paper_rows, seed=seed, n_boot=n_boot)
-
-glue.value("ext_sqa_n_models", len(t_paper), origin="external-data")
-glue.value("ext_sqa_auroc_min", t_paper["auroc"].min(), origin="external-data")
-glue.value("ext_sqa_auroc_max", t_paper["auroc"].max(), origin="external-data")
-glue.value("ext_sqa_acc_min", 100 * t_paper["accuracy"].min(), origin="external-data")
-glue.value("ext_sqa_acc_max", 100 * t_paper["accuracy"].max(), origin="external-data")
-glue.value("ext_sqa_citl_min", 100 * t_paper["citl"].min(), origin="external-data")
-glue.value("ext_sqa_citl_max", 100 * t_paper["citl"].max(), origin="external-data")
-glue.value("ext_sqa_hc_err_pooled", 100 * t_paper["high_conf_wrong"].sum() / t_paper["high_conf_n"].sum(), origin="external-data")
-# wording chosen from the values: how the best external self-AUROC compares with the paper's models
-n_paper_below = int((t_paper["auroc"] < t_ext["auroc"].max()).sum())
-if n_paper_below == len(t_paper):
-    best_phrase = f"above every one of the paper's {len(t_paper)} frontier models"
-elif n_paper_below == 0:
-    best_phrase = f"below every one of the paper's {len(t_paper)} frontier models"
-else:
-    best_phrase = f"above {n_paper_below} of the paper's {len(t_paper)} frontier models"
-glue.value("ext_best_vs_paper_phrase", best_phrase, origin="external-data")
-n_over = int((t_ext["citl"] > 0).sum())
-glue.value("ext_overconfident_phrase", "every one of them still states more than it earns" if n_over == len(t_ext)
-           else f"{n_over} of the {len(t_ext)} still state more than they earn", origin="external-data")
+t_paper = res.tables["t_paper"]
+glue_part(res, "paper")  # the wording compares the best external self-AUROC with the paper's models
 
 both = pd.concat([
     t_ext.assign(study=f"MMLU-Pro, {n_models} models (external)"),

@@ -1,0 +1,154 @@
+"""Beyond the paper (page ``22_external_replication``): Table 1 on third-party MMLU-Pro answers, in one call.
+
+:func:`compute` runs ``selfconf report``'s computation (:func:`selfconf.report.core.compute_report`) on the
+external rows and on the paper's frontier rows, and derives every summary the page glues
+(:class:`selfconf.sections.computed.Computed`): ranges over models, pooled high-confidence error rates, the
+risk at the lowest coverage and Spearman rank correlations across models.  All values are of origin
+``external-data`` or ``parameter``.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+from scipy.stats import spearmanr
+
+from selfconf.report.core import COVERAGES, HIGH_CONF, compute_report, prepare_frame
+from selfconf.sections.computed import Builder, Computed
+
+__all__ = ["LOW_COVERAGE", "MEDIAN_BAND_LOW", "MISSING_NOTE_MIN", "best_vs_paper_phrase", "compute"]
+
+EXT = "external-data"
+#: Descriptive: a model "loses many" rows without a confidence above this count.
+MISSING_NOTE_MIN = 100
+#: Descriptive: the lower end of the paper's "typical stated confidence" band (points).
+MEDIAN_BAND_LOW = 85
+#: The smallest risk-coverage level of the report.
+LOW_COVERAGE = min(COVERAGES)
+
+
+def best_vs_paper_phrase(best_external: float, paper_auroc: pd.Series) -> str:
+    """Where the best external self-AUROC falls among the paper's frontier models, in words.
+
+    Definition: the number of paper models whose self-AUROC is strictly below ``best_external``.
+
+    Examples
+    --------
+    >>> best_vs_paper_phrase(0.7, pd.Series([0.6, 0.65])), best_vs_paper_phrase(0.62, pd.Series([0.6, 0.65]))
+    ("above every one of the paper's 2 frontier models", "above 1 of the paper's 2 frontier models")
+    """
+    n_below = int((paper_auroc < best_external).sum())
+    if n_below == len(paper_auroc):
+        return f"above every one of the paper's {len(paper_auroc)} frontier models"
+    if n_below == 0:
+        return f"below every one of the paper's {len(paper_auroc)} frontier models"
+    return f"above {n_below} of the paper's {len(paper_auroc)} frontier models"
+
+
+def compute(ext: pd.DataFrame, paper_frontier: pd.DataFrame, *, seed: int, n_boot: int,
+            ext_source: str = "external", paper_source: str = "collection") -> Computed:
+    """Every value page 22 glues, from the external rows and the paper's frontier rows.
+
+    Parameters
+    ----------
+    ext : DataFrame
+        The external rows (:func:`selfconf.data.fetch.read_mmlu_pro_calibration`: ``model``, ``item_id``,
+        ``category``, ``confidence`` on the 0–1 scale or NaN, ``correct``, ``gold``).
+    paper_frontier : DataFrame
+        The paper's frontier-tier rows (``model``, ``item_id``, ``confidence`` in percent, ``correct``).
+    seed, n_boot : int
+        Bootstrap seed and draws of :func:`selfconf.report.core.compute_report` (each table seeded alike).
+    ext_source, paper_source : str
+        Labels of the two row sources (used in validation messages).
+
+    Returns
+    -------
+    Computed
+        Parts ``data``, ``table1``, ``paper``; tables ``t_ext`` and ``t_paper`` (the report's per-model rows),
+        ``acc_all`` (accuracy over all external rows, per model) and ``missing`` (rows without a confidence,
+        per model).
+
+    References: Tao et al., *LLM-Calibration-Study* (MMLU-Pro verbalised confidence); Spearman (1904) for
+    the rank correlations.
+
+    Examples
+    --------
+    >>> res = compute(ext, paper_frontier, seed=1, n_boot=200)  # doctest: +SKIP
+    >>> res["ext_n_models"]                                     # doctest: +SKIP
+    26
+    """
+    b = Builder()
+    ext_rows = prepare_frame(ext, scale="unit", source=ext_source)
+    missing = pd.Series(ext_rows.missing_confidence, dtype=int).reindex(ext["model"].unique(), fill_value=0)
+    per_model = ext.groupby("model").size()
+    n_items = int(per_model.iloc[0])
+    if not (per_model == n_items).all():
+        raise ValueError("every file should have one row per MMLU-Pro question")
+    # -- the data
+    b.add("data", "ext_n_models", ext["model"].nunique(), EXT)
+    b.add("data", "ext_n_items", n_items, EXT)
+    b.add("data", "ext_n_rows", len(ext), EXT)
+    b.add("data", "ext_n_used", len(ext_rows.frame), EXT)
+    b.add("data", "ext_missing_total", int(missing.sum()), EXT)
+    b.add("data", "ext_missing_max", int(missing.max()), EXT)
+    b.add("data", "ext_missing_max_model", str(missing.idxmax()), EXT)
+    b.add("data", "ext_missing_note_min", MISSING_NOTE_MIN, "parameter")
+    b.add("data", "ext_missing_n_models_over_100", int((missing > MISSING_NOTE_MIN).sum()), EXT)
+    b.add("data", "ext_n_categories", ext["category"].nunique(), EXT)
+    b.add("data", "ext_n_options", ext["gold"].nunique(), EXT)
+    b.add("data", "ext_hc_threshold", 100 * HIGH_CONF, "parameter")
+    b.add("data", "ext_low_coverage_pct", 100 * LOW_COVERAGE, "parameter")
+    b.add("data", "ext_median_band_low", MEDIAN_BAND_LOW, "parameter")
+    was_missing = ext["confidence"].isna()
+    b.add("data", "ext_missing_err_pct", 100 * (1 - ext.loc[was_missing, "correct"].mean()), EXT)
+    b.add("data", "ext_answered_err_pct", 100 * (1 - ext.loc[~was_missing, "correct"].mean()), EXT)
+    b.table("missing", missing)
+
+    # -- Table 1 for every external model
+    t_ext = compute_report(ext_rows, seed=seed, n_boot=n_boot)
+    b.table("t_ext", t_ext)
+    b.table("acc_all", ext.groupby("model", sort=False)["correct"].mean())
+    for key, col in (("acc", "accuracy"), ("median_conf", "median_confidence")):
+        b.add("table1", f"ext_{key}_min", 100 * t_ext[col].min(), EXT)
+        b.add("table1", f"ext_{key}_max", 100 * t_ext[col].max(), EXT)
+    b.add("table1", "ext_n_median_conf_band",
+          int((t_ext["median_confidence"] >= MEDIAN_BAND_LOW / 100 - 1e-9).sum()), EXT)
+    b.add("table1", "ext_citl_min", 100 * t_ext["citl"].min(), EXT)
+    b.add("table1", "ext_citl_max", 100 * t_ext["citl"].max(), EXT)
+    b.add("table1", "ext_citl_min_model", str(t_ext.loc[t_ext["citl"].idxmin(), "model"]), EXT)
+    b.add("table1", "ext_citl_max_model", str(t_ext.loc[t_ext["citl"].idxmax(), "model"]), EXT)
+    b.add("table1", "ext_n_overconfident", int((t_ext["citl"] > 0).sum()), EXT)
+    b.add("table1", "ext_auroc_min", t_ext["auroc"].min(), EXT)
+    b.add("table1", "ext_auroc_max", t_ext["auroc"].max(), EXT)
+    b.add("table1", "ext_auroc_median", float(t_ext["auroc"].median()), EXT)
+    b.add("table1", "ext_auroc_min_model", str(t_ext.loc[t_ext["auroc"].idxmin(), "model"]), EXT)
+    b.add("table1", "ext_auroc_max_model", str(t_ext.loc[t_ext["auroc"].idxmax(), "model"]), EXT)
+    b.add("table1", "ext_n_ci_above_chance", int((t_ext["auroc_ci_low"] > 0.5).sum()), EXT)
+    b.add("table1", "ext_ci_width_max", float((t_ext["auroc_ci_high"] - t_ext["auroc_ci_low"]).max()), EXT)
+    b.add("table1", "ext_hc_err_pooled", 100 * t_ext["high_conf_wrong"].sum() / t_ext["high_conf_n"].sum(), EXT)
+    b.add("table1", "ext_hc_share_pooled", 100 * t_ext["high_conf_n"].sum() / t_ext["n"].sum(), EXT)
+    b.add("table1", "ext_hc_err_min", 100 * t_ext["high_conf_error_rate"].min(), EXT)
+    b.add("table1", "ext_hc_err_max", 100 * t_ext["high_conf_error_rate"].max(), EXT)
+    risk_low = pd.Series([rc[LOW_COVERAGE] for rc in t_ext["risk_coverage"]], index=t_ext["model"])
+    b.add("table1", "ext_risk20_min", 100 * risk_low.min(), EXT)
+    b.add("table1", "ext_risk20_max", 100 * risk_low.max(), EXT)
+    b.add("table1", "ext_spearman_acc_auroc", float(spearmanr(t_ext["accuracy"], t_ext["auroc"]).statistic), EXT)
+    b.add("table1", "ext_spearman_acc_citl", float(spearmanr(t_ext["accuracy"], t_ext["citl"]).statistic), EXT)
+
+    # -- the paper's frontier models through the same function
+    paper_rows = prepare_frame(paper_frontier[["model", "item_id", "confidence", "correct"]], scale="percent",
+                               source=paper_source)
+    t_paper = compute_report(paper_rows, seed=seed, n_boot=n_boot)
+    b.table("t_paper", t_paper)
+    b.add("paper", "ext_sqa_n_models", len(t_paper), EXT)
+    b.add("paper", "ext_sqa_auroc_min", t_paper["auroc"].min(), EXT)
+    b.add("paper", "ext_sqa_auroc_max", t_paper["auroc"].max(), EXT)
+    for key, col in (("acc", "accuracy"), ("citl", "citl")):
+        b.add("paper", f"ext_sqa_{key}_min", 100 * t_paper[col].min(), EXT)
+        b.add("paper", f"ext_sqa_{key}_max", 100 * t_paper[col].max(), EXT)
+    b.add("paper", "ext_sqa_hc_err_pooled",
+          100 * t_paper["high_conf_wrong"].sum() / t_paper["high_conf_n"].sum(), EXT)
+    b.add("paper", "ext_best_vs_paper_phrase", best_vs_paper_phrase(t_ext["auroc"].max(), t_paper["auroc"]), EXT)
+    n_over = int((t_ext["citl"] > 0).sum())
+    b.add("paper", "ext_overconfident_phrase", "every one of them still states more than it earns"
+          if n_over == len(t_ext) else f"{n_over} of the {len(t_ext)} still state more than they earn", EXT)
+    return b.build()

@@ -1,0 +1,211 @@
+"""Result 2 (page ``05_result2``): the profile-injection ladder, computed from its rows in one call.
+
+:func:`compute` applies the degeneracy rule, builds Table 3 of the eligible rung, runs the pre-registered
+contrasts with Holm's correction, reads the power off the confirmatory interval, and computes the oracle ceiling
+and the placebo validation, returning every value the page glues (:class:`selfconf.sections.computed.Computed`).
+The statistics themselves are those of :mod:`selfconf.sections.ladder`, called with the same seeds in the same
+order as the page always did.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from selfconf.sections import ladder
+from selfconf.sections.computed import Builder, Computed
+
+__all__ = ["ALPHA", "SHORT_NAMES", "TARGET_POWER", "compare_wording", "compute", "holm_verdict"]
+
+#: The test level of the design (the default of :func:`selfconf.sections.ladder.power_from_ci`).
+ALPHA = float(inspect.signature(ladder.power_from_ci).parameters["alpha"].default)
+#: The power the design was sized for (the same function's default).
+TARGET_POWER = float(inspect.signature(ladder.power_from_ci).parameters["target_power"].default)
+#: Short subject names used in the placebo glue keys.
+SHORT_NAMES = {"haiku45": "haiku", "sonnet5": "sonnet", "opus48": "opus", "fable5": "fable"}
+
+
+def compare_wording(a: float, b: float, decimals: int = 3) -> str:
+    """How score ``a`` compares with score ``b`` where lower is better, as printed at ``decimals`` decimals.
+
+    Definition: equal printed forms give ``"the same at three decimals as"``; otherwise ``a > b`` is
+    ``"higher (worse) than"`` and ``a < b`` ``"lower (better) than"``.
+
+    References: Brier (1950) and ECE (Guo et al., 2017) are both lower-is-better.
+
+    Examples
+    --------
+    >>> compare_wording(0.1234, 0.1231), compare_wording(0.2, 0.1), compare_wording(0.1, 0.2)
+    ('the same at three decimals as', 'higher (worse) than', 'lower (better) than')
+    """
+    fa, fb = format(a, f".{decimals}f"), format(b, f".{decimals}f")
+    return "the same at three decimals as" if fa == fb else ("higher (worse) than" if a > b else "lower (better) than")
+
+
+def holm_verdict(p_holm: tuple[float, float], alpha: float = ALPHA) -> str:
+    """The verdict on a family of two Holm-adjusted p-values at test level ``alpha``.
+
+    Definition: an endpoint passes when its adjusted p is below ``alpha``.
+
+    References: Holm, S. (1979). A simple sequentially rejective multiple test procedure. *Scand. J. Stat.* 6.
+
+    Examples
+    --------
+    >>> holm_verdict((0.2, 0.3))
+    'both are at or above the test level α = 0.05: no confirmatory endpoint passes'
+    """
+    if max(p_holm) < alpha:
+        text = "both are below the test level α = {:.2f}: both confirmatory endpoints pass"
+    elif min(p_holm) < alpha:
+        text = "only one is below the test level α = {:.2f}: one confirmatory endpoint passes"
+    else:
+        text = "both are at or above the test level α = {:.2f}: no confirmatory endpoint passes"
+    return text.format(alpha)
+
+
+#: Repeats of the canonical confirmatory values glued under other ids (the paper prints them more than once).
+_REPEATS = {
+    "r2_ladder_delta": "ladder_core_vs_placebo_delta", "r2_ladder_delta_observed": "ladder_core_vs_placebo_delta",
+    "r2_ladder_delta_ci_lo": "ladder_core_vs_placebo_delta_ci_lo",
+    "r2_ladder_delta_ci_hi": "ladder_core_vs_placebo_delta_ci_hi",
+    "t3cap_core_vs_placebo_delta": "ladder_core_vs_placebo_delta",
+    "t3cap_core_vs_placebo_ci_lo": "ladder_core_vs_placebo_delta_ci_lo",
+    "t3cap_core_vs_placebo_ci_hi": "ladder_core_vs_placebo_delta_ci_hi",
+    "t3cap_core_vs_placebo_p_raw": "ladder_core_vs_placebo_p_raw",
+    "t3cap_core_vs_off_delta": "ladder_core_vs_off_delta",
+    "t3cap_core_vs_off_ci_lo": "ladder_core_vs_off_delta_ci_lo",
+    "t3cap_core_vs_off_ci_hi": "ladder_core_vs_off_delta_ci_hi",
+    "t3cap_p_holm_adj": "ladder_p_holm_adj",
+}
+
+
+def compute(frames: dict[str, pd.DataFrame], profiles: dict[str, pd.DataFrame], *, bound: float, n_rungs: int,
+            seed: int, n_boot: int) -> Computed:
+    """Every value page 05 glues, from the ladder's scored rows and profiles.
+
+    Parameters
+    ----------
+    frames, profiles : dict
+        Per subject, the scored arms and the injected profiles (:func:`selfconf.data.families.load_ladder`).
+    bound : float
+        The degeneracy bound on OFF-arm accuracy (a quoted design constant).
+    n_rungs : int
+        The number of rungs of the design; the rows must hold exactly that many subjects.
+    seed, n_boot : int
+        Bootstrap seed and draws of the paired contrasts.
+
+    Returns
+    -------
+    Computed
+        Parts ``rungs``, ``battery``, ``table3``, ``power``, ``oracle``, ``placebo``; tables ``status``,
+        ``demoted``, ``per_bin``, ``arm_table`` (indexed by arm), ``contrasts`` (indexed by contrast),
+        ``oracle`` (one row per subject), ``oracle_bin_acc`` (confirmatory rung) and ``placebo``.
+
+    References: the paper's Result 2 and Table 3; Holm (1979); the oracle and the placebo rule are documented in
+    :mod:`selfconf.sections.ladder`.
+
+    Examples
+    --------
+    >>> from selfconf.data import families                                      # doctest: +SKIP
+    >>> frames, profiles, _ = families.load_ladder("data/reconstructed/ladder")  # doctest: +SKIP
+    >>> res = compute(frames, profiles, bound=0.9, n_rungs=4, seed=1, n_boot=200)  # doctest: +SKIP
+    >>> res.values["ladder_n_eligible_rungs"]                                   # doctest: +SKIP
+    1
+    """
+    b = Builder()
+    # -- the degeneracy rule
+    status = ladder.rung_status(frames, bound=bound)
+    if len(status) != n_rungs:
+        raise ValueError(f"{len(status)} subjects in the data, the design has {n_rungs} rungs")
+    eligible = status[~status["demoted"]]
+    demoted = status[status["demoted"]].sort_values("off_accuracy").reset_index(drop=True)
+    if len(eligible) != 1:
+        raise ValueError(f"{len(eligible)} confirmatory-eligible rungs; this page expects exactly one")
+    confirmatory = eligible["subject"].iloc[0]
+    b.update("rungs", {"ladder_n_rungs_demoted": len(demoted), "ladder_n_eligible_rungs": len(eligible),
+                       "r2_ladder_n_rungs_scope": len(eligible)})
+    for k, row in demoted.iterrows():
+        b.add("rungs", f"ladder_demoted_rung{k + 1}_off_acc", row["off_accuracy"])
+        b.add("rungs", f"ladder_demoted_rung{k + 1}_off_auroc", row["off_auroc"])
+    b.add("rungs", "ladder_confirmatory_subject", confirmatory, origin="rows")
+    b.table("status", status)
+    b.table("demoted", demoted)
+
+    # -- the battery
+    conf = frames[confirmatory]
+    scored = ladder.scored_rows(conf)
+    b.update("battery", {"ladder_n_items_battery": conf["item_id"].nunique(), "ladder_n_bins": conf["bin"].nunique(),
+                         "ladder_n_nontrap_items": scored["item_id"].nunique()})
+    b.add("battery", "ladder_n_trap_items", int(conf.loc[conf["is_trap"], "item_id"].nunique()), origin="rows")
+    b.table("per_bin", conf.drop_duplicates("item_id").groupby("bin")
+            .agg(items=("item_id", "size"), trap_items=("is_trap", "sum")).reset_index())
+
+    # -- Table 3 and the confirmatory family
+    t3 = ladder.arm_table(conf).set_index("arm")
+    contr = ladder.confirmatory_contrasts(conf, n_boot=n_boot, seed=seed).set_index("contrast")
+    b.table("arm_table", t3)
+    b.table("contrasts", contr)
+    b.add("table3", "ladder_n_rows_per_arm", int(t3.loc["off", "n_rows"]))
+    for arm in ladder.ARMS:
+        b.update("table3", {f"t3_{arm}_acc": t3.loc[arm, "accuracy"], f"t3_{arm}_auroc": t3.loc[arm, "auroc"],
+                            f"t3_{arm}_brier": t3.loc[arm, "brier"], f"t3_{arm}_ece": t3.loc[arm, "ece"]})
+    b.add("table3", "r2_surviving_off_acc", t3.loc["off", "accuracy"])
+    b.update("table3", {"t3cap_core_ece": t3.loc["core", "ece"], "t3cap_placebo_ece": t3.loc["placebo", "ece"]})
+    pl, off = contr.loc["core-placebo"], contr.loc["core-off"]
+    canon = {
+        "ladder_core_vs_placebo_delta": pl["delta"], "ladder_core_vs_placebo_delta_ci_lo": pl["ci_low"],
+        "ladder_core_vs_placebo_delta_ci_hi": pl["ci_high"], "ladder_core_vs_placebo_p_raw": pl["p_raw"],
+        "ladder_core_vs_off_delta": off["delta"], "ladder_core_vs_off_delta_ci_lo": off["ci_low"],
+        "ladder_core_vs_off_delta_ci_hi": off["ci_high"], "ladder_core_vs_off_p_raw": off["p_raw"],
+        "ladder_p_holm_adj": pl["p_holm"],
+    }
+    b.update("table3", canon)
+    b.add("table3", "ladder_core_vs_off_p_holm", off["p_holm"], origin="rows")
+    b.update("table3", {rep: canon[c] for rep, c in _REPEATS.items()})
+    b.add("table3", "ladder_holm_raw_off_unrounded", off["p_raw"], origin="rows")
+    b.add("table3", "ladder_n_pairs_placebo", int(pl["n_pairs"]), origin="rows")
+    b.add("table3", "ladder_n_pairs_off", int(off["n_pairs"]), origin="rows")
+    b.add("table3", "r2_ece_core_vs_placebo", compare_wording(t3.loc["core", "ece"], t3.loc["placebo", "ece"]),
+          origin="rows")
+    b.add("table3", "r2_brier_core_vs_placebo",
+          compare_wording(t3.loc["core", "brier"], t3.loc["placebo", "brier"]), origin="rows")
+    b.add("table3", "r2_alpha", ALPHA, origin="parameter")
+    holm_pair = (pl["p_holm"], off["p_holm"])
+    b.add("table3", "r2_holm_verdict", holm_verdict(holm_pair), origin="rows")
+    b.add("table3", "r2_holm_equal", "They are equal" if np.isclose(*holm_pair) else "They differ", origin="rows")
+
+    # -- power read off the confirmatory interval
+    b.add("power", "ladder_n_boot", n_boot, origin="parameter")
+    pw = ladder.power_from_ci(pl["ci_low"], pl["ci_high"], observed=pl["delta"])
+    b.add("power", "ladder_power_se_computed", pw["se"], origin="rows")
+    b.add("power", "ladder_power_min_delta_computed", pw["min_delta"], origin="rows")
+    b.add("power", "ladder_power_at_observed_pct", 100 * pw["power_at_observed"], origin="rows")
+    b.add("power", "r2_power_target_pct", 100 * TARGET_POWER, origin="parameter")
+
+    # -- the oracle ceiling
+    orc = {s: ladder.oracle_ceiling(frames[s]) for s in ladder.SUBJECTS}
+    oc = orc[confirmatory]
+    b.update("oracle", {
+        "oracle_auroc_confirmatory": oc["auroc"], "oracle_n_rows_confirmatory": oc["n_rows"],
+        "oracle_bin_acc_sd": oc["bin_acc_sd"], "oracle_bin_acc_range_min": oc["bin_acc_min"],
+        "oracle_bin_acc_range_max": oc["bin_acc_max"], "r2_oracle_n_bins": oc["n_bins"],
+        "oracle_auroc_subjects_min": min(o["auroc"] for o in orc.values()),
+        "oracle_auroc_subjects_max": max(o["auroc"] for o in orc.values()),
+    })
+    b.table("oracle", pd.DataFrame({"subject": list(orc), "auroc": [o["auroc"] for o in orc.values()],
+                                    "n_rows": [o["n_rows"] for o in orc.values()],
+                                    "bin_acc_sd": [o["bin_acc_sd"] for o in orc.values()]}))
+    b.table("oracle_bin_acc", oc["bin_acc"].rename("accuracy").reset_index())
+
+    # -- placebo validation
+    prow: list[dict[str, Any]] = []
+    for s in ladder.SUBJECTS:
+        rho = ladder.placebo_correlation(profiles[s])
+        b.add("placebo", f"ladder_placebo_rho_{SHORT_NAMES[s]}", rho)
+        p = profiles[s]
+        prow.append({"subject": s, "rho": rho, "mean_core": p["core"].mean(), "mean_placebo": p["placebo"].mean()})
+    b.table("placebo", pd.DataFrame(prow))
+    return b.build()
