@@ -62,6 +62,8 @@ class Computed:
         ``{part name: tuple of keys}``, in glue order; every key is in exactly one part.
     tables : dict
         ``{name: pandas.DataFrame}``, unformatted.
+    facts : dict
+        any other computed object the page prints (lists of models, panel results, ...).
 
     References: issue 12, item 2 (section computations as plain functions).
 
@@ -79,6 +81,15 @@ class Computed:
     origins: dict[str, str]
     parts: dict[str, tuple[str, ...]] = field(default_factory=dict)
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    facts: dict[str, Any] = field(default_factory=dict)
+
+    def part(self, name: str) -> dict[str, Any]:
+        """``{key: value}`` of one part, in glue order.
+
+        >>> Computed({"a": 1, "b": 2}, {"a": "claim", "b": "claim"}, {"p": ("b",)}).part("p")
+        {'b': 2}
+        """
+        return {k: self.values[k] for k in self.parts[name]}
 
     def items(self, part: str, *, rows_origin: str) -> Iterator[tuple[str, Any, str]]:
         """``(key, value, origin)`` of one part, in glue order; ``"rows"`` is replaced by ``rows_origin``.
@@ -127,7 +138,7 @@ class Builder:
         """Record a named table."""
         self.tables[name] = frame
 
-    def build(self) -> Computed:
-        """The frozen :class:`Computed`."""
+    def build(self, tables: dict[str, pd.DataFrame] | None = None, facts: dict[str, Any] | None = None) -> Computed:
+        """The frozen :class:`Computed`; ``tables`` are added to those recorded with :meth:`table`."""
         return Computed(dict(self.values), dict(self.origins), {k: tuple(v) for k, v in self.parts.items()},
-                        dict(self.tables))
+                        {**self.tables, **(tables or {})}, dict(facts or {}))

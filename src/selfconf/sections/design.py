@@ -45,7 +45,7 @@ from selfconf.data.collection import (
     load_collection,
 )
 from selfconf.data.sources import resolve_families
-from selfconf.sections.pageresult import PageResult, PageValues
+from selfconf.sections.computed import Builder, Computed
 from selfconf.stats.summary import model_rng
 
 __all__ = [
@@ -64,10 +64,10 @@ __all__ = [
 FAMILIES = ("collection", "benchmark_age")
 
 
-#: The result of :func:`compute` (a :class:`selfconf.sections.pageresult.PageResult`): ``values`` and
+#: The result of :func:`compute` (a :class:`selfconf.sections.computed.Computed`): ``values`` and
 #: ``origins`` of every glue key, ``parts`` ``roster``, ``exclusions``, ``routes`` and ``benchmark_age``, the
 #: frames the page renders in ``tables`` and ``facts`` (``same_items``, ``n_items``, ``ids_per_provider``).
-DesignResult = PageResult
+DesignResult = Computed
 
 
 def load(data_dir: str | Path = "data/reconstructed") -> tuple[pd.DataFrame, ExclusionReport, pd.DataFrame]:
@@ -321,7 +321,7 @@ def compute(rows: pd.DataFrame, excl: ExclusionReport, bench: pd.DataFrame, *, s
     >>> res.values["design_n_models"]  # doctest: +SKIP
     16
     """
-    c = PageValues()
+    c = Builder()
     ros = roster(rows, excl)
     for k, v in ros["values"].items():
         c.add("roster", k, v)
@@ -358,4 +358,4 @@ def compute(rows: pd.DataFrame, excl: ExclusionReport, bench: pd.DataFrame, *, s
     tables = {"roster": ros["roster"], "per_model": ros["per_model"], "tier_counts": ros["tier_counts"],
               "exclusions": ex["table"], "routes": rt["table"], "benchmark_age": age}
     facts = {"same_items": ros["same_items"], "n_items": ros["n_items"], "ids_per_provider": ros["ids_per_provider"]}
-    return c.result(tables, facts)
+    return c.build(tables, facts)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from selfconf.sections.pageresult import PageResult, PageValues
+from selfconf.sections.computed import Builder, Computed
 
 __all__ = ["BRIER_PREFIX", "BRIER_SUFFIX", "compute", "worsened_brier_range"]
 
@@ -58,7 +58,7 @@ def worsened_brier_range(values: Mapping[str, Any]) -> tuple[float, float]:
     return min(worse), max(worse)
 
 
-def compute(values: Mapping[str, Any]) -> PageResult:
+def compute(values: Mapping[str, Any]) -> Computed:
     """The values the introduction derives itself (claim ids ``intro_c3_topic_brier_delta_min/max``).
 
     ``values`` maps glue keys of the executed computing pages to their values (see
@@ -70,6 +70,6 @@ def compute(values: Mapping[str, Any]) -> PageResult:
     {'intro_c3_topic_brier_delta_min': 0.02, 'intro_c3_topic_brier_delta_max': 0.05}
     """
     lo, hi = worsened_brier_range(values)
-    pv = PageValues()
+    pv = Builder()
     pv.update("c3_brier", {"intro_c3_topic_brier_delta_min": lo, "intro_c3_topic_brier_delta_max": hi})
-    return pv.result(tables={})
+    return pv.build()

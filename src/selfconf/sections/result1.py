@@ -10,7 +10,7 @@ This module holds what ``notebooks/04_result1.py`` computes, so that tests can c
 * :func:`table2` - the risk-coverage rows of the top models and how the smallest coverage depends on the
   rounding and tie rules;
 * :func:`figure1` - accuracy and median confidence of every model (Figure 1);
-* :func:`compute` - everything the page glues, as a :class:`selfconf.sections.pageresult.PageResult`.
+* :func:`compute` - everything the page glues, as a :class:`selfconf.sections.computed.Computed`.
 
 Definitions
 -----------
@@ -46,7 +46,7 @@ import pandas as pd
 
 from selfconf import metrics, panels
 from selfconf.data.collection import ExclusionReport, graded
-from selfconf.sections.pageresult import PageResult, PageValues
+from selfconf.sections.computed import Builder, Computed
 from selfconf.stats import summary
 
 __all__ = [
@@ -63,7 +63,7 @@ __all__ = [
     "table2",
 ]
 
-#: Parts of the page, in the order it glues them (keys of ``PageResult.parts``).
+#: Parts of the page, in the order it glues them (keys of ``Computed.parts``).
 PARTS = ("table1", "calibration", "refusals_high_confidence", "discrimination", "table2", "panels", "figure1")
 #: How many models Table 2 shows (a layout choice of the page, ranked by Table 1's self-AUROC).
 TOP_K = 3
@@ -335,7 +335,7 @@ def figure1(graded_rows: pd.DataFrame) -> pd.DataFrame:
 
 def compute(rows: pd.DataFrame, excl: ExclusionReport, *, seed: int, n_boot: int, threshold_points: float,
             chance: float, auroc_cut: float, n_bins: int, level: float, coverages_pct: Sequence[float],
-            top_k: int = TOP_K, panel_members: dict[str, tuple[str, ...]] | None = None) -> PageResult:
+            top_k: int = TOP_K, panel_members: dict[str, tuple[str, ...]] | None = None) -> Computed:
     """Everything Result 1 glues, from the collection rows.
 
     Parameters
@@ -367,7 +367,7 @@ def compute(rows: pd.DataFrame, excl: ExclusionReport, *, seed: int, n_boot: int
 
     Returns
     -------
-    PageResult
+    Computed
         ``values``/``origins`` of every glue key, grouped in ``parts`` (:data:`PARTS`); ``tables``:
         ``table1``, ``saturation``, ``occupied_bins``, ``high_confidence``, ``table2_top``,
         ``table2_diagnostics``, ``roc``, ``risk_coverage``, ``figure1``; ``facts``: ``models`` (Table 1 order),
@@ -389,7 +389,7 @@ def compute(rows: pd.DataFrame, excl: ExclusionReport, *, seed: int, n_boot: int
     >>> res.values["r1_n_frontier_models"]  # doctest: +SKIP
     9
     """
-    pv = PageValues()
+    pv = Builder()
     panel_members = dict(panels.PANELS if panel_members is None else panel_members)
     fr = frontier_rows(rows)
 
@@ -586,4 +586,4 @@ def compute(rows: pd.DataFrame, excl: ExclusionReport, *, seed: int, n_boot: int
               "risk_coverage": risk_coverage_long(t1, list(top["model"])), "figure1": fig}
     facts = {"models": models, "refusal_model": refusal_model, "dispersed_model": dispersed_model,
              "panel_members": panel_members, "panel_results": panel_res}
-    return pv.result(tables, facts)
+    return pv.build(tables, facts)
