@@ -121,7 +121,8 @@ import numpy as np
 import pandas as pd
 
 from selfconf.book import charts, glue, vega
-from selfconf import panels, report
+from selfconf import panels
+from selfconf.report import core as report
 from selfconf.sections import realanswers
 from selfconf.stats import summary
 from selfconf.book import page_banner, table

@@ -307,3 +307,19 @@ def test_downloaded_teaching_notebook_runs_in_a_fresh_environment(tmp_path, edit
     installed = subprocess.run([str(py), "-c", "import selfconf, otter, altair; print(selfconf.__file__)"],
                                capture_output=True, text=True, env=env)
     assert str(env_dir) in installed.stdout, installed.stdout + installed.stderr
+
+
+@pytest.mark.book
+def test_seed_variation_page_shows_the_papers_printed_interval_beside_the_spread(built_book):
+    """Issue 15: each frontier model's Table 1 interval as the paper prints it, visible in its own columns."""
+    import re
+
+    import yaml
+
+    page = (built_book / "book" / "21_seed_variation.html").read_text(encoding="utf-8")
+    shown = dict(re.findall(r'<span class="selfconf-printed" data-claim="([^"]+)"[^>]*>([^<]*)</span>', page))
+    claims = {c["id"]: c for c in yaml.safe_load((ROOT / "data/paper/claims.yaml").read_text())["claims"]}
+    expected = {k: c["printed"] for k, c in claims.items()
+                if re.fullmatch(r"t1_[a-z]+_self_auroc_ci_(lo|hi)", k)}
+    assert len(expected) == 18 and shown == expected
+    assert "paper prints: low" in page and "paper prints: high" in page
