@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, cast
 
 import numpy as np
 
@@ -51,7 +51,7 @@ class ModelTable:
     def table(self, names=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(values, c0, c1) summed over the parts in ``names`` (all parts when None)."""
         sel = self.parts.values() if names is None else [self.parts[n] for n in names]
-        c = sum(p.counts for p in sel)
+        c = cast(np.ndarray, sum(p.counts for p in sel))  # parts are non-empty: an array, not sum's 0
         return self.values, c[0].astype(float), c[1].astype(float)
 
     def copy(self) -> "ModelTable":

@@ -53,6 +53,7 @@ def choose_counts(T: Targets, sqa_counts: dict[str, tuple[int, int]]) -> dict[st
                 cand = (err, -n_t, k_t)
                 if best is None or cand < best:
                     best = cand
+        assert best is not None  # the unpacking below already relies on a candidate
         err, neg_n, k_t = best
         out[m] = {"n": -neg_n, "k": k_t, "normal_ci_error_pp": err}
     return out

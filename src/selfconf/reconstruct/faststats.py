@@ -66,7 +66,8 @@ def table_stats(values: list[int], c0: list[int], c1: list[int], hi_threshold: i
     # median
     lo_pos, hi_pos = (n - 1) // 2, n // 2
     cum = 0
-    lo_v = hi_v = None
+    lo_v: int | None = None
+    hi_v: int | None = None
     for v, a0, a1 in zip(values, c0, c1):
         cum += a0 + a1
         if lo_v is None and cum > lo_pos:
@@ -81,6 +82,7 @@ def table_stats(values: list[int], c0: list[int], c1: list[int], hi_threshold: i
             d = bin_conf[b] - bin_cor[b]
             ece += abs(d)
             gaps.append(d / bin_cnt[b])
+    assert lo_v is not None and hi_v is not None  # the loop above reaches both middle positions when n > 0
     return {"n": n, "k": n1, "mean": sconf / n, "median": (lo_v + hi_v) / 2.0, "brier": brier / n,
             "ece": ece / n, "gaps": gaps, "auroc": auc, "se": se, "H": H, "W": W}
 

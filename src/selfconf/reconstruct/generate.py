@@ -6,6 +6,7 @@ import json
 import platform
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +34,7 @@ RESTARTS = 3
 #: ``closest_attainable`` is the value nearest the print that any data consistent with the other published
 #: numbers can give under that convention; the audit calls a failing number a *conflict* only when that
 #: bound excludes the print by more than the tolerance (:func:`selfconf.claims.judging.conflict_excludes`).
-KNOWN_CONFLICTS = [
+KNOWN_CONFLICTS: list[dict[str, Any]] = [
     {
         "claims": ["t2_google_err_cov40", "t2_google_err_cov20", "r1_riskcov_google_err20"],
         "convention": "k = ceil(c n) covered rows",
@@ -50,7 +51,7 @@ KNOWN_CONFLICTS = [
 #: Numbers the reconstruction misses although the published numbers allow a value within tolerance:
 #: the same shape as :data:`KNOWN_CONFLICTS` (``closest_attainable`` is the bound that shows a closer data
 #: set exists); the evidence of the google interval is computed by :func:`google_ci_evidence`.
-RECONSTRUCTION_LIMITS = [
+RECONSTRUCTION_LIMITS: list[dict[str, Any]] = [
     {
         "claims": ["t1_google_self_auroc_ci_lo", "t1_google_self_auroc_ci_hi"],
         "reason": "",  # written by google_ci_reason from the evidence computed at generation time
@@ -175,7 +176,7 @@ def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print
     log("tuning cross-model structure ...")
     struct, panel_est = tune_structure(T, tables, plan, fails, s_rows, log=log)
     rows, codes = build_rows(T, tables, plan, fails, struct, s_rows)
-    widths = {}
+    widths: dict[str, dict[str, dict[str, float]]] = {}
     for name, members in PANELS.items():
         k = {"US": "us", "CN": "cn", "cross_bloc": "xb"}[name]
         h = panel_half_widths(rows, codes, members)
@@ -237,7 +238,7 @@ def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print
         log(f"google interval bound in {time.perf_counter() - t_bound:.1f} s: min DeLong SE "
             f"{ev['min_delong_se']:.5f} vs printed-implied {ev['printed_implied_se']:.5f}")
         report["reconstruction_limits"] = limits
-        summary = {}
+        summary: dict[str, int] = {}
         for r in recs:
             summary[r["status"]] = summary.get(r["status"], 0) + 1
         report["summary"] = summary
