@@ -67,6 +67,6 @@ def benchmark_rows(counts: dict[str, dict], rng: np.random.Generator) -> list[li
         items = np.sort(rng.choice(TRUTHFULQA_ITEMS, size=n, replace=False))
         correct = np.zeros(n, dtype=int)
         correct[rng.choice(n, size=k, replace=False)] = 1
-        for i, c in zip(items, correct):
+        for i, c in zip(items, correct, strict=True):
             rows.append([m, f"tqa-{i + 1:04d}", "truthfulqa_mc", str(int(c))])
     return rows

@@ -198,7 +198,7 @@ def _solve_block(x0, y0, a, p, n0, n1, mu, max_tie):
 def _solve_all(sizes, errors, n0, n1, mu, max_tie):
     total, groups = 0.0, []
     x0 = y0 = 0
-    for nb, eb in zip(sizes, errors):
+    for nb, eb in zip(sizes, errors, strict=True):
         val, steps = _solve_block(x0, y0, int(eb), int(nb - eb), n0, n1, mu, max_tie)
         total += val
         groups.extend(steps)

@@ -15,9 +15,13 @@ from typing import Any, TypedDict, cast
 import numpy as np
 
 from selfconf.reconstruct.anneal import ModelTable, Part, anneal, exact_penalty, interval_penalty
-from selfconf.reconstruct.tables import (auroc_table, delong_se_table, ece_bins_table, median_table, pooled_auroc,
-                     ranknorm_pooled_auroc, top_counts)
 from selfconf.reconstruct.faststats import auroc_lists, pooled_auroc_lists, ranknorm_auroc_lists, table_stats
+from selfconf.reconstruct.tables import (
+    auroc_table,
+    delong_se_table,
+    ece_bins_table,
+    median_table,
+)
 from selfconf.reconstruct.targets import Targets
 
 __all__ = ["FRONTIER", "FrontierPlan", "fit_frontier", "frontier_summary"]
@@ -152,7 +156,7 @@ class FrontierPlan:
         err[n] = n - k
         out: list[tuple[str, int, int | None, tuple[int, int]]] = []
         prev_m, prev_e = 0, 0
-        for b, (mm, rng_) in enumerate(zip(cum_m, BLOCK_RANGES[m])):
+        for b, (mm, rng_) in enumerate(zip(cum_m, BLOCK_RANGES[m], strict=True)):
             size = mm - prev_m
             wrong = err[mm] - prev_e
             out.append((BLOCKS[b], size, size - wrong, rng_))
@@ -165,7 +169,7 @@ class FrontierPlan:
         ref_left = self.refusals if m == "anthropic" else 0
         # refusals fill blocks from the bottom (they are the least confident rows)
         ref_in = {}
-        for name, size, cor, rng_ in reversed(blocks):
+        for name, size, cor, _rng in reversed(blocks):
             r = min(ref_left, size - (cor or 0))
             ref_in[name] = r
             ref_left -= r
@@ -181,7 +185,7 @@ class FrontierPlan:
                 base[b] += 1
             for b in base:
                 lab_in[b][lab] = base[b]
-        for name, size, cor, rng_ in blocks:
+        for name, size, _cor, rng_ in blocks:
             used = 0
             for lab, cnt in lab_in[name].items():
                 if cnt:
@@ -288,8 +292,8 @@ def median_penalty(values: np.ndarray, tot: np.ndarray, target: float, unit: flo
 
 def _median_pen_lists(values, tot, target, unit=8.0) -> float:
     n = sum(tot)
-    below = sum(t for v, t in zip(values, tot) if v < target)
-    upto = below + sum(t for v, t in zip(values, tot) if v == target)
+    below = sum(t for v, t in zip(values, tot, strict=True) if v < target)
+    upto = below + sum(t for v, t in zip(values, tot, strict=True) if v == target)
     d = max(0, below - (n - 1) // 2) + max(0, n // 2 + 1 - upto)
     return (d / unit) ** 2
 
@@ -357,10 +361,10 @@ def make_model_penalty(plan: FrontierPlan):
         c0, c1 = c[0].tolist(), c[1].tolist()
         s = table_stats(v, c0, c1)
         acc = s["k"] / s["n"]
-        soft = OFF_GRID_COST * sum(a + b for x, a, b in zip(v, c0, c1) if x % 5)
+        soft = OFF_GRID_COST * sum(a + b for x, a, b in zip(v, c0, c1, strict=True) if x % 5)
         det = interval_penalty(s["mean"], *t["mean"], core=CORE)
         det += interval_penalty(s["mean"] - 100 * acc, *t["citl"], core=CORE)
-        det += _median_pen_lists(v, [a + b for a, b in zip(c0, c1)], t["median"], unit=1.0)
+        det += _median_pen_lists(v, [a + b for a, b in zip(c0, c1, strict=True)], t["median"], unit=1.0)
         det += interval_penalty(s["brier"], *t["brier"], core=CORE)
         det += interval_penalty(s["ece"], *t["ece"], core=CORE)
         det += interval_penalty(s["auroc"], *t["auroc"], core=CORE)
@@ -444,7 +448,7 @@ def fit_frontier(plan: FrontierPlan, rng: np.random.Generator, n_steps: int = 60
     models = {}
     for m in FRONTIER:
         best = None
-        for r in range(restarts):
+        for _ in range(restarts):
             mt = _init_model(m, plan, rng)
             anneal({m: mt}, mpen, None, rng, warm_steps, t0=2.0, t1=1e-3)
             anneal({m: mt}, mpen, None, rng, warm_steps // 2, t0=0.05, t1=1e-5, hard=True)
@@ -466,7 +470,7 @@ def fit_frontier(plan: FrontierPlan, rng: np.random.Generator, n_steps: int = 60
         if not bad:
             break
         for m in bad:
-            def gfix(sub, sub_infos, m=m):
+            def gfix(sub, sub_infos, m=m, infos=infos):
                 return gpen(models, {**infos, **sub_infos})
             anneal({m: models[m]}, mpen, gfix, rng, warm_steps // 2, t0=0.2, t1=1e-5)
             infos[m] = mpen(models[m])[1]

@@ -10,12 +10,18 @@ from typing import Any
 
 import numpy as np
 
-from selfconf.reconstruct.bench_age import BENCH_MODELS, benchmark_rows, choose_counts
 from selfconf.panels import PANELS
-from selfconf.reconstruct.collection import (FRONTIER_PARSE_FAILURES, build_rows, panel_half_widths, parse_failures,
-                         tune_structure, write_collection, write_csv)
+from selfconf.reconstruct.bench_age import BENCH_MODELS, benchmark_rows, choose_counts
+from selfconf.reconstruct.collection import (
+    build_rows,
+    panel_half_widths,
+    parse_failures,
+    tune_structure,
+    write_collection,
+    write_csv,
+)
 from selfconf.reconstruct.frontier import FRONTIER, FrontierPlan, fit_frontier, frontier_terms
-from selfconf.reconstruct.local import LOCAL_SPEC, fit_local
+from selfconf.reconstruct.local import fit_local
 from selfconf.reconstruct.targets import load_targets
 
 __all__ = ["DEFAULT_SEED", "KNOWN_CONFLICTS", "RECONSTRUCTION_LIMITS", "generate_collection", "google_ci_evidence",
@@ -112,7 +118,7 @@ def google_ci_evidence(T) -> dict:
 
     n = int(T.value("t1_google_n"))
     cum_rows = [math.floor(round(c * n / 100, 9)) for c in GOOGLE_COVERAGES]
-    cum_err = [round(T.value(f"t2_google_err_cov{c}") * k / 100) for c, k in zip(GOOGLE_COVERAGES, cum_rows)]
+    cum_err = [round(T.value(f"t2_google_err_cov{c}") * k / 100) for c, k in zip(GOOGLE_COVERAGES, cum_rows, strict=True)]
     sizes = np.diff([0] + cum_rows).tolist()
     errors = np.diff([0] + cum_err).tolist()
     window = T.interval("t1_google_self_auroc")

@@ -36,11 +36,11 @@ import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, metrics, panels
-from selfconf.stats import summary
 from selfconf.claims.quoted import quoted_value
 from selfconf.data.fetch import MMLU_PRO_COMMIT, MMLU_PRO_MODELS, MMLU_PRO_REPO, mmlu_pro_filename
 from selfconf.data.paths import resolve
 from selfconf.report import core as report
+from selfconf.stats import summary
 
 __all__ = [
     "DECLARED", "NOTEBOOK", "SCORECARD_PATH", "VERDICTS", "SIGNALS", "PROVIDER", "BLOC", "REASONING_SERIES",
