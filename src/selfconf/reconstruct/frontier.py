@@ -16,12 +16,7 @@ import numpy as np
 
 from selfconf.reconstruct.anneal import ModelTable, Part, anneal, exact_penalty, interval_penalty
 from selfconf.reconstruct.faststats import auroc_lists, pooled_auroc_lists, ranknorm_auroc_lists, table_stats
-from selfconf.reconstruct.tables import (
-    auroc_table,
-    delong_se_table,
-    ece_bins_table,
-    median_table,
-)
+from selfconf.reconstruct.tables import auroc_table, delong_se_table, ece_bins_table, median_table
 from selfconf.reconstruct.targets import Targets
 
 __all__ = ["FRONTIER", "FrontierPlan", "fit_frontier", "frontier_summary"]
