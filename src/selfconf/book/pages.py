@@ -10,7 +10,6 @@ import datetime as _dt
 import html
 import os
 import subprocess
-from pathlib import Path
 
 from selfconf.data.paths import DEFAULT_DATA_DIR, project_root, resolve
 
@@ -107,7 +106,7 @@ def provenance(data_dir: str | os.PathLike, seed: int | None = None, n_boot: int
     if n_boot is not None:
         parts.append(f"bootstrap draws: {n_boot:,}")
     parts.append(f"commit: {_commit()}")
-    parts.append(f"built: {_dt.datetime.now(_dt.timezone.utc).date().isoformat()}")
+    parts.append(f"built: {_dt.datetime.now(_dt.UTC).date().isoformat()}")
     return " · ".join(parts)
 
 
@@ -360,8 +359,6 @@ def table_markdown(df, name: str, caption: str, index: bool = False, float_forma
         | a | yes | 0.5 |
         :::
     """
-    import pandas as pd
-
     if not caption or not str(caption).strip():
         raise ValueError(f"table {name!r}: a caption is required (every table of the book is numbered and captioned)")
     frame = df.reset_index() if index else df

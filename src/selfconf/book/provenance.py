@@ -234,7 +234,7 @@ def _resolve(app, doctree, docname: str) -> None:
             attrs = {}
         n["attrs"] = attrs
     for r in raws:
-        def repl(m: re.Match) -> str:
+        def repl(m: re.Match, r=r) -> str:
             key = m.group(1)
             attrs = attributes_for(key, data.records, data.why, origins, values, href, notebook)
             if attrs is None:

@@ -28,7 +28,6 @@ Example (in a notebook's Markdown): ``see {numref}`tab-table1``` renders as a li
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives
@@ -164,7 +163,7 @@ def mention_nodes(text: str, docname: str = "") -> list | None:
     out, pos, hit = [], 0, False
     for m in MENTION.finditer(text):
         kind = "table" if m.group(1).startswith("Table") else "figure"
-        labels = {n: l for l, n in PAPER_NUMBERS[kind].items()}
+        labels = {n: label for label, n in PAPER_NUMBERS[kind].items()}
         first, second = int(m.group(2)), m.group(4)
         if first not in labels:
             continue

@@ -86,20 +86,22 @@ def javascript_bundle(cache: bool = True) -> str:
     """
     import vl_convert as vlc
 
+    vlc_version: str = vlc.__version__  # type: ignore[attr-defined]  # set at runtime; vl_convert's stub omits it
     ver = vl_version()
-    key = hashlib.sha256(f"{vlc.__version__}|{ver}|v1".encode()).hexdigest()[:16]
+    key = hashlib.sha256(f"{vlc_version}|{ver}|v1".encode()).hexdigest()[:16]
     path = _cache_dir() / f"selfconf-vega-{key}.js"
     if cache and path.is_file():
         return path.read_text(encoding="utf-8")
     if ver not in vlc.get_vegalite_versions():
         raise RuntimeError(
-            f"vl-convert-python {vlc.__version__} cannot bundle Vega-Lite {ver} (it knows "
+            f"vl-convert-python {vlc_version} cannot bundle Vega-Lite {ver} (it knows "
             f"{', '.join(vlc.get_vegalite_versions())}); upgrade vl-convert-python to match altair"
         )
-    body = vlc.javascript_bundle(vl_version=ver)
+    # the stub makes ``snippet`` required; at runtime it is optional (the default snippet sets the window globals)
+    body = vlc.javascript_bundle(vl_version=ver)  # type: ignore[call-arg]
     js = (
         f"/* vega {vlc.get_vega_version()}, vega-lite {ver}, vega-embed {vlc.get_vega_embed_version()}: "
-        f"bundled by vl-convert-python {vlc.__version__} for selfconf-book (offline charts) */\n"
+        f"bundled by vl-convert-python {vlc_version} for selfconf-book (offline charts) */\n"
         "(function () {\n" + body + "\n})();\n"
     )
     if cache:

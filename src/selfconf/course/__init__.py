@@ -27,7 +27,6 @@ Project Jupyter et al. (2018), "Binder 2.0", SciPy proceedings (the Binder envir
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess

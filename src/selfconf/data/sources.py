@@ -293,5 +293,6 @@ def claim_sources(data_dir: str | os.PathLike, claims: list[dict]) -> dict[str, 
         if root.get("kind") == "external" or c.get("kind") == "external":
             out[c["id"]] = None
             continue
-        out[c["id"]] = _summary(secs.get(root.get("section"), {}))
+        sec = root.get("section")
+        out[c["id"]] = _summary(secs[sec] if sec in secs else {})
     return out

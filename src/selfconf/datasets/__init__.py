@@ -124,7 +124,7 @@ def _verified_folder(folder: Path) -> bool:
     files = [folder / _fetch.mmlu_pro_filename(m) for m in _fetch.MMLU_PRO_MODELS]
     if not all(f.is_file() for f in files):
         return False
-    for f, m in zip(files, _fetch.MMLU_PRO_MODELS):
+    for f, m in zip(files, _fetch.MMLU_PRO_MODELS, strict=True):
         _fetch.verify_mmlu_pro_file(f, m)
     return True
 

@@ -17,8 +17,9 @@ interval core, quadratic outside.  The search is deterministic given the
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import cast
 
 import numpy as np
 
@@ -51,10 +52,10 @@ class ModelTable:
     def table(self, names=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(values, c0, c1) summed over the parts in ``names`` (all parts when None)."""
         sel = self.parts.values() if names is None else [self.parts[n] for n in names]
-        c = sum(p.counts for p in sel)
+        c = cast(np.ndarray, sum(p.counts for p in sel))  # parts are non-empty: an array, not sum's 0
         return self.values, c[0].astype(float), c[1].astype(float)
 
-    def copy(self) -> "ModelTable":
+    def copy(self) -> ModelTable:
         return ModelTable(self.name, self.values.copy(),
                           {k: Part(p.name, p.counts.copy(), p.allowed.copy(), p.fixed_class, p.group)
                            for k, p in self.parts.items()})
@@ -129,8 +130,10 @@ def anneal(models: dict[str, ModelTable],
             if (q.fixed_class is not None and a[0] != q.fixed_class) or (
                     p.fixed_class is not None and b[0] != p.fixed_class):
                 continue
-            p.counts[a] -= 1; q.counts[a] += 1
-            q.counts[b] -= 1; p.counts[b] += 1
+            p.counts[a] -= 1
+            q.counts[a] += 1
+            q.counts[b] -= 1
+            p.counts[b] += 1
             undo = [(p, a, +1), (q, a, -1), (q, b, +1), (p, b, -1)]
         else:
             sizes = np.array([pt.size for pt in parts], dtype=float)

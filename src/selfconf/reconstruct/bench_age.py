@@ -53,6 +53,7 @@ def choose_counts(T: Targets, sqa_counts: dict[str, tuple[int, int]]) -> dict[st
                 cand = (err, -n_t, k_t)
                 if best is None or cand < best:
                     best = cand
+        assert best is not None  # the unpacking below already relies on a candidate
         err, neg_n, k_t = best
         out[m] = {"n": -neg_n, "k": k_t, "normal_ci_error_pp": err}
     return out
@@ -66,6 +67,6 @@ def benchmark_rows(counts: dict[str, dict], rng: np.random.Generator) -> list[li
         items = np.sort(rng.choice(TRUTHFULQA_ITEMS, size=n, replace=False))
         correct = np.zeros(n, dtype=int)
         correct[rng.choice(n, size=k, replace=False)] = 1
-        for i, c in zip(items, correct):
+        for i, c in zip(items, correct, strict=True):
             rows.append([m, f"tqa-{i + 1:04d}", "truthfulqa_mc", str(int(c))])
     return rows

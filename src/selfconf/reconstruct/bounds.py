@@ -162,8 +162,8 @@ def _solve_block(x0, y0, a, p, n0, n1, mu, max_tie):
             for t, (dn, dp) in enumerate(jumps):
                 if dn > i or dp > p:
                     continue
-                j = jj[dp:]
-                v01 = (y0 + j - dp + 0.5 * dp) / n1  # placement of each incorrect row of the group
+                jv = jj[dp:]
+                v01 = (y0 + jv - dp + 0.5 * dp) / n1  # placement of each incorrect row of the group
                 v10 = (n0 - (x0 + i - dn) - 0.5 * dn) / n0  # placement of each correct row
                 cost = dn * (w0 * v01 ** 2 - mu * v01 / n0) + dp * w1 * v10 ** 2
                 cand = D[i - dn, : p + 1 - dp] + cost
@@ -198,7 +198,7 @@ def _solve_block(x0, y0, a, p, n0, n1, mu, max_tie):
 def _solve_all(sizes, errors, n0, n1, mu, max_tie):
     total, groups = 0.0, []
     x0 = y0 = 0
-    for nb, eb in zip(sizes, errors):
+    for nb, eb in zip(sizes, errors, strict=True):
         val, steps = _solve_block(x0, y0, int(eb), int(nb - eb), n0, n1, mu, max_tie)
         total += val
         groups.extend(steps)

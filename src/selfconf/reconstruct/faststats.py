@@ -28,7 +28,7 @@ def table_stats(values: list[int], c0: list[int], c1: list[int], hi_threshold: i
     H = W = 0
     auc_num = 0.0
     below0 = 0
-    for v, a0, a1 in zip(values, c0, c1):
+    for v, a0, a1 in zip(values, c0, c1, strict=True):
         t = a0 + a1
         if not t:
             continue
@@ -53,7 +53,7 @@ def table_stats(values: list[int], c0: list[int], c1: list[int], hi_threshold: i
         s10 = s01 = 0.0
         below0 = 0
         above1 = n1
-        for v, a0, a1 in zip(values, c0, c1):
+        for _v, a0, a1 in zip(values, c0, c1, strict=True):
             above1 -= a1
             if a1:
                 x = (below0 + 0.5 * a0) / n0 - auc
@@ -66,8 +66,9 @@ def table_stats(values: list[int], c0: list[int], c1: list[int], hi_threshold: i
     # median
     lo_pos, hi_pos = (n - 1) // 2, n // 2
     cum = 0
-    lo_v = hi_v = None
-    for v, a0, a1 in zip(values, c0, c1):
+    lo_v: int | None = None
+    hi_v: int | None = None
+    for v, a0, a1 in zip(values, c0, c1, strict=True):
         cum += a0 + a1
         if lo_v is None and cum > lo_pos:
             lo_v = v
@@ -81,6 +82,7 @@ def table_stats(values: list[int], c0: list[int], c1: list[int], hi_threshold: i
             d = bin_conf[b] - bin_cor[b]
             ece += abs(d)
             gaps.append(d / bin_cnt[b])
+    assert lo_v is not None and hi_v is not None  # the loop above reaches both middle positions when n > 0
     return {"n": n, "k": n1, "mean": sconf / n, "median": (lo_v + hi_v) / 2.0, "brier": brier / n,
             "ece": ece / n, "gaps": gaps, "auroc": auc, "se": se, "H": H, "W": W}
 
@@ -91,7 +93,7 @@ def auroc_lists(c0: list[float], c1: list[float]) -> float:
     n1 = sum(c1)
     num = 0.0
     below0 = 0.0
-    for a0, a1 in zip(c0, c1):
+    for a0, a1 in zip(c0, c1, strict=True):
         num += a1 * (below0 + 0.5 * a0)
         below0 += a0
     return num / (n0 * n1)
@@ -101,7 +103,7 @@ def pooled_auroc_lists(tables: list[tuple[list[int], list[int], list[int]]]) -> 
     """AUROC of several (values, c0, c1) tables pooled on their raw scores."""
     acc: dict[int, list[float]] = {}
     for v, a0, a1 in tables:
-        for x, y0, y1 in zip(v, a0, a1):
+        for x, y0, y1 in zip(v, a0, a1, strict=True):
             if y0 or y1:
                 cell = acc.setdefault(x, [0, 0])
                 cell[0] += y0
@@ -113,10 +115,10 @@ def pooled_auroc_lists(tables: list[tuple[list[int], list[int], list[int]]]) -> 
 def ranknorm_auroc_lists(tables: list[tuple[list[int], list[int], list[int]]]) -> float:
     """Pooled AUROC after mapping each table's scores to within-table mid-rank percentiles."""
     acc: dict[float, list[float]] = {}
-    for v, a0, a1 in tables:
+    for _v, a0, a1 in tables:
         n = sum(a0) + sum(a1)
         cum = 0
-        for y0, y1 in zip(a0, a1):
+        for y0, y1 in zip(a0, a1, strict=True):
             t = y0 + y1
             if t:
                 key = round((cum + 0.5 * t) / n, 12)

@@ -10,12 +10,13 @@ pooled and rank-normalised self-AUROCs on their populations.
 
 from __future__ import annotations
 
+from typing import Any, TypedDict, cast
+
 import numpy as np
 
 from selfconf.reconstruct.anneal import ModelTable, Part, anneal, exact_penalty, interval_penalty
-from selfconf.reconstruct.tables import (auroc_table, delong_se_table, ece_bins_table, median_table, pooled_auroc,
-                     ranknorm_pooled_auroc, top_counts)
 from selfconf.reconstruct.faststats import auroc_lists, pooled_auroc_lists, ranknorm_auroc_lists, table_stats
+from selfconf.reconstruct.tables import auroc_table, delong_se_table, ece_bins_table, median_table
 from selfconf.reconstruct.targets import Targets
 
 __all__ = ["FRONTIER", "FrontierPlan", "fit_frontier", "frontier_summary"]
@@ -148,8 +149,9 @@ class FrontierPlan:
         # errors: use the middle of each feasible range (a single integer at n = 1,500)
         err = {x[0]: (x[1] + x[2]) // 2 for x in needs}
         err[n] = n - k
-        out, prev_m, prev_e = [], 0, 0
-        for b, (mm, rng_) in enumerate(zip(cum_m, BLOCK_RANGES[m])):
+        out: list[tuple[str, int, int | None, tuple[int, int]]] = []
+        prev_m, prev_e = 0, 0
+        for b, (mm, rng_) in enumerate(zip(cum_m, BLOCK_RANGES[m], strict=True)):
             size = mm - prev_m
             wrong = err[mm] - prev_e
             out.append((BLOCKS[b], size, size - wrong, rng_))
@@ -162,14 +164,14 @@ class FrontierPlan:
         ref_left = self.refusals if m == "anthropic" else 0
         # refusals fill blocks from the bottom (they are the least confident rows)
         ref_in = {}
-        for name, size, cor, rng_ in reversed(blocks):
+        for name, size, cor, _rng in reversed(blocks):
             r = min(ref_left, size - (cor or 0))
             ref_in[name] = r
             ref_left -= r
         answered = {name: size - ref_in[name] for name, size, _, _ in blocks}
         tot_answered = sum(answered.values())
         # label rows spread over blocks in proportion to answered rows (largest remainder)
-        lab_in = {name: {} for name, *_ in blocks}
+        lab_in: dict[str, dict[str, int]] = {name: {} for name, *_ in blocks}
         for lab, cnt in labels.items():
             quotas = {b: cnt * answered[b] / tot_answered for b in answered}
             base = {b: int(np.floor(q)) for b, q in quotas.items()}
@@ -178,7 +180,7 @@ class FrontierPlan:
                 base[b] += 1
             for b in base:
                 lab_in[b][lab] = base[b]
-        for name, size, cor, rng_ in blocks:
+        for name, size, _cor, rng_ in blocks:
             used = 0
             for lab, cnt in lab_in[name].items():
                 if cnt:
@@ -285,8 +287,8 @@ def median_penalty(values: np.ndarray, tot: np.ndarray, target: float, unit: flo
 
 def _median_pen_lists(values, tot, target, unit=8.0) -> float:
     n = sum(tot)
-    below = sum(t for v, t in zip(values, tot) if v < target)
-    upto = below + sum(t for v, t in zip(values, tot) if v == target)
+    below = sum(t for v, t in zip(values, tot, strict=True) if v < target)
+    upto = below + sum(t for v, t in zip(values, tot, strict=True) if v == target)
     d = max(0, below - (n - 1) // 2) + max(0, n // 2 + 1 - upto)
     return (d / unit) ** 2
 
@@ -316,12 +318,24 @@ def _gap_pen(gaps, n_nonpositive: int, margin: float = 0.01) -> float:
     return 20 * p / margin**2
 
 
+class _ModelTargets(TypedDict):
+    """One model's Table 1 targets: printed intervals, and the printed median."""
+
+    mean: tuple[float, float]
+    citl: tuple[float, float]
+    median: float
+    brier: tuple[float, float]
+    ece: tuple[float, float]
+    auroc: tuple[float, float]
+    se: tuple[float, float]
+
+
 def make_model_penalty(plan: FrontierPlan):
     """The per-model part of the objective (Table 1, Table 2, bins, refusal and population AUROCs)."""
     T = plan.T
     for m in T2_MODELS:
         T2_NEEDS[m] = risk_coverage_needs(T, m, plan.n[m])
-    iv = {}
+    iv: dict[str, _ModelTargets] = {}
     for m in FRONTIER:
         lo, hi = T.value(f"t1_{m}_self_auroc_ci_lo"), T.value(f"t1_{m}_self_auroc_ci_hi")
         iv[m] = {
@@ -338,14 +352,14 @@ def make_model_penalty(plan: FrontierPlan):
         m = mt.name
         t = iv[m]
         v = mt.values.tolist()
-        c = sum(p.counts for p in mt.parts.values())
+        c = cast(np.ndarray, sum(p.counts for p in mt.parts.values()))
         c0, c1 = c[0].tolist(), c[1].tolist()
         s = table_stats(v, c0, c1)
         acc = s["k"] / s["n"]
-        soft = OFF_GRID_COST * sum(a + b for x, a, b in zip(v, c0, c1) if x % 5)
+        soft = OFF_GRID_COST * sum(a + b for x, a, b in zip(v, c0, c1, strict=True) if x % 5)
         det = interval_penalty(s["mean"], *t["mean"], core=CORE)
         det += interval_penalty(s["mean"] - 100 * acc, *t["citl"], core=CORE)
-        det += _median_pen_lists(v, [a + b for a, b in zip(c0, c1)], t["median"], unit=1.0)
+        det += _median_pen_lists(v, [a + b for a, b in zip(c0, c1, strict=True)], t["median"], unit=1.0)
         det += interval_penalty(s["brier"], *t["brier"], core=CORE)
         det += interval_penalty(s["ece"], *t["ece"], core=CORE)
         det += interval_penalty(s["auroc"], *t["auroc"], core=CORE)
@@ -353,15 +367,15 @@ def make_model_penalty(plan: FrontierPlan):
         h_t, w_t = HIGHCONF_ALLOCATION[m]
         det += (abs(s["H"] - h_t) + abs(s["W"] - w_t)) / 2.0
         soft += W_SE * interval_penalty(s["se"], *t["se"])
-        info = {"stats": s, "pop": {}}
+        info: dict[str, Any] = {"stats": s, "pop": {}}
         if m in T2_MODELS:
             det += 2.0 * _t2_pen(v, c0, c1, T2_NEEDS[m])
         if m == "anthropic":
-            cc = sum(mt.parts[name].counts for name in plan.answered_parts(m))
+            cc = cast(np.ndarray, sum(mt.parts[name].counts for name in plan.answered_parts(m)))
             det += interval_penalty(auroc_lists(cc[0].tolist(), cc[1].tolist()), *iv_excl, core=CORE)
         for panel, members in plan.panels.items():
             if m in members:
-                cc = sum(mt.parts[name].counts for name in plan.population_parts(m, panel))
+                cc = cast(np.ndarray, sum(mt.parts[name].counts for name in plan.population_parts(m, panel)))
                 info["pop"][panel] = (v, cc[0].tolist(), cc[1].tolist())
         if m in iv_us:
             _, a0, a1 = info["pop"]["US"]
@@ -429,7 +443,7 @@ def fit_frontier(plan: FrontierPlan, rng: np.random.Generator, n_steps: int = 60
     models = {}
     for m in FRONTIER:
         best = None
-        for r in range(restarts):
+        for _ in range(restarts):
             mt = _init_model(m, plan, rng)
             anneal({m: mt}, mpen, None, rng, warm_steps, t0=2.0, t1=1e-3)
             anneal({m: mt}, mpen, None, rng, warm_steps // 2, t0=0.05, t1=1e-5, hard=True)
@@ -439,6 +453,7 @@ def fit_frontier(plan: FrontierPlan, rng: np.random.Generator, n_steps: int = 60
                 best = (key, mt)
             if info["det"] == 0:
                 break
+        assert best is not None  # restarts >= 1
         models[m] = best[1]
     anneal(models, mpen, gpen, rng, n_steps, t0=0.3, t1=1e-4)
     total, _ = anneal(models, mpen, gpen, rng, n_steps, t0=0.05, t1=1e-5, hard=True)
@@ -450,7 +465,7 @@ def fit_frontier(plan: FrontierPlan, rng: np.random.Generator, n_steps: int = 60
         if not bad:
             break
         for m in bad:
-            def gfix(sub, sub_infos, m=m):
+            def gfix(sub, sub_infos, m=m, infos=infos):
                 return gpen(models, {**infos, **sub_infos})
             anneal({m: models[m]}, mpen, gfix, rng, warm_steps // 2, t0=0.2, t1=1e-5)
             infos[m] = mpen(models[m])[1]
@@ -482,7 +497,7 @@ def frontier_terms(plan: FrontierPlan, models: dict[str, ModelTable]) -> list[tu
     for m in FRONTIER:
         mt = models[m]
         v = mt.values.tolist()
-        c = sum(p.counts for p in mt.parts.values())
+        c = cast(np.ndarray, sum(p.counts for p in mt.parts.values()))
         s = table_stats(v, c[0].tolist(), c[1].tolist())
         infos[m] = s
         acc = s["k"] / s["n"]

@@ -6,15 +6,22 @@ import json
 import platform
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from selfconf.reconstruct.bench_age import BENCH_MODELS, benchmark_rows, choose_counts
 from selfconf.panels import PANELS
-from selfconf.reconstruct.collection import (FRONTIER_PARSE_FAILURES, build_rows, panel_half_widths, parse_failures,
-                         tune_structure, write_collection, write_csv)
+from selfconf.reconstruct.bench_age import BENCH_MODELS, benchmark_rows, choose_counts
+from selfconf.reconstruct.collection import (
+    build_rows,
+    panel_half_widths,
+    parse_failures,
+    tune_structure,
+    write_collection,
+    write_csv,
+)
 from selfconf.reconstruct.frontier import FRONTIER, FrontierPlan, fit_frontier, frontier_terms
-from selfconf.reconstruct.local import LOCAL_SPEC, fit_local
+from selfconf.reconstruct.local import fit_local
 from selfconf.reconstruct.targets import load_targets
 
 __all__ = ["DEFAULT_SEED", "KNOWN_CONFLICTS", "RECONSTRUCTION_LIMITS", "generate_collection", "google_ci_evidence",
@@ -33,7 +40,7 @@ RESTARTS = 3
 #: ``closest_attainable`` is the value nearest the print that any data consistent with the other published
 #: numbers can give under that convention; the audit calls a failing number a *conflict* only when that
 #: bound excludes the print by more than the tolerance (:func:`selfconf.claims.judging.conflict_excludes`).
-KNOWN_CONFLICTS = [
+KNOWN_CONFLICTS: list[dict[str, Any]] = [
     {
         "claims": ["t2_google_err_cov40", "t2_google_err_cov20", "r1_riskcov_google_err20"],
         "convention": "k = ceil(c n) covered rows",
@@ -50,7 +57,7 @@ KNOWN_CONFLICTS = [
 #: Numbers the reconstruction misses although the published numbers allow a value within tolerance:
 #: the same shape as :data:`KNOWN_CONFLICTS` (``closest_attainable`` is the bound that shows a closer data
 #: set exists); the evidence of the google interval is computed by :func:`google_ci_evidence`.
-RECONSTRUCTION_LIMITS = [
+RECONSTRUCTION_LIMITS: list[dict[str, Any]] = [
     {
         "claims": ["t1_google_self_auroc_ci_lo", "t1_google_self_auroc_ci_hi"],
         "reason": "",  # written by google_ci_reason from the evidence computed at generation time
@@ -111,7 +118,7 @@ def google_ci_evidence(T) -> dict:
 
     n = int(T.value("t1_google_n"))
     cum_rows = [math.floor(round(c * n / 100, 9)) for c in GOOGLE_COVERAGES]
-    cum_err = [round(T.value(f"t2_google_err_cov{c}") * k / 100) for c, k in zip(GOOGLE_COVERAGES, cum_rows)]
+    cum_err = [round(T.value(f"t2_google_err_cov{c}") * k / 100) for c, k in zip(GOOGLE_COVERAGES, cum_rows, strict=True)]
     sizes = np.diff([0] + cum_rows).tolist()
     errors = np.diff([0] + cum_err).tolist()
     window = T.interval("t1_google_self_auroc")
@@ -175,7 +182,7 @@ def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print
     log("tuning cross-model structure ...")
     struct, panel_est = tune_structure(T, tables, plan, fails, s_rows, log=log)
     rows, codes = build_rows(T, tables, plan, fails, struct, s_rows)
-    widths = {}
+    widths: dict[str, dict[str, dict[str, float]]] = {}
     for name, members in PANELS.items():
         k = {"US": "us", "CN": "cn", "cross_bloc": "xb"}[name]
         h = panel_half_widths(rows, codes, members)
@@ -237,7 +244,7 @@ def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print
         log(f"google interval bound in {time.perf_counter() - t_bound:.1f} s: min DeLong SE "
             f"{ev['min_delong_se']:.5f} vs printed-implied {ev['printed_implied_se']:.5f}")
         report["reconstruction_limits"] = limits
-        summary = {}
+        summary: dict[str, int] = {}
         for r in recs:
             summary[r["status"]] = summary.get(r["status"], 0) + 1
         report["summary"] = summary

@@ -36,11 +36,11 @@ import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, metrics, panels
-from selfconf.stats import summary
 from selfconf.claims.quoted import quoted_value
 from selfconf.data.fetch import MMLU_PRO_COMMIT, MMLU_PRO_MODELS, MMLU_PRO_REPO, mmlu_pro_filename
 from selfconf.data.paths import resolve
 from selfconf.report import core as report
+from selfconf.stats import summary
 
 __all__ = [
     "DECLARED", "NOTEBOOK", "SCORECARD_PATH", "VERDICTS", "SIGNALS", "PROVIDER", "BLOC", "REASONING_SERIES",
@@ -332,7 +332,7 @@ def model_draws(ext: pd.DataFrame, *, n_boot: int = 2000, rng=None, threshold: f
 
     def per_model(counts: np.ndarray) -> dict[str, np.ndarray]:
         c = counts.reshape(counts.shape[0], len(models), k, 2)
-        res = {}
+        res: dict[str, list[np.ndarray]] = {}
         for j, pres in enumerate(present):
             st = _model_statistics(levels[pres], c[:, j, pres, 1], c[:, j, pres, 0], threshold, n_bins)
             for key, v in st.items():
@@ -607,7 +607,8 @@ def compute(ext: pd.DataFrame, *, seed: int, n_boot: int = 2000, level: float = 
                                      rng=summary.model_rng(seed, f"panel:{name}"))
         presults[name] = res
         for s in panels.PANEL_STATISTICS:
-            tests[f"{name}:{s}"] = (float(res[s]), *map(float, res[f"{s}_ci"]))
+            ci_lo, ci_hi = res[f"{s}_ci"]
+            tests[f"{name}:{s}"] = (float(res[s]), float(ci_lo), float(ci_hi))
     return Results(ext, table1, d, choices, presults, tests, top, th, n_models, n_items, level,
                    {"risk": risk_detail})
 
@@ -653,13 +654,16 @@ def scorecard(res: Results) -> list[dict[str, Any]]:
         rec: dict[str, Any] = {"id": c.id, "paper_claim": c.paper_claim, "dataset": label, "statistic": c.statistic}
         if c.panel:
             pr = res.panel_results[c.panel]
+            assert c.signal is not None  # every panel record names its signal
             s = _SIGNAL_STAT[c.signal]
             rec.update(value=float(pr[s]), ci_low=float(pr[f"{s}_ci"][0]), ci_high=float(pr[f"{s}_ci"][1]))
         else:
             rec.update(value=tv, ci_low=tlo, ci_high=thi)
         v = verdict(tlo, thi, null=null, direction=c.direction)
-        if c.not_comparable_if == "codings_coincide" and res.panel_results[c.panel]["n_rows_codings_differ"] == 0:
-            v = "not comparable"
+        if c.not_comparable_if == "codings_coincide":
+            assert c.panel is not None  # only panel records carry this condition
+            if res.panel_results[c.panel]["n_rows_codings_differ"] == 0:
+                v = "not comparable"
         rec["verdict"] = v
         if c.panel:
             rec.update(members=list(res.panel_results[c.panel]["members"]), signal=c.signal, panel=c.panel)
