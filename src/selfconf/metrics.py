@@ -26,7 +26,7 @@ References are given per function.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Literal, Sequence
 
 import numpy as np
 
@@ -162,7 +162,7 @@ def _conf_and_correct(confidence: Any, correct: Any) -> tuple[np.ndarray, np.nda
 # conversion
 # --------------------------------------------------------------------------
 
-def from_percent(x: Any, name: str = "confidence") -> np.ndarray:
+def from_percent(x: Any, name: str = "confidence") -> float | np.ndarray:
     """Convert confidences stated on the paper's 0–100 scale to the 0–1 scale.
 
     Definition: ``x / 100`` as float64.  Each value must be a finite number in
@@ -472,8 +472,8 @@ def _auroc_from_sorted_weights(w_sorted: np.ndarray, starts: np.ndarray, cells: 
     sums = np.add.reduceat(w_sorted, starts, axis=1)
     counts = np.zeros((w_sorted.shape[0], 2 * k), dtype=float)
     counts[:, cells] = sums
-    counts = counts.reshape(w_sorted.shape[0], k, 2)
-    return _auroc_from_counts(counts[:, :, 1], counts[:, :, 0])
+    by_cell = counts.reshape(w_sorted.shape[0], k, 2)
+    return _auroc_from_counts(by_cell[:, :, 1], by_cell[:, :, 0])
 
 
 def _auroc_weighted_codes(code: np.ndarray, y: np.ndarray, k: int, w: np.ndarray) -> np.ndarray:
@@ -624,7 +624,7 @@ def reliability_bins(
         edges = np.arange(n_bins + 1) / n_bins
     else:
         inner = _equal_mass_edges(c, n_bins)
-        side = "right" if edge == "upper" else "left"
+        side: Literal["left", "right"] = "right" if edge == "upper" else "left"
         # upper: a value equal to an edge goes above it; the EDGE_TOL guard as for equal width
         shifted = c + EDGE_TOL if edge == "upper" else c - EDGE_TOL
         b = np.searchsorted(inner, shifted, side=side).astype(np.intp)
@@ -875,7 +875,7 @@ def risk_coverage_table(
         )
     names = ["coverage", "k", "n_errors", "error_rate", "cut_conf", "cut_in_tie", "tie_size",
              "tie_inside", "error_rate_min", "error_rate_max", "error_rate_expected"]
-    cols = list(zip(*rows)) if rows else [[] for _ in names]
+    cols: list[Any] = list(zip(*rows)) if rows else [[] for _ in names]
     return {name: np.asarray(col) for name, col in zip(names, cols)}
 
 

@@ -137,7 +137,7 @@ def panel_point_estimates(p: PanelRows) -> dict[str, Any]:
     """Point estimates of every panel statistic (no bootstrap); plain Python numbers."""
     conf = p.confidence.astype(float)
     s_self, y, _, _ = p.long(conf)
-    out = {
+    out: dict[str, Any] = {
         "n_items": int(p.items.size),
         "n_rows": int(y.size),
         "self_auroc_pooled": metrics.auroc(s_self, y),
