@@ -49,8 +49,19 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from selfconf.cli.collect import ChatClient, EndpointError, add_client_arguments, client_from_args
-from selfconf.data.answers import RAW_REFUSAL_PATTERNS, REFUSAL_PATTERNS, is_refusal, normalize, strip_preamble
+from selfconf.cli.collect import (
+    ChatClient,
+    EndpointError,
+    add_client_arguments,
+    client_from_args,
+)
+from selfconf.data.answers import (
+    RAW_REFUSAL_PATTERNS,
+    REFUSAL_PATTERNS,
+    is_refusal,
+    normalize,
+    strip_preamble,
+)
 
 __all__ = [
     "normalize",
