@@ -226,3 +226,19 @@ def test_one_manifest_loader():
     repeat = next(c for c in m.claims if c.get("same_as"))
     assert T.canonical(repeat["id"]) is m.canonical(repeat["id"]) is m.by_id[repeat["same_as"]] \
         or m.canonical(repeat["id"]).get("same_as") is None
+
+
+# ------------------------------------------------------------------------------- book files
+
+def test_one_reader_of_the_book_files(tmp_path):
+    import yaml
+
+    from selfconf.data.paths import book_file, project_root
+
+    root = project_root()
+    assert book_file("_toc.yml", root) == yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
+    assert book_file("_config.yml", tmp_path, missing_ok=True) == {}
+    with pytest.raises(FileNotFoundError):
+        book_file("_config.yml", tmp_path)
+    (tmp_path / "_config.yml").write_text("", encoding="utf-8")
+    assert book_file("_config.yml", tmp_path) == {}
