@@ -39,6 +39,7 @@ import math
 import numpy as np
 
 from selfconf import metrics as _m
+from selfconf.stats.normal import Z975, pdf_at_quantile
 
 __all__ = [
     "BootstrapCI",
@@ -710,36 +711,47 @@ def holm(pvalues: Any) -> np.ndarray:
     result is monotone in the sorted order and capped at 1; rejecting where the
     adjusted p <= alpha controls the family-wise error rate at alpha.
     Ties keep their input order (stable sort), which does not change any value.
+    A 2-D (or higher) array holds one family per row: the adjustment runs along
+    the last axis, each family on its own (vectorised, no Python loop).
 
     Parameters
     ----------
-    pvalues : array-like of shape (m,)
+    pvalues : array-like of shape (m,) or (..., m)
         Raw p-values in [0, 1].
 
     Returns
     -------
-    numpy.ndarray of float, shape (m,)
+    numpy.ndarray of float, the shape of ``pvalues``
 
     References
     ----------
     Holm, S. (1979). A simple sequentially rejective multiple test procedure.
     Scandinavian Journal of Statistics 6, 65–70.
+
+    Examples
+    --------
+    >>> holm([0.01, 0.04, 0.03]).round(3).tolist()
+    [0.03, 0.06, 0.06]
+    >>> holm([[0.064, 0.042], [0.5, 0.01]]).round(3).tolist()
+    [[0.084, 0.084], [0.5, 0.02]]
     """
     p = np.asarray(pvalues, dtype=float)
-    if p.ndim != 1:
-        raise ValueError(f"pvalues: expected a 1-D array, got shape {p.shape}")
+    if p.ndim == 0:
+        raise ValueError(f"pvalues: expected a 1-D array (or one family per row), got shape {p.shape}")
     if p.size == 0:
         return p.copy()
     bad = ~np.isfinite(p) | (p < 0) | (p > 1)
     if bad.any():
-        pos = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"pvalues: {int(bad.sum())} value(s) not in [0, 1]; first at index {pos}: {_m._fmt_val(p[pos])}")
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    scaled = np.minimum(1.0, (m - np.arange(m)) * p[order])
-    adj_sorted = np.maximum.accumulate(scaled)
-    out = np.empty(m)
-    out[order] = adj_sorted
+        flat = int(np.flatnonzero(bad.ravel())[0])
+        where = flat if p.ndim == 1 else tuple(int(i) for i in np.unravel_index(flat, p.shape))
+        raise ValueError(f"pvalues: {int(bad.sum())} value(s) not in [0, 1]; first at index {where}: "
+                         f"{_m._fmt_val(p.ravel()[flat])}")
+    m = p.shape[-1]
+    order = np.argsort(p, axis=-1, kind="stable")
+    scaled = np.minimum(1.0, (m - np.arange(m)) * np.take_along_axis(p, order, axis=-1))
+    adj_sorted = np.maximum.accumulate(scaled, axis=-1)
+    out = np.empty_like(adj_sorted)
+    np.put_along_axis(out, order, adj_sorted, axis=-1)
     return out
 
 
@@ -898,16 +910,6 @@ def cell_count_draws(multiplicities: Any, clusters: Any, cells: Any, n_cells: in
 
 __all__ += ["endpoint_mc_sd", "draws_for_mc_sd"]
 
-_Z975 = 1.959963984540054
-
-
-def _normal_pdf_at_quantile(q: float) -> float:
-    from statistics import NormalDist
-
-    nd = NormalDist()
-    return nd.pdf(nd.inv_cdf(q))
-
-
 def endpoint_mc_sd(low: Any, high: Any, n_draws: Any, q: float = 0.025) -> Any:
     """Predicted Monte-Carlo SD of a percentile-interval end point from ``n_draws`` bootstrap draws.
 
@@ -945,8 +947,8 @@ def endpoint_mc_sd(low: Any, high: Any, n_draws: Any, q: float = 0.025) -> Any:
         raise ValueError("endpoint_mc_sd: high < low for at least one interval")
     if np.any(b < 1):
         raise ValueError("endpoint_mc_sd: n_draws must be >= 1")
-    sigma = (hi - lo) / (2.0 * _Z975)
-    out = sigma * np.sqrt(q * (1.0 - q) / b) / _normal_pdf_at_quantile(q)
+    sigma = (hi - lo) / (2.0 * Z975)
+    out = sigma * np.sqrt(q * (1.0 - q) / b) / pdf_at_quantile(q)
     return float(out) if out.ndim == 0 else out
 
 
@@ -963,8 +965,8 @@ def draws_for_mc_sd(low: float, high: float, target_sd: float, q: float = 0.025)
     """
     if not target_sd > 0:
         raise ValueError(f"target_sd must be > 0, got {target_sd!r}")
-    sigma = (float(high) - float(low)) / (2.0 * _Z975)
-    b = q * (1.0 - q) * (sigma / (_normal_pdf_at_quantile(q) * target_sd)) ** 2
+    sigma = (float(high) - float(low)) / (2.0 * Z975)
+    b = q * (1.0 - q) * (sigma / (pdf_at_quantile(q) * target_sd)) ** 2
     b_int = max(1, int(math.ceil(b - 1e-9)))
     while endpoint_mc_sd(low, high, b_int, q) > target_sd:  # guard the rounding of ceil
         b_int += 1

@@ -28,9 +28,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
-import yaml
-
-from selfconf.data.paths import project_root
+from selfconf.data.paths import book_file, project_root
 
 __all__ = ["PHASES", "notebook_names", "phase_of", "cache_key", "used_modules", "code_digest", "execute_one", "execute", "build_html",
            "with_install_cell", "main"]
@@ -47,10 +45,8 @@ CACHE_DIR = "_build/nbcache"
 
 def toc_files(root: Path | None = None) -> set[str]:
     """Stems of the ``book/...`` files listed in ``_toc.yml`` (the toc defines what the book contains)."""
-    import yaml
-
     root = root or project_root()
-    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
+    toc = book_file("_toc.yml", root)
     found: set[str] = set()
 
     def walk(node):
@@ -108,8 +104,8 @@ def _inputs_digest(root: Path, data_dir: str | None = None) -> str:
     h = _hash_files([f for f in files if f.is_file()], root)
     # the repository block of _config.yml: pages print links built from it (the student edition's Colab and
     # Binder links, selfconf.course.student_links); the rest of the configuration does not reach a notebook
-    cfg = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8")) if (root / "_config.yml").is_file() else {}
-    h = hashlib.sha256((h + json.dumps((cfg or {}).get("repository"), sort_keys=True)).encode()).hexdigest()
+    cfg = book_file("_config.yml", root, missing_ok=True)
+    h = hashlib.sha256((h + json.dumps(cfg.get("repository"), sort_keys=True)).encode()).hexdigest()
     if extra:
         x = hashlib.sha256(h.encode())
         for p in extra:

@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlparse
 
-from selfconf.data.paths import project_root
+from selfconf.data.paths import book_file, project_root
 
 __all__ = ["CHROMIUM", "toc_order", "print_book", "main"]
 
@@ -45,10 +45,8 @@ _READY = """() => Array.from(document.querySelectorAll('div.selfconf-vega')).eve
 
 def toc_order(root: Path | None = None) -> list[str]:
     """Pages of ``_toc.yml`` in reading order, as paths relative to the HTML root (``book/04_result1.html``)."""
-    import yaml
-
     root = root or project_root()
-    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
+    toc = book_file("_toc.yml", root)
     out: list[str] = [f"{toc['root']}.html"]
 
     def walk(node) -> None:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from selfconf.claims.judging import CLAIMS, fmt, load_manifest
 from selfconf.data.paths import project_root
 
 __all__ = [
@@ -39,7 +40,6 @@ __all__ = [
 
 #: Reruns land in ``<root>/_build/reruns/<section>-seed<S>-n<B>/``.
 RERUN_DIR = "_build/reruns"
-CLAIMS = "data/paper/claims.yaml"
 
 
 def section_stems(root: Path | None = None) -> dict[str, str]:
@@ -88,13 +88,11 @@ def claim_kinds(path: str | Path = CLAIMS, root: Path | None = None) -> dict[str
     ``external`` claims count as deterministic (quoted, so they cannot move); a ``derived`` claim is
     bootstrap when any claim it depends on, directly or through other derived claims, is.
     """
-    from selfconf.book.audit import effective_kinds, load_claims
-
     root = root or project_root()
     p = Path(path) if Path(path).is_absolute() else root / path
     if not p.is_file():
         raise FileNotFoundError(f"{p}: claim manifest not found (needed for the claim kinds)")
-    return effective_kinds(load_claims(p)["claims"])
+    return load_manifest(p).effective
 
 
 @dataclass
@@ -210,8 +208,10 @@ def rerun(section: str, seed: int | None = None, n_boot: int | None = None, *, e
 
 
 def _fmt(v: Any) -> str:
+    """A glued value in the report: a float with 6 significant digits (:func:`selfconf.claims.judging.fmt`),
+    a string as its repr, anything else as ``str``."""
     if isinstance(v, float):
-        return f"{v:.6g}"
+        return fmt(v, significant=6)
     return repr(v) if isinstance(v, str) else str(v)
 
 
@@ -244,7 +244,7 @@ def format_report(res: RerunResult, root: Path | None = None) -> str:
         for d in boot:
             s = d.shift
             lines.append(f"  {d.key:<{w}}  {_fmt(d.default):>12}  {_fmt(d.rerun):>12}  "
-                         + (f"{s:+.6g}" if s is not None else (d.missing or "changed" if not d.identical else "same")))
+                         + (fmt(s, significant=6, signed=True) if s is not None else (d.missing or "changed" if not d.identical else "same")))
     other = groups["other"]
     if other:
         changed = [d for d in other if not d.identical]
@@ -252,7 +252,7 @@ def format_report(res: RerunResult, root: Path | None = None) -> str:
         for d in changed:
             s = d.shift
             lines.append(f"  {d.key}: {_fmt(d.default)} -> {_fmt(d.rerun)}"
-                         + (f" ({s:+.6g})" if s is not None and math.isfinite(s) else "")
+                         + (f" ({fmt(s, significant=6, signed=True)})" if s is not None and math.isfinite(s) else "")
                          + (f" ({d.missing})" if d.missing else ""))
     if res.ok:
         lines.append("OK: every deterministic value is identical to the default build")

@@ -48,6 +48,10 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
+from selfconf.bootstrap import holm
+from selfconf.claims.judging import fmt
+from selfconf.stats.normal import Z975, quantile
+
 __all__ = [
     "STATUSES", "Check", "Printed", "reachable_counts", "holm", "hanley_mcneil_se",
     "run_checks", "summarise", "checks_frame",
@@ -59,8 +63,7 @@ PASS, FAIL, UNCLEAR = STATUSES
 #: Table 1 row order used when the manifest does not give one.
 DEFAULT_MODELS = ("google", "moonshot", "alibaba", "xai", "deepseek", "zhipu", "openai", "mistral", "anthropic")
 
-Z975 = NormalDist().inv_cdf(0.975)
-Z80 = NormalDist().inv_cdf(0.80)
+Z80 = quantile(0.80)
 
 #: A bootstrap CI half-width within this factor of 1.96 x the Hanley-McNeil SE counts as agreement.
 HM_RATIO_BAND = (0.75, 4 / 3)
@@ -146,12 +149,12 @@ class Printed:
 
     def show(self, cid: str, signed: bool = False) -> str:
         """The value formatted with its printed decimals (the token a reader sees, without units)."""
-        spec = f"{'+' if signed else ''}.{self.decimals(cid)}f"
-        return format(self.f(cid), spec)
+        return fmt(self.f(cid), self.decimals(cid), signed=signed)
 
 
 def _fmt(x, d: int = 3, signed: bool = False) -> str:
-    return format(float(x), f"{'+' if signed else ''}.{d}f")
+    """:func:`selfconf.claims.judging.fmt` with this module's default of 3 decimals."""
+    return fmt(x, d, signed=signed)
 
 
 def _ival(iv: tuple, d: int = 4) -> str:
@@ -198,22 +201,6 @@ def _ks(ks: Sequence[int], n: int, scale: int = 100, d: int = 3) -> str:
 # ---------------------------------------------------------------------------------------------------
 # Statistics helpers
 # ---------------------------------------------------------------------------------------------------
-
-def holm(pvalues: Sequence[float]) -> np.ndarray:
-    """Holm (1979) step-down adjusted p-values, in the input order.
-
-    ``p_adj[(i)] = max_{j <= i} min(1, (m - j + 1) p_(j))`` for the sorted p-values ``p_(1) <= ... <= p_(m)``.
-    Accepts a 1-D sequence or a 2-D array (one family per row along the last axis).
-    """
-    p = np.asarray(pvalues, dtype=float)
-    m = p.shape[-1]
-    order = np.argsort(p, axis=-1, kind="stable")
-    ps = np.take_along_axis(p, order, axis=-1)
-    adj_sorted = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * ps), axis=-1)
-    out = np.empty_like(adj_sorted)
-    np.put_along_axis(out, order, adj_sorted, axis=-1)
-    return out
-
 
 def hanley_mcneil_se(auc: float, n_pos: int, n_neg: int) -> float:
     """Standard error of an AUROC by Hanley & McNeil (1982), eq. 2.

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from selfconf.data.paths import resolve
+from selfconf.stats.normal import Z975
 
 __all__ = [
     "N_BOOT_PAPER", "Z975", "STATUSES", "FAILING", "MARKED", "CLAIMS",
@@ -60,8 +61,6 @@ CLAIMS = "data/paper/claims.yaml"
 
 #: Bootstrap draws behind the paper's intervals and p-values.
 N_BOOT_PAPER = 2000
-#: The 97.5% standard-normal quantile.
-Z975 = 1.959963984540054
 _PHI_Z975 = math.exp(-0.5 * Z975**2) / math.sqrt(2 * math.pi)
 
 #: Every status a claim can have, with what it means to a reader.
@@ -148,14 +147,44 @@ def load_manifest(path: str | Path = CLAIMS) -> Manifest:
     return _cached_manifest(str(p), p.stat().st_mtime_ns)
 
 
-def fmt(x: float, decimals: int) -> str:
-    """The printed form of ``x`` with ``decimals`` decimals; a negative zero prints without its sign.
+def _is_nan(x: Any) -> bool:
+    try:
+        return math.isnan(x)
+    except TypeError:
+        return False
+
+
+def fmt(x: Any, decimals: int | None = None, *, signed: bool = False, percent: bool = False,
+        significant: int | None = None, missing: str | None = None) -> str:
+    """The printed form of ``x``: the book's one number formatter.
+
+    Definition: ``format(v, ".{decimals}f")`` with ``v = 100 x`` when ``percent`` and ``v = x``
+    otherwise (or ``format(v, ".{significant}g")`` when ``significant`` is given instead of
+    ``decimals``); a value that rounds to zero prints without a minus sign (``-0.0004`` -> ``0.000``);
+    ``signed`` puts ``+`` before every other value (``+0.000``, ``+1.5``, ``-1.5``).  With ``missing``
+    given, ``None`` and NaN print as that text (otherwise ``None`` raises and NaN prints ``nan``).
+    Every formatter of the package calls this function (the claim judge, the consistency
+    appendix, ``selfconf rerun`` and ``selfconf diagnose``).
+
+    Reference: Python's format specification mini-language (``f`` and ``g`` presentation types).
 
     >>> fmt(-0.0004, 3), fmt(0.7455, 3), fmt(12, 0)
     ('0.000', '0.746', '12')
+    >>> fmt(0.1234, 1, percent=True), fmt(-0.0213, 1, percent=True, signed=True), fmt(3.5, 2, signed=True)
+    ('12.3', '-2.1', '+3.50')
+    >>> fmt(float("nan"), 3, missing="undefined"), fmt(1234.5678, significant=6)
+    ('undefined', '1234.57')
     """
-    s = format(float(x), f".{int(decimals)}f")
-    return s[1:] if s.startswith("-") and float(s) == 0 else s
+    if (decimals is None) == (significant is None):
+        raise TypeError("fmt: give exactly one of decimals and significant")
+    if missing is not None and (x is None or _is_nan(x)):
+        return missing
+    v = 100.0 * float(x) if percent else float(x)
+    spec = f".{int(decimals)}f" if significant is None else f".{int(significant)}g"
+    s = format(v, spec)
+    if s.startswith("-") and float(s) == 0:
+        s = s[1:]
+    return "+" + s if signed and not s.startswith("-") else s
 
 
 def effective_kinds(claims: list[dict]) -> dict[str, str]:

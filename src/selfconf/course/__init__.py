@@ -34,6 +34,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from selfconf.data.paths import book_file
+
 __all__ = ["TEACHING", "CHECKS_DIR", "INSTALL_TAG", "WHEEL_ENV", "grader", "repository_url", "book_ref",
            "install_cell_source", "install_cell", "add_install_cell", "make_student", "exercises",
            "student_links", "publish", "main"]
@@ -88,13 +90,8 @@ def exercises(stem: str) -> list[str]:
 
 def repository_url(root: Path | None = None) -> str:
     """``repository.url`` of ``_config.yml``, the one place the repository address is set."""
-    import yaml
-
-    from selfconf.data.paths import project_root
-
-    root = root or project_root()
-    cfg = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
-    url = ((cfg or {}).get("repository") or {}).get("url")
+    cfg = book_file("_config.yml", root)
+    url = (cfg.get("repository") or {}).get("url")
     if not url:
         raise ValueError(f"{root / '_config.yml'}: repository.url is not set")
     return str(url).rstrip("/")
@@ -102,13 +99,8 @@ def repository_url(root: Path | None = None) -> str:
 
 def notebooks_branch(root: Path | None = None) -> str:
     """``repository.branch`` of ``_config.yml``: the branch the launch buttons open (the published notebooks)."""
-    import yaml
-
-    from selfconf.data.paths import project_root
-
-    root = root or project_root()
-    cfg = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
-    return str(((cfg or {}).get("repository") or {}).get("branch") or "main")
+    cfg = book_file("_config.yml", root)
+    return str((cfg.get("repository") or {}).get("branch") or "main")
 
 
 def book_ref(root: Path | None = None) -> str:

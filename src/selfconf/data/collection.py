@@ -20,7 +20,6 @@ from __future__ import annotations
 import csv
 import gzip
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from selfconf.data.answers import normalize
 from selfconf.data.paths import resolve
 
 __all__ = [
@@ -258,18 +258,9 @@ def _load_contract(d: Path, path: Path | None = None) -> tuple[pd.DataFrame, Exc
 RAW_FIELDS = {"model", "model_id", "item_id", "confidence", "parse_ok", "correct", "refusal",
               "answer", "answer_norm", "grade_method", "served_by"}
 
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-_PUNCT = re.compile(r"[^\w\s]")
-
-
-def normalise_answer(text: str) -> str:
-    """Normalised answer string: lower case, punctuation and English articles removed, spaces collapsed.
-
-    (The rule of SQuAD-style exact-match grading, Rajpurkar et al. 2016.)
-    """
-    s = _PUNCT.sub(" ", str(text).lower())
-    s = _ARTICLES.sub(" ", s)
-    return " ".join(s.split())
+#: The answer class of a raw record without ``answer_norm``: the project's one normalisation
+#: (:func:`selfconf.data.answers.normalize`, re-exported under this name).
+normalise_answer = normalize
 
 
 def _raw_record(obj: Any, tier: str, path: Path, line: int, unmapped: set[str]) -> dict:

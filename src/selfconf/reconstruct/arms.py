@@ -52,6 +52,8 @@ from typing import Any
 
 import numpy as np
 
+from selfconf.reconstruct.targets import printed_values
+
 __all__ = ["SEED", "LOCAL_MODELS", "generate"]
 
 SEED = 20260801
@@ -60,12 +62,8 @@ TOPIC_BINS = ("numerical", "logic", "physics", "history", "code", "probability",
 
 
 def _targets() -> dict[str, float]:
-    from selfconf.data.paths import resolve
-
-    import yaml
-
-    doc = yaml.safe_load(resolve("data/paper/claims.yaml").read_text(encoding="utf-8"))
-    return {c["id"]: float(c["value"]) for c in doc["claims"] if isinstance(c.get("value"), (int, float))}
+    """Printed target values from the claim manifest (:func:`selfconf.reconstruct.targets.printed_values`)."""
+    return printed_values()
 
 
 def _write_csv(path: Path, rows: list[dict]) -> None:

@@ -21,12 +21,12 @@ import math
 import numpy as np
 
 from selfconf.reconstruct.targets import Targets
+from selfconf.stats.normal import Z975
 
 __all__ = ["BENCH_MODELS", "TRUTHFULQA_ITEMS", "choose_counts", "benchmark_rows"]
 
 BENCH_MODELS = ("deepseek", "mistral", "zhipu")
 TRUTHFULQA_ITEMS = 817
-Z = 1.959963984540054
 
 
 def choose_counts(T: Targets, sqa_counts: dict[str, tuple[int, int]]) -> dict[str, dict]:
@@ -49,7 +49,7 @@ def choose_counts(T: Targets, sqa_counts: dict[str, tuple[int, int]]) -> dict[st
                         continue
                 p_t = k_t / n_t
                 se = 100 * math.sqrt(p_s * (1 - p_s) / n_s + p_t * (1 - p_t) / n_t)
-                err = max(abs(gap - Z * se - ci_lo), abs(gap + Z * se - ci_hi))
+                err = max(abs(gap - Z975 * se - ci_lo), abs(gap + Z975 * se - ci_hi))
                 cand = (err, -n_t, k_t)
                 if best is None or cand < best:
                     best = cand

@@ -39,12 +39,12 @@ from selfconf.reconstruct.anneal import ModelTable
 from selfconf.reconstruct.frontier import FRONTIER, FrontierPlan, fit_frontier
 from selfconf.reconstruct.local import LOCAL, LOCAL_SPEC, fit_local
 from selfconf.reconstruct.targets import Targets
+from selfconf.stats.normal import Z975
 
 __all__ = ["N_ITEMS", "ITEM_IDS", "COLUMNS", "Structure", "build_rows", "write_collection",
            "FRONTIER_PARSE_FAILURES", "MOONSHOT_FIRST_PARTY"]
 
 N_ITEMS = 1500
-Z975 = 1.959963984540054
 ITEM_IDS = [f"sqa-{i:04d}" for i in range(1, N_ITEMS + 1)]
 COLUMNS = ["tier", "model", "model_id", "item_id", "confidence", "parse_ok", "correct", "refusal",
            "answer_class", "graded_by", "served_by"]

@@ -206,9 +206,9 @@ def judge(c: dict, x: float | None, by_id: dict) -> tuple[str, float | None]:
 def fidelity_records(T: Targets, values: dict[str, float]) -> list[dict]:
     """One record per design/result1 claim (plus the moonshot first-party count), in the schema of
     :func:`selfconf.claims.judging.fidelity_record`; a repeat is judged with its canonical claim's value."""
-    from selfconf.claims.judging import Manifest, fidelity_record
+    from selfconf.claims.judging import fidelity_record
 
-    m = Manifest(T.raw["claims"], T.raw)
+    m = T.manifest
     recs = []
     for c in T.raw["claims"]:
         if c["section"] not in SECTIONS and c["id"] not in EXTRA_CLAIMS:

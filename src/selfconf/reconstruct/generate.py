@@ -23,6 +23,7 @@ from selfconf.reconstruct.collection import (
 from selfconf.reconstruct.frontier import FRONTIER, FrontierPlan, fit_frontier, frontier_terms
 from selfconf.reconstruct.local import fit_local
 from selfconf.reconstruct.targets import load_targets
+from selfconf.stats.normal import Z975
 
 __all__ = ["DEFAULT_SEED", "KNOWN_CONFLICTS", "RECONSTRUCTION_LIMITS", "generate_collection", "google_ci_evidence",
            "google_ci_reason", "ceil_rule_closest", "ideal_bootstrap"]
@@ -124,7 +125,7 @@ def google_ci_evidence(T) -> dict:
     window = T.interval("t1_google_self_auroc")
     res = min_delong_se(sizes, errors, window)
     lo, hi = T.value("t1_google_self_auroc_ci_lo"), T.value("t1_google_self_auroc_ci_hi")
-    z = 1.959963984540054
+    z = Z975
     a = T.value("t1_google_self_auroc")
     tied_auroc, tied_se = delong_se_from_table(*block_tied_table(sizes, errors))
     return {

@@ -71,6 +71,10 @@ from typing import Any
 
 import numpy as np
 
+from selfconf.claims.judging import fidelity_records, load_manifest
+from selfconf.reconstruct.targets import printed_values
+from selfconf.stats.normal import Z975
+
 __all__ = ["SEED", "SUBJECTS", "BINS", "ARMS", "generate", "build_subject", "write_bundle"]
 
 SEED = 20260731
@@ -144,13 +148,7 @@ _SONNET_BIN_ACC = (1.00, 0.93, 0.98, 0.85, 0.94, 0.84, 0.92, 0.74, 0.92, 0.98, 0
 # ------------------------------------------------------------------------------------------ io
 def _claims_targets() -> dict[str, float]:
     """Printed target values from the claim manifest (the generator may read them; analysis never)."""
-    from selfconf.data.paths import resolve
-
-    import yaml
-
-    p = resolve("data/paper/claims.yaml")
-    doc = yaml.safe_load(p.read_text(encoding="utf-8"))
-    return {c["id"]: float(c["value"]) for c in doc["claims"] if isinstance(c.get("value"), (int, float))}
+    return printed_values()
 
 
 # ------------------------------------------------------------------------------- fast statistics
@@ -808,7 +806,7 @@ def _polish_clustered_se(rng: np.random.Generator, S: _Subject, targets: dict, d
     The SE is a smooth function of the rows, so unlike percentiles of a fixed set of bootstrap draws
     it cannot be fitted to the noise of particular draws; the book's bootstrap, with any seed, then
     lands within Monte-Carlo error of the printed interval.  Returns the largest relative SE miss."""
-    z = 1.959963984540054
+    z = Z975
     arm_of = {k: ARMS.index(k.removeprefix("paired_core_")) for k in bt}
     want = {k: (hi - lo) / (2 * z) for k, (lo, hi) in bt.items()}
     ses = {k: _paired_clustered_se(S, a)[1] for k, a in arm_of.items()}
@@ -1075,8 +1073,6 @@ def ideal_bootstrap(recompute_fn, judged: dict[str, dict]) -> dict[str, dict]:
 def judge(values: dict[str, float], claims_path: str = "data/paper/claims.yaml") -> dict[str, dict]:
     """Judge recomputed values against the manifest by the book's one rule
     (:func:`selfconf.claims.judging.fidelity_records`, the audit's rule)."""
-    from selfconf.claims.judging import fidelity_records, load_manifest
-
     return fidelity_records(load_manifest(claims_path), values)
 
 

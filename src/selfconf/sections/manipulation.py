@@ -33,6 +33,7 @@ import pandas as pd
 from selfconf import bootstrap as _bs
 from selfconf import metrics as _m
 from selfconf.data.families import load_csv
+from selfconf.stats.streams import stream
 
 __all__ = [
     "load_csv", "microprobe_table", "heldout_profile", "topic_summary", "directional_examples",
@@ -77,7 +78,7 @@ def topic_summary(tp: pd.DataFrame, n_boot: int, seed: int) -> pd.DataFrame:
         sub = tp[tp["model"] == model]
         _, d = _probe_diffs(tp, model)
         ci = _bs.percentile_ci(lambda x: float(np.mean(x)), d, n_boot=n_boot,
-                               rng=np.random.default_rng([int(seed), len(model), sum(map(ord, model))]))
+                               rng=stream(seed, "topic", model))
         row = {"model": model, "n_probes": int(len(d))}
         for arm in ("true", "false"):
             a = sub[sub["arm"] == arm]

@@ -14,13 +14,15 @@ The AUROC interval of a model must not change when another model is added to or 
 the input, nor when the rows are reordered across models.  :func:`table1` therefore never
 shares one random stream between models.  It reduces ``rng`` to one integer *base seed*
 (the int itself, or one 63-bit integer drawn from a ``numpy.random.Generator``) and gives each
-model its own generator::
+model its own generator, the book's named stream of the model name
+(:func:`selfconf.stats.streams.stream`)::
 
-    numpy.random.default_rng([base_seed, zlib.crc32(model_name.encode("utf-8"))])
+    selfconf.stats.streams.stream(base_seed, model_name)
 
-(:func:`model_rng`).  NumPy's ``SeedSequence`` mixes the two words, so the streams of different
-models are statistically independent, and a model's draws depend only on the base seed, its
-name, and its own rows (in their input order).
+(:func:`model_rng`).  Distinct names give distinct streams (the name's UTF-8 bytes, not a 32-bit
+checksum, key NumPy's ``SeedSequence``), the streams of different models are statistically
+independent, and a model's draws depend only on the base seed, its name, and its own rows (in
+their input order).
 
 How many rows a coverage keeps
 ------------------------------
@@ -36,7 +38,6 @@ floor is the rule the printed table implies.
 
 from __future__ import annotations
 
-import zlib
 from numbers import Integral
 from typing import Any, Sequence
 
@@ -44,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, metrics
+from selfconf.stats.streams import stream
 
 __all__ = ["TABLE1_COLUMNS", "COVERED_RULES", "base_seed", "model_rng",
            "row_bootstrap_auroc", "table1"]
@@ -78,13 +80,18 @@ def base_seed(rng: np.random.Generator | int) -> int:
 
 
 def model_rng(seed: int, model: str) -> np.random.Generator:
-    """The bootstrap generator of one model: ``default_rng([seed, crc32(model)])``.
+    """The bootstrap generator of one model (or any named quantity): ``stream(seed, str(model))``.
 
-    ``crc32`` is taken of the UTF-8 bytes of ``str(model)``; it is a fixed, platform-independent
-    function (unlike Python's salted ``hash``), so the same seed and name always give the same
-    stream.
+    Definition: :func:`selfconf.stats.streams.stream`, i.e. NumPy's ``SeedSequence(seed)`` keyed by the
+    UTF-8 bytes of the name; platform-independent (no salted ``hash``), so the same seed and name
+    always give the same stream, and distinct names never share one.
+
+    Reference: NumPy, ``numpy.random.SeedSequence``.
+
+    >>> bool((model_rng(42, "moonshot").random(3) == model_rng(42, "moonshot").random(3)).all())
+    True
     """
-    return np.random.default_rng([int(seed), zlib.crc32(str(model).encode("utf-8"))])
+    return stream(seed, str(model))
 
 
 def row_bootstrap_auroc(
@@ -182,7 +189,7 @@ def table1(
         missing) or a non-binary ``correct`` raises ``ValueError`` naming the row.
     rng : numpy.random.Generator or int
         Source of the bootstrap seed (see the module docstring): each model's draws come from
-        ``default_rng([base_seed, crc32(model)])``, so they do not depend on which other
+        ``model_rng(base_seed, model)``, so they do not depend on which other
         models are present or on their order.  A Generator is advanced by one draw.
     n_boot : int, default 2000
         Bootstrap draws per model (the paper uses 2,000).

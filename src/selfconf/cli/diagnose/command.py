@@ -8,8 +8,13 @@ import math
 import sys
 import textwrap
 
-from selfconf.cli.collect import Question, add_client_arguments, client_from_args, collect
-from selfconf.cli.grade import read_rows
+from selfconf.claims.judging import fmt
+from selfconf.cli.collect import (
+    Question,
+    add_client_arguments,
+    client_from_args,
+    collect,
+)
 from selfconf.cli.diagnose.scoring import (
     BOTTOM_NOT_OVERCONFIDENT,
     DIAGNOSE_SYSTEM_PROMPT,
@@ -21,6 +26,7 @@ from selfconf.cli.diagnose.scoring import (
     load_battery,
     score_answers,
 )
+from selfconf.cli.grade import read_rows
 
 #: Prompt id written to the reply log by ``--base-url`` runs (and expected of replies collected elsewhere).
 PROMPT_ID = "diagnose-v1"
@@ -36,10 +42,9 @@ def battery_questions(battery: dict) -> list[Question]:
 
 
 def _fmt(x, pct=False, signed=False) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "undefined"
-    v = 100 * x if pct else x
-    return f"{v:+.1f}" if signed else f"{v:.1f}" if pct else f"{v:.3f}"
+    """:func:`selfconf.claims.judging.fmt`: a percentage or a signed value with 1 decimal, else 3;
+    a missing value is ``undefined``."""
+    return fmt(x, 1 if (pct or signed) else 3, percent=pct, signed=signed, missing="undefined")
 
 
 def format_result(res, label: str) -> str:

@@ -8,12 +8,12 @@ Grading one reply (:func:`grade_item`)
     *Missing*: no record for the item, or a record whose answer is empty (an endpoint failure or
     an unparsed reply logs one); missing replies count in ``n_missing``.
     *Abstained*: the normalised answer contains the word ``abstain`` (the token, at any stated
-    confidence), or the answer is refusal prose from the lexicon of :mod:`selfconf.cli.grade`
+    confidence), or the answer is refusal prose from the lexicon of :mod:`selfconf.data.answers`
     ("I don't know", "unknown", "cannot determine", ...) stated with a confidence below
     :data:`PROSE_ABSTAIN_BELOW` (or none).  Refusal prose stated at a high confidence is an
     ordinary answer ("unknown" at 90 % claims to *be* the answer), not an abstention.
     *Trap*: correct iff abstained.
-    *Probe*: correct iff the normalised answer (:func:`selfconf.cli.grade.normalize`) equals a
+    *Probe*: correct iff the normalised answer (:func:`selfconf.data.answers.normalize`) equals a
     normalised accepted answer (checked first), else an abstention is incorrect, else — for numeric
     probes — the first number in the answer (fractions ``a/b`` allowed, thousands separators
     ignored, ``x%`` read as ``x/100`` where the probe says so) is within the probe's tolerance.
@@ -72,7 +72,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from selfconf.cli.grade import is_refusal, normalize
+from selfconf.data.answers import is_refusal, normalize
 
 __all__ = [
     "ABSTAIN",
@@ -172,7 +172,7 @@ def abstained(answer: Any, confidence: float | None = None) -> bool:
     """True when a reply is an abstention (rules in the module docstring).
 
     The token ``ABSTAIN`` is an abstention at any confidence; refusal prose (the lexicon of
-    :func:`selfconf.cli.grade.is_refusal`) only when ``confidence`` (0–1) is None or below
+    :func:`selfconf.data.answers.is_refusal`) only when ``confidence`` (0–1) is None or below
     :data:`PROSE_ABSTAIN_BELOW`.  An empty answer is no reply at all, not an abstention.
 
     Reference: Kadavath et al. (2022), "Language models (mostly) know what they know" (abstention probes).
