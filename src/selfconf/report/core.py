@@ -57,6 +57,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
+from selfconf.data import validate
+from selfconf.data.validate import SCALES, resolve_scale
+
 if TYPE_CHECKING:  # pandas is imported when a report is computed, so `--help` starts fast
     import pandas as pd
 
@@ -70,6 +73,8 @@ __all__ = [
     "load_rows",
     "rows_from_frame",
     "compute",
+    "compute_records",
+    "ReportTable",
     "from_frame",
     "report_json",
     "format_table",
@@ -87,7 +92,6 @@ COVERAGES = (1.0, 0.8, 0.6, 0.4, 0.2)
 HIGH_CONF = 0.8
 #: Share of a model's rows that may be excluded before its headline gets a warning.
 EXCLUDED_WARN = 0.05
-SCALES = ("auto", "percent", "unit")
 REQUIRED = ("model", "item_id", "confidence", "correct")
 #: Metrics reported with a percentile bootstrap interval (``<metric>_ci_low`` / ``_ci_high``).
 CI_METRICS = ("accuracy", "mean_confidence", "citl", "brier", "ece", "smooth_ece", "auroc",
@@ -157,90 +161,13 @@ class Rows:
         return out
 
 
-def _first_rows(mask: np.ndarray, where, k: int = 3) -> str:
-    idx = np.flatnonzero(mask)[:k]
-    return "; ".join(where(int(i)) for i in idx)
-
-
-def resolve_scale(raw: np.ndarray, percent_sign: np.ndarray, scale: str, where) -> tuple[str, str]:
-    """Decide the confidence scale (rules in the module docstring); return ``(scale, reason)``.
-
-    ``raw`` are the confidences as written (NaN = missing), ``percent_sign`` marks values written
-    with ``%``, ``where(i)`` names row i.  Out-of-range values are errors naming the first row.
-
-    Reference: the elicitation scale of Chernets (2026), Section 2 (integers 0–100).
-
-    Example: ``resolve_scale(np.array([0.2, 0.9]), np.zeros(2, bool), "auto", str)`` is
-    ``("unit", ...)``.
-    """
-    if scale not in SCALES:
-        raise ValueError(f"--confidence-scale must be one of {', '.join(SCALES)}, got {scale!r}")
-    present = ~np.isnan(raw)
-    if not np.isfinite(raw[present]).all():
-        i = int(np.flatnonzero(present & ~np.isfinite(raw))[0])
-        raise ValueError(f"{where(i)}: field 'confidence' must be finite, got {raw[i]!r}")
-    neg = present & (raw < 0)
-    if neg.any():
-        i = int(np.flatnonzero(neg)[0])
-        raise ValueError(f"{where(i)}: field 'confidence' = {raw[i]:g} is negative")
-    if scale == "unit" and percent_sign.any():
-        raise ValueError(f"{where(int(np.flatnonzero(percent_sign)[0]))}: confidence written with '%' "
-                         "but --confidence-scale unit was given (use percent or auto)")
-    if scale == "auto":
-        above = present & ((raw > 1) | percent_sign)
-        frac = present & ~percent_sign & (raw <= 1) & (raw != np.floor(raw))
-        if above.any() and frac.any():
-            raise ValueError(
-                "confidences mix scales: values above 1 (or written with %) at "
-                f"{_first_rows(above, where)}, and fractional values at or below 1 at {_first_rows(frac, where)}; "
-                "fix the file, or pass --confidence-scale percent or unit to state the scale"
-            )
-        if above.any():
-            scale, reason = "percent", "auto-detected: values above 1 (or written with %)"
-        elif frac.any():
-            scale, reason = "unit", "auto-detected: all values within [0, 1], some strictly between"
-        elif present.any() and not (raw[present] == 0).all():
-            raise ValueError(
-                "every confidence is exactly 0 or 1, which fits both the 0-1 and the 0-100 scale; "
-                "pass --confidence-scale unit or --confidence-scale percent"
-            )
-        elif present.any():
-            scale, reason = "unit", "auto-detected: every value is 0, which means the same on either scale"
-        else:
-            scale, reason = "unit", "no confidences present"
-    else:
-        reason = "given by --confidence-scale"
-    hi = 100.0 if scale == "percent" else 1.0
-    over = present & (raw > hi)
-    if over.any():
-        i = int(np.flatnonzero(over)[0])
-        hint = " (0-100 values? use --confidence-scale percent or auto)" if scale == "unit" and raw[i] <= 100 else ""
-        raise ValueError(f"{where(i)}: field 'confidence' = {raw[i]:g} is outside the {scale} scale [0, {hi:g}]{hint}")
-    return scale, reason
-
-
-def _duplicated(key: np.ndarray) -> np.ndarray:
-    """True for every entry whose value occurred earlier in ``key`` (non-negative integers)."""
-    if not key.size:
-        return np.zeros(0, dtype=bool)
-    if int(key.max()) < 8 * key.size + 1_000_000:  # dense keys: counting, no sort
-        if np.bincount(key).max() <= 1:
-            return np.zeros(key.size, dtype=bool)
-    order = np.argsort(key, kind="stable")
-    ks = key[order]
-    dup = np.zeros(key.size, dtype=bool)
-    dup[order[1:]] = ks[1:] == ks[:-1]
-    return dup
-
-
 def _rows_from_columns(cols, *, confidence_scale: str, by: str | None, inputs: list[str]) -> Rows:
     model, models = cols.identifiers("model")
     item, _ = cols.identifiers("item_id")
     key = model * (int(item.max()) + 1 if item.size else 1) + item
-    dup = _duplicated(key)
-    if dup.any():
-        i = int(np.flatnonzero(dup)[0])
-        j = int(np.flatnonzero(key == key[i])[0])
+    dup = validate.first_duplicate(key)
+    if dup is not None:
+        i, j = dup
         item_name = cols.identifiers("item_id")[1][item[i]]
         raise ValueError(f"{cols.where(i)}: duplicate row for model {models[model[i]]!r}, item_id {item_name!r} "
                          f"(first at {cols.where(j)})")
@@ -284,11 +211,9 @@ def rows_from_frame(df: pd.DataFrame, *, confidence_scale: str = "auto", by: str
     """
     import pyarrow as pa
 
-    from selfconf.data.rows import RowFile, _list_to_arrow, columns_from
+    from selfconf.data.rows import RowFile, columns_from
 
-    missing = [c for c in REQUIRED if c not in df.columns]
-    if missing:
-        raise ValueError(f"{source}: missing column(s) {', '.join(missing)} (has: {', '.join(map(str, df.columns))})")
+    validate.require_columns(source, REQUIRED, [str(c) for c in df.columns])
     if df.empty:
         raise ValueError(f"{source}: no rows")
     want = list(REQUIRED) + ["refusal"] + ([by] if by else [])
@@ -481,17 +406,61 @@ def _expand_correct(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
     return out
 
 
+class ReportTable(list):
+    """The report's rows as a list of dicts (keys :data:`JSON_MODEL_KEYS`) with the settings in ``attrs``.
+
+    What :func:`compute` returns before it becomes a DataFrame: it answers the two things
+    :func:`report_json`, :func:`format_table` and :func:`selfconf.report.html.build_html` ask of a
+    table (``attrs`` and ``to_dict("records")``), so the command line prints JSON and text without
+    importing pandas (about half a second of start-up).
+
+    Example: ``compute_records(load_rows(["rows.csv"])).to_dict("records")[0]["auroc"]``.
+    """
+
+    def __init__(self, records: Sequence[dict[str, Any]], attrs: dict[str, Any]):
+        super().__init__(records)
+        self.attrs = dict(attrs)
+
+    def to_dict(self, orient: str = "records") -> list[dict[str, Any]]:
+        if orient != "records":
+            raise ValueError(f"ReportTable.to_dict supports orient='records' only, got {orient!r}")
+        return [dict(r) for r in self]
+
+    def to_frame(self) -> pd.DataFrame:
+        """The table as the DataFrame :func:`compute` returns (``attrs`` copied)."""
+        import pandas as pd
+
+        tab = pd.DataFrame(list(self), columns=list(JSON_MODEL_KEYS))
+        for c in ("model", "group", "warning"):  # keep None as None (pandas would infer a str dtype with NaN)
+            tab[c] = pd.Series([r[c] for r in self], dtype=object)
+        tab.attrs.update(self.attrs)
+        return tab
+
+
 def compute(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10, ece_binning: str = "equal_width",
             ece_edge: str = "upper", level: float = 0.95) -> pd.DataFrame:
     """Every report statistic, one row per model (sorted by name), then per (model, group) with ``--by``.
 
     Columns are :data:`JSON_MODEL_KEYS`; ``attrs`` holds the settings.  A model whose every row
     was excluded appears with ``n = 0`` and NaN statistics.  Definitions: module docstring and
-    :func:`selfconf.metrics.counts_statistics`.
+    :func:`selfconf.metrics.counts_statistics`.  The same numbers as :func:`compute_records`, as a
+    DataFrame.
 
     Reference: Chernets (2026), Tables 1–2, extended with the intervals of Efron & Tibshirani (1993).
 
     Example: ``compute(load_rows(["rows.csv"]), n_boot=200)["auroc"]``.
+    """
+    return compute_records(rows, seed=seed, n_boot=n_boot, ece_bins=ece_bins, ece_binning=ece_binning,
+                           ece_edge=ece_edge, level=level).to_frame()
+
+
+def compute_records(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10,
+                    ece_binning: str = "equal_width", ece_edge: str = "upper", level: float = 0.95) -> ReportTable:
+    """:func:`compute` without pandas: the same rows as a :class:`ReportTable` (list of dicts + ``attrs``).
+
+    Definition and reference: :func:`compute` (Chernets 2026, Tables 1–2; Efron & Tibshirani 1993).
+
+    Example: ``compute_records(load_rows(["rows.csv"]), n_boot=200)[0]["accuracy"]``.
     """
     from selfconf import metrics
 
@@ -582,13 +551,7 @@ def compute(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10
                  ece_binning=ece_binning, ece_edge=ece_edge, confidence_scale=rows.scale,
                  confidence_scale_reason=rows.scale_reason, by=rows.by, rows_read=rows.rows_read,
                  rows_used=int(used.sum()), inputs=list(rows.inputs))
-    import pandas as pd
-
-    tab = pd.DataFrame(out, columns=list(JSON_MODEL_KEYS))
-    for c in ("model", "group", "warning"):  # keep None as None (pandas would infer a str dtype with NaN)
-        tab[c] = pd.Series([r[c] for r in out], dtype=object)
-    tab.attrs.update(attrs)
-    return tab
+    return ReportTable([{k: r[k] for k in JSON_MODEL_KEYS} for r in out], attrs)
 
 
 _REASON_TEXT = {"missing_confidence": "without a confidence", "missing_correct": "ungraded",
@@ -890,8 +853,8 @@ def run(args: argparse.Namespace) -> int:
     if args.ece_bins < 1:
         raise ValueError(f"--ece-bins must be >= 1, got {args.ece_bins}")
     rows = load_rows(args.paths, confidence_scale=args.confidence_scale, by=args.by)
-    tab = compute(rows, seed=args.seed, n_boot=args.n_boot, ece_bins=args.ece_bins,
-                  ece_binning=args.ece_binning, ece_edge=args.ece_edge)
+    tab = compute_records(rows, seed=args.seed, n_boot=args.n_boot, ece_bins=args.ece_bins,
+                          ece_binning=args.ece_binning, ece_edge=args.ece_edge)
     if args.json:
         print(json.dumps(report_json(tab), indent=2, allow_nan=False))
     else:
@@ -899,7 +862,7 @@ def run(args: argparse.Namespace) -> int:
     if args.html:
         from selfconf.report.html import write_html
 
-        write_html(args.html, tab)
+        write_html(args.html, tab.to_frame())  # the charts are built with pandas anyway
         print(f"wrote {args.html}", file=sys.stderr)
     return 0
 
@@ -937,10 +900,8 @@ def prepare_frame(df: pd.DataFrame, *, scale: str = "unit", source: str = "frame
 
     from selfconf import metrics
 
-    missing = [c for c in REQUIRED if c not in df.columns]
-    if missing:
-        raise ValueError(f"{source}: missing column(s) {', '.join(missing)}")
-    hi = 100.0 if scale == "percent" else 1.0
+    validate.require_columns(source, REQUIRED, [str(c) for c in df.columns], show_present=False)
+    hi = validate.PERCENT_MAX if scale == "percent" else 1.0
     conf = pd.to_numeric(df["confidence"], errors="coerce")
     bad = df["confidence"].notna() & conf.isna()
     if bad.any():
