@@ -100,3 +100,68 @@ def test_the_three_users_share_the_module():
     # the book's loader: the same rule and message, with file, line and field added
     with pytest.raises(DataError, match=r"^x.csv, line 4, field 'confidence': confidence '101' out of range 0-100$"):
         collection._confidence("101", "x.csv", 4)
+
+
+def _reference_scale(raw, percent_sign, scale, where):
+    """The scale rule written with one mask per condition (the rule before its fast path), as an oracle."""
+    present = ~np.isnan(raw)
+    if not np.isfinite(raw[present]).all():
+        i = int(np.flatnonzero(present & ~np.isfinite(raw))[0])
+        raise ValueError(f"{where(i)}: field 'confidence' must be finite, got {raw[i]!r}")
+    neg = present & (raw < 0)
+    if neg.any():
+        i = int(np.flatnonzero(neg)[0])
+        raise ValueError(f"{where(i)}: field 'confidence' = {raw[i]:g} is negative")
+    if scale == "unit" and percent_sign.any():
+        raise ValueError(f"{where(int(np.flatnonzero(percent_sign)[0]))}: confidence written with '%' "
+                         "but --confidence-scale unit was given (use percent or auto)")
+    first = lambda m: "; ".join(where(int(i)) for i in np.flatnonzero(m)[:3])  # noqa: E731
+    if scale == "auto":
+        above = present & ((raw > 1) | percent_sign)
+        frac = present & ~percent_sign & (raw <= 1) & (raw != np.floor(raw))
+        if above.any() and frac.any():
+            raise ValueError("confidences mix scales: values above 1 (or written with %) at "
+                             f"{first(above)}, and fractional values at or below 1 at {first(frac)}; "
+                             "fix the file, or pass --confidence-scale percent or unit to state the scale")
+        if above.any():
+            scale, reason = "percent", "auto-detected: values above 1 (or written with %)"
+        elif frac.any():
+            scale, reason = "unit", "auto-detected: all values within [0, 1], some strictly between"
+        elif present.any() and not (raw[present] == 0).all():
+            raise ValueError("every confidence is exactly 0 or 1, which fits both the 0-1 and the 0-100 scale; "
+                             "pass --confidence-scale unit or --confidence-scale percent")
+        elif present.any():
+            scale, reason = "unit", "auto-detected: every value is 0, which means the same on either scale"
+        else:
+            scale, reason = "unit", "no confidences present"
+    else:
+        reason = "given by --confidence-scale"
+    hi = 100.0 if scale == "percent" else 1.0
+    over = present & (raw > hi)
+    if over.any():
+        i = int(np.flatnonzero(over)[0])
+        hint = " (0-100 values? use --confidence-scale percent or auto)" if scale == "unit" and raw[i] <= 100 else ""
+        raise ValueError(f"{where(i)}: field 'confidence' = {raw[i]:g} is outside the {scale} scale [0, {hi:g}]{hint}")
+    return scale, reason
+
+
+def test_resolve_scale_equals_the_mask_per_condition_rule():
+    rng = np.random.default_rng(0)
+    pools = [[0, 1], [0.0], [0.5, 0.2, 1, 0], list(range(101)), [0.3, 80, 1], [-1, 5, 50], [150, 20],
+             [np.inf, 3], [1.5, 0.99, 100.5], [2.0]]
+    outcomes = set()
+    for trial in range(3000):
+        n = int(rng.integers(0, 8))
+        raw = rng.choice(np.array(pools[trial % len(pools)], dtype=float), n)
+        raw[rng.random(n) < 0.2] = np.nan
+        pct = (rng.random(n) < (0.15 if trial % 3 == 0 else 0)) & ~np.isnan(raw)
+        for scale in validate.SCALES:
+            got = []
+            for rule in (validate.resolve_scale, _reference_scale):
+                try:
+                    got.append(("ok",) + rule(raw.copy(), pct.copy(), scale, "row {}".format))
+                except ValueError as exc:
+                    got.append(("error", str(exc)))
+            assert got[0] == got[1], (raw, pct, scale)
+            outcomes.add(got[0][0] if got[0][0] == "error" else got[0][1:])
+    assert {"error", ("percent", "given by --confidence-scale")} <= outcomes and len(outcomes) >= 6

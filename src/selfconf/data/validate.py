@@ -264,30 +264,42 @@ def resolve_scale(raw: np.ndarray, percent_sign: np.ndarray, scale: str, where: 
     if scale not in SCALES:
         raise ValueError(f"--confidence-scale must be one of {', '.join(SCALES)}, got {scale!r}")
     present = ~np.isnan(raw)
-    if not np.isfinite(raw[present]).all():
+    values = raw if present.all() else raw[present]  # (no copy in the usual case: nothing missing)
+    if not np.isfinite(values).all():
         i = int(np.flatnonzero(present & ~np.isfinite(raw))[0])
         raise ValueError(f"{where(i)}: field 'confidence' must be finite, got {raw[i]!r}")
-    neg = present & (raw < 0)
-    if neg.any():
-        i = int(np.flatnonzero(neg)[0])
+    lowest = float(values.min()) if values.size else 0.0
+    highest = float(values.max()) if values.size else 0.0
+    if lowest < 0:
+        i = int(np.flatnonzero(present & (raw < 0))[0])
         raise ValueError(f"{where(i)}: field 'confidence' = {raw[i]:g} is negative")
-    if scale == "unit" and percent_sign.any():
+    any_percent = bool(percent_sign.any())
+    if scale == "unit" and any_percent:
         raise ValueError(f"{where(int(np.flatnonzero(percent_sign)[0]))}: confidence written with '%' "
                          "but --confidence-scale unit was given (use percent or auto)")
     if scale == "auto":
-        above = present & ((raw > 1) | percent_sign)
-        frac = present & ~percent_sign & (raw <= 1) & (raw != np.floor(raw))
-        if above.any() and frac.any():
+        # the masks below are built only over what can be in them: values at or below 1
+        # (fractional ones), and values above 1 or written with % (a whole pass only if needed)
+        above_any = highest > 1 or bool((percent_sign & present).any())
+        low = present & (raw <= 1)
+        if any_percent:
+            low &= ~percent_sign
+        low_idx = np.flatnonzero(low)
+        frac_idx = low_idx[raw[low_idx] != np.floor(raw[low_idx])]
+        if above_any and frac_idx.size:
+            above = present & ((raw > 1) | percent_sign)
+            frac = np.zeros(raw.size, dtype=bool)
+            frac[frac_idx] = True
             raise ValueError(
                 "confidences mix scales: values above 1 (or written with %) at "
                 f"{_first_rows(above, where)}, and fractional values at or below 1 at {_first_rows(frac, where)}; "
                 "fix the file, or pass --confidence-scale percent or unit to state the scale"
             )
-        if above.any():
+        if above_any:
             scale, reason = "percent", "auto-detected: values above 1 (or written with %)"
-        elif frac.any():
+        elif frac_idx.size:
             scale, reason = "unit", "auto-detected: all values within [0, 1], some strictly between"
-        elif present.any() and not (raw[present] == 0).all():
+        elif values.size and highest != 0:
             raise ValueError(
                 "every confidence is exactly 0 or 1, which fits both the 0-1 and the 0-100 scale; "
                 "pass --confidence-scale unit or --confidence-scale percent"
@@ -299,9 +311,8 @@ def resolve_scale(raw: np.ndarray, percent_sign: np.ndarray, scale: str, where: 
     else:
         reason = "given by --confidence-scale"
     hi = PERCENT_MAX if scale == "percent" else 1.0
-    over = present & (raw > hi)
-    if over.any():
-        i = int(np.flatnonzero(over)[0])
+    if highest > hi:
+        i = int(np.flatnonzero(present & (raw > hi))[0])
         hint = " (0-100 values? use --confidence-scale percent or auto)" if scale == "unit" and raw[i] <= 100 else ""
         raise ValueError(f"{where(i)}: field 'confidence' = {raw[i]:g} is outside the {scale} scale [0, {hi:g}]{hint}")
     return scale, reason

@@ -251,8 +251,8 @@ def _unit_rng(seed: int, model: str, group: str | None) -> np.random.Generator:
 
 def _level_codes(conf: np.ndarray, raw: np.ndarray, scale: str) -> tuple[np.ndarray, np.ndarray]:
     """(levels on 0–1, code per row) for the used rows; integer percents need no sort."""
-    if scale == "percent" and raw.size and np.all(raw == np.floor(raw)):
-        code = raw.astype(np.int64)
+    code = raw.astype(np.int64) if scale == "percent" and raw.size else None
+    if code is not None and np.array_equal(code, raw):  # integral values in [0, 100] (checked on reading)
         present = np.bincount(code, minlength=101) > 0
         remap = np.cumsum(present) - 1
         lv = np.flatnonzero(present) / 100.0
@@ -507,11 +507,13 @@ def compute_records(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: 
         combo_index = np.full(n_models * n_groups, -1, np.int64)
         combo_index[combos] = np.arange(combos.size) + n_models
         unit_of_row.append(combo_index[rows.model * n_groups + rows.group])
-    lv, code = _level_codes(rows.confidence[used], rows.confidence_raw[used], rows.scale)
-    y = rows.correct[used].astype(np.int64)
+    all_used = bool(used.all())  # the usual case: no copies of the columns
+    pick = (lambda a: a) if all_used else (lambda a: a[used])  # noqa: E731
+    lv, code = _level_codes(pick(rows.confidence), pick(rows.confidence_raw), rows.scale)
+    y = pick(rows.correct).astype(np.int64)
     per_unit: dict[int, tuple] = {}
     for uo in unit_of_row:
-        u_used = uo[used]
+        u_used = pick(uo)
         base = int(u_used.min()) if u_used.size else 0
         n_u = int(u_used.max()) - base + 1 if u_used.size else 0
         for j, c in enumerate(_cell_counts(u_used - base, code, y, n_u, lv.size)):
@@ -527,8 +529,9 @@ def compute_records(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: 
     ref_known = None if rows.refusal is None else ~np.isnan(rows.refusal)
     for uo in unit_of_row:
         n_rows_u += np.bincount(uo, minlength=n_units)
-        reason_u += np.bincount(uo[excluded] * n_reason + reasons[excluded],
-                                minlength=n_units * n_reason).reshape(n_units, n_reason)
+        if not all_used:
+            reason_u += np.bincount(uo[excluded] * n_reason + reasons[excluded],
+                                    minlength=n_units * n_reason).reshape(n_units, n_reason)
         if ref_known is not None:
             ref_known_u += np.bincount(uo[ref_known], minlength=n_units)
             ref_sum_u += np.bincount(uo[ref_known], weights=rows.refusal[ref_known], minlength=n_units)
