@@ -94,7 +94,8 @@ def test_json_report_does_not_import_pandas(tmp_path):
     path = tmp_path / "rows.csv"
     _rows(n_models=2, n=50).drop(columns="subject").to_csv(path, index=False)
     code = ("import sys, io, contextlib\nfrom selfconf.cli.commands import main\n"
-            f"with contextlib.redirect_stdout(io.StringIO()): rc = main(['report', {str(path)!r}, '--json', '--n-boot', '20'])\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    rc = main(['report', {str(path)!r}, '--json', '--n-boot', '20'])\n"
             "print(rc, 'pandas' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["0", "False"]

@@ -83,7 +83,8 @@ def test_require_columns_message():
 def test_check_binary_names_the_first_bad_row():
     validate.check_binary(np.zeros(3, bool), "row {}".format, "correct", lambda i: i)
     with pytest.raises(ValueError, match=r"^row 2: field 'correct' must be 0/1 \(or true/false\), got 'x'$"):
-        validate.check_binary(np.array([False, False, True, True]), "row {}".format, "correct", ["0", "1", "x", "y"].__getitem__)
+        validate.check_binary(np.array([False, False, True, True]), "row {}".format, "correct",
+                              ["0", "1", "x", "y"].__getitem__)
 
 
 def test_the_three_users_share_the_module():

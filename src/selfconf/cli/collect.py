@@ -314,7 +314,10 @@ def _json_objects(text: str) -> Iterable[dict]:
 
 
 def _confidence(value: Any) -> tuple[float | None, str | None]:
-    """Read a stated confidence (:func:`selfconf.data.validate.stated_confidence`): ``(value, None)`` or ``(None, why)``."""
+    """Read a stated confidence (:func:`selfconf.data.validate.stated_confidence`).
+
+    Returns ``(value, None)``, or ``(None, why)`` for a reply whose confidence cannot be read.
+    """
     try:
         return validate.stated_confidence(value), None
     except validate.FieldError as exc:

@@ -244,7 +244,8 @@ def _first_rows(mask: np.ndarray, where: Callable[[int], str], k: int = 3) -> st
     return "; ".join(where(int(i)) for i in idx)
 
 
-def resolve_scale(raw: np.ndarray, percent_sign: np.ndarray, scale: str, where: Callable[[int], str]) -> tuple[str, str]:
+def resolve_scale(raw: np.ndarray, percent_sign: np.ndarray, scale: str,
+                  where: Callable[[int], str]) -> tuple[str, str]:
     """Check a confidence column and decide its scale; return ``(scale, reason)``.
 
     ``raw`` are the confidences as written (NaN = missing), ``percent_sign`` marks values written
