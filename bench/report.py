@@ -87,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", type=int, default=100)
     ap.add_argument("--items", type=int, default=10_000)
     ap.add_argument("--n-boot", type=int, default=2000)
+    ap.add_argument("--resampling", choices=("rows", "poisson"), default="rows",
+                    help="the report's --resampling (default rows, the report's default)")
     ap.add_argument("--file", type=Path, default=None,
                     help="CSV to use: written (seeded) when missing, else reused as is (give the --models and --items "
                          "it was written with); default a temporary file")
@@ -102,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         env = dict(os.environ)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "selfconf.cli", "report", str(path), "--json", "--n-boot", str(a.n_boot)],
+        proc = subprocess.run([sys.executable, "-m", "selfconf.cli", "report", str(path), "--json", "--n-boot", str(a.n_boot),
+                               "--resampling", a.resampling],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
         t_rep = time.perf_counter() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -111,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
         if proc.returncode:
             print(proc.stderr, file=sys.stderr)
             return proc.returncode
-        print(f"rows {n:,} ({a.models} models x {a.items:,} items), file {path.stat().st_size / 1e6:.1f} MB, {a.n_boot} draws")
+        print(f"rows {n:,} ({a.models} models x {a.items:,} items), file {path.stat().st_size / 1e6:.1f} MB, "
+              f"{a.n_boot} draws, --resampling {a.resampling}")
         print(f"pyarrow read           {t_read:8.2f} s   (best of 3, warm; in a fresh interpreter with its import: "
               f"{t_cold:.2f} s)")
         print(f"selfconf report --json {t_rep:8.2f} s   ratio {t_rep / t_read:6.1f}x   peak memory {peak_mb:,.0f} MB   "

@@ -291,11 +291,35 @@ def test_poisson_count_draws_have_poisson_bootstrap_moments():
     assert np.array_equal(one, blocks)
 
 
+def test_poisson_resampling_on_the_command_line(tmp_path, capsys):
+    rng = np.random.default_rng(8)
+    df = pd.DataFrame({"model": np.repeat(["a", "b"], 300), "item_id": np.tile(np.arange(300), 2),
+                       "confidence": rng.integers(0, 101, 600), "correct": rng.integers(0, 2, 600)})
+    path = tmp_path / "rows.csv"
+    df.to_csv(path, index=False)
+    docs = {}
+    for scheme in ("rows", "poisson"):
+        docs[scheme] = run_json(capsys, str(path), "--n-boot", "200", "--resampling", scheme)
+        assert docs[scheme]["resampling"] == scheme
+        tab = report.from_frame(df, n_boot=200, resampling=scheme)
+        for m, r in zip(docs[scheme]["models"], tab.to_dict("records")):
+            assert m["accuracy_ci_low"] == r["accuracy_ci_low"] and m["auroc_ci_high"] == r["auroc_ci_high"]
+    rows, pois = docs["rows"]["models"], docs["poisson"]["models"]
+    assert [m["auroc"] for m in rows] == [m["auroc"] for m in pois]  # point estimates do not resample
+    assert [m["auroc_ci_low"] for m in rows] != [m["auroc_ci_low"] for m in pois]  # the draws differ
+    assert "Poisson bootstrap" in " ".join(docs["poisson"]["conventions"])
+    assert "row bootstrap" in " ".join(docs["rows"]["conventions"])
+    with pytest.raises(SystemExit):
+        cli.main(["report", str(path), "--resampling", "binomial"])
+    with pytest.raises(ValueError, match="--resampling must be one of rows, poisson"):
+        report.from_frame(df, resampling="binomial")
+
+
 def test_tiny_units_survive_empty_poisson_draws():
     # a model with one row: about exp(-1) = 37% of its Poisson draws hold no row; they are left out
     df = pd.DataFrame({"model": ["big"] * 40 + ["one"], "item_id": range(41),
                        "confidence": [60, 90] * 20 + [70], "correct": [0, 1] * 20 + [1]})
-    tab = report.from_frame(df, n_boot=300, seed=1)
+    tab = report.from_frame(df, n_boot=300, seed=1, resampling="poisson")
     one = tab[tab["model"] == "one"].iloc[0]
     assert one["n"] == 1 and one["accuracy"] == 1.0
     assert one["accuracy_ci_low"] == one["accuracy_ci_high"] == 1.0
@@ -339,6 +363,6 @@ def test_from_frame_signature_and_defaults():
     sig = inspect.signature(from_frame)
     assert {k: v.default for k, v in sig.parameters.items() if k != "df"} == {
         "confidence_scale": "auto", "seed": 0, "n_boot": 2000, "by": None, "ece_bins": 10,
-        "ece_binning": "equal_width", "ece_edge": "upper"}
+        "ece_binning": "equal_width", "ece_edge": "upper", "resampling": "rows"}
     with pytest.raises(ValueError, match=r"frame: row 1: field 'confidence' must be a number"):
         from_frame(pd.DataFrame({"model": ["a", "a"], "item_id": [1, 2], "confidence": ["0.5", "x"], "correct": [1, 0]}))

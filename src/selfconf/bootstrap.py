@@ -972,7 +972,7 @@ def draws_for_mc_sd(low: float, high: float, target_sd: float, q: float = 0.025)
 
 
 # --------------------------------------------------------------------------
-# Poisson bootstrap on per-level counts (the practitioner report's draws)
+# Poisson bootstrap on per-level counts (the practitioner report's --resampling poisson)
 # --------------------------------------------------------------------------
 
 __all__ += ["poisson_count_draws"]
@@ -993,7 +993,7 @@ def poisson_count_draws(pos: Any, neg: Any, *, n_boot: int, rng: np.random.Gener
     half the cost of the multinomial's conditional binomials (:func:`count_draws`, which this
     does not replace: the book uses that one).  Cells are taken in the fixed order ascending
     level, wrong before right, empty cells skipped, so the draws depend only on the counts and
-    the generator, never on the order of the rows.
+    the generator, never on the order of the rows.  Used by ``selfconf report --resampling poisson``.
 
     Parameters
     ----------
