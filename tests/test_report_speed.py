@@ -99,3 +99,11 @@ def test_json_report_does_not_import_pandas(tmp_path):
             "print(rc, 'pandas' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["0", "False"]
+
+
+def test_the_package_exports_what_the_book_imports():
+    # notebooks/22 imports HIGH_CONF and COVERAGES from selfconf.report; notebooks/26 calls report.coverage_key
+    from selfconf.report import COVERAGES, HIGH_CONF, coverage_key
+
+    assert HIGH_CONF == 0.8 and COVERAGES[0] == 1.0 and coverage_key(0.8) == "0.8"
+    assert report.coverage_key is report_core.coverage_key
