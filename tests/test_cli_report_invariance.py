@@ -5,15 +5,17 @@ from __future__ import annotations
 import csv
 import gzip
 import json
+import math
 import threading
 import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from conftest_stub import api_key, collect_argv, questions_csv, stub  # noqa: F401
-from selfconf import cli, metrics
+from selfconf import cli, metrics, report
 
 
 def run_json(capsys, *argv) -> dict:
@@ -269,6 +271,64 @@ def test_count_draws_have_row_bootstrap_moments():
     assert acc.std() == pytest.approx(np.sqrt(0.4 * 0.6 / 100), rel=0.03)
 
 
+
+def test_poisson_count_draws_have_poisson_bootstrap_moments():
+    from selfconf.bootstrap import poisson_count_draws
+
+    pos, neg = np.array([30, 0, 10]), np.array([10, 0, 50])
+    P, Q = next(poisson_count_draws(pos, neg, n_boot=40000, rng=0, max_cells=10**8))
+    assert not P[:, 1].any() and not Q[:, 1].any()  # an empty level stays empty
+    cells = np.stack([P[:, 0], Q[:, 0], P[:, 2], Q[:, 2]], axis=1).astype(float)
+    lam = np.array([30, 10, 10, 50])
+    assert np.abs(cells.mean(axis=0) / lam - 1).max() < 0.01  # Poisson(c): mean c ...
+    assert np.abs(cells.var(axis=0) / lam - 1).max() < 0.04  # ... and variance c
+    assert np.abs(np.corrcoef(cells.T)[np.triu_indices(4, 1)]).max() < 0.03  # independent cells
+    n = cells.sum(axis=1)
+    assert n.mean() == pytest.approx(100, rel=0.005) and n.std() == pytest.approx(10, rel=0.03)
+    acc = cells[:, [0, 2]].sum(axis=1) / n  # the ratio's spread is the row bootstrap's
+    assert acc.std() == pytest.approx(np.sqrt(0.4 * 0.6 / 100), rel=0.05)
+    # chunking is memory only: the same draws in one block and in blocks of 3
+    one = np.concatenate([np.hstack(d) for d in poisson_count_draws(pos, neg, n_boot=10, rng=4, max_cells=10**8)])
+    blocks = np.concatenate([np.hstack(d) for d in poisson_count_draws(pos, neg, n_boot=10, rng=4, max_cells=12)])
+    assert np.array_equal(one, blocks)
+
+
+def test_poisson_resampling_on_the_command_line(tmp_path, capsys):
+    rng = np.random.default_rng(8)
+    df = pd.DataFrame({"model": np.repeat(["a", "b"], 300), "item_id": np.tile(np.arange(300), 2),
+                       "confidence": rng.integers(0, 101, 600), "correct": rng.integers(0, 2, 600)})
+    path = tmp_path / "rows.csv"
+    df.to_csv(path, index=False)
+    docs = {}
+    for scheme in ("rows", "poisson"):
+        docs[scheme] = run_json(capsys, str(path), "--n-boot", "200", "--resampling", scheme)
+        assert docs[scheme]["resampling"] == scheme
+        tab = report.from_frame(df, n_boot=200, resampling=scheme)
+        for m, r in zip(docs[scheme]["models"], tab.to_dict("records")):
+            assert m["accuracy_ci_low"] == r["accuracy_ci_low"] and m["auroc_ci_high"] == r["auroc_ci_high"]
+    rows, pois = docs["rows"]["models"], docs["poisson"]["models"]
+    assert [m["auroc"] for m in rows] == [m["auroc"] for m in pois]  # point estimates do not resample
+    assert [m["auroc_ci_low"] for m in rows] != [m["auroc_ci_low"] for m in pois]  # the draws differ
+    assert "Poisson bootstrap" in " ".join(docs["poisson"]["conventions"])
+    assert "row bootstrap" in " ".join(docs["rows"]["conventions"])
+    with pytest.raises(SystemExit):
+        cli.main(["report", str(path), "--resampling", "binomial"])
+    with pytest.raises(ValueError, match="--resampling must be one of rows, poisson"):
+        report.from_frame(df, resampling="binomial")
+
+
+def test_tiny_units_survive_empty_poisson_draws():
+    # a model with one row: about exp(-1) = 37% of its Poisson draws hold no row; they are left out
+    df = pd.DataFrame({"model": ["big"] * 40 + ["one"], "item_id": range(41),
+                       "confidence": [60, 90] * 20 + [70], "correct": [0, 1] * 20 + [1]})
+    tab = report.from_frame(df, n_boot=300, seed=1, resampling="poisson")
+    one = tab[tab["model"] == "one"].iloc[0]
+    assert one["n"] == 1 and one["accuracy"] == 1.0
+    assert one["accuracy_ci_low"] == one["accuracy_ci_high"] == 1.0
+    assert math.isnan(one["auroc_ci_low"])  # one class in every draw
+    assert all(v is not None for v in one["smooth_reliability"]["low"][30:40])
+
+
 # ---------------------------------------------------------------- options
 
 def test_by_column_and_ece_options(tmp_path, capsys):
@@ -305,6 +365,6 @@ def test_from_frame_signature_and_defaults():
     sig = inspect.signature(from_frame)
     assert {k: v.default for k, v in sig.parameters.items() if k != "df"} == {
         "confidence_scale": "auto", "seed": 0, "n_boot": 2000, "by": None, "ece_bins": 10,
-        "ece_binning": "equal_width", "ece_edge": "upper"}
+        "ece_binning": "equal_width", "ece_edge": "upper", "resampling": "rows"}
     with pytest.raises(ValueError, match=r"frame: row 1: field 'confidence' must be a number"):
         from_frame(pd.DataFrame({"model": ["a", "a"], "item_id": [1, 2], "confidence": ["0.5", "x"], "correct": [1, 0]}))

@@ -293,7 +293,7 @@ def test_scale_errors_come_from_the_report_rule():
         score_answers([dict(a, confidence=("high" if i == 2 else 50)) for i, a in enumerate(base)])
     # one detection function, shared: diagnose does not carry a copy of the rule
     import selfconf.cli.diagnose.scoring as scoring
-    assert "resolve_scale" not in vars(scoring) and report.resolve_scale.__module__ == "selfconf.report.core"
+    assert "resolve_scale" not in vars(scoring) and report.resolve_scale.__module__ == "selfconf.data.validate"
 
 
 def test_cli_confidence_scale_flag(tmp_path, capsys):

@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from selfconf import metrics
-from selfconf.report import core as report
+from selfconf import metrics, report
+from selfconf.report import core as report_core
 
 
 def test_harmonic_numbers_match_digamma():
@@ -66,12 +66,44 @@ def test_output_does_not_depend_on_the_thread_count(monkeypatch):
     df = _rows()
     docs = []
     for workers in (1, 2, 5):
-        monkeypatch.setattr(report, "_workers", lambda n, w=workers: min(n, w))
+        monkeypatch.setattr(report_core, "_workers", lambda n, w=workers: min(n, w))
         tab = report.from_frame(df, by="subject", n_boot=300, seed=4)
         docs.append(json.dumps(report.report_json(tab), sort_keys=True))
     assert docs[0] == docs[1] == docs[2]
 
 
 def test_allocator_setting_is_harmless():
-    report._keep_freed_blocks()  # glibc: mallopt; elsewhere a no-op; must not raise
-    report._keep_freed_blocks(1 << 20)
+    report_core._keep_freed_blocks()  # glibc: mallopt; elsewhere a no-op; must not raise
+    report_core._keep_freed_blocks(1 << 20)
+
+
+def test_records_are_the_frame_rows():
+    df = _rows(n_models=3, n=200)
+    rows = report.rows_from_frame(df, by="subject")
+    recs = report.compute_records(rows, n_boot=200, seed=2)
+    tab = report.compute(rows, n_boot=200, seed=2)
+    assert list(tab.columns) == list(report.JSON_MODEL_KEYS) and tab.attrs == recs.attrs
+    assert json.dumps(report.report_json(recs), sort_keys=True) == json.dumps(report.report_json(tab), sort_keys=True)
+    assert report.format_table(recs) == report.format_table(tab)
+
+
+def test_json_report_does_not_import_pandas(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "rows.csv"
+    _rows(n_models=2, n=50).drop(columns="subject").to_csv(path, index=False)
+    code = ("import sys, io, contextlib\nfrom selfconf.cli.commands import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    rc = main(['report', {str(path)!r}, '--json', '--n-boot', '20'])\n"
+            "print(rc, 'pandas' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", "False"]
+
+
+def test_the_package_exports_what_the_book_imports():
+    # notebooks/22 imports HIGH_CONF and COVERAGES from selfconf.report; notebooks/26 calls report.coverage_key
+    from selfconf.report import COVERAGES, HIGH_CONF, coverage_key
+
+    assert HIGH_CONF == 0.8 and COVERAGES[0] == 1.0 and coverage_key(0.8) == "0.8"
+    assert report.coverage_key is report_core.coverage_key

@@ -29,7 +29,6 @@ import argparse
 import concurrent.futures as cf
 import csv
 import json
-import math
 import os
 import random
 import re
@@ -40,6 +39,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable
+
+from selfconf.data import validate
 
 __all__ = [
     "SYSTEM_PROMPT",
@@ -292,7 +293,6 @@ class ParsedReply:
 
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
-_NUM = re.compile(r"^\s*([+-]?\d+(?:\.\d+)?)\s*(%|percent)?\s*$", re.I)
 _LENIENT_ANSWER = re.compile(r"""["']?answer["']?\s*:\s*(?:"([^"]*)"|'([^']*)')""", re.I)
 # the value must be closed by "," or "}" so that a reply cut off mid-number ("confidence": 8) is rejected
 _LENIENT_CONF = re.compile(r"""["']?confidence["']?\s*:\s*["']?\s*([+-]?\d+(?:\.\d+)?)\s*(?:%|percent)?\s*["']?\s*[,}]""", re.I)
@@ -314,21 +314,14 @@ def _json_objects(text: str) -> Iterable[dict]:
 
 
 def _confidence(value: Any) -> tuple[float | None, str | None]:
-    """Read a stated confidence: numbers, ``"85"``, ``"85%"``.  Must lie in [0, 100]."""
-    if isinstance(value, bool) or value is None:
-        return None, f"confidence is {value!r}, not a number"
-    if isinstance(value, (int, float)):
-        x = float(value)
-    elif isinstance(value, str):
-        m = _NUM.match(value)
-        if not m:
-            return None, f"confidence {value!r} is not a number"
-        x = float(m.group(1))
-    else:
-        return None, f"confidence has type {type(value).__name__}"
-    if not math.isfinite(x) or x < 0 or x > 100:
-        return None, f"confidence {value!r} is outside 0-100"
-    return (int(x) if x.is_integer() else x), None
+    """Read a stated confidence (:func:`selfconf.data.validate.stated_confidence`).
+
+    Returns ``(value, None)``, or ``(None, why)`` for a reply whose confidence cannot be read.
+    """
+    try:
+        return validate.stated_confidence(value), None
+    except validate.FieldError as exc:
+        return None, str(exc)
 
 
 def _answer(value: Any) -> tuple[str | None, str | None]:
@@ -550,23 +543,22 @@ def load_questions(path: str | os.PathLike, *, limit: int | None = None) -> list
     if not p.is_file():
         raise FileNotFoundError(f"{p}: question file not found (create one with `selfconf fetch simpleqa`)")
     out: list[Question] = []
-    seen: dict[str, int] = {}
+    seen = validate.SeenKeys()
     with open(p, newline="", encoding="utf-8") as fh:
         reader = csv.DictReader(fh)
         cols = reader.fieldnames or []
-        if "problem" not in cols:
+        if validate.missing_columns(["problem"], cols):
             raise ValueError(f"{p}: no 'problem' column (columns: {', '.join(cols) or 'none'})")
         for idx, row in enumerate(reader):
             line = reader.line_num
-            iid = (row.get("item_id") or "").strip() if "item_id" in cols else str(idx)
-            if not iid:
-                raise ValueError(f"{p}: line {line}: empty item_id")
-            prob = (row.get("problem") or "").strip()
-            if not prob:
-                raise ValueError(f"{p}: line {line}: empty 'problem'")
-            if iid in seen:
-                raise ValueError(f"{p}: line {line}: item_id {iid!r} repeats line {seen[iid]}")
-            seen[iid] = line
+            try:
+                iid = validate.nonempty(row.get("item_id"), "empty item_id") if "item_id" in cols else str(idx)
+                prob = validate.nonempty(row.get("problem"), "empty 'problem'")
+            except validate.FieldError as exc:
+                raise ValueError(f"{p}: line {line}: {exc}") from None
+            first = seen.add(iid, line)
+            if first is not None:
+                raise ValueError(f"{p}: line {line}: item_id {iid!r} repeats line {first}")
             out.append(Question(iid, prob, row.get("answer")))
             if limit is not None and len(out) >= limit:
                 break

@@ -10,20 +10,36 @@
 The collection loader's public names are importable from here (``from selfconf.data import graded``).
 """
 
-from selfconf.data.collection import (
-    BENCHMARK_AGE_COLUMNS,
-    COLUMNS,
-    TIERS,
-    DataError,
-    ExclusionReport,
-    graded,
-    load_benchmark_age,
-    load_collection,
-    load_collection_csv,
-    normalise_answer,
+import importlib
+from typing import Any
+
+#: Names re-exported from :mod:`selfconf.data.collection`, imported on first use (PEP 562): that
+#: module imports pandas, which the column reader (:mod:`selfconf.data.rows`, used by
+#: ``selfconf report``) does not need.
+_COLLECTION_NAMES = (
+    "BENCHMARK_AGE_COLUMNS",
+    "COLUMNS",
+    "TIERS",
+    "DataError",
+    "ExclusionReport",
+    "graded",
+    "load_benchmark_age",
+    "load_collection",
+    "load_collection_csv",
+    "normalise_answer",
 )
 
 __all__ = [
     "COLUMNS", "BENCHMARK_AGE_COLUMNS", "TIERS", "DataError", "ExclusionReport",
     "load_collection", "load_collection_csv", "load_benchmark_age", "graded", "normalise_answer",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _COLLECTION_NAMES:
+        return getattr(importlib.import_module("selfconf.data.collection"), name)
+    raise AttributeError(f"module 'selfconf.data' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_COLLECTION_NAMES))

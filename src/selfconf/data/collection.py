@@ -28,7 +28,9 @@ import numpy as np
 import pandas as pd
 
 from selfconf.data.answers import normalize
+from selfconf.data import validate
 from selfconf.data.paths import resolve
+from selfconf.data.validate import DataError
 
 __all__ = [
     "COLUMNS", "BENCHMARK_AGE_COLUMNS", "TIERS", "DataError", "ExclusionReport",
@@ -43,19 +45,6 @@ GRADERS = ("string", "llm")
 SERVED = ("first_party", "aggregator", "local")
 RAW_FILES = {"frontier": "frontier_graded.jsonl", "local": "local_graded.jsonl"}
 REFUSAL_CLASS = "REFUSAL"
-
-
-class DataError(ValueError):
-    """A malformed input value; the message names file, line and field."""
-
-    def __init__(self, path: Path | str, line: int | None, field: str | None, msg: str):
-        where = f"{path}"
-        if line is not None:
-            where += f", line {line}"
-        if field is not None:
-            where += f", field {field!r}"
-        super().__init__(f"{where}: {msg}")
-        self.path, self.line, self.field = str(path), line, field
 
 
 @dataclass
@@ -96,56 +85,23 @@ class ExclusionReport:
 
 
 # ----------------------------------------------------------------------------------------
-# field parsers (each raises DataError naming file, line and field)
+# field parsers (the rules are selfconf.data.validate's; each raises DataError naming file, line and field)
 # ----------------------------------------------------------------------------------------
 
 def _binary(val: Any, path, line, name, allow_empty=False) -> int | None:
-    if val is None or val == "":
-        if allow_empty:
-            return None
-        raise DataError(path, line, name, "missing value (expected 0 or 1)")
-    if isinstance(val, bool):
-        return int(val)
-    s = str(val).strip().lower()
-    if s in ("0", "1"):
-        return int(s)
-    if s in ("true", "false"):
-        return int(s == "true")
-    raise DataError(path, line, name, f"expected 0 or 1, got {val!r}")
+    return validate.at(path, line, name, validate.binary, val, allow_empty=allow_empty)
 
 
 def _confidence(val: Any, path, line, name="confidence", allow_empty=False) -> int | None:
-    if val is None or val == "":
-        if allow_empty:
-            return None
-        raise DataError(path, line, name, "missing confidence")
-    if isinstance(val, bool):
-        raise DataError(path, line, name, f"expected an integer 0-100, got {val!r}")
-    try:
-        f = float(val)
-    except (TypeError, ValueError):
-        raise DataError(path, line, name, f"expected an integer 0-100, got {val!r}") from None
-    if not np.isfinite(f) or f != int(f):
-        raise DataError(path, line, name, f"expected an integer 0-100, got {val!r}")
-    if not 0 <= f <= 100:
-        raise DataError(path, line, name, f"confidence {val!r} out of range 0-100")
-    return int(f)
+    return validate.at(path, line, name, validate.percent_integer, val, allow_empty=allow_empty)
 
 
 def _choice(val: Any, allowed, path, line, name, allow_empty=False) -> str:
-    s = "" if val is None else str(val)
-    if s == "" and allow_empty:
-        return ""
-    if s not in allowed:
-        raise DataError(path, line, name, f"unknown value {val!r} (expected one of {', '.join(allowed)})")
-    return s
+    return validate.at(path, line, name, validate.choice, val, allowed, allow_empty=allow_empty)
 
 
 def _nonempty(val: Any, path, line, name) -> str:
-    s = "" if val is None else str(val).strip()
-    if not s:
-        raise DataError(path, line, name, "missing value")
-    return s
+    return validate.at(path, line, name, validate.nonempty, val)
 
 
 def _check_row(rec: dict, path, line) -> dict:
@@ -187,14 +143,14 @@ def _frame(recs: list[dict]) -> pd.DataFrame:
 
 
 def _check_unique(recs: list[dict], lines: list[int], path) -> None:
-    seen: dict[tuple[str, str], int] = {}
+    seen = validate.SeenKeys()
     ids: dict[str, tuple[str, int]] = {}
     for r, ln in zip(recs, lines):
         key = (r["model"], r["item_id"])
-        if key in seen:
+        first = seen.add(key, ln)
+        if first is not None:
             raise DataError(path, ln, "item_id",
-                            f"duplicate model x item {key[0]} x {key[1]} (first seen on line {seen[key]})")
-        seen[key] = ln
+                            f"duplicate model x item {key[0]} x {key[1]} (first seen on line {first})")
         prev = ids.setdefault(r["model"], (r["model_id"], ln))
         if prev[0] != r["model_id"]:
             raise DataError(path, ln, "model_id",
@@ -227,7 +183,7 @@ def _read_csv_checked(path: Path, columns: list[str]):
             header = next(reader)
         except StopIteration:
             raise DataError(path, 1, None, "empty file (no header)") from None
-        missing = [c for c in columns if c not in header]
+        missing = validate.missing_columns(columns, header)
         if missing:
             raise DataError(path, 1, missing[0], f"required column missing (header has {', '.join(header)})")
         extra = [c for c in header if c not in columns]
@@ -389,7 +345,7 @@ def load_benchmark_age(data_dir: str | Path = "data/reconstructed") -> pd.DataFr
         path, it = raw_path, _read_jsonl(raw_path)
     else:
         raise FileNotFoundError(f"{d}: benchmark-age arm missing (benchmark_age.csv or benchmark_age.jsonl)")
-    seen = {}
+    seen = validate.SeenKeys()
     for ln, r in it:
         if not isinstance(r, dict):
             raise DataError(path, ln, None, "expected a JSON object")
@@ -397,10 +353,9 @@ def load_benchmark_age(data_dir: str | Path = "data/reconstructed") -> pd.DataFr
                "item_id": _nonempty(r.get("item_id"), path, ln, "item_id"),
                "benchmark": _nonempty(r.get("benchmark"), path, ln, "benchmark"),
                "correct": _binary(r.get("correct"), path, ln, "correct")}
-        key = (rec["model"], rec["benchmark"], rec["item_id"])
-        if key in seen:
-            raise DataError(path, ln, "item_id", f"duplicate model x benchmark x item (first on line {seen[key]})")
-        seen[key] = ln
+        first = seen.add((rec["model"], rec["benchmark"], rec["item_id"]), ln)
+        if first is not None:
+            raise DataError(path, ln, "item_id", f"duplicate model x benchmark x item (first on line {first})")
         recs.append(rec)
     df = pd.DataFrame.from_records(recs, columns=BENCHMARK_AGE_COLUMNS)
     df["correct"] = df["correct"].astype("int8")

@@ -34,9 +34,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from selfconf.data.collection import DataError, _binary, _confidence, _read_jsonl
+from selfconf.data import validate
+from selfconf.data.collection import _read_jsonl
 from selfconf.data.paths import resolve
 from selfconf.data.sources import FAMILIES, LAYOUTS, SUBJECTS, family_layout
+from selfconf.data.validate import DataError
 
 __all__ = ["LoadReport", "RAW_SCHEMAS", "CONTRACT_SCHEMAS", "load_csv", "LADDER_FIELDS", "load_ladder", "load_probes", "load_twostage",
            "load_regrade", "export_raw"]
@@ -108,7 +110,7 @@ def _unread(d: Path, family: str, sub: str) -> list[str]:
 
 # ------------------------------------------------------------------------------------ ladder
 def _ladder_rows(path: Path, subject: str, unmapped: set[str]) -> pd.DataFrame:
-    recs, seen = [], {}
+    recs, seen = [], validate.SeenKeys()
     for ln, r in _read_jsonl(path):
         if not isinstance(r, dict):
             raise DataError(path, ln, None, f"expected a JSON object, got {type(r).__name__}")
@@ -132,15 +134,15 @@ def _ladder_rows(path: Path, subject: str, unmapped: set[str]) -> pd.DataFrame:
         if answered:
             if c is None:
                 raise DataError(path, ln, "confidence", "missing on an answered row (status ok, not abstained)")
-            c = _confidence(c, path, ln)
+            c = validate.at(path, ln, "confidence", validate.percent_integer, c)
         elif c is not None:
             raise DataError(path, ln, "confidence", "must be null on an abstained or failed row")
         if r["correct"] and not answered and not (r["is_trap"] and r["abstained"]):
             raise DataError(path, ln, "correct", "a failed or abstained row is correct only on a trap item")
         key = (r["item_id"], r["arm"], r["replicate"])
-        if key in seen:
-            raise DataError(path, ln, "item_id", f"duplicate item x arm x replicate {key} (first on line {seen[key]})")
-        seen[key] = ln
+        first = seen.add(key, ln)
+        if first is not None:
+            raise DataError(path, ln, "item_id", f"duplicate item x arm x replicate {key} (first on line {first})")
         recs.append({**{f: r[f] for f in LADDER_FIELDS}, "confidence": np.nan if c is None else float(c)})
     if not recs:
         raise DataError(path, None, None, "no rows")
@@ -215,9 +217,9 @@ def _value(v: Any, kind: str, path: Path, line: int, name: str):
     if kind == "bin?" and v is None:
         return np.nan
     if kind in ("bin", "bin?"):
-        return _binary(v, path, line, name)
+        return validate.at(path, line, name, validate.binary, v)
     if kind in ("pct", "conf"):
-        return _confidence(v, path, line, name)
+        return validate.at(path, line, name, validate.percent_integer, v)
     raise ValueError(f"unknown kind {kind!r}")  # a programming error in RAW_SCHEMAS
 
 

@@ -10,7 +10,8 @@ reader here applies identically:
   a CSV row with fewer or more fields than the header is an error naming its line.  A required
   column missing from the header (or a required key missing from a JSONL record) is an error.
 * **Values.** Missing values are empty cells, JSON ``null`` and the words ``nan``, ``null``,
-  ``none``, ``na`` (any case).  Numbers may carry surrounding spaces; a confidence may carry a
+  ``none``, ``na`` (any case; :data:`selfconf.data.validate.NULL_WORDS`).  Numbers may carry
+  surrounding spaces; a confidence may carry a
   trailing ``%`` (recorded, because it decides the scale).  Anything else that is not a number
   where a number is needed is an error naming the file, line and field.
 
@@ -18,7 +19,8 @@ CSV files are parsed by ``pyarrow.csv`` (multi-threaded, columnar); when it refu
 the pure-Python reader parses it again, to give the exact line of the fault (or, for quirks
 Arrow alone rejects, to read it anyway).  JSONL is read line by line with :mod:`json`.  Line
 numbers are file lines (the header is line 1); they are computed only when an error is
-reported, so valid files pay nothing for them.
+reported, so valid files pay nothing for them.  The checks and their messages are those of
+:mod:`selfconf.data.validate` (shared with the book's loaders and ``selfconf collect``).
 """
 
 from __future__ import annotations
@@ -29,15 +31,15 @@ import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from selfconf.data import validate
+from selfconf.data.validate import FALSE_WORDS, NULL_WORDS, TRUE_WORDS
+
 __all__ = ["NULL_WORDS", "TRUE_WORDS", "FALSE_WORDS", "RowFile", "read_file", "Columns", "columns_from"]
 
-NULL_WORDS = ("", "nan", "null", "none", "na")
-TRUE_WORDS = ("1", "1.0", "true", "t", "yes", "y")
-FALSE_WORDS = ("0", "0.0", "false", "f", "no", "n")
 _JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
 _CSV_SUFFIXES = (".csv", ".tsv")
 
@@ -236,10 +238,9 @@ def read_file(path: str | Path, want: Sequence[str], required: Sequence[str]) ->
     rf = _arrow_csv(p, kind, gz, want)
     if rf is None:
         rf = _python_csv(p, kind, gz, want)
-    missing = [c for c in required if c not in rf.columns]
-    if missing:
-        hint = " (run `selfconf grade` first)" if missing == ["correct"] else ""
-        raise ValueError(f"{p}: missing column(s) {', '.join(missing)} (has: {', '.join(rf.columns) or 'none'}){hint}")
+    missing = validate.missing_columns(required, rf.columns)
+    validate.require_columns(p, required, rf.columns,
+                             hint=" (run `selfconf grade` first)" if missing == ["correct"] else "")
     return rf
 
 
@@ -307,7 +308,6 @@ class Columns:
 
         An empty or missing value is an error naming the file and line.
         """
-        import pyarrow as pa
         import pyarrow.compute as pc
 
         # one hashing pass over the rows; trimming and the emptiness check then run on the distinct
@@ -316,13 +316,12 @@ class Columns:
         trimmed = pc.utf8_trim_whitespace(enc.dictionary).to_pylist()
         idx = enc.indices
         null_rows = idx.null_count > 0
-        codes = idx.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64) if null_rows else \
-            idx.to_numpy(zero_copy_only=False).astype(np.int64)
+        codes = _numpy(idx.fill_null(0) if null_rows else idx).astype(np.int64)
         empty_entry = np.array([t is None or t == "" for t in trimmed], dtype=bool)
         if null_rows or empty_entry.any():
             bad = empty_entry[codes] if codes.size and empty_entry.size else np.zeros(codes.size, bool)
             if null_rows:
-                bad |= idx.is_null().to_numpy(zero_copy_only=False)
+                bad |= _numpy(idx.is_null())
             i = int(np.flatnonzero(bad)[0])
             raise ValueError(f"{self.where(i)}: field '{name}' is empty")
         names, inverse = np.unique(np.array(trimmed, dtype=object).astype(str), return_inverse=True)
@@ -335,8 +334,8 @@ class Columns:
 
         arr = self._arrow(name)
         if arr.type == pa.float64():
-            v = arr.to_numpy()
-            return np.asarray(v, dtype=float), np.zeros(v.size, dtype=bool)
+            v = _numpy(pc.fill_null(arr, np.nan)) if arr.null_count else _numpy(arr)
+            return v, np.zeros(v.size, dtype=bool)
         s = pc.utf8_trim_whitespace(arr)
         low = pc.utf8_lower(s)
         null = pc.fill_null(pc.or_kleene(pc.is_null(s), pc.is_in(low, value_set=pa.array(NULL_WORDS))), True)
@@ -364,23 +363,46 @@ class Columns:
 
         arr = self._arrow(name)
         if arr.type == pa.float64():
-            v = np.asarray(arr.to_numpy(), dtype=float)
-            bad = np.flatnonzero(~np.isnan(v) & (v != 0) & (v != 1))
-            if bad.size:
-                i = int(bad[0])
-                raise ValueError(f"{self.where(i)}: field '{name}' must be 0/1 (or true/false), got {arr[i].as_py()!r}")
+            v = _numpy(pc.fill_null(arr, np.nan)) if arr.null_count else _numpy(arr)
+            validate.check_binary(~np.isnan(v) & (v != 0) & (v != 1), self.where, name, lambda i: arr[i].as_py())
             return v
         low = pc.utf8_lower(pc.utf8_trim_whitespace(arr))
         null = pc.fill_null(pc.or_kleene(pc.is_null(low), pc.is_in(low, value_set=pa.array(NULL_WORDS))), True).to_numpy(zero_copy_only=False)
         t = pc.fill_null(pc.is_in(low, value_set=pa.array(TRUE_WORDS)), False).to_numpy(zero_copy_only=False)
         f = pc.fill_null(pc.is_in(low, value_set=pa.array(FALSE_WORDS)), False).to_numpy(zero_copy_only=False)
-        bad = np.flatnonzero(~(null | t | f))
-        if bad.size:
-            i = int(bad[0])
-            raise ValueError(f"{self.where(i)}: field '{name}' must be 0/1 (or true/false), got {arr[i].as_py()!r}")
+        validate.check_binary(~(null | t | f), self.where, name, lambda i: arr[i].as_py())
         out = np.where(t, 1.0, 0.0)
         out[null] = np.nan
         return out
+
+
+_NUMPY_TYPES = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64, "uint8": np.uint8,
+                "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64, "float": np.float32,
+                "double": np.float64}
+
+
+def _numpy(arr) -> np.ndarray:
+    """A null-free numeric or boolean Arrow array (or chunked array) as a new numpy array.
+
+    Read from the Arrow buffers directly: ``Array.to_numpy`` imports pandas (half a second of
+    ``selfconf report``'s start-up) even for plain integers.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    chunks = arr.chunks if isinstance(arr, pa.ChunkedArray) else [arr]
+    parts = []
+    for ch in chunks:
+        if ch.null_count:
+            raise ValueError("_numpy: the array has nulls (fill them first)")
+        if pa.types.is_boolean(ch.type):
+            ch = pc.cast(ch, pa.uint8())
+        dtype = np.dtype(_NUMPY_TYPES[str(ch.type)])
+        parts.append(np.frombuffer(ch.buffers()[1], dtype=dtype, count=len(ch), offset=ch.offset * dtype.itemsize))
+    if not parts:
+        return np.zeros(0, dtype=np.float64 if not pa.types.is_boolean(arr.type) else bool)
+    out = np.concatenate(parts) if len(parts) > 1 else parts[0].copy()
+    return out.astype(bool) if pa.types.is_boolean(arr.type) else out
 
 
 def _list_to_arrow(values: list, text: bool = False):

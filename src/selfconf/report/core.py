@@ -37,7 +37,14 @@ Intervals
     :data:`CI_METRICS`; each model's draws come from ``default_rng([seed, crc32(model)])``
     (and crc32 of the group value for ``--by`` rows), so they do not change when other models are
     added.  Draws where a statistic is undefined (an AUROC resample with one class) are left out
-    of its quantiles.
+    of its quantiles.  The row bootstrap draws each (level, class) cell's count from the
+    multinomial (:func:`selfconf.bootstrap.count_draws`): exactly the distribution of resampling
+    rows.  ``--resampling poisson`` (``resampling="poisson"``) draws the Poisson bootstrap instead:
+    every row gets an independent Poisson(1) weight, so a cell of c rows gets an independent
+    Poisson(c) count (:func:`selfconf.bootstrap.poisson_count_draws`; Hanley & MacGibbon 2006).  It
+    agrees with the row bootstrap to O(1/n) and its draws cost half as much (about a quarter of
+    the report's time at 1M rows); a draw with no rows at all (probability exp(-n)) defines no
+    statistic and is left out.  The default stays the row bootstrap, whose numbers the book shows.
 
 Entry points: :func:`from_frame` (pandas) and :func:`run` (the command line, which calls it).
 :func:`prepare_frame` + :func:`compute_report` are the book's path (the paper's Table 1 rules via
@@ -57,6 +64,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
+from selfconf.data import validate
+from selfconf.data.validate import SCALES, resolve_scale
+
 if TYPE_CHECKING:  # pandas is imported when a report is computed, so `--help` starts fast
     import pandas as pd
 
@@ -65,11 +75,14 @@ __all__ = [
     "CI_METRICS",
     "COVERAGES",
     "SCALES",
+    "RESAMPLING",
     "Rows",
     "resolve_scale",
     "load_rows",
     "rows_from_frame",
     "compute",
+    "compute_records",
+    "ReportTable",
     "from_frame",
     "report_json",
     "format_table",
@@ -87,8 +100,9 @@ COVERAGES = (1.0, 0.8, 0.6, 0.4, 0.2)
 HIGH_CONF = 0.8
 #: Share of a model's rows that may be excluded before its headline gets a warning.
 EXCLUDED_WARN = 0.05
-SCALES = ("auto", "percent", "unit")
 REQUIRED = ("model", "item_id", "confidence", "correct")
+#: Bootstrap schemes of the intervals (``--resampling``): the row bootstrap and the Poisson bootstrap.
+RESAMPLING = ("rows", "poisson")
 #: Metrics reported with a percentile bootstrap interval (``<metric>_ci_low`` / ``_ci_high``).
 CI_METRICS = ("accuracy", "mean_confidence", "citl", "brier", "ece", "smooth_ece", "auroc",
               "high_conf_error_rate", "aurc")
@@ -157,90 +171,13 @@ class Rows:
         return out
 
 
-def _first_rows(mask: np.ndarray, where, k: int = 3) -> str:
-    idx = np.flatnonzero(mask)[:k]
-    return "; ".join(where(int(i)) for i in idx)
-
-
-def resolve_scale(raw: np.ndarray, percent_sign: np.ndarray, scale: str, where) -> tuple[str, str]:
-    """Decide the confidence scale (rules in the module docstring); return ``(scale, reason)``.
-
-    ``raw`` are the confidences as written (NaN = missing), ``percent_sign`` marks values written
-    with ``%``, ``where(i)`` names row i.  Out-of-range values are errors naming the first row.
-
-    Reference: the elicitation scale of Chernets (2026), Section 2 (integers 0–100).
-
-    Example: ``resolve_scale(np.array([0.2, 0.9]), np.zeros(2, bool), "auto", str)`` is
-    ``("unit", ...)``.
-    """
-    if scale not in SCALES:
-        raise ValueError(f"--confidence-scale must be one of {', '.join(SCALES)}, got {scale!r}")
-    present = ~np.isnan(raw)
-    if not np.isfinite(raw[present]).all():
-        i = int(np.flatnonzero(present & ~np.isfinite(raw))[0])
-        raise ValueError(f"{where(i)}: field 'confidence' must be finite, got {raw[i]!r}")
-    neg = present & (raw < 0)
-    if neg.any():
-        i = int(np.flatnonzero(neg)[0])
-        raise ValueError(f"{where(i)}: field 'confidence' = {raw[i]:g} is negative")
-    if scale == "unit" and percent_sign.any():
-        raise ValueError(f"{where(int(np.flatnonzero(percent_sign)[0]))}: confidence written with '%' "
-                         "but --confidence-scale unit was given (use percent or auto)")
-    if scale == "auto":
-        above = present & ((raw > 1) | percent_sign)
-        frac = present & ~percent_sign & (raw <= 1) & (raw != np.floor(raw))
-        if above.any() and frac.any():
-            raise ValueError(
-                "confidences mix scales: values above 1 (or written with %) at "
-                f"{_first_rows(above, where)}, and fractional values at or below 1 at {_first_rows(frac, where)}; "
-                "fix the file, or pass --confidence-scale percent or unit to state the scale"
-            )
-        if above.any():
-            scale, reason = "percent", "auto-detected: values above 1 (or written with %)"
-        elif frac.any():
-            scale, reason = "unit", "auto-detected: all values within [0, 1], some strictly between"
-        elif present.any() and not (raw[present] == 0).all():
-            raise ValueError(
-                "every confidence is exactly 0 or 1, which fits both the 0-1 and the 0-100 scale; "
-                "pass --confidence-scale unit or --confidence-scale percent"
-            )
-        elif present.any():
-            scale, reason = "unit", "auto-detected: every value is 0, which means the same on either scale"
-        else:
-            scale, reason = "unit", "no confidences present"
-    else:
-        reason = "given by --confidence-scale"
-    hi = 100.0 if scale == "percent" else 1.0
-    over = present & (raw > hi)
-    if over.any():
-        i = int(np.flatnonzero(over)[0])
-        hint = " (0-100 values? use --confidence-scale percent or auto)" if scale == "unit" and raw[i] <= 100 else ""
-        raise ValueError(f"{where(i)}: field 'confidence' = {raw[i]:g} is outside the {scale} scale [0, {hi:g}]{hint}")
-    return scale, reason
-
-
-def _duplicated(key: np.ndarray) -> np.ndarray:
-    """True for every entry whose value occurred earlier in ``key`` (non-negative integers)."""
-    if not key.size:
-        return np.zeros(0, dtype=bool)
-    if int(key.max()) < 8 * key.size + 1_000_000:  # dense keys: counting, no sort
-        if np.bincount(key).max() <= 1:
-            return np.zeros(key.size, dtype=bool)
-    order = np.argsort(key, kind="stable")
-    ks = key[order]
-    dup = np.zeros(key.size, dtype=bool)
-    dup[order[1:]] = ks[1:] == ks[:-1]
-    return dup
-
-
 def _rows_from_columns(cols, *, confidence_scale: str, by: str | None, inputs: list[str]) -> Rows:
     model, models = cols.identifiers("model")
     item, _ = cols.identifiers("item_id")
     key = model * (int(item.max()) + 1 if item.size else 1) + item
-    dup = _duplicated(key)
-    if dup.any():
-        i = int(np.flatnonzero(dup)[0])
-        j = int(np.flatnonzero(key == key[i])[0])
+    dup = validate.first_duplicate(key)
+    if dup is not None:
+        i, j = dup
         item_name = cols.identifiers("item_id")[1][item[i]]
         raise ValueError(f"{cols.where(i)}: duplicate row for model {models[model[i]]!r}, item_id {item_name!r} "
                          f"(first at {cols.where(j)})")
@@ -284,11 +221,9 @@ def rows_from_frame(df: pd.DataFrame, *, confidence_scale: str = "auto", by: str
     """
     import pyarrow as pa
 
-    from selfconf.data.rows import RowFile, _list_to_arrow, columns_from
+    from selfconf.data.rows import RowFile, columns_from
 
-    missing = [c for c in REQUIRED if c not in df.columns]
-    if missing:
-        raise ValueError(f"{source}: missing column(s) {', '.join(missing)} (has: {', '.join(map(str, df.columns))})")
+    validate.require_columns(source, REQUIRED, [str(c) for c in df.columns])
     if df.empty:
         raise ValueError(f"{source}: no rows")
     want = list(REQUIRED) + ["refusal"] + ([by] if by else [])
@@ -321,8 +256,8 @@ def _unit_rng(seed: int, model: str, group: str | None) -> np.random.Generator:
 
 def _level_codes(conf: np.ndarray, raw: np.ndarray, scale: str) -> tuple[np.ndarray, np.ndarray]:
     """(levels on 0–1, code per row) for the used rows; integer percents need no sort."""
-    if scale == "percent" and raw.size and np.all(raw == np.floor(raw)):
-        code = raw.astype(np.int64)
+    code = raw.astype(np.int64) if scale == "percent" and raw.size else None
+    if code is not None and np.array_equal(code, raw):  # integral values in [0, 100] (checked on reading)
         present = np.bincount(code, minlength=101) > 0
         remap = np.cumsum(present) - 1
         lv = np.flatnonzero(present) / 100.0
@@ -364,7 +299,7 @@ def _nan() -> float:
 
 
 def _unit_stats(lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, *, rng: np.random.Generator, n_boot: int,
-                level: float, ece_bins: int, ece_binning: str, ece_edge: str) -> dict[str, Any]:
+                level: float, ece_bins: int, ece_binning: str, ece_edge: str, resampling: str = "rows") -> dict[str, Any]:
     """Point estimates, intervals and curves of one unit (a model, or a model x group).
 
     The observed counts are evaluated in the same batch as the first chunk of draws (row 0), and
@@ -372,20 +307,28 @@ def _unit_stats(lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, *, rng: np.ran
     """
     from selfconf import bootstrap, metrics
 
-    opts = dict(n_bins=ece_bins, binning=ece_binning, edge=ece_edge, threshold=HIGH_CONF, coverages=COVERAGES)
+    opts = dict(n_bins=ece_bins, binning=ece_binning, edge=ece_edge, threshold=HIGH_CONF)
     sigma = metrics.smooth_ece_bandwidth(lv, pos, neg)
     kern = metrics.smooth_kernel(lv, sigma)
     band_kern = metrics.smooth_kernel(lv, sigma, _SMOOTH_GRID)
     draws: dict[str, list] = {m: [] for m in CI_METRICS}
     curves = []
     point = None
-    for P, Q in bootstrap.count_draws(pos, neg, n_boot=n_boot, rng=rng):
+    draw = bootstrap.poisson_count_draws if resampling == "poisson" else bootstrap.count_draws
+    for P, Q in draw(pos, neg, n_boot=n_boot, rng=rng):
+        rows_drawn = P.sum(axis=1) + Q.sum(axis=1)
+        if not rows_drawn.all():  # a Poisson draw without rows (probability exp(-n)) defines no statistic
+            P, Q = P[rows_drawn > 0], Q[rows_drawn > 0]
         first = point is None
         if first:
             P, Q = np.vstack([pos[None, :], P]), np.vstack([neg[None, :], Q])
-        st = metrics.counts_statistics(lv, P, Q, smooth_sigma=sigma, smooth_kernel=kern, **opts)
+        # risk at the coverages has no interval: the draws skip it (a third of the statistics' time)
+        st = metrics.counts_statistics(lv, P, Q, smooth_sigma=sigma, smooth_kernel=kern, **opts, coverages=())
         if first:
             point = {k: v[:1] for k, v in st.items()}
+            # row-wise arithmetic only (no products), so the same values as in a batch with the draws
+            risk = metrics.counts_statistics(lv, pos[None, :], neg[None, :], **opts, coverages=COVERAGES)
+            point.update({k: risk[k] for k in ("risk_coverage", "risk_coverage_min", "risk_coverage_max")})
             st = {k: v[1:] for k, v in st.items()}
             P, Q = P[1:], Q[1:]
         for m in CI_METRICS:
@@ -393,7 +336,7 @@ def _unit_stats(lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, *, rng: np.ran
         curves.append(metrics.smooth_reliability(lv, P, Q, sigma, _SMOOTH_GRID, kernel=band_kern)["accuracy"])
     r: dict[str, Any] = {}
     stacked = np.stack([np.concatenate(draws[m]) for m in CI_METRICS])  # (metrics, draws)
-    if np.isfinite(stacked).all():  # the usual case: one quantile call for every interval
+    if stacked.shape[1] and np.isfinite(stacked).all():  # the usual case: one quantile call for every interval
         a = (1.0 - level) / 2.0
         bounds = np.quantile(stacked, [a, 1.0 - a], axis=1)
         intervals = {m: (float(bounds[0, i]), float(bounds[1, i])) for i, m in enumerate(CI_METRICS)}
@@ -418,9 +361,12 @@ def _unit_stats(lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, *, rng: np.ran
     r["reliability"]["n"] = [int(x) for x in rel["n"][occ]]
     sm = metrics.smooth_reliability(lv, pos, neg, sigma, _SMOOTH_GRID, kernel=band_kern)
     band = np.concatenate(curves, axis=0)
-    undefined = np.isnan(band).any(axis=0)  # far from every level the kernel weights underflow
-    lo, hi = np.quantile(np.where(np.isnan(band), 0.0, band), [(1 - level) / 2, (1 + level) / 2], axis=0)
-    lo[undefined] = hi[undefined] = np.nan
+    if band.shape[0]:
+        undefined = np.isnan(band).any(axis=0)  # far from every level the kernel weights underflow
+        lo, hi = np.quantile(np.where(np.isnan(band), 0.0, band), [(1 - level) / 2, (1 + level) / 2], axis=0)
+        lo[undefined] = hi[undefined] = np.nan
+    else:  # every draw was empty (a unit of one or two rows, say)
+        lo = hi = np.full(_SMOOTH_GRID.size, np.nan)
     r["smooth_reliability"] = {"t": _SMOOTH_GRID.tolist(), "accuracy": [_f(x) for x in sm["accuracy"]],
                                "low": [_f(x) for x in lo], "high": [_f(x) for x in hi],
                                "density": [_f(x) for x in sm["density"]]}
@@ -441,7 +387,7 @@ def _workers(n_tasks: int) -> int:
 def _map_units(fn, n_units: int) -> list:
     """``[fn(u) for u in range(n_units)]``, on a thread pool when there are several units.
 
-    numpy releases the interpreter lock inside the multinomial draws, matrix products and most
+    numpy releases the interpreter lock inside the multinomial (or Poisson) draws, matrix products and most
     array operations, so units run in parallel; each unit has its own generator
     (:func:`_unit_rng`) and the results are collected in unit order, so the output does not depend
     on the number of threads or their scheduling.
@@ -481,17 +427,63 @@ def _expand_correct(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
     return out
 
 
+class ReportTable(list):
+    """The report's rows as a list of dicts (keys :data:`JSON_MODEL_KEYS`) with the settings in ``attrs``.
+
+    What :func:`compute` returns before it becomes a DataFrame: it answers the two things
+    :func:`report_json`, :func:`format_table` and :func:`selfconf.report.html.build_html` ask of a
+    table (``attrs`` and ``to_dict("records")``), so the command line prints JSON and text without
+    importing pandas (about half a second of start-up).
+
+    Example: ``compute_records(load_rows(["rows.csv"])).to_dict("records")[0]["auroc"]``.
+    """
+
+    def __init__(self, records: Sequence[dict[str, Any]], attrs: dict[str, Any]):
+        super().__init__(records)
+        self.attrs = dict(attrs)
+
+    def to_dict(self, orient: str = "records") -> list[dict[str, Any]]:
+        if orient != "records":
+            raise ValueError(f"ReportTable.to_dict supports orient='records' only, got {orient!r}")
+        return [dict(r) for r in self]
+
+    def to_frame(self) -> pd.DataFrame:
+        """The table as the DataFrame :func:`compute` returns (``attrs`` copied)."""
+        import pandas as pd
+
+        tab = pd.DataFrame(list(self), columns=list(JSON_MODEL_KEYS))
+        for c in ("model", "group", "warning"):  # keep None as None (pandas would infer a str dtype with NaN)
+            tab[c] = pd.Series([r[c] for r in self], dtype=object)
+        tab.attrs.update(self.attrs)
+        return tab
+
+
 def compute(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10, ece_binning: str = "equal_width",
-            ece_edge: str = "upper", level: float = 0.95) -> pd.DataFrame:
+            ece_edge: str = "upper", level: float = 0.95, resampling: str = "rows") -> pd.DataFrame:
     """Every report statistic, one row per model (sorted by name), then per (model, group) with ``--by``.
 
     Columns are :data:`JSON_MODEL_KEYS`; ``attrs`` holds the settings.  A model whose every row
     was excluded appears with ``n = 0`` and NaN statistics.  Definitions: module docstring and
-    :func:`selfconf.metrics.counts_statistics`.
+    :func:`selfconf.metrics.counts_statistics`.  The same numbers as :func:`compute_records`, as a
+    DataFrame.  ``resampling``: ``"rows"`` (the row bootstrap, default) or ``"poisson"`` (the
+    Poisson bootstrap, faster; module docstring).
 
     Reference: Chernets (2026), Tables 1–2, extended with the intervals of Efron & Tibshirani (1993).
 
     Example: ``compute(load_rows(["rows.csv"]), n_boot=200)["auroc"]``.
+    """
+    return compute_records(rows, seed=seed, n_boot=n_boot, ece_bins=ece_bins, ece_binning=ece_binning,
+                           ece_edge=ece_edge, level=level, resampling=resampling).to_frame()
+
+
+def compute_records(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10,
+                    ece_binning: str = "equal_width", ece_edge: str = "upper", level: float = 0.95,
+                    resampling: str = "rows") -> ReportTable:
+    """:func:`compute` without pandas: the same rows as a :class:`ReportTable` (list of dicts + ``attrs``).
+
+    Definition and reference: :func:`compute` (Chernets 2026, Tables 1–2; Efron & Tibshirani 1993).
+
+    Example: ``compute_records(load_rows(["rows.csv"]), n_boot=200)[0]["accuracy"]``.
     """
     from selfconf import metrics
 
@@ -503,6 +495,8 @@ def compute(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10
         raise ValueError(f"--ece-bins must be a positive integer, got {ece_bins!r}")
     if ece_binning not in metrics.BINNINGS:
         raise ValueError(f"--ece-binning must be one of {', '.join(metrics.BINNINGS)}, got {ece_binning!r}")
+    if resampling not in RESAMPLING:
+        raise ValueError(f"--resampling must be one of {', '.join(RESAMPLING)}, got {resampling!r}")
     if ece_edge not in metrics.EDGE_RULES:
         raise ValueError(f"--ece-edge must be one of {', '.join(metrics.EDGE_RULES)}, got {ece_edge!r}")
     reasons = rows.reasons()
@@ -523,11 +517,13 @@ def compute(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10
         combo_index = np.full(n_models * n_groups, -1, np.int64)
         combo_index[combos] = np.arange(combos.size) + n_models
         unit_of_row.append(combo_index[rows.model * n_groups + rows.group])
-    lv, code = _level_codes(rows.confidence[used], rows.confidence_raw[used], rows.scale)
-    y = rows.correct[used].astype(np.int64)
+    all_used = bool(used.all())  # the usual case: no copies of the columns
+    pick = (lambda a: a) if all_used else (lambda a: a[used])  # noqa: E731
+    lv, code = _level_codes(pick(rows.confidence), pick(rows.confidence_raw), rows.scale)
+    y = pick(rows.correct).astype(np.int64)
     per_unit: dict[int, tuple] = {}
     for uo in unit_of_row:
-        u_used = uo[used]
+        u_used = pick(uo)
         base = int(u_used.min()) if u_used.size else 0
         n_u = int(u_used.max()) - base + 1 if u_used.size else 0
         for j, c in enumerate(_cell_counts(u_used - base, code, y, n_u, lv.size)):
@@ -543,8 +539,9 @@ def compute(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10
     ref_known = None if rows.refusal is None else ~np.isnan(rows.refusal)
     for uo in unit_of_row:
         n_rows_u += np.bincount(uo, minlength=n_units)
-        reason_u += np.bincount(uo[excluded] * n_reason + reasons[excluded],
-                                minlength=n_units * n_reason).reshape(n_units, n_reason)
+        if not all_used:
+            reason_u += np.bincount(uo[excluded] * n_reason + reasons[excluded],
+                                    minlength=n_units * n_reason).reshape(n_units, n_reason)
         if ref_known is not None:
             ref_known_u += np.bincount(uo[ref_known], minlength=n_units)
             ref_sum_u += np.bincount(uo[ref_known], weights=rows.refusal[ref_known], minlength=n_units)
@@ -560,7 +557,8 @@ def compute(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10
         if cnt is not None and cnt[0].size:
             idx, pos, neg = cnt
             rec.update(_unit_stats(lv[idx], pos, neg, rng=_unit_rng(seed, name, gname), n_boot=n_boot, level=level,
-                                   ece_bins=ece_bins, ece_binning=ece_binning, ece_edge=ece_edge))
+                                   ece_bins=ece_bins, ece_binning=ece_binning, ece_edge=ece_edge,
+                                   resampling=resampling))
         else:
             rec.update({k: _nan() for k in JSON_MODEL_KEYS if k not in ("model", "group", "rows")})
             rec.update(n=0, high_conf_n=0, reliability=None, smooth_reliability=None, risk_coverage_curve=None,
@@ -578,17 +576,11 @@ def compute(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10
         return rec
 
     out = _map_units(unit_record, n_units)
-    attrs = dict(seed=int(seed), n_boot=int(n_boot), level=float(level), ece_bins=int(ece_bins),
+    attrs = dict(seed=int(seed), n_boot=int(n_boot), resampling=resampling, level=float(level), ece_bins=int(ece_bins),
                  ece_binning=ece_binning, ece_edge=ece_edge, confidence_scale=rows.scale,
                  confidence_scale_reason=rows.scale_reason, by=rows.by, rows_read=rows.rows_read,
                  rows_used=int(used.sum()), inputs=list(rows.inputs))
-    import pandas as pd
-
-    tab = pd.DataFrame(out, columns=list(JSON_MODEL_KEYS))
-    for c in ("model", "group", "warning"):  # keep None as None (pandas would infer a str dtype with NaN)
-        tab[c] = pd.Series([r[c] for r in out], dtype=object)
-    tab.attrs.update(attrs)
-    return tab
+    return ReportTable([{k: r[k] for k in JSON_MODEL_KEYS} for r in out], attrs)
 
 
 _REASON_TEXT = {"missing_confidence": "without a confidence", "missing_correct": "ungraded",
@@ -597,7 +589,7 @@ _REASON_TEXT = {"missing_confidence": "without a confidence", "missing_correct":
 
 def from_frame(df: pd.DataFrame, *, confidence_scale: str = "auto", seed: int = 0, n_boot: int = 2000,
                by: str | None = None, ece_bins: int = 10, ece_binning: str = "equal_width",
-               ece_edge: str = "upper") -> pd.DataFrame:
+               ece_edge: str = "upper", resampling: str = "rows") -> pd.DataFrame:
     """The report of ``selfconf report`` for an in-memory frame: one row per model (and group).
 
     Definition: validates ``df`` (columns ``model``, ``item_id``, ``confidence``, ``correct``,
@@ -613,6 +605,7 @@ def from_frame(df: pd.DataFrame, *, confidence_scale: str = "auto", seed: int = 
     seed, n_boot : bootstrap seed and draws
     by : optional category column (rows per model x value follow the per-model rows)
     ece_bins, ece_binning, ece_edge : ECE options (see :func:`selfconf.metrics.ece`)
+    resampling : {"rows", "poisson"}, the row bootstrap (default) or the Poisson bootstrap
 
     Returns
     -------
@@ -632,7 +625,8 @@ def from_frame(df: pd.DataFrame, *, confidence_scale: str = "auto", seed: int = 
     (0.5, 1.0, 'percent')
     """
     rows = rows_from_frame(df, confidence_scale=confidence_scale, by=by)
-    return compute(rows, seed=seed, n_boot=n_boot, ece_bins=ece_bins, ece_binning=ece_binning, ece_edge=ece_edge)
+    return compute(rows, seed=seed, n_boot=n_boot, ece_bins=ece_bins, ece_binning=ece_binning, ece_edge=ece_edge,
+                   resampling=resampling)
 
 
 # --------------------------------------------------------------------------------------------
@@ -678,7 +672,10 @@ def conventions(tab: pd.DataFrame) -> list[str]:
         f"confidence scale: {a['confidence_scale']} ({a['confidence_scale_reason']}); all proportions below on 0-1 in JSON",
         f"ECE: {a['ece_bins']} {a['ece_binning'].replace('_', '-')} bins, edge {edge}",
         "smooth ECE: Blasiok & Nakkiran (2023) reflected-Gaussian kernel, bandwidth at the fixed point sigma = smECE(sigma)",
-        f"intervals: {100 * a['level']:g}% percentile row bootstrap within each model, {a['n_boot']} draws, seed {a['seed']}",
+        (f"intervals: {100 * a['level']:g}% percentile row bootstrap within each model, {a['n_boot']} draws, "
+         f"seed {a['seed']}") if a.get("resampling", "rows") == "rows" else
+        (f"intervals: {100 * a['level']:g}% percentile Poisson bootstrap (an independent Poisson(1) weight per row) "
+         f"within each model, {a['n_boot']} draws, seed {a['seed']}"),
         "risk@c: error rate among the floor(c*n) most confident answers, expected over the orders of tied "
         "confidences (min/max over tie orders in JSON); AURC: mean risk over k = 1..n, same tie rule",
         f"high-confidence error: share wrong among answers with confidence >= {HIGH_CONF:g} (0-1 scale)",
@@ -699,6 +696,7 @@ def report_json(tab: pd.DataFrame) -> dict:
         "confidence_scale_reason": a["confidence_scale_reason"],
         "seed": a["seed"],
         "n_boot": a["n_boot"],
+        "resampling": a.get("resampling", "rows"),
         "interval_level": a["level"],
         "ece_bins": a["ece_bins"],
         "ece_binning": a["ece_binning"],
@@ -846,6 +844,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="scale of the confidence column: auto (default; rule below), percent = 0-100, unit = 0-1")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap draws for every interval (default 2000)")
+    p.add_argument("--resampling", choices=RESAMPLING, default="rows",
+                   help="rows (default): the row bootstrap; poisson: the Poisson bootstrap (an independent Poisson(1) "
+                        "weight per row; agrees to O(1/n), about a quarter faster at 1M rows)")
     p.add_argument("--ece-bins", type=int, default=10, help="number of ECE bins (default 10)")
     p.add_argument("--ece-binning", choices=("equal_width", "equal_mass"), default="equal_width",
                    help="equal_width (default) or equal_mass bins (about n/B rows each; tied confidences share a bin)")
@@ -890,8 +891,9 @@ def run(args: argparse.Namespace) -> int:
     if args.ece_bins < 1:
         raise ValueError(f"--ece-bins must be >= 1, got {args.ece_bins}")
     rows = load_rows(args.paths, confidence_scale=args.confidence_scale, by=args.by)
-    tab = compute(rows, seed=args.seed, n_boot=args.n_boot, ece_bins=args.ece_bins,
-                  ece_binning=args.ece_binning, ece_edge=args.ece_edge)
+    tab = compute_records(rows, seed=args.seed, n_boot=args.n_boot, ece_bins=args.ece_bins,
+                          ece_binning=args.ece_binning, ece_edge=args.ece_edge,
+                          resampling=getattr(args, "resampling", "rows"))
     if args.json:
         print(json.dumps(report_json(tab), indent=2, allow_nan=False))
     else:
@@ -899,7 +901,7 @@ def run(args: argparse.Namespace) -> int:
     if args.html:
         from selfconf.report.html import write_html
 
-        write_html(args.html, tab)
+        write_html(args.html, tab.to_frame())  # the charts are built with pandas anyway
         print(f"wrote {args.html}", file=sys.stderr)
     return 0
 
@@ -937,10 +939,8 @@ def prepare_frame(df: pd.DataFrame, *, scale: str = "unit", source: str = "frame
 
     from selfconf import metrics
 
-    missing = [c for c in REQUIRED if c not in df.columns]
-    if missing:
-        raise ValueError(f"{source}: missing column(s) {', '.join(missing)}")
-    hi = 100.0 if scale == "percent" else 1.0
+    validate.require_columns(source, REQUIRED, [str(c) for c in df.columns], show_present=False)
+    hi = validate.PERCENT_MAX if scale == "percent" else 1.0
     conf = pd.to_numeric(df["confidence"], errors="coerce")
     bad = df["confidence"].notna() & conf.isna()
     if bad.any():
