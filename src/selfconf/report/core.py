@@ -34,8 +34,8 @@ Same answer for the same data
 
 Intervals
     Percentile row-bootstrap intervals (within each model, or model x group) for every metric in
-    :data:`CI_METRICS`; each model's draws come from ``default_rng([seed, crc32(model)])``
-    (and crc32 of the group value for ``--by`` rows), so they do not change when other models are
+    :data:`CI_METRICS`; each model's draws come from ``selfconf.stats.streams.stream(seed, model)``
+    (``stream(seed, model, group)`` for ``--by`` rows), so they do not change when other models are
     added.  Draws where a statistic is undefined (an AUROC resample with one class) are left out
     of its quantiles.  The row bootstrap draws each (level, class) cell's count from the
     multinomial (:func:`selfconf.bootstrap.count_draws`): exactly the distribution of resampling
@@ -57,7 +57,6 @@ import argparse
 import json
 import math
 import sys
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
@@ -66,6 +65,7 @@ import numpy as np
 
 from selfconf.data import validate
 from selfconf.data.validate import SCALES, resolve_scale
+from selfconf.stats.streams import stream
 
 if TYPE_CHECKING:  # pandas is imported when a report is computed, so `--help` starts fast
     import pandas as pd
@@ -248,10 +248,8 @@ def rows_from_frame(df: pd.DataFrame, *, confidence_scale: str = "auto", by: str
 
 
 def _unit_rng(seed: int, model: str, group: str | None) -> np.random.Generator:
-    words = [int(seed), zlib.crc32(str(model).encode("utf-8"))]
-    if group is not None:
-        words.append(zlib.crc32(str(group).encode("utf-8")))
-    return np.random.default_rng(words)
+    """The draws of one model (or model x group): :func:`selfconf.stats.streams.stream` of the names."""
+    return stream(seed, str(model)) if group is None else stream(seed, str(model), str(group))
 
 
 def _level_codes(conf: np.ndarray, raw: np.ndarray, scale: str) -> tuple[np.ndarray, np.ndarray]:
