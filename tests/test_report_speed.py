@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from selfconf import metrics, report
+from selfconf.report import command as report_command
 from selfconf.report import core as report_core
 
 
@@ -73,8 +74,8 @@ def test_output_does_not_depend_on_the_thread_count(monkeypatch):
 
 
 def test_allocator_setting_is_harmless():
-    report_core._keep_freed_blocks()  # glibc: mallopt; elsewhere a no-op; must not raise
-    report_core._keep_freed_blocks(1 << 20)
+    report_command._keep_freed_blocks()  # glibc: mallopt; elsewhere a no-op; must not raise
+    report_command._keep_freed_blocks(1 << 20)
 
 
 def test_records_are_the_frame_rows():

@@ -355,7 +355,7 @@ def generate(out_dir: Path, claims: Any = None, *, seed: int = SEED, check: bool
     _write_csv(out_dir / "arms" / "regrade.csv", _regrade(rng, T))
     fid: dict = {"generator": "selfconf.reconstruct.arms", "seed": seed}
     if check:
-        from selfconf.reconstruct.ladder import ideal_bootstrap, judge
+        from selfconf.reconstruct.fidelity import ideal_bootstrap, judge
         from selfconf.sections import manipulation as man
 
         vals = man.recompute_all(out_dir, seed=20261130, n_boot=2000)

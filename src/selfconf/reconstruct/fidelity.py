@@ -21,6 +21,7 @@ from selfconf import metrics
 from selfconf.data.collection import graded
 from selfconf.panels import PANELS, panel_analysis
 from selfconf.reconstruct.bench_age import BENCH_MODELS
+from selfconf.claims.judging import fidelity_records, load_manifest
 from selfconf.reconstruct.targets import Targets
 
 __all__ = ["SECTIONS", "compute_values", "judge", "fidelity_records", "mean_over_seeds"]
@@ -244,3 +245,22 @@ def risk_coverage_conventions(df: pd.DataFrame, models=("anthropic", "xai", "goo
             ks = {"ceil": math.ceil(round(x, 9)), "round": int(math.floor(x + 0.5)), "floor": int(math.floor(round(x, 9)))}
             out[f"t2_{m}_err_cov{cov}"] = {name: 100 * float(cum[k]) / k for name, k in ks.items()}
     return out
+
+
+#: Bootstrap seeds and draws behind the ``ideal_bootstrap`` values of the fidelity files: many draws
+#: over seeds other than the book's, so a reader can tell a seed's luck from a limit of the data.
+IDEAL_SEEDS = tuple(range(1, 11))
+IDEAL_N_BOOT = 4000
+
+
+def ideal_bootstrap(recompute_fn, judged: dict[str, dict]) -> dict[str, dict]:
+    """Large-B value of every bootstrap-kind claim in ``judged``: :func:`mean_over_seeds`
+    of ``recompute_fn`` over :data:`IDEAL_SEEDS` with :data:`IDEAL_N_BOOT` draws each."""
+    ids = sorted(k for k, r in judged.items() if r["kind"] in ("bootstrap", "bootstrap-derived"))
+    return mean_over_seeds(recompute_fn, lambda values: ids, IDEAL_SEEDS, IDEAL_N_BOOT)
+
+
+def judge(values: dict[str, float], claims_path: str = "data/paper/claims.yaml") -> dict[str, dict]:
+    """Judge recomputed values against the manifest by the book's one rule
+    (:func:`selfconf.claims.judging.fidelity_records`, the audit's rule)."""
+    return fidelity_records(load_manifest(claims_path), values)

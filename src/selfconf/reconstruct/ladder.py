@@ -71,7 +71,7 @@ from typing import Any
 
 import numpy as np
 
-from selfconf.claims.judging import fidelity_records, load_manifest
+from selfconf.reconstruct.fidelity import IDEAL_N_BOOT, IDEAL_SEEDS, ideal_bootstrap, judge
 from selfconf.reconstruct.targets import printed_values
 from selfconf.stats.normal import Z975
 
@@ -1053,27 +1053,6 @@ def recompute(data_dir: Path, seed: int = FIDELITY_SEED, n_boot: int = FIDELITY_
     out["expl_rung_core_minus_shuffled_delta_ci_lo"] = fr["delta"]["low"]
     out["expl_rung_core_minus_shuffled_delta_ci_hi"] = fr["delta"]["high"]
     return out
-
-
-#: Bootstrap seeds and draws behind the ``ideal_bootstrap`` values of the fidelity files: many draws
-#: over seeds other than the book's, so a reader can tell a seed's luck from a limit of the data.
-IDEAL_SEEDS = tuple(range(1, 11))
-IDEAL_N_BOOT = 4000
-
-
-def ideal_bootstrap(recompute_fn, judged: dict[str, dict]) -> dict[str, dict]:
-    """Large-B value of every bootstrap-kind claim in ``judged``: :func:`.fidelity.mean_over_seeds`
-    of ``recompute_fn`` over :data:`IDEAL_SEEDS` with :data:`IDEAL_N_BOOT` draws each."""
-    from selfconf.reconstruct.fidelity import mean_over_seeds
-
-    ids = sorted(k for k, r in judged.items() if r["kind"] in ("bootstrap", "bootstrap-derived"))
-    return mean_over_seeds(recompute_fn, lambda values: ids, IDEAL_SEEDS, IDEAL_N_BOOT)
-
-
-def judge(values: dict[str, float], claims_path: str = "data/paper/claims.yaml") -> dict[str, dict]:
-    """Judge recomputed values against the manifest by the book's one rule
-    (:func:`selfconf.claims.judging.fidelity_records`, the audit's rule)."""
-    return fidelity_records(load_manifest(claims_path), values)
 
 
 def generate(out_dir: Path, claims: Any = None, *, seed: int = SEED, check: bool = True,

@@ -2,12 +2,12 @@
 
 - :mod:`selfconf.report.core`  computing the report (``from_frame``, the JSON, the terminal table, the CLI command)
 - :mod:`selfconf.report.html`  the self-contained offline HTML page
+- :mod:`selfconf.report.command`  the ``selfconf report`` command line (parser and run)
 
 The public names of :mod:`selfconf.report.core` are importable from here: ``from selfconf.report import from_frame``.
 """
 
 from selfconf.report.core import (
-    add_parser,
     CI_METRICS,
     compute,
     compute_records,
@@ -26,7 +26,6 @@ from selfconf.report.core import (
     resolve_scale,
     Rows,
     rows_from_frame,
-    run,
     SCALES,
 )
 
@@ -47,8 +46,6 @@ __all__ = [
     "from_frame",
     "report_json",
     "format_table",
-    "add_parser",
-    "run",
     "LoadedRows",
     "prepare_frame",
     "compute_report",

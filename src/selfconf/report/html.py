@@ -24,10 +24,9 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
+from selfconf.report.core import conventions, interval_rows, table_rows
 
-from selfconf import metrics
 
 __all__ = ["reliability_frame", "reliability_chart", "overconfidence_chart", "risk_coverage_chart",
            "build_html", "write_html", "FACET_MAX"]
@@ -177,7 +176,6 @@ def _vl_version() -> str:
 def build_html(tab: pd.DataFrame) -> str:
     """Return the complete HTML document (string) of the report; no timestamp, so the same data
     give the same bytes."""
-    from selfconf.report.core import conventions, interval_rows, table_rows
 
     a = tab.attrs
     esc = html.escape
