@@ -78,13 +78,17 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     print("selfconf bootstrap benchmark")
-    print(f"python {platform.python_version()}, numpy {np.__version__}, scikit-learn {sklearn.__version__}, "
-          f"cpus {os.cpu_count()}, OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', '(unset)')}")
+    print(
+        f"python {platform.python_version()}, numpy {np.__version__}, scikit-learn {sklearn.__version__}, "
+        f"cpus {os.cpu_count()}, OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', '(unset)')}"
+    )
     pct, correct = synthetic_rows(args.n, 0.45, args.seed)
     conf = m.from_percent(pct)
-    print(f"data: n={args.n}, {np.unique(pct).size} distinct confidence levels, "
-          f"{np.mean(pct % 5 == 0):.0%} on multiples of 5, accuracy {correct.mean():.3f}, "
-          f"AUROC {m.auroc(conf, correct):.4f}; draws: {args.n_boot}")
+    print(
+        f"data: n={args.n}, {np.unique(pct).size} distinct confidence levels, "
+        f"{np.mean(pct % 5 == 0):.0%} on multiples of 5, accuracy {correct.mean():.3f}, "
+        f"AUROC {m.auroc(conf, correct):.4f}; draws: {args.n_boot}"
+    )
 
     # warm-up (imports, allocator) so the first timed call is not penalised
     bs.auroc_ci(conf, correct, n_boot=50, rng=0)
@@ -115,22 +119,32 @@ def main(argv: list[str] | None = None) -> int:
 
     repeat_identical = all(r is None or np.array_equal(r.draws, ref.draws) for r, ref in ((vec2, vec), (fast2, fast)))
     max_diff = max(float(np.max(np.abs(vec.draws - loop_draws))), float(np.max(np.abs(fast.draws - loop_draws))))
-    same_ci = (abs(vec.low - loop_ci[0]) <= 1e-12 and abs(vec.high - loop_ci[1]) <= 1e-12
-               and abs(fast.low - loop_ci[0]) <= 1e-12 and abs(fast.high - loop_ci[1]) <= 1e-12)
+    same_ci = (
+        abs(vec.low - loop_ci[0]) <= 1e-12
+        and abs(vec.high - loop_ci[1]) <= 1e-12
+        and abs(fast.low - loop_ci[0]) <= 1e-12
+        and abs(fast.high - loop_ci[1]) <= 1e-12
+    )
     print()
     print(f"CI generic vectorised : {vec.estimate:.6f} [{vec.low:.6f}, {vec.high:.6f}]")
     print(f"CI auroc_ci fast path : {fast.estimate:.6f} [{fast.low:.6f}, {fast.high:.6f}]")
     print(f"CI sklearn loop       : {m.auroc(conf, correct):.6f} [{loop_ci[0]:.6f}, {loop_ci[1]:.6f}]")
-    print(f"max |draw difference| = {max_diff:.2e}; same CI: {'YES' if same_ci else 'NO'}; "
-          f"repeated runs identical: {'YES' if repeat_identical else 'NO'}")
+    print(
+        f"max |draw difference| = {max_diff:.2e}; same CI: {'YES' if same_ci else 'NO'}; "
+        f"repeated runs identical: {'YES' if repeat_identical else 'NO'}"
+    )
 
     med_vec, med_fast, med_loop = (statistics.median(t) for t in (t_vec, t_fast, t_loop))
     print()
     print(f"time sklearn loop ({args.n_boot} x roc_auc_score, draws pre-made): {med_loop:8.3f} s")
-    print(f"time percentile_ci(auroc_batched, batched=True) (median of {args.repeats}): "
-          f"{med_vec * 1e3:8.1f} ms (min {min(t_vec) * 1e3:.1f})")
-    print(f"time auroc_ci (median of {args.repeats}):                              "
-          f"{med_fast * 1e3:8.1f} ms (min {min(t_fast) * 1e3:.1f})")
+    print(
+        f"time percentile_ci(auroc_batched, batched=True) (median of {args.repeats}): "
+        f"{med_vec * 1e3:8.1f} ms (min {min(t_vec) * 1e3:.1f})"
+    )
+    print(
+        f"time auroc_ci (median of {args.repeats}):                              "
+        f"{med_fast * 1e3:8.1f} ms (min {min(t_fast) * 1e3:.1f})"
+    )
     print(f"RATIO sklearn loop / generic vectorised : {med_loop / med_vec:7.1f}x  (target >= 50x)")
     print(f"RATIO sklearn loop / auroc_ci fast path : {med_loop / med_fast:7.1f}x")
 
@@ -142,14 +156,18 @@ def main(argv: list[str] | None = None) -> int:
         return [fn(c, y, args.seed + k) for k, (c, y) in enumerate(data)]
 
     _, t9_fast = timed(lambda: nine(lambda c, y, s: bs.auroc_ci(c, y, n_boot=args.n_boot, rng=s)), args.repeats)
-    _, t9_vec = timed(lambda: nine(lambda c, y, s: bs.percentile_ci(
-        m.auroc_batched, c, y, batched=True, n_boot=args.n_boot, rng=s)), args.repeats)
+    _, t9_vec = timed(
+        lambda: nine(lambda c, y, s: bs.percentile_ci(m.auroc_batched, c, y, batched=True, n_boot=args.n_boot, rng=s)),
+        args.repeats,
+    )
     print()
     print(f"nine Table-1 CIs (n = {min(TABLE1_N)}-{max(TABLE1_N)}, {args.n_boot} draws each):")
     print(f"  auroc_ci             : {statistics.median(t9_fast) * 1e3:8.1f} ms total (median of {args.repeats})")
     print(f"  percentile_ci generic: {statistics.median(t9_vec) * 1e3:8.1f} ms total (median of {args.repeats})")
-    print(f"  sklearn loop (est.)  : {med_loop * sum(TABLE1_N) / args.n:8.1f} s total "
-          "(the measured single loop scaled to the nine row counts)")
+    print(
+        f"  sklearn loop (est.)  : {med_loop * sum(TABLE1_N) / args.n:8.1f} s total "
+        "(the measured single loop scaled to the nine row counts)"
+    )
     if not (same_ci and repeat_identical):
         print("FAIL: the vectorised and sklearn CIs differ, or a rerun changed the draws", file=sys.stderr)
         return 1

@@ -39,8 +39,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
 TARGETS = {"cold": 60.0, "rerun": 5.0}
-IGNORE = shutil.ignore_patterns(".venv", "_build", ".git", "__pycache__", "*.egg-info", ".pytest_cache",
-                                ".ipynb_checkpoints", "node_modules")
+IGNORE = shutil.ignore_patterns(
+    ".venv", "_build", ".git", "__pycache__", "*.egg-info", ".pytest_cache", ".ipynb_checkpoints", "node_modules"
+)
 
 
 def make_copy(dest: Path) -> Path:
@@ -84,11 +85,22 @@ def timed(cmd: list[str], proj: Path, label: str, must_pass: bool = False) -> fl
 
 
 KERNEL_FLOOR_NB = {
-    "cells": [{"cell_type": "code", "execution_count": None, "id": "c0", "metadata": {"tags": ["parameters"]},
-               "outputs": [], "source": "seed = 0"}],
-    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-                 "language_info": {"name": "python"}},
-    "nbformat": 4, "nbformat_minor": 5,
+    "cells": [
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": "c0",
+            "metadata": {"tags": ["parameters"]},
+            "outputs": [],
+            "source": "seed = 0",
+        }
+    ],
+    "metadata": {
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"},
+    },
+    "nbformat": 4,
+    "nbformat_minor": 5,
 }
 
 
@@ -116,11 +128,16 @@ def report(name: str, runs: list[float]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--section", default=None, help="section to rerun (default: result1 if present, else the teaching chapter)")
+    ap.add_argument(
+        "--section", default=None, help="section to rerun (default: result1 if present, else the teaching chapter)"
+    )
     ap.add_argument("--skip-cold", action="store_true", help="build once (cold) but time only warm + rerun")
     ap.add_argument("--json", default=None, help="also write the results to this JSON file")
-    ap.add_argument("--toc", default=None, help="use this _toc.yml in the copy instead of the project's (e.g. to time "
-                                                "notebooks not yet listed)")
+    ap.add_argument(
+        "--toc",
+        default=None,
+        help="use this _toc.yml in the copy instead of the project's (e.g. to time notebooks not yet listed)",
+    )
     a = ap.parse_args(argv)
 
     sys.path.insert(0, str(ROOT / "src"))
@@ -149,23 +166,35 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(a.repeat):
             warm.append(timed(warm_cmd, proj, f"warm build {i + 1}"))
         results["warm"] = report("warm", warm)
-        built = [s for s in ("result1", "calibration_vs_discrimination")
-                 if s in stems and (proj / "book" / f"{stems[s]}.ipynb").is_file()]
+        built = [
+            s
+            for s in ("result1", "calibration_vs_discrimination")
+            if s in stems and (proj / "book" / f"{stems[s]}.ipynb").is_file()
+        ]
         section = a.section or (built[0] if built else None)
         if section is None:
             raise SystemExit("no built section to rerun: pass --section")
         rerun = []
         for i in range(a.repeat):
-            rerun.append(timed([PY, "-m", "selfconf.book.rerun", section, "--seed", "7", "--n-boot", "5000"], proj,
-                               f"rerun {section}", must_pass=True))
+            rerun.append(
+                timed(
+                    [PY, "-m", "selfconf.book.rerun", section, "--seed", "7", "--n-boot", "5000"],
+                    proj,
+                    f"rerun {section}",
+                    must_pass=True,
+                )
+            )
         results["rerun"] = report("rerun", rerun)
         results["rerun"]["section"] = section
         out_nb = proj / "_build" / "reruns" / f"{section}-seed7-n5000" / f"{stems[section]}.ipynb"
         nb = json.loads(out_nb.read_text(encoding="utf-8"))
         cells = sum((c.get("metadata", {}).get("papermill", {}).get("duration") or 0.0) for c in nb["cells"])
         results["rerun"]["cells_s"] = cells
-        print(f"  last rerun: notebook cells {cells:.2f} s; the rest ({rerun[-1] - cells:.2f} s) is interpreter, "
-              "papermill, jupytext, kernel start and the diff", flush=True)
+        print(
+            f"  last rerun: notebook cells {cells:.2f} s; the rest ({rerun[-1] - cells:.2f} s) is interpreter, "
+            "papermill, jupytext, kernel start and the diff",
+            flush=True,
+        )
         floor = [kernel_floor(tmp) for _ in range(a.repeat)]
         results["kernel_floor"] = report("kernel floor", floor)
         share = statistics.median(floor) / results["rerun"]["median_s"]

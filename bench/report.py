@@ -42,12 +42,14 @@ def make_file(path: Path, n_models: int, n_items: int, seed: int = 0) -> None:
     skill = rng.uniform(0.3, 0.9, n_models)[model]
     conf = np.clip(np.rint(rng.normal(100 * skill + 10, 15)), 0, 100).astype(np.int64)
     correct = (rng.random(n) < skill).astype(np.int64)
-    table = pa.table({
-        "model": pa.array([f"model-{m:03d}" for m in range(n_models)]).take(pa.array(model)),
-        "item_id": pa.array(np.tile(np.arange(n_items), n_models)).cast(pa.string()),
-        "confidence": conf,
-        "correct": correct,
-    })
+    table = pa.table(
+        {
+            "model": pa.array([f"model-{m:03d}" for m in range(n_models)]).take(pa.array(model)),
+            "item_id": pa.array(np.tile(np.arange(n_items), n_models)).cast(pa.string()),
+            "confidence": conf,
+            "correct": correct,
+        }
+    )
     pcsv.write_csv(table, str(path))
 
 
@@ -64,8 +66,10 @@ def read_time(path: Path, repeat: int = 3) -> float:
 
 def cold_read_time(path: Path) -> float:
     """Wall time of a fresh interpreter that imports pyarrow and reads the file (no report code)."""
-    code = ("import time, pyarrow.csv as c; t = time.perf_counter(); c.read_csv(%r); "
-            "print(time.perf_counter() - t)" % str(path))
+    code = (
+        "import time, pyarrow.csv as c; t = time.perf_counter(); c.read_csv(%r); "
+        "print(time.perf_counter() - t)" % str(path)
+    )
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - t0
@@ -87,11 +91,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", type=int, default=100)
     ap.add_argument("--items", type=int, default=10_000)
     ap.add_argument("--n-boot", type=int, default=2000)
-    ap.add_argument("--resampling", choices=("rows", "poisson"), default="rows",
-                    help="the report's --resampling (default rows, the report's default)")
-    ap.add_argument("--file", type=Path, default=None,
-                    help="CSV to use: written (seeded) when missing, else reused as is (give the --models and --items "
-                         "it was written with); default a temporary file")
+    ap.add_argument(
+        "--resampling",
+        choices=("rows", "poisson"),
+        default="rows",
+        help="the report's --resampling (default rows, the report's default)",
+    )
+    ap.add_argument(
+        "--file",
+        type=Path,
+        default=None,
+        help="CSV to use: written (seeded) when missing, else reused as is (give the --models and --items "
+        "it was written with); default a temporary file",
+    )
     a = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         path = a.file or Path(tmp) / "rows.csv"
@@ -104,9 +116,24 @@ def main(argv: list[str] | None = None) -> int:
         env = dict(os.environ)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "selfconf.cli", "report", str(path), "--json", "--n-boot", str(a.n_boot),
-                               "--resampling", a.resampling],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "selfconf.cli",
+                "report",
+                str(path),
+                "--json",
+                "--n-boot",
+                str(a.n_boot),
+                "--resampling",
+                a.resampling,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         t_rep = time.perf_counter() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         peak_mb = after.ru_maxrss / 1024
@@ -114,14 +141,22 @@ def main(argv: list[str] | None = None) -> int:
         if proc.returncode:
             print(proc.stderr, file=sys.stderr)
             return proc.returncode
-        print(f"rows {n:,} ({a.models} models x {a.items:,} items), file {path.stat().st_size / 1e6:.1f} MB, "
-              f"{a.n_boot} draws, --resampling {a.resampling}")
-        print(f"pyarrow read           {t_read:8.2f} s   (best of 3, warm; in a fresh interpreter with its import: "
-              f"{t_cold:.2f} s)")
-        print(f"selfconf report --json {t_rep:8.2f} s   ratio {t_rep / t_read:6.1f}x   peak memory {peak_mb:,.0f} MB   "
-              f"CPU {cpu:.2f} s on {os.cpu_count()} cores (load average {os.getloadavg()[0]:.2f})")
-        print(f"start-up (imports + parser, no rows; best of 3): {t_start:.2f} s = {t_start / t_read:.1f}x the read; "
-              f"the rest {t_rep - t_start:.2f} s = {(t_rep - t_start) / t_read:.1f}x")
+        print(
+            f"rows {n:,} ({a.models} models x {a.items:,} items), file {path.stat().st_size / 1e6:.1f} MB, "
+            f"{a.n_boot} draws, --resampling {a.resampling}"
+        )
+        print(
+            f"pyarrow read           {t_read:8.2f} s   (best of 3, warm; in a fresh interpreter with its import: "
+            f"{t_cold:.2f} s)"
+        )
+        print(
+            f"selfconf report --json {t_rep:8.2f} s   ratio {t_rep / t_read:6.1f}x   peak memory {peak_mb:,.0f} MB   "
+            f"CPU {cpu:.2f} s on {os.cpu_count()} cores (load average {os.getloadavg()[0]:.2f})"
+        )
+        print(
+            f"start-up (imports + parser, no rows; best of 3): {t_start:.2f} s = {t_start / t_read:.1f}x the read; "
+            f"the rest {t_rep - t_start:.2f} s = {(t_rep - t_start) / t_read:.1f}x"
+        )
         print(f"targets: ratio <= 10x and peak < {500 if n <= 1_000_000 else 2000} MB")
     return 0
 

@@ -23,8 +23,7 @@ data_dir = "data/reconstructed"
 book_dir = "book"
 
 # %% tags=["remove-input"]
-from selfconf.book import glue
-from selfconf.book import banner
+from selfconf.book import banner, glue
 from selfconf.book.glue import glued_values, restate
 from selfconf.data.sources import FAMILIES
 from selfconf.sections import introduction

@@ -27,13 +27,14 @@ data_dir = "data/reconstructed"
 import altair as alt
 
 from selfconf import data
-from selfconf.book import glue, vega
-from selfconf.book import as_text, banner, show_markdown, table
+from selfconf.book import as_text, banner, glue, show_markdown, table, vega
 from selfconf.data.sources import resolve_families
 from selfconf.sections import design
 
 vega.enable()
-sources = resolve_families(data_dir, ["collection", "benchmark_age"])  # each from data_dir if there, else the reconstruction
+sources = resolve_families(
+    data_dir, ["collection", "benchmark_age"]
+)  # each from data_dir if there, else the reconstruction
 banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
 ROWS = glue.rows_origin(sources)  # origin of numbers from these rows that the paper does not print
 rows, exclusions = data.load_collection(sources.path("collection"))
@@ -64,8 +65,11 @@ glue_part("roster")
 per_model = res.tables["per_model"]
 ids_per_provider = res.facts["ids_per_provider"]
 _ = table(res.tables["tier_counts"], "design_tier_counts", caption="Rows and graded answers per tier")
-_ = table(per_model, "design_roster",
-      caption="Roster and exclusions per model (rows = items asked; graded = rows whose answer parsed)")
+_ = table(
+    per_model,
+    "design_roster",
+    caption="Roster and exclusions per model (rows = items asked; graded = rows whose answer parsed)",
+)
 show_markdown(
     f"Every model was asked the same {res.facts['n_items']:,} items: **{'yes' if res.facts['same_items'] else 'NO'}** "
     f"(each model's item set compared with the union of all item ids). "
@@ -116,8 +120,14 @@ show_markdown(
 # another model's output.
 
 # %% tags=["remove-input"]
-for fact in ("pilot_n_items", "pilot_n_local_models", "grading_spotcheck_n_items",
-             "grading_spotcheck_agreement_pct", "grading_spotcheck_n_errors", "truthfulqa_mc1_local_arm_n_items"):
+for fact in (
+    "pilot_n_items",
+    "pilot_n_local_models",
+    "grading_spotcheck_n_items",
+    "grading_spotcheck_agreement_pct",
+    "grading_spotcheck_n_errors",
+    "truthfulqa_mc1_local_arm_n_items",
+):
     glue.quoted(fact)
 glue.quoted("grading_crossfamily_audit_n")
 glue.quoted("grading_crossfamily_audit_n", as_id="grading_crossfamily_audit_agreed_denominator")
@@ -153,8 +163,15 @@ alt.Chart(excl).mark_bar().encode(
     x=alt.X("parse_failures:Q", title="parse failures (rows excluded from grading)"),
     y=alt.Y("model:N", sort=list(excl["model"]), title=None),
     color=alt.Color("tier:N", title="tier"),
-    tooltip=["model", "model_id", "tier", "rows", "parse_failures", "graded",
-             alt.Tooltip("share:Q", format=".1%", title="share excluded")],
+    tooltip=[
+        "model",
+        "model_id",
+        "tier",
+        "rows",
+        "parse_failures",
+        "graded",
+        alt.Tooltip("share:Q", format=".1%", title="share excluded"),
+    ],
 ).properties(width=420, height=300, title="Exclusions per model")
 
 # %% [markdown]
@@ -190,24 +207,41 @@ glue_part("benchmark_age")
 age_show = as_text(age, {"acc_older_pct": "{:.1f}", "acc_simpleqa_pct": "{:.1f}", "gap_pp": "{:+.1f}"})
 age_show["CI"] = [f"[{lo:+.1f}, {hi:+.1f}]" for lo, hi in zip(age["gap_ci_low"], age["gap_ci_high"])]
 age_show = age_show[["model", "n_older", "acc_older_pct", "n_simpleqa", "acc_simpleqa_pct", "gap_pp", "CI"]]
-age_show.columns = ["model", "n TruthfulQA MC", "TruthfulQA MC acc. (%)", "n SimpleQA", "SimpleQA acc. (%)",
-                    "gap (pp)", f"{CI_LEVEL:.0%} CI"]
-_ = table(age_show, "design_benchmark_age",
-          caption="Benchmark-age arm: accuracy on TruthfulQA MC and on SimpleQA, gap in percentage points "
-                  f"with a {CI_LEVEL:.0%} unpaired bootstrap interval")
+age_show.columns = [
+    "model",
+    "n TruthfulQA MC",
+    "TruthfulQA MC acc. (%)",
+    "n SimpleQA",
+    "SimpleQA acc. (%)",
+    "gap (pp)",
+    f"{CI_LEVEL:.0%} CI",
+]
+_ = table(
+    age_show,
+    "design_benchmark_age",
+    caption="Benchmark-age arm: accuracy on TruthfulQA MC and on SimpleQA, gap in percentage points "
+    f"with a {CI_LEVEL:.0%} unpaired bootstrap interval",
+)
 
 # %% tags=["remove-input"]
 base = alt.Chart(age).encode(y=alt.Y("model:N", title=None, sort=list(age["model"])))
-(base.mark_rule().encode(x=alt.X("gap_ci_low:Q", title="TruthfulQA MC minus SimpleQA accuracy (pp)",
-                                 scale=alt.Scale(zero=False)), x2="gap_ci_high:Q")
- + base.mark_point(filled=True, size=80).encode(
-     x="gap_pp:Q",
-     tooltip=["model", alt.Tooltip("acc_older_pct:Q", format=".1f", title="TruthfulQA MC acc. (%)"),
-              alt.Tooltip("acc_simpleqa_pct:Q", format=".1f", title="SimpleQA acc. (%)"),
-              alt.Tooltip("gap_pp:Q", format="+.1f", title="gap (pp)"),
-              alt.Tooltip("gap_ci_low:Q", format="+.1f", title=f"{CI_LEVEL:.0%} CI low"),
-              alt.Tooltip("gap_ci_high:Q", format="+.1f", title=f"{CI_LEVEL:.0%} CI high")])
- ).properties(width=420, height=120, title=f"Benchmark-age gap with {CI_LEVEL:.0%} bootstrap intervals")
+(
+    base.mark_rule().encode(
+        x=alt.X("gap_ci_low:Q", title="TruthfulQA MC minus SimpleQA accuracy (pp)", scale=alt.Scale(zero=False)),
+        x2="gap_ci_high:Q",
+    )
+    + base.mark_point(filled=True, size=80).encode(
+        x="gap_pp:Q",
+        tooltip=[
+            "model",
+            alt.Tooltip("acc_older_pct:Q", format=".1f", title="TruthfulQA MC acc. (%)"),
+            alt.Tooltip("acc_simpleqa_pct:Q", format=".1f", title="SimpleQA acc. (%)"),
+            alt.Tooltip("gap_pp:Q", format="+.1f", title="gap (pp)"),
+            alt.Tooltip("gap_ci_low:Q", format="+.1f", title=f"{CI_LEVEL:.0%} CI low"),
+            alt.Tooltip("gap_ci_high:Q", format="+.1f", title=f"{CI_LEVEL:.0%} CI high"),
+        ],
+    )
+).properties(width=420, height=120, title=f"Benchmark-age gap with {CI_LEVEL:.0%} bootstrap intervals")
 
 # %% [markdown]
 # The same models scored between {glue:text}`bench_age_gap_range_min:+.0f` and

@@ -32,8 +32,7 @@ import numpy as np
 import pandas as pd
 
 from selfconf import data, panels
-from selfconf.book import charts, glue, vega
-from selfconf.book import as_text, banner, show_markdown, table
+from selfconf.book import as_text, banner, charts, glue, show_markdown, table, vega
 from selfconf.data.sources import resolve_families
 from selfconf.sections import result1
 
@@ -61,24 +60,46 @@ def glue_part(part):
 # cut-off, the number of ECE bins, the interval level, and the Table 2 coverages.
 
 # %% tags=["hide-input"]
-HIGH_CONF = glue.quoted("r1_highconf_threshold")        # confidence points; "high confidence" means >= this
-CHANCE = glue.quoted("r1_chance_auroc")                 # AUROC of a score unrelated to correctness
-AUROC_CUT = glue.quoted("r1_auroc_threshold")           # descriptive cut-off for "weak" discrimination
-N_BINS = glue.quoted("t1_ece_n_bins")                   # equal-width ECE / reliability bins
+HIGH_CONF = glue.quoted("r1_highconf_threshold")  # confidence points; "high confidence" means >= this
+CHANCE = glue.quoted("r1_chance_auroc")  # AUROC of a score unrelated to correctness
+AUROC_CUT = glue.quoted("r1_auroc_threshold")  # descriptive cut-off for "weak" discrimination
+N_BINS = glue.quoted("t1_ece_n_bins")  # equal-width ECE / reliability bins
 CI_LEVEL = glue.quoted("ci_level_pct") / 100
-LVL = f"{CI_LEVEL:.0%}"                                 # label, e.g. "95%"
+LVL = f"{CI_LEVEL:.0%}"  # label, e.g. "95%"
 PAPER_DRAWS = glue.quoted("bootstrap_n_draws")
 COVERAGES_PCT = [glue.quoted(f"t2_coverage_{c}") for c in (100, 80, 60, 40, 20)]
 N_PANELS = glue.quoted("n_panels")
 glue.quoted("r1_chance_auroc", as_id="t1_caption_chance_auroc")
 glue.quoted("t2_coverage_20", as_id="r1_riskcov_coverage_20")
 glue.value("r1_n_boot", n_boot, origin="parameter")
-_ = table(pd.DataFrame({
-    "parameter": ["high-confidence threshold (points)", "chance AUROC", "descriptive AUROC cut-off", "ECE bins",
-                  "interval level", "bootstrap draws (paper)", "bootstrap draws (this build)", "coverages (%)"],
-    "value": [f"{HIGH_CONF:g}", f"{CHANCE:g}", f"{AUROC_CUT:g}", f"{N_BINS:g}", f"{CI_LEVEL:.0%}",
-              f"{PAPER_DRAWS:,.0f}", f"{n_boot:,}", ", ".join(f"{c:g}" for c in COVERAGES_PCT)],
-}), "result1_parameters", caption="Analysis parameters (quoted from the paper, except this build's draws)")
+_ = table(
+    pd.DataFrame(
+        {
+            "parameter": [
+                "high-confidence threshold (points)",
+                "chance AUROC",
+                "descriptive AUROC cut-off",
+                "ECE bins",
+                "interval level",
+                "bootstrap draws (paper)",
+                "bootstrap draws (this build)",
+                "coverages (%)",
+            ],
+            "value": [
+                f"{HIGH_CONF:g}",
+                f"{CHANCE:g}",
+                f"{AUROC_CUT:g}",
+                f"{N_BINS:g}",
+                f"{CI_LEVEL:.0%}",
+                f"{PAPER_DRAWS:,.0f}",
+                f"{n_boot:,}",
+                ", ".join(f"{c:g}" for c in COVERAGES_PCT),
+            ],
+        }
+    ),
+    "result1_parameters",
+    caption="Analysis parameters (quoted from the paper, except this build's draws)",
+)
 
 # %% [markdown]
 # The paper's intervals use [{glue:text}`bootstrap_n_draws:,.0f`]{.quoted} bootstrap draws (this build:
@@ -98,44 +119,82 @@ _ = table(pd.DataFrame({
 
 # %% tags=["hide-input"]
 # every number of this page, computed from the rows (selfconf.sections.result1); the cells below glue and show them
-res = result1.compute(rows, exclusions, seed=seed, n_boot=n_boot, threshold_points=HIGH_CONF, chance=CHANCE,
-                      auroc_cut=AUROC_CUT, n_bins=N_BINS, level=CI_LEVEL, coverages_pct=COVERAGES_PCT)
+res = result1.compute(
+    rows,
+    exclusions,
+    seed=seed,
+    n_boot=n_boot,
+    threshold_points=HIGH_CONF,
+    chance=CHANCE,
+    auroc_cut=AUROC_CUT,
+    n_bins=N_BINS,
+    level=CI_LEVEL,
+    coverages_pct=COVERAGES_PCT,
+)
 t1 = res.tables["table1"]
 MODELS = res.facts["models"]
 by_model = t1.set_index("model")
 glue_part("table1")  # Table 1's claims, and how many ECEs print differently under the other bin-edge rule
 
-t1_show = as_text(pd.DataFrame({
-    "model": t1["model"],
-    "n": t1["n"],
-    "Acc. (%)": 100 * t1["accuracy"],
-    "Mean conf.": 100 * t1["mean_confidence"],
-    "Median conf.": t1["median_points"],
-    "CITL (pp)": 100 * t1["citl"],
-    "Brier": t1["brier"],
-    "ECE": t1["ece"],
-    "Self-AUROC": t1["auroc"],
-    f"{LVL} CI low": t1["auroc_ci_low"],
-    f"{LVL} CI high": t1["auroc_ci_high"],
-}), {"Acc. (%)": "{:.1f}", "Mean conf.": "{:.1f}", "Median conf.": "{:.0f}", "CITL (pp)": "{:+.1f}",
-     "Brier": "{:.3f}", "ECE": "{:.3f}", "Self-AUROC": "{:.3f}", f"{LVL} CI low": "{:.3f}", f"{LVL} CI high": "{:.3f}"})
-T1_CLAIMS = {"n": "n", "Acc. (%)": "acc", "Mean conf.": "mean_conf", "CITL (pp)": "citl", "Brier": "brier",
-             "ECE": "ece", "Self-AUROC": "self_auroc", f"{LVL} CI low": "self_auroc_ci_lo",
-             f"{LVL} CI high": "self_auroc_ci_hi"}
+t1_show = as_text(
+    pd.DataFrame(
+        {
+            "model": t1["model"],
+            "n": t1["n"],
+            "Acc. (%)": 100 * t1["accuracy"],
+            "Mean conf.": 100 * t1["mean_confidence"],
+            "Median conf.": t1["median_points"],
+            "CITL (pp)": 100 * t1["citl"],
+            "Brier": t1["brier"],
+            "ECE": t1["ece"],
+            "Self-AUROC": t1["auroc"],
+            f"{LVL} CI low": t1["auroc_ci_low"],
+            f"{LVL} CI high": t1["auroc_ci_high"],
+        }
+    ),
+    {
+        "Acc. (%)": "{:.1f}",
+        "Mean conf.": "{:.1f}",
+        "Median conf.": "{:.0f}",
+        "CITL (pp)": "{:+.1f}",
+        "Brier": "{:.3f}",
+        "ECE": "{:.3f}",
+        "Self-AUROC": "{:.3f}",
+        f"{LVL} CI low": "{:.3f}",
+        f"{LVL} CI high": "{:.3f}",
+    },
+)
+T1_CLAIMS = {
+    "n": "n",
+    "Acc. (%)": "acc",
+    "Mean conf.": "mean_conf",
+    "CITL (pp)": "citl",
+    "Brier": "brier",
+    "ECE": "ece",
+    "Self-AUROC": "self_auroc",
+    f"{LVL} CI low": "self_auroc_ci_lo",
+    f"{LVL} CI high": "self_auroc_ci_hi",
+}
 t1_ids = {(i, col): f"t1_{m}_{suffix}" for i, m in enumerate(t1["model"]) for col, suffix in T1_CLAIMS.items()}
 t1_ids.update({(i, "Median conf."): f"fig1_{m}_median_conf" for i, m in enumerate(t1["model"])})
-_ = table(t1_show, "table1", caption="Per-model calibration and self-AUROC (frontier tier, full graded set)",
-          claims=t1_ids)
+_ = table(
+    t1_show, "table1", caption="Per-model calibration and self-AUROC (frontier tier, full graded set)", claims=t1_ids
+)
 # the ECE under the other edge rule (a confidence on an interior edge goes to the lower bin, as in scikit-learn
 # and Guo et al. 2017): a sensitivity of this build, not a claim of the paper, shown right below Table 1
-edge = pd.DataFrame({
-    "model": t1["model"],
-    "ECE (upper-edge rule, Table 1)": t1_show["ECE"],
-    "ECE (lower-edge rule)": [f"{v:.3f}" for v in t1["ece_lower"]],
-})
-_ = table(edge, "table1_ece_edge_rule", caption="Sensitivity of Table 1's ECE column to the bin-edge rule "
-          "(this build's check, not in the paper)",
-          claims={(i, "ECE (upper-edge rule, Table 1)"): f"t1_{m}_ece" for i, m in enumerate(t1["model"])})
+edge = pd.DataFrame(
+    {
+        "model": t1["model"],
+        "ECE (upper-edge rule, Table 1)": t1_show["ECE"],
+        "ECE (lower-edge rule)": [f"{v:.3f}" for v in t1["ece_lower"]],
+    }
+)
+_ = table(
+    edge,
+    "table1_ece_edge_rule",
+    caption="Sensitivity of Table 1's ECE column to the bin-edge rule (this build's check, not in the paper)",
+    claims={(i, "ECE (upper-edge rule, Table 1)"): f"t1_{m}_ece" for i, m in enumerate(t1["model"])},
+)
 
 # %% [markdown]
 # **Which bin an edge value falls in.** The paper does not say where a confidence lying exactly on an interior
@@ -177,19 +236,24 @@ glue_part("calibration")
 refusal_model, dispersed_model = res.facts["refusal_model"], res.facts["dispersed_model"]
 occupied = res.tables["occupied_bins"]  # reliability bins of every frontier model that hold answers
 sat = res.tables["saturation"]
-_ = table(pd.DataFrame({
-    "model": sat["model"],
-    "median conf.": [f"{v:.0f}" for v in sat["median_points"]],
-    "IQR (points)": [f"{v:.0f}" for v in sat["iqr"]],
-    f"saturated (median ≥ {HIGH_CONF:g})": ["yes" if v else "no" for v in sat["saturated"]],
-    "refusals": sat["refusals"],
-    "occupied bins": sat["occupied_bins"],
-    "bins with gap ≤ 0": sat["nonpositive_bins"],
-    "|CITL| (pp)": [f"{v:.2f}" for v in sat["abs_citl_pp"]],
-    "ECE × 100": [f"{v:.2f}" for v in sat["ece_x100"]],
-}), "result1_saturation_bins",
+_ = table(
+    pd.DataFrame(
+        {
+            "model": sat["model"],
+            "median conf.": [f"{v:.0f}" for v in sat["median_points"]],
+            "IQR (points)": [f"{v:.0f}" for v in sat["iqr"]],
+            f"saturated (median ≥ {HIGH_CONF:g})": ["yes" if v else "no" for v in sat["saturated"]],
+            "refusals": sat["refusals"],
+            "occupied bins": sat["occupied_bins"],
+            "bins with gap ≤ 0": sat["nonpositive_bins"],
+            "|CITL| (pp)": [f"{v:.2f}" for v in sat["abs_citl_pp"]],
+            "ECE × 100": [f"{v:.2f}" for v in sat["ece_x100"]],
+        }
+    ),
+    "result1_saturation_bins",
     caption="Median and spread of stated confidence, refusals, and the sign of the gap in each occupied "
-            f"reliability bin ({N_BINS:g} equal-width bins)")
+    f"reliability bin ({N_BINS:g} equal-width bins)",
+)
 
 # %% [markdown]
 # ### Reliability diagrams
@@ -222,13 +286,18 @@ charts.reliability_diagrams(occupied, order=MODELS, title="Reliability diagrams,
 # the refusal-heavy model's self-AUROC without its refusal rows; wrong answers among the high-confidence ones
 glue_part("refusals_high_confidence")
 hc = res.tables["high_confidence"]
-_ = table(pd.DataFrame({
-    "model": hc["model"],
-    f"answers at confidence ≥ {HIGH_CONF:g}": hc["high_conf_n"].astype(int),
-    "of which wrong": hc["high_conf_wrong"].astype(int),
-    "error rate (%)": [f"{100 * v:.1f}" for v in hc["high_conf_error_rate"]],
-}), "result1_high_confidence_errors",
-    caption=f"Wrong answers among those stated with confidence ≥ {HIGH_CONF:g}, per frontier model")
+_ = table(
+    pd.DataFrame(
+        {
+            "model": hc["model"],
+            f"answers at confidence ≥ {HIGH_CONF:g}": hc["high_conf_n"].astype(int),
+            "of which wrong": hc["high_conf_wrong"].astype(int),
+            "error rate (%)": [f"{100 * v:.1f}" for v in hc["high_conf_error_rate"]],
+        }
+    ),
+    "result1_high_confidence_errors",
+    caption=f"Wrong answers among those stated with confidence ≥ {HIGH_CONF:g}, per frontier model",
+)
 
 # %% [markdown]
 # ## Discrimination: better than chance, but weak
@@ -245,19 +314,31 @@ _ = table(pd.DataFrame({
 # the span of the self-AUROCs, how many stay below the cut-off, how many intervals exclude chance
 glue_part("discrimination")
 roc = res.tables["roc"]  # ROC points per model (selfconf.sections.result1.roc_points)
-chance_line = alt.Chart(pd.DataFrame({"x": [0, 1], "y": [0, 1]})).mark_line(
-    strokeDash=[4, 4], color="gray").encode(x="x:Q", y="y:Q")
+chance_line = (
+    alt.Chart(pd.DataFrame({"x": [0, 1], "y": [0, 1]}))
+    .mark_line(strokeDash=[4, 4], color="gray")
+    .encode(x="x:Q", y="y:Q")
+)
 sel = alt.selection_point(fields=["model"], bind="legend")
-curves = alt.Chart(roc).mark_line(point=alt.OverlayMarkDef(size=12)).encode(
-    x=alt.X("fpr:Q", title="false-positive rate (wrong answers at or above the cut-off)"),
-    y=alt.Y("tpr:Q", title="true-positive rate (correct answers at or above the cut-off)"),
-    color=alt.Color("model:N", sort=MODELS, title="model (click to highlight)"),
-    order="fpr:Q",
-    opacity=alt.condition(sel, alt.value(1.0), alt.value(0.12)),
-    tooltip=["model:N", alt.Tooltip("auroc:Q", format=".3f", title="self-AUROC"),
-             alt.Tooltip("cutoff_points:Q", title="confidence cut-off"),
-             alt.Tooltip("tpr:Q", format=".3f"), alt.Tooltip("fpr:Q", format=".3f")],
-).add_params(sel)
+curves = (
+    alt.Chart(roc)
+    .mark_line(point=alt.OverlayMarkDef(size=12))
+    .encode(
+        x=alt.X("fpr:Q", title="false-positive rate (wrong answers at or above the cut-off)"),
+        y=alt.Y("tpr:Q", title="true-positive rate (correct answers at or above the cut-off)"),
+        color=alt.Color("model:N", sort=MODELS, title="model (click to highlight)"),
+        order="fpr:Q",
+        opacity=alt.condition(sel, alt.value(1.0), alt.value(0.12)),
+        tooltip=[
+            "model:N",
+            alt.Tooltip("auroc:Q", format=".3f", title="self-AUROC"),
+            alt.Tooltip("cutoff_points:Q", title="confidence cut-off"),
+            alt.Tooltip("tpr:Q", format=".3f"),
+            alt.Tooltip("fpr:Q", format=".3f"),
+        ],
+    )
+    .add_params(sel)
+)
 (chance_line + curves).properties(width=420, height=380, title="ROC curves of stated confidence, frontier tier")
 
 # %% [markdown]
@@ -280,23 +361,39 @@ curves = alt.Chart(roc).mark_line(point=alt.OverlayMarkDef(size=12)).encode(
 TOP_K = result1.TOP_K  # Table 2 shows this many models (a layout choice)
 top = res.tables["table2_top"]
 glue_part("table2")  # error rates at each coverage for the top models (Table 1's risk-coverage column)
-t2 = pd.DataFrame([{"model": r.model, "self-AUROC": f"{r.auroc:.3f}",
-                    **{f"error at {c}% coverage": f"{res.values[f't2_{r.model}_err_cov{c}']:.1f}"
-                       for c in COVERAGES_PCT}} for r in top.itertuples()])
-t2_diag = [{
-    "model": d.model, "n": d.n, "rows kept (floor)": d.k_floor, "rows kept (ceil)": d.k_ceil,
-    "error (%), floor": f"{d.error_floor_pct:.1f}",
-    "error (%), ceil(c n) rows": f"{d.error_ceil_pct:.1f}",
-    "cut inside a tie": d.cut_in_tie,
-    "range over tie orders (%)": f"{d.error_min_pct:.1f}–{d.error_max_pct:.1f}",
-} for d in res.tables["table2_diagnostics"].itertuples()]
+t2 = pd.DataFrame(
+    [
+        {
+            "model": r.model,
+            "self-AUROC": f"{r.auroc:.3f}",
+            **{f"error at {c}% coverage": f"{res.values[f't2_{r.model}_err_cov{c}']:.1f}" for c in COVERAGES_PCT},
+        }
+        for r in top.itertuples()
+    ]
+)
+t2_diag = [
+    {
+        "model": d.model,
+        "n": d.n,
+        "rows kept (floor)": d.k_floor,
+        "rows kept (ceil)": d.k_ceil,
+        "error (%), floor": f"{d.error_floor_pct:.1f}",
+        "error (%), ceil(c n) rows": f"{d.error_ceil_pct:.1f}",
+        "cut inside a tie": d.cut_in_tie,
+        "range over tie orders (%)": f"{d.error_min_pct:.1f}–{d.error_max_pct:.1f}",
+    }
+    for d in res.tables["table2_diagnostics"].itertuples()
+]
 t2_ids = {}
 for i, r in enumerate(top.itertuples()):
     t2_ids[(i, "self-AUROC")] = f"t2_{r.model}_label_self_auroc"
     t2_ids.update({(i, f"error at {c}% coverage"): f"t2_{r.model}_err_cov{c}" for c in COVERAGES_PCT})
 _ = table(t2, "table2", caption="Error rate (%) among the most confident answers, by coverage", claims=t2_ids)
-_ = table(pd.DataFrame(t2_diag), "table2_cut_diagnostics",
-          caption=f"How the {COVERAGES_PCT[-1]}% figure depends on the rounding of the covered rows and on the order of tied answers")
+_ = table(
+    pd.DataFrame(t2_diag),
+    "table2_cut_diagnostics",
+    caption=f"How the {COVERAGES_PCT[-1]}% figure depends on the rounding of the covered rows and on the order of tied answers",
+)
 
 # %% [markdown]
 # Table 2 lists the {glue:text}`t2_caption_n_models` models with the highest self-AUROC in Table 1. In the
@@ -306,8 +403,7 @@ _ = table(pd.DataFrame(t2_diag), "table2_cut_diagnostics",
 # %% tags=["remove-input"]
 rc = res.tables["risk_coverage"]
 alt.Chart(rc).mark_line(point=True).encode(
-    x=alt.X("coverage:Q", title="coverage (% of items answered, most confident first)",
-            scale=alt.Scale(reverse=True)),
+    x=alt.X("coverage:Q", title="coverage (% of items answered, most confident first)", scale=alt.Scale(reverse=True)),
     y=alt.Y("error_rate:Q", title="error rate among answered (%)"),
     color=alt.Color("model:N", sort=MODELS),
     strokeDash=alt.StrokeDash("top:N", title=f"top {TOP_K} self-AUROC", sort="descending"),
@@ -365,55 +461,94 @@ PANELS = panels.PANELS  # pre-registered membership (a design constant of selfco
 panel_res = res.facts["panel_results"]
 glue_part("panels")
 US_SIZE = glue.quoted("us_panel_n_models")
-show_markdown(f"Check: {len(PANELS)} panels defined (the paper quotes {N_PANELS}); US panel size "
-              f"{len(PANELS['US'])} (quoted {US_SIZE}).")
+show_markdown(
+    f"Check: {len(PANELS)} panels defined (the paper quotes {N_PANELS}); US panel size "
+    f"{len(PANELS['US'])} (quoted {US_SIZE})."
+)
 
 
 def ci(pair, spec=".3f"):
     return f"[{pair[0]:{spec}}, {pair[1]:{spec}}]"
 
 
-panel_tab = pd.DataFrame([{
-    "panel": name, "items": res["n_items"], "rows": res["n_rows"],
-    "self (pooled)": f"{res['self_auroc_pooled']:.3f}", f"self {LVL} CI": ci(res["self_ci"]),
-    "panel (canonical)": f"{res['panel_auroc']:.3f}", f"panel {LVL} CI": ci(res["panel_ci"]),
-    "panel - self": f"{res['delta_panel_minus_self']:+.3f}", f"difference {LVL} CI": ci(res["delta_ci"], "+.3f"),
-} for name, res in panel_res.items()])
+panel_tab = pd.DataFrame(
+    [
+        {
+            "panel": name,
+            "items": res["n_items"],
+            "rows": res["n_rows"],
+            "self (pooled)": f"{res['self_auroc_pooled']:.3f}",
+            f"self {LVL} CI": ci(res["self_ci"]),
+            "panel (canonical)": f"{res['panel_auroc']:.3f}",
+            f"panel {LVL} CI": ci(res["panel_ci"]),
+            "panel - self": f"{res['delta_panel_minus_self']:+.3f}",
+            f"difference {LVL} CI": ci(res["delta_ci"], "+.3f"),
+        }
+        for name, res in panel_res.items()
+    ]
+)
 _ = table(panel_tab, "panels", caption="Panel agreement versus pooled self-confidence on each panel's population")
-decomp_tab = pd.DataFrame([{
-    "panel": name, "members": ", ".join(PANELS[name]),
-    "within-model self-AUROCs": ", ".join(f"{m} {v:.3f}" for m, v in res["within_model_self_auroc"].items()),
-    "macro average": f"{res['within_model_macro']:.3f}",
-    "self (pooled)": f"{res['self_auroc_pooled']:.3f}",
-    "self (rank-normalised)": f"{res['self_auroc_ranknorm']:.3f}",
-    "identity contribution": f"{res['between_model_identity']:+.3f}",
-    "panel (label-free)": f"{res['panel_auroc_labelfree']:.3f}",
-} for name, res in panel_res.items()])
-_ = table(decomp_tab, "panels_decomposition",
-          caption="Decomposition of the pooled self-AUROC, and the label-free panel signal")
+decomp_tab = pd.DataFrame(
+    [
+        {
+            "panel": name,
+            "members": ", ".join(PANELS[name]),
+            "within-model self-AUROCs": ", ".join(f"{m} {v:.3f}" for m, v in res["within_model_self_auroc"].items()),
+            "macro average": f"{res['within_model_macro']:.3f}",
+            "self (pooled)": f"{res['self_auroc_pooled']:.3f}",
+            "self (rank-normalised)": f"{res['self_auroc_ranknorm']:.3f}",
+            "identity contribution": f"{res['between_model_identity']:+.3f}",
+            "panel (label-free)": f"{res['panel_auroc_labelfree']:.3f}",
+        }
+        for name, res in panel_res.items()
+    ]
+)
+_ = table(
+    decomp_tab,
+    "panels_decomposition",
+    caption="Decomposition of the pooled self-AUROC, and the label-free panel signal",
+)
 
 # %% tags=["remove-input"]
-long = pd.DataFrame([
-    {"panel": name, "signal": sig, "auroc": res[key], "low": lo, "high": hi}
-    for name, res in panel_res.items()
-    for sig, key, (lo, hi) in (("self (pooled)", "self_auroc_pooled", res["self_ci"]),
-                               ("panel agreement", "panel_auroc", res["panel_ci"]))
-] + [
-    {"panel": name, "signal": sig, "auroc": res[key], "low": np.nan, "high": np.nan}
-    for name, res in panel_res.items()
-    for sig, key in (("self (rank-normalised)", "self_auroc_ranknorm"), ("panel (label-free)", "panel_auroc_labelfree"))
-])
-enc_y = alt.Y("signal:N", title=None, sort=["self (pooled)", "self (rank-normalised)", "panel agreement",
-                                             "panel (label-free)"])
+long = pd.DataFrame(
+    [
+        {"panel": name, "signal": sig, "auroc": res[key], "low": lo, "high": hi}
+        for name, res in panel_res.items()
+        for sig, key, (lo, hi) in (
+            ("self (pooled)", "self_auroc_pooled", res["self_ci"]),
+            ("panel agreement", "panel_auroc", res["panel_ci"]),
+        )
+    ]
+    + [
+        {"panel": name, "signal": sig, "auroc": res[key], "low": np.nan, "high": np.nan}
+        for name, res in panel_res.items()
+        for sig, key in (
+            ("self (rank-normalised)", "self_auroc_ranknorm"),
+            ("panel (label-free)", "panel_auroc_labelfree"),
+        )
+    ]
+)
+enc_y = alt.Y(
+    "signal:N", title=None, sort=["self (pooled)", "self (rank-normalised)", "panel agreement", "panel (label-free)"]
+)
 base = alt.Chart(long).encode(y=enc_y, color=alt.Color("signal:N", legend=None))
-(base.mark_rule().encode(x=alt.X("low:Q", title="AUROC for the row's correctness", scale=alt.Scale(domain=[0.5, 0.9])),
-                         x2="high:Q")
- + base.mark_point(filled=True, size=70).encode(
-     x="auroc:Q", tooltip=["panel", "signal", alt.Tooltip("auroc:Q", format=".3f"),
-                           alt.Tooltip("low:Q", format=".3f", title=f"{LVL} CI low"),
-                           alt.Tooltip("high:Q", format=".3f", title=f"{LVL} CI high")])
- ).properties(width=360, height=90).facet(row=alt.Row("panel:N", sort=list(PANELS), title=None)).properties(
-    title=f"Self-confidence versus panel agreement (item-clustered {LVL} CIs)")
+(
+    base.mark_rule().encode(
+        x=alt.X("low:Q", title="AUROC for the row's correctness", scale=alt.Scale(domain=[0.5, 0.9])), x2="high:Q"
+    )
+    + base.mark_point(filled=True, size=70).encode(
+        x="auroc:Q",
+        tooltip=[
+            "panel",
+            "signal",
+            alt.Tooltip("auroc:Q", format=".3f"),
+            alt.Tooltip("low:Q", format=".3f", title=f"{LVL} CI low"),
+            alt.Tooltip("high:Q", format=".3f", title=f"{LVL} CI high"),
+        ],
+    )
+).properties(width=360, height=90).facet(row=alt.Row("panel:N", sort=list(PANELS), title=None)).properties(
+    title=f"Self-confidence versus panel agreement (item-clustered {LVL} CIs)"
+)
 
 # %% [markdown]
 # ### Sensitivity: a label-free panel signal
@@ -441,39 +576,87 @@ base = alt.Chart(long).encode(y=enc_y, color=alt.Color("signal:N", legend=None))
 fig = res.tables["figure1"]
 loc = fig[fig["tier"] == "local"]
 glue_part("figure1")  # every model's accuracy and median confidence; the caption's numbers and wording
-fig_show = as_text(fig[["tier", "model", "model_id", "n", "accuracy_pct", "median_conf", "mean_conf", "above_diagonal"]],
-                   {"accuracy_pct": "{:.1f}", "median_conf": "{:.0f}", "mean_conf": "{:.1f}"})
+fig_show = as_text(
+    fig[["tier", "model", "model_id", "n", "accuracy_pct", "median_conf", "mean_conf", "above_diagonal"]],
+    {"accuracy_pct": "{:.1f}", "median_conf": "{:.0f}", "mean_conf": "{:.1f}"},
+)
 fig_show["above_diagonal"] = ["yes" if v else "no" for v in fig["above_diagonal"]]
-fig_show = fig_show.rename(columns={"model_id": "model id", "accuracy_pct": "accuracy (%)",
-                                    "median_conf": "median conf.", "mean_conf": "mean conf.",
-                                    "above_diagonal": "above the diagonal"})
+fig_show = fig_show.rename(
+    columns={
+        "model_id": "model id",
+        "accuracy_pct": "accuracy (%)",
+        "median_conf": "median conf.",
+        "mean_conf": "mean conf.",
+        "above_diagonal": "above the diagonal",
+    }
+)
 _ = table(fig_show, "figure1_data", caption="Data behind Figure 1")
 
 # %% tags=["remove-input"]
-diag100 = alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]})).mark_line(
-    strokeDash=[4, 4], color="gray").encode(x="x:Q", y="y:Q")
-points = alt.Chart(fig).mark_point(filled=True, size=90).encode(
-    x=alt.X("accuracy_pct:Q", title="accuracy (%)", scale=alt.Scale(domain=[0, 100])),
-    y=alt.Y("median_conf:Q", title="median stated confidence (0–100)", scale=alt.Scale(domain=[0, 100])),
-    color=alt.Color("tier:N", title="tier"),
-    shape=alt.Shape("tier:N"),
-    tooltip=["model", "model_id", "tier", "n", alt.Tooltip("accuracy_pct:Q", format=".1f", title="accuracy (%)"),
-             alt.Tooltip("median_conf:Q", title="median confidence"),
-             alt.Tooltip("mean_conf:Q", format=".1f", title="mean confidence")],
+diag100 = (
+    alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]}))
+    .mark_line(strokeDash=[4, 4], color="gray")
+    .encode(x="x:Q", y="y:Q")
 )
-names = alt.Chart(fig[fig["tier"] == "frontier"]).mark_text(align="left", dx=7, fontSize=10).encode(
-    x="accuracy_pct:Q", y="median_conf:Q", text="model:N")
-local_span = alt.Chart(pd.DataFrame([{
-    "x": loc["accuracy_pct"].min(), "x2": loc["accuracy_pct"].max(),
-    "y": loc["median_conf"].min(), "y2": loc["median_conf"].max(),
-    "label": "local tier span"}])).mark_rect(opacity=0.15, color="#f58518", stroke="#f58518").encode(
-    x="x:Q", x2="x2:Q", y="y:Q", y2="y2:Q",
-    tooltip=[alt.Tooltip("label:N", title=" "), alt.Tooltip("x:Q", format=".1f", title="accuracy from (%)"),
-             alt.Tooltip("x2:Q", format=".1f", title="to"), alt.Tooltip("y:Q", title="median confidence from"),
-             alt.Tooltip("y2:Q", title="to")])
+points = (
+    alt.Chart(fig)
+    .mark_point(filled=True, size=90)
+    .encode(
+        x=alt.X("accuracy_pct:Q", title="accuracy (%)", scale=alt.Scale(domain=[0, 100])),
+        y=alt.Y("median_conf:Q", title="median stated confidence (0–100)", scale=alt.Scale(domain=[0, 100])),
+        color=alt.Color("tier:N", title="tier"),
+        shape=alt.Shape("tier:N"),
+        tooltip=[
+            "model",
+            "model_id",
+            "tier",
+            "n",
+            alt.Tooltip("accuracy_pct:Q", format=".1f", title="accuracy (%)"),
+            alt.Tooltip("median_conf:Q", title="median confidence"),
+            alt.Tooltip("mean_conf:Q", format=".1f", title="mean confidence"),
+        ],
+    )
+)
+names = (
+    alt.Chart(fig[fig["tier"] == "frontier"])
+    .mark_text(align="left", dx=7, fontSize=10)
+    .encode(x="accuracy_pct:Q", y="median_conf:Q", text="model:N")
+)
+local_span = (
+    alt.Chart(
+        pd.DataFrame(
+            [
+                {
+                    "x": loc["accuracy_pct"].min(),
+                    "x2": loc["accuracy_pct"].max(),
+                    "y": loc["median_conf"].min(),
+                    "y2": loc["median_conf"].max(),
+                    "label": "local tier span",
+                }
+            ]
+        )
+    )
+    .mark_rect(opacity=0.15, color="#f58518", stroke="#f58518")
+    .encode(
+        x="x:Q",
+        x2="x2:Q",
+        y="y:Q",
+        y2="y2:Q",
+        tooltip=[
+            alt.Tooltip("label:N", title=" "),
+            alt.Tooltip("x:Q", format=".1f", title="accuracy from (%)"),
+            alt.Tooltip("x2:Q", format=".1f", title="to"),
+            alt.Tooltip("y:Q", title="median confidence from"),
+            alt.Tooltip("y2:Q", title="to"),
+        ],
+    )
+)
 (diag100 + local_span + points + names).properties(
-    width=440, height=400, title="Median stated confidence vs accuracy, all models",
-    usermeta={"selfconf_label": "fig-figure1"})
+    width=440,
+    height=400,
+    title="Median stated confidence vs accuracy, all models",
+    usermeta={"selfconf_label": "fig-figure1"},
+)
 
 # %% [markdown]
 # **Figure 1.** Overconfidence is consistent across all {glue:text}`fig1_n_models_words` evaluated models:

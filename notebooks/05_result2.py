@@ -30,17 +30,15 @@ data_dir = "data/reconstructed"
 import altair as alt
 import pandas as pd
 
+from selfconf.book import banner, glue, show_markdown, table, vega
 from selfconf.data import families
-from selfconf.book import glue, vega
-from selfconf.sections import ladder, result2
-from selfconf.book import banner, show_markdown, table
 from selfconf.data.sources import resolve_families
+from selfconf.sections import ladder, result2
 
 vega.enable()
 sources = resolve_families(data_dir, ["ladder"])  # from data_dir if there, else the reconstruction
 banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
 ROWS = glue.rows_origin(sources)  # origin of numbers from these rows that the paper does not print
-
 
 
 frames, profiles, ladder_report = families.load_ladder(sources.path("ladder"))
@@ -52,6 +50,7 @@ def glue_part(res, part):
     """Glue one part of a section's computed values: claims by id, other values with their origin."""
     for key, val, origin in res.items(part, rows_origin=ROWS):
         glue.claim(key, val) if origin == "claim" else glue.value(key, val, origin=origin)
+
 
 # %% [markdown]
 # ## The ladder and the degeneracy rule
@@ -80,8 +79,11 @@ confirmatory = res["ladder_confirmatory_subject"]
 shown = res.tables["status"].copy()
 shown["off_accuracy"] = shown["off_accuracy"].map("{:.3f}".format)
 shown["off_auroc"] = shown["off_auroc"].map("{:.3f}".format)
-_ = table(shown.rename(columns={"off_accuracy": "OFF accuracy", "off_auroc": "OFF AUROC (answered)"}),
-      "ladder_rungs", caption="Rungs, OFF-arm accuracy and the degeneracy rule")
+_ = table(
+    shown.rename(columns={"off_accuracy": "OFF accuracy", "off_auroc": "OFF AUROC (answered)"}),
+    "ladder_rungs",
+    caption="Rungs, OFF-arm accuracy and the degeneracy rule",
+)
 
 # %% [markdown]
 # The rule keeps {glue:text}`ladder_n_eligible_rungs` of [{glue:text}`r2_ladder_n_rungs_of`]{.quoted}
@@ -100,7 +102,11 @@ _ = table(shown.rename(columns={"off_accuracy": "OFF accuracy", "off_auroc": "OF
 
 # %% tags=["hide-input"]
 glue_part(res, "battery")
-_ = table(res.tables["per_bin"], "ladder_battery_bins", caption="Battery: items per domain bin (every bin holds one trap item)")
+_ = table(
+    res.tables["per_bin"],
+    "ladder_battery_bins",
+    caption="Battery: items per domain bin (every bin holds one trap item)",
+)
 
 # %% [markdown]
 # The battery has {glue:text}`ladder_n_items_battery` items in {glue:text}`ladder_n_bins` domain bins;
@@ -133,18 +139,41 @@ for i, arm in enumerate(ladder.ARMS):
     elif arm == "shuffled":
         paired["paired Δ vs CORE"] = "— (exploratory, see Result 3)"
     else:
-        paired = {"paired Δ vs CORE": f"{c['delta']:+.3f}", "CI low": f"{c['ci_low']:+.3f}",
-                  "CI high": f"{c['ci_high']:+.3f}"}
-        t3_ids.update({(i, "paired Δ vs CORE"): f"ladder_core_vs_{arm}_delta",
-                       (i, "CI low"): f"ladder_core_vs_{arm}_delta_ci_lo",
-                       (i, "CI high"): f"ladder_core_vs_{arm}_delta_ci_hi"})
-    rows.append({"Arm": arm.upper(), "n": int(r["n_rows"]), "Acc. (all items)": f"{r['accuracy']:.3f}",
-                 "answered": int(r["n_answered"]), "AUROC (answered)": f"{r['auroc']:.3f}",
-                 "Brier": f"{r['brier']:.3f}", "ECE": f"{r['ece']:.3f}", **paired})
-    t3_ids.update({(i, "Acc. (all items)"): f"t3_{arm}_acc", (i, "AUROC (answered)"): f"t3_{arm}_auroc",
-                   (i, "Brier"): f"t3_{arm}_brier", (i, "ECE"): f"t3_{arm}_ece"})
-_ = table(pd.DataFrame(rows), "table3_ladder",
-      caption="Profile-injection ladder, confirmatory-eligible rung", claims=t3_ids)
+        paired = {
+            "paired Δ vs CORE": f"{c['delta']:+.3f}",
+            "CI low": f"{c['ci_low']:+.3f}",
+            "CI high": f"{c['ci_high']:+.3f}",
+        }
+        t3_ids.update(
+            {
+                (i, "paired Δ vs CORE"): f"ladder_core_vs_{arm}_delta",
+                (i, "CI low"): f"ladder_core_vs_{arm}_delta_ci_lo",
+                (i, "CI high"): f"ladder_core_vs_{arm}_delta_ci_hi",
+            }
+        )
+    rows.append(
+        {
+            "Arm": arm.upper(),
+            "n": int(r["n_rows"]),
+            "Acc. (all items)": f"{r['accuracy']:.3f}",
+            "answered": int(r["n_answered"]),
+            "AUROC (answered)": f"{r['auroc']:.3f}",
+            "Brier": f"{r['brier']:.3f}",
+            "ECE": f"{r['ece']:.3f}",
+            **paired,
+        }
+    )
+    t3_ids.update(
+        {
+            (i, "Acc. (all items)"): f"t3_{arm}_acc",
+            (i, "AUROC (answered)"): f"t3_{arm}_auroc",
+            (i, "Brier"): f"t3_{arm}_brier",
+            (i, "ECE"): f"t3_{arm}_ece",
+        }
+    )
+_ = table(
+    pd.DataFrame(rows), "table3_ladder", caption="Profile-injection ladder, confirmatory-eligible rung", claims=t3_ids
+)
 
 # %% [markdown]
 # The paper's caption of Table 3 restates the confirmatory family: CORE − PLACEBO
@@ -183,17 +212,24 @@ _ = table(pd.DataFrame(rows), "table3_ladder",
 # a small one.
 
 # %% tags=["hide-input"]
-holm_df = contr.loc[["core-placebo", "core-off"], ["n_pairs", "delta", "ci_low", "ci_high", "p_raw", "p_holm"]].reset_index()
-holm_show = pd.DataFrame({
-    "contrast": ["CORE > " + c.split("-", 1)[1].upper() for c in holm_df["contrast"]],
-    "matched cells": holm_df["n_pairs"].astype(int),
-    "ΔAUROC": [f"{v:+.5f}" for v in holm_df["delta"]],
-    "95% CI": [f"[{lo:+.5f}, {hi:+.5f}]" for lo, hi in zip(holm_df["ci_low"], holm_df["ci_high"])],
-    "raw p": [f"{v:.5f}" for v in holm_df["p_raw"]],
-    "Holm-adjusted p": [f"{v:.5f}" for v in holm_df["p_holm"]],
-})
-_ = table(holm_show, "ladder_confirmatory_family",
-          caption="Confirmatory family with Holm adjustment (unrounded values, five decimals)")
+holm_df = contr.loc[
+    ["core-placebo", "core-off"], ["n_pairs", "delta", "ci_low", "ci_high", "p_raw", "p_holm"]
+].reset_index()
+holm_show = pd.DataFrame(
+    {
+        "contrast": ["CORE > " + c.split("-", 1)[1].upper() for c in holm_df["contrast"]],
+        "matched cells": holm_df["n_pairs"].astype(int),
+        "ΔAUROC": [f"{v:+.5f}" for v in holm_df["delta"]],
+        "95% CI": [f"[{lo:+.5f}, {hi:+.5f}]" for lo, hi in zip(holm_df["ci_low"], holm_df["ci_high"])],
+        "raw p": [f"{v:.5f}" for v in holm_df["p_raw"]],
+        "Holm-adjusted p": [f"{v:.5f}" for v in holm_df["p_holm"]],
+    }
+)
+_ = table(
+    holm_show,
+    "ladder_confirmatory_family",
+    caption="Confirmatory family with Holm adjustment (unrounded values, five decimals)",
+)
 
 # %% [markdown]
 # The paper's printed Holm value cannot be recomputed from its own rounded raw p-values; it needs an
@@ -210,14 +246,26 @@ glue_part(res, "power")
 se_q = glue.quoted("ladder_power_se")
 pct_q = glue.quoted("ladder_power_pct")
 mde_q = glue.quoted("ladder_power_min_delta")
-power_df = pd.DataFrame({"quantity": ["SE of ΔAUROC from the CI width",
-                           f"smallest Δ with {100 * result2.TARGET_POWER:.0f}% power (two-sided α = {ALPHA:.2f})",
-                           "power at the observed Δ"],
-              "recomputed here": [f"{res['ladder_power_se_computed']:.4f}", f"{res['ladder_power_min_delta_computed']:.4f}",
-                                  f"{res['ladder_power_at_observed_pct']:.0f}%"],
-              "paper (quoted)": [f"≈{se_q:.3f}", f"≥{mde_q:.2f} at ~{pct_q:.0f}%", "—"]})
-_ = table(power_df, "ladder_power", caption="Power of the confirmatory contrast: recomputed from the interval, "
-          "next to the paper's quoted figures")
+power_df = pd.DataFrame(
+    {
+        "quantity": [
+            "SE of ΔAUROC from the CI width",
+            f"smallest Δ with {100 * result2.TARGET_POWER:.0f}% power (two-sided α = {ALPHA:.2f})",
+            "power at the observed Δ",
+        ],
+        "recomputed here": [
+            f"{res['ladder_power_se_computed']:.4f}",
+            f"{res['ladder_power_min_delta_computed']:.4f}",
+            f"{res['ladder_power_at_observed_pct']:.0f}%",
+        ],
+        "paper (quoted)": [f"≈{se_q:.3f}", f"≥{mde_q:.2f} at ~{pct_q:.0f}%", "—"],
+    }
+)
+_ = table(
+    power_df,
+    "ladder_power",
+    caption="Power of the confirmatory contrast: recomputed from the interval, next to the paper's quoted figures",
+)
 
 # %% [markdown]
 # The design was sized for moderate effects. Reading the standard error off the confirmatory interval
@@ -238,18 +286,32 @@ _ = table(power_df, "ladder_power", caption="Power of the confirmatory contrast:
 # %% tags=["hide-input"]
 glue_part(res, "oracle")
 ba = res.tables["oracle_bin_acc"]
-chart = (alt.Chart(ba).mark_bar().encode(
-    x=alt.X("accuracy:Q", title="bin accuracy (all arms, parsed scored rows)", scale=alt.Scale(domain=[0, 1])),
-    y=alt.Y("bin:N", sort="-x", title=None),
-    tooltip=["bin", alt.Tooltip("accuracy:Q", format=".3f")])
-    .properties(width=420, height=360, title="Per-bin accuracy of the confirmatory rung"))
+chart = (
+    alt.Chart(ba)
+    .mark_bar()
+    .encode(
+        x=alt.X("accuracy:Q", title="bin accuracy (all arms, parsed scored rows)", scale=alt.Scale(domain=[0, 1])),
+        y=alt.Y("bin:N", sort="-x", title=None),
+        tooltip=["bin", alt.Tooltip("accuracy:Q", format=".3f")],
+    )
+    .properties(width=420, height=360, title="Per-bin accuracy of the confirmatory rung")
+)
 chart
 
 # %% tags=["hide-input"]
 orc = res.tables["oracle"]
-_ = table(pd.DataFrame({"subject": orc["subject"], "oracle AUROC": [f"{v:.3f}" for v in orc["auroc"]],
-                    "rows": orc["n_rows"], "bin-accuracy SD": [f"{v:.3f}" for v in orc["bin_acc_sd"]]}),
-      "ladder_oracle", caption="Oracle ceiling per ladder subject")
+_ = table(
+    pd.DataFrame(
+        {
+            "subject": orc["subject"],
+            "oracle AUROC": [f"{v:.3f}" for v in orc["auroc"]],
+            "rows": orc["n_rows"],
+            "bin-accuracy SD": [f"{v:.3f}" for v in orc["bin_acc_sd"]],
+        }
+    ),
+    "ladder_oracle",
+    caption="Oracle ceiling per ladder subject",
+)
 
 # %% [markdown]
 # For the confirmatory subject the oracle reaches {glue:text}`oracle_auroc_confirmatory:.3f` on
@@ -272,9 +334,16 @@ _ = table(pd.DataFrame({"subject": orc["subject"], "oracle AUROC": [f"{v:.3f}" f
 # %% tags=["hide-input"]
 rho_bound = glue.quoted("ladder_placebo_rho_bound")
 glue_part(res, "placebo")
-prow = [{"subject": r["subject"], "Spearman ρ (placebo vs true)": f"{r['rho']:+.4f}", "passes |ρ| < bound": abs(r["rho"]) < rho_bound,
-         "mean true profile": f"{r['mean_core']:.3f}", "mean placebo": f"{r['mean_placebo']:.3f}"}
-        for _, r in res.tables["placebo"].iterrows()]
+prow = [
+    {
+        "subject": r["subject"],
+        "Spearman ρ (placebo vs true)": f"{r['rho']:+.4f}",
+        "passes |ρ| < bound": abs(r["rho"]) < rho_bound,
+        "mean true profile": f"{r['mean_core']:.3f}",
+        "mean placebo": f"{r['mean_placebo']:.3f}",
+    }
+    for _, r in res.tables["placebo"].iterrows()
+]
 _ = table(pd.DataFrame(prow), "ladder_placebo_validation", caption="Placebo validation per rung")
 
 # %% [markdown]
@@ -301,22 +370,43 @@ for key, role in (("core-placebo", "confirmatory"), ("core-off", "confirmatory")
         verdict = f"Holm p = {c['p_holm']:.3f}: " + ("passes" if c["p_holm"] < ALPHA else "does not pass")
     else:
         verdict = "exploratory: no test"
-    contrast_rows.append({"contrast": "CORE − " + key.split("-", 1)[1].upper(), "role": role,
-                          "delta": float(c["delta"]), "low": float(c["ci_low"]), "high": float(c["ci_high"]),
-                          "verdict": verdict})
+    contrast_rows.append(
+        {
+            "contrast": "CORE − " + key.split("-", 1)[1].upper(),
+            "role": role,
+            "delta": float(c["delta"]),
+            "low": float(c["ci_low"]),
+            "high": float(c["ci_high"]),
+            "verdict": verdict,
+        }
+    )
 contrast_df = pd.DataFrame(contrast_rows)
 c_base = alt.Chart(contrast_df).encode(y=alt.Y("contrast:N", sort=list(contrast_df["contrast"]), title=None))
 c_zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(strokeDash=[4, 4], color="gray").encode(x="x:Q")
-c_role = alt.Color("role:N", scale=alt.Scale(domain=["confirmatory", "exploratory"], range=["#1f77b4", "#8c8c8c"]),
-                   title=None, legend=alt.Legend(orient="bottom"))
-(c_zero
- + c_base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", title="paired ΔAUROC with 95% bootstrap interval"),
-                                          x2="high:Q", color=c_role)
- + c_base.mark_point(filled=True, size=70).encode(
-     x="delta:Q", color=c_role,
-     tooltip=["contrast", "role", alt.Tooltip("delta:Q", format="+.3f", title="ΔAUROC"),
-              alt.Tooltip("low:Q", format="+.3f", title="CI low"), alt.Tooltip("high:Q", format="+.3f", title="CI high"),
-              "verdict"])
- + c_base.mark_text(align="left", dx=6, dy=-10, fontSize=11).encode(x="delta:Q", text="verdict:N")
- ).properties(width=420, height=150,
-              title="Result 2: the ladder's contrasts against zero, with the Holm-adjusted verdicts")
+c_role = alt.Color(
+    "role:N",
+    scale=alt.Scale(domain=["confirmatory", "exploratory"], range=["#1f77b4", "#8c8c8c"]),
+    title=None,
+    legend=alt.Legend(orient="bottom"),
+)
+(
+    c_zero
+    + c_base.mark_rule(strokeWidth=2).encode(
+        x=alt.X("low:Q", title="paired ΔAUROC with 95% bootstrap interval"), x2="high:Q", color=c_role
+    )
+    + c_base.mark_point(filled=True, size=70).encode(
+        x="delta:Q",
+        color=c_role,
+        tooltip=[
+            "contrast",
+            "role",
+            alt.Tooltip("delta:Q", format="+.3f", title="ΔAUROC"),
+            alt.Tooltip("low:Q", format="+.3f", title="CI low"),
+            alt.Tooltip("high:Q", format="+.3f", title="CI high"),
+            "verdict",
+        ],
+    )
+    + c_base.mark_text(align="left", dx=6, dy=-10, fontSize=11).encode(x="delta:Q", text="verdict:N")
+).properties(
+    width=420, height=150, title="Result 2: the ladder's contrasts against zero, with the Holm-adjusted verdicts"
+)

@@ -31,17 +31,15 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from selfconf.book import banner, glue, show_markdown, table, vega
 from selfconf.data import families
-from selfconf.book import glue, vega
-from selfconf.sections import ladder, result3
-from selfconf.book import banner, show_markdown, table
 from selfconf.data.sources import resolve_families
+from selfconf.sections import ladder, result3
 
 vega.enable()
 sources = resolve_families(data_dir, ["ladder", "probes"])  # each from data_dir if there, else the reconstruction
 banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
 ROWS = glue.rows_origin(sources)  # origin of numbers from these rows that the paper does not print
-
 
 
 frames, _profiles, ladder_report = families.load_ladder(sources.path("ladder"))
@@ -55,6 +53,7 @@ def glue_part(res, part):
     """Glue one part of a section's computed values: claims by id, other values with their origin."""
     for key, val, origin in res.items(part, rows_origin=ROWS):
         glue.claim(key, val) if origin == "claim" else glue.value(key, val, origin=origin)
+
 
 # %% [markdown]
 # ## A frontier rung: true versus false profile (exploratory)
@@ -72,15 +71,32 @@ frontier_subject = ladder.FRONTIER_RUNG
 res = result3.compute(frames, probe_tables, bound=bound, seed=seed, n_boot=n_boot, frontier_subject=frontier_subject)
 glue_part(res, "frontier")
 fr = res.tables["frontier"]
-_ = table(pd.DataFrame([
-    {"arm": "CORE (true profile)", "answered rows": f"{res['r3_frontier_n_core']:,}", "AUROC": f"{fr.loc['core', 'estimate']:.3f}",
-     "95% CI (items resampled)": f"[{fr.loc['core', 'low']:.3f}, {fr.loc['core', 'high']:.3f}]"},
-    {"arm": "SHUFFLED (false profile)", "answered rows": f"{res['r3_frontier_n_shuffled']:,}",
-     "AUROC": f"{fr.loc['shuffled', 'estimate']:.3f}",
-     "95% CI (items resampled)": f"[{fr.loc['shuffled', 'low']:.3f}, {fr.loc['shuffled', 'high']:.3f}]"},
-    {"arm": "difference (CORE − SHUFFLED)", "answered rows": "—", "AUROC": f"{fr.loc['delta', 'estimate']:+.3f}",
-     "95% CI (items resampled)": f"[{fr.loc['delta', 'low']:+.3f}, {fr.loc['delta', 'high']:+.3f}]"},
-]), "result3_frontier_rung", caption="Exploratory frontier rung: true vs false profile (answered-only AUROC)")
+_ = table(
+    pd.DataFrame(
+        [
+            {
+                "arm": "CORE (true profile)",
+                "answered rows": f"{res['r3_frontier_n_core']:,}",
+                "AUROC": f"{fr.loc['core', 'estimate']:.3f}",
+                "95% CI (items resampled)": f"[{fr.loc['core', 'low']:.3f}, {fr.loc['core', 'high']:.3f}]",
+            },
+            {
+                "arm": "SHUFFLED (false profile)",
+                "answered rows": f"{res['r3_frontier_n_shuffled']:,}",
+                "AUROC": f"{fr.loc['shuffled', 'estimate']:.3f}",
+                "95% CI (items resampled)": f"[{fr.loc['shuffled', 'low']:.3f}, {fr.loc['shuffled', 'high']:.3f}]",
+            },
+            {
+                "arm": "difference (CORE − SHUFFLED)",
+                "answered rows": "—",
+                "AUROC": f"{fr.loc['delta', 'estimate']:+.3f}",
+                "95% CI (items resampled)": f"[{fr.loc['delta', 'low']:+.3f}, {fr.loc['delta', 'high']:+.3f}]",
+            },
+        ]
+    ),
+    "result3_frontier_rung",
+    caption="Exploratory frontier rung: true vs false profile (answered-only AUROC)",
+)
 
 # %% [markdown]
 # Swapping the true profile for the shuffled one takes this rung's self-assessment AUROC from
@@ -100,7 +116,7 @@ glue_part(res, "confirmatory")
 glue.quoted("ladder_shuffled_manipcheck_n_failures")
 glue.quoted("ladder_shuffled_manipcheck_judge_1")
 glue.quoted("ladder_shuffled_manipcheck_judge_2")
-glue.quoted("ladder_shuffled_manipcheck_bound");
+glue.quoted("ladder_shuffled_manipcheck_bound")
 
 # %% [markdown]
 # On the confirmatory rung SHUFFLED lands between PLACEBO and CORE ({glue:text}`r3_shuffled_auroc:.3f`
@@ -134,16 +150,26 @@ glue.quoted("microprobe_claim_high_pct", as_id="t4_header_claim_high_pct")
 glue.quoted("t4_n_models")
 glue.quoted("microprobe_unlabeled_delta_approx")
 glue.quoted("microprobe_ceiling_conf_approx")
-t4 = mp.rename(columns={"conf_at_0": f'Conf. @ "{low_claim:.0f}%"', "conf_at_95": f'Conf. @ "{high_claim:.0f}%"',
-                        "delta": "Δ"})
+t4 = mp.rename(
+    columns={"conf_at_0": f'Conf. @ "{low_claim:.0f}%"', "conf_at_95": f'Conf. @ "{high_claim:.0f}%"', "delta": "Δ"}
+)
 t4["Δ"] = [f"{d:+d}" if d else "0" for d in t4["Δ"]]
 t4_ids = {}
 for i, r in mp.iterrows():
     sm = short[r["model"]]
-    t4_ids.update({(i, f'Conf. @ "{low_claim:.0f}%"'): f"t4_{sm}_conf_at_0",
-                   (i, f'Conf. @ "{high_claim:.0f}%"'): f"t4_{sm}_conf_at_95", (i, "Δ"): f"t4_{sm}_delta"})
-_ = table(t4, "table4_microprobe", caption="Local microprobe: stated confidence on the same incorrectly answered item",
-          claims=t4_ids)
+    t4_ids.update(
+        {
+            (i, f'Conf. @ "{low_claim:.0f}%"'): f"t4_{sm}_conf_at_0",
+            (i, f'Conf. @ "{high_claim:.0f}%"'): f"t4_{sm}_conf_at_95",
+            (i, "Δ"): f"t4_{sm}_delta",
+        }
+    )
+_ = table(
+    t4,
+    "table4_microprobe",
+    caption="Local microprobe: stated confidence on the same incorrectly answered item",
+    claims=t4_ids,
+)
 
 # %% [markdown]
 # In the paper's Table 4 the profile line claims [{glue:text}`t4cap_claim_low_pct:.0f`]{.quoted}% or
@@ -178,16 +204,19 @@ glue.quoted("topic_n_models", as_id="topic_n_models_of")
 glue.quoted("topic_n_probes_per_arm", as_id="topic_bootstrap_n")
 glue_part(res, "topic")
 tsr = ts.reset_index()
-shown = pd.DataFrame({
-    "model": tsr["model"], "probes per arm": tsr["n_probes"].astype(int),
-    "acc. true profile (%)": [f"{v:.1f}" for v in tsr["acc_true_pct"]],
-    "acc. false profile (%)": [f"{v:.1f}" for v in tsr["acc_false_pct"]],
-    "Brier (true)": [f"{v:.3f}" for v in tsr["brier_true"]],
-    "Brier (false)": [f"{v:.3f}" for v in tsr["brier_false"]],
-    "Brier change": [f"{v:+.3f}" for v in tsr["brier_delta"]],
-    "95% CI": [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(tsr["ci_low"], tsr["ci_high"])],
-    "consumed the false profile": ["yes" if c else "no" for c in tsr["consumed"]],
-})
+shown = pd.DataFrame(
+    {
+        "model": tsr["model"],
+        "probes per arm": tsr["n_probes"].astype(int),
+        "acc. true profile (%)": [f"{v:.1f}" for v in tsr["acc_true_pct"]],
+        "acc. false profile (%)": [f"{v:.1f}" for v in tsr["acc_false_pct"]],
+        "Brier (true)": [f"{v:.3f}" for v in tsr["brier_true"]],
+        "Brier (false)": [f"{v:.3f}" for v in tsr["brier_false"]],
+        "Brier change": [f"{v:+.3f}" for v in tsr["brier_delta"]],
+        "95% CI": [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(tsr["ci_low"], tsr["ci_high"])],
+        "consumed the false profile": ["yes" if c else "no" for c in tsr["consumed"]],
+    }
+)
 _ = table(shown, "result3_topic_pass", caption="Topic-labelled pass: Brier change (false − true profile) per model")
 
 # %% [markdown]
@@ -210,12 +239,18 @@ base = alt.Chart(cells).encode(
     x=alt.X("claim change:Q", title="false minus true claimed bin accuracy (points)"),
     y=alt.Y("shift:Q", title="change in mean stated confidence (points)"),
     color=alt.Color("model:N", title="model"),
-    tooltip=["model", "bin", alt.Tooltip("heldout_acc_pct:Q", title="held-out acc. %", format=".0f"),
-             alt.Tooltip("conf_true:Q", title="conf. (true)", format=".1f"),
-             alt.Tooltip("conf_false:Q", title="conf. (false)", format=".1f")])
-(base.mark_circle(size=70, opacity=0.8)
- + alt.Chart(pd.DataFrame({"y": [0]})).mark_rule(strokeDash=[4, 4]).encode(y="y:Q")).properties(
-    width=460, height=320, title="Topic-labelled pass: confidence follows the forged claim")
+    tooltip=[
+        "model",
+        "bin",
+        alt.Tooltip("heldout_acc_pct:Q", title="held-out acc. %", format=".0f"),
+        alt.Tooltip("conf_true:Q", title="conf. (true)", format=".1f"),
+        alt.Tooltip("conf_false:Q", title="conf. (false)", format=".1f"),
+    ],
+)
+(
+    base.mark_circle(size=70, opacity=0.8)
+    + alt.Chart(pd.DataFrame({"y": [0]})).mark_rule(strokeDash=[4, 4]).encode(y="y:Q")
+).properties(width=460, height=320, title="Topic-labelled pass: confidence follows the forged claim")
 
 # %% [markdown]
 # The mechanism runs both ways. A falsely high claim inflates confidence exactly where the model is weak:
@@ -240,36 +275,79 @@ base = alt.Chart(cells).encode(
 # change.
 
 # %% tags=["remove-input"]
-arm_df = pd.DataFrame([
-    {"arm": "CORE (true profile)", "auroc": fr.loc["core", "estimate"], "low": fr.loc["core", "low"],
-     "high": fr.loc["core", "high"]},
-    {"arm": "SHUFFLED (false profile)", "auroc": fr.loc["shuffled", "estimate"], "low": fr.loc["shuffled", "low"],
-     "high": fr.loc["shuffled", "high"]},
-])
+arm_df = pd.DataFrame(
+    [
+        {
+            "arm": "CORE (true profile)",
+            "auroc": fr.loc["core", "estimate"],
+            "low": fr.loc["core", "low"],
+            "high": fr.loc["core", "high"],
+        },
+        {
+            "arm": "SHUFFLED (false profile)",
+            "auroc": fr.loc["shuffled", "estimate"],
+            "low": fr.loc["shuffled", "low"],
+            "high": fr.loc["shuffled", "high"],
+        },
+    ]
+)
 arm_y = alt.Y("arm:N", sort=list(arm_df["arm"]), title=None)
 arm_panel = (
     alt.Chart(pd.DataFrame({"x": [0.5]})).mark_rule(strokeDash=[4, 4], color="gray").encode(x="x:Q")
-    + alt.Chart(arm_df).mark_rule(strokeWidth=2).encode(
-        x=alt.X("low:Q", title="answered-only AUROC with 95% interval", scale=alt.Scale(zero=False)), x2="high:Q", y=arm_y)
-    + alt.Chart(arm_df).mark_point(filled=True, size=70).encode(
-        x="auroc:Q", y=arm_y, tooltip=["arm", alt.Tooltip("auroc:Q", format=".3f"),
-                                       alt.Tooltip("low:Q", format=".3f", title="CI low"),
-                                       alt.Tooltip("high:Q", format=".3f", title="CI high")])
+    + alt.Chart(arm_df)
+    .mark_rule(strokeWidth=2)
+    .encode(
+        x=alt.X("low:Q", title="answered-only AUROC with 95% interval", scale=alt.Scale(zero=False)),
+        x2="high:Q",
+        y=arm_y,
+    )
+    + alt.Chart(arm_df)
+    .mark_point(filled=True, size=70)
+    .encode(
+        x="auroc:Q",
+        y=arm_y,
+        tooltip=[
+            "arm",
+            alt.Tooltip("auroc:Q", format=".3f"),
+            alt.Tooltip("low:Q", format=".3f", title="CI low"),
+            alt.Tooltip("high:Q", format=".3f", title="CI high"),
+        ],
+    )
 ).properties(width=420, height=70, title=f"Frontier rung ({frontier_subject}): true versus false profile")
 brier_df = tsr[["model", "brier_delta", "ci_low", "ci_high", "consumed"]].assign(
-    consumed=lambda d: np.where(d["consumed"], "consumed the false profile", "did not"))
+    consumed=lambda d: np.where(d["consumed"], "consumed the false profile", "did not")
+)
 brier_y = alt.Y("model:N", sort=list(brier_df["model"]), title=None)
-brier_colour = alt.Color("consumed:N", title=None, legend=alt.Legend(orient="bottom"),
-                         scale=alt.Scale(domain=["consumed the false profile", "did not"], range=["#d62728", "#8c8c8c"]))
+brier_colour = alt.Color(
+    "consumed:N",
+    title=None,
+    legend=alt.Legend(orient="bottom"),
+    scale=alt.Scale(domain=["consumed the false profile", "did not"], range=["#d62728", "#8c8c8c"]),
+)
 brier_panel = (
     alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(strokeDash=[4, 4], color="gray").encode(x="x:Q")
-    + alt.Chart(brier_df).mark_rule(strokeWidth=2).encode(
-        x=alt.X("ci_low:Q", title="Brier change, false minus true profile (95% interval)"), x2="ci_high:Q",
-        y=brier_y, color=brier_colour)
-    + alt.Chart(brier_df).mark_point(filled=True, size=70).encode(
-        x="brier_delta:Q", y=brier_y, color=brier_colour,
-        tooltip=["model", alt.Tooltip("brier_delta:Q", format="+.3f", title="Brier change"),
-                 alt.Tooltip("ci_low:Q", format="+.3f", title="CI low"), alt.Tooltip("ci_high:Q", format="+.3f", title="CI high")])
+    + alt.Chart(brier_df)
+    .mark_rule(strokeWidth=2)
+    .encode(
+        x=alt.X("ci_low:Q", title="Brier change, false minus true profile (95% interval)"),
+        x2="ci_high:Q",
+        y=brier_y,
+        color=brier_colour,
+    )
+    + alt.Chart(brier_df)
+    .mark_point(filled=True, size=70)
+    .encode(
+        x="brier_delta:Q",
+        y=brier_y,
+        color=brier_colour,
+        tooltip=[
+            "model",
+            alt.Tooltip("brier_delta:Q", format="+.3f", title="Brier change"),
+            alt.Tooltip("ci_low:Q", format="+.3f", title="CI low"),
+            alt.Tooltip("ci_high:Q", format="+.3f", title="CI high"),
+        ],
+    )
 ).properties(width=420, height=150, title="Topic-labelled pass: Brier change per model")
 alt.vconcat(arm_panel, brier_panel).properties(
-    title="Result 3: a forged profile moves discrimination and calibration (exploratory)")
+    title="Result 3: a forged profile moves discrimination and calibration (exploratory)"
+)

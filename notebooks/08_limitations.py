@@ -27,14 +27,15 @@ import altair as alt
 import pandas as pd
 
 from selfconf import data
+from selfconf.book import banner, glue, show_markdown, table, vega
 from selfconf.data import families
-from selfconf.book import glue, vega
-from selfconf.sections import limitations
-from selfconf.book import banner, show_markdown, table
 from selfconf.data.sources import resolve_families
+from selfconf.sections import limitations
 
 vega.enable()
-sources = resolve_families(data_dir, ["collection", "twostage", "ladder", "regrade"])  # each from data_dir if there, else the reconstruction
+sources = resolve_families(
+    data_dir, ["collection", "twostage", "ladder", "regrade"]
+)  # each from data_dir if there, else the reconstruction
 banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
 ROWS = glue.rows_origin(sources)  # origin of numbers from these rows that the paper does not print
 twostage_rows, twostage_report = families.load_twostage(sources.path("twostage"))
@@ -44,15 +45,21 @@ for _rep in (twostage_report, ladder_report, regrade_report):
     if _rep.unmapped_fields or _rep.unread_files:
         show_markdown(f"```text\n{_rep}\n```")
 rows, _excl = data.load_collection(sources.path("collection"))
-res = limitations.compute(rows, twostage_rows, frames, regrade_rows, bound=glue.quoted_value("ladder_degeneracy_bound"),
-                          seed=seed, n_boot=n_boot)
+res = limitations.compute(
+    rows,
+    twostage_rows,
+    frames,
+    regrade_rows,
+    bound=glue.quoted_value("ladder_degeneracy_bound"),
+    seed=seed,
+    n_boot=n_boot,
+)
 
 
 def glue_part(res, part):
     """Glue one part of a section's computed values: claims by id, other values with their origin."""
     for key, val, origin in res.items(part, rows_origin=ROWS):
         glue.claim(key, val) if origin == "claim" else glue.value(key, val, origin=origin)
-
 
 
 # %% [markdown]
@@ -82,22 +89,29 @@ glue.quoted("twostage_n_models")
 glue.quoted("twostage_unresolvable_pct")
 glue_part(res, "twostage")
 au = res.tables["twostage_auroc"]
-au_show = pd.DataFrame({
-    "model": au["model"], "format": au["format"].map({"inline": "inline", "posthoc": "post hoc"}).fillna(au["format"]),
-    "labelled rows": au["n_labelled"].astype(int),
-    "accuracy (%)": [f"{100 * v:.1f}" for v in au["accuracy"]],
-    "mean confidence (0–100)": [f"{v:.1f}" for v in au["mean_conf"]],
-    "self-AUROC": [f"{v:.3f}" for v in au["auroc"]],
-})
-_ = table(au_show, "limitations_twostage",
-          caption="Two-stage arm: labelled rows, accuracy, mean confidence and AUROC per model and format")
+au_show = pd.DataFrame(
+    {
+        "model": au["model"],
+        "format": au["format"].map({"inline": "inline", "posthoc": "post hoc"}).fillna(au["format"]),
+        "labelled rows": au["n_labelled"].astype(int),
+        "accuracy (%)": [f"{100 * v:.1f}" for v in au["accuracy"]],
+        "mean confidence (0–100)": [f"{v:.1f}" for v in au["mean_conf"]],
+        "self-AUROC": [f"{v:.3f}" for v in au["auroc"]],
+    }
+)
+_ = table(
+    au_show,
+    "limitations_twostage",
+    caption="Two-stage arm: labelled rows, accuracy, mean confidence and AUROC per model and format",
+)
 
 # %% tags=["hide-input"]
 alt.Chart(au).mark_point(filled=True, size=80).encode(
     x=alt.X("auroc:Q", title="self-AUROC (labelled rows)", scale=alt.Scale(domain=[0.3, 0.7])),
-    y=alt.Y("model:N", title=None), color=alt.Color("format:N"),
-    tooltip=["model", "format", alt.Tooltip("auroc:Q", format=".3f"), "n_labelled"]).properties(
-    width=420, height=180, title="Two-stage arm: discrimination in both formats")
+    y=alt.Y("model:N", title=None),
+    color=alt.Color("format:N"),
+    tooltip=["model", "format", alt.Tooltip("auroc:Q", format=".3f"), "n_labelled"],
+).properties(width=420, height=180, title="Two-stage arm: discrimination in both formats")
 
 # %% [markdown]
 # Across [{glue:text}`twostage_n_items`]{.quoted} items × [{glue:text}`twostage_n_models`]{.quoted} local
@@ -115,7 +129,7 @@ alt.Chart(au).mark_point(filled=True, size=80).encode(
 
 # %% tags=["hide-input"]
 glue_part(res, "ladder")
-glue.quoted("ladder_n_rungs", as_id="lim_ladder_n_subjects");
+glue.quoted("ladder_n_rungs", as_id="lim_ladder_n_subjects")
 
 # %% [markdown]
 # The null of Result 2 rests on {glue:text}`lim_ladder_n_confirmatory_rungs` confirmatory rung of one
@@ -142,7 +156,7 @@ glue.quoted("grading_spotcheck_n_errors", as_id="lim_spotcheck_errors")
 glue.quoted("grading_crossfamily_audit_n", as_id="lim_audit_n")
 glue.quoted("grading_crossfamily_audit_agreed", as_id="lim_audit_agreed")
 glue.quoted("grading_crossfamily_audit_n", as_id="lim_audit_agreed_denominator")
-glue.quoted("grader_family_cn_panel_members");
+glue.quoted("grader_family_cn_panel_members")
 
 # %% [markdown]
 # ### The grader grading itself: the cross-family regrade
@@ -157,15 +171,39 @@ glue.quoted("regrade_n_rows")
 # the reading of the note below: could the whole-set accuracies, read at one decimal, instead be over the
 # self-graded rows only? (every correct count on those rows that prints the "before" value, less the net down-flips)
 glue_part(res, "regrade")
-rg = {k: res[f"regrade_{k}"] for k in ("n_graded", "agreement_pct", "down_flips", "up_flips", "acc_before", "acc_after",
-                                       "acc_before_selfrows", "acc_after_selfrows")}
-regrade_show = pd.DataFrame({"quantity": ["graded rows (whole set)", "self-graded rows", "agreement (self-graded rows)",
-                           "down-flips / up-flips", "accuracy before → after (whole set)",
-                           "accuracy before → after (self-graded rows only)"],
-              "value": [f"{rg['n_graded']:,}", f"{res['regrade_n_rows_computed']:,}", f"{rg['agreement_pct']:.1f}%",
-                        f"{rg['down_flips']} / {rg['up_flips']}",
-                        f"{rg['acc_before']:.1f}% → {rg['acc_after']:.1f}%",
-                        f"{rg['acc_before_selfrows']:.1f}% → {rg['acc_after_selfrows']:.1f}%"]})
+rg = {
+    k: res[f"regrade_{k}"]
+    for k in (
+        "n_graded",
+        "agreement_pct",
+        "down_flips",
+        "up_flips",
+        "acc_before",
+        "acc_after",
+        "acc_before_selfrows",
+        "acc_after_selfrows",
+    )
+}
+regrade_show = pd.DataFrame(
+    {
+        "quantity": [
+            "graded rows (whole set)",
+            "self-graded rows",
+            "agreement (self-graded rows)",
+            "down-flips / up-flips",
+            "accuracy before → after (whole set)",
+            "accuracy before → after (self-graded rows only)",
+        ],
+        "value": [
+            f"{rg['n_graded']:,}",
+            f"{res['regrade_n_rows_computed']:,}",
+            f"{rg['agreement_pct']:.1f}%",
+            f"{rg['down_flips']} / {rg['up_flips']}",
+            f"{rg['acc_before']:.1f}% → {rg['acc_after']:.1f}%",
+            f"{rg['acc_before_selfrows']:.1f}% → {rg['acc_after_selfrows']:.1f}%",
+        ],
+    }
+)
 _ = table(regrade_show, "limitations_regrade", caption="Cross-family regrade of the grader model's own answers")
 
 # %% [markdown]

@@ -37,8 +37,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf.book import glue, vega
-from selfconf.book import as_text, show_markdown, table
+from selfconf.book import as_text, glue, show_markdown, table, vega
 from selfconf.cli.diagnose import DIAGNOSE_SYSTEM_PROMPT, TIERS, WEIGHTS, load_battery, score_answers
 from selfconf.cli.diagnose.scoring import BOTTOM_NOT_OVERCONFIDENT, components, composite, goodness
 
@@ -46,10 +45,13 @@ vega.enable()
 rng = np.random.default_rng(seed)
 from selfconf.book import page_banner
 
-page_banner("simulation", note="The respondents are simulated on the tool's own battery; the few numbers quoted from "
-            "the paper are marked as quoted.",
-            provenance_line=f"simulated respondents on the selfconf battery (no paper rows; data_dir {data_dir} "
-                            f"is not read) · seed: {seed} · bootstrap draws: {n_boot:,}")
+page_banner(
+    "simulation",
+    note="The respondents are simulated on the tool's own battery; the few numbers quoted from "
+    "the paper are marked as quoted.",
+    provenance_line=f"simulated respondents on the selfconf battery (no paper rows; data_dir {data_dir} "
+    f"is not read) · seed: {seed} · bootstrap draws: {n_boot:,}",
+)
 battery = load_battery()
 items = pd.DataFrame(battery["items"])
 # the paper's two numbers in this appendix restate the Design section's confidence scale
@@ -73,9 +75,7 @@ probes = items[items["kind"] == "probe"]
 glue.value("diagtool_n_domains", probes["domain"].nunique(), origin="parameter")
 glue.value("diagtool_n_numeric", int(probes["numeric"].notna().sum()), origin="parameter")
 per_domain = (
-    probes.groupby("domain", sort=False)
-    .agg(probes=("id", "size"), example=("question", "first"))
-    .reset_index()
+    probes.groupby("domain", sort=False).agg(probes=("id", "size"), example=("question", "first")).reset_index()
 )
 _ = table(per_domain, "diagnostic_battery_domains", caption="Probes per domain bin, with the first probe of each")
 
@@ -86,8 +86,11 @@ _ = table(per_domain, "diagnostic_battery_domains", caption="Probes per domain b
 # (and `src/selfconf/diagnose/battery.json`). The traps:
 
 # %% tags=["hide-input"]
-table(items.loc[items["kind"] == "trap", ["id", "question"]], "diagnostic_trap_items",
-      caption="The trap items (the only right response is ABSTAIN)")
+table(
+    items.loc[items["kind"] == "trap", ["id", "question"]],
+    "diagnostic_trap_items",
+    caption="The trap items (the only right response is ABSTAIN)",
+)
 
 # %% [markdown]
 # ## Asking a model
@@ -128,12 +131,15 @@ goodness_rule = {
 }
 for k, w in WEIGHTS.items():
     glue.value(f"diagtool_weight_{k}", w, origin="parameter")
-pd.DataFrame({
-    "component": list(WEIGHTS),
-    "goodness": [goodness_rule[k] for k in WEIGHTS],
-    "weight": list(WEIGHTS.values()),
-}).pipe(as_text, {"weight": "{:.2f}"}).pipe(table, "diagnostic_components",
-             caption="Components, their goodness and their weights")
+pd.DataFrame(
+    {
+        "component": list(WEIGHTS),
+        "goodness": [goodness_rule[k] for k in WEIGHTS],
+        "weight": list(WEIGHTS.values()),
+    }
+).pipe(as_text, {"weight": "{:.2f}"}).pipe(
+    table, "diagnostic_components", caption="Components, their goodness and their weights"
+)
 
 # %% [markdown]
 # The composite is $100\times$ the weighted mean of the goodness values, times the share of probes the model
@@ -146,11 +152,15 @@ pd.DataFrame({
 # uninformative rather than confidently blind.
 
 # %% tags=["hide-input"]
-tiers = pd.DataFrame({
-    "tier": [name if math.isfinite(lo) else f"{name} (gap > 0) / {BOTTOM_NOT_OVERCONFIDENT} (gap ≤ 0)"
-             for lo, name in TIERS],
-    "composite at least": [("—" if not math.isfinite(lo) else f"{lo:g}") for lo, _ in TIERS],
-})
+tiers = pd.DataFrame(
+    {
+        "tier": [
+            name if math.isfinite(lo) else f"{name} (gap > 0) / {BOTTOM_NOT_OVERCONFIDENT} (gap ≤ 0)"
+            for lo, name in TIERS
+        ],
+        "composite at least": [("—" if not math.isfinite(lo) else f"{lo:g}") for lo, _ in TIERS],
+    }
+)
 for lo, name in TIERS:
     if math.isfinite(lo):
         glue.value("diagtool_tier_" + name.replace(" ", "_").replace("-", "_"), lo, origin="parameter")
@@ -195,7 +205,9 @@ def simulate(style: str) -> list[dict]:
             conf = rng.choice([90, 95])
         else:
             conf = int(np.clip(rng.normal(55, 6), 0, 100))
-        out.append({"item_id": it["id"], "answer": it["answers"][0] if right else "a wrong guess", "confidence": int(conf)})
+        out.append(
+            {"item_id": it["id"], "answer": it["answers"][0] if right else "a wrong guess", "confidence": int(conf)}
+        )
     return out
 
 
@@ -222,12 +234,20 @@ rows = []
 for s in STYLES:
     r = results[s]
     lo, hi = boot_composite(r, n_boot, rng)
-    rows.append({
-        "respondent": s, "accuracy (%)": 100 * r.accuracy, "mean conf.": 100 * r.mean_confidence,
-        "Brier": r.brier, "gap (pp)": 100 * r.gap, "discrimination (pp)": 100 * r.discrimination,
-        "trap abstention (%)": 100 * r.trap_abstention, "composite": r.composite,
-        "95% interval": f"[{lo:.1f}, {hi:.1f}]", "tier": r.tier,
-    })
+    rows.append(
+        {
+            "respondent": s,
+            "accuracy (%)": 100 * r.accuracy,
+            "mean conf.": 100 * r.mean_confidence,
+            "Brier": r.brier,
+            "gap (pp)": 100 * r.gap,
+            "discrimination (pp)": 100 * r.discrimination,
+            "trap abstention (%)": 100 * r.trap_abstention,
+            "composite": r.composite,
+            "95% interval": f"[{lo:.1f}, {hi:.1f}]",
+            "tier": r.tier,
+        }
+    )
     glue.value(f"diagtool_{s}_acc", 100 * r.accuracy, origin="simulation")
     glue.value(f"diagtool_{s}_mean_conf", 100 * r.mean_confidence, origin="simulation")
     glue.value(f"diagtool_{s}_brier", r.brier, origin="simulation")
@@ -239,10 +259,25 @@ for s in STYLES:
     glue.value(f"diagtool_{s}_composite_hi", hi, origin="simulation")
     glue.value(f"diagtool_{s}_tier", r.tier, origin="simulation")
 summary = pd.DataFrame(rows)
-table(as_text(summary, {c: "{:.1f}" for c in ["accuracy (%)", "mean conf.", "gap (pp)", "discrimination (pp)",
-                                                "trap abstention (%)", "composite"]} | {"Brier": "{:.3f}"}),
-      "diagnostic_respondents",
-      caption="Three simulated respondents on the battery: components, composite with a 95% item-bootstrap interval, tier")
+table(
+    as_text(
+        summary,
+        {
+            c: "{:.1f}"
+            for c in [
+                "accuracy (%)",
+                "mean conf.",
+                "gap (pp)",
+                "discrimination (pp)",
+                "trap abstention (%)",
+                "composite",
+            ]
+        }
+        | {"Brier": "{:.3f}"},
+    ),
+    "diagnostic_respondents",
+    caption="Three simulated respondents on the battery: components, composite with a 95% item-bootstrap interval, tier",
+)
 
 # %% [markdown]
 # ### By hand, for the *saturated* respondent
@@ -256,21 +291,31 @@ table(as_text(summary, {c: "{:.1f}" for c in ["accuracy (%)", "mean conf.", "gap
 
 # %% tags=["hide-input"]
 sat = results["saturated"]
-comp = {"brier": sat.brier, "gap": sat.gap, "discrimination": sat.discrimination, "trap_abstention": sat.trap_abstention}
+comp = {
+    "brier": sat.brier,
+    "gap": sat.gap,
+    "discrimination": sat.discrimination,
+    "trap_abstention": sat.trap_abstention,
+}
 good = goodness(comp)
-steps = pd.DataFrame({
-    "component": list(WEIGHTS),
-    "raw value": [comp[k] for k in WEIGHTS],
-    "goodness": [good[k] for k in WEIGHTS],
-    "weight": list(WEIGHTS.values()),
-    "weight × goodness": [WEIGHTS[k] * good[k] for k in WEIGHTS],
-})
+steps = pd.DataFrame(
+    {
+        "component": list(WEIGHTS),
+        "raw value": [comp[k] for k in WEIGHTS],
+        "goodness": [good[k] for k in WEIGHTS],
+        "weight": list(WEIGHTS.values()),
+        "weight × goodness": [WEIGHTS[k] * good[k] for k in WEIGHTS],
+    }
+)
 by_hand = 100 * sat.probe_answer_rate * steps["weight × goodness"].sum() / steps["weight"].sum()
 glue.value("diagtool_saturated_answer_rate", sat.probe_answer_rate, origin="simulation")
 assert abs(by_hand - sat.composite) < 1e-9, "the by-hand composite must equal the tool's"
 glue.value("diagtool_saturated_by_hand", by_hand, origin="simulation")
-table(as_text(steps, {"raw value": "{:+.3f}", "goodness": "{:.3f}", "weight": "{:.2f}", "weight × goodness": "{:.3f}"}),
-      "diagnostic_saturated_steps", caption="The saturated respondent's composite, step by step")
+table(
+    as_text(steps, {"raw value": "{:+.3f}", "goodness": "{:.3f}", "weight": "{:.2f}", "weight × goodness": "{:.3f}"}),
+    "diagnostic_saturated_steps",
+    caption="The saturated respondent's composite, step by step",
+)
 
 # %% [markdown]
 # The weighted sum times its probe answer rate ({glue:text}`diagtool_saturated_answer_rate:.2f`) and 100 is
@@ -289,24 +334,36 @@ table(as_text(steps, {"raw value": "{:+.3f}", "goodness": "{:.3f}", "weight": "{
 # A model close to a tier boundary should not be read as belonging to either side.
 
 # %% tags=["hide-input"]
-bands = pd.DataFrame({
-    "tier": [name for _, name in TIERS],
-    "lo": [max(0.0, lo) if math.isfinite(lo) else 0.0 for lo, _ in TIERS],
-    "hi": [100.0] + [lo for lo, _ in TIERS[:-1]],
-})
-ci = pd.DataFrame({
-    "respondent": STYLES,
-    "composite": [results[s].composite for s in STYLES],
-    "lo": [float(r["95% interval"].strip("[]").split(",")[0]) for r in rows],
-    "hi": [float(r["95% interval"].strip("[]").split(",")[1]) for r in rows],
-})
-band_chart = alt.Chart(bands).mark_rect(opacity=0.18).encode(
-    x=alt.X("lo:Q", title="composite (0–100)", scale=alt.Scale(domain=[0, 100])), x2="hi:Q",
-    color=alt.Color("tier:N", sort=[n for _, n in TIERS], title="tier"),
+bands = pd.DataFrame(
+    {
+        "tier": [name for _, name in TIERS],
+        "lo": [max(0.0, lo) if math.isfinite(lo) else 0.0 for lo, _ in TIERS],
+        "hi": [100.0] + [lo for lo, _ in TIERS[:-1]],
+    }
+)
+ci = pd.DataFrame(
+    {
+        "respondent": STYLES,
+        "composite": [results[s].composite for s in STYLES],
+        "lo": [float(r["95% interval"].strip("[]").split(",")[0]) for r in rows],
+        "hi": [float(r["95% interval"].strip("[]").split(",")[1]) for r in rows],
+    }
+)
+band_chart = (
+    alt.Chart(bands)
+    .mark_rect(opacity=0.18)
+    .encode(
+        x=alt.X("lo:Q", title="composite (0–100)", scale=alt.Scale(domain=[0, 100])),
+        x2="hi:Q",
+        color=alt.Color("tier:N", sort=[n for _, n in TIERS], title="tier"),
+    )
 )
 rules = alt.Chart(ci).mark_rule(strokeWidth=2).encode(x="lo:Q", x2="hi:Q", y=alt.Y("respondent:N", title=None))
-pts = alt.Chart(ci).mark_point(filled=True, size=90, color="black").encode(
-    x="composite:Q", y="respondent:N", tooltip=["respondent", alt.Tooltip("composite:Q", format=".1f")])
+pts = (
+    alt.Chart(ci)
+    .mark_point(filled=True, size=90, color="black")
+    .encode(x="composite:Q", y="respondent:N", tooltip=["respondent", alt.Tooltip("composite:Q", format=".1f")])
+)
 (band_chart + rules + pts).properties(width=520, height=150, title="Composite with a 95% item-bootstrap interval")
 
 # %% [markdown]

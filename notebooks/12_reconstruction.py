@@ -35,12 +35,11 @@ import json
 import altair as alt
 import pandas as pd
 
-from selfconf.book import glue, vega
-from selfconf.book import banner, show_markdown, table
+from selfconf.book import banner, glue, show_markdown, table, vega
 from selfconf.data import load_collection
 from selfconf.data.paths import DEFAULT_DATA_DIR, resolve
-from selfconf.sections import reconstruction
 from selfconf.data.sources import is_reconstruction, resolve_families
+from selfconf.sections import reconstruction
 
 vega.enable()
 # this page describes the reconstruction: pointed at other data, it still reads the shipped reconstruction
@@ -49,8 +48,10 @@ sources = resolve_families(recon_dir, ["collection"])
 banner(recon_dir, seed=seed, n_boot=n_boot, families=sources)
 ROWS = "reconstruction-only"  # this page describes the reconstruction itself
 if recon_dir != data_dir:
-    show_markdown(f"This build reads `{data_dir}`; this page describes the reconstruction, so it reads "
-                  f"`{recon_dir}` whatever the other pages read.")
+    show_markdown(
+        f"This build reads `{data_dir}`; this page describes the reconstruction, so it reads "
+        f"`{recon_dir}` whatever the other pages read."
+    )
 root = resolve(recon_dir)
 df, exclusions = load_collection(sources.path("collection"))
 # the counts of the written rows, and the CN interval recomputed with this page's parameters (checked below)
@@ -131,20 +132,29 @@ if coll.is_file():
     terms = pd.DataFrame(doc.get("table_terms", []))
     if len(terms):
         terms = terms[terms["status"] != "n/a"]
-        terms = terms[[c for c in ("term", "value", "lo", "hi", "status") if c in terms.columns]
-                      + [c for c in terms.columns if c not in ("term", "value", "lo", "hi", "status")]]
+        terms = terms[
+            [c for c in ("term", "value", "lo", "hi", "status") if c in terms.columns]
+            + [c for c in terms.columns if c not in ("term", "value", "lo", "hi", "status")]
+        ]
         for c in ("value", "lo", "hi"):
             if c in terms.columns:
                 terms[c] = [f"{v:.5g}" if pd.notna(v) else "" for v in terms[c]]
-        _ = table(terms, "fidelity_table_terms",
-              caption="Table-level fitting terms (inside [lo, hi] = hit); the DeLong SE rows are the search's "
-                      "proxy for the width of each Table 1 bootstrap interval")
+        _ = table(
+            terms,
+            "fidelity_table_terms",
+            caption="Table-level fitting terms (inside [lo, hi] = hit); the DeLong SE rows are the search's "
+            "proxy for the width of each Table 1 bootstrap interval",
+        )
     for conflict in doc.get("known_conflicts", []):
-        show_markdown(":::{admonition} Known conflict between printed numbers under a stated convention\n:class: note\n"
-                      f"**{', '.join(conflict['claims'])}**: {conflict['reason']}\n:::")
+        show_markdown(
+            ":::{admonition} Known conflict between printed numbers under a stated convention\n:class: note\n"
+            f"**{', '.join(conflict['claims'])}**: {conflict['reason']}\n:::"
+        )
     for limit in doc.get("reconstruction_limits", []):
-        show_markdown(":::{admonition} Where the reconstruction falls short (not a conflict among published numbers)\n"
-                      f":class: warning\n**{', '.join(limit['claims'])}**: {limit['reason']}\n:::")
+        show_markdown(
+            ":::{admonition} Where the reconstruction falls short (not a conflict among published numbers)\n"
+            f":class: warning\n**{', '.join(limit['claims'])}**: {limit['reason']}\n:::"
+        )
     show_markdown(
         f"Generator seed **{doc.get('seed')}**; structure parameters: "
         + ", ".join(f"{k} = {v}" for k, v in doc.get("structure", {}).items() if not isinstance(v, dict))
@@ -165,8 +175,11 @@ if coll.is_file() and "risk_coverage_conventions" in doc:
     conv = pd.DataFrame(doc["risk_coverage_conventions"]).T
     conv = conv.apply(lambda col: [f"{v:.3f}" if isinstance(v, (int, float)) and pd.notna(v) else v for v in col])
     conv.index.name = "claim"
-    _ = table(conv.reset_index(), "risk_coverage_conventions",
-              caption="Table 2 error rates (%) from the reconstructed rows under three roundings of c x n")
+    _ = table(
+        conv.reset_index(),
+        "risk_coverage_conventions",
+        caption="Table 2 error rates (%) from the reconstructed rows under three roundings of c x n",
+    )
 
 # %% [markdown]
 # ## A bootstrap recomputed on this page
@@ -181,8 +194,11 @@ from selfconf.book.glue import glued_values
 
 r1 = glued_values(resolve(book_dir))
 same = all(k in r1 and r1[k]["value"] == v for k, v in res.tables["cn_interval"].items())
-_ = glue.value("recon_cn_same_as_result1", "yes, to the last digit" if same else
-               "no: the Result 1 page was built with other parameters or rows", origin="build")
+_ = glue.value(
+    "recon_cn_same_as_result1",
+    "yes, to the last digit" if same else "no: the Result 1 page was built with other parameters or rows",
+    origin="build",
+)
 
 # %% [markdown]
 # Is the recomputed CN difference and its interval identical to the one Result 1 shows?
@@ -197,19 +213,26 @@ _ = glue.value("recon_cn_same_as_result1", "yes, to the last digit" if same else
 # %% tags=["remove-input"]
 plaus = reconstruction.plausibility(rows, grid=5)
 heap, share5 = plaus["heap"], plaus["share_on_grid"]
-chart = alt.Chart(heap).mark_bar().encode(
-    x=alt.X("confidence:Q", title="stated confidence", scale=alt.Scale(domain=[0, 100])),
-    y=alt.Y("rows:Q", title="graded rows"),
-    color=alt.Color("multiple of 5:N", scale=alt.Scale(domain=["yes", "no"], range=["#4c78a8", "#e45756"])),
-    row=alt.Row("tier:N", title=None),
-    tooltip=["tier", "confidence", "rows"],
-).properties(width=560, height=150, title="Stated confidence heaps on round numbers")
+chart = (
+    alt.Chart(heap)
+    .mark_bar()
+    .encode(
+        x=alt.X("confidence:Q", title="stated confidence", scale=alt.Scale(domain=[0, 100])),
+        y=alt.Y("rows:Q", title="graded rows"),
+        color=alt.Color("multiple of 5:N", scale=alt.Scale(domain=["yes", "no"], range=["#4c78a8", "#e45756"])),
+        row=alt.Row("tier:N", title=None),
+        tooltip=["tier", "confidence", "rows"],
+    )
+    .properties(width=560, height=150, title="Stated confidence heaps on round numbers")
+)
 chart
 
 # %% tags=["remove-input"]
-show_markdown(f"{share5:.1%} of graded rows state a multiple of 5.  Parse failures, excluded from every "
-              f"graded statistic, are counted per model: {exclusions.total_parse_failures:,} of "
-              f"{exclusions.total_rows:,} rows.")
+show_markdown(
+    f"{share5:.1%} of graded rows state a multiple of 5.  Parse failures, excluded from every "
+    f"graded statistic, are counted per model: {exclusions.total_parse_failures:,} of "
+    f"{exclusions.total_rows:,} rows."
+)
 _ = table(exclusions.per_model, "reconstruction_exclusions", caption="Rows, parse failures and refusals per model")
 
 # %% [markdown]
@@ -220,11 +243,17 @@ _ = table(exclusions.per_model, "reconstruction_exclusions", caption="Rows, pars
 # %% tags=["remove-input"]
 order, corr = plaus["phi_order"], plaus["phi"]
 long = corr.reset_index(names="model A").melt(id_vars="model A", var_name="model B", value_name="phi")
-heat = alt.Chart(long).mark_rect().encode(
-    x=alt.X("model A:N", sort=order, title=None), y=alt.Y("model B:N", sort=order, title=None),
-    color=alt.Color("phi:Q", scale=alt.Scale(scheme="blues", domain=[0, 1])),
-    tooltip=["model A", "model B", alt.Tooltip("phi:Q", format=".2f")],
-).properties(width=300, height=300, title="Correlation of correctness across frontier models")
+heat = (
+    alt.Chart(long)
+    .mark_rect()
+    .encode(
+        x=alt.X("model A:N", sort=order, title=None),
+        y=alt.Y("model B:N", sort=order, title=None),
+        color=alt.Color("phi:Q", scale=alt.Scale(scheme="blues", domain=[0, 1])),
+        tooltip=["model A", "model B", alt.Tooltip("phi:Q", format=".2f")],
+    )
+    .properties(width=300, height=300, title="Correlation of correctness across frontier models")
+)
 heat
 
 # %% tags=["remove-input"]

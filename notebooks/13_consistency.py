@@ -38,12 +38,10 @@ data_dir = "data/reconstructed"  # shown in the provenance line; no rows are rea
 claims_path = "data/paper/claims.yaml"
 
 # %% tags=["remove-input"]
-import pandas as pd
 
-from selfconf.claims import consistency
-from selfconf.book import glue
+from selfconf.book import glue, page_banner, table
 from selfconf.book.audit import load_claims
-from selfconf.book import page_banner, show_markdown, table
+from selfconf.claims import consistency
 from selfconf.data.paths import resolve
 
 claims_file = resolve(claims_path)
@@ -52,9 +50,12 @@ checks = consistency.run_checks(claims_doc, source=str(claims_path))
 frame = consistency.checks_frame(checks)
 counts = consistency.summarise(checks)
 
-page_banner("paper-arithmetic", provenance_line=f"printed values from {claims_path} · this page reads no rows "
-            f"(data_dir {data_dir} is not read) and draws nothing at random, so neither the seed ({seed}) nor the "
-            f"number of bootstrap draws ({n_boot:,}) affects it")
+page_banner(
+    "paper-arithmetic",
+    provenance_line=f"printed values from {claims_path} · this page reads no rows "
+    f"(data_dir {data_dir} is not read) and draws nothing at random, so neither the seed ({seed}) nor the "
+    f"number of bootstrap draws ({n_boot:,}) affects it",
+)
 
 glue.value("consistency_n_checks", counts["total"], origin="paper-arithmetic")
 glue.value("consistency_n_pass", counts["pass"], origin="paper-arithmetic")
@@ -74,8 +75,9 @@ def show_group(group: str) -> None:
     """Table of one group's checks, offered as CSV."""
     sub = frame.loc[frame["group"] == group, ["status", "key", "check", "arithmetic"]]
     n = sub["status"].value_counts()
-    caption = (f"{consistency.GROUP_TITLES[group]}: {len(sub)} checks, "
-               + ", ".join(f"{int(n.get(s, 0))} {s}" for s in consistency.STATUSES))
+    caption = f"{consistency.GROUP_TITLES[group]}: {len(sub)} checks, " + ", ".join(
+        f"{int(n.get(s, 0))} {s}" for s in consistency.STATUSES
+    )
     table(sub, f"consistency_{group}", caption=caption)
 
 
@@ -95,9 +97,11 @@ def show_group(group: str) -> None:
 # a denominator the text does not name (the regrade).
 
 # %% tags=["remove-input"]
-by_group = (frame.pivot_table(index="group", columns="status", values="key", aggfunc="count", fill_value=0)
-            .reindex(columns=list(consistency.STATUSES), fill_value=0)
-            .reindex([g for g in consistency.GROUP_TITLES if g in set(frame["group"])]))
+by_group = (
+    frame.pivot_table(index="group", columns="status", values="key", aggfunc="count", fill_value=0)
+    .reindex(columns=list(consistency.STATUSES), fill_value=0)
+    .reindex([g for g in consistency.GROUP_TITLES if g in set(frame["group"])])
+)
 by_group.insert(0, "group title", [consistency.GROUP_TITLES[g] for g in by_group.index])
 by_group["total"] = by_group[list(consistency.STATUSES)].sum(axis=1)
 table(by_group.reset_index(), "consistency_summary", caption="Checks by group and verdict")

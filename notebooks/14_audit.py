@@ -45,23 +45,28 @@ audit_json = "_build/audit.json"
 # %% tags=["remove-input"]
 import pandas as pd
 
-from selfconf.book import audit, glue
-from selfconf.book import show_markdown, table
+from selfconf.book import audit, glue, show_markdown, table
 from selfconf.data.paths import resolve
 
 data_path = resolve(data_dir)  # the fidelity files of the reconstruction live here (none in the original data)
 res = audit.audit_book(book_dir, data_path)
 records, notes, why = res.records, res.notes, res.explanations
-path = audit.write_audit_json(records, audit_json, explanations=why, notes=notes, data_source=res.data_source,
-                              section_sources=res.section_sources)
+path = audit.write_audit_json(
+    records, audit_json, explanations=why, notes=notes, data_source=res.data_source, section_sources=res.section_sources
+)
 summary = audit.summarise(records)
-TITLES = {"reconstruction": ("What this audit shows with reconstructed rows", "warning"),
-          "original": ("A reproduction audit", "note"),
-          "mixed": ("Partly a reproduction audit", "warning")}
+TITLES = {
+    "reconstruction": ("What this audit shows with reconstructed rows", "warning"),
+    "original": ("A reproduction audit", "note"),
+    "mixed": ("Partly a reproduction audit", "warning"),
+}
 title, klass = TITLES[res.data_source]
-show_markdown(f":::{{admonition}} {title}\n:class: {klass}\n" + audit.WHAT_A_MATCH_SHOWS[res.data_source]
-              + ("" if res.data_source == "original" else
-                 " See {ref}`what a reconstruction cannot tell you <recon-limits>`.") + "\n:::")
+show_markdown(
+    f":::{{admonition}} {title}\n:class: {klass}\n"
+    + audit.WHAT_A_MATCH_SHOWS[res.data_source]
+    + ("" if res.data_source == "original" else " See {ref}`what a reconstruction cannot tell you <recon-limits>`.")
+    + "\n:::"
+)
 show_markdown(
     f'<p class="selfconf-provenance">audit of the notebooks in <code>{book_dir}/</code> · data: <code>{data_dir}</code>'
     f" · parameters of this page: seed {seed}, bootstrap draws {n_boot:,} (the audit itself draws nothing)</p>"
@@ -86,8 +91,11 @@ _ = glue.value("audit_n_ideal_values", len(notes.ideal_bootstrap), origin="build
 # family, the shipped reconstruction otherwise.
 
 # %% tags=["remove-input"]
-src_rows = [{"section": sec, "data family": fam, "source": ("original package" if how == "original" else "reconstruction")}
-            for sec, fams in res.section_sources.items() for fam, how in fams.items()]
+src_rows = [
+    {"section": sec, "data family": fam, "source": ("original package" if how == "original" else "reconstruction")}
+    for sec, fams in res.section_sources.items()
+    for fam, how in fams.items()
+]
 if src_rows:
     table(pd.DataFrame(src_rows), "audit_sources", caption="Source of each data family, per section of the paper")
 
@@ -137,6 +145,7 @@ table(counts.reset_index(), "audit_counts", caption="Claims by kind and status")
 # ideal values recorded: {glue:text}`audit_n_ideal_values`).
 # A repeated printing of a number (`same_as` in the manifest) shares the note of the number it repeats.
 
+
 # %% tags=["remove-input"]
 def _num(v):
     if v is None or (isinstance(v, float) and pd.isna(v)):
@@ -150,13 +159,28 @@ if not notes.files:
         "data ship none, so a failing number below can only be listed, not explained."
     )
 if why:
-    why_df = pd.DataFrame([{
-        "id": e.id, "section": e.section, "kind": e.kind, "status": e.status, "printed": e.printed,
-        "recomputed": _num(e.recomputed), "tolerance": _num(e.tolerance), "ideal": _num(e.ideal),
-        "ideal draws": " × ".join(f"{v:,} {n}" for v, n in ((e.ideal_n_boot, "draws"), (e.ideal_seeds, "seeds")) if v),
-        "verdict": e.verdict, "note under": e.note_id or "", "reason": e.reason,
-        "evidence": audit.format_evidence(e.evidence),
-    } for e in why])
+    why_df = pd.DataFrame(
+        [
+            {
+                "id": e.id,
+                "section": e.section,
+                "kind": e.kind,
+                "status": e.status,
+                "printed": e.printed,
+                "recomputed": _num(e.recomputed),
+                "tolerance": _num(e.tolerance),
+                "ideal": _num(e.ideal),
+                "ideal draws": " × ".join(
+                    f"{v:,} {n}" for v, n in ((e.ideal_n_boot, "draws"), (e.ideal_seeds, "seeds")) if v
+                ),
+                "verdict": e.verdict,
+                "note under": e.note_id or "",
+                "reason": e.reason,
+                "evidence": audit.format_evidence(e.evidence),
+            }
+            for e in why
+        ]
+    )
     table(why_df, "audit_why", caption="Failing numbers and what the reconstruction's notes say about them")
 else:
     show_markdown("No number fails the audit, so there is nothing to explain.")
@@ -170,8 +194,11 @@ else:
 
 # %% tags=["remove-input"]
 if notes.known_conflicts:
-    table(pd.DataFrame(audit.conflict_rows(notes, records)), "audit_known_conflicts",
-          caption="Known conflicts recorded by the reconstruction generators")
+    table(
+        pd.DataFrame(audit.conflict_rows(notes, records)),
+        "audit_known_conflicts",
+        caption="Known conflicts recorded by the reconstruction generators",
+    )
 else:
     show_markdown(f"No known conflicts are recorded for `{data_dir}`.")
 
@@ -184,13 +211,30 @@ else:
 # %% tags=["remove-input"]
 df = pd.DataFrame([r.__dict__ for r in records])
 df["recomputed"] = df["recomputed"].map(
-    lambda v: "" if v is None else (str(int(v)) if isinstance(v, float) and v.is_integer() else repr(v)))
+    lambda v: "" if v is None else (str(int(v)) if isinstance(v, float) and v.is_integer() else repr(v))
+)
 df["same_as"] = df["same_as"].map(lambda v: "" if v is None or (isinstance(v, float) and pd.isna(v)) else v)
 df["tolerance"] = df["tolerance"].map(lambda v: "" if v is None or pd.isna(v) else f"{v:.4f}")
 df["why"] = df["id"].map({e.id: e.verdict for e in why}).fillna("")
 df["pages"] = df["pages"].map(lambda v: ", ".join(v) if isinstance(v, list) else "")
 df["source"] = df["source"].map(lambda v: v or "")
-shown_cols = ["id", "section", "kind", "printed", "recomputed", "status", "tolerance", "why", "source", "same_as",
-              "pages", "detail"]
-table(df[shown_cols], "audit", caption="Audit records (also in _build/audit.json)",
-      anchors={(i, "id"): f"claim-{cid}" for i, cid in enumerate(df["id"])})
+shown_cols = [
+    "id",
+    "section",
+    "kind",
+    "printed",
+    "recomputed",
+    "status",
+    "tolerance",
+    "why",
+    "source",
+    "same_as",
+    "pages",
+    "detail",
+]
+table(
+    df[shown_cols],
+    "audit",
+    caption="Audit records (also in _build/audit.json)",
+    anchors={(i, "id"): f"claim-{cid}" for i, cid in enumerate(df["id"])},
+)

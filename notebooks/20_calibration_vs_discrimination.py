@@ -73,8 +73,7 @@ import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, course, datasets, metrics
-from selfconf.book import vega
-from selfconf.book import in_book, page_banner, table
+from selfconf.book import in_book, page_banner, table, vega
 
 if in_book():
     vega.enable()  # the book draws altair charts with its own offline Vega bundle; elsewhere altair's default
@@ -86,10 +85,10 @@ grader = course.grader("20_calibration_vs_discrimination")
 page_banner(
     "simulation",
     note="One subsection, *The collection's rows*, reads the book's reconstruction of the paper's rows (see "
-         "{ref}`what a reconstruction cannot tell you <recon-limits>`), and the lab at the end reads real "
-         "third-party answers (MMLU-Pro, 26 models).",
+    "{ref}`what a reconstruction cannot tell you <recon-limits>`), and the lab at the end reads real "
+    "third-party answers (MMLU-Pro, 26 models).",
     provenance_line=f"simulated answers · seed: {seed} · bootstrap draws: {n_boot:,} · answers per simulated model: "
-                    f"{n_answers:,}",
+    f"{n_answers:,}",
 )
 
 # %% [markdown]
@@ -109,21 +108,27 @@ conf_b = np.clip(np.round((correct.mean() + noise + 0.02 * (p_true - 0.4)) * 20)
 rows = []
 for name, conf in (("A: informative but overconfident", conf_a), ("B: calibrated in the large, uninformative", conf_b)):
     ci = bootstrap.auroc_ci(conf, correct, n_boot=n_boot, rng=rng)
-    rows.append({
-        "model": name,
-        "accuracy": correct.mean(),
-        "mean confidence": conf.mean(),
-        "CITL": metrics.citl(conf, correct),
-        "ECE": metrics.ece(conf, correct),
-        "Brier": metrics.brier(conf, correct),
-        "AUROC": metrics.auroc(conf, correct),
-        "AUROC 95% CI": f"[{ci.low:.3f}, {ci.high:.3f}]",
-    })
+    rows.append(
+        {
+            "model": name,
+            "accuracy": correct.mean(),
+            "mean confidence": conf.mean(),
+            "CITL": metrics.citl(conf, correct),
+            "ECE": metrics.ece(conf, correct),
+            "Brier": metrics.brier(conf, correct),
+            "AUROC": metrics.auroc(conf, correct),
+            "AUROC 95% CI": f"[{ci.low:.3f}, {ci.high:.3f}]",
+        }
+    )
 summary = pd.DataFrame(rows)
 shown = summary.copy()
 for col in ["accuracy", "mean confidence", "CITL", "ECE", "Brier", "AUROC"]:
     shown[col] = shown[col].map("{:.3f}".format)
-table(shown, "teaching_two_models", caption="Two simulated models (0–1 scale): calibration in the large and discrimination")
+table(
+    shown,
+    "teaching_two_models",
+    caption="Two simulated models (0–1 scale): calibration in the large and discrimination",
+)
 
 # %% tags=["remove-cell", "book-only"]
 from selfconf.book import glue
@@ -160,24 +165,42 @@ for name, conf in (("A", conf_a), ("B", conf_b)):
     curves.append(pd.DataFrame(metrics.roc_curve(conf, correct)).drop(columns="threshold").assign(model=name))
 bins = pd.concat(frames)
 roc = pd.concat(curves)
-diag = alt.Chart(pd.DataFrame({"x": [0, 1], "y": [0, 1]})).mark_line(strokeDash=[4, 4], color="gray").encode(x="x", y="y")
-pts = alt.Chart(bins).mark_circle().encode(
-    x=alt.X("mean_conf:Q", title="mean stated confidence in bin", scale=alt.Scale(domain=[0, 1])),
-    y=alt.Y("acc:Q", title="accuracy in bin", scale=alt.Scale(domain=[0, 1])),
-    size=alt.Size("n:Q", title="answers"),
-    color=alt.Color("model:N"),
-    tooltip=["model", "lo", "hi", "n", alt.Tooltip("mean_conf:Q", format=".3f"), alt.Tooltip("acc:Q", format=".3f")],
+diag = (
+    alt.Chart(pd.DataFrame({"x": [0, 1], "y": [0, 1]})).mark_line(strokeDash=[4, 4], color="gray").encode(x="x", y="y")
 )
-roc_lines = alt.Chart(roc).mark_line(point=True).encode(
-    x=alt.X("fpr:Q", title="share of wrong answers above the threshold"),
-    y=alt.Y("tpr:Q", title="share of right answers above the threshold"),
-    color=alt.Color("model:N"),
-    order="fpr:Q",
-    tooltip=["model", alt.Tooltip("fpr:Q", format=".3f"), alt.Tooltip("tpr:Q", format=".3f")],
+pts = (
+    alt.Chart(bins)
+    .mark_circle()
+    .encode(
+        x=alt.X("mean_conf:Q", title="mean stated confidence in bin", scale=alt.Scale(domain=[0, 1])),
+        y=alt.Y("acc:Q", title="accuracy in bin", scale=alt.Scale(domain=[0, 1])),
+        size=alt.Size("n:Q", title="answers"),
+        color=alt.Color("model:N"),
+        tooltip=[
+            "model",
+            "lo",
+            "hi",
+            "n",
+            alt.Tooltip("mean_conf:Q", format=".3f"),
+            alt.Tooltip("acc:Q", format=".3f"),
+        ],
+    )
 )
-alt.hconcat((diag + pts).properties(width=260, height=260, title="Reliability"),
-            (diag + roc_lines).properties(width=260, height=260, title="ROC")).properties(
-    title="Reliability diagrams and ROC curves of the simulated models A and B")
+roc_lines = (
+    alt.Chart(roc)
+    .mark_line(point=True)
+    .encode(
+        x=alt.X("fpr:Q", title="share of wrong answers above the threshold"),
+        y=alt.Y("tpr:Q", title="share of right answers above the threshold"),
+        color=alt.Color("model:N"),
+        order="fpr:Q",
+        tooltip=["model", alt.Tooltip("fpr:Q", format=".3f"), alt.Tooltip("tpr:Q", format=".3f")],
+    )
+)
+alt.hconcat(
+    (diag + pts).properties(width=260, height=260, title="Reliability"),
+    (diag + roc_lines).properties(width=260, height=260, title="ROC"),
+).properties(title="Reliability diagrams and ROC curves of the simulated models A and B")
 
 # %% [markdown]
 # ## Move the confidences, keep the ranking
@@ -219,8 +242,11 @@ def transform(c: np.ndarray, family: str, k: int) -> np.ndarray:
 
 def setting_label(family: str, k: int) -> str:
     """The map's actual parameter at slider position k, as the read-out shows it."""
-    return {"shift": f"shift: δ = {0.35 * k:+.2f}", "scale": f"scale: T = {2.0 ** (k / 4):.3f}",
-            "warp": f"warp: γ = {2.0 ** (k / 4):.3f}"}[family]
+    return {
+        "shift": f"shift: δ = {0.35 * k:+.2f}",
+        "scale": f"scale: T = {2.0 ** (k / 4):.3f}",
+        "warp": f"warp: γ = {2.0 ** (k / 4):.3f}",
+    }[family]
 
 
 grid_rows, grid_bins = [], []
@@ -228,12 +254,20 @@ for family in ("shift", "scale", "warp"):
     for k in STEPS:
         c = transform(conf_a, family, int(k))
         d = metrics.brier_decomposition(c, correct)
-        grid_rows.append({
-            "family": family, "k": int(k), "setting": setting_label(family, int(k)),
-            "AUROC": metrics.auroc(c, correct), "CITL": metrics.citl(c, correct),
-            "ECE": metrics.ece(c, correct), "Brier": metrics.brier(c, correct),
-            "reliability": d["reliability"], "resolution": d["resolution"], "n_levels": d["n_groups"],
-        })
+        grid_rows.append(
+            {
+                "family": family,
+                "k": int(k),
+                "setting": setting_label(family, int(k)),
+                "AUROC": metrics.auroc(c, correct),
+                "CITL": metrics.citl(c, correct),
+                "ECE": metrics.ece(c, correct),
+                "Brier": metrics.brier(c, correct),
+                "reliability": d["reliability"],
+                "resolution": d["resolution"],
+                "n_levels": d["n_groups"],
+            }
+        )
         rb = pd.DataFrame(metrics.reliability_bins(c, correct, n_bins=10))
         grid_bins.append(rb[rb["n"] > 0].assign(family=family, k=int(k)))
 grid = pd.DataFrame(grid_rows)
@@ -245,7 +279,9 @@ best = grid.loc[grid["ECE"].idxmin()]
 auroc_spread = float(grid["AUROC"].max() - grid["AUROC"].min())
 glue.value("teach_grid_n_settings", len(grid), origin="parameter")
 glue.value("teach_grid_auroc_spread", auroc_spread, origin="simulation")
-glue.value("teach_grid_auroc_spread_text", "exactly 0" if auroc_spread == 0 else f"{auroc_spread:.1e}", origin="simulation")
+glue.value(
+    "teach_grid_auroc_spread_text", "exactly 0" if auroc_spread == 0 else f"{auroc_spread:.1e}", origin="simulation"
+)
 glue.value("teach_grid_auroc", float(grid["AUROC"].iloc[0]), origin="simulation")
 for col, name in (("CITL", "citl"), ("ECE", "ece"), ("Brier", "brier")):
     glue.value(f"teach_grid_{name}_min", float(grid[col].min()), origin="simulation")
@@ -254,46 +290,82 @@ glue.value("teach_grid_best_ece", float(best["ECE"]), origin="simulation")
 _ = glue.value("teach_grid_best_setting", str(best["setting"]), origin="simulation")
 
 # %% tags=["hide-input"]
-family_param = alt.param(name="family", value="shift",
-                         bind=alt.binding_radio(options=["shift", "scale", "warp"], name="transform "))
+family_param = alt.param(
+    name="family", value="shift", bind=alt.binding_radio(options=["shift", "scale", "warp"], name="transform ")
+)
 step_param = alt.param(name="step", value=0, bind=alt.binding_range(min=-8, max=8, step=1, name="slider position k "))
 selected = (alt.datum.family == family_param) & (alt.datum.k == step_param)
 STATS = ["AUROC", "CITL", "ECE", "Brier"]
 
 long = grid.melt(id_vars=["family", "k", "setting"], value_vars=STATS, var_name="statistic", value_name="value")
 stat_color = alt.Color("statistic:N", scale=alt.Scale(domain=STATS), title=None)
-lines = alt.Chart(long).transform_filter(alt.datum.family == family_param).mark_line().encode(
-    x=alt.X("k:Q", title="slider position k (0 = unchanged)", scale=alt.Scale(domain=[-8, 8])),
-    y=alt.Y("value:Q", title="value", scale=alt.Scale(domain=[-0.6, 1])),
-    color=stat_color,
+lines = (
+    alt.Chart(long)
+    .transform_filter(alt.datum.family == family_param)
+    .mark_line()
+    .encode(
+        x=alt.X("k:Q", title="slider position k (0 = unchanged)", scale=alt.Scale(domain=[-8, 8])),
+        y=alt.Y("value:Q", title="value", scale=alt.Scale(domain=[-0.6, 1])),
+        color=stat_color,
+    )
 )
-dots = alt.Chart(long).transform_filter(selected).mark_point(filled=True, size=70).encode(
-    x="k:Q", y="value:Q", color=stat_color,
-    tooltip=["setting:N", "statistic:N", alt.Tooltip("value:Q", format=".3f")],
+dots = (
+    alt.Chart(long)
+    .transform_filter(selected)
+    .mark_point(filled=True, size=70)
+    .encode(
+        x="k:Q",
+        y="value:Q",
+        color=stat_color,
+        tooltip=["setting:N", "statistic:N", alt.Tooltip("value:Q", format=".3f")],
+    )
 )
 stats_panel = (lines + dots).properties(width=250, height=260, title="Statistics along the slider")
 
 # the read-out: one line per item in its own band, so no two labels can overlap at any position
 readout_rows = [{"family": r.family, "k": r.k, "line": 0, "text": r.setting} for r in grid.itertuples()]
-readout_rows += [{"family": r.family, "k": r.k, "line": i + 1, "text": f"{s} = {getattr(r, s):.3f}"}
-                 for r in grid.itertuples() for i, s in enumerate(STATS)]
-readout = alt.Chart(pd.DataFrame(readout_rows)).transform_filter(selected).mark_text(
-    align="left", fontSize=12).encode(
-    x=alt.value(0), y=alt.Y("line:O", axis=None), text="text:N",
-).properties(width=480, height=90, title="At this position")
+readout_rows += [
+    {"family": r.family, "k": r.k, "line": i + 1, "text": f"{s} = {getattr(r, s):.3f}"}
+    for r in grid.itertuples()
+    for i, s in enumerate(STATS)
+]
+readout = (
+    alt.Chart(pd.DataFrame(readout_rows))
+    .transform_filter(selected)
+    .mark_text(align="left", fontSize=12)
+    .encode(
+        x=alt.value(0),
+        y=alt.Y("line:O", axis=None),
+        text="text:N",
+    )
+    .properties(width=480, height=90, title="At this position")
+)
 
-rel_now = alt.Chart(grid_bins).transform_filter(selected).mark_circle(color="#4c78a8").encode(
-    x=alt.X("mean_conf:Q", title="mean stated confidence in bin", scale=alt.Scale(domain=[0, 1])),
-    y=alt.Y("acc:Q", title="accuracy in bin", scale=alt.Scale(domain=[0, 1])),
-    size=alt.Size("n:Q", title="answers", scale=alt.Scale(range=[10, 400])),
-    tooltip=[alt.Tooltip("lo:Q", format=".1f"), alt.Tooltip("hi:Q", format=".1f"), "n:Q",
-             alt.Tooltip("mean_conf:Q", format=".3f"), alt.Tooltip("acc:Q", format=".3f")],
+rel_now = (
+    alt.Chart(grid_bins)
+    .transform_filter(selected)
+    .mark_circle(color="#4c78a8")
+    .encode(
+        x=alt.X("mean_conf:Q", title="mean stated confidence in bin", scale=alt.Scale(domain=[0, 1])),
+        y=alt.Y("acc:Q", title="accuracy in bin", scale=alt.Scale(domain=[0, 1])),
+        size=alt.Size("n:Q", title="answers", scale=alt.Scale(range=[10, 400])),
+        tooltip=[
+            alt.Tooltip("lo:Q", format=".1f"),
+            alt.Tooltip("hi:Q", format=".1f"),
+            "n:Q",
+            alt.Tooltip("mean_conf:Q", format=".3f"),
+            alt.Tooltip("acc:Q", format=".3f"),
+        ],
+    )
 )
 reliability_panel = (diag + rel_now).properties(width=230, height=260, title="Reliability diagram (10 bins)")
-(alt.vconcat(readout, alt.hconcat(reliability_panel, stats_panel).resolve_scale(size="independent"))
- .add_params(family_param, step_param)
- .properties(title="Model A under strictly increasing transforms")
- .configure_legend(orient="bottom", direction="horizontal").configure_view(stroke=None))
+(
+    alt.vconcat(readout, alt.hconcat(reliability_panel, stats_panel).resolve_scale(size="independent"))
+    .add_params(family_param, step_param)
+    .properties(title="Model A under strictly increasing transforms")
+    .configure_legend(orient="bottom", direction="horizontal")
+    .configure_view(stroke=None)
+)
 
 # %% [markdown]
 # Across all {glue:text}`teach_grid_n_settings` settings the AUROC stays at {glue:text}`teach_grid_auroc:.3f`
@@ -321,19 +393,39 @@ from sklearn.isotonic import IsotonicRegression
 
 iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip")
 conf_iso = iso.fit_transform(conf_a, correct)
-pooled = (pd.DataFrame({"stated": conf_a, "fitted": conf_iso})
-          .groupby("fitted").agg(levels=("stated", lambda s: ", ".join(f"{v:.2f}" for v in sorted(set(s)))),
-                                 n_levels=("stated", "nunique"), answers=("stated", "size"))
-          .reset_index())
-iso_row = {"levels before": np.unique(conf_a).size, "levels after": np.unique(conf_iso).size,
-           "AUROC before": metrics.auroc(conf_a, correct), "AUROC after": metrics.auroc(conf_iso, correct),
-           "ECE before": metrics.ece(conf_a, correct), "ECE after": metrics.ece(conf_iso, correct)}
+pooled = (
+    pd.DataFrame({"stated": conf_a, "fitted": conf_iso})
+    .groupby("fitted")
+    .agg(
+        levels=("stated", lambda s: ", ".join(f"{v:.2f}" for v in sorted(set(s)))),
+        n_levels=("stated", "nunique"),
+        answers=("stated", "size"),
+    )
+    .reset_index()
+)
+iso_row = {
+    "levels before": np.unique(conf_a).size,
+    "levels after": np.unique(conf_iso).size,
+    "AUROC before": metrics.auroc(conf_a, correct),
+    "AUROC after": metrics.auroc(conf_iso, correct),
+    "ECE before": metrics.ece(conf_a, correct),
+    "ECE after": metrics.ece(conf_iso, correct),
+}
 ties = pooled[pooled["n_levels"] > 1][["fitted", "levels", "answers"]]
 ties_shown = ties.assign(fitted=ties["fitted"].map("{:.3f}".format)).rename(
-    columns={"fitted": "fitted value", "levels": "stated levels pooled into it"})
-table(pd.DataFrame([iso_row]), "teaching_isotonic", caption="Model A before and after isotonic recalibration",
-      float_format="%.4f")
-table(ties_shown, "teaching_isotonic_ties", caption="The ties isotonic regression creates: stated levels pooled into one fitted value")
+    columns={"fitted": "fitted value", "levels": "stated levels pooled into it"}
+)
+table(
+    pd.DataFrame([iso_row]),
+    "teaching_isotonic",
+    caption="Model A before and after isotonic recalibration",
+    float_format="%.4f",
+)
+table(
+    ties_shown,
+    "teaching_isotonic_ties",
+    caption="The ties isotonic regression creates: stated levels pooled into one fitted value",
+)
 
 # %% tags=["remove-cell", "book-only"]
 glue.value("teach_iso_levels_before", int(iso_row["levels before"]), origin="simulation")
@@ -343,8 +435,11 @@ glue.value("teach_iso_auroc_before", float(iso_row["AUROC before"]), origin="sim
 glue.value("teach_iso_auroc_after", float(iso_row["AUROC after"]), origin="simulation")
 glue.value("teach_iso_ece_after", float(iso_row["ECE after"]), origin="simulation")
 d_auc = iso_row["AUROC after"] - iso_row["AUROC before"]
-_ = glue.value("teach_iso_auroc_move", "leaves it unchanged" if d_auc == 0 else
-               ("raises it" if d_auc > 0 else "lowers it") + f" by {abs(d_auc):.4f}", origin="simulation")
+_ = glue.value(
+    "teach_iso_auroc_move",
+    "leaves it unchanged" if d_auc == 0 else ("raises it" if d_auc > 0 else "lowers it") + f" by {abs(d_auc):.4f}",
+    origin="simulation",
+)
 
 # %% [markdown]
 # Model A's {glue:text}`teach_iso_levels_before` stated levels become {glue:text}`teach_iso_levels_after`
@@ -370,8 +465,12 @@ const = {
     "Brier": metrics.brier(conf_const, correct),
     "AUROC": metrics.auroc(conf_const, correct),
 }
-table(pd.DataFrame([{"predictor": f"always {conf_const[0]:.3f}", **const}]), "teaching_constant_predictor",
-      caption="A constant predictor that always states the accuracy", float_format="%.3f")
+table(
+    pd.DataFrame([{"predictor": f"always {conf_const[0]:.3f}", **const}]),
+    "teaching_constant_predictor",
+    caption="A constant predictor that always states the accuracy",
+    float_format="%.3f",
+)
 
 # %% tags=["remove-cell", "book-only"]
 glue.value("teach_const_conf", 100 * float(conf_const[0]), origin="simulation")
@@ -407,12 +506,23 @@ _ = glue.value("teach_const_auroc", const["AUROC"], origin="simulation")
 
 # %% tags=["hide-input"]
 dec_rows = []
-for name, conf in (("A (as stated)", conf_a), ("A, best ECE setting on the grid", transform(conf_a, best["family"], int(best["k"]))),
-                   ("B", conf_b), ("constant", conf_const)):
+for name, conf in (
+    ("A (as stated)", conf_a),
+    ("A, best ECE setting on the grid", transform(conf_a, best["family"], int(best["k"]))),
+    ("B", conf_b),
+    ("constant", conf_const),
+):
     d = metrics.brier_decomposition(conf, correct)
-    dec_rows.append({"predictor": name, "reliability": d["reliability"], "resolution": d["resolution"],
-                     "uncertainty": d["uncertainty"], "brier": d["brier"],
-                     "REL - RES + UNC": d["reliability"] - d["resolution"] + d["uncertainty"]})
+    dec_rows.append(
+        {
+            "predictor": name,
+            "reliability": d["reliability"],
+            "resolution": d["resolution"],
+            "uncertainty": d["uncertainty"],
+            "brier": d["brier"],
+            "REL - RES + UNC": d["reliability"] - d["resolution"] + d["uncertainty"],
+        }
+    )
 dec = pd.DataFrame(dec_rows)
 table(dec, "teaching_murphy_decomposition", caption="Murphy decomposition of the Brier score", float_format="%.4f")
 
@@ -421,7 +531,11 @@ identity_gap = float((dec["brier"] - dec["REL - RES + UNC"]).abs().max())
 res_spread = float(grid["resolution"].max() - grid["resolution"].min())
 glue.value("teach_dec_identity_gap", identity_gap, origin="simulation")
 glue.value("teach_dec_res_spread", res_spread, origin="simulation")
-glue.value("teach_dec_res_spread_text", "does not change at all" if res_spread == 0 else f"changes by at most {res_spread:.1e}", origin="simulation")
+glue.value(
+    "teach_dec_res_spread_text",
+    "does not change at all" if res_spread == 0 else f"changes by at most {res_spread:.1e}",
+    origin="simulation",
+)
 glue.value("teach_dec_A_rel", float(dec.loc[0, "reliability"]), origin="simulation")
 glue.value("teach_dec_A_res", float(dec.loc[0, "resolution"]), origin="simulation")
 glue.value("teach_dec_unc", float(dec.loc[0, "uncertainty"]), origin="simulation")
@@ -429,26 +543,46 @@ glue.value("teach_dec_B_res", float(dec.loc[2, "resolution"]), origin="simulatio
 _ = glue.value("teach_dec_best_rel", float(dec.loc[1, "reliability"]), origin="simulation")
 
 # %% tags=["hide-input"]
-dec_long = grid.melt(id_vars=["family", "k", "setting"], value_vars=["reliability", "resolution"],
-                     var_name="component", value_name="value")
+dec_long = grid.melt(
+    id_vars=["family", "k", "setting"],
+    value_vars=["reliability", "resolution"],
+    var_name="component",
+    value_name="value",
+)
 dec_long["value"] = np.where(dec_long["component"] == "resolution", -dec_long["value"], dec_long["value"])
 dec_long["component"] = dec_long["component"].map({"reliability": "+ reliability", "resolution": "− resolution"})
 unc_row = grid[["family", "k", "setting"]].assign(component="+ uncertainty", value=float(dec.loc[0, "uncertainty"]))
 dec_long = pd.concat([dec_long, unc_row], ignore_index=True)
-dec_family = alt.param(name="dec_family", value="shift",
-                       bind=alt.binding_radio(options=["shift", "scale", "warp"], name="transform "))
+dec_family = alt.param(
+    name="dec_family", value="shift", bind=alt.binding_radio(options=["shift", "scale", "warp"], name="transform ")
+)
 dec_step = alt.param(name="dec_step", value=0, bind=alt.binding_range(min=-8, max=8, step=1, name="slider position k "))
 dec_selected = (alt.datum.family == dec_family) & (alt.datum.k == dec_step)
-dec_chart = alt.Chart(dec_long).transform_filter(dec_selected).mark_bar().encode(
-    y=alt.Y("component:N", title=None, sort=["+ reliability", "− resolution", "+ uncertainty"]),
-    x=alt.X("value:Q", title="contribution to the Brier score", scale=alt.Scale(domain=[-0.1, 0.35])),
-    color=alt.Color("component:N", legend=None),
-    tooltip=["setting:N", "component:N", alt.Tooltip("value:Q", format=".4f")],
-).properties(width=420, height=120)
-dec_readout = alt.Chart(grid).transform_filter(dec_selected).mark_text(align="left", fontSize=12).encode(
-    x=alt.value(0), y=alt.value(8), text="setting:N").properties(width=420, height=18)
-(alt.vconcat(dec_readout, dec_chart).add_params(dec_family, dec_step)
- .properties(title="Murphy decomposition of model A's Brier score").configure_view(stroke=None))
+dec_chart = (
+    alt.Chart(dec_long)
+    .transform_filter(dec_selected)
+    .mark_bar()
+    .encode(
+        y=alt.Y("component:N", title=None, sort=["+ reliability", "− resolution", "+ uncertainty"]),
+        x=alt.X("value:Q", title="contribution to the Brier score", scale=alt.Scale(domain=[-0.1, 0.35])),
+        color=alt.Color("component:N", legend=None),
+        tooltip=["setting:N", "component:N", alt.Tooltip("value:Q", format=".4f")],
+    )
+    .properties(width=420, height=120)
+)
+dec_readout = (
+    alt.Chart(grid)
+    .transform_filter(dec_selected)
+    .mark_text(align="left", fontSize=12)
+    .encode(x=alt.value(0), y=alt.value(8), text="setting:N")
+    .properties(width=420, height=18)
+)
+(
+    alt.vconcat(dec_readout, dec_chart)
+    .add_params(dec_family, dec_step)
+    .properties(title="Murphy decomposition of model A's Brier score")
+    .configure_view(stroke=None)
+)
 
 # %% [markdown]
 # For model A as stated, reliability is {glue:text}`teach_dec_A_rel:.4f`, resolution
@@ -494,15 +628,29 @@ BINNINGS = {
     "equal-mass, 10 bins": dict(n_bins=10, binning="equal_mass"),
     "equal-mass, 15 bins": dict(n_bins=15, binning="equal_mass"),
 }
-heap_ece = pd.DataFrame([{"binning": name, "ECE": metrics.ece(heap_c, heap_y, **kw),
-                          "occupied bins": int((metrics.reliability_bins(heap_c, heap_y, **kw)["n"] > 0).sum())}
-                         for name, kw in BINNINGS.items()])
+heap_ece = pd.DataFrame(
+    [
+        {
+            "binning": name,
+            "ECE": metrics.ece(heap_c, heap_y, **kw),
+            "occupied bins": int((metrics.reliability_bins(heap_c, heap_y, **kw)["n"] > 0).sum()),
+        }
+        for name, kw in BINNINGS.items()
+    ]
+)
 heap_ratio = heap_ece["ECE"].max() / heap_ece["ECE"].min()
-levels_table = pd.DataFrame({"stated": heap_levels,
-                             "answers": [int((heap_c == v).sum()) for v in heap_levels],
-                             "accuracy": [heap_y[heap_c == v].mean() if (heap_c == v).any() else np.nan for v in heap_levels]})
-table(heap_ece.assign(ECE=heap_ece["ECE"].map("{:.4f}".format)), "teaching_heaped_ece",
-      caption=f"ECE of one simulated LLM-like model under six binnings (largest / smallest = {heap_ratio:.2f})")
+levels_table = pd.DataFrame(
+    {
+        "stated": heap_levels,
+        "answers": [int((heap_c == v).sum()) for v in heap_levels],
+        "accuracy": [heap_y[heap_c == v].mean() if (heap_c == v).any() else np.nan for v in heap_levels],
+    }
+)
+table(
+    heap_ece.assign(ECE=heap_ece["ECE"].map("{:.4f}".format)),
+    "teaching_heaped_ece",
+    caption=f"ECE of one simulated LLM-like model under six binnings (largest / smallest = {heap_ratio:.2f})",
+)
 
 # %% tags=["remove-cell", "book-only"]
 glue.value("teach_heap_ratio", float(heap_ratio), origin="simulation")
@@ -515,24 +663,44 @@ glue.value("teach_heap_spike_share", 100 * float(np.isin(heap_c, [0.8, 0.9, 0.95
 _ = glue.value("teach_heap_mass_bins", int(heap_ece.iloc[4]["occupied bins"]), origin="simulation")
 
 # %% tags=["hide-input"]
-levels_chart = alt.Chart(levels_table).mark_bar(color="#9ecae1").encode(
-    x=alt.X("stated:O", title="stated confidence", axis=alt.Axis(format=".2f")),
-    y=alt.Y("answers:Q", title="answers"),
-    tooltip=["stated:Q", "answers:Q", alt.Tooltip("accuracy:Q", format=".3f")],
-).properties(width=300, height=200, title="How often each value is stated")
-acc_chart = alt.Chart(levels_table).mark_point(filled=True, size=60, color="#e45756").encode(
-    x=alt.X("stated:Q", title="stated confidence", scale=alt.Scale(domain=[0.45, 1.0])),
-    y=alt.Y("accuracy:Q", title="accuracy of the answers given that value", scale=alt.Scale(domain=[0.4, 1.0])),
-    tooltip=["stated:Q", "answers:Q", alt.Tooltip("accuracy:Q", format=".3f")],
+levels_chart = (
+    alt.Chart(levels_table)
+    .mark_bar(color="#9ecae1")
+    .encode(
+        x=alt.X("stated:O", title="stated confidence", axis=alt.Axis(format=".2f")),
+        y=alt.Y("answers:Q", title="answers"),
+        tooltip=["stated:Q", "answers:Q", alt.Tooltip("accuracy:Q", format=".3f")],
+    )
+    .properties(width=300, height=200, title="How often each value is stated")
 )
-heap_diag = alt.Chart(pd.DataFrame({"x": [0.45, 1.0]})).mark_line(strokeDash=[4, 4], color="gray").encode(x="x:Q", y="x:Q")
-ece_bars = alt.Chart(heap_ece).mark_bar().encode(
-    y=alt.Y("binning:N", title=None, sort=None),
-    x=alt.X("ECE:Q", title="expected calibration error"),
-    tooltip=["binning:N", alt.Tooltip("ECE:Q", format=".4f"), "occupied bins:Q"],
-).properties(width=300, height=170, title="ECE under six binnings")
-alt.vconcat(alt.hconcat(levels_chart, (heap_diag + acc_chart).properties(width=300, height=200, title="Accuracy per stated value")),
-            ece_bars).properties(title="Heaped, LLM-like confidences: what they look like and what the bins do to ECE")
+acc_chart = (
+    alt.Chart(levels_table)
+    .mark_point(filled=True, size=60, color="#e45756")
+    .encode(
+        x=alt.X("stated:Q", title="stated confidence", scale=alt.Scale(domain=[0.45, 1.0])),
+        y=alt.Y("accuracy:Q", title="accuracy of the answers given that value", scale=alt.Scale(domain=[0.4, 1.0])),
+        tooltip=["stated:Q", "answers:Q", alt.Tooltip("accuracy:Q", format=".3f")],
+    )
+)
+heap_diag = (
+    alt.Chart(pd.DataFrame({"x": [0.45, 1.0]})).mark_line(strokeDash=[4, 4], color="gray").encode(x="x:Q", y="x:Q")
+)
+ece_bars = (
+    alt.Chart(heap_ece)
+    .mark_bar()
+    .encode(
+        y=alt.Y("binning:N", title=None, sort=None),
+        x=alt.X("ECE:Q", title="expected calibration error"),
+        tooltip=["binning:N", alt.Tooltip("ECE:Q", format=".4f"), "occupied bins:Q"],
+    )
+    .properties(width=300, height=170, title="ECE under six binnings")
+)
+alt.vconcat(
+    alt.hconcat(
+        levels_chart, (heap_diag + acc_chart).properties(width=300, height=200, title="Accuracy per stated value")
+    ),
+    ece_bars,
+).properties(title="Heaped, LLM-like confidences: what they look like and what the bins do to ECE")
 
 # %% [markdown]
 # The spikes at 80, 90 and 95 hold {glue:text}`teach_heap_spike_share:.0f`% of the answers. The six binnings
@@ -568,8 +736,12 @@ for model, g in graded.groupby("model", sort=False):
     coll_rows.append({"model": model, **{name: metrics.ece(c, y, **kw) for name, kw in BINNINGS.items()}})
 coll = pd.DataFrame(coll_rows)
 coll["largest / smallest"] = coll[list(BINNINGS)].max(axis=1) / coll[list(BINNINGS)].min(axis=1)
-table(coll, "teaching_ece_binnings", caption="ECE of each model of the collection under the six binnings",
-      float_format="%.3f")
+table(
+    coll,
+    "teaching_ece_binnings",
+    caption="ECE of each model of the collection under the six binnings",
+    float_format="%.3f",
+)
 
 # %% tags=["remove-cell", "book-only"]
 ECE_ORIGIN = glue.rows_origin(sources) if in_book() else "reconstruction-only"
@@ -634,8 +806,9 @@ for name, s in (("C: sure on a few", score_c), ("D: moderate everywhere", score_
 rc = pd.DataFrame(rc_rows)
 r = rc.pivot(index="coverage", columns="model", values="risk")
 
-cov_param = alt.param(name="coverage_at", value=0.2,
-                      bind=alt.binding_range(min=0.05, max=1.0, step=0.05, name="coverage "))
+cov_param = alt.param(
+    name="coverage_at", value=0.2, bind=alt.binding_range(min=0.05, max=1.0, step=0.05, name="coverage ")
+)
 base = alt.Chart(rc)
 rc_curves = base.mark_line(point=True).encode(
     x=alt.X("coverage:Q", title="coverage (share of questions answered)", scale=alt.Scale(domain=[0, 1])),
@@ -643,18 +816,29 @@ rc_curves = base.mark_line(point=True).encode(
     color=alt.Color("model:N", title=None),
     tooltip=["model:N", "coverage:Q", alt.Tooltip("risk:Q", format=".3f")],
 )
-rule = alt.Chart(pd.DataFrame({"x": [0]})).mark_rule(strokeDash=[3, 3], color="gray").encode(
-    x=alt.X("cov:Q")).transform_calculate(cov=cov_param.name)
+rule = (
+    alt.Chart(pd.DataFrame({"x": [0]}))
+    .mark_rule(strokeDash=[3, 3], color="gray")
+    .encode(x=alt.X("cov:Q"))
+    .transform_calculate(cov=cov_param.name)
+)
 at = base.transform_filter(alt.expr.abs(alt.datum.coverage - cov_param) < 1e-6)
 # the read-out sits in the chart's top-left corner, one line per model, so it never lands on a curve
 at_text = [
-    at.transform_filter(alt.datum.model == m).mark_text(align="left", baseline="top", fontSize=12).encode(
-        x=alt.value(8), y=alt.value(8 + 16 * i), color=alt.Color("model:N", title=None), text=alt.Text("label:N"),
-    ).transform_calculate(label=f"'{m.split(':')[0]}: ' + format(datum.risk * 100, '.1f') + '% wrong at this coverage'")
+    at.transform_filter(alt.datum.model == m)
+    .mark_text(align="left", baseline="top", fontSize=12)
+    .encode(
+        x=alt.value(8),
+        y=alt.value(8 + 16 * i),
+        color=alt.Color("model:N", title=None),
+        text=alt.Text("label:N"),
+    )
+    .transform_calculate(label=f"'{m.split(':')[0]}: ' + format(datum.risk * 100, '.1f') + '% wrong at this coverage'")
     for i, m in enumerate(sorted(rc["model"].unique()))
 ]
-alt.layer(rc_curves, rule, *at_text).add_params(cov_param).properties(width=420, height=300, title="Risk–coverage").configure_legend(
-    orient="bottom")
+alt.layer(rc_curves, rule, *at_text).add_params(cov_param).properties(
+    width=420, height=300, title="Risk–coverage"
+).configure_legend(orient="bottom")
 
 # %% tags=["remove-cell", "book-only"]
 glue.value("teach_rc_auroc_c", auroc_c, origin="simulation")
@@ -717,11 +901,16 @@ ece_hand = float(np.sum(n_bin / n_bin.sum() * np.abs(mean_conf_bin - acc_bin))) 
 """ # BEGIN TEST CONFIG
 failure_message: "Not yet: ece_hand should be the share-weighted mean of |mean confidence - accuracy| over the ten bins of model A."
 success_message: "Right: your ECE equals metrics.ece(conf_a, correct)."
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_ece_hand(ece_hand, conf_a, correct):
     from selfconf import metrics
+
     assert isinstance(ece_hand, (int, float)) and not isinstance(ece_hand, bool), "ece_hand is not a number yet"
     assert abs(ece_hand - metrics.ece(conf_a, correct)) < 1e-9, f"ece_hand = {ece_hand:.4f} is not the ten-bin ECE"
+
+
 test_ece_hand(ece_hand, conf_a, correct)
 
 # %% [raw] tags=["remove-cell"]
@@ -749,7 +938,7 @@ ex_y = np.r_[np.ones(720, dtype=int), np.zeros(280, dtype=int)]
 ex_c = np.full(ex_y.size, 0.9)
 citl_90 = 0.9 - 0.72  # SOLUTION
 ece_90 = abs(0.9 - 0.72)  # SOLUTION
-brier_90 = 0.72 * (1 - 0.9) ** 2 + 0.28 * 0.9 ** 2  # SOLUTION
+brier_90 = 0.72 * (1 - 0.9) ** 2 + 0.28 * 0.9**2  # SOLUTION
 auroc_90 = 0.5  # SOLUTION
 
 # %% [raw] tags=["remove-cell"]
@@ -762,15 +951,24 @@ auroc_90 = 0.5  # SOLUTION
 """ # BEGIN TEST CONFIG
 failure_message: "Not yet: one answer in one bin gives ECE = |CITL|; the Brier score averages (c - y)^2 over right AND wrong answers; every pair is a tie."
 success_message: "Right: all four agree with selfconf.metrics."
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_constant_90(citl_90, ece_90, brier_90, auroc_90, ex_c, ex_y):
     from selfconf import metrics
+
     got = {"citl_90": citl_90, "ece_90": ece_90, "brier_90": brier_90, "auroc_90": auroc_90}
-    want = {"citl_90": metrics.citl(ex_c, ex_y), "ece_90": metrics.ece(ex_c, ex_y),
-            "brier_90": metrics.brier(ex_c, ex_y), "auroc_90": metrics.auroc(ex_c, ex_y)}
+    want = {
+        "citl_90": metrics.citl(ex_c, ex_y),
+        "ece_90": metrics.ece(ex_c, ex_y),
+        "brier_90": metrics.brier(ex_c, ex_y),
+        "auroc_90": metrics.auroc(ex_c, ex_y),
+    }
     for k in got:
         assert isinstance(got[k], (int, float)), f"{k} is not a number yet"
         assert abs(got[k] - want[k]) < 1e-9, f"{k} = {got[k]:.4f} is not right"
+
+
 test_constant_90(citl_90, ece_90, brier_90, auroc_90, ex_c, ex_y)
 
 # %% [raw] tags=["remove-cell"]
@@ -793,6 +991,7 @@ test_constant_90(citl_90, ece_90, brier_90, auroc_90, ex_c, ex_y)
 # %% [raw] tags=["remove-cell"]
 # # BEGIN SOLUTION
 
+
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the reference solution", "code_prompt_hide": "Hide the reference solution"}
 def my_transform(c):
     return np.sqrt(c)  # SOLUTION
@@ -810,10 +1009,14 @@ auroc_after = metrics.auroc(my_transform(conf_a), correct)  # SOLUTION
 """ # BEGIN TEST CONFIG
 failure_message: "Not yet: the transform must keep every pair of distinct confidences in the same order (and distinct), stay in [0, 1], and change the ECE."
 success_message: "Right: the ranking and so the AUROC are unchanged, the ECE is not."
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_monotone_auroc(my_transform, auroc_after, conf_a, correct):
     import numpy as np
+
     from selfconf import metrics
+
     assert callable(my_transform), "my_transform is not a function yet"
     levels = np.unique(conf_a)
     out = np.asarray(my_transform(levels), dtype=float)
@@ -823,6 +1026,8 @@ def test_monotone_auroc(my_transform, auroc_after, conf_a, correct):
     assert abs(moved - metrics.ece(conf_a, correct)) > 1e-3, "the ECE did not move: is it the identity?"
     assert isinstance(auroc_after, float), "auroc_after is not a number yet"
     assert abs(auroc_after - metrics.auroc(conf_a, correct)) < 1e-12, "auroc_after differs from model A's AUROC"
+
+
 test_monotone_auroc(my_transform, auroc_after, conf_a, correct)
 
 # %% [raw] tags=["remove-cell"]
@@ -857,14 +1062,22 @@ conf_rev = (1 - conf_a) - (1 - conf_a).mean() + conf_a.mean()  # SOLUTION
 """ # BEGIN TEST CONFIG
 failure_message: "Not yet: conf_rev should be 1 - conf_a moved by one constant so that its mean equals conf_a's mean."
 success_message: "Right: the same CITL as model A, and the AUROC is one minus A's."
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_reverse_ranking(conf_rev, conf_a, correct):
     import numpy as np
+
     from selfconf import metrics
-    assert isinstance(conf_rev, np.ndarray) and conf_rev.shape == conf_a.shape, "conf_rev is not an array like conf_a yet"
+
+    assert isinstance(conf_rev, np.ndarray) and conf_rev.shape == conf_a.shape, (
+        "conf_rev is not an array like conf_a yet"
+    )
     assert abs(metrics.citl(conf_rev, correct) - metrics.citl(conf_a, correct)) < 1e-12, "its CITL is not model A's"
     assert np.ptp(conf_rev + conf_a) < 1e-12, "conf_rev is not 1 - conf_a plus a constant"
     assert abs(metrics.auroc(conf_rev, correct) - (1 - metrics.auroc(conf_a, correct))) < 1e-12
+
+
 test_reverse_ranking(conf_rev, conf_a, correct)
 
 # %% [raw] tags=["remove-cell"]
@@ -901,13 +1114,18 @@ coverage_below_10 = max(cv for cv, rk in risk_c.items() if rk < 0.10)  # SOLUTIO
 """ # BEGIN TEST CONFIG
 failure_message: "Not yet: look for the LARGEST coverage on the grid whose risk is below 0.10 (answering more is better), for model C."
 success_message: "Right: above that coverage model C is wrong on 10 % or more of what it answers."
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_coverage_below_10(coverage_below_10, score_c, y_rc, coverages):
     from selfconf import metrics
+
     risk = metrics.risk_coverage(score_c, y_rc, coverages=tuple(coverages))
     want = max(cv for cv, rk in risk.items() if rk < 0.10)
     assert isinstance(coverage_below_10, float), "coverage_below_10 is not a number yet"
     assert abs(coverage_below_10 - want) < 1e-9, f"at {coverage_below_10} the answer is not the largest such coverage"
+
+
 test_coverage_below_10(coverage_below_10, score_c, y_rc, coverages)
 
 # %% [raw] tags=["remove-cell"]
@@ -945,15 +1163,23 @@ edge_ratio = max(ece_upper, ece_lower) / min(ece_upper, ece_lower)  # SOLUTION
 """ # BEGIN TEST CONFIG
 failure_message: "Not yet: metrics.ece takes edge='upper' or edge='lower'; the ratio is larger / smaller."
 success_message: "Right: the same rows, two edge rules, two different ECEs."
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_bin_edges(ece_upper, ece_lower, edge_ratio, heap_c, heap_y):
     from selfconf import metrics
+
     up = metrics.ece(heap_c, heap_y, n_bins=10, edge="upper")
     lo = metrics.ece(heap_c, heap_y, n_bins=10, edge="lower")
-    for name, got, want in (("ece_upper", ece_upper, up), ("ece_lower", ece_lower, lo),
-                            ("edge_ratio", edge_ratio, max(up, lo) / min(up, lo))):
+    for name, got, want in (
+        ("ece_upper", ece_upper, up),
+        ("ece_lower", ece_lower, lo),
+        ("edge_ratio", edge_ratio, max(up, lo) / min(up, lo)),
+    ):
         assert isinstance(got, float), f"{name} is not a number yet"
         assert abs(got - want) < 1e-9, f"{name} = {got:.4f} is not right"
+
+
 test_bin_edges(ece_upper, ece_lower, edge_ratio, heap_c, heap_y)
 
 # %% [raw] tags=["remove-cell"]
@@ -989,12 +1215,17 @@ n_mass_bins = int((mass_bins["n"] > 0).sum())  # SOLUTION
 """ # BEGIN TEST CONFIG
 failure_message: "Not yet: count the occupied bins that metrics.reliability_bins returns; quantiles that fall inside one spike are the same edge."
 success_message: "Right: tied confidences stay in one bin, so a spike swallows several quantiles."
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_equal_mass_bins(n_mass_bins, heap_c, heap_y):
     from selfconf import metrics
+
     want = int((metrics.reliability_bins(heap_c, heap_y, n_bins=10, binning="equal_mass")["n"] > 0).sum())
     assert isinstance(n_mass_bins, int), "n_mass_bins is not a whole number yet"
     assert n_mass_bins == want, f"{n_mass_bins} is not the number of occupied equal-mass bins"
+
+
 test_equal_mass_bins(n_mass_bins, heap_c, heap_y)
 
 # %% [raw] tags=["remove-cell"]
@@ -1034,14 +1265,23 @@ unc_b = float(o_bar * (1 - o_bar))  # SOLUTION
 """ # BEGIN TEST CONFIG
 failure_message: "Not yet: reliability compares each stated value with the accuracy of ITS group; resolution compares the group accuracies with the overall accuracy."
 success_message: "Right: your three terms add up to model B's Brier score."
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_brier_decomposition(rel_b, res_b, unc_b, conf_b, correct):
     from selfconf import metrics
+
     d = metrics.brier_decomposition(conf_b, correct)
-    for name, got, key in (("rel_b", rel_b, "reliability"), ("res_b", res_b, "resolution"), ("unc_b", unc_b, "uncertainty")):
+    for name, got, key in (
+        ("rel_b", rel_b, "reliability"),
+        ("res_b", res_b, "resolution"),
+        ("unc_b", unc_b, "uncertainty"),
+    ):
         assert isinstance(got, float), f"{name} is not a number yet"
         assert abs(got - d[key]) < 1e-9, f"{name} = {got:.5f} is not the {key} term"
     assert abs(rel_b - res_b + unc_b - metrics.brier(conf_b, correct)) < 1e-9
+
+
 test_brier_decomposition(rel_b, res_b, unc_b, conf_b, correct)
 
 # %% [raw] tags=["remove-cell"]
@@ -1080,14 +1320,23 @@ zero_terms = {"reliability", "resolution"}  # SOLUTION
 """ # BEGIN TEST CONFIG
 failure_message: "Not yet: with one group whose stated value equals its accuracy, which terms vanish? Uncertainty depends on the questions only."
 success_message: "Right: only the uncertainty is left, p(1 - p)."
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_constant_brier(brier_const, p_one_minus_p, zero_terms, conf_const, correct):
     from selfconf import metrics
+
     p = correct.mean()
-    assert isinstance(brier_const, float) and abs(brier_const - metrics.brier(conf_const, correct)) < 1e-12, "brier_const is not right yet"
-    assert isinstance(p_one_minus_p, float) and abs(p_one_minus_p - p * (1 - p)) < 1e-12, "p_one_minus_p is not right yet"
+    assert isinstance(brier_const, float) and abs(brier_const - metrics.brier(conf_const, correct)) < 1e-12, (
+        "brier_const is not right yet"
+    )
+    assert isinstance(p_one_minus_p, float) and abs(p_one_minus_p - p * (1 - p)) < 1e-12, (
+        "p_one_minus_p is not right yet"
+    )
     assert isinstance(zero_terms, (set, frozenset, list, tuple)), "zero_terms is not a set of names yet"
     assert set(zero_terms) == {"reliability", "resolution"}, f"{set(zero_terms)} are not the zero terms"
+
+
 test_constant_brier(brier_const, p_one_minus_p, zero_terms, conf_const, correct)
 
 # %% [raw] tags=["remove-cell"]
@@ -1125,15 +1374,23 @@ auroc_fit = metrics.auroc(conf_fit, correct)  # SOLUTION
 """ # BEGIN TEST CONFIG
 failure_message: "Not yet: count the distinct values AFTER the fit, and score the fitted values, not the stated ones."
 success_message: "Right: fewer levels than model A states, and a different AUROC."
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_isotonic_ties(n_levels_fit, auroc_fit, conf_a, correct):
     import numpy as np
     from sklearn.isotonic import IsotonicRegression
+
     from selfconf import metrics
+
     fit = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit_transform(conf_a, correct)
     assert isinstance(n_levels_fit, int), "n_levels_fit is not a whole number yet"
     assert n_levels_fit == np.unique(fit).size, f"{n_levels_fit} is not the number of distinct fitted values"
-    assert isinstance(auroc_fit, float) and abs(auroc_fit - metrics.auroc(fit, correct)) < 1e-12, "auroc_fit is not right yet"
+    assert isinstance(auroc_fit, float) and abs(auroc_fit - metrics.auroc(fit, correct)) < 1e-12, (
+        "auroc_fit is not right yet"
+    )
+
+
 test_isotonic_ties(n_levels_fit, auroc_fit, conf_a, correct)
 
 # %% [raw] tags=["remove-cell"]
@@ -1154,22 +1411,41 @@ test_isotonic_ties(n_levels_fit, auroc_fit, conf_a, correct)
 # %% tags=["hide-input"]
 mmlu = datasets.load("mmlu-pro")
 mmlu_graded = mmlu.dropna(subset=["confidence"])
-lab = (mmlu_graded.groupby("model")
-       .apply(lambda g: pd.Series({
-           "answers": len(g), "accuracy": g["correct"].mean(), "mean confidence": g["confidence"].mean(),
-           "share of multiples of 0.05": float(np.isclose(g["confidence"] * 20, np.round(g["confidence"] * 20)).mean()),
-           "AUROC": metrics.auroc(g["confidence"], g["correct"]),
-       }), include_groups=False)
-       .reset_index().sort_values("accuracy", ascending=False))
+lab = (
+    mmlu_graded.groupby("model")
+    .apply(
+        lambda g: pd.Series(
+            {
+                "answers": len(g),
+                "accuracy": g["correct"].mean(),
+                "mean confidence": g["confidence"].mean(),
+                "share of multiples of 0.05": float(
+                    np.isclose(g["confidence"] * 20, np.round(g["confidence"] * 20)).mean()
+                ),
+                "AUROC": metrics.auroc(g["confidence"], g["correct"]),
+            }
+        ),
+        include_groups=False,
+    )
+    .reset_index()
+    .sort_values("accuracy", ascending=False)
+)
 lab["answers"] = lab["answers"].astype(int)
-table(lab, "teaching_mmlu_lab", caption="MMLU-Pro, 26 models (real third-party answers): accuracy, mean stated "
-      "confidence, how heaped the confidences are, and self-AUROC", float_format="%.3f")
+table(
+    lab,
+    "teaching_mmlu_lab",
+    caption="MMLU-Pro, 26 models (real third-party answers): accuracy, mean stated "
+    "confidence, how heaped the confidences are, and self-AUROC",
+    float_format="%.3f",
+)
 
 # %% tags=["remove-cell", "book-only"]
 glue.value("teach_lab_n_models", int(lab.shape[0]), origin="external-data")
 glue.value("teach_lab_n_unparsed", int(mmlu["confidence"].isna().sum()), origin="external-data")
 glue.value("teach_lab_min_heaped", 100 * float(lab["share of multiples of 0.05"].min()), origin="external-data")
-_ = glue.value("teach_lab_n_overconfident", int((lab["mean confidence"] > lab["accuracy"]).sum()), origin="external-data")
+_ = glue.value(
+    "teach_lab_n_overconfident", int((lab["mean confidence"] > lab["accuracy"]).sum()), origin="external-data"
+)
 
 # %% [markdown]
 # {glue:text}`teach_lab_n_overconfident` of the {glue:text}`teach_lab_n_models` models state a mean confidence
@@ -1206,14 +1482,19 @@ auroc_gpt4o = metrics.auroc(g4o["confidence"], g4o["correct"])  # SOLUTION
 """ # BEGIN TEST CONFIG
 failure_message: "Not yet: keep only the answers with confidence >= 0.8 before taking the share wrong; the AUROC uses all of the model's answers."
 success_message: "Right: compare it with 1 - the mean confidence of those answers."
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_mmlu_lab(wrong_share_80, auroc_gpt4o, mmlu_graded):
     from selfconf import metrics
+
     g = mmlu_graded[mmlu_graded["model"] == "gpt-4o-2024-08-06"]
     assert isinstance(wrong_share_80, float), "wrong_share_80 is not a number yet"
     want = metrics.high_conf_error_rate(g["confidence"], g["correct"], threshold=0.8)
     assert abs(wrong_share_80 - want) < 1e-9, f"{wrong_share_80:.4f} is not the share wrong among confidence >= 0.8"
     assert isinstance(auroc_gpt4o, float) and abs(auroc_gpt4o - metrics.auroc(g["confidence"], g["correct"])) < 1e-12
+
+
 test_mmlu_lab(wrong_share_80, auroc_gpt4o, mmlu_graded)
 
 # %% [raw] tags=["remove-cell"]

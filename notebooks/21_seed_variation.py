@@ -63,9 +63,8 @@ import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, course, datasets, metrics
-from selfconf.book import glue, vega
+from selfconf.book import banner, glue, in_book, show_markdown, table, vega
 from selfconf.stats import summary
-from selfconf.book import banner, in_book, show_markdown, table
 
 if in_book():  # the book's build: rows from data_dir (the original package where it holds the collection)
     from selfconf import data
@@ -81,8 +80,9 @@ else:  # on its own (Colab, Binder, Jupyter): the reconstruction shipped inside 
     ROWS = "reconstruction-only"
 n_excluded = int((rows_all["parse_ok"] == 0).sum())
 rows = rows_all[rows_all["parse_ok"] == 1].copy()
-rows = rows.assign(confidence=metrics.from_percent(rows["confidence"].astype(float).to_numpy()),
-                   correct=rows["correct"].astype(int))
+rows = rows.assign(
+    confidence=metrics.from_percent(rows["confidence"].astype(float).to_numpy()), correct=rows["correct"].astype(int)
+)
 seeds = [int(s) for s in np.random.SeedSequence(seed).generate_state(n_seeds, dtype=np.uint32)]
 # Checks for the exercises (otter-grader): grader.check("name") says at once whether an answer passes
 grader = course.grader("21_seed_variation")
@@ -122,14 +122,23 @@ def n_printed(x: pd.Series, decimals: int = 3) -> int:
 per_model = []
 for model, g in runs.groupby("model", sort=False):
     lo, hi = g["auroc_ci_low"], g["auroc_ci_high"]
-    per_model.append({
-        "model": model, "n": int(g["n"].iloc[0]), "AUROC": float(g["auroc"].iloc[0]),
-        "low: mean": lo.mean(), "low: SD": lo.std(ddof=1), "low: range": lo.max() - lo.min(),
-        "high: mean": hi.mean(), "high: SD": hi.std(ddof=1), "high: range": hi.max() - hi.min(),
-        # the normal-approximation SD of a sample quantile of n_boot draws (selfconf.bootstrap.endpoint_mc_sd)
-        "predicted SD": bootstrap.endpoint_mc_sd(lo.mean(), hi.mean(), n_boot),
-        "printed lows": n_printed(lo), "printed highs": n_printed(hi),
-    })
+    per_model.append(
+        {
+            "model": model,
+            "n": int(g["n"].iloc[0]),
+            "AUROC": float(g["auroc"].iloc[0]),
+            "low: mean": lo.mean(),
+            "low: SD": lo.std(ddof=1),
+            "low: range": lo.max() - lo.min(),
+            "high: mean": hi.mean(),
+            "high: SD": hi.std(ddof=1),
+            "high: range": hi.max() - hi.min(),
+            # the normal-approximation SD of a sample quantile of n_boot draws (selfconf.bootstrap.endpoint_mc_sd)
+            "predicted SD": bootstrap.endpoint_mc_sd(lo.mean(), hi.mean(), n_boot),
+            "printed lows": n_printed(lo),
+            "printed highs": n_printed(hi),
+        }
+    )
 mc = pd.DataFrame(per_model)
 mc["observed / predicted"] = 0.5 * (mc["low: SD"] + mc["high: SD"]) / mc["predicted SD"]
 
@@ -143,20 +152,38 @@ if in_book():
 else:
     at_seed = summary.table1(rows[rows["tier"] == "frontier"], rng=seed, n_boot=n_boot).set_index("model")
     t1_lo, t1_hi = at_seed["auroc_ci_low"].to_dict(), at_seed["auroc_ci_high"].to_dict()
-shown = pd.DataFrame({
-    "model": mc["model"], "n": mc["n"], "AUROC": mc["AUROC"].map("{:.3f}".format),
-    "paper prints: low": "", "paper prints: high": "",  # filled in by the book from the manifest (never read here)
-    "Table 1 low": [f"{t1_lo[m]:.3f}" if m in t1_lo else "" for m in mc["model"]],
-    "Table 1 high": [f"{t1_hi[m]:.3f}" if m in t1_hi else "" for m in mc["model"]],
-    "low: mean": mc["low: mean"].map("{:.4f}".format), "low: SD": mc["low: SD"].map("{:.5f}".format),
-    "low: range": [f"[{a:.4f}, {b:.4f}]" for a, b in zip(runs.groupby("model", sort=False)["auroc_ci_low"].min(),
-                                                        runs.groupby("model", sort=False)["auroc_ci_low"].max())],
-    "high: mean": mc["high: mean"].map("{:.4f}".format), "high: SD": mc["high: SD"].map("{:.5f}".format),
-    "high: range": [f"[{a:.4f}, {b:.4f}]" for a, b in zip(runs.groupby("model", sort=False)["auroc_ci_high"].min(),
-                                                         runs.groupby("model", sort=False)["auroc_ci_high"].max())],
-    "predicted SD": mc["predicted SD"].map("{:.5f}".format),
-    "3-decimal lows": mc["printed lows"], "3-decimal highs": mc["printed highs"],
-})
+shown = pd.DataFrame(
+    {
+        "model": mc["model"],
+        "n": mc["n"],
+        "AUROC": mc["AUROC"].map("{:.3f}".format),
+        "paper prints: low": "",
+        "paper prints: high": "",  # filled in by the book from the manifest (never read here)
+        "Table 1 low": [f"{t1_lo[m]:.3f}" if m in t1_lo else "" for m in mc["model"]],
+        "Table 1 high": [f"{t1_hi[m]:.3f}" if m in t1_hi else "" for m in mc["model"]],
+        "low: mean": mc["low: mean"].map("{:.4f}".format),
+        "low: SD": mc["low: SD"].map("{:.5f}".format),
+        "low: range": [
+            f"[{a:.4f}, {b:.4f}]"
+            for a, b in zip(
+                runs.groupby("model", sort=False)["auroc_ci_low"].min(),
+                runs.groupby("model", sort=False)["auroc_ci_low"].max(),
+            )
+        ],
+        "high: mean": mc["high: mean"].map("{:.4f}".format),
+        "high: SD": mc["high: SD"].map("{:.5f}".format),
+        "high: range": [
+            f"[{a:.4f}, {b:.4f}]"
+            for a, b in zip(
+                runs.groupby("model", sort=False)["auroc_ci_high"].min(),
+                runs.groupby("model", sort=False)["auroc_ci_high"].max(),
+            )
+        ],
+        "predicted SD": mc["predicted SD"].map("{:.5f}".format),
+        "3-decimal lows": mc["printed lows"],
+        "3-decimal highs": mc["printed highs"],
+    }
+)
 claims, printed = {}, {}
 if in_book():
     for i, m in enumerate(mc["model"]):
@@ -166,12 +193,17 @@ if in_book():
                 printed[(i, f"paper prints: {col}")] = f"t1_{m}_self_auroc_ci_{end}"
 if not printed:  # outside the book there is no manifest to show: no empty columns
     shown = shown.drop(columns=["paper prints: low", "paper prints: high"])
-table(shown, "seed_variation_auroc_ci", claims=claims, printed=printed,
-      caption=f"Self-AUROC 95% interval end points: the paper's printed Table 1 interval, this build's Table 1 "
-              f"interval (frontier models only), and their spread over {n_seeds} other seeds "
-              f"({n_boot:,} draws each): mean, SD, range, the SD "
-              "predicted for a sample quantile, and how many different values each end point shows when printed "
-              "with three decimals")
+table(
+    shown,
+    "seed_variation_auroc_ci",
+    claims=claims,
+    printed=printed,
+    caption=f"Self-AUROC 95% interval end points: the paper's printed Table 1 interval, this build's Table 1 "
+    f"interval (frontier models only), and their spread over {n_seeds} other seeds "
+    f"({n_boot:,} draws each): mean, SD, range, the SD "
+    "predicted for a sample quantile, and how many different values each end point shows when printed "
+    "with three decimals",
+)
 
 # %% tags=["hide-input"]
 sds = pd.concat([mc["low: SD"], mc["high: SD"]])
@@ -180,9 +212,11 @@ BIG = 1000  # "large" models for the summary sentence: at least this many graded
 big = mc[mc["n"] >= BIG]
 inside = [m for m in t1_lo if m in set(mc["model"])]
 g_runs = runs.groupby("model")
-n_inside = sum(g_runs.get_group(m)["auroc_ci_low"].min() <= t1_lo[m] <= g_runs.get_group(m)["auroc_ci_low"].max()
-               and g_runs.get_group(m)["auroc_ci_high"].min() <= t1_hi[m] <= g_runs.get_group(m)["auroc_ci_high"].max()
-               for m in inside)
+n_inside = sum(
+    g_runs.get_group(m)["auroc_ci_low"].min() <= t1_lo[m] <= g_runs.get_group(m)["auroc_ci_low"].max()
+    and g_runs.get_group(m)["auroc_ci_high"].min() <= t1_hi[m] <= g_runs.get_group(m)["auroc_ci_high"].max()
+    for m in inside
+)
 
 # %% tags=["remove-cell", "book-only"]
 glue.value("seedvar_n_t1", len(inside), origin=ROWS)
@@ -197,9 +231,13 @@ glue.value("seedvar_big_max_range", float(max(big["low: range"].max(), big["high
 glue.value("seedvar_n_big", len(big), origin=ROWS)
 glue.value("seedvar_ratio_median", float(mc["observed / predicted"].median()), origin=ROWS)
 glue.value("seedvar_n_models", len(mc), origin=ROWS)
-glue.value("seedvar_n_endpoints_move", int((mc["printed lows"] > 1).sum() + (mc["printed highs"] > 1).sum()), origin=ROWS)
+glue.value(
+    "seedvar_n_endpoints_move", int((mc["printed lows"] > 1).sum() + (mc["printed highs"] > 1).sum()), origin=ROWS
+)
 glue.value("seedvar_n_endpoints", 2 * len(mc), origin=ROWS)
-_ = glue.value("seedvar_sd_rel_error", 100 / np.sqrt(2 * (n_seeds - 1)), origin=ROWS)  # approx. relative SE of an SD from n values
+_ = glue.value(
+    "seedvar_sd_rel_error", 100 / np.sqrt(2 * (n_seeds - 1)), origin=ROWS
+)  # approx. relative SE of an SD from n values
 
 # %% [markdown]
 # ## What moves, and by how much
@@ -227,33 +265,66 @@ _ = glue.value("seedvar_sd_rel_error", 100 / np.sqrt(2 * (n_seeds - 1)), origin=
 # %% tags=["hide-input"]
 order = mc.sort_values("AUROC", ascending=False)["model"].tolist()
 runs["seed index"] = runs.groupby("model").cumcount()
-intervals = alt.Chart(runs).mark_rule(opacity=0.6, strokeWidth=1.5).encode(
-    y=alt.Y("model:N", sort=order, title=None),
-    yOffset=alt.YOffset("seed index:O"),
-    x=alt.X("auroc_ci_low:Q", title="self-AUROC and its 95% interval, one line per seed", scale=alt.Scale(zero=False)),
-    x2="auroc_ci_high:Q",
-    color=alt.value("#4c78a8"),
-    tooltip=["model:N", "seed:Q", alt.Tooltip("auroc_ci_low:Q", format=".4f"), alt.Tooltip("auroc_ci_high:Q", format=".4f")],
+intervals = (
+    alt.Chart(runs)
+    .mark_rule(opacity=0.6, strokeWidth=1.5)
+    .encode(
+        y=alt.Y("model:N", sort=order, title=None),
+        yOffset=alt.YOffset("seed index:O"),
+        x=alt.X(
+            "auroc_ci_low:Q", title="self-AUROC and its 95% interval, one line per seed", scale=alt.Scale(zero=False)
+        ),
+        x2="auroc_ci_high:Q",
+        color=alt.value("#4c78a8"),
+        tooltip=[
+            "model:N",
+            "seed:Q",
+            alt.Tooltip("auroc_ci_low:Q", format=".4f"),
+            alt.Tooltip("auroc_ci_high:Q", format=".4f"),
+        ],
+    )
 )
-points = alt.Chart(mc).mark_tick(color="black", thickness=2, size=14).encode(
-    y=alt.Y("model:N", sort=order), x="AUROC:Q",
-    tooltip=["model:N", alt.Tooltip("AUROC:Q", format=".4f"), "n:Q"],
+points = (
+    alt.Chart(mc)
+    .mark_tick(color="black", thickness=2, size=14)
+    .encode(
+        y=alt.Y("model:N", sort=order),
+        x="AUROC:Q",
+        tooltip=["model:N", alt.Tooltip("AUROC:Q", format=".4f"), "n:Q"],
+    )
 )
-(intervals + points).properties(width=460, height=40 * len(order),
-                                title=f"Table 1 self-AUROC intervals under {n_seeds} seeds")
+(intervals + points).properties(
+    width=460, height=40 * len(order), title=f"Table 1 self-AUROC intervals under {n_seeds} seeds"
+)
 
 # %% tags=["hide-input"]
-sd_long = mc.melt(id_vars=["model", "n", "predicted SD"], value_vars=["low: SD", "high: SD"],
-                  var_name="end point", value_name="observed SD")
+sd_long = mc.melt(
+    id_vars=["model", "n", "predicted SD"],
+    value_vars=["low: SD", "high: SD"],
+    var_name="end point",
+    value_name="observed SD",
+)
 diag_max = float(max(sd_long["observed SD"].max(), sd_long["predicted SD"].max()) * 1.1)
-diag = alt.Chart(pd.DataFrame({"x": [0, diag_max]})).mark_line(strokeDash=[4, 4], color="gray").encode(
-    x="x:Q", y="x:Q")
-sd_pts = alt.Chart(sd_long).mark_point(filled=True, size=60).encode(
-    x=alt.X("predicted SD:Q", title="predicted Monte-Carlo SD (normal approximation)", scale=alt.Scale(domain=[0, diag_max])),
-    y=alt.Y("observed SD:Q", title=f"observed SD over {n_seeds} seeds", scale=alt.Scale(domain=[0, diag_max])),
-    color=alt.Color("end point:N", title=None),
-    tooltip=["model:N", "n:Q", "end point:N", alt.Tooltip("observed SD:Q", format=".5f"),
-             alt.Tooltip("predicted SD:Q", format=".5f")],
+diag = alt.Chart(pd.DataFrame({"x": [0, diag_max]})).mark_line(strokeDash=[4, 4], color="gray").encode(x="x:Q", y="x:Q")
+sd_pts = (
+    alt.Chart(sd_long)
+    .mark_point(filled=True, size=60)
+    .encode(
+        x=alt.X(
+            "predicted SD:Q",
+            title="predicted Monte-Carlo SD (normal approximation)",
+            scale=alt.Scale(domain=[0, diag_max]),
+        ),
+        y=alt.Y("observed SD:Q", title=f"observed SD over {n_seeds} seeds", scale=alt.Scale(domain=[0, diag_max])),
+        color=alt.Color("end point:N", title=None),
+        tooltip=[
+            "model:N",
+            "n:Q",
+            "end point:N",
+            alt.Tooltip("observed SD:Q", format=".5f"),
+            alt.Tooltip("predicted SD:Q", format=".5f"),
+        ],
+    )
 )
 (diag + sd_pts).properties(width=340, height=300, title="Observed versus predicted Monte-Carlo error")
 
@@ -305,15 +376,20 @@ low_shift = ci_seed_2.low - ci_seed_1.low  # SOLUTION
 """ # BEGIN TEST CONFIG
 failure_message: "Not yet: two calls of bootstrap.auroc_ci on google's rows with the same n_boot, rng=1 and rng=2."
 success_message: "Right: same rows, same estimate, two seeds, two intervals."
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_two_seeds(ci_seed_1, ci_seed_2, low_shift, rows, n_boot):
     from selfconf import bootstrap
+
     g = rows[rows["model"] == "google"]
     for name, got, s in (("ci_seed_1", ci_seed_1, 1), ("ci_seed_2", ci_seed_2, 2)):
         want = bootstrap.auroc_ci(g["confidence"], g["correct"], n_boot=n_boot, rng=s)
         assert hasattr(got, "low") and hasattr(got, "high"), f"{name} is not an interval yet"
         assert (got.low, got.high) == (want.low, want.high), f"{name} is not google's interval with rng={s}"
     assert isinstance(low_shift, float) and abs(low_shift - (ci_seed_2.low - ci_seed_1.low)) < 1e-15
+
+
 test_two_seeds(ci_seed_1, ci_seed_2, low_shift, rows, n_boot)
 
 # %% [raw] tags=["remove-cell"]
@@ -381,12 +457,21 @@ draws_needed = bootstrap.draws_for_mc_sd(google_low, google_high, 0.0005)  # SOL
 """ # BEGIN TEST CONFIG
 failure_message: "Not yet: the SD falls like 1 / sqrt(draws); find the smallest whole number of draws with endpoint_mc_sd(google_low, google_high, draws) <= 0.0005."
 success_message: "Right: halving the error costs four times the draws."
-""" # END TEST CONFIG
+"""  # END TEST CONFIG
+
+
 def test_draws_needed(draws_needed, google_low, google_high):
     from selfconf import bootstrap
+
     assert isinstance(draws_needed, int), "draws_needed is not a whole number yet"
-    assert bootstrap.endpoint_mc_sd(google_low, google_high, draws_needed) <= 0.0005, f"{draws_needed} draws are too few"
-    assert bootstrap.endpoint_mc_sd(google_low, google_high, draws_needed - 1) > 0.0005, f"{draws_needed} is not the smallest"
+    assert bootstrap.endpoint_mc_sd(google_low, google_high, draws_needed) <= 0.0005, (
+        f"{draws_needed} draws are too few"
+    )
+    assert bootstrap.endpoint_mc_sd(google_low, google_high, draws_needed - 1) > 0.0005, (
+        f"{draws_needed} is not the smallest"
+    )
+
+
 test_draws_needed(draws_needed, google_low, google_high)
 
 # %% [raw] tags=["remove-cell"]

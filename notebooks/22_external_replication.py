@@ -38,8 +38,7 @@ import altair as alt
 import pandas as pd
 
 from selfconf import data
-from selfconf.book import glue, vega
-from selfconf.book import page_banner, show_markdown, table
+from selfconf.book import glue, page_banner, table, vega
 from selfconf.data.fetch import MMLU_PRO_COMMIT, MMLU_PRO_REPO, read_mmlu_pro_calibration
 from selfconf.data.paths import resolve
 from selfconf.data.sources import resolve_families
@@ -55,13 +54,16 @@ if not ext_path.is_dir():
 sources = resolve_families(data_dir, ["collection"])  # from data_dir if there, else the reconstruction
 page_banner(
     "external",
-    note=("One section, *Side by side with the paper's frontier models*, also shows the paper's frontier rows; in "
-          "this build they are the book's reconstruction (see {ref}`what a reconstruction cannot tell you "
-          "<recon-limits>`)." if sources["collection"].source == "reconstruction" else
-          "One section also shows the paper's frontier rows, read from the original package."),
+    note=(
+        "One section, *Side by side with the paper's frontier models*, also shows the paper's frontier rows; in "
+        "this build they are the book's reconstruction (see {ref}`what a reconstruction cannot tell you "
+        "<recon-limits>`)."
+        if sources["collection"].source == "reconstruction"
+        else "One section also shows the paper's frontier rows, read from the original package."
+    ),
     provenance_line=f'external data: {external_dir} · <a href="https://github.com/{MMLU_PRO_REPO}/tree/{MMLU_PRO_COMMIT}">'
-                    f"github.com/{MMLU_PRO_REPO}</a> @ {MMLU_PRO_COMMIT[:10]} · "
-                    f"seed: {seed} · bootstrap draws: {n_boot:,} · {sources.text()}",
+    f"github.com/{MMLU_PRO_REPO}</a> @ {MMLU_PRO_COMMIT[:10]} · "
+    f"seed: {seed} · bootstrap draws: {n_boot:,} · {sources.text()}",
 )
 
 # %% [markdown]
@@ -113,6 +115,8 @@ LOW_COVERAGE = external.LOW_COVERAGE  # the smallest risk-coverage level of the 
 # %% tags=["hide-input"]
 t_ext = res.tables["t_ext"]
 acc_all = res.tables["acc_all"]
+
+
 def _fmt(values, spec):
     """Format numbers as display text (the Styler would print six decimals)."""
     return [format(v, spec) for v in values]
@@ -120,22 +124,26 @@ def _fmt(values, spec):
 
 order = t_ext["auroc"].sort_values(ascending=False, kind="stable").index
 t_sorted = t_ext.loc[order]
-show = pd.DataFrame({
-    "model": t_sorted["model"],
-    "n": _fmt(t_sorted["n"], ","),
-    "acc. (%)": _fmt(100 * t_sorted["accuracy"], ".1f"),
-    "acc. all rows (%)": _fmt(100 * t_sorted["model"].map(acc_all), ".1f"),
-    "mean conf.": _fmt(100 * t_sorted["mean_confidence"], ".1f"),
-    "median conf.": _fmt(100 * t_sorted["median_confidence"], ".1f"),
-    "CITL (pp)": _fmt(100 * t_sorted["citl"], "+.1f"),
-    "Brier": _fmt(t_sorted["brier"], ".3f"),
-    "ECE": _fmt(t_sorted["ece"], ".3f"),
-    "self-AUROC": _fmt(t_sorted["auroc"], ".3f"),
-    "95% CI": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(t_sorted["auroc_ci_low"], t_sorted["auroc_ci_high"])],
-    f"err. at conf. ≥ {HC_POINTS:.0f} (%)": _fmt(100 * t_sorted["high_conf_error_rate"], ".1f"),
-    f"err. at {100 * LOW_COVERAGE:.0f}% coverage (%)": [f"{100 * rc[LOW_COVERAGE]:.1f}" for rc in t_sorted["risk_coverage"]],
-    "excluded (no conf.)": _fmt(t_sorted["excluded_missing_confidence"], ","),
-})
+show = pd.DataFrame(
+    {
+        "model": t_sorted["model"],
+        "n": _fmt(t_sorted["n"], ","),
+        "acc. (%)": _fmt(100 * t_sorted["accuracy"], ".1f"),
+        "acc. all rows (%)": _fmt(100 * t_sorted["model"].map(acc_all), ".1f"),
+        "mean conf.": _fmt(100 * t_sorted["mean_confidence"], ".1f"),
+        "median conf.": _fmt(100 * t_sorted["median_confidence"], ".1f"),
+        "CITL (pp)": _fmt(100 * t_sorted["citl"], "+.1f"),
+        "Brier": _fmt(t_sorted["brier"], ".3f"),
+        "ECE": _fmt(t_sorted["ece"], ".3f"),
+        "self-AUROC": _fmt(t_sorted["auroc"], ".3f"),
+        "95% CI": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(t_sorted["auroc_ci_low"], t_sorted["auroc_ci_high"])],
+        f"err. at conf. ≥ {HC_POINTS:.0f} (%)": _fmt(100 * t_sorted["high_conf_error_rate"], ".1f"),
+        f"err. at {100 * LOW_COVERAGE:.0f}% coverage (%)": [
+            f"{100 * rc[LOW_COVERAGE]:.1f}" for rc in t_sorted["risk_coverage"]
+        ],
+        "excluded (no conf.)": _fmt(t_sorted["excluded_missing_confidence"], ","),
+    }
+)
 _ = table(show, "external_mmlu_pro_table1", caption=f"MMLU-Pro, {n_models} models: the paper's Table 1 columns")
 
 # %% tags=["remove-input"]
@@ -171,26 +179,56 @@ glue_part(res, "table1")
 t_paper = res.tables["t_paper"]
 glue_part(res, "paper")  # the wording compares the best external self-AUROC with the paper's models
 
-both = pd.concat([
-    t_ext.assign(study=f"MMLU-Pro, {n_models} models (external)"),
-    t_paper.assign(study=f"SimpleQA, the paper's {len(t_paper)} frontier models"),
-], ignore_index=True)
-both = both[["study", "model", "n", "accuracy", "mean_confidence", "median_confidence", "citl", "auroc",
-             "auroc_ci_low", "auroc_ci_high"]].copy()
+both = pd.concat(
+    [
+        t_ext.assign(study=f"MMLU-Pro, {n_models} models (external)"),
+        t_paper.assign(study=f"SimpleQA, the paper's {len(t_paper)} frontier models"),
+    ],
+    ignore_index=True,
+)
+both = both[
+    [
+        "study",
+        "model",
+        "n",
+        "accuracy",
+        "mean_confidence",
+        "median_confidence",
+        "citl",
+        "auroc",
+        "auroc_ci_low",
+        "auroc_ci_high",
+    ]
+].copy()
 for c in ("accuracy", "mean_confidence", "median_confidence", "citl"):
     both[c] = 100 * both[c]
 
-diag = alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]})).mark_line(strokeDash=[4, 4], color="gray").encode(
-    x="x:Q", y="y:Q")
-scatter = alt.Chart(both).mark_point(filled=True, size=70, opacity=0.85).encode(
-    x=alt.X("accuracy:Q", title="accuracy (%)", scale=alt.Scale(domain=[0, 100])),
-    y=alt.Y("mean_confidence:Q", title="mean stated confidence (0–100)", scale=alt.Scale(domain=[0, 100])),
-    color=alt.Color("study:N", title=None, legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=0)),
-    shape=alt.Shape("study:N", title=None, legend=None),
-    tooltip=["study:N", "model:N", "n:Q", alt.Tooltip("accuracy:Q", format=".1f"),
-             alt.Tooltip("mean_confidence:Q", format=".1f"), alt.Tooltip("median_confidence:Q", format=".1f"),
-             alt.Tooltip("citl:Q", format="+.1f", title="CITL (pp)"), alt.Tooltip("auroc:Q", format=".3f")],
-).properties(width=330, height=330, title="Stated confidence against accuracy")
+diag = (
+    alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]}))
+    .mark_line(strokeDash=[4, 4], color="gray")
+    .encode(x="x:Q", y="y:Q")
+)
+scatter = (
+    alt.Chart(both)
+    .mark_point(filled=True, size=70, opacity=0.85)
+    .encode(
+        x=alt.X("accuracy:Q", title="accuracy (%)", scale=alt.Scale(domain=[0, 100])),
+        y=alt.Y("mean_confidence:Q", title="mean stated confidence (0–100)", scale=alt.Scale(domain=[0, 100])),
+        color=alt.Color("study:N", title=None, legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=0)),
+        shape=alt.Shape("study:N", title=None, legend=None),
+        tooltip=[
+            "study:N",
+            "model:N",
+            "n:Q",
+            alt.Tooltip("accuracy:Q", format=".1f"),
+            alt.Tooltip("mean_confidence:Q", format=".1f"),
+            alt.Tooltip("median_confidence:Q", format=".1f"),
+            alt.Tooltip("citl:Q", format="+.1f", title="CITL (pp)"),
+            alt.Tooltip("auroc:Q", format=".3f"),
+        ],
+    )
+    .properties(width=330, height=330, title="Stated confidence against accuracy")
+)
 
 order = list(both.sort_values("auroc", ascending=False)["model"])
 forest_base = alt.Chart(both).encode(
@@ -198,10 +236,13 @@ forest_base = alt.Chart(both).encode(
     color=alt.Color("study:N", title=None, legend=None),
 )
 forest = (
-    forest_base.mark_rule().encode(x=alt.X("auroc_ci_low:Q", title="self-AUROC (95% bootstrap CI)",
-                                           scale=alt.Scale(domain=[0.4, 0.85])), x2="auroc_ci_high:Q")
-    + forest_base.mark_point(filled=True).encode(x="auroc:Q", tooltip=["study:N", "model:N",
-                                                                        alt.Tooltip("auroc:Q", format=".3f")])
+    forest_base.mark_rule().encode(
+        x=alt.X("auroc_ci_low:Q", title="self-AUROC (95% bootstrap CI)", scale=alt.Scale(domain=[0.4, 0.85])),
+        x2="auroc_ci_high:Q",
+    )
+    + forest_base.mark_point(filled=True).encode(
+        x="auroc:Q", tooltip=["study:N", "model:N", alt.Tooltip("auroc:Q", format=".3f")]
+    )
     + alt.Chart(pd.DataFrame({"x": [0.5]})).mark_rule(strokeDash=[2, 2], color="gray").encode(x="x:Q")
 ).properties(width=300, height=560, title="Discrimination per model")
 alt.hconcat(scatter, forest).resolve_scale(color="shared")

@@ -120,15 +120,14 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from selfconf.book import charts, glue, vega
 from selfconf import panels
-from selfconf.report import core as report
-from selfconf.sections import realanswers
-from selfconf.stats import summary
-from selfconf.book import page_banner, table
+from selfconf.book import charts, glue, page_banner, table, vega
 from selfconf.data.fetch import MMLU_PRO_COMMIT, MMLU_PRO_REPO, read_mmlu_pro_calibration
 from selfconf.data.paths import resolve
 from selfconf.data.sources import resolve_families
+from selfconf.report import core as report
+from selfconf.sections import realanswers
+from selfconf.stats import summary
 
 vega.enable()
 # the declared thresholds: the paper's are quoted facts, ours are settings of the declaration
@@ -156,13 +155,16 @@ if not ext_path.is_dir():
 sources = resolve_families(data_dir, ["collection"])  # where Result 1, whose claims the scorecard shows, read its rows
 page_banner(
     "external",
-    note=("The scorecard also shows the paper's Result 1 claims as this book computes them; in this build they come "
-          "from the reconstruction (see {ref}`what a reconstruction cannot tell you <recon-limits>`), and each "
-          "one that does not print as the paper prints it is marked." if sources["collection"].source == "reconstruction"
-          else "The scorecard also shows the paper's Result 1 claims as this book computes them from the original package."),
+    note=(
+        "The scorecard also shows the paper's Result 1 claims as this book computes them; in this build they come "
+        "from the reconstruction (see {ref}`what a reconstruction cannot tell you <recon-limits>`), and each "
+        "one that does not print as the paper prints it is marked."
+        if sources["collection"].source == "reconstruction"
+        else "The scorecard also shows the paper's Result 1 claims as this book computes them from the original package."
+    ),
     provenance_line=f'external data: {external_dir} · <a href="https://github.com/{MMLU_PRO_REPO}/tree/{MMLU_PRO_COMMIT}">'
-                    f"github.com/{MMLU_PRO_REPO}</a> @ {MMLU_PRO_COMMIT[:10]} · seed: {seed} · bootstrap draws: "
-                    f"{n_boot:,} (subjects: {n_boot_subjects:,}) · paper column: Result 1, {sources.text()}",
+    f"github.com/{MMLU_PRO_REPO}</a> @ {MMLU_PRO_COMMIT[:10]} · seed: {seed} · bootstrap draws: "
+    f"{n_boot:,} (subjects: {n_boot_subjects:,}) · paper column: Result 1, {sources.text()}",
 )
 
 # %% [markdown]
@@ -188,7 +190,9 @@ missing = ext["confidence"].isna().groupby(ext["model"], sort=False).sum().astyp
 glue.value("real_n_missing", int(missing.sum()), origin="external-data")
 glue.value("real_missing_max", int(missing.max()), origin="external-data")
 glue.value("real_missing_max_model", str(missing.idxmax()), origin="external-data")
-_ = glue.value("real_n_no_letter", int((ext["confidence"].notna() & (ext["answer"] == "")).sum()), origin="external-data")
+_ = glue.value(
+    "real_n_no_letter", int((ext["confidence"].notna() & (ext["answer"] == "")).sum()), origin="external-data"
+)
 
 # %% [markdown]
 # ## The panels the rule picks
@@ -198,25 +202,53 @@ _ = glue.value("real_n_no_letter", int((ext["confidence"].notna() & (ext["answer
 # %% tags=["hide-input"]
 choices = realanswers.select_panels(MODELS)
 PANEL_LABEL = {"US": "US", "CN": "CN", "cross_bloc": "cross-bloc", realanswers.ALL_PANEL: "all models (extension)"}
-_ = table(pd.DataFrame([
-    {"panel": PANEL_LABEL[name], "paper's providers": ", ".join(c.paper_providers) or "—",
-     "members here": ", ".join(c.members) if name != realanswers.ALL_PANEL else f"all {len(c.members)} models",
-     "how each was chosen": "; ".join(c.reasons) if name != realanswers.ALL_PANEL else "every model of the collection"}
-    for name, c in choices.items()]), "real_panel_members", caption="Panel analogues chosen by the declared rule")
+_ = table(
+    pd.DataFrame(
+        [
+            {
+                "panel": PANEL_LABEL[name],
+                "paper's providers": ", ".join(c.paper_providers) or "—",
+                "members here": ", ".join(c.members)
+                if name != realanswers.ALL_PANEL
+                else f"all {len(c.members)} models",
+                "how each was chosen": "; ".join(c.reasons)
+                if name != realanswers.ALL_PANEL
+                else "every model of the collection",
+            }
+            for name, c in choices.items()
+        ]
+    ),
+    "real_panel_members",
+    caption="Panel analogues chosen by the declared rule",
+)
 # the sentence about substitutes, from the rule's outcome
-subs = [(name, prov, c.members[j]) for name, c in choices.items() if name != realanswers.ALL_PANEL
-        for j, (prov, why) in enumerate(zip(c.paper_providers, c.reasons)) if "not in the data" in why]
+subs = [
+    (name, prov, c.members[j])
+    for name, c in choices.items()
+    if name != realanswers.ALL_PANEL
+    for j, (prov, why) in enumerate(zip(c.paper_providers, c.reasons))
+    if "not in the data" in why
+]
 parts = []
 for name, prov, m in subs:
     c = choices[name]
     shared = [x for x in c.members if x != m and realanswers.provider_of(x) == realanswers.provider_of(m)]
-    parts.append(f"{prov} has no model in the data, so in the {PANEL_LABEL[name]} analogue its place goes to {m}, the "
-                 "closest available model by the rule" + (
-                     f"; that model shares its provider with {', '.join(shared)}, which makes this analogue's members "
-                     "less independent than the paper's" if shared else ""))
+    parts.append(
+        f"{prov} has no model in the data, so in the {PANEL_LABEL[name]} analogue its place goes to {m}, the "
+        "closest available model by the rule"
+        + (
+            f"; that model shares its provider with {', '.join(shared)}, which makes this analogue's members "
+            "less independent than the paper's"
+            if shared
+            else ""
+        )
+    )
 note = "; ".join(parts) + "."
-_ = glue.value("real_substitution_note", note[:1].upper() + note[1:] if parts else
-               "Every provider the paper names has an eligible model in the data.", origin="external-data")
+_ = glue.value(
+    "real_substitution_note",
+    note[:1].upper() + note[1:] if parts else "Every provider the paper names has an eligible model in the data.",
+    origin="external-data",
+)
 
 # %% [markdown]
 # ## Table 1 for every model
@@ -227,8 +259,13 @@ _ = glue.value("real_substitution_note", note[:1].upper() + note[1:] if parts el
 # answers stated with high confidence. Models are sorted by self-AUROC in every table.
 
 # %% tags=["hide-input"]
-t1 = report.from_frame(ext[["model", "item_id", "confidence", "correct"]], confidence_scale="unit", seed=seed,
-                       n_boot=n_boot, ece_bins=int(N_BINS))
+t1 = report.from_frame(
+    ext[["model", "item_id", "confidence", "correct"]],
+    confidence_scale="unit",
+    seed=seed,
+    n_boot=n_boot,
+    ece_bins=int(N_BINS),
+)
 glue.value("real_level_pct", 100 * LEVEL, origin="parameter")
 t1 = t1.sort_values("auroc", ascending=False, kind="stable").reset_index(drop=True)
 
@@ -240,30 +277,52 @@ def ci_text(lo, hi, spec=".3f", scale=1.0):
 
 def with_ci(frame, col, spec=".3f", scale=1.0):
     """'value [low, high]' for every row of a from_frame column with its interval."""
-    return [f"{scale * v:{spec}} {ci_text(lo, hi, spec, scale)}"
-            for v, lo, hi in zip(frame[col], frame[f"{col}_ci_low"], frame[f"{col}_ci_high"])]
+    return [
+        f"{scale * v:{spec}} {ci_text(lo, hi, spec, scale)}"
+        for v, lo, hi in zip(frame[col], frame[f"{col}_ci_low"], frame[f"{col}_ci_high"])
+    ]
 
 
-_ = table(pd.DataFrame({
-    "model": t1["model"], "n": [f"{v:,}" for v in t1["n"]],
-    "excluded (no conf.)": [f"{r['missing_confidence']:,}" for r in t1["excluded"]],
-    "accuracy (%)": with_ci(t1, "accuracy", ".1f", 100),
-    "mean conf.": with_ci(t1, "mean_confidence", ".1f", 100),
-    "median conf.": [f"{100 * v:.0f}" for v in t1["median_confidence"]],
-    "CITL (pp)": with_ci(t1, "citl", "+.1f", 100),
-}), "real_table1_level", caption=f"MMLU-Pro, Table 1 for every model: accuracy and stated confidence, with {LVL} intervals")
-_ = table(pd.DataFrame({
-    "model": t1["model"],
-    "Brier": with_ci(t1, "brier"), "ECE": with_ci(t1, "ece"), "smooth ECE": with_ci(t1, "smooth_ece"),
-    "self-AUROC": with_ci(t1, "auroc"),
-}), "real_table1_scores", caption=f"MMLU-Pro, Table 1 for every model: Brier, ECE and self-AUROC, with {LVL} intervals")
-_ = table(pd.DataFrame({
-    "model": t1["model"],
-    f"answers at conf. ≥ {HIGH_CONF:g}": [f"{v:,}" for v in t1["high_conf_n"]],
-    "of them wrong (%)": with_ci(t1, "high_conf_error_rate", ".1f", 100),
-    "AURC": with_ci(t1, "aurc"),
-}), "real_table1_high_confidence",
-    caption=f"MMLU-Pro, every model: answers stated with high confidence, the share of them wrong, and AURC ({LVL} intervals)")
+_ = table(
+    pd.DataFrame(
+        {
+            "model": t1["model"],
+            "n": [f"{v:,}" for v in t1["n"]],
+            "excluded (no conf.)": [f"{r['missing_confidence']:,}" for r in t1["excluded"]],
+            "accuracy (%)": with_ci(t1, "accuracy", ".1f", 100),
+            "mean conf.": with_ci(t1, "mean_confidence", ".1f", 100),
+            "median conf.": [f"{100 * v:.0f}" for v in t1["median_confidence"]],
+            "CITL (pp)": with_ci(t1, "citl", "+.1f", 100),
+        }
+    ),
+    "real_table1_level",
+    caption=f"MMLU-Pro, Table 1 for every model: accuracy and stated confidence, with {LVL} intervals",
+)
+_ = table(
+    pd.DataFrame(
+        {
+            "model": t1["model"],
+            "Brier": with_ci(t1, "brier"),
+            "ECE": with_ci(t1, "ece"),
+            "smooth ECE": with_ci(t1, "smooth_ece"),
+            "self-AUROC": with_ci(t1, "auroc"),
+        }
+    ),
+    "real_table1_scores",
+    caption=f"MMLU-Pro, Table 1 for every model: Brier, ECE and self-AUROC, with {LVL} intervals",
+)
+_ = table(
+    pd.DataFrame(
+        {
+            "model": t1["model"],
+            f"answers at conf. ≥ {HIGH_CONF:g}": [f"{v:,}" for v in t1["high_conf_n"]],
+            "of them wrong (%)": with_ci(t1, "high_conf_error_rate", ".1f", 100),
+            "AURC": with_ci(t1, "aurc"),
+        }
+    ),
+    "real_table1_high_confidence",
+    caption=f"MMLU-Pro, every model: answers stated with high confidence, the share of them wrong, and AURC ({LVL} intervals)",
+)
 
 # %% tags=["remove-input"]
 pct = 100 * t1.set_index("model")[["accuracy", "median_confidence", "citl", "high_conf_error_rate"]]
@@ -313,19 +372,39 @@ _ = glue.value("real_hc_err_macro", pct["high_conf_error_rate"].mean(), origin="
 # dashed diagonal states more confidence than its accuracy earns.
 
 # %% tags=["remove-input"]
-fig = pd.DataFrame({"model": t1["model"], "provider": [realanswers.provider_of(m) for m in t1["model"]],
-                    "accuracy": 100 * t1["accuracy"], "median_conf": 100 * t1["median_confidence"],
-                    "mean_conf": 100 * t1["mean_confidence"], "auroc": t1["auroc"]})
+fig = pd.DataFrame(
+    {
+        "model": t1["model"],
+        "provider": [realanswers.provider_of(m) for m in t1["model"]],
+        "accuracy": 100 * t1["accuracy"],
+        "median_conf": 100 * t1["median_confidence"],
+        "mean_conf": 100 * t1["mean_confidence"],
+        "auroc": t1["auroc"],
+    }
+)
 glue.value("real_n_above_diagonal", int((fig["median_conf"] > fig["accuracy"]).sum()), origin="external-data")
-diag = alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]})).mark_line(strokeDash=[4, 4], color="gray").encode(
-    x="x:Q", y="y:Q")
-pts = alt.Chart(fig).mark_point(filled=True, size=70, opacity=0.85).encode(
-    x=alt.X("accuracy:Q", title="accuracy (%)", scale=alt.Scale(domain=[0, 100])),
-    y=alt.Y("median_conf:Q", title="median stated confidence (0–100)", scale=alt.Scale(domain=[0, 100])),
-    color=alt.Color("provider:N", title="provider", legend=alt.Legend(orient="right", labelLimit=0)),
-    shape=alt.Shape("provider:N", legend=None),
-    tooltip=["model:N", "provider:N", alt.Tooltip("accuracy:Q", format=".1f"), alt.Tooltip("median_conf:Q", format=".0f"),
-             alt.Tooltip("mean_conf:Q", format=".1f"), alt.Tooltip("auroc:Q", format=".3f", title="self-AUROC")],
+diag = (
+    alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]}))
+    .mark_line(strokeDash=[4, 4], color="gray")
+    .encode(x="x:Q", y="y:Q")
+)
+pts = (
+    alt.Chart(fig)
+    .mark_point(filled=True, size=70, opacity=0.85)
+    .encode(
+        x=alt.X("accuracy:Q", title="accuracy (%)", scale=alt.Scale(domain=[0, 100])),
+        y=alt.Y("median_conf:Q", title="median stated confidence (0–100)", scale=alt.Scale(domain=[0, 100])),
+        color=alt.Color("provider:N", title="provider", legend=alt.Legend(orient="right", labelLimit=0)),
+        shape=alt.Shape("provider:N", legend=None),
+        tooltip=[
+            "model:N",
+            "provider:N",
+            alt.Tooltip("accuracy:Q", format=".1f"),
+            alt.Tooltip("median_conf:Q", format=".0f"),
+            alt.Tooltip("mean_conf:Q", format=".1f"),
+            alt.Tooltip("auroc:Q", format=".3f", title="self-AUROC"),
+        ],
+    )
 )
 (diag + pts).properties(width=420, height=400, title="Median stated confidence against accuracy, MMLU-Pro models")
 
@@ -338,26 +417,42 @@ pts = alt.Chart(fig).mark_point(filled=True, size=70, opacity=0.85).encode(
 # confidence and accuracy inside the bin, its size the number of answers), red when the bin is overconfident.
 
 # %% tags=["remove-input"]
-rel = pd.DataFrame([
-    {"model": r.model, "lo": lo, "hi": hi, "mean_conf": mc, "acc": a, "n": n, "gap": mc - a}
-    for r in t1.itertuples() for lo, hi, mc, a, n in zip(r.reliability["lo"], r.reliability["hi"],
-                                                          r.reliability["mean_conf"], r.reliability["acc"],
-                                                          r.reliability["n"])])
+rel = pd.DataFrame(
+    [
+        {"model": r.model, "lo": lo, "hi": hi, "mean_conf": mc, "acc": a, "n": n, "gap": mc - a}
+        for r in t1.itertuples()
+        for lo, hi, mc, a, n in zip(
+            r.reliability["lo"],
+            r.reliability["hi"],
+            r.reliability["mean_conf"],
+            r.reliability["acc"],
+            r.reliability["n"],
+        )
+    ]
+)
 occ = rel[rel["n"] > 0]
 nonpos = occ[occ["gap"] <= 0]
 per_model_nonpos = nonpos.groupby("model").size().reindex(t1["model"], fill_value=0)
 glue.value("real_n_models_all_bins_positive", int((per_model_nonpos == 0).sum()), origin="external-data")
 glue.value("real_nonpos_bins_median", float(per_model_nonpos.median()), origin="external-data")
-glue.value("real_nonpos_share_low_pct", 100 * float((nonpos["hi"] <= 0.5 + 1e-9).mean()) if len(nonpos) else 0.0,
-           origin="external-data")
+glue.value(
+    "real_nonpos_share_low_pct",
+    100 * float((nonpos["hi"] <= 0.5 + 1e-9).mean()) if len(nonpos) else 0.0,
+    origin="external-data",
+)
 glue.value("real_nonpos_answers_share_pct", 100 * float(nonpos["n"].sum() / occ["n"].sum()), origin="external-data")
 top_bins_all_positive = bool((occ.loc[occ["lo"] >= HIGH_CONF / 100 - 1e-9, "gap"] > 0).all())
-glue.value("real_bins_phrase", "Low stated confidence is here, if anything, too modest, while every occupied bin at or "
-           "above the high-confidence threshold is overconfident." if top_bins_all_positive and len(nonpos) and
-           (nonpos["hi"] <= 0.5 + 1e-9).mean() > 0.5 else
-           "The bins that are not overconfident are spread over the confidence range.", origin="external-data")
-charts.reliability_diagrams(rel, order=list(t1["model"]), title="Reliability diagrams, MMLU-Pro models", size=120,
-                            columns=5, header_font_size=9)
+glue.value(
+    "real_bins_phrase",
+    "Low stated confidence is here, if anything, too modest, while every occupied bin at or "
+    "above the high-confidence threshold is overconfident."
+    if top_bins_all_positive and len(nonpos) and (nonpos["hi"] <= 0.5 + 1e-9).mean() > 0.5
+    else "The bins that are not overconfident are spread over the confidence range.",
+    origin="external-data",
+)
+charts.reliability_diagrams(
+    rel, order=list(t1["model"]), title="Reliability diagrams, MMLU-Pro models", size=120, columns=5, header_font_size=9
+)
 
 # %% [markdown]
 # {glue:text}`real_n_models_all_bins_positive` of the {glue:text}`real_n_models` models are overconfident in every
@@ -377,9 +472,13 @@ charts.reliability_diagrams(rel, order=list(t1["model"]), title="Reliability dia
 COVS = [glue.quoted_value(f"t2_coverage_{c}") for c in (100, 80, 60, 40, 20)]
 t2 = pd.DataFrame({"model": t1["model"], "self-AUROC": [f"{v:.3f}" for v in t1["auroc"]]})
 for c in COVS:
-    t2[f"error at {c:g}% coverage (%)"] = [f"{100 * rc[report.coverage_key(c / 100)]:.1f}" for rc in t1["risk_coverage"]]
+    t2[f"error at {c:g}% coverage (%)"] = [
+        f"{100 * rc[report.coverage_key(c / 100)]:.1f}" for rc in t1["risk_coverage"]
+    ]
 t2["AURC"] = with_ci(t1, "aurc")
-_ = table(t2, "real_table2", caption="MMLU-Pro: error rate (%) among the most confident answers, by coverage, every model")
+_ = table(
+    t2, "real_table2", caption="MMLU-Pro: error rate (%) among the most confident answers, by coverage, every model"
+)
 risk_lo = np.array([rc[report.coverage_key(COVERAGE / 100)] for rc in t1["risk_coverage"]])
 risk_full = np.array([rc[report.coverage_key(1.0)] for rc in t1["risk_coverage"]])
 glue.value("real_risk20_min", 100 * risk_lo.min(), origin="external-data")
@@ -387,9 +486,13 @@ glue.value("real_risk20_max", 100 * risk_lo.max(), origin="external-data")
 _ = glue.value("real_risk_share_kept_max", 100 * (risk_lo / risk_full).max(), origin="external-data")
 
 # %% tags=["remove-input"]
-curves = pd.DataFrame([{"model": r.model, "coverage": 100 * c, "risk": 100 * k}
-                       for r in t1.itertuples() for c, k in zip(r.risk_coverage_curve["coverage"],
-                                                                r.risk_coverage_curve["risk"])])
+curves = pd.DataFrame(
+    [
+        {"model": r.model, "coverage": 100 * c, "risk": 100 * k}
+        for r in t1.itertuples()
+        for c, k in zip(r.risk_coverage_curve["coverage"], r.risk_coverage_curve["risk"])
+    ]
+)
 top3 = set(t1["model"].head(realanswers.TOP_K))
 curves["top"] = np.where(curves["model"].isin(top3), "yes", "no")
 alt.Chart(curves).mark_line().encode(
@@ -429,83 +532,158 @@ def est(r, key, spec=".3f"):
     return f"{r[key]:{spec}} {ci_text(*r[f'{key}_ci'], spec)}"
 
 
-_ = table(pd.DataFrame([{
-    "panel": PANEL_LABEL[n], "items": f"{r['n_items']:,}", "rows": f"{r['n_rows']:,}",
-    "self (pooled)": est(r, "self_auroc_pooled"), "panel (canonical)": est(r, "panel_auroc"),
-    "panel (label-free)": est(r, "panel_auroc_labelfree"), "self (rank-normalised)": est(r, "self_auroc_ranknorm"),
-    "panel − self": est(r, "delta_panel_minus_self", "+.3f"),
-    "panel − rank-normalised self": est(r, "delta_panel_minus_ranknorm", "+.3f"),
-} for n, r in pres.items()]), "real_panels", caption=f"Panel agreement against self-confidence, AUROC with {LVL} item-clustered intervals")
-_ = table(pd.DataFrame([{
-    "panel": PANEL_LABEL[n],
-    "within-model self-AUROC, lowest–highest": f"{r['within_model_min']:.3f}–{r['within_model_max']:.3f}",
-    "span": est(r, "within_model_span"), "macro mean": est(r, "within_model_macro"),
-    "identity contribution (pooled − rank-normalised)": est(r, "between_model_identity", "+.3f"),
-    "rows where the codings differ": f"{r['n_rows_codings_differ']:,}",
-    "label-free − canonical": est(r, "delta_labelfree_minus_panel", "+.3f"),
-} for n, r in pres.items()]), "real_panels_decomposition",
-    caption=f"Decomposition of the pooled self-AUROC and the two codings ({LVL} item-clustered intervals)")
-_ = table(pd.DataFrame([{"panel": PANEL_LABEL[n], "member": m, "self-AUROC on the panel population": f"{v:.3f}"}
-                        for n, r in pres.items() if n != realanswers.ALL_PANEL
-                        for m, v in r["within_model_self_auroc"].items()]),
-          "real_panels_within", caption="Within-model self-AUROC of each member on its panel's population")
+_ = table(
+    pd.DataFrame(
+        [
+            {
+                "panel": PANEL_LABEL[n],
+                "items": f"{r['n_items']:,}",
+                "rows": f"{r['n_rows']:,}",
+                "self (pooled)": est(r, "self_auroc_pooled"),
+                "panel (canonical)": est(r, "panel_auroc"),
+                "panel (label-free)": est(r, "panel_auroc_labelfree"),
+                "self (rank-normalised)": est(r, "self_auroc_ranknorm"),
+                "panel − self": est(r, "delta_panel_minus_self", "+.3f"),
+                "panel − rank-normalised self": est(r, "delta_panel_minus_ranknorm", "+.3f"),
+            }
+            for n, r in pres.items()
+        ]
+    ),
+    "real_panels",
+    caption=f"Panel agreement against self-confidence, AUROC with {LVL} item-clustered intervals",
+)
+_ = table(
+    pd.DataFrame(
+        [
+            {
+                "panel": PANEL_LABEL[n],
+                "within-model self-AUROC, lowest–highest": f"{r['within_model_min']:.3f}–{r['within_model_max']:.3f}",
+                "span": est(r, "within_model_span"),
+                "macro mean": est(r, "within_model_macro"),
+                "identity contribution (pooled − rank-normalised)": est(r, "between_model_identity", "+.3f"),
+                "rows where the codings differ": f"{r['n_rows_codings_differ']:,}",
+                "label-free − canonical": est(r, "delta_labelfree_minus_panel", "+.3f"),
+            }
+            for n, r in pres.items()
+        ]
+    ),
+    "real_panels_decomposition",
+    caption=f"Decomposition of the pooled self-AUROC and the two codings ({LVL} item-clustered intervals)",
+)
+_ = table(
+    pd.DataFrame(
+        [
+            {"panel": PANEL_LABEL[n], "member": m, "self-AUROC on the panel population": f"{v:.3f}"}
+            for n, r in pres.items()
+            if n != realanswers.ALL_PANEL
+            for m, v in r["within_model_self_auroc"].items()
+        ]
+    ),
+    "real_panels_within",
+    caption="Within-model self-AUROC of each member on its panel's population",
+)
 
 # %% tags=["remove-input"]
 for n, r in pres.items():
     k = {"US": "us", "CN": "cn", "cross_bloc": "xb", realanswers.ALL_PANEL: "all"}[n]
-    for s in ("self_auroc_pooled", "panel_auroc", "self_auroc_ranknorm", "delta_panel_minus_self",
-              "between_model_identity", "within_model_min", "within_model_max"):
+    for s in (
+        "self_auroc_pooled",
+        "panel_auroc",
+        "self_auroc_ranknorm",
+        "delta_panel_minus_self",
+        "between_model_identity",
+        "within_model_min",
+        "within_model_max",
+    ):
         glue.value(f"real_{k}_{s}", r[s], origin="external-data")
         if s in ("delta_panel_minus_self", "between_model_identity"):
             glue.value(f"real_{k}_{s}_lo", r[f"{s}_ci"][0], origin="external-data")
             glue.value(f"real_{k}_{s}_hi", r[f"{s}_ci"][1], origin="external-data")
 glue.value("real_all_n_items", pres[realanswers.ALL_PANEL]["n_items"], origin="external-data")
 glue.value("real_n_rows_codings_differ", sum(r["n_rows_codings_differ"] for r in pres.values()), origin="external-data")
-glue.value("real_max_abs_lf_minus_canonical", max(abs(r["delta_labelfree_minus_panel"]) for r in pres.values()),
-           origin="external-data")
+glue.value(
+    "real_max_abs_lf_minus_canonical",
+    max(abs(r["delta_labelfree_minus_panel"]) for r in pres.values()),
+    origin="external-data",
+)
 n_panels_beat = sum(r["delta_panel_minus_self_ci"][0] > 0 for r in pres.values())
 glue.value("real_n_panels_beat_self", int(n_panels_beat), origin="external-data")
 glue.value("real_n_panels", len(pres), origin="external-data")
 glue.value("real_n_wrong_options", int(ext["gold"].nunique()) - 1, origin="external-data")
 glue.value("real_n_options", int(ext["gold"].nunique()), origin="external-data")
 # the paper's claims as Result 1 computed them in this build (marked where they do not print as the paper does)
-for cid in ("cn_panel_auroc", "cn_self_auroc_pooled", "us_self_auroc_pooled", "us_panel_auroc",
-            "r1_acc_span_min", "r1_acc_span_max"):
+for cid in (
+    "cn_panel_auroc",
+    "cn_self_auroc_pooled",
+    "us_self_auroc_pooled",
+    "us_panel_auroc",
+    "r1_acc_span_min",
+    "r1_acc_span_max",
+):
     glue.restate(cid, cid)
 # wording chosen from the values
 reversed_ = [PANEL_LABEL[n] for n, r in pres.items() if r["delta_panel_minus_self"] < 0]
 rn_behind = [PANEL_LABEL[n] for n, r in pres.items() if r["delta_panel_minus_ranknorm_ci"][0] <= 0]
 if not reversed_:
-    phrase = ("No panel here shows a reversal like the paper's US panel (pooled self-confidence above the panel), so "
-              "the decomposition has no reversal to explain; it shows how much of each pooled value is between-model "
-              "identity")
+    phrase = (
+        "No panel here shows a reversal like the paper's US panel (pooled self-confidence above the panel), so "
+        "the decomposition has no reversal to explain; it shows how much of each pooled value is between-model "
+        "identity"
+    )
 else:
-    phrase = (f"The {', '.join(reversed_)} panel{'s' if len(reversed_) > 1 else ''} show{'' if len(reversed_) > 1 else 's'} "
-              "a reversal like the paper's US panel (pooled self-confidence above the panel)")
-phrase += (", and the panel stays ahead of the rank-normalised self-AUROC on every panel." if not rn_behind else
-           f"; the rank-normalised self-AUROC is not clearly below the panel on: {', '.join(rn_behind)}.")
+    phrase = (
+        f"The {', '.join(reversed_)} panel{'s' if len(reversed_) > 1 else ''} show{'' if len(reversed_) > 1 else 's'} "
+        "a reversal like the paper's US panel (pooled self-confidence above the panel)"
+    )
+phrase += (
+    ", and the panel stays ahead of the rank-normalised self-AUROC on every panel."
+    if not rn_behind
+    else f"; the rank-normalised self-AUROC is not clearly below the panel on: {', '.join(rn_behind)}."
+)
 glue.value("real_reversal_phrase", phrase, origin="external-data")
 n_differ = sum(r["n_rows_codings_differ"] for r in pres.values())
-_ = glue.value("real_codings_phrase", "The label-free check therefore has nothing to remove on these data: as declared, "
-               "its verdict is *not comparable*." if n_differ == 0 else
-               "The codings differ on some rows, so the label-free check is judged by the verdict rule.",
-               origin="external-data")
+_ = glue.value(
+    "real_codings_phrase",
+    "The label-free check therefore has nothing to remove on these data: as declared, its verdict is *not comparable*."
+    if n_differ == 0
+    else "The codings differ on some rows, so the label-free check is judged by the verdict rule.",
+    origin="external-data",
+)
 
 # %% tags=["remove-input"]
-sig_label = {"self_auroc_pooled": "self (pooled)", "self_auroc_ranknorm": "self (rank-normalised)",
-             "panel_auroc": "panel (canonical)", "panel_auroc_labelfree": "panel (label-free)"}
-forest = pd.DataFrame([{"panel": PANEL_LABEL[n], "signal": lab, "auroc": r[s], "low": r[f"{s}_ci"][0],
-                        "high": r[f"{s}_ci"][1]} for n, r in pres.items() for s, lab in sig_label.items()])
-fbase = alt.Chart(forest).encode(y=alt.Y("signal:N", title=None, sort=list(sig_label.values())),
-                                 color=alt.Color("signal:N", legend=None))
-(fbase.mark_rule().encode(x=alt.X("low:Q", title="AUROC for the row's correctness", scale=alt.Scale(domain=[0.6, 0.95])),
-                          x2="high:Q")
- + fbase.mark_point(filled=True, size=60).encode(
-     x="auroc:Q", tooltip=["panel:N", "signal:N", alt.Tooltip("auroc:Q", format=".3f"),
-                           alt.Tooltip("low:Q", format=".3f", title=f"{LVL} CI low"),
-                           alt.Tooltip("high:Q", format=".3f", title=f"{LVL} CI high")])
- ).properties(width=360, height=90).facet(row=alt.Row("panel:N", sort=list(PANEL_LABEL.values()), title=None)).properties(
-    title=f"Self-confidence against panel agreement on MMLU-Pro ({LVL} item-clustered intervals)")
+sig_label = {
+    "self_auroc_pooled": "self (pooled)",
+    "self_auroc_ranknorm": "self (rank-normalised)",
+    "panel_auroc": "panel (canonical)",
+    "panel_auroc_labelfree": "panel (label-free)",
+}
+forest = pd.DataFrame(
+    [
+        {"panel": PANEL_LABEL[n], "signal": lab, "auroc": r[s], "low": r[f"{s}_ci"][0], "high": r[f"{s}_ci"][1]}
+        for n, r in pres.items()
+        for s, lab in sig_label.items()
+    ]
+)
+fbase = alt.Chart(forest).encode(
+    y=alt.Y("signal:N", title=None, sort=list(sig_label.values())), color=alt.Color("signal:N", legend=None)
+)
+(
+    fbase.mark_rule().encode(
+        x=alt.X("low:Q", title="AUROC for the row's correctness", scale=alt.Scale(domain=[0.6, 0.95])), x2="high:Q"
+    )
+    + fbase.mark_point(filled=True, size=60).encode(
+        x="auroc:Q",
+        tooltip=[
+            "panel:N",
+            "signal:N",
+            alt.Tooltip("auroc:Q", format=".3f"),
+            alt.Tooltip("low:Q", format=".3f", title=f"{LVL} CI low"),
+            alt.Tooltip("high:Q", format=".3f", title=f"{LVL} CI high"),
+        ],
+    )
+).properties(width=360, height=90).facet(
+    row=alt.Row("panel:N", sort=list(PANEL_LABEL.values()), title=None)
+).properties(title=f"Self-confidence against panel agreement on MMLU-Pro ({LVL} item-clustered intervals)")
 
 # %% [markdown]
 # On the US analogue the panel's agreement count reaches {glue:text}`real_us_panel_auroc:.3f` against
@@ -553,25 +731,48 @@ fbase = alt.Chart(forest).encode(y=alt.Y("signal:N", title=None, sort=list(sig_l
 # self-AUROC in every subject; the table summarises each subject over the models.
 
 # %% tags=["hide-input"]
-by = report.from_frame(ext[["model", "item_id", "confidence", "correct", "category"]], confidence_scale="unit",
-                       seed=seed, n_boot=n_boot_subjects, by="category", ece_bins=int(N_BINS))
+by = report.from_frame(
+    ext[["model", "item_id", "confidence", "correct", "category"]],
+    confidence_scale="unit",
+    seed=seed,
+    n_boot=n_boot_subjects,
+    by="category",
+    ece_bins=int(N_BINS),
+)
 by = by[by["group"].notna()].copy()
-subj = (by.groupby("group")
-        .agg(answers=("n", "sum"), auroc_median=("auroc", "median"), auroc_min=("auroc", "min"),
-             auroc_max=("auroc", "max"), citl_median=("citl", "median"), citl_min=("citl", "min"),
-             citl_max=("citl", "max"),
-             n_auroc_ci_above=("auroc_ci_low", lambda s: int((s > CHANCE).sum())),
-             n_citl_ci_above=("citl_ci_low", lambda s: int((s > 0).sum())))
-        .sort_values("auroc_median", ascending=False))
-_ = table(pd.DataFrame({
-    "subject": subj.index, "answers": [f"{v:,}" for v in subj["answers"]],
-    "self-AUROC, median over models": [f"{v:.3f}" for v in subj["auroc_median"]],
-    "lowest–highest": [f"{a:.3f}–{b:.3f}" for a, b in zip(subj["auroc_min"], subj["auroc_max"])],
-    f"models with AUROC interval above {CHANCE:g}": [f"{v}" for v in subj["n_auroc_ci_above"]],
-    "CITL (pp), median over models": [f"{100 * v:+.1f}" for v in subj["citl_median"]],
-    "CITL lowest–highest": [f"{100 * a:+.1f} to {100 * b:+.1f}" for a, b in zip(subj["citl_min"], subj["citl_max"])],
-    "models with CITL interval above 0": [f"{v}" for v in subj["n_citl_ci_above"]],
-}), "real_subjects", caption=f"Self-AUROC and CITL per MMLU-Pro subject, summarised over the models ({LVL} intervals per model and subject)")
+subj = (
+    by.groupby("group")
+    .agg(
+        answers=("n", "sum"),
+        auroc_median=("auroc", "median"),
+        auroc_min=("auroc", "min"),
+        auroc_max=("auroc", "max"),
+        citl_median=("citl", "median"),
+        citl_min=("citl", "min"),
+        citl_max=("citl", "max"),
+        n_auroc_ci_above=("auroc_ci_low", lambda s: int((s > CHANCE).sum())),
+        n_citl_ci_above=("citl_ci_low", lambda s: int((s > 0).sum())),
+    )
+    .sort_values("auroc_median", ascending=False)
+)
+_ = table(
+    pd.DataFrame(
+        {
+            "subject": subj.index,
+            "answers": [f"{v:,}" for v in subj["answers"]],
+            "self-AUROC, median over models": [f"{v:.3f}" for v in subj["auroc_median"]],
+            "lowest–highest": [f"{a:.3f}–{b:.3f}" for a, b in zip(subj["auroc_min"], subj["auroc_max"])],
+            f"models with AUROC interval above {CHANCE:g}": [f"{v}" for v in subj["n_auroc_ci_above"]],
+            "CITL (pp), median over models": [f"{100 * v:+.1f}" for v in subj["citl_median"]],
+            "CITL lowest–highest": [
+                f"{100 * a:+.1f} to {100 * b:+.1f}" for a, b in zip(subj["citl_min"], subj["citl_max"])
+            ],
+            "models with CITL interval above 0": [f"{v}" for v in subj["n_citl_ci_above"]],
+        }
+    ),
+    "real_subjects",
+    caption=f"Self-AUROC and CITL per MMLU-Pro subject, summarised over the models ({LVL} intervals per model and subject)",
+)
 glue.value("real_subject_best", str(subj.index[0]), origin="external-data")
 glue.value("real_subject_best_auroc", float(subj["auroc_median"].iloc[0]), origin="external-data")
 glue.value("real_subject_worst", str(subj.index[-1]), origin="external-data")
@@ -581,16 +782,23 @@ glue.value("real_subject_n_citl_negative", int((by["citl_ci_high"] < 0).sum()), 
 _ = glue.value("real_subject_n_auroc_not_above", int((by["auroc_ci_low"] <= CHANCE).sum()), origin="external-data")
 
 # %% tags=["remove-input"]
-heat = by[["model", "group", "auroc", "auroc_ci_low", "auroc_ci_high", "citl", "n"]].rename(columns={"group": "subject"})
+heat = by[["model", "group", "auroc", "auroc_ci_low", "auroc_ci_high", "citl", "n"]].rename(
+    columns={"group": "subject"}
+)
 heat["citl_pp"] = 100 * heat["citl"]
 alt.Chart(heat).mark_rect().encode(
     x=alt.X("subject:N", sort=list(subj.index), title=None, axis=alt.Axis(labelAngle=-40)),
     y=alt.Y("model:N", sort=list(t1["model"]), title=None, axis=alt.Axis(labelFontSize=9, labelLimit=0)),
     color=alt.Color("auroc:Q", title="self-AUROC", scale=alt.Scale(scheme="viridis")),
-    tooltip=["model:N", "subject:N", "n:Q", alt.Tooltip("auroc:Q", format=".3f"),
-             alt.Tooltip("auroc_ci_low:Q", format=".3f", title=f"{LVL} CI low"),
-             alt.Tooltip("auroc_ci_high:Q", format=".3f", title=f"{LVL} CI high"),
-             alt.Tooltip("citl_pp:Q", format="+.1f", title="CITL (pp)")],
+    tooltip=[
+        "model:N",
+        "subject:N",
+        "n:Q",
+        alt.Tooltip("auroc:Q", format=".3f"),
+        alt.Tooltip("auroc_ci_low:Q", format=".3f", title=f"{LVL} CI low"),
+        alt.Tooltip("auroc_ci_high:Q", format=".3f", title=f"{LVL} CI high"),
+        alt.Tooltip("citl_pp:Q", format="+.1f", title="CITL (pp)"),
+    ],
 ).properties(width=420, height=520, title="Self-AUROC per model and MMLU-Pro subject")
 
 # %% [markdown]
@@ -609,20 +817,28 @@ alt.Chart(heat).mark_rect().encode(
 
 # %% tags=["hide-input"]
 records = realanswers.scorecard(res)
-r1 = glue.glued_in_notebook(resolve("book") / "04_result1.ipynb") if (resolve("book") / "04_result1.ipynb").is_file() else None
+r1 = (
+    glue.glued_in_notebook(resolve("book") / "04_result1.ipynb")
+    if (resolve("book") / "04_result1.ipynb").is_file()
+    else None
+)
 if r1 is None:
-    raise FileNotFoundError("book/04_result1.ipynb is missing: execute Result 1 first (python -m selfconf.book.build execute "
-                            "runs it in an earlier phase)")
+    raise FileNotFoundError(
+        "book/04_result1.ipynb is missing: execute Result 1 first (python -m selfconf.book.build execute "
+        "runs it in an earlier phase)"
+    )
 # the paper's residual-error models: Result 1's top three by self-AUROC, in its order
-r1_top = sorted((k[len("t2_"):-len("_label_self_auroc")] for k in r1 if k.startswith("t2_") and k.endswith("_label_self_auroc")),
-                key=lambda m: -r1[f"t2_{m}_label_self_auroc"])
+r1_top = sorted(
+    (k[len("t2_") : -len("_label_self_auroc")] for k in r1 if k.startswith("t2_") and k.endswith("_label_self_auroc")),
+    key=lambda m: -r1[f"t2_{m}_label_self_auroc"],
+)
 FMT = {"auroc": "{:.3f}", "percent": "{:.1f}", "pp": "{:+.1f}", "models": "{:.0f}"}
 
 
 def paper_ids(rec):
     """The Result 1 claim ids shown beside a record (value, and 'of' or the difference)."""
     if rec["id"].startswith("residual_error_top"):
-        r = int(rec["id"][len("residual_error_top"):])
+        r = int(rec["id"][len("residual_error_top") :])
         return [f"r1_riskcov_{r1_top[r - 1]}_err20"] if r <= len(r1_top) else []
     return [i for i in rec["paper_claim_ids"] if i in r1]
 
@@ -630,17 +846,19 @@ def paper_ids(rec):
 def short(rec):
     """A short label of a model-level record for the table."""
     if rec["id"].startswith("residual_error_top"):
-        r = int(rec["id"][len("residual_error_top"):])
+        r = int(rec["id"][len("residual_error_top") :])
         paper_m = f" (paper: {r1_top[r - 1]})" if r <= len(r1_top) else ""
         return f"error at {COVERAGE:g}% coverage, rank {r}: {rec.get('model', '')}{paper_m}"
-    return {"overconfident_every_model": "every model overconfident (smallest CITL, pp)",
-            "saturated_typical_confidence": f"median confidence ≥ {HIGH_CONF:g} for most models",
-            "confident_answers_mostly_wrong": f"most answers at ≥ {HIGH_CONF:g} wrong (pooled, %)",
-            "ece_close_to_abs_citl": "ECE ≈ |CITL| (largest ECE − |CITL|, pp)",
-            "gap_positive_every_bin": "gap positive in every occupied bin, most models",
-            "every_ci_excludes_chance": "every self-AUROC above chance (lowest)",
-            "best_self_auroc_moderate": "best self-AUROC only moderate (highest)",
-            "most_below_auroc_cutoff": f"most models below {AUROC_CUT:g}"}[rec["id"]]
+    return {
+        "overconfident_every_model": "every model overconfident (smallest CITL, pp)",
+        "saturated_typical_confidence": f"median confidence ≥ {HIGH_CONF:g} for most models",
+        "confident_answers_mostly_wrong": f"most answers at ≥ {HIGH_CONF:g} wrong (pooled, %)",
+        "ece_close_to_abs_citl": "ECE ≈ |CITL| (largest ECE − |CITL|, pp)",
+        "gap_positive_every_bin": "gap positive in every occupied bin, most models",
+        "every_ci_excludes_chance": "every self-AUROC above chance (lowest)",
+        "best_self_auroc_moderate": "best self-AUROC only moderate (highest)",
+        "most_below_auroc_cutoff": f"most models below {AUROC_CUT:g}",
+    }[rec["id"]]
 
 
 # one more decimal than the paper prints, so an interval that ends close to its null reads unambiguously
@@ -662,27 +880,51 @@ for rec in (r for r in records if "panel" not in r):
     ids = paper_ids(rec)
     spec = FMT[rec["unit"]]
     i = len(rows)
-    rows.append({"claim": short(rec), "paper": "", "paper: of": "", f"here [{LVL} CI]": here_text(rec),
-                 "claimed side of the null": null_text(rec, "{:g}"), "verdict": rec["verdict"]})
+    rows.append(
+        {
+            "claim": short(rec),
+            "paper": "",
+            "paper: of": "",
+            f"here [{LVL} CI]": here_text(rec),
+            "claimed side of the null": null_text(rec, "{:g}"),
+            "verdict": rec["verdict"],
+        }
+    )
     if ids:
         claims_map[(i, "paper")] = ids[0]
         rows[-1]["paper"] = spec.format(r1[ids[0]])
     if len(ids) > 1:
         claims_map[(i, "paper: of")] = ids[1]
         rows[-1]["paper: of"] = f"{r1[ids[1]]:.0f}"
-_ = table(pd.DataFrame(rows), "real_scorecard_models", caption="Scorecard, model-level claims: Result 1 against MMLU-Pro",
-          claims=claims_map)
+_ = table(
+    pd.DataFrame(rows),
+    "real_scorecard_models",
+    caption="Scorecard, model-level claims: Result 1 against MMLU-Pro",
+    claims=claims_map,
+)
 
-TEST_LABEL = {"self": "pooled self-AUROC", "canonical": "panel − self", "label_free": "label-free panel − self",
-              "rank_normalised": "panel − rank-normalised self"}
+TEST_LABEL = {
+    "self": "pooled self-AUROC",
+    "canonical": "panel − self",
+    "label_free": "label-free panel − self",
+    "rank_normalised": "panel − rank-normalised self",
+}
 prow, pmap = [], {}
 for rec in (r for r in records if "panel" in r):
     ids = paper_ids(rec)
     i = len(prow)
     sig = "{:.4f}" if rec["signal"] == "self" else "{:+.4f}"
-    prow.append({"panel": PANEL_LABEL[rec["panel"]], "signal": rec["signal"].replace("_", "-"), "paper AUROC": "",
-                 "paper Δ": "", f"AUROC here [{LVL} CI]": here_text(rec, spec="{:.3f}"),
-                 f"test here [{LVL} CI]": here_text(rec, src=rec["test"], spec=sig), "verdict": rec["verdict"]})
+    prow.append(
+        {
+            "panel": PANEL_LABEL[rec["panel"]],
+            "signal": rec["signal"].replace("_", "-"),
+            "paper AUROC": "",
+            "paper Δ": "",
+            f"AUROC here [{LVL} CI]": here_text(rec, spec="{:.3f}"),
+            f"test here [{LVL} CI]": here_text(rec, src=rec["test"], spec=sig),
+            "verdict": rec["verdict"],
+        }
+    )
     if ids:
         pmap[(i, "paper AUROC")] = ids[0]
         prow[-1]["paper AUROC"] = f"{r1[ids[0]]:.3f}"
@@ -690,9 +932,15 @@ for rec in (r for r in records if "panel" in r):
         pmap[(i, "paper Δ")] = ids[1]
         prow[-1]["paper Δ"] = f"{r1[ids[1]]:+.3f}"
 nulls = {r["signal"]: r["test"]["null"] for r in records if "panel" in r}
-_ = table(pd.DataFrame(prow), "real_scorecard_panels", claims=pmap, caption=(
-    "Scorecard, panel claims: Result 1 against MMLU-Pro. The test of each signal, claimed to lie above its null: "
-    + "; ".join(f"{s.replace('_', '-')}: {TEST_LABEL[s]} (null {nulls[s]:g})" for s in realanswers.SIGNALS)))
+_ = table(
+    pd.DataFrame(prow),
+    "real_scorecard_panels",
+    claims=pmap,
+    caption=(
+        "Scorecard, panel claims: Result 1 against MMLU-Pro. The test of each signal, claimed to lie above its null: "
+        + "; ".join(f"{s.replace('_', '-')}: {TEST_LABEL[s]} (null {nulls[s]:g})" for s in realanswers.SIGNALS)
+    ),
+)
 
 path = realanswers.write_scorecard(records)
 glue.value(realanswers.SCORECARD_KEY, json.dumps(records, ensure_ascii=False), origin="external-data")
@@ -700,8 +948,11 @@ counts = pd.Series([r["verdict"] for r in records]).value_counts()
 glue.value("real_n_records", len(records), origin="external-data")
 for v in realanswers.VERDICTS:
     glue.value(f"real_n_{v.replace(' ', '_')}", int(counts.get(v, 0)), origin="external-data")
-held = [short(r) if "panel" not in r else f"{PANEL_LABEL[r['panel']]} panel, {TEST_LABEL[r['signal']]}"
-        for r in records if r["verdict"] == "holds"]
+held = [
+    short(r) if "panel" not in r else f"{PANEL_LABEL[r['panel']]} panel, {TEST_LABEL[r['signal']]}"
+    for r in records
+    if r["verdict"] == "holds"
+]
 _ = glue.value("real_holds_list", "; ".join(held) if held else "none of the claims", origin="external-data")
 
 # %% [markdown]

@@ -30,8 +30,9 @@ def built_book() -> Path:
     with open(ROOT / "_build" / ".build.lock", "w") as lock:  # one build at a time in a shared tree
         fcntl.flock(lock, fcntl.LOCK_EX)
         if os.environ.get("SELFCONF_SKIP_BUILD") != "1" or not (html / "index.html").is_file():
-            r = subprocess.run([sys.executable, "-m", "selfconf.book.build", "all"], cwd=ROOT,
-                               capture_output=True, text=True)
+            r = subprocess.run(
+                [sys.executable, "-m", "selfconf.book.build", "all"], cwd=ROOT, capture_output=True, text=True
+            )
             if r.returncode:
                 pytest.fail(f"book build failed (exit {r.returncode}):\n{r.stdout[-6000:]}\n{r.stderr[-6000:]}")
     return html

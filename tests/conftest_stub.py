@@ -11,7 +11,6 @@ import csv
 from pathlib import Path
 
 import pytest
-
 from stub_server import StubServer
 
 #: Synthetic SimpleQA-layout questions (id, problem, gold): short, with numbers and names.
@@ -54,7 +53,22 @@ def api_key(monkeypatch) -> str:
 def collect_argv(stub: StubServer, model: str, questions: Path, out: Path, *extra: str) -> list[str]:
     """argv for ``selfconf collect`` against the stub with fast retries."""
     return [
-        "collect", "--questions", str(questions), "--base-url", stub.base_url, "--model", model,
-        "--out", str(out), "--api-key-env", "SELFCONF_TEST_KEY", "--timeout", "0.3",
-        "--backoff-base", "0.01", "--concurrency", "4", *extra,
+        "collect",
+        "--questions",
+        str(questions),
+        "--base-url",
+        stub.base_url,
+        "--model",
+        model,
+        "--out",
+        str(out),
+        "--api-key-env",
+        "SELFCONF_TEST_KEY",
+        "--timeout",
+        "0.3",
+        "--backoff-base",
+        "0.01",
+        "--concurrency",
+        "4",
+        *extra,
     ]

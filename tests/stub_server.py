@@ -63,8 +63,14 @@ def _reply(answer: str, confidence) -> str:
 class StubServer:
     """Start with :meth:`start` (returns the base URL ending in ``/v1``), stop with :meth:`stop`."""
 
-    def __init__(self, gold: dict[str, str] | None = None, *, slow_seconds: float = 1.0, pace_seconds: float = 0.05,
-                 trickle_seconds: float = 0.5):
+    def __init__(
+        self,
+        gold: dict[str, str] | None = None,
+        *,
+        slow_seconds: float = 1.0,
+        pace_seconds: float = 0.05,
+        trickle_seconds: float = 0.5,
+    ):
         self.gold = dict(gold or {})
         self.slow_seconds = slow_seconds
         self.pace_seconds = pace_seconds
@@ -144,7 +150,9 @@ class StubServer:
                 "id": "stub",
                 "object": "chat.completion",
                 "model": model,
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+                "choices": [
+                    {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+                ],
             },
         )
 
@@ -188,7 +196,9 @@ class StubServer:
                 pass
             return None
         if model == "midbody" and attempt == 1:
-            data = json.dumps({"choices": [{"message": {"content": self.answer_like("calibrated", question)}}]}).encode()
+            data = json.dumps(
+                {"choices": [{"message": {"content": self.answer_like("calibrated", question)}}]}
+            ).encode()
             h.send_response(200)
             h.send_header("Content-Type", "application/json")
             h.send_header("Content-Length", str(len(data)))
@@ -202,7 +212,9 @@ class StubServer:
                 pass
             return None
         if model == "trickle" and attempt == 1:
-            data = json.dumps({"choices": [{"message": {"content": self.answer_like("calibrated", question)}}]}).encode()
+            data = json.dumps(
+                {"choices": [{"message": {"content": self.answer_like("calibrated", question)}}]}
+            ).encode()
             h.send_response(200)
             h.send_header("Content-Type", "application/json")
             h.send_header("Content-Length", str(len(data)))
@@ -210,7 +222,7 @@ class StubServer:
             h.wfile.flush()
             try:
                 for i in range(len(data)):
-                    h.wfile.write(data[i:i + 1])
+                    h.wfile.write(data[i : i + 1])
                     h.wfile.flush()
                     time.sleep(self.trickle_seconds)
             except OSError:  # the client gave up and closed the connection

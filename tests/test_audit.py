@@ -3,35 +3,100 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 import yaml
 
 from selfconf.book import audit
-from selfconf.claims import judging
 from selfconf.book.glue import glued_values, plain
+from selfconf.claims import judging
 
 
 def _nb(glued: dict) -> dict:
     # the layout myst-nb 1.x writes: the bundle under a papermill.record prefix
     pre = "application/papermill.record/"
-    outs = [{"output_type": "display_data", "metadata": {"scrapbook": {"name": k, "mime_prefix": pre}},
-             "data": {pre + "text/plain": repr(v)}} for k, v in glued.items()]
-    return {"cells": [{"cell_type": "code", "source": "", "metadata": {}, "outputs": outs, "execution_count": 1}],
-            "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    outs = [
+        {
+            "output_type": "display_data",
+            "metadata": {"scrapbook": {"name": k, "mime_prefix": pre}},
+            "data": {pre + "text/plain": repr(v)},
+        }
+        for k, v in glued.items()
+    ]
+    return {
+        "cells": [{"cell_type": "code", "source": "", "metadata": {}, "outputs": outs, "execution_count": 1}],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
 
 
 @pytest.fixture
 def claims_file(tmp_path):
     claims = [
-        {"id": "acc", "value": 66.5, "printed": "66.5", "decimals": 1, "section": "result1", "kind": "deterministic", "unit": "percent"},
-        {"id": "gap", "value": 26.3, "printed": "+26.3", "decimals": 1, "section": "result1", "kind": "derived", "unit": "pp"},
-        {"id": "lo", "value": 0.722, "printed": "0.722", "decimals": 3, "section": "result1", "kind": "bootstrap", "unit": "auroc"},
-        {"id": "lo_ci_lo", "value": 0.722, "printed": "0.722", "decimals": 3, "section": "result1", "kind": "bootstrap", "unit": "auroc"},
-        {"id": "lo_ci_hi", "value": 0.770, "printed": "0.770", "decimals": 3, "section": "result1", "kind": "bootstrap", "unit": "auroc"},
-        {"id": "bins", "value": 10, "printed": "10", "decimals": 0, "section": "result1", "kind": "external", "unit": "count"},
-        {"id": "abs_acc", "value": 66.5, "printed": "66.5", "decimals": 1, "section": "abstract", "kind": "deterministic", "same_as": "acc"},
+        {
+            "id": "acc",
+            "value": 66.5,
+            "printed": "66.5",
+            "decimals": 1,
+            "section": "result1",
+            "kind": "deterministic",
+            "unit": "percent",
+        },
+        {
+            "id": "gap",
+            "value": 26.3,
+            "printed": "+26.3",
+            "decimals": 1,
+            "section": "result1",
+            "kind": "derived",
+            "unit": "pp",
+        },
+        {
+            "id": "lo",
+            "value": 0.722,
+            "printed": "0.722",
+            "decimals": 3,
+            "section": "result1",
+            "kind": "bootstrap",
+            "unit": "auroc",
+        },
+        {
+            "id": "lo_ci_lo",
+            "value": 0.722,
+            "printed": "0.722",
+            "decimals": 3,
+            "section": "result1",
+            "kind": "bootstrap",
+            "unit": "auroc",
+        },
+        {
+            "id": "lo_ci_hi",
+            "value": 0.770,
+            "printed": "0.770",
+            "decimals": 3,
+            "section": "result1",
+            "kind": "bootstrap",
+            "unit": "auroc",
+        },
+        {
+            "id": "bins",
+            "value": 10,
+            "printed": "10",
+            "decimals": 0,
+            "section": "result1",
+            "kind": "external",
+            "unit": "count",
+        },
+        {
+            "id": "abs_acc",
+            "value": 66.5,
+            "printed": "66.5",
+            "decimals": 1,
+            "section": "abstract",
+            "kind": "deterministic",
+            "same_as": "acc",
+        },
         {"id": "later", "value": 1, "printed": "1", "decimals": 0, "section": "result2", "kind": "deterministic"},
         {"id": "missing", "value": 3, "printed": "3", "decimals": 0, "section": "result1", "kind": "deterministic"},
     ]
@@ -48,15 +113,24 @@ def _run(tmp_path, claims_file, glued):
 
 
 def test_statuses(tmp_path, claims_file):
-    recs = _run(tmp_path, claims_file, {
-        "acc": 66.46, "gap": 26.34, "lo_ci_lo": 0.7235, "lo_ci_hi": 0.7801, "bins": 10, "bins__quoted": True,
-    })
-    assert recs["acc"].status == "match"            # 66.46 shows as 66.5
+    recs = _run(
+        tmp_path,
+        claims_file,
+        {
+            "acc": 66.46,
+            "gap": 26.34,
+            "lo_ci_lo": 0.7235,
+            "lo_ci_hi": 0.7801,
+            "bins": 10,
+            "bins__quoted": True,
+        },
+    )
+    assert recs["acc"].status == "match"  # 66.46 shows as 66.5
     assert recs["gap"].status == "match"
     assert recs["lo_ci_lo"].status == "within_tolerance"
-    assert recs["lo_ci_hi"].status == "outside_tolerance"   # 0.010 off is far beyond MC error
+    assert recs["lo_ci_hi"].status == "outside_tolerance"  # 0.010 off is far beyond MC error
     assert recs["bins"].status == "quoted"
-    assert recs["abs_acc"].status == "pending"      # abstract page not built
+    assert recs["abs_acc"].status == "pending"  # abstract page not built
     assert recs["later"].status == "pending"
     assert recs["missing"].status == "unglued"
 
@@ -73,8 +147,12 @@ def test_external_must_be_quoted(tmp_path, claims_file):
 
 
 def test_tolerance_scales_with_interval_width():
-    by = {"a_ci_lo": {"id": "a_ci_lo", "value": 0.70, "decimals": 3}, "a_ci_hi": {"id": "a_ci_hi", "value": 0.74, "decimals": 3},
-          "b_ci_lo": {"id": "b_ci_lo", "value": 0.60, "decimals": 3}, "b_ci_hi": {"id": "b_ci_hi", "value": 0.80, "decimals": 3}}
+    by = {
+        "a_ci_lo": {"id": "a_ci_lo", "value": 0.70, "decimals": 3},
+        "a_ci_hi": {"id": "a_ci_hi", "value": 0.74, "decimals": 3},
+        "b_ci_lo": {"id": "b_ci_lo", "value": 0.60, "decimals": 3},
+        "b_ci_hi": {"id": "b_ci_hi", "value": 0.80, "decimals": 3},
+    }
     assert judging.mc_tolerance(by["a_ci_lo"], by) < judging.mc_tolerance(by["b_ci_lo"], by)
     # a 2,000-draw percentile endpoint: about 0.06 SD of MC error; three of them plus half a unit
     sd = 0.04 / 3.92
@@ -114,8 +192,12 @@ def test_glued_values_reads_a_real_myst_nb_glue_output(tmp_path):
     from nbclient import NotebookClient
 
     nb = nbformat.v4.new_notebook()
-    nb.cells.append(nbformat.v4.new_code_cell("from selfconf.book.glue import claim\nimport numpy as np\n"
-                                              "claim('x', np.float64(0.125)); claim('n', np.int64(7))"))
+    nb.cells.append(
+        nbformat.v4.new_code_cell(
+            "from selfconf.book.glue import claim\nimport numpy as np\n"
+            "claim('x', np.float64(0.125)); claim('n', np.int64(7))"
+        )
+    )
     from selfconf.book.kernels import IPCKernelManager
 
     NotebookClient(nb, kernel_name="python3", timeout=60, kernel_manager_class=IPCKernelManager).execute()
@@ -128,19 +210,56 @@ def test_glued_values_reads_a_real_myst_nb_glue_output(tmp_path):
 
 # --- why a number fails: explain_failures against hand-made fidelity files -----------------------------------
 
+
 @pytest.fixture
 def why_claims(tmp_path):
     claims = [
         {"id": "g_ci_hi", "value": 0.770, "printed": "0.770", "decimals": 3, "section": "result1", "kind": "bootstrap"},
-        {"id": "abs_g_ci_hi", "value": 0.770, "printed": "0.770", "decimals": 3, "section": "abstract", "kind": "bootstrap",
-         "same_as": "g_ci_hi"},
+        {
+            "id": "abs_g_ci_hi",
+            "value": 0.770,
+            "printed": "0.770",
+            "decimals": 3,
+            "section": "abstract",
+            "kind": "bootstrap",
+            "same_as": "g_ci_hi",
+        },
         {"id": "p_ci_lo", "value": 0.528, "printed": "0.528", "decimals": 3, "section": "result1", "kind": "bootstrap"},
-        {"id": "intro_p_drop", "value": -0.528, "printed": "-0.528", "decimals": 3, "section": "introduction",
-         "kind": "bootstrap", "same_as": "p_ci_lo", "transform": "negate"},
-        {"id": "d_ci_hi", "value": 0.086, "printed": "+0.086", "decimals": 3, "section": "result2", "kind": "bootstrap"},
-        {"id": "t2_err", "value": 18.7, "printed": "18.7%", "decimals": 1, "section": "result1", "kind": "deterministic"},
-        {"id": "r1_err", "value": 18.7, "printed": "18.7%", "decimals": 1, "section": "result1", "kind": "deterministic",
-         "same_as": "t2_err"},
+        {
+            "id": "intro_p_drop",
+            "value": -0.528,
+            "printed": "-0.528",
+            "decimals": 3,
+            "section": "introduction",
+            "kind": "bootstrap",
+            "same_as": "p_ci_lo",
+            "transform": "negate",
+        },
+        {
+            "id": "d_ci_hi",
+            "value": 0.086,
+            "printed": "+0.086",
+            "decimals": 3,
+            "section": "result2",
+            "kind": "bootstrap",
+        },
+        {
+            "id": "t2_err",
+            "value": 18.7,
+            "printed": "18.7%",
+            "decimals": 1,
+            "section": "result1",
+            "kind": "deterministic",
+        },
+        {
+            "id": "r1_err",
+            "value": 18.7,
+            "printed": "18.7%",
+            "decimals": 1,
+            "section": "result1",
+            "kind": "deterministic",
+            "same_as": "t2_err",
+        },
         {"id": "n_rows", "value": 3, "printed": "3", "decimals": 0, "section": "result1", "kind": "deterministic"},
     ]
     p = tmp_path / "claims.yaml"
@@ -149,8 +268,16 @@ def why_claims(tmp_path):
 
 
 def _rec(cid, status, recomputed=None, tol=None, same_as=None, kind="bootstrap", printed="0"):
-    return audit.AuditRecord(id=cid, section="result1", kind=kind, printed=printed, recomputed=recomputed,
-                             status=status, same_as=same_as, tolerance=tol)
+    return audit.AuditRecord(
+        id=cid,
+        section="result1",
+        kind=kind,
+        printed=printed,
+        recomputed=recomputed,
+        status=status,
+        same_as=same_as,
+        tolerance=tol,
+    )
 
 
 def _why_records():
@@ -170,19 +297,36 @@ def _why_records():
 def fidelity_dir(tmp_path):
     d = tmp_path / "reconstructed"
     (d / "ladder").mkdir(parents=True)
-    (d / "fidelity_collection.json").write_text(json.dumps({
-        "seed": 1,
-        "known_conflicts": [
-            {"claims": ["g_ci_hi"], "reason": "the blocks force a DeLong SE near 0.0137",
-             "evidence": {"se_fitted": 0.0137, "se_printed": 0.0122}, "closest_attainable": {"g_ci_hi": 0.7740}},
-            {"claims": ["r1_err"], "reason": "ceil(c n) rows cannot print 18.7%",  # names the repeat, not the root
-             "closest_attainable": {"r1_err": 18.63}},
-        ],
-    }))
-    (d / "ladder" / "fidelity_ladder.json").write_text(json.dumps({
-        "ideal_bootstrap": {"p_ci_lo": {"value": 0.5285, "n_boot": 200000, "seeds": 5},
-                            "d_ci_hi": {"value": 0.0950, "n_boot": 200000, "seeds": 5}},
-    }))
+    (d / "fidelity_collection.json").write_text(
+        json.dumps(
+            {
+                "seed": 1,
+                "known_conflicts": [
+                    {
+                        "claims": ["g_ci_hi"],
+                        "reason": "the blocks force a DeLong SE near 0.0137",
+                        "evidence": {"se_fitted": 0.0137, "se_printed": 0.0122},
+                        "closest_attainable": {"g_ci_hi": 0.7740},
+                    },
+                    {
+                        "claims": ["r1_err"],
+                        "reason": "ceil(c n) rows cannot print 18.7%",  # names the repeat, not the root
+                        "closest_attainable": {"r1_err": 18.63},
+                    },
+                ],
+            }
+        )
+    )
+    (d / "ladder" / "fidelity_ladder.json").write_text(
+        json.dumps(
+            {
+                "ideal_bootstrap": {
+                    "p_ci_lo": {"value": 0.5285, "n_boot": 200000, "seeds": 5},
+                    "d_ci_hi": {"value": 0.0950, "n_boot": 200000, "seeds": 5},
+                },
+            }
+        )
+    )
     return d
 
 
@@ -193,7 +337,10 @@ def test_known_conflict_reason_is_carried_and_inherited_by_repeats(fidelity_dir,
     assert "DeLong SE near 0.0137" in root.reason
     assert root.evidence["se_fitted"] == 0.0137 and root.evidence["closest_attainable"] == 0.7740
     # the verdict carries the arithmetic: the bound is further from the print than the tolerance
-    assert root.evidence["gap_to_print"] == pytest.approx(0.004) and root.evidence["gap_to_print"] > root.evidence["tolerance"]
+    assert (
+        root.evidence["gap_to_print"] == pytest.approx(0.004)
+        and root.evidence["gap_to_print"] > root.evidence["tolerance"]
+    )
     assert rep.verdict_code == "conflict" and rep.reason == root.reason and rep.note_id == "g_ci_hi"
     assert root.source == "fidelity_collection.json"
 
@@ -253,11 +400,14 @@ def test_fidelity_file_without_the_keys_gives_no_note(tmp_path, why_claims):
     assert {e.verdict_code for e in why} == {"none"}
 
 
-@pytest.mark.parametrize("doc, message", [
-    ({"known_conflicts": [{"claims": "g_ci_hi", "reason": "x"}]}, r"known_conflicts\[0\]: field 'claims'"),
-    ({"known_conflicts": [{"claims": ["g_ci_hi"]}]}, r"known_conflicts\[0\]: field 'reason'"),
-    ({"ideal_bootstrap": {"p_ci_lo": {"n_boot": 10}}}, r"ideal_bootstrap\['p_ci_lo'\]: field 'value'"),
-])
+@pytest.mark.parametrize(
+    "doc, message",
+    [
+        ({"known_conflicts": [{"claims": "g_ci_hi", "reason": "x"}]}, r"known_conflicts\[0\]: field 'claims'"),
+        ({"known_conflicts": [{"claims": ["g_ci_hi"]}]}, r"known_conflicts\[0\]: field 'reason'"),
+        ({"ideal_bootstrap": {"p_ci_lo": {"n_boot": 10}}}, r"ideal_bootstrap\['p_ci_lo'\]: field 'value'"),
+    ],
+)
 def test_malformed_fidelity_file_names_file_and_field(tmp_path, doc, message):
     d = tmp_path / "rec"
     d.mkdir()
@@ -272,8 +422,14 @@ def test_audit_json_carries_the_explanations(tmp_path, fidelity_dir, why_claims)
     why = audit.explain_failures(recs, fidelity_dir, why_claims)
     out = audit.write_audit_json(recs, tmp_path / "audit.json", explanations=why, notes=notes)
     doc = json.loads(out.read_text())
-    assert [e["verdict_code"] for e in doc["explanations"]] == ["conflict", "conflict", "unlucky", "unlucky",
-                                                                 "ideal_off", "none"]
+    assert [e["verdict_code"] for e in doc["explanations"]] == [
+        "conflict",
+        "conflict",
+        "unlucky",
+        "unlucky",
+        "ideal_off",
+        "none",
+    ]
     assert doc["fidelity_files"] == ["fidelity_collection.json", "ladder/fidelity_ladder.json"]
     assert len(doc["known_conflicts"]) == 2
 
@@ -283,14 +439,32 @@ def test_conflict_verdict_needs_a_bound_that_excludes_the_print(tmp_path, why_cl
     bound, or with a bound inside the tolerance, is judged by the ideal value instead."""
     d = tmp_path / "rec"
     d.mkdir()
-    (d / "fidelity_collection.json").write_text(json.dumps({
-        "known_conflicts": [{"claims": ["g_ci_hi"], "reason": "no bound given"},
-                            {"claims": ["d_ci_hi"], "reason": "a bound inside the tolerance",
-                             "closest_attainable": {"d_ci_hi": 0.0865}}],
-        "reconstruction_limits": [{"claims": ["p_ci_lo"], "reason": "a closer table exists",
-                                   "closest_attainable": {"p_ci_lo": 0.5283}}],
-        "ideal_bootstrap": {"g_ci_hi": {"value": 0.7735}, "d_ci_hi": {"value": 0.0950}, "p_ci_lo": {"value": 0.5320}},
-    }))
+    (d / "fidelity_collection.json").write_text(
+        json.dumps(
+            {
+                "known_conflicts": [
+                    {"claims": ["g_ci_hi"], "reason": "no bound given"},
+                    {
+                        "claims": ["d_ci_hi"],
+                        "reason": "a bound inside the tolerance",
+                        "closest_attainable": {"d_ci_hi": 0.0865},
+                    },
+                ],
+                "reconstruction_limits": [
+                    {
+                        "claims": ["p_ci_lo"],
+                        "reason": "a closer table exists",
+                        "closest_attainable": {"p_ci_lo": 0.5283},
+                    }
+                ],
+                "ideal_bootstrap": {
+                    "g_ci_hi": {"value": 0.7735},
+                    "d_ci_hi": {"value": 0.0950},
+                    "p_ci_lo": {"value": 0.5320},
+                },
+            }
+        )
+    )
     why = {e.id: e for e in audit.explain_failures(_why_records(), d, why_claims)}
     assert all(e.verdict_code != "conflict" for e in why.values())
     assert why["g_ci_hi"].verdict_code == "ideal_off" and "no bound given" in why["g_ci_hi"].reason
@@ -311,4 +485,5 @@ def test_every_conflict_verdict_of_the_shipped_notes_has_an_excluding_bound(root
             assert excl, f"{cid}: known conflict whose bound {b} is within tolerance {tol} of the print"
     for k in notes.limits:  # the google interval: compatible within tolerance, so it is a limit, not a conflict
         assert k["closest_attainable"] and not any(
-            judging.conflict_excludes(m, cid, b)[0] for cid, b in k["closest_attainable"].items())
+            judging.conflict_excludes(m, cid, b)[0] for cid, b in k["closest_attainable"].items()
+        )

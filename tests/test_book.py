@@ -61,13 +61,18 @@ def test_audit_bootstrap_claims(built_book, root):
     doc, built = _audit(root)
     outside = [r for r in doc["claims"] if r["section"] in built and r["status"] == "outside_tolerance"]
     if outside:
-        warnings.warn("bootstrap claims outside Monte-Carlo tolerance: "
-                      + ", ".join(f"{r['id']} {r['detail']}" for r in outside))
-    gross = [r["id"] for r in outside if abs(float(r["recomputed"]) - float(_printed_value(root, r["id"]))) > 2 * r["tolerance"]]
+        warnings.warn(
+            "bootstrap claims outside Monte-Carlo tolerance: " + ", ".join(f"{r['id']} {r['detail']}" for r in outside)
+        )
+    gross = [
+        r["id"]
+        for r in outside
+        if abs(float(r["recomputed"]) - float(_printed_value(root, r["id"]))) > 2 * r["tolerance"]
+    ]
     assert not gross, f"bootstrap claims off by more than twice their tolerance: {gross}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _printed_values(root):
     doc = yaml.safe_load((root / "data/paper/claims.yaml").read_text())
     return {c["id"]: c["value"] for c in doc["claims"]}
@@ -110,7 +115,7 @@ def _pasted_elements(page_html: str) -> list[dict]:
             continue
         attrs = dict(re.findall(r'(data-[a-z-]+)="([^"]*)"', m.group(2)))
         attrs["class"] = m.group(1)
-        after = page_html[m.end(): m.end() + 400]
+        after = page_html[m.end() : m.end() + 400]
         attrs["marked"] = "selfconf-differs" in m.group(1) and "≠" in after.split("</span>", 2)[0] + after
         out.append(attrs)
     return out
@@ -135,7 +140,9 @@ def test_every_glued_claim_is_on_its_page_with_its_status(built_book, root):
                 problems.append(f"{nb.stem}: claim {key} glued but not on the page")
         for cid, e in on_page.items():
             if e.get("data-status") != status.get(cid):
-                problems.append(f"{nb.stem}: {cid} shows status {e.get('data-status')!r}, audit says {status.get(cid)!r}")
+                problems.append(
+                    f"{nb.stem}: {cid} shows status {e.get('data-status')!r}, audit says {status.get(cid)!r}"
+                )
             if status.get(cid) in MARKED and not e["marked"]:
                 problems.append(f"{nb.stem}: {cid} ({status[cid]}) is not marked in the text")
             if status.get(cid) in ("match", "quoted") and "selfconf-differs" in e["class"]:

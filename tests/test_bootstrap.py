@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 
 from selfconf import bootstrap as bs
@@ -21,6 +22,7 @@ def rows(seed: int, n: int = 300):
 # --------------------------------------------------------------------------
 # determinism
 # --------------------------------------------------------------------------
+
 
 def test_same_seed_same_result_every_scheme():
     c, y = rows(0)
@@ -61,6 +63,7 @@ def test_chunk_size_does_not_change_result():
 # row-level and grouped resampling
 # --------------------------------------------------------------------------
 
+
 def test_batched_and_looped_and_sklearn_give_identical_draws():
     c, y = rows(2)
     fast = bs.percentile_ci(m.auroc_batched, c, y, batched=True, n_boot=200, rng=5)
@@ -100,6 +103,7 @@ def test_grouped_ci_matches_manual_loop():
 # item-clustered resampling
 # --------------------------------------------------------------------------
 
+
 def test_cluster_weights_keep_items_together():
     items = np.array([7, 7, 7, 2, 9, 9, 4])  # unequal sizes 3, 1, 2, 1
     w = bs.cluster_weights(items, 500, 3)
@@ -137,12 +141,12 @@ def test_clustered_ci_matches_explicit_resamples():
 # interval sanity
 # --------------------------------------------------------------------------
 
+
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(150, 600))
 def test_ci_contains_estimate_on_well_behaved_data(seed, n):
     c, y = rows(seed, n)
-    for res in (bs.auroc_ci(c, y, n_boot=300, rng=seed),
-                bs.percentile_ci(m.brier, c, y, n_boot=100, rng=seed)):
+    for res in (bs.auroc_ci(c, y, n_boot=300, rng=seed), bs.percentile_ci(m.brier, c, y, n_boot=100, rng=seed)):
         assert res.low <= res.estimate <= res.high
         assert res.low < res.high
 
@@ -181,6 +185,7 @@ def test_undefined_draws_are_counted_not_hidden():
 # --------------------------------------------------------------------------
 # paired contrast
 # --------------------------------------------------------------------------
+
 
 def test_paired_contrast_same_rows():
     rng = np.random.default_rng(6)
@@ -239,6 +244,7 @@ def test_paired_contrast_validation():
 # --------------------------------------------------------------------------
 # Holm
 # --------------------------------------------------------------------------
+
 
 def test_holm_hand_worked():
     # sorted: 0.005*4 = 0.02, 0.01*3 = 0.03, 0.03*2 = 0.06, 0.04*1 = 0.04 -> running max 0.06

@@ -9,8 +9,13 @@ import numpy as np
 import pytest
 
 from selfconf import bootstrap, metrics
-from selfconf.reconstruct.bounds import (block_tied_table, clustered_auroc_influence, clustered_auroc_se,
-                                         delong_se_from_table, min_delong_se)
+from selfconf.reconstruct.bounds import (
+    block_tied_table,
+    clustered_auroc_influence,
+    clustered_auroc_se,
+    delong_se_from_table,
+    min_delong_se,
+)
 from selfconf.reconstruct.tables import delong_se_table
 
 ROOT = Path(__file__).resolve().parents[1]

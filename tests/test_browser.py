@@ -24,7 +24,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote, urldefrag, urljoin, urlparse
+from urllib.parse import unquote, urldefrag, urlparse
 
 import pytest
 
@@ -32,8 +32,14 @@ pytestmark = pytest.mark.browser
 
 CHROMIUM = os.environ.get("SELFCONF_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 CHART_TIMEOUT_MS = 20_000
 
@@ -130,12 +136,17 @@ def _require_browser():
         pytest.fail(
             f"Chromium not found at {CHROMIUM}: the browser test needs Debian's chromium. "
             "Install it with `bash scripts/install_browser.sh` (apt-get install chromium chromium-driver), "
-            "or point SELFCONF_CHROMIUM at a Chromium binary.", pytrace=False)
+            "or point SELFCONF_CHROMIUM at a Chromium binary.",
+            pytrace=False,
+        )
     try:
         from playwright.sync_api import sync_playwright  # noqa: F401
     except ImportError:
-        pytest.fail("the Python package playwright is missing: pip install -r requirements.txt "
-                    "(it drives the system Chromium; no browser is downloaded)", pytrace=False)
+        pytest.fail(
+            "the Python package playwright is missing: pip install -r requirements.txt "
+            "(it drives the system Chromium; no browser is downloaded)",
+            pytrace=False,
+        )
 
 
 def html_pages(html: Path) -> list[Path]:
@@ -155,11 +166,20 @@ def _exercise_controls(page, chart_id: str) -> list[dict]:
         try:
             page.wait_for_function(
                 "([id, before]) => { const s = document.querySelector('#' + CSS.escape(id) + ' svg');"
-                " return s && s.outerHTML !== before; }", arg=[chart_id, before], timeout=5_000)
+                " return s && s.outerHTML !== before; }",
+                arg=[chart_id, before],
+                timeout=5_000,
+            )
         except Exception:  # noqa: BLE001 - playwright's TimeoutError: the chart did not change
             changed = False
-        out.append({"chart": chart_id, "control": f"{ctl['type'] or ctl['tag']} {ctl['name']}".strip(),
-                    "change": what, "changed": changed})
+        out.append(
+            {
+                "chart": chart_id,
+                "control": f"{ctl['type'] or ctl['tag']} {ctl['name']}".strip(),
+                "change": what,
+                "changed": changed,
+            }
+        )
     return out
 
 
@@ -174,8 +194,12 @@ def crawl(site, tmp_path_factory) -> dict[str, PageRecord]:
     records: dict[str, PageRecord] = {}
     with sync_playwright() as pw:
         ctx = pw.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, headless=True,
-            args=CHROMIUM_FLAGS, service_workers="block")
+            str(tmp_path_factory.mktemp("chromium-profile")),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_FLAGS,
+            service_workers="block",
+        )
         try:
             current: list[PageRecord] = []
 
@@ -190,8 +214,14 @@ def crawl(site, tmp_path_factory) -> dict[str, PageRecord]:
             page = ctx.new_page()
             page.on("console", lambda m: m.type == "error" and current[-1].console_errors.append(m.text))
             page.on("pageerror", lambda e: current[-1].console_errors.append(f"uncaught: {e}"))
-            page.on("response", lambda r: r.status >= 400 and urlparse(r.url).netloc == origin
-                    and current[-1].failed_local.append(f"{r.status} {r.url}"))
+            page.on(
+                "response",
+                lambda r: (
+                    r.status >= 400
+                    and urlparse(r.url).netloc == origin
+                    and current[-1].failed_local.append(f"{r.status} {r.url}")
+                ),
+            )
             for p in html_pages(html):
                 rel = p.relative_to(html).as_posix()
                 rec = PageRecord(rel)
@@ -212,7 +242,8 @@ def crawl(site, tmp_path_factory) -> dict[str, PageRecord]:
                     page.emulate_media(media="print")
                     rec.print_hides_controls = page.evaluate(
                         "() => Array.from(document.querySelectorAll('.selfconf-vega .vega-bindings'))"
-                        ".every(b => getComputedStyle(b).display === 'none')")
+                        ".every(b => getComputedStyle(b).display === 'none')"
+                    )
                     page.emulate_media(media="screen")
         finally:
             ctx.close()
@@ -231,20 +262,25 @@ def test_every_page_loaded(crawl, site):
 def test_no_request_leaves_the_machine(crawl):
     bad = {p: r.external_requests for p, r in crawl.items() if r.external_requests}
     assert not bad, "pages requested other hosts (blocked):\n" + "\n".join(
-        f"  {p}: {', '.join(sorted(set(u)))}" for p, u in bad.items())
+        f"  {p}: {', '.join(sorted(set(u)))}" for p, u in bad.items()
+    )
 
 
 def test_no_console_errors_or_missing_files(crawl):
     bad = {p: r.console_errors + r.failed_local for p, r in crawl.items() if r.console_errors or r.failed_local}
     assert not bad, "console errors / failed local requests:\n" + "\n".join(
-        f"  {p}: {' | '.join(e)}" for p, e in bad.items())
+        f"  {p}: {' | '.join(e)}" for p, e in bad.items()
+    )
 
 
 def test_every_chart_renders(crawl):
     charts = [(p, c) for p, r in crawl.items() for c in r.charts]
     assert charts, "no chart found on any page (div.selfconf-vega): are notebooks calling selfconf.book.vega.enable()?"
-    bad = [f"  {p} #{c['id']}: svg={c['svg']} canvas={c['canvas']} marks={c['marks']} {c['text']!r}"
-           for p, c in charts if not (c["canvas"] or (c["svg"] and c["marks"] > 0))]
+    bad = [
+        f"  {p} #{c['id']}: svg={c['svg']} canvas={c['canvas']} marks={c['marks']} {c['text']!r}"
+        for p, c in charts
+        if not (c["canvas"] or (c["svg"] and c["marks"] > 0))
+    ]
     assert not bad, "charts without drawn marks:\n" + "\n".join(bad)
 
 
@@ -292,7 +328,9 @@ def test_every_control_changes_its_chart(crawl):
 def test_print_view_leaves_out_the_controls(crawl):
     pages = {p: r.print_hides_controls for p, r in crawl.items() if r.print_hides_controls is not None}
     assert pages, "no page with chart controls"
-    assert all(pages.values()), f"print view still shows slider/radio controls on: {[p for p, ok in pages.items() if not ok]}"
+    assert all(pages.values()), (
+        f"print view still shows slider/radio controls on: {[p for p, ok in pages.items() if not ok]}"
+    )
 
 
 def test_executed_notebooks_are_downloadable(crawl, site):
@@ -302,15 +340,20 @@ def test_executed_notebooks_are_downloadable(crawl, site):
     base, html = site
     n_pages = 0
     for page, rec in crawl.items():
-        nbs = {h for h in rec.links if urlparse(h).netloc == urlparse(base).netloc
-               and "/_sources/" in h and urldefrag(h)[0].endswith(".ipynb")}
+        nbs = {
+            h
+            for h in rec.links
+            if urlparse(h).netloc == urlparse(base).netloc and "/_sources/" in h and urldefrag(h)[0].endswith(".ipynb")
+        }
         for href in nbs:
             n_pages += 1
             f = html / unquote(urlparse(href).path).lstrip("/")
             assert f.is_file(), f"{page}: download link {href} has no file"
             nb = json.loads(f.read_text(encoding="utf-8"))
             assert nb.get("nbformat") == 4, f"{f}: not an nbformat-4 notebook"
-            assert any(c.get("outputs") for c in nb["cells"] if c.get("cell_type") == "code"), f"{f}: no outputs (not executed?)"
+            assert any(c.get("outputs") for c in nb["cells"] if c.get("cell_type") == "code"), (
+                f"{f}: no outputs (not executed?)"
+            )
     assert n_pages > 0, "no page offers its .ipynb for download (html.use_download_button in _config.yml)"
 
 

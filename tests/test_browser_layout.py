@@ -10,8 +10,7 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 import pytest
-
-from test_browser import CHROMIUM, CHROMIUM_FLAGS, CHART_TIMEOUT_MS, JS_CHARTS_READY, _require_browser, html_pages, site  # noqa: F401
+from test_browser import CHART_TIMEOUT_MS, CHROMIUM, CHROMIUM_FLAGS, JS_CHARTS_READY, _require_browser, html_pages, site  # noqa: F401
 
 pytestmark = pytest.mark.browser
 WIDTHS = (390, 1400)
@@ -76,8 +75,14 @@ def layout(site, tmp_path_factory):
         try:
             for width in WIDTHS:
                 page = browser.new_page(viewport={"width": width, "height": 900})
-                page.route("**/*", lambda r: r.continue_() if urlparse(r.request.url).netloc == origin
-                           or r.request.url.startswith(("data:", "blob:")) else r.abort("blockedbyclient"))
+                page.route(
+                    "**/*",
+                    lambda r: (
+                        r.continue_()
+                        if urlparse(r.request.url).netloc == origin or r.request.url.startswith(("data:", "blob:"))
+                        else r.abort("blockedbyclient")
+                    ),
+                )
                 for p in html_pages(html):
                     rel = p.relative_to(html).as_posix()
                     page.goto(base + rel, wait_until="load")
@@ -99,8 +104,11 @@ def layout(site, tmp_path_factory):
 @pytest.mark.parametrize("width", WIDTHS)
 def test_no_page_scrolls_sideways(layout, width):
     rec, _ = layout
-    bad = [f"  {rel}: page {r['scrollWidth']} px > viewport {r['innerWidth']} px {r['overflowing']}"
-           for (w, rel), r in sorted(rec.items()) if w == width and r["scrollWidth"] > r["innerWidth"] + 1]
+    bad = [
+        f"  {rel}: page {r['scrollWidth']} px > viewport {r['innerWidth']} px {r['overflowing']}"
+        for (w, rel), r in sorted(rec.items())
+        if w == width and r["scrollWidth"] > r["innerWidth"] + 1
+    ]
     assert not bad, f"pages wider than a {width} px viewport:\n" + "\n".join(bad)
 
 
@@ -116,8 +124,11 @@ def test_no_chart_wider_than_its_container(layout, width):
 def test_one_search_control_per_page(layout):
     rec, _ = layout
     # search.html has its own form beside the header button; the root index.html only redirects to book/
-    bad = [f"  {rel} at {w} px: {r['visibleSearch']}" for (w, rel), r in sorted(rec.items())
-           if rel not in {"search.html", "index.html"} and r["visibleSearch"] != 1]
+    bad = [
+        f"  {rel} at {w} px: {r['visibleSearch']}"
+        for (w, rel), r in sorted(rec.items())
+        if rel not in {"search.html", "index.html"} and r["visibleSearch"] != 1
+    ]
     assert not bad, "pages without exactly one visible search control:\n" + "\n".join(bad)
 
 

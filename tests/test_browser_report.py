@@ -22,10 +22,10 @@ import re
 
 import numpy as np
 import pytest
+from test_browser import CHART_TIMEOUT_MS, CHROMIUM, CHROMIUM_FLAGS, _require_browser
 
 from selfconf import cli
 from selfconf.report.html import FACET_MAX
-from test_browser import CHROMIUM, CHROMIUM_FLAGS, CHART_TIMEOUT_MS, _require_browser
 
 pytestmark = pytest.mark.browser
 WIDTH = 1400
@@ -150,8 +150,9 @@ def test_report_html_reads_well(report_page):
             if n > FACET_MAX:
                 before = page.evaluate("() => document.querySelector('#reliability svg').outerHTML")
                 page.select_option("#reliability .vega-bindings select", names[-1])
-                page.wait_for_function("(b) => document.querySelector('#reliability svg').outerHTML !== b",
-                                       arg=before, timeout=5_000)
+                page.wait_for_function(
+                    "(b) => document.querySelector('#reliability svg').outerHTML !== b", arg=before, timeout=5_000
+                )
                 changed = page.evaluate(JS_CHARTS)
         finally:
             browser.close()

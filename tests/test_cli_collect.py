@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest_stub import API_KEY, QUESTIONS, api_key, collect_argv, questions_csv, stub  # noqa: F401
+
 from selfconf import cli
 from selfconf.cli.collect import SYSTEM_PROMPT, ChatClient, EndpointError, JsonlLog, parse_reply
 
@@ -70,7 +70,9 @@ def test_parse_reply(text, answer, conf, ok):
 
 def test_jsonl_log_drops_a_torn_last_line_and_keeps_the_rest(tmp_path):
     p = tmp_path / "log.jsonl"
-    p.write_text('{"model": "m", "item_id": "1"}\n{"model": "m", "item_id": "2"}\n{"model": "m", "ite', encoding="utf-8")
+    p.write_text(
+        '{"model": "m", "item_id": "1"}\n{"model": "m", "item_id": "2"}\n{"model": "m", "ite', encoding="utf-8"
+    )
     log = JsonlLog(p, key=lambda r: r["item_id"])
     assert log.done_keys() == {"1", "2"} and log.dropped_partial == 1
     log.append({"model": "m", "item_id": "3"})
@@ -177,9 +179,33 @@ def test_client_gives_up_on_a_dead_port():
 def test_collect_bad_question_file_errors(tmp_path, capsys):
     p = tmp_path / "q.csv"
     p.write_text("question,answer\nhi,there\n")
-    rc = cli.main(["collect", "--questions", str(p), "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--out", str(tmp_path / "o.jsonl")])
+    rc = cli.main(
+        [
+            "collect",
+            "--questions",
+            str(p),
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--model",
+            "m",
+            "--out",
+            str(tmp_path / "o.jsonl"),
+        ]
+    )
     assert rc == 2 and "no 'problem' column" in capsys.readouterr().err
-    rc = cli.main(["collect", "--questions", str(tmp_path / "missing.csv"), "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--out", "x"])
+    rc = cli.main(
+        [
+            "collect",
+            "--questions",
+            str(tmp_path / "missing.csv"),
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--model",
+            "m",
+            "--out",
+            "x",
+        ]
+    )
     assert rc == 2 and "missing.csv" in capsys.readouterr().err
 
 
@@ -188,7 +214,12 @@ def test_killed_collect_resumes_without_lost_or_duplicated_rows(stub, questions_
     """SIGKILL a collect mid-run (twice), tear its last line, resume: every item exactly once."""
     out = tmp_path / "killed.jsonl"
     env = {**os.environ, "SELFCONF_TEST_KEY": API_KEY}
-    argv = [sys.executable, "-m", "selfconf.cli", *collect_argv(stub, "paced", questions_csv, out, "--concurrency", "2")]
+    argv = [
+        sys.executable,
+        "-m",
+        "selfconf.cli",
+        *collect_argv(stub, "paced", questions_csv, out, "--concurrency", "2"),
+    ]
     for stop_at in (6, 16):
         proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 20
@@ -228,17 +259,24 @@ def test_fetch_simpleqa_from_local_copy_writes_a_seeded_subsample(tmp_path):
     assert manifest["sha256"] == "feee3f7e7db3617e94e8fcf1977b756ec420ef8568f4e0fcbbe0e92e9d5fc032"
     full = list(csv.DictReader(open(a / "simple_qa_test_set.csv", encoding="utf-8")))
     assert rows[0]["problem"] == full[ids[0]]["problem"]  # item_id is the original row index
-    assert cli.main(["fetch", "simpleqa", "--from", str(SHARED / "simpleqa"), "--dest", str(a), "--sample-seed", "1"]) == 0
+    assert (
+        cli.main(["fetch", "simpleqa", "--from", str(SHARED / "simpleqa"), "--dest", str(a), "--sample-seed", "1"]) == 0
+    )
     other = [r["item_id"] for r in csv.DictReader(open(a / "simpleqa_sample_1500_seed1.csv", encoding="utf-8"))]
     assert other != [r["item_id"] for r in rows]
 
 
-@pytest.mark.skipif(not (SHARED / "mmlu-pro-calibration").is_dir(), reason="../shared/external/mmlu-pro-calibration not present")
+@pytest.mark.skipif(
+    not (SHARED / "mmlu-pro-calibration").is_dir(), reason="../shared/external/mmlu-pro-calibration not present"
+)
 def test_fetch_mmlu_pro_from_local_copy(tmp_path):
     from selfconf.data.fetch import MMLU_PRO_MODELS, read_mmlu_pro_calibration
 
     d = tmp_path / "mmlu"
-    assert cli.main(["fetch", "mmlu-pro-calibration", "--from", str(SHARED / "mmlu-pro-calibration"), "--dest", str(d)]) == 0
+    assert (
+        cli.main(["fetch", "mmlu-pro-calibration", "--from", str(SHARED / "mmlu-pro-calibration"), "--dest", str(d)])
+        == 0
+    )
     assert len(list(d.glob("mmlu_pro_*.csv"))) == len(MMLU_PRO_MODELS) == 26
     df = read_mmlu_pro_calibration(d)
     assert df["model"].nunique() == 26 and len(df) == 26 * 12032
@@ -246,10 +284,16 @@ def test_fetch_mmlu_pro_from_local_copy(tmp_path):
 
 
 def test_fetch_errors_are_clear(tmp_path, capsys):
-    assert cli.main(["fetch", "mmlu-pro-calibration", "--from", str(tmp_path / "nope"), "--dest", str(tmp_path / "d")]) == 2
+    assert (
+        cli.main(["fetch", "mmlu-pro-calibration", "--from", str(tmp_path / "nope"), "--dest", str(tmp_path / "d")])
+        == 2
+    )
     assert "nope" in capsys.readouterr().err
     (tmp_path / "partial").mkdir()
-    assert cli.main(["fetch", "mmlu-pro-calibration", "--from", str(tmp_path / "partial"), "--dest", str(tmp_path / "d")]) == 2
+    assert (
+        cli.main(["fetch", "mmlu-pro-calibration", "--from", str(tmp_path / "partial"), "--dest", str(tmp_path / "d")])
+        == 2
+    )
     assert "mmlu_pro_gpt-4.1_eval_all_None.csv" in capsys.readouterr().err
     from selfconf.data.fetch import read_mmlu_pro_calibration
 

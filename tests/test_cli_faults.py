@@ -6,9 +6,8 @@ import json
 import threading
 import time
 
-import pytest
-
 from conftest_stub import api_key, collect_argv, questions_csv, stub  # noqa: F401
+
 from selfconf import cli
 from selfconf.cli.collect import OutputLock
 from selfconf.cli.grade import grade_stage1, normalize
@@ -46,8 +45,12 @@ def test_a_second_collect_on_the_same_out_is_refused(stub, questions_csv, api_ke
     assert not out.exists() or n_lines(out) == 0
     # concurrent runs: one wins, the other is refused, no row is written twice
     codes = []
-    ts = [threading.Thread(target=lambda: codes.append(cli.main(collect_argv(stub, "paced", questions_csv, out, "--limit", "20"))))
-          for _ in range(2)]
+    ts = [
+        threading.Thread(
+            target=lambda: codes.append(cli.main(collect_argv(stub, "paced", questions_csv, out, "--limit", "20")))
+        )
+        for _ in range(2)
+    ]
     for t in ts:
         t.start()
     for t in ts:
@@ -78,12 +81,32 @@ def _collected(tmp_path, rows):
 
 
 def test_grade_reuses_llm_verdicts_and_fails_when_every_call_fails(stub, tmp_path, capsys):
-    rows = [{"model": "m", "item_id": str(i), "question": f"q{i}", "gold": "Answer 1", "answer": f"answer one {i}",
-             "confidence": 50, "raw": ""} for i in range(3)]
+    rows = [
+        {
+            "model": "m",
+            "item_id": str(i),
+            "question": f"q{i}",
+            "gold": "Answer 1",
+            "answer": f"answer one {i}",
+            "confidence": 50,
+            "raw": "",
+        }
+        for i in range(3)
+    ]
     src = _collected(tmp_path, rows)
     out = tmp_path / "out.jsonl"
-    dead = ["--llm-base-url", "http://127.0.0.1:9/v1", "--llm-model", "judge", "--llm-max-retries", "0",
-            "--llm-timeout", "0.5", "--llm-api-key-env", ""]
+    dead = [
+        "--llm-base-url",
+        "http://127.0.0.1:9/v1",
+        "--llm-model",
+        "judge",
+        "--llm-max-retries",
+        "0",
+        "--llm-timeout",
+        "0.5",
+        "--llm-api-key-env",
+        "",
+    ]
     assert cli.main(["grade", str(src), "--out", str(out), *dead]) == 3
     assert "every one of the 3 grader calls failed" in capsys.readouterr().err
     # a working grader, then a re-run against a dead one: earlier verdicts are kept, nothing is asked

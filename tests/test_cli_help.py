@@ -16,13 +16,32 @@ def _help(capsys, cmd: str) -> str:
 
 def test_report_help(capsys):
     h = _help(capsys, "report")
-    for opt in ("--confidence-scale", "--seed", "--n-boot", "--ece-bins", "--ece-binning", "--ece-edge", "--by",
-                "--json", "--html"):
+    for opt in (
+        "--confidence-scale",
+        "--seed",
+        "--n-boot",
+        "--ece-bins",
+        "--ece-binning",
+        "--ece-edge",
+        "--by",
+        "--json",
+        "--html",
+    ):
         assert opt in h, opt
-    for phrase in ("identical under any permutation", "expectation over tie orders", "scikit-learn",
-                   "more than 5% excluded", "trailing % is accepted under auto and percent, refused under unit",
-                   "<metric>_ci_low / <metric>_ci_high", "risk_coverage (+ _min/_max)", "sticky header",
-                   "model selector", "from_frame", "naming the file and line", ".gz"):
+    for phrase in (
+        "identical under any permutation",
+        "expectation over tie orders",
+        "scikit-learn",
+        "more than 5% excluded",
+        "trailing % is accepted under auto and percent, refused under unit",
+        "<metric>_ci_low / <metric>_ci_high",
+        "risk_coverage (+ _min/_max)",
+        "sticky header",
+        "model selector",
+        "from_frame",
+        "naming the file and line",
+        ".gz",
+    ):
         assert phrase in h, phrase
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest_stub import api_key, collect_argv, questions_csv, stub  # noqa: F401
+
 from selfconf import cli, metrics
 from selfconf.report import CI_METRICS, JSON_MODEL_KEYS, from_frame
 
@@ -64,9 +64,17 @@ def test_json_has_exactly_the_documented_keys_and_matches_metrics(good_csv, caps
     assert a["high_conf_error_rate"] == pytest.approx(2 / 3)  # 90 ok, 80 wrong, 95 wrong
     assert a["risk_coverage"]["0.2"] == pytest.approx(1.0)  # the single most confident answer is wrong
     # exclusions are counted, never silent
-    assert doc["excluded"] == {"total": 2, "missing_confidence": {"a": 1}, "missing_correct": {"b": 1},
-                               "refusal_without_confidence": {}}
-    assert doc["models"][0]["excluded"] == {"missing_confidence": 1, "missing_correct": 0, "refusal_without_confidence": 0}
+    assert doc["excluded"] == {
+        "total": 2,
+        "missing_confidence": {"a": 1},
+        "missing_correct": {"b": 1},
+        "refusal_without_confidence": {},
+    }
+    assert doc["models"][0]["excluded"] == {
+        "missing_confidence": 1,
+        "missing_correct": 0,
+        "refusal_without_confidence": 0,
+    }
     for m in doc["models"]:
         for k in CI_METRICS:
             assert m[f"{k}_ci_low"] <= m[k] + 1e-12 and m[k] <= m[f"{k}_ci_high"] + 1e-12, k
@@ -111,12 +119,28 @@ def test_seed_controls_the_bootstrap(good_csv, capsys):
 @pytest.mark.parametrize(
     "body, scale, message",
     [
-        ("model,item_id,confidence,correct\na,1,90,1\na,2,101,0\n", "percent", r"rows.csv: line 3: field 'confidence' = 101 is outside the percent scale"),
-        ("model,item_id,confidence,correct\na,1,0.5,1\na,2,85,0\n", "unit", r"line 3: .*= 85 is outside the unit scale.*--confidence-scale percent"),
+        (
+            "model,item_id,confidence,correct\na,1,90,1\na,2,101,0\n",
+            "percent",
+            r"rows.csv: line 3: field 'confidence' = 101 is outside the percent scale",
+        ),
+        (
+            "model,item_id,confidence,correct\na,1,0.5,1\na,2,85,0\n",
+            "unit",
+            r"line 3: .*= 85 is outside the unit scale.*--confidence-scale percent",
+        ),
         ("model,item_id,confidence,correct\na,1,-1,1\n", "percent", r"line 2: field 'confidence' = -1 is negative"),
-        ("model,item_id,confidence,correct\na,1,high,1\n", "percent", r"line 2: field 'confidence' must be a number, got 'high'"),
+        (
+            "model,item_id,confidence,correct\na,1,high,1\n",
+            "percent",
+            r"line 2: field 'confidence' must be a number, got 'high'",
+        ),
         ("model,item_id,confidence,correct\na,1,50,2\n", "percent", r"line 2: field 'correct' must be 0/1"),
-        ("model,item_id,confidence,correct\na,1,50,1\na,1,60,0\n", "percent", r"line 3: duplicate row for model 'a', item_id '1'"),
+        (
+            "model,item_id,confidence,correct\na,1,50,1\na,1,60,0\n",
+            "percent",
+            r"line 3: duplicate row for model 'a', item_id '1'",
+        ),
         ("model,item_id,confidence,correct\n,1,50,1\n", "percent", r"line 2: field 'model' is empty"),
         ("model,item_id,correct\na,1,1\n", "percent", r"missing column\(s\) confidence"),
     ],
@@ -131,7 +155,9 @@ def test_bad_input_is_a_clear_error(tmp_path, capsys, body, scale, message):
 
 def test_jsonl_input_errors_name_the_line(tmp_path, capsys):
     p = tmp_path / "rows.jsonl"
-    p.write_text('{"model": "a", "item_id": 1, "confidence": 50, "correct": 1}\n{"model": "a", "item_id": 2, "correct": 1}\n')
+    p.write_text(
+        '{"model": "a", "item_id": 1, "confidence": 50, "correct": 1}\n{"model": "a", "item_id": 2, "correct": 1}\n'
+    )
     assert cli.main(["report", str(p)]) == 2
     assert "rows.jsonl: line 2: missing field 'confidence'" in capsys.readouterr().err
     assert cli.main(["report", str(tmp_path / "absent.csv")]) == 2
@@ -188,9 +214,19 @@ def test_html_renders_both_charts_offline(good_csv, tmp_path, capsys):
     out = tmp_path / "r.html"
     assert cli.main(["report", str(good_csv), "--n-boot", "100", "--html", str(out)]) == 0
     dom = subprocess.run(
-        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--proxy-server=127.0.0.1:9",
-         "--virtual-time-budget=8000", "--dump-dom", out.as_uri()],
-        capture_output=True, text=True, timeout=90,
+        [
+            "chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--proxy-server=127.0.0.1:9",
+            "--virtual-time-budget=8000",
+            "--dump-dom",
+            out.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=90,
     ).stdout
     assert dom.count('class="marks"') == 3, "all three vega charts should render to SVG without network"
     assert ">chart failed to render" not in dom

@@ -6,15 +6,13 @@ import csv
 import gzip
 import json
 import math
-import threading
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-
 from conftest_stub import api_key, collect_argv, questions_csv, stub  # noqa: F401
+
 from selfconf import cli, metrics, report
 
 
@@ -33,7 +31,7 @@ def synthetic(n_models: int, n_items: int, seed: int = 0, heaped: bool = True):
     rows = []
     for m in range(n_models):
         skill = rng.uniform(0.3, 0.9)
-        conf = (rng.choice([60, 70, 80, 90, 95, 100], n_items) if heaped else rng.integers(0, 101, n_items))
+        conf = rng.choice([60, 70, 80, 90, 95, 100], n_items) if heaped else rng.integers(0, 101, n_items)
         correct = (rng.random(n_items) < skill).astype(int)
         rows += [(f"model-{m}", str(i), int(c), int(y)) for i, (c, y) in enumerate(zip(conf, correct))]
     return rows
@@ -48,6 +46,7 @@ def write_csv(path: Path, rows, header=("model", "item_id", "confidence", "corre
 
 
 # ---------------------------------------------------------------- order invariance
+
 
 @pytest.mark.slow
 def test_permuted_rows_give_byte_identical_json_text_and_html_on_100k_rows(tmp_path, capsys):
@@ -79,7 +78,9 @@ def test_permuted_stub_pipeline_output_gives_identical_json(stub, questions_csv,
     assert cli.main(["grade", str(raw), "--out", str(g), "--unresolved-as-incorrect"]) == 0
     lines = g.read_text(encoding="utf-8").splitlines()
     shuffled = tmp_path / "s.graded.jsonl"
-    shuffled.write_text("\n".join(lines[i] for i in np.random.default_rng(1).permutation(len(lines))) + "\n", encoding="utf-8")
+    shuffled.write_text(
+        "\n".join(lines[i] for i in np.random.default_rng(1).permutation(len(lines))) + "\n", encoding="utf-8"
+    )
     capsys.readouterr()
     x = run_json(capsys, str(g), "--n-boot", "200")
     y = run_json(capsys, str(shuffled), "--n-boot", "200")
@@ -89,7 +90,10 @@ def test_permuted_stub_pipeline_output_gives_identical_json(stub, questions_csv,
 
 # ---------------------------------------------------------------- scale
 
-@pytest.mark.parametrize("values, scale", [([0.9, 0.5, 0.2], "unit"), ([90, 50, 1], "percent"), (["80%", "0", "1"], "percent")])
+
+@pytest.mark.parametrize(
+    "values, scale", [([0.9, 0.5, 0.2], "unit"), ([90, 50, 1], "percent"), (["80%", "0", "1"], "percent")]
+)
 def test_auto_scale(tmp_path, capsys, values, scale):
     p = write_csv(tmp_path / "r.csv", [("m", i, v, i % 2) for i, v in enumerate(values)])
     doc = run_json(capsys, str(p), "--n-boot", "20")
@@ -106,7 +110,11 @@ def test_unit_file_under_auto_reports_unit_means(tmp_path, capsys):
     "values, extra, message",
     [
         ([0, 1, 1], [], r"every confidence is exactly 0 or 1.*--confidence-scale"),
-        ([90, 0.5, 80, 0.7], [], r"mix scales: values above 1 .* at .*line 2.*fractional values at or below 1 at .*line 3"),
+        (
+            [90, 0.5, 80, 0.7],
+            [],
+            r"mix scales: values above 1 .* at .*line 2.*fractional values at or below 1 at .*line 3",
+        ),
         (["80%", 0.5], [], r"mix scales"),
         (["80%", "0.5"], ["--confidence-scale", "unit"], r"line 2: confidence written with '%'"),
     ],
@@ -142,8 +150,15 @@ def test_bom_crlf_and_gzip_read_like_plain_utf8(tmp_path, capsys):
     gz = tmp_path / "g.csv.gz"
     gz.write_bytes(gzip.compress(GOOD.encode()))
     jl = tmp_path / "j.jsonl.gz"
-    jl.write_bytes(gzip.compress(b"\xef\xbb\xbf" + "\r\n".join(json.dumps({"model": "a", "item_id": i, "confidence": c, "correct": y})
-                                                              for i, c, y in ((1, 90, 1), (2, 40, 0), (3, 70, 1))).encode()))
+    jl.write_bytes(
+        gzip.compress(
+            b"\xef\xbb\xbf"
+            + "\r\n".join(
+                json.dumps({"model": "a", "item_id": i, "confidence": c, "correct": y})
+                for i, c, y in ((1, 90, 1), (2, 40, 0), (3, 70, 1))
+            ).encode()
+        )
+    )
     docs = [run_json(capsys, str(p), "--n-boot", "50")["models"] for p in (plain, bom, gz, jl)]
     assert docs[0] == docs[1] == docs[2] == docs[3]
 
@@ -179,6 +194,7 @@ def test_bom_header_error_has_no_invisible_character(tmp_path, capsys):
 
 # ---------------------------------------------------------------- exclusions and warnings
 
+
 def test_ungraded_share_above_5_percent_warns_in_every_output(tmp_path, capsys):
     rows = [("m", i, 80, 1 if i < 60 else "") for i in range(100)] + [("ok", i, 80, i % 2) for i in range(50)]
     rows += [("m", 200, "", 0)]
@@ -187,7 +203,9 @@ def test_ungraded_share_above_5_percent_warns_in_every_output(tmp_path, capsys):
     with open(p, "a") as fh:
         fh.write("m,201,,0\n")
     p2 = tmp_path / "r2.csv"
-    write_csv(p2, [("m", 300 + i, "", 0, 1) for i in range(3)], ("model", "item_id", "confidence", "correct", "refusal"))
+    write_csv(
+        p2, [("m", 300 + i, "", 0, 1) for i in range(3)], ("model", "item_id", "confidence", "correct", "refusal")
+    )
     doc = run_json(capsys, str(p), str(p2), "--n-boot", "50", "--html", str(tmp_path / "r.html"))
     m = next(x for x in doc["models"] if x["model"] == "m")
     assert m["accuracy"] == 1.0 and m["n"] == 60
@@ -202,6 +220,7 @@ def test_ungraded_share_above_5_percent_warns_in_every_output(tmp_path, capsys):
 
 
 # ---------------------------------------------------------------- metrics oracles
+
 
 @pytest.mark.parametrize("edge", ["upper", "lower"])
 @pytest.mark.parametrize("binning", ["equal_width", "equal_mass"])
@@ -271,7 +290,6 @@ def test_count_draws_have_row_bootstrap_moments():
     assert acc.std() == pytest.approx(np.sqrt(0.4 * 0.6 / 100), rel=0.03)
 
 
-
 def test_poisson_count_draws_have_poisson_bootstrap_moments():
     from selfconf.bootstrap import poisson_count_draws
 
@@ -295,8 +313,14 @@ def test_poisson_count_draws_have_poisson_bootstrap_moments():
 
 def test_poisson_resampling_on_the_command_line(tmp_path, capsys):
     rng = np.random.default_rng(8)
-    df = pd.DataFrame({"model": np.repeat(["a", "b"], 300), "item_id": np.tile(np.arange(300), 2),
-                       "confidence": rng.integers(0, 101, 600), "correct": rng.integers(0, 2, 600)})
+    df = pd.DataFrame(
+        {
+            "model": np.repeat(["a", "b"], 300),
+            "item_id": np.tile(np.arange(300), 2),
+            "confidence": rng.integers(0, 101, 600),
+            "correct": rng.integers(0, 2, 600),
+        }
+    )
     path = tmp_path / "rows.csv"
     df.to_csv(path, index=False)
     docs = {}
@@ -319,8 +343,14 @@ def test_poisson_resampling_on_the_command_line(tmp_path, capsys):
 
 def test_tiny_units_survive_empty_poisson_draws():
     # a model with one row: about exp(-1) = 37% of its Poisson draws hold no row; they are left out
-    df = pd.DataFrame({"model": ["big"] * 40 + ["one"], "item_id": range(41),
-                       "confidence": [60, 90] * 20 + [70], "correct": [0, 1] * 20 + [1]})
+    df = pd.DataFrame(
+        {
+            "model": ["big"] * 40 + ["one"],
+            "item_id": range(41),
+            "confidence": [60, 90] * 20 + [70],
+            "correct": [0, 1] * 20 + [1],
+        }
+    )
     tab = report.from_frame(df, n_boot=300, seed=1, resampling="poisson")
     one = tab[tab["model"] == "one"].iloc[0]
     assert one["n"] == 1 and one["accuracy"] == 1.0
@@ -331,11 +361,34 @@ def test_tiny_units_survive_empty_poisson_draws():
 
 # ---------------------------------------------------------------- options
 
+
 def test_by_column_and_ece_options(tmp_path, capsys):
     rows = [("m", i, 50 + (i % 5) * 10, i % 3 == 0, "math" if i % 2 else "law") for i in range(200)]
-    p = write_csv(tmp_path / "r.csv", [(a, b, c, int(d), e) for a, b, c, d, e in rows], ("model", "item_id", "confidence", "correct", "subject"))
-    doc = run_json(capsys, str(p), "--n-boot", "50", "--by", "subject", "--ece-edge", "lower", "--ece-binning", "equal_mass", "--ece-bins", "5")
-    assert doc["by"] == "subject" and doc["ece_edge"] == "lower" and doc["ece_binning"] == "equal_mass" and doc["ece_bins"] == 5
+    p = write_csv(
+        tmp_path / "r.csv",
+        [(a, b, c, int(d), e) for a, b, c, d, e in rows],
+        ("model", "item_id", "confidence", "correct", "subject"),
+    )
+    doc = run_json(
+        capsys,
+        str(p),
+        "--n-boot",
+        "50",
+        "--by",
+        "subject",
+        "--ece-edge",
+        "lower",
+        "--ece-binning",
+        "equal_mass",
+        "--ece-bins",
+        "5",
+    )
+    assert (
+        doc["by"] == "subject"
+        and doc["ece_edge"] == "lower"
+        and doc["ece_binning"] == "equal_mass"
+        and doc["ece_bins"] == 5
+    )
     assert [g["group"] for g in doc["groups"]] == ["law", "math"]
     assert sum(g["n"] for g in doc["groups"]) == doc["models"][0]["n"] == 200
     assert any("edge lower" in c for c in doc["conventions"])
@@ -351,7 +404,16 @@ def test_help_documents_the_conventions(capsys):
     with pytest.raises(SystemExit):
         cli.main(["report", "--help"])
     out = capsys.readouterr().out
-    for s in ("--confidence-scale", "--ece-edge", "--ece-binning", "--ece-bins", "--by", "scikit-learn", "permutation", "tie"):
+    for s in (
+        "--confidence-scale",
+        "--ece-edge",
+        "--ece-binning",
+        "--ece-bins",
+        "--by",
+        "scikit-learn",
+        "permutation",
+        "tie",
+    ):
         assert s in out, s
 
 
@@ -364,7 +426,16 @@ def test_from_frame_signature_and_defaults():
 
     sig = inspect.signature(from_frame)
     assert {k: v.default for k, v in sig.parameters.items() if k != "df"} == {
-        "confidence_scale": "auto", "seed": 0, "n_boot": 2000, "by": None, "ece_bins": 10,
-        "ece_binning": "equal_width", "ece_edge": "upper", "resampling": "rows"}
+        "confidence_scale": "auto",
+        "seed": 0,
+        "n_boot": 2000,
+        "by": None,
+        "ece_bins": 10,
+        "ece_binning": "equal_width",
+        "ece_edge": "upper",
+        "resampling": "rows",
+    }
     with pytest.raises(ValueError, match=r"frame: row 1: field 'confidence' must be a number"):
-        from_frame(pd.DataFrame({"model": ["a", "a"], "item_id": [1, 2], "confidence": ["0.5", "x"], "correct": [1, 0]}))
+        from_frame(
+            pd.DataFrame({"model": ["a", "a"], "item_id": [1, 2], "confidence": ["0.5", "x"], "correct": [1, 0]})
+        )

@@ -9,8 +9,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from selfconf.claims import consistency as cc
 from selfconf.book.audit import load_claims
+from selfconf.claims import consistency as cc
 
 
 def _doc(**claims) -> dict:
@@ -49,6 +49,7 @@ def _set(doc: dict, cid: str, value) -> dict:
 
 
 # --- reading printed values ------------------------------------------------------------------------
+
 
 def test_interval_is_exact_and_closed():
     p = _p(a=(0.77, 3), b=(66.5, 1), n=(1500, 0))
@@ -92,6 +93,7 @@ def test_check_rejects_unknown_status():
 
 # --- helpers ---------------------------------------------------------------------------------------
 
+
 def test_reachable_counts_grim():
     p = _p(acc=(66.5, 1))
     assert cc.reachable_counts(1461, p.interval("acc")) == [971, 972]
@@ -133,10 +135,17 @@ def test_implied_second_n_inverts_the_wald_interval():
 
 # --- Table 1 checks: pass, fail, unclear ---------------------------------------------------------
 
-GOOGLE = dict(t1_google_n=(1461, 0), t1_google_acc=(66.5, 1), t1_google_mean_conf=(92.8, 1),
-              t1_google_citl=(26.3, 1), t1_google_ece=(0.263, 3), t1_google_brier=(0.271, 3),
-              t1_google_self_auroc=(0.746, 3), t1_google_self_auroc_ci_lo=(0.722, 3),
-              t1_google_self_auroc_ci_hi=(0.770, 3))
+GOOGLE = dict(
+    t1_google_n=(1461, 0),
+    t1_google_acc=(66.5, 1),
+    t1_google_mean_conf=(92.8, 1),
+    t1_google_citl=(26.3, 1),
+    t1_google_ece=(0.263, 3),
+    t1_google_brier=(0.271, 3),
+    t1_google_self_auroc=(0.746, 3),
+    t1_google_self_auroc_ci_lo=(0.722, 3),
+    t1_google_self_auroc_ci_hi=(0.770, 3),
+)
 
 
 def _google(**over):
@@ -192,6 +201,7 @@ def test_auroc_ci_pass_fail_unclear():
 
 # --- whole-document checks, on the paper and on perturbed copies -----------------------------------
 
+
 def test_every_status_is_valid_and_the_paper_has_no_failure(real_checks):
     assert real_checks, "no checks ran"
     assert {c.status for c in real_checks.values()} <= set(cc.STATUSES)
@@ -220,28 +230,31 @@ def _status(doc, key):
     return check.status
 
 
-@pytest.mark.parametrize("cid, value, key", [
-    ("design_n_graded_frontier", 13447, "counts/frontier_total"),
-    ("design_n_graded_total", 22249, "counts/grand_total"),
-    ("r1_highconf_wrong_pooled_pct", 60.3, "counts/highconf_share"),
-    ("t1_mistral_citl", 73.9, "table1/citl_mistral"),
-    ("r1_n_models_all_bins_positive", 8, "result1/all_bins_positive"),
-    ("r1_citl_range_max", 64.2, "result1/citl_range"),
-    ("r1_n_models_below_threshold", 5, "result1/six_below"),
-    ("t2_xai_err_cov100", 61.9, "table2/cov100_xai"),
-    ("t2_anthropic_err_cov80", 50.0, "table2/covered_counts_anthropic"),
-    ("us_between_model_identity_contribution", 0.167, "differences/us_identity"),
-    ("t4_llama32_delta", 14, "differences/t4_llama32"),
-    ("ladder_p_holm_adj", 0.095, "ladder/holm"),
-    ("ladder_power_min_delta", 0.04, "ladder/power"),
-    ("t3_core_acc", 0.858, "ladder/grim_core"),
-    ("regrade_agreement_pct", 98.1, "grading/regrade_agreement"),
-    ("regrade_acc_after", 1.0, "grading/regrade_accuracy"),
-    ("topic_llama32_acc_after", 30.0, "local/topic_grim"),
-    ("xb_panel_auroc_ci_hi", 0.720, "intervals/ci_xb_panel_auroc"),
-    ("bench_age_gap_range_max", 62, "benchmark/range"),
-    ("oracle_bin_acc_sd", 0.100, "ladder/bin_sd"),
-])
+@pytest.mark.parametrize(
+    "cid, value, key",
+    [
+        ("design_n_graded_frontier", 13447, "counts/frontier_total"),
+        ("design_n_graded_total", 22249, "counts/grand_total"),
+        ("r1_highconf_wrong_pooled_pct", 60.3, "counts/highconf_share"),
+        ("t1_mistral_citl", 73.9, "table1/citl_mistral"),
+        ("r1_n_models_all_bins_positive", 8, "result1/all_bins_positive"),
+        ("r1_citl_range_max", 64.2, "result1/citl_range"),
+        ("r1_n_models_below_threshold", 5, "result1/six_below"),
+        ("t2_xai_err_cov100", 61.9, "table2/cov100_xai"),
+        ("t2_anthropic_err_cov80", 50.0, "table2/covered_counts_anthropic"),
+        ("us_between_model_identity_contribution", 0.167, "differences/us_identity"),
+        ("t4_llama32_delta", 14, "differences/t4_llama32"),
+        ("ladder_p_holm_adj", 0.095, "ladder/holm"),
+        ("ladder_power_min_delta", 0.04, "ladder/power"),
+        ("t3_core_acc", 0.858, "ladder/grim_core"),
+        ("regrade_agreement_pct", 98.1, "grading/regrade_agreement"),
+        ("regrade_acc_after", 1.0, "grading/regrade_accuracy"),
+        ("topic_llama32_acc_after", 30.0, "local/topic_grim"),
+        ("xb_panel_auroc_ci_hi", 0.720, "intervals/ci_xb_panel_auroc"),
+        ("bench_age_gap_range_max", 62, "benchmark/range"),
+        ("oracle_bin_acc_sd", 0.100, "ladder/bin_sd"),
+    ],
+)
 def test_a_perturbed_number_fails_its_check(real_doc, cid, value, key):
     assert _status(real_doc, key) != "fail"
     assert _status(_set(real_doc, cid, value), key) == "fail"

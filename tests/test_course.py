@@ -24,8 +24,7 @@ from selfconf import course
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "external"
-FAST = {"20_calibration_vs_discrimination": {"n_boot": 300},
-        "21_seed_variation": {"n_boot": 300, "n_seeds": 3}}
+FAST = {"20_calibration_vs_discrimination": {"n_boot": 300}, "21_seed_variation": {"n_boot": 300, "n_seeds": 3}}
 CHECK_CALL = re.compile(r'^grader\.check\("([^"]+)"\)\s*$')
 
 
@@ -70,8 +69,12 @@ def _check_results(nb) -> dict[str, str]:
     for c in nb.cells:
         m = CHECK_CALL.match(c.source.strip()) if c.cell_type == "code" else None
         if m:
-            text = "".join(o.get("data", {}).get("text/plain", "") if o.get("output_type") == "execute_result"
-                           else o.get("text", "") for o in c.outputs)
+            text = "".join(
+                o.get("data", {}).get("text/plain", "")
+                if o.get("output_type") == "execute_result"
+                else o.get("text", "")
+                for o in c.outputs
+            )
             out[m.group(1)] = text
     return out
 
@@ -105,6 +108,7 @@ def kernel_env(tmp_path_factory):
 
 
 # ------------------------------------------------------------------ editions (no execution)
+
 
 def test_at_least_twelve_exercises_most_of_them_checked():
     names = [n for s in course.TEACHING for n in _exercises_in_master(s)]
@@ -199,6 +203,7 @@ def test_a_plausible_wrong_answer_fails_each_check(editions, kernel_env, tmp_pat
 
 # ------------------------------------------------------------------ launch buttons and published notebooks
 
+
 @pytest.mark.book
 def test_launch_buttons_open_notebooks_the_publishing_step_writes(built_book, tmp_path):
     from bs4 import BeautifulSoup
@@ -213,10 +218,14 @@ def test_launch_buttons_open_notebooks_the_publishing_step_writes(built_book, tm
             href = a["href"]
             for prefix in (f"https://colab.research.google.com/github/{org_repo}/blob/{branch}/",):
                 if href.startswith(prefix):
-                    opened.setdefault(page.stem, []).append(href[len(prefix):])
-            m = re.match(rf"https://mybinder\.org/v2/gh/{re.escape(org_repo)}/{branch}\?urlpath=(?:tree|lab/tree)(?:/|%2F)(.+)$", href)
+                    opened.setdefault(page.stem, []).append(href[len(prefix) :])
+            m = re.match(
+                rf"https://mybinder\.org/v2/gh/{re.escape(org_repo)}/{branch}\?urlpath=(?:tree|lab/tree)(?:/|%2F)(.+)$",
+                href,
+            )
             if m:
                 from urllib.parse import unquote
+
                 opened.setdefault(page.stem, []).append(unquote(m.group(1)))
     for stem in ("20_calibration_vs_discrimination", "21_seed_variation", "04_result1", "05_result2"):
         assert stem in opened, f"no Colab/Binder button on {stem}"
@@ -247,6 +256,7 @@ def test_teaching_pages_show_code_behind_toggles(built_book):
 
 # ------------------------------------------------------------------ a downloaded notebook in a fresh environment
 
+
 @pytest.mark.slow
 @pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
 def test_downloaded_teaching_notebook_runs_in_a_fresh_environment(tmp_path, editions):
@@ -260,8 +270,11 @@ def test_downloaded_teaching_notebook_runs_in_a_fresh_environment(tmp_path, edit
         shutil.copyfile(ROOT / name, src / name)
     shutil.copytree(ROOT / "src", src / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     wheels = tmp_path / "wheels"
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(src)],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(src)],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     wheel = next(wheels.glob("selfconf-*.whl"))
     import zipfile
@@ -275,8 +288,12 @@ def test_downloaded_teaching_notebook_runs_in_a_fresh_environment(tmp_path, edit
     py = env_dir / "bin" / "python"
     r = subprocess.run([str(py), "-m", "pip", "install", "-q", "nbclient", "ipykernel"], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
-    probe = subprocess.run([str(py), "-c", "import importlib.util as u; print(u.find_spec('selfconf'), u.find_spec('altair'))"],
-                           capture_output=True, text=True, env={"PATH": os.environ["PATH"]})
+    probe = subprocess.run(
+        [str(py), "-c", "import importlib.util as u; print(u.find_spec('selfconf'), u.find_spec('altair'))"],
+        capture_output=True,
+        text=True,
+        env={"PATH": os.environ["PATH"]},
+    )
     assert probe.stdout.split() == ["None", "None"], "the fresh environment must not have the package yet"
 
     # the notebook a student downloads from the teaching page: the master with its install cell (what the
@@ -288,24 +305,41 @@ def test_downloaded_teaching_notebook_runs_in_a_fresh_environment(tmp_path, edit
     work = tmp_path / "student-home"
     work.mkdir()
     nbformat.write(nb, work / f"{stem}.ipynb")
-    runner = ("import nbformat, sys; from nbclient import NotebookClient; "
-              "nb = nbformat.read(sys.argv[1], as_version=4); "
-              "NotebookClient(nb, timeout=1800, kernel_name='python3', resources={'metadata': {'path': sys.argv[2]}}).execute(); "
-              "nbformat.write(nb, sys.argv[1])")
-    env = {"PATH": f"{env_dir / 'bin'}:{os.environ['PATH']}", "HOME": str(tmp_path / "home"),
-           "SELFCONF_WHEEL": str(wheel), "SELFCONF_EXTERNAL_FROM": str(SHARED),
-           "SELFCONF_CACHE": str(tmp_path / "cache"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    runner = (
+        "import nbformat, sys; from nbclient import NotebookClient; "
+        "nb = nbformat.read(sys.argv[1], as_version=4); "
+        "NotebookClient(nb, timeout=1800, kernel_name='python3', resources={'metadata': {'path': sys.argv[2]}}).execute(); "
+        "nbformat.write(nb, sys.argv[1])"
+    )
+    env = {
+        "PATH": f"{env_dir / 'bin'}:{os.environ['PATH']}",
+        "HOME": str(tmp_path / "home"),
+        "SELFCONF_WHEEL": str(wheel),
+        "SELFCONF_EXTERNAL_FROM": str(SHARED),
+        "SELFCONF_CACHE": str(tmp_path / "cache"),
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+    }
     if os.environ.get("PIP_INDEX_URL"):
         env["PIP_INDEX_URL"] = os.environ["PIP_INDEX_URL"]
     if os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache" / "pip").is_dir():
         env["PIP_CACHE_DIR"] = str(Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "pip")
-    r = subprocess.run([str(py), "-c", runner, str(work / f"{stem}.ipynb"), str(work)], capture_output=True,
-                       text=True, env=env, cwd=work, timeout=3600)
+    r = subprocess.run(
+        [str(py), "-c", runner, str(work / f"{stem}.ipynb"), str(work)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=work,
+        timeout=3600,
+    )
     assert r.returncode == 0, (r.stdout + r.stderr)[-6000:]
     done = nbformat.read(work / f"{stem}.ipynb", as_version=4)
     assert not [o for c in done.cells if c.cell_type == "code" for o in c.outputs if o.get("output_type") == "error"]
-    installed = subprocess.run([str(py), "-c", "import selfconf, otter, altair; print(selfconf.__file__)"],
-                               capture_output=True, text=True, env=env)
+    installed = subprocess.run(
+        [str(py), "-c", "import selfconf, otter, altair; print(selfconf.__file__)"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert str(env_dir) in installed.stdout, installed.stdout + installed.stderr
 
 
@@ -319,7 +353,6 @@ def test_seed_variation_page_shows_the_papers_printed_interval_beside_the_spread
     page = (built_book / "book" / "21_seed_variation.html").read_text(encoding="utf-8")
     shown = dict(re.findall(r'<span class="selfconf-printed" data-claim="([^"]+)"[^>]*>([^<]*)</span>', page))
     claims = {c["id"]: c for c in yaml.safe_load((ROOT / "data/paper/claims.yaml").read_text())["claims"]}
-    expected = {k: c["printed"] for k, c in claims.items()
-                if re.fullmatch(r"t1_[a-z]+_self_auroc_ci_(lo|hi)", k)}
+    expected = {k: c["printed"] for k, c in claims.items() if re.fullmatch(r"t1_[a-z]+_self_auroc_ci_(lo|hi)", k)}
     assert len(expected) == 18 and shown == expected
     assert "paper prints: low" in page and "paper prints: high" in page

@@ -11,8 +11,7 @@ import pandas as pd
 import pytest
 
 from selfconf import datasets
-from selfconf.data import fetch
-from selfconf.data import load_collection
+from selfconf.data import fetch, load_collection
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "external"
@@ -21,7 +20,8 @@ SHARED = ROOT.parent / "shared" / "external"
 def test_shipped_collection_is_byte_identical_to_the_reconstruction():
     shipped = gzip.decompress(datasets.collection_file().read_bytes())
     assert shipped == (ROOT / "data" / "reconstructed" / "collection.csv").read_bytes(), (
-        "src/selfconf/datasets/collection.csv.gz is stale: run `python -m selfconf.datasets pack`")
+        "src/selfconf/datasets/collection.csv.gz is stale: run `python -m selfconf.datasets pack`"
+    )
 
 
 def test_load_collection_is_marked_as_a_reconstruction_and_equals_the_loader():

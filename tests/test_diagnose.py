@@ -7,8 +7,8 @@ import math
 from collections import Counter
 
 import pytest
-
 from conftest_stub import api_key, stub  # noqa: F401
+
 from selfconf import cli
 from selfconf.cli.diagnose import TIERS, WEIGHTS, composite, grade_item, load_battery, score_answers, tier
 from selfconf.cli.diagnose.scoring import parse_number
@@ -39,8 +39,9 @@ def test_every_accepted_answer_grades_correct_and_a_wrong_one_does_not(item):
     assert grade_item(item, "ABSTAIN") == (0, True)
     assert grade_item(item, "zebra 98765")[0] == 0
     if "numeric" in item:
-        assert parse_number(item["answers"][0], percent_as_fraction=item["numeric"]["percent_as_fraction"]) == pytest.approx(
-            item["numeric"]["value"], abs=item["numeric"]["tol"] + 1e-9)
+        assert parse_number(
+            item["answers"][0], percent_as_fraction=item["numeric"]["percent_as_fraction"]
+        ) == pytest.approx(item["numeric"]["value"], abs=item["numeric"]["tol"] + 1e-9)
 
 
 def test_numeric_forms():
@@ -98,8 +99,10 @@ def test_composite_formula_and_tiers():
 
 
 def test_hedger_is_uninformative_not_confidently_blind():
-    answers = [{"item_id": it["id"], "answer": it["answers"][0] if i % 2 else "wrong", "confidence": 40}
-               for i, it in enumerate(ITEMS)]
+    answers = [
+        {"item_id": it["id"], "answer": it["answers"][0] if i % 2 else "wrong", "confidence": 40}
+        for i, it in enumerate(ITEMS)
+    ]
     res = score_answers(answers)
     assert res.gap < 0 and res.composite < 35 and res.tier == "uninformative"
 
@@ -120,7 +123,10 @@ def test_answers_file_errors(tmp_path, capsys):
     assert "'nope-01' is not in the battery" in capsys.readouterr().err
     p.write_text(json.dumps({"item_id": ITEMS[0]["id"], "answer": "x", "confidence": 150}) + "\n")
     assert cli.main(["diagnose", "--answers", str(p)]) == 2
-    assert "record 1 (item nume-01): field 'confidence' = 150 is outside the percent scale [0, 100]" in capsys.readouterr().err
+    assert (
+        "record 1 (item nume-01): field 'confidence' = 150 is outside the percent scale [0, 100]"
+        in capsys.readouterr().err
+    )
 
 
 def test_answers_file_cli_json(tmp_path, capsys):
@@ -136,12 +142,26 @@ def test_answers_file_cli_json(tmp_path, capsys):
 @pytest.mark.parametrize("model, expect", [("calibrated", "well-calibrated"), ("overconfident", "confidently blind")])
 def test_diagnose_against_stub(model, expect, stub, api_key, tmp_path, capsys):
     out = tmp_path / f"diag-{model}.jsonl"
-    argv = ["diagnose", "--base-url", stub.base_url, "--model", model, "--out", str(out), "--api-key-env",
-            "SELFCONF_TEST_KEY", "--backoff-base", "0.01", "--json"]
+    argv = [
+        "diagnose",
+        "--base-url",
+        stub.base_url,
+        "--model",
+        model,
+        "--out",
+        str(out),
+        "--api-key-env",
+        "SELFCONF_TEST_KEY",
+        "--backoff-base",
+        "0.01",
+        "--json",
+    ]
     assert cli.main(argv) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["tier"] == expect and doc["n_missing"] == 0
-    sent = [q for q in stub.requests if q["body"]["model"] == model and "ABSTAIN" in q["body"]["messages"][0]["content"]]
+    sent = [
+        q for q in stub.requests if q["body"]["model"] == model and "ABSTAIN" in q["body"]["messages"][0]["content"]
+    ]
     assert len({q["body"]["messages"][1]["content"] for q in sent}) == len(ITEMS)
     # a second run resumes from the log and asks nothing new
     n = len(stub.requests)
@@ -150,8 +170,17 @@ def test_diagnose_against_stub(model, expect, stub, api_key, tmp_path, capsys):
 
 
 def test_diagnose_malformed_replies_are_reported(stub, api_key, tmp_path, capsys):
-    argv = ["diagnose", "--base-url", stub.base_url, "--model", "malformed", "--out", str(tmp_path / "m.jsonl"),
-            "--backoff-base", "0.01"]
+    argv = [
+        "diagnose",
+        "--base-url",
+        stub.base_url,
+        "--model",
+        "malformed",
+        "--out",
+        str(tmp_path / "m.jsonl"),
+        "--backoff-base",
+        "0.01",
+    ]
     assert cli.main(argv) == 0
     out = capsys.readouterr().out
     n = int(out.split("replies without a usable confidence ")[1].split(";")[0])
@@ -167,16 +196,37 @@ def test_list_battery(capsys):
 
 @pytest.mark.parametrize("model", ["flaky", "dropping"])
 def test_diagnose_survives_transport_failures(model, stub, api_key, tmp_path, capsys):
-    argv = ["diagnose", "--base-url", stub.base_url, "--model", model, "--out", str(tmp_path / "d.jsonl"),
-            "--api-key-env", "SELFCONF_TEST_KEY", "--backoff-base", "0.01", "--json"]
+    argv = [
+        "diagnose",
+        "--base-url",
+        stub.base_url,
+        "--model",
+        model,
+        "--out",
+        str(tmp_path / "d.jsonl"),
+        "--api-key-env",
+        "SELFCONF_TEST_KEY",
+        "--backoff-base",
+        "0.01",
+        "--json",
+    ]
     assert cli.main(argv) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["n_missing"] == 0 and doc["tier"] == "well-calibrated"  # these answer like 'calibrated' on retry
 
 
 def test_diagnose_unauthorized_exits_3(stub, api_key, tmp_path, capsys):
-    argv = ["diagnose", "--base-url", stub.base_url, "--model", "unauthorized", "--out", str(tmp_path / "d.jsonl"),
-            "--api-key-env", "SELFCONF_TEST_KEY"]
+    argv = [
+        "diagnose",
+        "--base-url",
+        stub.base_url,
+        "--model",
+        "unauthorized",
+        "--out",
+        str(tmp_path / "d.jsonl"),
+        "--api-key-env",
+        "SELFCONF_TEST_KEY",
+    ]
     assert cli.main(argv) == 3
     err = capsys.readouterr().err
     assert "HTTP 401" in err and "sk-test" not in err
@@ -207,8 +257,14 @@ def test_probe_abstentions_scale_the_composite():
     rate = 1 - k / len(PROBES)
     assert res.probe_answer_rate == pytest.approx(rate)
     assert res.accuracy == pytest.approx(rate)  # an abstention on an answerable probe is a wrong answer
-    raw, _ = composite({"brier": res.brier, "gap": res.gap, "discrimination": res.discrimination,
-                        "trap_abstention": res.trap_abstention})
+    raw, _ = composite(
+        {
+            "brier": res.brier,
+            "gap": res.gap,
+            "discrimination": res.discrimination,
+            "trap_abstention": res.trap_abstention,
+        }
+    )
     assert res.composite == pytest.approx(rate * raw) and res.composite < raw
 
 
@@ -262,19 +318,23 @@ def test_unknown_at_high_confidence_is_not_an_abstention():
     assert score_answers(answers).trap_abstention == 1.0
 
 
-@pytest.mark.parametrize("values, scale, expect_conf", [
-    ([80] * 134, "auto", 0.8),
-    ([0.8] * 134, "auto", 0.8),
-    (["80%"] * 134, "auto", 0.8),
-    ([1] * 134, "percent", 0.01),
-    ([1] * 134, "unit", 1.0),
-])
+@pytest.mark.parametrize(
+    "values, scale, expect_conf",
+    [
+        ([80] * 134, "auto", 0.8),
+        ([0.8] * 134, "auto", 0.8),
+        (["80%"] * 134, "auto", 0.8),
+        ([1] * 134, "percent", 0.01),
+        ([1] * 134, "unit", 1.0),
+    ],
+)
 def test_confidences_use_the_report_scale_rule(values, scale, expect_conf):
     answers = [{"item_id": it["id"], "answer": it["answers"][0], "confidence": v} for it, v in zip(ITEMS, values)]
     res = score_answers(answers, confidence_scale=scale)
     assert res.mean_confidence == pytest.approx(expect_conf)
-    assert res.confidence_scale == ("percent" if scale == "auto" and values[0] != 0.8 else
-                                    "unit" if scale == "auto" else scale)
+    assert res.confidence_scale == (
+        "percent" if scale == "auto" and values[0] != 0.8 else "unit" if scale == "auto" else scale
+    )
 
 
 def test_scale_errors_come_from_the_report_rule():
@@ -282,7 +342,9 @@ def test_scale_errors_come_from_the_report_rule():
 
     base = [{"item_id": it["id"], "answer": it["answers"][0]} for it in ITEMS]
     mixed = [dict(a, confidence=(80 if i < 5 else 0.7)) for i, a in enumerate(base)]
-    with pytest.raises(ValueError, match=r"confidences mix scales: values above 1 .* at answers: record 1 \(item nume-01\)"):
+    with pytest.raises(
+        ValueError, match=r"confidences mix scales: values above 1 .* at answers: record 1 \(item nume-01\)"
+    ):
         score_answers(mixed)
     ambiguous = [dict(a, confidence=(i % 2)) for i, a in enumerate(base)]
     with pytest.raises(ValueError, match="every confidence is exactly 0 or 1"):
@@ -293,12 +355,16 @@ def test_scale_errors_come_from_the_report_rule():
         score_answers([dict(a, confidence=("high" if i == 2 else 50)) for i, a in enumerate(base)])
     # one detection function, shared: diagnose does not carry a copy of the rule
     import selfconf.cli.diagnose.scoring as scoring
+
     assert "resolve_scale" not in vars(scoring) and report.resolve_scale.__module__ == "selfconf.data.validate"
 
 
 def test_cli_confidence_scale_flag(tmp_path, capsys):
     p = tmp_path / "a.csv"
-    p.write_text("item_id,answer,confidence\n" + "".join(f"{it['id']},{it['answers'][0]},{i % 2}\n" for i, it in enumerate(ITEMS)))
+    p.write_text(
+        "item_id,answer,confidence\n"
+        + "".join(f"{it['id']},{it['answers'][0]},{i % 2}\n" for i, it in enumerate(ITEMS))
+    )
     assert cli.main(["diagnose", "--answers", str(p)]) == 2
     assert "pass --confidence-scale" in capsys.readouterr().err
     assert cli.main(["diagnose", "--answers", str(p), "--confidence-scale", "unit", "--json"]) == 0
@@ -308,11 +374,14 @@ def test_cli_confidence_scale_flag(tmp_path, capsys):
     assert "confidence scale: percent (given by --confidence-scale)" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("suffix, content", [
-    (".csv", "id,reply,conf\nnume-01,42,90\n"),
-    (".csv", "item_id,answer\nnume-01,42\n"),
-    (".jsonl", json.dumps({"item_id": "nume-01", "text": "42", "confidence": 90}) + "\n"),
-])
+@pytest.mark.parametrize(
+    "suffix, content",
+    [
+        (".csv", "id,reply,conf\nnume-01,42,90\n"),
+        (".csv", "item_id,answer\nnume-01,42\n"),
+        (".jsonl", json.dumps({"item_id": "nume-01", "text": "42", "confidence": 90}) + "\n"),
+    ],
+)
 def test_wrong_columns_are_an_error_naming_them(tmp_path, capsys, suffix, content):
     p = tmp_path / f"a{suffix}"
     p.write_text(content)
@@ -337,8 +406,11 @@ def test_records_without_a_field_are_an_error():
 
 def test_several_models_need_model(tmp_path, capsys):
     p = tmp_path / "a.jsonl"
-    recs = [{"model": m, "item_id": it["id"], "answer": it["answers"][0], "confidence": 90}
-            for m in ("m1", "m2") for it in ITEMS]
+    recs = [
+        {"model": m, "item_id": it["id"], "answer": it["answers"][0], "confidence": 90}
+        for m in ("m1", "m2")
+        for it in ITEMS
+    ]
     p.write_text("".join(json.dumps(r) + "\n" for r in recs))
     assert cli.main(["diagnose", "--answers", str(p)]) == 2
     assert "rows of 2 models (m1, m2); choose one with --model" in capsys.readouterr().err
@@ -356,7 +428,11 @@ def test_help_names_prompt_ids_and_columns(capsys):
     flat = " ".join(out.split())
     assert "--confidence-scale" in out and "columns item_id, answer, confidence" in flat
     assert "diagnose-v1" in out and "--list-battery" in out
-    assert f"probes {PROBES[0]['id']} ... {PROBES[-1]['id']}" in flat and f"traps {TRAPS[0]['id']} ... {TRAPS[-1]['id']}" in flat
+    assert (
+        f"probes {PROBES[0]['id']} ... {PROBES[-1]['id']}" in flat
+        and f"traps {TRAPS[0]['id']} ... {TRAPS[-1]['id']}" in flat
+    )
     from selfconf.cli.diagnose import DIAGNOSE_SYSTEM_PROMPT
+
     assert " ".join(DIAGNOSE_SYSTEM_PROMPT.split()) in flat
     assert "incomplete (k of n answered)" in flat and "abstaining on everything scores 0" in flat

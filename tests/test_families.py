@@ -11,10 +11,9 @@ import pandas as pd
 import pytest
 
 from selfconf import book, data
-from selfconf.data import families, sources
-from selfconf.sections import ladder, manipulation
 from selfconf.book.audit import SECTION_PAGES, load_claims
-from selfconf.data import DataError
+from selfconf.data import DataError, families, sources
+from selfconf.sections import ladder, manipulation
 
 FIX = Path(__file__).parent / "fixtures"
 GOOD = FIX / "raw_families" / "good"
@@ -45,8 +44,14 @@ def test_empty_folder_falls_back_to_the_reconstruction_for_every_family(tmp_path
 def test_collection_only_is_original_and_the_rest_reconstruction(tmp_path):
     d = _package(tmp_path, COLLECTION)
     src = sources.resolve_families(d)
-    assert src.as_dict() == {"collection": "original", "benchmark_age": "original", "ladder": "reconstruction",
-                             "probes": "reconstruction", "twostage": "reconstruction", "regrade": "reconstruction"}
+    assert src.as_dict() == {
+        "collection": "original",
+        "benchmark_age": "original",
+        "ladder": "reconstruction",
+        "probes": "reconstruction",
+        "twostage": "reconstruction",
+        "regrade": "reconstruction",
+    }
     assert src["collection"].layout == "raw" and not src["collection"].fallback
     assert src["ladder"].fallback and src["ladder"].layout == "package"
     assert sources.original_families(d) == {"collection", "benchmark_age"}
@@ -71,7 +76,7 @@ def test_the_reconstruction_keeps_its_notice_and_the_provenance_line_is_plain_te
     assert src.as_dict() == {"collection": "reconstruction"} and not src["collection"].fallback
     text = book.banner_text(RECON, 7, 2000, src)
     assert text.startswith(book.RECONSTRUCTION_NOTICE)
-    line = text[len(book.RECONSTRUCTION_NOTICE):]
+    line = text[len(book.RECONSTRUCTION_NOTICE) :]
     assert line.startswith('<p class="selfconf-provenance" data-sources="collection=reconstruction">')
     assert "data: collection: reconstruction (data/reconstructed) · seed: 7 · bootstrap draws: 2,000" in line
     assert "`" not in line and "`" not in book.provenance(RECON, 7, 2000)
@@ -94,7 +99,9 @@ def test_mixed_sources_name_each_family(tmp_path):
 def test_part_of_a_family_is_an_error_not_a_silent_mix(tmp_path):
     d = _package(tmp_path, GOOD)
     (d / "ladder" / "scored-arms-opus48.jsonl").unlink()
-    with pytest.raises(FileNotFoundError, match=r"ladder family is incomplete: missing ladder/scored-arms-opus48\.jsonl"):
+    with pytest.raises(
+        FileNotFoundError, match=r"ladder family is incomplete: missing ladder/scored-arms-opus48\.jsonl"
+    ):
         sources.resolve_families(d, ["ladder"])
     (d / "arms" / "twostage.csv").write_text("model,item_id,format,label,confidence\n")
     with pytest.raises(ValueError, match="two layouts at once"):
@@ -129,8 +136,18 @@ def test_good_fixtures_load_with_unmapped_fields_and_unread_files_reported():
     frames, profiles, rep = families.load_ladder(GOOD)
     assert set(frames) == set(ladder.SUBJECTS) and all(len(f) == 4 for f in frames.values())
     f = frames["sonnet5"]
-    assert list(f.columns) == ["item_id", "bin", "arm", "replicate", "is_trap", "status", "abstained", "correct",
-                               "confidence", "subject"]
+    assert list(f.columns) == [
+        "item_id",
+        "bin",
+        "arm",
+        "replicate",
+        "is_trap",
+        "status",
+        "abstained",
+        "correct",
+        "confidence",
+        "subject",
+    ]
     assert f["confidence"].isna().sum() == 2 and f["correct"].sum() == 3
     assert list(profiles["haiku45"]["bin"]) == ["numerical", "logic", "physics"]
     assert rep.unmapped_fields == {f"ladder/scored-arms-{s}.jsonl": ["latency_ms"] for s in ladder.SUBJECTS}
@@ -186,7 +203,8 @@ def test_export_of_the_reconstruction_loads_back_to_the_same_frames(tmp_path):
     out = tmp_path / "raw"
     written = families.export_raw(RECON, out)
     assert {p.relative_to(out).as_posix() for p in written} == {
-        f for layouts in sources.LAYOUTS.values() for f in layouts.get("raw", layouts.get("package"))}
+        f for layouts in sources.LAYOUTS.values() for f in layouts.get("raw", layouts.get("package"))
+    }
     assert not list(out.rglob("fidelity*")) and sources.original_families(out) == set(sources.FAMILIES)
     a, _ = data.load_collection(RECON)
     b, rep = data.load_collection(out)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest_stub import api_key, collect_argv, questions_csv, stub  # noqa: F401
+
 from selfconf import cli
 from selfconf.cli.collect import ChatClient
 from selfconf.cli.grade import grade_rows, grade_stage1, grade_stage2, is_refusal, normalize, parse_verdict
@@ -39,8 +39,20 @@ def test_normalize_keeps_differences(a, b):
 
 @pytest.mark.parametrize(
     "text",
-    ["I don't know", "I do not know the answer.", "Unknown", "N/A", "not sure", "I cannot determine this",
-     "I'm unable to answer", "There is no information about that.", "", "?", "ABSTAIN", "beyond my knowledge cutoff"],
+    [
+        "I don't know",
+        "I do not know the answer.",
+        "Unknown",
+        "N/A",
+        "not sure",
+        "I cannot determine this",
+        "I'm unable to answer",
+        "There is no information about that.",
+        "",
+        "?",
+        "ABSTAIN",
+        "beyond my knowledge cutoff",
+    ],
 )
 def test_refusal_lexicon_catches(text):
     assert is_refusal(text)
@@ -68,7 +80,8 @@ def test_grade_rows_requires_gold():
 
 
 @pytest.mark.parametrize(
-    "text, v", [("EQUIVALENT", 1), ("different", 0), ("Not equivalent.", 0), ("EQUIVALENT or DIFFERENT", None), ("hmm", None)]
+    "text, v",
+    [("EQUIVALENT", 1), ("different", 0), ("Not equivalent.", 0), ("EQUIVALENT or DIFFERENT", None), ("hmm", None)],
 )
 def test_parse_verdict(text, v):
     assert parse_verdict(text) == v
@@ -76,8 +89,20 @@ def test_parse_verdict(text, v):
 
 def test_stage2_resolves_through_the_judge_and_counts_failures(stub):
     rows = [
-        {"question": "q1", "gold": "Michio Sugeno", "answer": "It was Michio Sugeno, in Japan", "graded_by": "unresolved", "correct": None},
-        {"question": "q2", "gold": "Michio Sugeno", "answer": "Lotfi Zadeh", "graded_by": "unresolved", "correct": None},
+        {
+            "question": "q1",
+            "gold": "Michio Sugeno",
+            "answer": "It was Michio Sugeno, in Japan",
+            "graded_by": "unresolved",
+            "correct": None,
+        },
+        {
+            "question": "q2",
+            "gold": "Michio Sugeno",
+            "answer": "Lotfi Zadeh",
+            "graded_by": "unresolved",
+            "correct": None,
+        },
         {"question": "q3", "gold": "x", "answer": "x", "graded_by": "normalised_match", "correct": 1},
     ]
     out = grade_stage2(rows, ChatClient(stub.base_url, "judge", backoff_base=0.01))
@@ -112,8 +137,20 @@ def test_grade_cli_llm_stage_through_stub(stub, questions_csv, api_key, tmp_path
     raw = tmp_path / "raw.jsonl"
     assert cli.main(collect_argv(stub, "calibrated", questions_csv, raw, "--limit", "20")) == 0
     graded = tmp_path / "graded.jsonl"
-    rc = cli.main(["grade", str(raw), "--out", str(graded), "--llm-base-url", stub.base_url, "--llm-model", "judge",
-                   "--llm-backoff-base", "0.01"])
+    rc = cli.main(
+        [
+            "grade",
+            str(raw),
+            "--out",
+            str(graded),
+            "--llm-base-url",
+            stub.base_url,
+            "--llm-model",
+            "judge",
+            "--llm-backoff-base",
+            "0.01",
+        ]
+    )
     assert rc == 0
     rows = [json.loads(l) for l in graded.read_text().splitlines()]
     assert not [r for r in rows if r["graded_by"] == "unresolved"]

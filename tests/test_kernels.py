@@ -14,12 +14,12 @@ def test_ipc_kernel_runs_a_notebook_over_unix_sockets(tmp_path):
 
     nb = nbformat.v4.new_notebook()
     nb.cells.append(nbformat.v4.new_code_cell("print(6 * 7)"))
-    client = NotebookClient(nb, kernel_name="python3", timeout=60,
-                            kernel_manager_class=kernels.IPCKernelManager)
+    client = NotebookClient(nb, kernel_name="python3", timeout=60, kernel_manager_class=kernels.IPCKernelManager)
     seen = {}
 
     async def keep_connection_info(**kw):  # read the connection file while the kernel is alive
         seen.update(json.loads(open(client.km.connection_file).read()))
+
     client.on_notebook_start = keep_connection_info
     client.execute()
     assert seen["transport"] == "ipc"
@@ -35,6 +35,7 @@ def test_run_papermill_retries_only_a_kernel_that_died_while_starting(monkeypatc
         calls.append(kw["kernel_manager_class"])
         if len(calls) == 1:
             raise RuntimeError("Kernel died before replying to kernel_info")
+
     monkeypatch.setattr(pm, "execute_notebook", flaky)
     monkeypatch.setattr(kernels.time, "sleep", lambda s: None)
     kernels.run_papermill(tmp_path / "a.ipynb", tmp_path / "b.ipynb")
@@ -43,6 +44,7 @@ def test_run_papermill_retries_only_a_kernel_that_died_while_starting(monkeypatc
     def cell_error(*a, **kw):
         calls.append(1)
         raise pm.PapermillExecutionError(0, 1, "boom", "ValueError", "boom", [])
+
     calls.clear()
     monkeypatch.setattr(pm, "execute_notebook", cell_error)
     with pytest.raises(pm.PapermillExecutionError):
@@ -58,6 +60,7 @@ def test_run_papermill_gives_up_after_the_stated_retries(monkeypatch, tmp_path):
     def always_dies(*a, **kw):
         calls.append(1)
         raise RuntimeError("Kernel died before replying to kernel_info")
+
     monkeypatch.setattr(pm, "execute_notebook", always_dies)
     monkeypatch.setattr(kernels.time, "sleep", lambda s: None)
     with pytest.raises(RuntimeError, match="Kernel died"):
@@ -86,6 +89,7 @@ def test_shutdown_sends_no_interrupt_but_a_timeout_interrupt_still_works(monkeyp
 
     async def record(sig):
         sent.append(sig)
+
     monkeypatch.setattr(km, "_async_signal_kernel", record)
     monkeypatch.setattr(type(km), "has_kernel", property(lambda self: True))
     km.shutting_down = True

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from selfconf.sections import ladder
 from selfconf.data.paths import resolve
+from selfconf.sections import ladder
 
 
 def _rows(spec):
@@ -23,9 +23,14 @@ def _rows(spec):
 def toy_three_bins():
     """3 bins x 2 items, one arm, one replicate per item; correctness chosen so LOO is easy by hand."""
     spec = []
-    truth = {("a1", "A"): [1, 1], ("a2", "A"): [1, 0],
-             ("b1", "B"): [0, 0], ("b2", "B"): [1, 0],
-             ("c1", "C"): [1, 1], ("c2", "C"): [1, 1]}
+    truth = {
+        ("a1", "A"): [1, 1],
+        ("a2", "A"): [1, 0],
+        ("b1", "B"): [0, 0],
+        ("b2", "B"): [1, 0],
+        ("c1", "C"): [1, 1],
+        ("c2", "C"): [1, 1],
+    }
     for (item, b), ys in truth.items():
         for rep, y in enumerate(ys, 1):
             spec.append((item, b, "off", rep, False, "ok", False, 80.0, bool(y)))
@@ -54,34 +59,44 @@ def test_oracle_auroc_by_hand():
 
 
 def test_loo_single_item_bin_raises():
-    df = _rows([("x1", "X", "off", 1, False, "ok", False, 50.0, True),
-                ("y1", "Y", "off", 1, False, "ok", False, 50.0, False),
-                ("y2", "Y", "off", 1, False, "ok", False, 50.0, True)])
+    df = _rows(
+        [
+            ("x1", "X", "off", 1, False, "ok", False, 50.0, True),
+            ("y1", "Y", "off", 1, False, "ok", False, 50.0, False),
+            ("y2", "Y", "off", 1, False, "ok", False, 50.0, True),
+        ]
+    )
     with pytest.raises(ValueError, match="only item"):
         ladder.loo_bin_accuracy(df)
 
 
 def test_oracle_excludes_failed_and_traps_keeps_abstentions():
     df = toy_three_bins()
-    extra = _rows([("a1", "A", "off", 3, False, "parse_error", False, np.nan, False),
-                   ("t1", "A", "off", 1, True, "ok", True, np.nan, True),
-                   ("b1", "B", "off", 3, False, "ok", True, np.nan, False)])
+    extra = _rows(
+        [
+            ("a1", "A", "off", 3, False, "parse_error", False, np.nan, False),
+            ("t1", "A", "off", 1, True, "ok", True, np.nan, True),
+            ("b1", "B", "off", 3, False, "ok", True, np.nan, False),
+        ]
+    )
     out = ladder.oracle_ceiling(pd.concat([df, extra], ignore_index=True))
     assert out["n_rows"] == 13  # the abstention stays (as incorrect); failure and trap leave
 
 
 def test_arm_table_definitions():
-    df = _rows([
-        ("i1", "A", "off", 1, False, "ok", False, 90.0, True),
-        ("i2", "A", "off", 1, False, "ok", False, 60.0, False),
-        ("i3", "A", "off", 1, False, "ok", True, np.nan, False),
-        ("i4", "A", "off", 1, False, "parse_error", False, np.nan, False),
-        ("t1", "A", "off", 1, True, "ok", False, 99.0, False),
-    ])
+    df = _rows(
+        [
+            ("i1", "A", "off", 1, False, "ok", False, 90.0, True),
+            ("i2", "A", "off", 1, False, "ok", False, 60.0, False),
+            ("i3", "A", "off", 1, False, "ok", True, np.nan, False),
+            ("i4", "A", "off", 1, False, "parse_error", False, np.nan, False),
+            ("t1", "A", "off", 1, True, "ok", False, 99.0, False),
+        ]
+    )
     t = ladder.arm_table(df).set_index("arm").loc["off"]
     assert t["n_rows"] == 4 and t["n_correct"] == 1 and t["accuracy"] == 0.25
     assert t["n_answered"] == 2 and t["auroc"] == 1.0
-    assert t["brier"] == pytest.approx(((0.9 - 1) ** 2 + 0.6 ** 2) / 2)
+    assert t["brier"] == pytest.approx(((0.9 - 1) ** 2 + 0.6**2) / 2)
 
 
 def test_degeneracy_rule_is_strict():
@@ -118,8 +133,17 @@ def test_power_from_ci_matches_paper_arithmetic():
 def test_loader_errors_name_file_line_field(tmp_path, monkeypatch):
     d = tmp_path / "ladder"
     d.mkdir()
-    good = {"item_id": "x", "bin": "A", "arm": "off", "replicate": 1, "is_trap": False, "status": "ok",
-            "abstained": False, "confidence": 50, "correct": True}
+    good = {
+        "item_id": "x",
+        "bin": "A",
+        "arm": "off",
+        "replicate": 1,
+        "is_trap": False,
+        "status": "ok",
+        "abstained": False,
+        "confidence": 50,
+        "correct": True,
+    }
     bad = dict(good, confidence=140)
     (d / "scored-arms-s.jsonl").write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
     with pytest.raises(ValueError, match=r"scored-arms-s.jsonl:2: field 'confidence' = 140"):

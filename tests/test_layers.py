@@ -15,8 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_import_contracts_are_kept():
     """import-linter's contracts (layers; statistics import no other layer) all hold."""
     lint = Path(sys.executable).with_name("lint-imports")
-    out = subprocess.run([str(lint), "--config", str(ROOT / "pyproject.toml")], cwd=ROOT,
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [str(lint), "--config", str(ROOT / "pyproject.toml")], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
     assert "broken" not in out.stdout.split("Contracts:")[-1].lower().replace("0 broken", "")
 
@@ -87,13 +88,12 @@ def test_cycle_finder_finds_a_cycle():
 
 def test_public_statistics_api_imports():
     """The public statistics names stay where checks outside the project import them."""
-    from selfconf.bootstrap import auroc_ci, holm  # noqa: F401
-    from selfconf.metrics import auroc, ece  # noqa: F401
-    from selfconf.panels import agreement_signal  # noqa: F401
-
     import selfconf.bootstrap
     import selfconf.metrics
     import selfconf.panels
+    from selfconf.bootstrap import auroc_ci, holm  # noqa: F401
+    from selfconf.metrics import auroc, ece  # noqa: F401
+    from selfconf.panels import agreement_signal  # noqa: F401
 
     for mod in (selfconf.metrics, selfconf.bootstrap, selfconf.panels):
         assert Path(mod.__file__).name == mod.__name__.rsplit(".", 1)[1] + ".py"  # real modules, not shims
@@ -102,7 +102,8 @@ def test_public_statistics_api_imports():
 @pytest.mark.slow
 @pytest.mark.parametrize("command", ["selfconf.build", "selfconf.audit"])
 def test_command_names_the_issues_give_still_run(command):
-    out = subprocess.run([sys.executable, "-m", command, "--help"], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", command, "--help"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, out.stderr
     assert "usage" in out.stdout.lower()

@@ -8,8 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from selfconf.data import (COLUMNS, DataError, graded, load_benchmark_age, load_collection,
-                           normalise_answer)
+from selfconf.data import COLUMNS, DataError, graded, load_benchmark_age, load_collection, normalise_answer
 
 FIX = Path(__file__).parent / "fixtures" / "raw"
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,6 +30,7 @@ def write_csv(tmp_path: Path, rows: list[str]) -> Path:
 
 # ---------------------------------------------------------------- contract layout
 
+
 def test_contract_small_file_roundtrip(tmp_path):
     df, rep = load_collection(write_csv(tmp_path, GOOD_ROWS))
     assert list(df.columns) == COLUMNS
@@ -43,16 +43,44 @@ def test_contract_small_file_roundtrip(tmp_path):
     assert "google (frontier): 1 of 2 unparsed" in str(rep)
 
 
-@pytest.mark.parametrize("line_no, bad, field, words", [
-    (2, "frontier,google,gemini-3.6-flash,sqa-0001,101,1,1,0,i0001-a0,string,first_party", "confidence", "out of range"),
-    (3, "frontier,google,gemini-3.6-flash,sqa-0002,-5,1,0,0,i0002-a3,llm,first_party", "confidence", "out of range"),
-    (2, "frontier,google,gemini-3.6-flash,sqa-0001,85.5,1,1,0,i0001-a0,string,first_party", "confidence", "integer"),
-    (3, "frontier,google,gemini-3.6-flash,sqa-0002,80,1,2,0,i0002-a3,llm,first_party", "correct", "0 or 1"),
-    (4, "cloud,anthropic,claude-haiku-4-5-20251001,sqa-0001,10,1,0,1,REFUSAL,string,first_party", "tier", "unknown"),
-    (5, "local,qwen3:8b,qwen3:8b,sqa-0001,100,1,0,0,i0001-a3,human,local", "graded_by", "unknown"),
-    (4, "frontier,anthropic,claude-haiku-4-5-20251001,sqa-0001,10,1,1,1,REFUSAL,string,first_party", "correct", "refusal"),
-    (3, "frontier,google,gemini-3.6-flash,sqa-0002,70,0,,0,,,first_party", "confidence", "parse failure"),
-])
+@pytest.mark.parametrize(
+    "line_no, bad, field, words",
+    [
+        (
+            2,
+            "frontier,google,gemini-3.6-flash,sqa-0001,101,1,1,0,i0001-a0,string,first_party",
+            "confidence",
+            "out of range",
+        ),
+        (
+            3,
+            "frontier,google,gemini-3.6-flash,sqa-0002,-5,1,0,0,i0002-a3,llm,first_party",
+            "confidence",
+            "out of range",
+        ),
+        (
+            2,
+            "frontier,google,gemini-3.6-flash,sqa-0001,85.5,1,1,0,i0001-a0,string,first_party",
+            "confidence",
+            "integer",
+        ),
+        (3, "frontier,google,gemini-3.6-flash,sqa-0002,80,1,2,0,i0002-a3,llm,first_party", "correct", "0 or 1"),
+        (
+            4,
+            "cloud,anthropic,claude-haiku-4-5-20251001,sqa-0001,10,1,0,1,REFUSAL,string,first_party",
+            "tier",
+            "unknown",
+        ),
+        (5, "local,qwen3:8b,qwen3:8b,sqa-0001,100,1,0,0,i0001-a3,human,local", "graded_by", "unknown"),
+        (
+            4,
+            "frontier,anthropic,claude-haiku-4-5-20251001,sqa-0001,10,1,1,1,REFUSAL,string,first_party",
+            "correct",
+            "refusal",
+        ),
+        (3, "frontier,google,gemini-3.6-flash,sqa-0002,70,0,,0,,,first_party", "confidence", "parse failure"),
+    ],
+)
 def test_contract_malformed_value_names_file_line_field(tmp_path, line_no, bad, field, words):
     rows = list(GOOD_ROWS)
     rows[line_no - 2] = bad
@@ -86,6 +114,7 @@ def test_contract_inconsistent_model_id(tmp_path):
 
 # ---------------------------------------------------------------- raw layout
 
+
 def test_raw_layout_maps_onto_contract():
     df, rep = load_collection(FIX / "good")
     assert rep.source == "raw"
@@ -106,12 +135,15 @@ def test_raw_layout_maps_onto_contract():
     assert pd.isna(d.loc[("google", "sqa-0003"), "confidence"])
 
 
-@pytest.mark.parametrize("folder, line, field", [
-    ("bad_confidence", 3, "confidence"),
-    ("bad_correct", 2, "correct"),
-    ("bad_json", 4, None),
-    ("duplicate", 8, "item_id"),
-])
+@pytest.mark.parametrize(
+    "folder, line, field",
+    [
+        ("bad_confidence", 3, "confidence"),
+        ("bad_correct", 2, "correct"),
+        ("bad_json", 4, None),
+        ("duplicate", 8, "item_id"),
+    ],
+)
 def test_raw_malformed_lines(folder, line, field):
     with pytest.raises(DataError) as e:
         load_collection(FIX / folder)
@@ -131,7 +163,8 @@ def test_benchmark_age_raw_and_errors(tmp_path):
     assert list(b.columns) == ["model", "item_id", "benchmark", "correct"]
     assert b["correct"].tolist() == [1, 0, 1]
     (tmp_path / "benchmark_age.csv").write_text(
-        "model,item_id,benchmark,correct\nzhipu,tqa-0001,truthfulqa_mc,1\nzhipu,tqa-0002,truthfulqa_mc,maybe\n")
+        "model,item_id,benchmark,correct\nzhipu,tqa-0001,truthfulqa_mc,1\nzhipu,tqa-0002,truthfulqa_mc,maybe\n"
+    )
     with pytest.raises(DataError, match=r"benchmark_age.csv, line 3, field 'correct'"):
         load_benchmark_age(tmp_path)
 
@@ -142,6 +175,7 @@ def test_normalise_answer():
 
 
 # ---------------------------------------------------------------- the shipped files
+
 
 @pytest.mark.skipif(not (SHIPPED / "collection.csv").is_file(), reason="reconstruction not generated")
 def test_shipped_collection_contract():

@@ -6,16 +6,17 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import mannwhitneyu
 from sklearn.metrics import brier_score_loss, roc_auc_score
 
 from selfconf import metrics as m
 
-
 # --------------------------------------------------------------------------
 # data helpers
 # --------------------------------------------------------------------------
+
 
 def heaped_rows(seed: int, n: int = 400, acc_slope: float = 0.006):
     """Integer 0-100 confidences heaped on multiples of 5 (plus some stray values), correlated correctness."""
@@ -62,6 +63,7 @@ def loop_ece(conf, correct, n_bins=10):
 # --------------------------------------------------------------------------
 # AUROC
 # --------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("seed", range(8))
 def test_auroc_matches_sklearn_and_mann_whitney_with_heavy_ties(seed):
@@ -125,6 +127,7 @@ def test_auroc_label_flip_complements(s, y):
 # batched and weighted AUROC
 # --------------------------------------------------------------------------
 
+
 def _loop(S, Y):
     return np.array([roc_auc_score(Y[i], S[i]) for i in range(S.shape[0])])
 
@@ -145,8 +148,12 @@ def test_auroc_batched_equals_sklearn_loop(form):
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10_000), rows=st.integers(1, 6), n=st.integers(2, 40),
-       levels=st.sampled_from([2, 5, 101, 10_000]))
+@given(
+    seed=st.integers(0, 10_000),
+    rows=st.integers(1, 6),
+    n=st.integers(2, 40),
+    levels=st.sampled_from([2, 5, 101, 10_000]),
+)
 def test_auroc_batched_equals_loop_property(seed, rows, n, levels):
     rng = np.random.default_rng(seed)
     S = rng.integers(0, levels, size=(rows, n)).astype(float) / 7.0
@@ -190,6 +197,7 @@ def test_auroc_weighted_equals_repeated_rows():
 # --------------------------------------------------------------------------
 # calibration
 # --------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("seed", range(5))
 def test_brier_matches_sklearn(seed):
@@ -262,6 +270,7 @@ def test_citl_and_high_conf():
 # risk-coverage
 # --------------------------------------------------------------------------
 
+
 def loop_risk(conf, correct, cov, rule="floor"):
     n = len(conf)
     order = sorted(range(n), key=lambda i: (-conf[i], i))
@@ -310,6 +319,7 @@ def test_risk_coverage_tie_information():
 # conversion and validation
 # --------------------------------------------------------------------------
 
+
 def test_from_percent():
     assert m.from_percent(80) == 0.8
     np.testing.assert_array_equal(m.from_percent([0, 50, 100]), [0.0, 0.5, 1.0])
@@ -323,15 +333,20 @@ def test_from_percent():
     "call, pattern",
     [
         (lambda: m.brier([0.1, 0.2], [1, 0, 1]), r"confidence and correct have different lengths \(2 vs 3\)"),
-        (lambda: m.brier([0.1, np.nan, 0.3, np.nan], [1, 0, 1, 0]),
-         r"confidence: 2 non-finite value\(s\).*first at index 1: nan"),
+        (
+            lambda: m.brier([0.1, np.nan, 0.3, np.nan], [1, 0, 1, 0]),
+            r"confidence: 2 non-finite value\(s\).*first at index 1: nan",
+        ),
         (lambda: m.ece([0.1, 1.2, 0.3], [1, 0, 1]), r"confidence: 1 value\(s\) outside \[0, 1\].*index 1: 1.2"),
         (lambda: m.citl([10, 90, 95], [1, 0, 1]), r"from_percent"),
         (lambda: m.brier([0.1, 0.2, 0.3], [1, 2, 0.5]), r"correct: 2 value\(s\) not in \{0, 1\}.*index 1: 2"),
         (lambda: m.auroc([[0.1, 0.2]], [[1, 0]]), r"score: expected a 1-D array, got shape \(1, 2\)"),
         (lambda: m.auroc(["a", "b"], [1, 0]), r"score: values must be numeric"),
         (lambda: m.auroc([0.1, np.inf], [1, 0]), r"score: 1 non-finite"),
-        (lambda: m.auroc_batched([[0.1, 0.2]], [[1, 3]]), r"correct_matrix: 1 value\(s\) not in \{0, 1\}.*index \(0, 1\): 3"),
+        (
+            lambda: m.auroc_batched([[0.1, 0.2]], [[1, 3]]),
+            r"correct_matrix: 1 value\(s\) not in \{0, 1\}.*index \(0, 1\): 3",
+        ),
         (lambda: m.auroc_batched([[0.1, 0.2]], [[1, 0, 1]]), r"different shapes"),
         (lambda: m.ece([0.1], [1], n_bins=0), r"n_bins must be a positive integer"),
         (lambda: m.risk_coverage([0.1], [1], (0.0,)), r"coverage must be in \(0, 1\]"),
@@ -367,7 +382,7 @@ def test_average_ranks_equal_scipy_rankdata(seed):
 
     rng = np.random.default_rng(seed)
     x = rng.integers(0, 7, size=200).astype(float)  # heavy ties
-    x[::17] = rng.normal(size=x[::17].size)          # and some unique values
+    x[::17] = rng.normal(size=x[::17].size)  # and some unique values
     np.testing.assert_array_equal(m.average_ranks(x), rankdata(x, method="average"))
     assert m.average_ranks(np.array([])).size == 0
 
@@ -377,9 +392,11 @@ def test_auroc_does_not_import_scipy_stats():
     import subprocess
     import sys
 
-    code = ("import sys, numpy as np; from selfconf import metrics; "
-            "metrics.auroc(np.array([0.1, 0.4, 0.4, 0.9]), np.array([0, 1, 0, 1])); "
-            "print('scipy.stats' in sys.modules)")
+    code = (
+        "import sys, numpy as np; from selfconf import metrics; "
+        "metrics.auroc(np.array([0.1, 0.4, 0.4, 0.9]), np.array([0, 1, 0, 1])); "
+        "print('scipy.stats' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 
@@ -401,9 +418,7 @@ def loop_ece_lower(conf, correct, n_bins=10):
         else:  # pragma: no cover - every value in [0, 1] has a bin
             raise AssertionError(c)
     n = len(conf)
-    return sum(
-        len(r) / n * abs(sum(c for c, _ in r) / len(r) - sum(y for _, y in r) / len(r)) for r in members if r
-    )
+    return sum(len(r) / n * abs(sum(c for c, _ in r) / len(r) - sum(y for _, y in r) / len(r)) for r in members if r)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.metrics import roc_curve as sk_roc_curve
 
 from selfconf import metrics
@@ -100,10 +101,13 @@ def test_equal_mass_ece_on_heaped_confidences_matches_a_value_group_loop():
     assert metrics.ece(c, y, n_bins=n_bins, binning="equal_mass") == pytest.approx(total / c.size, abs=1e-12)
     # and it does not depend on the order of the rows
     p = rng.permutation(c.size)
-    assert metrics.ece(c[p], y[p], binning="equal_mass") == pytest.approx(metrics.ece(c, y, binning="equal_mass"), abs=1e-12)
+    assert metrics.ece(c[p], y[p], binning="equal_mass") == pytest.approx(
+        metrics.ece(c, y, binning="equal_mass"), abs=1e-12
+    )
 
 
 # ------------------------------------------------------------------ Monte-Carlo SD of a bootstrap end point
+
 
 def test_endpoint_mc_sd_matches_a_simulation():
     """Oracle: the spread of the 2.5% quantile of B normal draws over many repetitions."""
@@ -116,8 +120,9 @@ def test_endpoint_mc_sd_matches_a_simulation():
     predicted = bootstrap.endpoint_mc_sd(low, high, b)
     assert q_low.std(ddof=1) == pytest.approx(predicted, rel=0.06)
     # quadrupling the draws halves it; vectorised over arrays
-    np.testing.assert_allclose(bootstrap.endpoint_mc_sd([low, low], [high, high], [b, 4 * b]),
-                               [predicted, predicted / 2], rtol=1e-12)
+    np.testing.assert_allclose(
+        bootstrap.endpoint_mc_sd([low, low], [high, high], [b, 4 * b]), [predicted, predicted / 2], rtol=1e-12
+    )
 
 
 def test_draws_for_mc_sd_is_the_smallest_such_count():

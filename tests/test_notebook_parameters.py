@@ -39,7 +39,8 @@ def test_parameters_cell(path):
     assigned = {}
     for node in tree.body:
         assert isinstance(node, (ast.Assign, ast.AnnAssign, ast.Expr)), (
-            f"{path.name}: the parameters cell may only assign constants (found {type(node).__name__})")
+            f"{path.name}: the parameters cell may only assign constants (found {type(node).__name__})"
+        )
         if isinstance(node, ast.Assign):
             for t in node.targets:
                 assigned[t.id] = ast.literal_eval(node.value)

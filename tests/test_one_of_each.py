@@ -33,15 +33,18 @@ def test_stream_same_inputs_same_stream():
     assert _draws(model_rng(7, "panel:CN")) == _draws(stream(7, "panel:CN"))
 
 
-@pytest.mark.parametrize("a, b", [
-    (("ab",), ("ba",)),                      # equal length, equal letter sum: the old manipulation collision
-    (("ad",), ("bc",)),
-    (("glm4:9b",), ("glm4:9c",)),
-    (("a", "b"), ("ab",)),                   # the split between names counts
-    (("a", "bc"), ("ab", "c")),
-    (("",), ()),
-    (("x",), ("x", "")),
-])
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        (("ab",), ("ba",)),  # equal length, equal letter sum: the old manipulation collision
+        (("ad",), ("bc",)),
+        (("glm4:9b",), ("glm4:9c",)),
+        (("a", "b"), ("ab",)),  # the split between names counts
+        (("a", "bc"), ("ab", "c")),
+        (("",), ()),
+        (("x",), ("x", "")),
+    ],
+)
 def test_stream_distinct_names_distinct_streams(a, b):
     assert name_key(*a) != name_key(*b)
     assert _draws(stream(3, *a)) != _draws(stream(3, *b))
@@ -51,7 +54,7 @@ def test_old_manipulation_scheme_collided_and_the_helper_does_not():
     def old(seed, model):
         return np.random.default_rng([int(seed), len(model), sum(map(ord, model))])
 
-    assert _draws(old(5, "ab")) == _draws(old(5, "ba"))           # the bug being fixed
+    assert _draws(old(5, "ab")) == _draws(old(5, "ba"))  # the bug being fixed
     assert _draws(stream(5, "topic", "ab")) != _draws(stream(5, "topic", "ba"))
 
 
@@ -67,26 +70,30 @@ def test_stream_seed_and_names_do_not_alias():
 
 # ------------------------------------------------------------------------------- normaliser
 
+
 def _old_collection_normalise(text: str) -> str:
     s = re.sub(r"[^\w\s]", " ", str(text).lower())
     s = re.sub(r"\b(a|an|the)\b", " ", s)
     return " ".join(s.split())
 
 
-@pytest.mark.parametrize("text, want", [
-    ("  The Eiffel-Tower! ", "eiffel tower"),     # the collection loader's cases (test_loader)
-    ("An apple", "apple"),
-    ("The  Eiffel Tower!", "eiffel tower"),       # grade's cases
-    ("1,000.50 %", "1000.5 percent"),
-    ("Twelve", "12"),
-    ("A", "a"),                                    # a lone letter is never stripped as an article
-    ("the", "the"),
-    ("Café", "cafe"),
-    (None, ""),
-])
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("  The Eiffel-Tower! ", "eiffel tower"),  # the collection loader's cases (test_loader)
+        ("An apple", "apple"),
+        ("The  Eiffel Tower!", "eiffel tower"),  # grade's cases
+        ("1,000.50 %", "1000.5 percent"),
+        ("Twelve", "12"),
+        ("A", "a"),  # a lone letter is never stripped as an article
+        ("the", "the"),
+        ("Café", "cafe"),
+        (None, ""),
+    ],
+)
 def test_one_normaliser(text, want):
     assert answers.normalize(text) == want
-    assert normalise_answer(text) == want          # the loader's name is the same function
+    assert normalise_answer(text) == want  # the loader's name is the same function
     assert normalise_answer is answers.normalize
 
 
@@ -101,10 +108,18 @@ def test_old_loader_rule_differed_where_grade_documents_otherwise():
     assert _old_collection_normalise("1,000") != answers.normalize("1000") == answers.normalize("1,000")
 
 
-@pytest.mark.parametrize("text, refusal", [
-    ("I'm sorry, I cannot determine that.", True), ("N/A", True), ("unknown", True), ("", True),
-    ("Na", False), ("Paris", False), ("A", False),
-])
+@pytest.mark.parametrize(
+    "text, refusal",
+    [
+        ("I'm sorry, I cannot determine that.", True),
+        ("N/A", True),
+        ("unknown", True),
+        ("", True),
+        ("Na", False),
+        ("Paris", False),
+        ("A", False),
+    ],
+)
 def test_one_refusal_lexicon(text, refusal):
     from selfconf.cli import grade
     from selfconf.cli.diagnose import scoring
@@ -115,6 +130,7 @@ def test_one_refusal_lexicon(text, refusal):
 
 
 # -------------------------------------------------------------------------------- formatter
+
 
 def _old_consistency(x, d=3, signed=False):
     return format(float(x), f"{'+' if signed else ''}.{d}f")
@@ -136,8 +152,25 @@ def _old_judging(x, decimals):
     return s[1:] if s.startswith("-") and float(s) == 0 else s
 
 
-VALUES = [0.0, 0.7455, 0.74649, 1 / 3, -1 / 3, 12, 1461, 0.0213, -0.0213, 0.5, 2.5, 99.95, -12.345678,
-          Fraction(109, 584) * 100, 1e-7, 123456789.123, float("inf")]
+VALUES = [
+    0.0,
+    0.7455,
+    0.74649,
+    1 / 3,
+    -1 / 3,
+    12,
+    1461,
+    0.0213,
+    -0.0213,
+    0.5,
+    2.5,
+    99.95,
+    -12.345678,
+    Fraction(109, 584) * 100,
+    1e-7,
+    123456789.123,
+    float("inf"),
+]
 
 
 def _negative_zero(s: str) -> bool:
@@ -171,12 +204,13 @@ def test_formatter_missing_and_negative_zero():
     assert fmt(None, 3, missing="undefined") == "undefined"
     # the book's rule: a value that rounds to zero prints without its minus sign, in every caller
     assert fmt(-0.0004, 3) == "0.000" and fmt(-0.0004, 3, signed=True) == "+0.000"
-    assert _old_consistency(-0.0004, 3) == "-0.000"      # the old copy printed the sign
+    assert _old_consistency(-0.0004, 3) == "-0.000"  # the old copy printed the sign
     with pytest.raises(TypeError):
         fmt(1.0)
 
 
 # ------------------------------------------------------------------------------------- Holm
+
 
 @pytest.mark.parametrize("p", [[0.064, 0.042], [0.01, 0.04, 0.03, 0.005], [0.6, 0.7, 0.2], [0.5], [0.2, 0.2, 0.2]])
 def test_consistency_holm_is_bootstrap_holm(p):
@@ -196,6 +230,7 @@ def test_holm_batched_rows_equal_one_family_at_a_time():
 
 # ----------------------------------------------------------------------------- normal quantile
 
+
 def test_one_z975():
     assert normal.Z975 == 1.959963984540054
     # within one unit in the last place of the exact quantile 1.959963984540054235524594..., and closer
@@ -212,6 +247,7 @@ def test_one_z975():
 
 # ---------------------------------------------------------------------------------- manifest
 
+
 def test_one_manifest_loader():
     from selfconf.book import audit, rerun
     from selfconf.reconstruct import arms, ladder, targets
@@ -224,11 +260,14 @@ def test_one_manifest_loader():
     assert ladder._claims_targets() == want == arms._targets() == targets.printed_values()
     assert rerun.claim_kinds() == m.effective
     repeat = next(c for c in m.claims if c.get("same_as"))
-    assert T.canonical(repeat["id"]) is m.canonical(repeat["id"]) is m.by_id[repeat["same_as"]] \
+    assert (
+        T.canonical(repeat["id"]) is m.canonical(repeat["id"]) is m.by_id[repeat["same_as"]]
         or m.canonical(repeat["id"]).get("same_as") is None
+    )
 
 
 # ------------------------------------------------------------------------------- book files
+
 
 def test_one_reader_of_the_book_files(tmp_path):
     import yaml

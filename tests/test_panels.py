@@ -7,8 +7,7 @@ import pandas as pd
 import pytest
 
 from selfconf import metrics
-from selfconf.panels import (PANELS, agreement_signal, panel_analysis, panel_point_estimates, panel_rows,
-                             rank_normalise)
+from selfconf.panels import PANELS, agreement_signal, panel_analysis, panel_point_estimates, panel_rows, rank_normalise
 
 
 def frame(rows):
@@ -16,16 +15,26 @@ def frame(rows):
     return pd.DataFrame(rows, columns=cols)
 
 
-HAND = frame([
-    # item 1: a and b correct with different strings (gold vs variant), c wrong
-    ("a", "q1", 1, 90, 1, 0, "gold"), ("b", "q1", 1, 80, 1, 0, "variant"), ("c", "q1", 1, 70, 0, 0, "w1"),
-    # item 2: all wrong, a and c share the popular wrong answer
-    ("a", "q2", 1, 60, 0, 0, "w2"), ("b", "q2", 1, 50, 0, 0, "w3"), ("c", "q2", 1, 95, 0, 0, "w2"),
-    # item 3: b refuses, a and c correct with the gold string
-    ("a", "q3", 1, 85, 1, 0, "gold3"), ("b", "q3", 1, 10, 0, 1, "REFUSAL"), ("c", "q3", 1, 75, 1, 0, "gold3"),
-    # item 4: c failed to parse -> not in the population
-    ("a", "q4", 1, 99, 1, 0, "g4"), ("b", "q4", 1, 99, 1, 0, "g4"), ("c", "q4", 0, None, None, 0, ""),
-])
+HAND = frame(
+    [
+        # item 1: a and b correct with different strings (gold vs variant), c wrong
+        ("a", "q1", 1, 90, 1, 0, "gold"),
+        ("b", "q1", 1, 80, 1, 0, "variant"),
+        ("c", "q1", 1, 70, 0, 0, "w1"),
+        # item 2: all wrong, a and c share the popular wrong answer
+        ("a", "q2", 1, 60, 0, 0, "w2"),
+        ("b", "q2", 1, 50, 0, 0, "w3"),
+        ("c", "q2", 1, 95, 0, 0, "w2"),
+        # item 3: b refuses, a and c correct with the gold string
+        ("a", "q3", 1, 85, 1, 0, "gold3"),
+        ("b", "q3", 1, 10, 0, 1, "REFUSAL"),
+        ("c", "q3", 1, 75, 1, 0, "gold3"),
+        # item 4: c failed to parse -> not in the population
+        ("a", "q4", 1, 99, 1, 0, "g4"),
+        ("b", "q4", 1, 99, 1, 0, "g4"),
+        ("c", "q4", 0, None, None, 0, ""),
+    ]
+)
 
 
 def test_population_excludes_items_missing_a_member():
@@ -50,10 +59,16 @@ def test_canonical_and_label_free_signals():
 def test_own_record_never_enters_own_signal():
     # every model disagrees with every other one: all signals must be 0 (no self-vote), and
     # a lone correct model gets no credit from its own correctness under canonical coding
-    df = frame([
-        ("a", "q1", 1, 90, 1, 0, "g"), ("b", "q1", 1, 80, 0, 0, "w1"), ("c", "q1", 1, 70, 0, 0, "w2"),
-        ("a", "q2", 1, 60, 0, 0, "w3"), ("b", "q2", 1, 50, 1, 0, "g2"), ("c", "q2", 1, 95, 0, 0, "w4"),
-    ])
+    df = frame(
+        [
+            ("a", "q1", 1, 90, 1, 0, "g"),
+            ("b", "q1", 1, 80, 0, 0, "w1"),
+            ("c", "q1", 1, 70, 0, 0, "w2"),
+            ("a", "q2", 1, 60, 0, 0, "w3"),
+            ("b", "q2", 1, 50, 1, 0, "g2"),
+            ("c", "q2", 1, 95, 0, 0, "w4"),
+        ]
+    )
     p = panel_rows(df, ("a", "b", "c"))
     assert (agreement_signal(p, "canonical") == 0).all()
     assert (agreement_signal(p, "label_free") == 0).all()
@@ -84,8 +99,17 @@ def random_panel(seed=0, n_items=300):
             cor = int(ease + rng.normal() > 0.3)
             ref = int(not cor and rng.random() < 0.05)
             ans = f"g{i}" if cor and rng.random() > 0.2 else (f"v{i}" if cor else f"w{i}-{rng.integers(3)}")
-            rows.append((m, f"q{i}", int(ok), int(rng.integers(0, 21) * 5) if ok else None,
-                         cor if ok else None, ref, "REFUSAL" if ref else (ans if ok else "")))
+            rows.append(
+                (
+                    m,
+                    f"q{i}",
+                    int(ok),
+                    int(rng.integers(0, 21) * 5) if ok else None,
+                    cor if ok else None,
+                    ref,
+                    "REFUSAL" if ref else (ans if ok else ""),
+                )
+            )
     return frame(rows)
 
 
@@ -102,6 +126,7 @@ def test_rank_normalise_mid_ranks():
     assert np.allclose(r[:, 0], [2.5 / 3, 0.5 / 3, 1.5 / 3])
     conf = np.array([[50], [50], [70], [10]])
     from selfconf.panels import PanelRows
+
     q = PanelRows(("m",), np.arange(4), conf, np.zeros((4, 1), int), np.zeros((4, 1), int), np.zeros((4, 1), int))
     assert np.allclose(rank_normalise(q)[:, 0], [2 / 4, 2 / 4, 3.5 / 4, 0.5 / 4])
 
@@ -127,7 +152,11 @@ def test_panel_analysis_ci_contains_estimates_and_is_seeded():
     a = panel_analysis(df, ("x", "y", "z"), n_boot=300, rng=7)
     b = panel_analysis(df, ("x", "y", "z"), n_boot=300, rng=7)
     assert a == b
-    for key, ci in (("panel_auroc", "panel_ci"), ("self_auroc_pooled", "self_ci"), ("delta_panel_minus_self", "delta_ci")):
+    for key, ci in (
+        ("panel_auroc", "panel_ci"),
+        ("self_auroc_pooled", "self_ci"),
+        ("delta_panel_minus_self", "delta_ci"),
+    ):
         assert a[ci][0] <= a[key] <= a[ci][1]
 
 

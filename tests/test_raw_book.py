@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from selfconf.data import families, sources
 from selfconf.book.audit import SECTION_PAGES
+from selfconf.data import families, sources
 
 pytestmark = pytest.mark.book
 
@@ -44,8 +44,13 @@ def _copy_project(root: Path, dst: Path) -> Path:
 def _build(project: Path, data_dir: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("SELFCONF_ROOT", "PYTHONPATH")}
     env["PYTHONPATH"] = str(project / "src")
-    return subprocess.run([sys.executable, "-m", "selfconf.book.build", "all", "--no-cache", "-p", "data_dir",
-                           json.dumps(str(data_dir))], cwd=project, env=env, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "selfconf.book.build", "all", "--no-cache", "-p", "data_dir", json.dumps(str(data_dir))],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
 
 
 def _recomputed(project: Path) -> dict:
@@ -107,8 +112,12 @@ def test_collection_alone_labels_each_page_by_family(raw_builds):
         "03_design": {"collection": "original", "benchmark_age": "reconstruction"},
         "05_result2": {"ladder": "reconstruction"},
         "06_result3": {"ladder": "reconstruction", "probes": "reconstruction"},
-        "08_limitations": {"collection": "original", "twostage": "reconstruction", "ladder": "reconstruction",
-                           "regrade": "reconstruction"},
+        "08_limitations": {
+            "collection": "original",
+            "twostage": "reconstruction",
+            "ladder": "reconstruction",
+            "regrade": "reconstruction",
+        },
     }
     for page, want in expect.items():
         text = (html / f"{page}.html").read_text(encoding="utf-8")

@@ -17,9 +17,9 @@ import pytest
 
 from selfconf import bootstrap, metrics, panels
 from selfconf.book import build, scorecard
+from selfconf.data.fetch import MMLU_PRO_MODELS, mmlu_pro_filename, read_mmlu_pro_calibration
 from selfconf.sections import realanswers
 from selfconf.stats import summary
-from selfconf.data.fetch import MMLU_PRO_MODELS, mmlu_pro_filename, read_mmlu_pro_calibration
 
 ROOT = Path(__file__).resolve().parents[1]
 EXT = ROOT / "data" / "external" / "mmlu-pro-calibration"
@@ -34,21 +34,35 @@ DECLARATION_MODULE_SHA256 = "9d18f8b967da4fdd03b831e99d707bae37356a3bb98fec30325
 
 def _declaration_cell() -> str:
     nb = jupytext.read(CHAPTER)
-    cells = [c.source for c in nb.cells if c.cell_type == "markdown"
-             and c.source.startswith("## The scorecard, declared before computing")]
+    cells = [
+        c.source
+        for c in nb.cells
+        if c.cell_type == "markdown" and c.source.startswith("## The scorecard, declared before computing")
+    ]
     assert len(cells) == 1, "the chapter must hold exactly one declaration cell"
     return cells[0]
 
 
 def _declaration_module() -> str:
-    return json.dumps({
-        "declared": realanswers.DECLARED, "rule": realanswers.PANEL_RULE,
-        "claims": [dataclasses.asdict(c) for c in realanswers.SCORECARD],
-        "provider": realanswers.PROVIDER, "bloc": realanswers.BLOC, "released": realanswers.RELEASED,
-        "reasoning": list(realanswers.REASONING_SERIES), "markers": list(realanswers.TIER_MARKERS),
-        "constants": [realanswers.RESIDUAL_ERROR_FLOOR_PCT, realanswers.ECE_TOLERANCE_PP,
-                      realanswers.BEST_AUROC_CEILING, realanswers.TOP_K],
-    }, sort_keys=True)
+    return json.dumps(
+        {
+            "declared": realanswers.DECLARED,
+            "rule": realanswers.PANEL_RULE,
+            "claims": [dataclasses.asdict(c) for c in realanswers.SCORECARD],
+            "provider": realanswers.PROVIDER,
+            "bloc": realanswers.BLOC,
+            "released": realanswers.RELEASED,
+            "reasoning": list(realanswers.REASONING_SERIES),
+            "markers": list(realanswers.TIER_MARKERS),
+            "constants": [
+                realanswers.RESIDUAL_ERROR_FLOOR_PCT,
+                realanswers.ECE_TOLERANCE_PP,
+                realanswers.BEST_AUROC_CEILING,
+                realanswers.TOP_K,
+            ],
+        },
+        sort_keys=True,
+    )
 
 
 def test_declaration_is_frozen():
@@ -57,17 +71,22 @@ def test_declaration_is_frozen():
     # the cell's one edit since it was declared: the module it names moved to selfconf.sections.realanswers
     # (issue 12's layout); the hash is of the declared text, so undo exactly that rename before hashing
     declared = cell.replace("`selfconf.sections.realanswers`", "`selfconf.realanswers`")
-    assert hashlib.sha256(declared.encode()).hexdigest() == DECLARATION_CELL_SHA256, \
+    assert hashlib.sha256(declared.encode()).hexdigest() == DECLARATION_CELL_SHA256, (
         "the declared scorecard cell was edited after its results existed"
-    assert hashlib.sha256(_declaration_module().encode()).hexdigest() == DECLARATION_MODULE_SHA256, \
+    )
+    assert hashlib.sha256(_declaration_module().encode()).hexdigest() == DECLARATION_MODULE_SHA256, (
         "the declared rule or claims in selfconf.sections.realanswers were edited after their results existed"
+    )
 
 
 def test_declaration_comes_before_any_computation_and_names_every_claim():
     nb = jupytext.read(CHAPTER)
     first_code = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
-    decl = next(i for i, c in enumerate(nb.cells) if c.cell_type == "markdown"
-                and c.source.startswith("## The scorecard, declared"))
+    decl = next(
+        i
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "markdown" and c.source.startswith("## The scorecard, declared")
+    )
     assert decl < first_code
     assert "parameters" in nb.cells[first_code].metadata.get("tags", [])  # only the parameters precede the code
     text = _declaration_cell()
@@ -93,6 +112,7 @@ def test_doc_examples_run():
 # panel rule
 # ------------------------------------------------------------------------------------------------
 
+
 def test_panel_rule_on_the_collection():
     ch = realanswers.select_panels(MMLU_PRO_MODELS)
     assert ch["US"].members == ("claude-3-5-haiku-20241022", "gpt-4.1-mini", "gemini-2.0-flash")
@@ -107,14 +127,31 @@ def test_panel_rule_on_the_collection():
 
 def test_panel_rule_marker_words_and_substitution_order():
     # "gemini" does not carry the marker "mini"; without any flash model the google pick is the smallest chat model
-    ch = realanswers.select_panels(["gemini-1.5-pro", "gemma-3-27b-it", "claude-3-haiku-20240307", "gpt-4o-2024-08-06",
-                                    "deepseek-chat", "Qwen2.5-32B-Instruct", "Qwen3-235B-A22B-fp8-tput",
-                                    "Mistral-Small-24B-Instruct-2501"])
+    ch = realanswers.select_panels(
+        [
+            "gemini-1.5-pro",
+            "gemma-3-27b-it",
+            "claude-3-haiku-20240307",
+            "gpt-4o-2024-08-06",
+            "deepseek-chat",
+            "Qwen2.5-32B-Instruct",
+            "Qwen3-235B-A22B-fp8-tput",
+            "Mistral-Small-24B-Instruct-2501",
+        ]
+    )
     assert ch["US"].members == ("claude-3-haiku-20240307", "gpt-4o-2024-08-06", "gemma-3-27b-it")
     # moonshot missing, every CN provider already in the panel and no CN model left: a clear error
     with pytest.raises(ValueError, match="moonshot"):
-        realanswers.select_panels(["deepseek-chat", "Qwen2.5-32B-Instruct", "claude-3-haiku-20240307",
-                                   "gpt-4o-2024-08-06", "gemini-2.0-flash", "Mistral-Small-24B-Instruct-2501"])
+        realanswers.select_panels(
+            [
+                "deepseek-chat",
+                "Qwen2.5-32B-Instruct",
+                "claude-3-haiku-20240307",
+                "gpt-4o-2024-08-06",
+                "gemini-2.0-flash",
+                "Mistral-Small-24B-Instruct-2501",
+            ]
+        )
     with pytest.raises(ValueError, match="no provider"):
         realanswers.select_panels(["some-unknown-model"])
 
@@ -122,6 +159,7 @@ def test_panel_rule_marker_words_and_substitution_order():
 # ------------------------------------------------------------------------------------------------
 # bootstrap pieces
 # ------------------------------------------------------------------------------------------------
+
 
 def test_auroc_scored_counts_equals_row_auroc_with_ties_across_groups():
     rng = np.random.default_rng(3)
@@ -163,7 +201,9 @@ def _toy_rows(seed=0, n_items=60, members=("a", "b", "c")):
             correct = int(rng.random() < 0.6)
             ans = gold if correct else rng.choice(["w1", "w2", "w3"])
             out.append((m, i, 1, int(rng.choice([50, 70, 80, 90, 95])), correct, 0, f"{i}-{ans}"))
-    return pd.DataFrame(out, columns=["model", "item_id", "parse_ok", "confidence", "correct", "refusal", "answer_class"])
+    return pd.DataFrame(
+        out, columns=["model", "item_id", "parse_ok", "confidence", "correct", "refusal", "answer_class"]
+    )
 
 
 def test_panel_intervals_draws_are_the_statistics_of_the_resampled_rows():
@@ -178,7 +218,13 @@ def test_panel_intervals_draws_are_the_statistics_of_the_resampled_rows():
         q = panels.PanelRows(p.members, p.items[idx], p.confidence[idx], p.correct[idx], p.refusal[idx], p.answer[idx])
         e = panels.panel_point_estimates(q)
         per_draw.append(e)
-    for key in ("self_auroc_pooled", "panel_auroc", "panel_auroc_labelfree", "self_auroc_ranknorm", "within_model_macro"):
+    for key in (
+        "self_auroc_pooled",
+        "panel_auroc",
+        "panel_auroc_labelfree",
+        "self_auroc_ranknorm",
+        "within_model_macro",
+    ):
         d = np.array([e[key] for e in per_draw])
         assert res[f"{key}_ci"] == pytest.approx(bootstrap.percentile_interval(d, 0.5), abs=1e-12), key
     span = np.array([e["within_model_max"] - e["within_model_min"] for e in per_draw])
@@ -200,13 +246,22 @@ def test_panel_intervals_share_panel_analysis_draw():
 
 
 def test_panel_frame_mapping_and_errors():
-    ext = pd.DataFrame({"model": ["gpt-4.1"] * 3, "item_id": [0, 1, 2], "confidence": [0.9, np.nan, 0.3],
-                        "correct": [1, 0, 0], "answer": ["B", "C", ""]})
+    ext = pd.DataFrame(
+        {
+            "model": ["gpt-4.1"] * 3,
+            "item_id": [0, 1, 2],
+            "confidence": [0.9, np.nan, 0.3],
+            "correct": [1, 0, 0],
+            "answer": ["B", "C", ""],
+        }
+    )
     f = realanswers.panel_frame(ext)
     assert f["parse_ok"].tolist() == [1, 0, 1] and f["confidence"].tolist() == [90, 0, 30]
     assert f["refusal"].tolist() == [0, 0, 1] and f["answer_class"].tolist() == ["B", "C", ""]
     bad = ext.assign(confidence=[0.9, 0.255, 0.3])
-    with pytest.raises(ValueError, match=r"mmlu_pro_gpt-4.1_eval_all_None.csv: line 3: field 'verbal_numerical_confidence'"):
+    with pytest.raises(
+        ValueError, match=r"mmlu_pro_gpt-4.1_eval_all_None.csv: line 3: field 'verbal_numerical_confidence'"
+    ):
         realanswers.panel_frame(bad)
 
 
@@ -228,9 +283,14 @@ def test_model_draws_point_equals_the_report():
 
     rng = np.random.default_rng(2)
     n = 300
-    ext = pd.DataFrame({"model": np.repeat(["a", "b"], n), "item_id": np.tile(np.arange(n), 2),
-                        "confidence": rng.choice([0.05, 0.3, 0.5, 0.8, 0.85, 0.9, 1.0], size=2 * n),
-                        "correct": rng.integers(0, 2, size=2 * n)})
+    ext = pd.DataFrame(
+        {
+            "model": np.repeat(["a", "b"], n),
+            "item_id": np.tile(np.arange(n), 2),
+            "confidence": rng.choice([0.05, 0.3, 0.5, 0.8, 0.85, 0.9, 1.0], size=2 * n),
+            "correct": rng.integers(0, 2, size=2 * n),
+        }
+    )
     d = realanswers.model_draws(ext, n_boot=50, rng=0)
     r = report.from_frame(ext, confidence_scale="unit", n_boot=20).set_index("model")
     for j, m in enumerate(d.models):
@@ -247,6 +307,7 @@ def test_model_draws_point_equals_the_report():
 # ------------------------------------------------------------------------------------------------
 # the third-party files: a plain loop against the scorecard
 # ------------------------------------------------------------------------------------------------
+
 
 def _plain_auroc(scores, correct):
     """Mann–Whitney AUROC by counting, one level at a time (ties half)."""
@@ -342,11 +403,17 @@ def test_built_scorecard_json(built_book, root):
 
 
 def _fake_executed_chapter(folder: Path, records: list[dict]) -> Path:
-    out = {"data": {"application/papermill.record/text/plain": repr(json.dumps(records))},
-           "metadata": {"scrapbook": {"mime_prefix": "application/papermill.record/", "name": realanswers.SCORECARD_KEY}},
-           "output_type": "display_data"}
-    nb = {"cells": [{"cell_type": "code", "source": "", "metadata": {}, "outputs": [out]}], "metadata": {},
-          "nbformat": 4, "nbformat_minor": 5}
+    out = {
+        "data": {"application/papermill.record/text/plain": repr(json.dumps(records))},
+        "metadata": {"scrapbook": {"mime_prefix": "application/papermill.record/", "name": realanswers.SCORECARD_KEY}},
+        "output_type": "display_data",
+    }
+    nb = {
+        "cells": [{"cell_type": "code", "source": "", "metadata": {}, "outputs": [out]}],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     folder.mkdir(parents=True, exist_ok=True)
     p = folder / f"{realanswers.NOTEBOOK}.ipynb"
     p.write_text(json.dumps(nb), encoding="utf-8")
@@ -369,7 +436,9 @@ def test_cached_build_still_writes_the_scorecard(tmp_path, monkeypatch):
     """A notebook taken from the cache runs no cell: the build itself must write the scorecard afterwards."""
     root = tmp_path / "proj"
     (root / "notebooks").mkdir(parents=True)
-    (root / "_toc.yml").write_text(f"format: jb-book\nroot: book/index\nchapters:\n  - file: book/{realanswers.NOTEBOOK}\n")
+    (root / "_toc.yml").write_text(
+        f"format: jb-book\nroot: book/index\nchapters:\n  - file: book/{realanswers.NOTEBOOK}\n"
+    )
     (root / "notebooks" / f"{realanswers.NOTEBOOK}.py").write_text("# %%\nx = 1\n")
     recs = [{"id": "cached", "verdict": "inconclusive"}]
     src = _fake_executed_chapter(tmp_path / "cache", recs)

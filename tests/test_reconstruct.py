@@ -15,8 +15,9 @@ from selfconf.reconstruct.faststats import pooled_auroc_lists, ranknorm_auroc_li
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "data" / "reconstructed"
-needs_data = pytest.mark.skipif(not (SHIPPED / "fidelity_collection.json").is_file(),
-                                reason="reconstruction not generated")
+needs_data = pytest.mark.skipif(
+    not (SHIPPED / "fidelity_collection.json").is_file(), reason="reconstruction not generated"
+)
 
 
 def expand(values, c0, c1):
@@ -57,8 +58,13 @@ def test_pooled_and_ranknorm_auroc_lists():
         confs.append(c)
         ys.append(y)
         order = np.sort(c)
-        ranks.append((np.searchsorted(order, c, "left") + 0.5 * (np.searchsorted(order, c, "right")
-                                                                 - np.searchsorted(order, c, "left"))) / c.size)
+        ranks.append(
+            (
+                np.searchsorted(order, c, "left")
+                + 0.5 * (np.searchsorted(order, c, "right") - np.searchsorted(order, c, "left"))
+            )
+            / c.size
+        )
     y = np.concatenate(ys)
     assert pooled_auroc_lists(tabs) == pytest.approx(metrics.auroc(np.concatenate(confs), y))
     assert ranknorm_auroc_lists(tabs) == pytest.approx(metrics.auroc(np.concatenate(ranks), y))
@@ -141,7 +147,12 @@ def test_plausibility():
 @needs_data
 def test_regeneration_is_byte_identical(tmp_path):
     """Regenerate into a temporary folder and compare bytes with the committed files (slow)."""
-    out = subprocess.run([sys.executable, "-m", "selfconf.reconstruct", "--check"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=1800)
+    out = subprocess.run(
+        [sys.executable, "-m", "selfconf.reconstruct", "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "byte-identical" in out.stdout

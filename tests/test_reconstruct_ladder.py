@@ -90,7 +90,7 @@ def test_full_arms_regeneration_is_byte_identical(tmp_path):
         assert _digest(tmp_path / sub, "*.csv") == _digest(DATA / sub, "*.csv")
 
 
-def _toy_subject(rng: np.random.Generator) -> "gen._Subject":
+def _toy_subject(rng: np.random.Generator) -> gen._Subject:
     """A subject whose CORE and PLACEBO confidences share an item effect (a paired, clustered design)."""
     S = gen._Subject("toy")
     A, I, R = S.correct.shape
@@ -122,8 +122,14 @@ def test_paired_clustered_se_predicts_the_item_bootstrap_spread():
     est, se = gen._paired_clustered_se(S, pl)
     m = S.answered()[pl] & S.answered()[core]
     ii, rr = np.nonzero(m)
-    pc = bs.paired_auroc_contrast(S.conf[core][ii, rr] / 100, S.conf[pl][ii, rr] / 100,
-                                  S.correct[core][ii, rr], S.correct[pl][ii, rr], items=ii,
-                                  n_boot=4000, rng=np.random.default_rng(3))
+    pc = bs.paired_auroc_contrast(
+        S.conf[core][ii, rr] / 100,
+        S.conf[pl][ii, rr] / 100,
+        S.correct[core][ii, rr],
+        S.correct[pl][ii, rr],
+        items=ii,
+        n_boot=4000,
+        rng=np.random.default_rng(3),
+    )
     assert est == pytest.approx(pc.estimate, abs=1e-12)
     assert (pc.high - pc.low) / (2 * 1.959964) == pytest.approx(se, rel=0.1)

@@ -38,8 +38,9 @@ def test_kernel_truncation_changes_nothing_visible():
     for sigma in (0.01, 0.05, 0.12, 0.4, 1.0):
         d = grid[:, None] - lv[None, :]
         s = grid[:, None] + lv[None, :]
-        full = sum(np.exp(-0.5 * ((d - j) / sigma) ** 2) + np.exp(-0.5 * ((s - j) / sigma) ** 2)
-                   for j in (-4, -2, 0, 2, 4)) / (math.sqrt(2 * math.pi) * sigma)
+        full = sum(
+            np.exp(-0.5 * ((d - j) / sigma) ** 2) + np.exp(-0.5 * ((s - j) / sigma) ** 2) for j in (-4, -2, 0, 2, 4)
+        ) / (math.sqrt(2 * math.pi) * sigma)
         k = metrics.smooth_kernel(lv, sigma, grid)
         # what is left out is below exp(-50) of the kernel's peak (entries far from every level
         # may differ in relative terms; they are ~1e-80 and weigh nothing in the sums)
@@ -57,10 +58,15 @@ def _rows(n_models=6, n=400, seed=5):
     rng = np.random.default_rng(seed)
     m = np.repeat([f"m{i}" for i in range(n_models)], n)
     skill = np.repeat(rng.uniform(0.3, 0.9, n_models), n)
-    return pd.DataFrame({"model": m, "item_id": np.tile(np.arange(n), n_models),
-                         "confidence": np.clip(np.rint(rng.normal(100 * skill + 5, 15)), 0, 100),
-                         "correct": (rng.random(m.size) < skill).astype(int),
-                         "subject": rng.choice(["a", "b", "c"], m.size)})
+    return pd.DataFrame(
+        {
+            "model": m,
+            "item_id": np.tile(np.arange(n), n_models),
+            "confidence": np.clip(np.rint(rng.normal(100 * skill + 5, 15)), 0, 100),
+            "correct": (rng.random(m.size) < skill).astype(int),
+            "subject": rng.choice(["a", "b", "c"], m.size),
+        }
+    )
 
 
 def test_output_does_not_depend_on_the_thread_count(monkeypatch):
@@ -94,10 +100,12 @@ def test_json_report_does_not_import_pandas(tmp_path):
 
     path = tmp_path / "rows.csv"
     _rows(n_models=2, n=50).drop(columns="subject").to_csv(path, index=False)
-    code = ("import sys, io, contextlib\nfrom selfconf.cli.commands import main\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n"
-            f"    rc = main(['report', {str(path)!r}, '--json', '--n-boot', '20'])\n"
-            "print(rc, 'pandas' in sys.modules)")
+    code = (
+        "import sys, io, contextlib\nfrom selfconf.cli.commands import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    rc = main(['report', {str(path)!r}, '--json', '--n-boot', '20'])\n"
+        "print(rc, 'pandas' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["0", "False"]
 

@@ -17,7 +17,7 @@ from selfconf.book.build import execute_one
 
 pytestmark = pytest.mark.slow  # executes notebooks with papermill
 
-NOTEBOOK = textwrap.dedent('''\
+NOTEBOOK = textwrap.dedent("""\
     # ---
     # jupyter:
     #   kernelspec:
@@ -45,15 +45,15 @@ NOTEBOOK = textwrap.dedent('''\
     glue.claim("t_twice", 2 * mean)                   # derived from a deterministic claim
     glue.value("t_helper_draws", n_boot, origin="parameter")  # not a claim
     glue.value("t_data_dir", data_dir, origin="parameter")
-    ''')
+    """)
 
-CLAIMS = textwrap.dedent('''\
+CLAIMS = textwrap.dedent("""\
     claims:
     - {id: t_mean, kind: deterministic, section: tiny, value: 5.5}
     - {id: t_ci_lo, kind: bootstrap, section: tiny, value: 4.0}
     - {id: t_gap, kind: derived, depends_on: [t_mean, t_ci_lo], section: tiny, value: 1.5}
     - {id: t_twice, kind: derived, depends_on: [t_mean], section: tiny, value: 11.0}
-    ''')
+    """)
 
 
 @pytest.fixture(scope="module")
@@ -79,8 +79,12 @@ def test_section_names(project):
 
 def test_claim_kinds_follow_dependencies(project):
     kinds = rr.claim_kinds(root=project)
-    assert kinds == {"t_mean": "deterministic", "t_ci_lo": "bootstrap", "t_gap": "bootstrap",
-                     "t_twice": "deterministic"}
+    assert kinds == {
+        "t_mean": "deterministic",
+        "t_ci_lo": "bootstrap",
+        "t_gap": "bootstrap",
+        "t_twice": "deterministic",
+    }
 
 
 def test_new_seed_keeps_deterministic_values(project, capsys):

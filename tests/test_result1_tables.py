@@ -37,10 +37,32 @@ def executed(tmp_path_factory) -> Path:
     book = tmp_path_factory.mktemp("book")
     for name in NOTEBOOKS:
         src = book / f"{name}.src.ipynb"
-        subprocess.run([sys.executable, "-m", "jupytext", "--to", "ipynb", str(ROOT / "notebooks" / f"{name}.py"),
-                        "-o", str(src)], check=True, capture_output=True, cwd=ROOT)
-        r = subprocess.run([sys.executable, "-m", "papermill", str(src), str(book / f"{name}.ipynb"),
-                            "-p", "n_boot", "200", "-p", "data_dir", str(data), "--cwd", str(ROOT)], capture_output=True, text=True, cwd=ROOT)
+        subprocess.run(
+            [sys.executable, "-m", "jupytext", "--to", "ipynb", str(ROOT / "notebooks" / f"{name}.py"), "-o", str(src)],
+            check=True,
+            capture_output=True,
+            cwd=ROOT,
+        )
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "papermill",
+                str(src),
+                str(book / f"{name}.ipynb"),
+                "-p",
+                "n_boot",
+                "200",
+                "-p",
+                "data_dir",
+                str(data),
+                "--cwd",
+                str(ROOT),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
         assert r.returncode == 0, f"{name} failed:\n{r.stderr[-4000:]}"
         src.unlink()
     return book

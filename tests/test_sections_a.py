@@ -32,9 +32,14 @@ def inputs():
 @pytest.fixture(scope="module")
 def params():
     q = quoted_value
-    return {"threshold_points": q("r1_highconf_threshold"), "chance": q("r1_chance_auroc"),
-            "auroc_cut": q("r1_auroc_threshold"), "n_bins": q("t1_ece_n_bins"), "level": q("ci_level_pct") / 100,
-            "coverages_pct": [q(f"t2_coverage_{c}") for c in (100, 80, 60, 40, 20)]}
+    return {
+        "threshold_points": q("r1_highconf_threshold"),
+        "chance": q("r1_chance_auroc"),
+        "auroc_cut": q("r1_auroc_threshold"),
+        "n_bins": q("t1_ece_n_bins"),
+        "level": q("ci_level_pct") / 100,
+        "coverages_pct": [q(f"t2_coverage_{c}") for c in (100, 80, 60, 40, 20)],
+    }
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +113,9 @@ def test_seed_moves_only_the_bootstrap_values(section, design_runs, result1_runs
     boot = [k for k in a.values if k.endswith(("_ci_lo", "_ci_hi"))]
     assert len(boot) >= (6 if section == "design" else 30)
     assert [k for k in boot if a.values[k] == b.values[k]] == []
-    assert {k: (a.values[k], b.values[k]) for k in a.values if not _is_bootstrap(k) and a.values[k] != b.values[k]} == {}
+    assert {
+        k: (a.values[k], b.values[k]) for k in a.values if not _is_bootstrap(k) and a.values[k] != b.values[k]
+    } == {}
 
 
 @pytest.mark.parametrize("section", ["design", "result1"])
@@ -145,8 +152,10 @@ def test_introduction_brier_range_from_the_rows():
     tables, _ = families.load_probes(sources.path("probes"))
     ts = manipulation.topic_summary(tables["topic_probes"], n_boot=N_BOOT, seed=0)
     res = introduction.compute({f"topic_{m}_brier_delta": d for m, d in zip(ts["model"], ts["brier_delta"])})
-    assert res.values == {"intro_c3_topic_brier_delta_min": 0.014181250000000034,
-                          "intro_c3_topic_brier_delta_max": 0.11312499999999998}
+    assert res.values == {
+        "intro_c3_topic_brier_delta_min": 0.014181250000000034,
+        "intro_c3_topic_brier_delta_max": 0.11312499999999998,
+    }
     m = load_manifest()
     assert [judge(m, k, v).status for k, v in res.values.items()] == ["match", "match"]
 

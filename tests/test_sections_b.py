@@ -41,9 +41,16 @@ def rows():
     twostage, _ = families.load_twostage(src.path("twostage"))
     regrade, _ = families.load_regrade(src.path("regrade"))
     collection, _ = data.load_collection(src.path("collection"))
-    return {"frames": frames, "profiles": profiles, "probes": probes, "twostage": twostage, "regrade": regrade,
-            "collection": collection, "bound": quoted_value("ladder_degeneracy_bound"),
-            "n_rungs": quoted_value("ladder_n_rungs")}
+    return {
+        "frames": frames,
+        "profiles": profiles,
+        "probes": probes,
+        "twostage": twostage,
+        "regrade": regrade,
+        "collection": collection,
+        "bound": quoted_value("ladder_degeneracy_bound"),
+        "n_rungs": quoted_value("ladder_n_rungs"),
+    }
 
 
 def _result2(r, seed):
@@ -55,8 +62,9 @@ def _result3(r, seed):
 
 
 def _limitations(r, seed):
-    return limitations.compute(r["collection"], r["twostage"], r["frames"], r["regrade"], bound=r["bound"],
-                               seed=seed, n_boot=N_BOOT)
+    return limitations.compute(
+        r["collection"], r["twostage"], r["frames"], r["regrade"], bound=r["bound"], seed=seed, n_boot=N_BOOT
+    )
 
 
 SECTIONS = {"result2": _result2, "result3": _result3, "limitations": _limitations}
@@ -149,7 +157,11 @@ def test_reconstruction_counts_and_cn_interval(rows):
     a = reconstruction.compute(rows["collection"], seed=1, n_boot=N_BOOT)
     b = reconstruction.compute(rows["collection"], seed=2, n_boot=N_BOOT)
     assert {k: a[k] for k in ("recon_n_rows", "recon_n_models", "recon_n_items", "recon_google_n")} == {
-        "recon_n_rows": 24000, "recon_n_models": 16, "recon_n_items": 1500, "recon_google_n": 1461}
+        "recon_n_rows": 24000,
+        "recon_n_models": 16,
+        "recon_n_items": 1500,
+        "recon_google_n": 1461,
+    }
     assert a["recon_off_grid_values"] == "42, 62, 68, 72, 78, 82, 88, 96, 97, 98, 99"
     assert (a["recon_refusal_model"], a["recon_refusal_model_median"]) == ("anthropic", 42.0)
     assert a.values == b.values  # nothing glued here depends on the draws
@@ -164,8 +176,9 @@ def test_reconstruction_plausibility_and_fidelity(rows):
     assert 0.5 < p["share_on_grid"] < 1
     assert np.allclose(np.diag(p["phi"].to_numpy()), 1.0) and p["phi_order"][0] == "google"
     tabs = reconstruction.fidelity_tables(resolve("data/reconstructed"))
-    assert tabs and all(set(f.columns) == {"constraint", "kind", "printed", "achieved", "status"} for *_, f, _ in tabs
-                        if len(f))
+    assert tabs and all(
+        set(f.columns) == {"constraint", "kind", "printed", "achieved", "status"} for *_, f, _ in tabs if len(f)
+    )
     assert reconstruction.fidelity_records({"records": [{"id": "x"}]}) == [{"id": "x"}]
     assert reconstruction.fidelity_records({"other": 1}) == []
 

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from selfconf.stats import summary
 from selfconf.bootstrap import resample_indices
 from selfconf.metrics import auroc
+from selfconf.stats import summary
 from selfconf.stats.summary import TABLE1_COLUMNS, model_rng, row_bootstrap_auroc, table1
 
 
@@ -28,7 +28,7 @@ def test_hand_computed_statistics():
     r = t.iloc[0]
     assert r["model"] == "a" and r["n"] == 5
     assert r["accuracy"] == pytest.approx(2 / 5)
-    assert r["mean_confidence"] == pytest.approx(3.4 / 5)           # 0.68
+    assert r["mean_confidence"] == pytest.approx(3.4 / 5)  # 0.68
     assert r["median_confidence"] == pytest.approx(0.8)
     assert r["citl"] == pytest.approx(0.68 - 0.40)
     # Brier: (0.1^2 + 0.8^2 + 0.2^2 + 0.3^2 + 0.6^2) / 5 = (0.01+0.64+0.04+0.09+0.36)/5

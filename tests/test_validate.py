@@ -14,8 +14,15 @@ def test_binary_accepts_the_contract_words(val, want):
     assert validate.binary(val) == want
 
 
-@pytest.mark.parametrize("val, words", [("2", "expected 0 or 1, got '2'"), ("yes", "expected 0 or 1"),
-                                        ("", "missing value (expected 0 or 1)"), (None, "missing value")])
+@pytest.mark.parametrize(
+    "val, words",
+    [
+        ("2", "expected 0 or 1, got '2'"),
+        ("yes", "expected 0 or 1"),
+        ("", "missing value (expected 0 or 1)"),
+        (None, "missing value"),
+    ],
+)
 def test_binary_refuses_anything_else(val, words):
     with pytest.raises(FieldError, match=words.replace("(", r"\(").replace(")", r"\)")):
         validate.binary(val)
@@ -28,8 +35,17 @@ def test_percent_integer(val, want):
     assert validate.percent_integer(val) == want
 
 
-@pytest.mark.parametrize("val, words", [("85.5", "integer"), ("101", "out of range"), ("-5", "out of range"),
-                                        (True, "integer"), ("x", "integer"), ("", "missing confidence")])
+@pytest.mark.parametrize(
+    "val, words",
+    [
+        ("85.5", "integer"),
+        ("101", "out of range"),
+        ("-5", "out of range"),
+        (True, "integer"),
+        ("x", "integer"),
+        ("", "missing confidence"),
+    ],
+)
 def test_percent_integer_errors(val, words):
     with pytest.raises(FieldError, match=words):
         validate.percent_integer(val)
@@ -41,8 +57,16 @@ def test_stated_confidence_reads_replies(val, want):
     assert got == want and type(got) is type(want)
 
 
-@pytest.mark.parametrize("val, words", [(150, "outside 0-100"), ("high", "not a number"), (None, "not a number"),
-                                        ([1], "has type list"), (float("nan"), "outside 0-100")])
+@pytest.mark.parametrize(
+    "val, words",
+    [
+        (150, "outside 0-100"),
+        ("high", "not a number"),
+        (None, "not a number"),
+        ([1], "has type list"),
+        (float("nan"), "outside 0-100"),
+    ],
+)
 def test_stated_confidence_errors(val, words):
     with pytest.raises(FieldError, match=words):
         validate.stated_confidence(val)
@@ -83,8 +107,9 @@ def test_require_columns_message():
 def test_check_binary_names_the_first_bad_row():
     validate.check_binary(np.zeros(3, bool), "row {}".format, "correct", lambda i: i)
     with pytest.raises(ValueError, match=r"^row 2: field 'correct' must be 0/1 \(or true/false\), got 'x'$"):
-        validate.check_binary(np.array([False, False, True, True]), "row {}".format, "correct",
-                              ["0", "1", "x", "y"].__getitem__)
+        validate.check_binary(
+            np.array([False, False, True, True]), "row {}".format, "correct", ["0", "1", "x", "y"].__getitem__
+        )
 
 
 def test_the_three_users_share_the_module():
@@ -114,23 +139,29 @@ def _reference_scale(raw, percent_sign, scale, where):
         i = int(np.flatnonzero(neg)[0])
         raise ValueError(f"{where(i)}: field 'confidence' = {raw[i]:g} is negative")
     if scale == "unit" and percent_sign.any():
-        raise ValueError(f"{where(int(np.flatnonzero(percent_sign)[0]))}: confidence written with '%' "
-                         "but --confidence-scale unit was given (use percent or auto)")
+        raise ValueError(
+            f"{where(int(np.flatnonzero(percent_sign)[0]))}: confidence written with '%' "
+            "but --confidence-scale unit was given (use percent or auto)"
+        )
     first = lambda m: "; ".join(where(int(i)) for i in np.flatnonzero(m)[:3])  # noqa: E731
     if scale == "auto":
         above = present & ((raw > 1) | percent_sign)
         frac = present & ~percent_sign & (raw <= 1) & (raw != np.floor(raw))
         if above.any() and frac.any():
-            raise ValueError("confidences mix scales: values above 1 (or written with %) at "
-                             f"{first(above)}, and fractional values at or below 1 at {first(frac)}; "
-                             "fix the file, or pass --confidence-scale percent or unit to state the scale")
+            raise ValueError(
+                "confidences mix scales: values above 1 (or written with %) at "
+                f"{first(above)}, and fractional values at or below 1 at {first(frac)}; "
+                "fix the file, or pass --confidence-scale percent or unit to state the scale"
+            )
         if above.any():
             scale, reason = "percent", "auto-detected: values above 1 (or written with %)"
         elif frac.any():
             scale, reason = "unit", "auto-detected: all values within [0, 1], some strictly between"
         elif present.any() and not (raw[present] == 0).all():
-            raise ValueError("every confidence is exactly 0 or 1, which fits both the 0-1 and the 0-100 scale; "
-                             "pass --confidence-scale unit or --confidence-scale percent")
+            raise ValueError(
+                "every confidence is exactly 0 or 1, which fits both the 0-1 and the 0-100 scale; "
+                "pass --confidence-scale unit or --confidence-scale percent"
+            )
         elif present.any():
             scale, reason = "unit", "auto-detected: every value is 0, which means the same on either scale"
         else:
@@ -148,8 +179,18 @@ def _reference_scale(raw, percent_sign, scale, where):
 
 def test_resolve_scale_equals_the_mask_per_condition_rule():
     rng = np.random.default_rng(0)
-    pools = [[0, 1], [0.0], [0.5, 0.2, 1, 0], list(range(101)), [0.3, 80, 1], [-1, 5, 50], [150, 20],
-             [np.inf, 3], [1.5, 0.99, 100.5], [2.0]]
+    pools = [
+        [0, 1],
+        [0.0],
+        [0.5, 0.2, 1, 0],
+        list(range(101)),
+        [0.3, 80, 1],
+        [-1, 5, 50],
+        [150, 20],
+        [np.inf, 3],
+        [1.5, 0.99, 100.5],
+        [2.0],
+    ]
     outcomes = set()
     for trial in range(3000):
         n = int(rng.integers(0, 8))

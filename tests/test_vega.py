@@ -6,8 +6,6 @@ import json
 import re
 import subprocess
 import sys
-import textwrap
-from pathlib import Path
 
 import altair as alt
 import pandas as pd
@@ -19,7 +17,12 @@ CDN = re.compile(r"(cdn\.jsdelivr|unpkg\.com|cdnjs|vega\.github\.io/vega|require
 
 
 def _chart(title: str = "t") -> alt.Chart:
-    return alt.Chart(pd.DataFrame({"x": [1, 2, 3], "y": [3, 1, 2]})).mark_line().encode(x="x", y="y").properties(title=title)
+    return (
+        alt.Chart(pd.DataFrame({"x": [1, 2, 3], "y": [3, 1, 2]}))
+        .mark_line()
+        .encode(x="x", y="y")
+        .properties(title=title)
+    )
 
 
 def test_chart_html_embeds_spec_and_calls_local_vegaembed():
@@ -87,9 +90,11 @@ def test_bundle_runs_in_node(tmp_path):
     if not node:
         pytest.skip("node not installed (the browser test covers the bundle in Chromium)")
     script = tmp_path / "smoke.js"
-    script.write_text("globalThis.window = globalThis; globalThis.self = globalThis;\n"
-                      + vega.javascript_bundle()
-                      + "\nconsole.log(typeof window.vegaEmbed);\n")
+    script.write_text(
+        "globalThis.window = globalThis; globalThis.self = globalThis;\n"
+        + vega.javascript_bundle()
+        + "\nconsole.log(typeof window.vegaEmbed);\n"
+    )
     r = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.split() == ["function"]
@@ -103,8 +108,9 @@ def test_unknown_vegalite_version_is_a_clear_error(monkeypatch):
 
 @pytest.mark.slow
 def test_cli_install_js(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "selfconf.book.vega", "install-js", str(tmp_path / "v")],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "selfconf.book.vega", "install-js", str(tmp_path / "v")], capture_output=True, text=True
+    )
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "v" / "selfconf-vega.js").stat().st_size > 100_000
 
@@ -114,14 +120,17 @@ def test_sphinx_extension_ships_vega_and_mathjax_locally(tmp_path):
     """A one-page Sphinx site with math and a chart: every script it loads is local."""
     src = tmp_path / "src"
     src.mkdir()
-    (src / "conf.py").write_text("extensions = ['myst_parser', 'selfconf.book.vega']\n"
-                                 "myst_enable_extensions = ['dollarmath']\nhtml_theme = 'alabaster'\n")
+    (src / "conf.py").write_text(
+        "extensions = ['myst_parser', 'selfconf.book.vega']\n"
+        "myst_enable_extensions = ['dollarmath']\nhtml_theme = 'alabaster'\n"
+    )
     vega.enable()
     chart = vega.chart_html(_chart("sphinx").to_dict())
     (src / "index.md").write_text("# Page\n\nMath: $a^2 + b^2$.\n\n```{raw} html\n" + chart + "\n```\n")
     out = tmp_path / "html"
-    r = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-W", "-b", "html", str(src), str(out)],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-W", "-b", "html", str(src), str(out)], capture_output=True, text=True
+    )
     assert r.returncode == 0, r.stderr
     page = (out / "index.html").read_text()
     srcs = re.findall(r'<script[^>]*src="([^"]+)"', page)
@@ -152,8 +161,9 @@ def test_every_executed_chart_is_offline(built_book, root):
 
 
 def test_chart_caption_label_and_untitled_charts():
-    spec, cap, label = vega.caption_of({"mark": "bar", "title": {"text": "ECE", "subtitle": "rows: x"},
-                                        "usermeta": {"selfconf_label": "fig-x"}})
+    spec, cap, label = vega.caption_of(
+        {"mark": "bar", "title": {"text": "ECE", "subtitle": "rows: x"}, "usermeta": {"selfconf_label": "fig-x"}}
+    )
     assert "title" not in spec and cap == "ECE (rows: x)" and label == "fig-x"
     _, cap, _ = vega.caption_of({"hconcat": [{"title": "left"}, {"title": "right"}]})
     assert cap == "left; right"
@@ -168,13 +178,16 @@ def test_numbered_chart_in_a_sphinx_build(tmp_path):
     """The selfconf-chart directive makes a numbered figure that {numref} links; the title is its caption."""
     src = tmp_path / "src"
     src.mkdir()
-    (src / "conf.py").write_text("extensions = ['myst_parser', 'selfconf.book.vega', 'selfconf.book.publication']\n"
-                                 "numfig = True\nnumfig_format = {'figure': 'Figure %s'}\nhtml_theme = 'alabaster'\n")
+    (src / "conf.py").write_text(
+        "extensions = ['myst_parser', 'selfconf.book.vega', 'selfconf.book.publication']\n"
+        "numfig = True\nnumfig_format = {'figure': 'Figure %s'}\nhtml_theme = 'alabaster'\n"
+    )
     md = vega.chart_markdown(_chart("A titled chart").to_dict())
     (src / "index.md").write_text("# Page\n\nSee {numref}`fig-a-titled-chart`.\n\n" + md + "\n")
     out = tmp_path / "html"
-    r = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-W", "-b", "html", str(src), str(out)],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-W", "-b", "html", str(src), str(out)], capture_output=True, text=True
+    )
     assert r.returncode == 0, r.stderr
     page = (out / "index.html").read_text()
     assert '<figure class="selfconf-chart' in page and 'id="fig-a-titled-chart"' in page

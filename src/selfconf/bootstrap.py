@@ -31,10 +31,10 @@ Bootstrap*. Chapman & Hall (percentile interval: Ch. 13; bootstrap tests: Ch. 15
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable
-
 import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -63,6 +63,7 @@ _CHUNK = 250  # draws evaluated together by a batched statistic
 # --------------------------------------------------------------------------
 # result objects
 # --------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class BootstrapCI:
@@ -97,9 +98,13 @@ class BootstrapCI:
     def as_dict(self) -> dict[str, Any]:
         """Plain-Python summary (no numpy scalars), without the draws."""
         return {
-            "estimate": float(self.estimate), "low": float(self.low), "high": float(self.high),
-            "level": float(self.level), "n_boot": int(self.n_boot),
-            "n_invalid": int(self.n_invalid), "scheme": self.scheme,
+            "estimate": float(self.estimate),
+            "low": float(self.low),
+            "high": float(self.high),
+            "level": float(self.level),
+            "n_boot": int(self.n_boot),
+            "n_invalid": int(self.n_invalid),
+            "scheme": self.scheme,
         }
 
 
@@ -135,17 +140,24 @@ class PairedContrast:
     def as_dict(self) -> dict[str, Any]:
         """Plain-Python summary (no numpy scalars), without the draws."""
         return {
-            "estimate": float(self.estimate), "low": float(self.low), "high": float(self.high),
+            "estimate": float(self.estimate),
+            "low": float(self.low),
+            "high": float(self.high),
             "p_one_sided": float(self.p_one_sided),
-            "p_one_sided_upper": float(self.p_one_sided_upper), "p_two_sided": float(self.p_two_sided),
-            "auroc_a": float(self.auroc_a.estimate), "auroc_b": float(self.auroc_b.estimate),
-            "level": float(self.level), "n_boot": int(self.n_boot), "n_items": int(self.n_items),
+            "p_one_sided_upper": float(self.p_one_sided_upper),
+            "p_two_sided": float(self.p_two_sided),
+            "auroc_a": float(self.auroc_a.estimate),
+            "auroc_b": float(self.auroc_b.estimate),
+            "level": float(self.level),
+            "n_boot": int(self.n_boot),
+            "n_items": int(self.n_items),
         }
 
 
 # --------------------------------------------------------------------------
 # drawing
 # --------------------------------------------------------------------------
+
 
 def as_generator(rng: np.random.Generator | int | np.integer | None) -> np.random.Generator:
     """Return a ``numpy.random.Generator``: the one given, or ``default_rng(seed)`` for an int.
@@ -294,8 +306,9 @@ def percentile_interval(draws: np.ndarray, level: float = 0.95) -> tuple[float, 
     return float(lo), float(hi)
 
 
-def _finish(estimate: float, draws: np.ndarray, level: float, scheme: str,
-            allow_invalid: bool, what: str = "statistic") -> BootstrapCI:
+def _finish(
+    estimate: float, draws: np.ndarray, level: float, scheme: str, allow_invalid: bool, what: str = "statistic"
+) -> BootstrapCI:
     draws = np.asarray(draws, dtype=float)
     invalid = ~np.isfinite(draws)
     n_invalid = int(invalid.sum())
@@ -314,6 +327,7 @@ def _finish(estimate: float, draws: np.ndarray, level: float, scheme: str,
 # --------------------------------------------------------------------------
 # generic percentile CI
 # --------------------------------------------------------------------------
+
 
 def percentile_ci(
     stat: Callable[..., Any],
@@ -396,7 +410,7 @@ def percentile_ci(
             estimate = np.asarray(stat(*arrs, weights=np.ones((1, n)))).reshape(-1)[0]
             parts = []
             for a0 in range(0, n_boot, chunk):
-                w = mult[a0:a0 + chunk][:, ccode]
+                w = mult[a0 : a0 + chunk][:, ccode]
                 part = np.asarray(stat(*arrs, weights=w), dtype=float).reshape(-1)
                 if part.size != w.shape[0]:
                     raise ValueError(
@@ -419,7 +433,7 @@ def percentile_ci(
             estimate = np.asarray(stat(*[a[None, :] for a in arrs])).reshape(-1)[0]
             parts = []
             for a0 in range(0, n_boot, chunk):
-                sl = idx[a0:a0 + chunk]
+                sl = idx[a0 : a0 + chunk]
                 part = np.asarray(stat(*[a[sl] for a in arrs]), dtype=float).reshape(-1)
                 if part.size != sl.shape[0]:
                     raise ValueError(
@@ -458,8 +472,9 @@ def grouped_ci(
     ----------
     Davison & Hinkley (1997), Sec. 3.2 (stratified resampling); Efron & Tibshirani (1993), Ch. 13.
     """
-    return percentile_ci(stat, *arrays, n_boot=n_boot, rng=rng, level=level, batched=batched,
-                         groups=groups, allow_invalid=allow_invalid)
+    return percentile_ci(
+        stat, *arrays, n_boot=n_boot, rng=rng, level=level, batched=batched, groups=groups, allow_invalid=allow_invalid
+    )
 
 
 def clustered_ci(
@@ -484,13 +499,22 @@ def clustered_ci(
     ----------
     Davison & Hinkley (1997), Sec. 3.8 (resampling clusters); Efron & Tibshirani (1993), Ch. 13.
     """
-    return percentile_ci(stat, *arrays, n_boot=n_boot, rng=rng, level=level, batched=batched,
-                         clusters=clusters, allow_invalid=allow_invalid)
+    return percentile_ci(
+        stat,
+        *arrays,
+        n_boot=n_boot,
+        rng=rng,
+        level=level,
+        batched=batched,
+        clusters=clusters,
+        allow_invalid=allow_invalid,
+    )
 
 
 # --------------------------------------------------------------------------
 # AUROC specialisations
 # --------------------------------------------------------------------------
+
 
 def _dense_codes(score: np.ndarray) -> tuple[np.ndarray, int]:
     """Order-preserving codes 0..K-1 of the distinct scores (AUROC depends on order only)."""
@@ -550,8 +574,7 @@ def auroc_ci(
     else:
         idx = resample_indices(s.size, n_boot, gen, groups=groups)
         cell = (code * 2 + y).astype(np.int32)
-        draws = np.concatenate([_auroc_cells(cell[idx[a:a + _CHUNK]], k)
-                                for a in range(0, n_boot, _CHUNK)])
+        draws = np.concatenate([_auroc_cells(cell[idx[a : a + _CHUNK]], k) for a in range(0, n_boot, _CHUNK)])
         scheme = "rows" if groups is None else "groups"
     return _finish(estimate, draws, level, scheme, allow_invalid, "AUROC")
 
@@ -568,8 +591,7 @@ def _auroc_cells(cell: np.ndarray, k: int) -> np.ndarray:
 _MATMUL_MAX_CELLS = 512
 
 
-def _clustered_auroc_draws(code: np.ndarray, y: np.ndarray, k: int,
-                           ccode: np.ndarray, mult: np.ndarray) -> np.ndarray:
+def _clustered_auroc_draws(code: np.ndarray, y: np.ndarray, k: int, ccode: np.ndarray, mult: np.ndarray) -> np.ndarray:
     """AUROC per draw when row r carries weight mult[b, ccode[r]].
 
     With few score levels the per-draw cell counts are ``mult @ M``, where ``M[g, cell]`` counts
@@ -583,7 +605,7 @@ def _clustered_auroc_draws(code: np.ndarray, y: np.ndarray, k: int,
         if mult.max(initial=0) * M.sum(axis=0).max(initial=0) < 2**24:
             out = []
             for a in range(0, mult.shape[0], _CHUNK):
-                counts = (mult[a:a + _CHUNK].astype(np.float32) @ M).astype(np.float64)
+                counts = (mult[a : a + _CHUNK].astype(np.float32) @ M).astype(np.float64)
                 counts = counts.reshape(-1, k, 2)
                 out.append(_m._auroc_from_counts(counts[:, :, 1], counts[:, :, 0]))
             return np.concatenate(out)
@@ -591,7 +613,7 @@ def _clustered_auroc_draws(code: np.ndarray, y: np.ndarray, k: int,
     item_of_sorted_row = ccode[order]
     out = []
     for a in range(0, mult.shape[0], _CHUNK):
-        w_sorted = mult[a:a + _CHUNK][:, item_of_sorted_row]
+        w_sorted = mult[a : a + _CHUNK][:, item_of_sorted_row]
         out.append(_m._auroc_from_sorted_weights(w_sorted, starts, cells, k))
     return np.concatenate(out)
 
@@ -665,9 +687,7 @@ def paired_auroc_contrast(
     ia = np.asarray(items)
     if items_b is None:
         if sb.size != sa.size:
-            raise ValueError(
-                f"score_b has length {sb.size} but score_a has {sa.size}; pass items_b for arm B's rows"
-            )
+            raise ValueError(f"score_b has length {sb.size} but score_a has {sa.size}; pass items_b for arm B's rows")
         ib = ia
     else:
         ib = np.asarray(items_b)
@@ -680,7 +700,7 @@ def paired_auroc_contrast(
     gen = as_generator(rng)
 
     both = _labels(np.concatenate([ia, ib]), "items", ia.size + ib.size)
-    ca, cb = both[: ia.size], both[ia.size:]
+    ca, cb = both[: ia.size], both[ia.size :]
     n_items = int(both.max()) + 1
     est_a = _m.auroc(sa, ya)
     est_b = _m.auroc(sb, yb)
@@ -702,6 +722,7 @@ def paired_auroc_contrast(
 # --------------------------------------------------------------------------
 # multiplicity
 # --------------------------------------------------------------------------
+
 
 def holm(pvalues: Any) -> np.ndarray:
     """Holm step-down adjusted p-values, returned in the input order.
@@ -744,8 +765,9 @@ def holm(pvalues: Any) -> np.ndarray:
     if bad.any():
         flat = int(np.flatnonzero(bad.ravel())[0])
         where = flat if p.ndim == 1 else tuple(int(i) for i in np.unravel_index(flat, p.shape))
-        raise ValueError(f"pvalues: {int(bad.sum())} value(s) not in [0, 1]; first at index {where}: "
-                         f"{_m._fmt_val(p.ravel()[flat])}")
+        raise ValueError(
+            f"pvalues: {int(bad.sum())} value(s) not in [0, 1]; first at index {where}: {_m._fmt_val(p.ravel()[flat])}"
+        )
     m = p.shape[-1]
     order = np.argsort(p, axis=-1, kind="stable")
     scaled = np.minimum(1.0, (m - np.arange(m)) * np.take_along_axis(p, order, axis=-1))
@@ -762,8 +784,7 @@ def holm(pvalues: Any) -> np.ndarray:
 __all__ += ["count_draws", "interval_or_nan"]
 
 
-def count_draws(pos: Any, neg: Any, *, n_boot: int, rng: np.random.Generator | int,
-                max_cells: int = 4_000_000):
+def count_draws(pos: Any, neg: Any, *, n_boot: int, rng: np.random.Generator | int, max_cells: int = 4_000_000):
     """Row-bootstrap draws expressed as per-level counts, yielded in chunks.
 
     Definition: drawing n rows with replacement from n rows gives every row a
@@ -900,7 +921,7 @@ def cell_count_draws(multiplicities: Any, clusters: Any, cells: Any, n_cells: in
         raise ValueError(f"cells: codes must lie in 0..{n_cells - 1}")
     a = sparse.csr_matrix((np.ones(g.size), (c, g)), shape=(int(n_cells), m.shape[1]))
     for lo in range(0, m.shape[0], max(1, int(chunk))):
-        block = m[lo:lo + chunk].astype(np.float64)
+        block = m[lo : lo + chunk].astype(np.float64)
         yield np.asarray((a @ block.T).T)
 
 
@@ -909,6 +930,7 @@ def cell_count_draws(multiplicities: Any, clusters: Any, cells: Any, n_cells: in
 # --------------------------------------------------------------------------
 
 __all__ += ["endpoint_mc_sd", "draws_for_mc_sd"]
+
 
 def endpoint_mc_sd(low: Any, high: Any, n_draws: Any, q: float = 0.025) -> Any:
     """Predicted Monte-Carlo SD of a percentile-interval end point from ``n_draws`` bootstrap draws.
@@ -980,8 +1002,7 @@ def draws_for_mc_sd(low: float, high: float, target_sd: float, q: float = 0.025)
 __all__ += ["poisson_count_draws"]
 
 
-def poisson_count_draws(pos: Any, neg: Any, *, n_boot: int, rng: np.random.Generator | int,
-                        max_cells: int = 4_000_000):
+def poisson_count_draws(pos: Any, neg: Any, *, n_boot: int, rng: np.random.Generator | int, max_cells: int = 4_000_000):
     """Poisson-bootstrap draws expressed as per-level counts, yielded in chunks.
 
     Definition: the Poisson bootstrap gives every row an independent Poisson(1) multiplicity

@@ -26,7 +26,8 @@ References are given per function.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Literal, Sequence
+from collections.abc import Sequence
+from typing import Any, Literal
 
 import numpy as np
 
@@ -61,6 +62,7 @@ _MAX_COUNT_CELLS = 20_000_000
 # validation helpers
 # --------------------------------------------------------------------------
 
+
 def _fmt_pos(flat_pos: int, shape: tuple[int, ...]) -> str:
     if len(shape) == 1:
         return f"index {flat_pos}"
@@ -83,8 +85,7 @@ def _numeric(x: Any, name: str, ndim: int = 1) -> np.ndarray:
             missing = [i for i, v in enumerate(flat) if v is None or type(v).__name__ == "NAType"]
             if missing:
                 raise ValueError(
-                    f"{name}: {len(missing)} missing value(s) (None/NA); "
-                    f"first at {_fmt_pos(missing[0], arr.shape)}"
+                    f"{name}: {len(missing)} missing value(s) (None/NA); first at {_fmt_pos(missing[0], arr.shape)}"
                 ) from None
             raise TypeError(f"{name}: values must be numeric; could not convert ({exc})") from None
     if arr.dtype.kind not in "biuf":
@@ -162,6 +163,7 @@ def _conf_and_correct(confidence: Any, correct: Any) -> tuple[np.ndarray, np.nda
 # conversion
 # --------------------------------------------------------------------------
 
+
 def from_percent(x: Any, name: str = "confidence") -> float | np.ndarray:
     """Convert confidences stated on the paper's 0–100 scale to the 0–1 scale.
 
@@ -209,6 +211,7 @@ def from_percent(x: Any, name: str = "confidence") -> float | np.ndarray:
 # --------------------------------------------------------------------------
 # AUROC
 # --------------------------------------------------------------------------
+
 
 def average_ranks(x: Any) -> np.ndarray:
     """1-based ranks of ``x`` with ties given the mean of the ranks they span ("average" ranks).
@@ -278,9 +281,7 @@ def auroc(score: Any, correct: Any) -> float:
     n0 = y.size - n1
     if n1 == 0 or n0 == 0:
         only = "correct" if n0 == 0 else "incorrect"
-        raise ValueError(
-            f"auroc: only one class present in correct (all {y.size} rows {only}); AUROC is undefined"
-        )
+        raise ValueError(f"auroc: only one class present in correct (all {y.size} rows {only}); AUROC is undefined")
     r1 = float(average_ranks(s)[y == 1].sum())
     return float((r1 - n1 * (n1 + 1) / 2.0) / (n1 * n0))
 
@@ -485,6 +486,7 @@ def _auroc_weighted_codes(code: np.ndarray, y: np.ndarray, k: int, w: np.ndarray
 # --------------------------------------------------------------------------
 # calibration
 # --------------------------------------------------------------------------
+
 
 def brier(confidence: Any, correct: Any) -> float:
     """Brier score: mean squared difference between confidence and the 0/1 outcome.
@@ -870,11 +872,21 @@ def risk_coverage_table(
         e_max = e_above + min(inside, e_tie)
         e_exp = e_above + inside * e_tie / t
         rows.append(
-            (float(cov), k, e_row, e_row / k, float(cs[k - 1]), k < g_end, t, inside,
-             e_min / k, e_max / k, e_exp / k)
+            (float(cov), k, e_row, e_row / k, float(cs[k - 1]), k < g_end, t, inside, e_min / k, e_max / k, e_exp / k)
         )
-    names = ["coverage", "k", "n_errors", "error_rate", "cut_conf", "cut_in_tie", "tie_size",
-             "tie_inside", "error_rate_min", "error_rate_max", "error_rate_expected"]
+    names = [
+        "coverage",
+        "k",
+        "n_errors",
+        "error_rate",
+        "cut_conf",
+        "cut_in_tie",
+        "tie_size",
+        "tie_inside",
+        "error_rate_min",
+        "error_rate_max",
+        "error_rate_expected",
+    ]
     cols: list[Any] = list(zip(*rows)) if rows else [[] for _ in names]
     return {name: np.asarray(col) for name, col in zip(names, cols)}
 
@@ -929,8 +941,16 @@ def risk_coverage(
 # batched over a leading axis (one bootstrap draw per row), so a report on millions of rows
 # costs O(draws x levels) instead of O(draws x rows), and no result can depend on row order.
 
-__all__ += ["level_counts", "counts_statistics", "aurc", "smooth_ece", "smooth_ece_bandwidth",
-            "smooth_kernel", "smooth_reliability", "risk_coverage_curve"]
+__all__ += [
+    "level_counts",
+    "counts_statistics",
+    "aurc",
+    "smooth_ece",
+    "smooth_ece_bandwidth",
+    "smooth_kernel",
+    "smooth_reliability",
+    "risk_coverage_curve",
+]
 
 
 def level_counts(confidence: Any, correct: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -996,8 +1016,7 @@ def _harmonic(m: np.ndarray) -> np.ndarray:
     it is slow to import.)
     """
     m = np.asarray(m, dtype=float)
-    if (m.size > 64 and float(m.min()) >= 0 and float(m.max()) <= _HARMONIC_TABLE_MAX
-            and np.all(m == np.floor(m))):
+    if m.size > 64 and float(m.min()) >= 0 and float(m.max()) <= _HARMONIC_TABLE_MAX and np.all(m == np.floor(m)):
         return _harmonic_series(np.arange(int(m.max()) + 1, dtype=float))[m.astype(np.int64)]
     return _harmonic_series(m)
 
@@ -1014,8 +1033,7 @@ def _harmonic_series(m: np.ndarray) -> np.ndarray:
     x = np.where(small, m + 20.0, m)
     x = np.where(x > 0, x, 1.0)
     inv2 = 1.0 / (x * x)
-    h = (np.log(x) + np.euler_gamma + 0.5 / x
-         - inv2 * (1.0 / 12 - inv2 * (1.0 / 120 - inv2 * (1.0 / 252 - inv2 / 240))))
+    h = np.log(x) + np.euler_gamma + 0.5 / x - inv2 * (1.0 / 12 - inv2 * (1.0 / 120 - inv2 * (1.0 / 252 - inv2 / 240)))
     if small.any():
         ms = m[small]
         h[small] -= (1.0 / (ms[:, None] + np.arange(1.0, 21.0)[None, :])).sum(axis=1)
@@ -1085,8 +1103,9 @@ def _smooth_grid(sigma: float) -> np.ndarray:
     return np.linspace(0.0, 1.0, max(200, int(round(10.0 / sigma))))
 
 
-def _smooth_ece_at(levels: np.ndarray, pos: np.ndarray, tot: np.ndarray, sigma: float,
-                   kern: np.ndarray | None = None) -> np.ndarray:
+def _smooth_ece_at(
+    levels: np.ndarray, pos: np.ndarray, tot: np.ndarray, sigma: float, kern: np.ndarray | None = None
+) -> np.ndarray:
     """smECE at bandwidth sigma for count rows pos/tot of shape (B, K).
 
     ``kern`` is the kernel on :func:`_smooth_grid` (computed when not given, so callers
@@ -1206,8 +1225,9 @@ def smooth_kernel(levels: Any, sigma: float, grid: Any = None) -> np.ndarray:
     return _reflected_kernel(g, lv, float(sigma))
 
 
-def smooth_reliability(levels: Any, pos: Any, neg: Any, sigma: float, grid: Any = None, *,
-                       kernel: np.ndarray | None = None) -> dict[str, np.ndarray]:
+def smooth_reliability(
+    levels: Any, pos: Any, neg: Any, sigma: float, grid: Any = None, *, kernel: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
     """Kernel-smoothed reliability curve: smoothed accuracy and density on a grid.
 
     Definition: acc(t) = sum_k K_sigma(t, l_k) pos_k / sum_k K_sigma(t, l_k) (pos_k + neg_k) with
@@ -1394,8 +1414,17 @@ def counts_statistics(
         # bootstrap draws share one n: skip the sort of np.unique then
         uniq = n_int[:1] if B and (n_int == n_int[0]).all() else np.unique(n_int)
         where_n = np.searchsorted(uniq, n_int)
-        ks = np.stack([np.array([_covered_size(cov, int(m), covered) if m > 0 else 1 for m in uniq], dtype=float)[where_n]
-                       for cov in coverages], axis=1) if len(coverages) else np.zeros((B, 0))
+        ks = (
+            np.stack(
+                [
+                    np.array([_covered_size(cov, int(m), covered) if m > 0 else 1 for m in uniq], dtype=float)[where_n]
+                    for cov in coverages
+                ],
+                axis=1,
+            )
+            if len(coverages)
+            else np.zeros((B, 0))
+        )
         # the group holding the k-th most confident row: the highest level with rows at or above
         # it >= k, i.e. rows strictly below it <= n - k (one lookup for every coverage)
         gs = (_count_at_or_below(below_excl, n[:, None] - ks) - 1).clip(0, K - 1) if len(coverages) else ks
@@ -1566,8 +1595,9 @@ def roc_curve(score: Any, correct: Any) -> dict[str, np.ndarray]:
     n0 = y.size - n1
     if n1 == 0 or n0 == 0:
         only = "correct" if n0 == 0 else "incorrect"
-        raise ValueError(f"roc_curve: only one class present in correct (all {y.size} rows {only}); "
-                         "the ROC curve is undefined")
+        raise ValueError(
+            f"roc_curve: only one class present in correct (all {y.size} rows {only}); the ROC curve is undefined"
+        )
     levels, inverse = np.unique(s, return_inverse=True)  # ascending
     pos = np.bincount(inverse, weights=y, minlength=levels.size)[::-1]
     neg = np.bincount(inverse, weights=1 - y, minlength=levels.size)[::-1]

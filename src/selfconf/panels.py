@@ -39,10 +39,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from selfconf import metrics
+from selfconf import bootstrap, metrics
 
-__all__ = ["PANELS", "HEADLINE_PANEL", "PanelRows", "panel_rows", "agreement_signal",
-           "rank_normalise", "panel_point_estimates", "panel_analysis", "PANEL_STATISTICS", "panel_intervals"]
+__all__ = [
+    "PANELS",
+    "HEADLINE_PANEL",
+    "PanelRows",
+    "panel_rows",
+    "agreement_signal",
+    "rank_normalise",
+    "panel_point_estimates",
+    "panel_analysis",
+    "PANEL_STATISTICS",
+    "panel_intervals",
+]
 
 #: Pre-registered panels (members in the order the paper lists them).
 PANELS: dict[str, tuple[str, ...]] = {
@@ -130,7 +140,9 @@ def rank_normalise(p: PanelRows) -> np.ndarray:
     """Each member's confidences as mid-rank percentiles within that member (0-1)."""
     n = p.confidence.shape[0]
     # mid-rank percentile: (rows below + half the ties) / n = (average rank - 1/2) / n
-    return np.column_stack([(metrics.average_ranks(p.confidence[:, j]) - 0.5) / n for j in range(p.confidence.shape[1])])
+    return np.column_stack(
+        [(metrics.average_ranks(p.confidence[:, j]) - 0.5) / n for j in range(p.confidence.shape[1])]
+    )
 
 
 def panel_point_estimates(p: PanelRows) -> dict[str, Any]:
@@ -162,28 +174,37 @@ def panel_analysis(df: pd.DataFrame, members, *, n_boot: int = 2000, rng=None) -
     canonical panel signal, arm B = stated confidence, same rows) gives the panel CI, the self
     CI and the CI of Δ = panel - self from the same item draws.
     """
-    from selfconf import bootstrap
-
     p = panel_rows(df, members)
     est = panel_point_estimates(p)
     sig, y, item_idx, _ = p.long(agreement_signal(p, "canonical").astype(float))
     conf = p.long(p.confidence.astype(float))[0]
     pc = bootstrap.paired_auroc_contrast(sig, conf, y, y, item_idx, n_boot=n_boot, rng=rng)
-    est.update({
-        "panel_ci": (float(pc.auroc_a.low), float(pc.auroc_a.high)),
-        "self_ci": (float(pc.auroc_b.low), float(pc.auroc_b.high)),
-        "delta_ci": (float(pc.low), float(pc.high)),
-        "delta_p_two_sided": float(pc.p_two_sided),
-    })
+    est.update(
+        {
+            "panel_ci": (float(pc.auroc_a.low), float(pc.auroc_a.high)),
+            "self_ci": (float(pc.auroc_b.low), float(pc.auroc_b.high)),
+            "delta_ci": (float(pc.low), float(pc.high)),
+            "delta_p_two_sided": float(pc.p_two_sided),
+        }
+    )
     return est
 
 
 #: The statistics of :func:`panel_intervals`, each with a percentile interval from one item draw.
 PANEL_STATISTICS = (
-    "self_auroc_pooled", "panel_auroc", "panel_auroc_labelfree", "self_auroc_ranknorm",
-    "within_model_min", "within_model_max", "within_model_span", "within_model_macro",
-    "delta_panel_minus_self", "delta_labelfree_minus_self", "delta_panel_minus_ranknorm",
-    "between_model_identity", "delta_labelfree_minus_panel",
+    "self_auroc_pooled",
+    "panel_auroc",
+    "panel_auroc_labelfree",
+    "self_auroc_ranknorm",
+    "within_model_min",
+    "within_model_max",
+    "within_model_span",
+    "within_model_macro",
+    "delta_panel_minus_self",
+    "delta_labelfree_minus_self",
+    "delta_panel_minus_ranknorm",
+    "between_model_identity",
+    "delta_labelfree_minus_panel",
 )
 
 
@@ -205,8 +226,9 @@ def _panel_draw_statistics(conf: np.ndarray, canon: np.ndarray, lf: np.ndarray) 
         "self_auroc_pooled": auc(pooled[..., 1], pooled[..., 0]),
         "panel_auroc": auc(canon.sum(axis=1)[..., 1], canon.sum(axis=1)[..., 0]),
         "panel_auroc_labelfree": auc(lf.sum(axis=1)[..., 1], lf.sum(axis=1)[..., 0]),
-        "self_auroc_ranknorm": metrics.auroc_scored_counts(pct.reshape(b, -1), conf[..., 1].reshape(b, -1),
-                                                           conf[..., 0].reshape(b, -1)),
+        "self_auroc_ranknorm": metrics.auroc_scored_counts(
+            pct.reshape(b, -1), conf[..., 1].reshape(b, -1), conf[..., 0].reshape(b, -1)
+        ),
         "within_model_min": within.min(axis=1),
         "within_model_max": within.max(axis=1),
         "within_model_macro": within.mean(axis=1),
@@ -220,8 +242,15 @@ def _panel_draw_statistics(conf: np.ndarray, canon: np.ndarray, lf: np.ndarray) 
     return out
 
 
-def panel_intervals(df: pd.DataFrame, members, *, n_boot: int = 2000, rng=None, level: float = 0.95,
-                    multiplicities: np.ndarray | None = None) -> dict[str, Any]:
+def panel_intervals(
+    df: pd.DataFrame,
+    members,
+    *,
+    n_boot: int = 2000,
+    rng=None,
+    level: float = 0.95,
+    multiplicities: np.ndarray | None = None,
+) -> dict[str, Any]:
     """Every panel statistic with an item-clustered percentile interval, all from one item draw.
 
     Definition: the point estimates are those of :func:`panel_point_estimates` (pooled self-AUROC,
@@ -264,8 +293,6 @@ def panel_intervals(df: pd.DataFrame, members, *, n_boot: int = 2000, rng=None, 
     >>> r["panel_auroc"] == panel_point_estimates(panel_rows(rows, ("a", "b")))["panel_auroc"]
     True
     """
-    from selfconf import bootstrap
-
     p = panel_rows(df, members)
     est = panel_point_estimates(p)
     n_i, n_m = p.correct.shape
@@ -284,18 +311,22 @@ def panel_intervals(df: pd.DataFrame, members, *, n_boot: int = 2000, rng=None, 
     item = np.broadcast_to(np.arange(n_i)[:, None], (n_i, n_m))
     off_canon = n_m * k * 2
     off_lf = off_canon + n_m * n_m * 2
-    cells = np.concatenate([
-        ((member * k + code.reshape(n_i, n_m)) * 2 + y).ravel(),
-        off_canon + ((member * n_m + canon) * 2 + y).ravel(),
-        off_lf + ((member * n_m + lf) * 2 + y).ravel(),
-    ])
+    cells = np.concatenate(
+        [
+            ((member * k + code.reshape(n_i, n_m)) * 2 + y).ravel(),
+            off_canon + ((member * n_m + canon) * 2 + y).ravel(),
+            off_lf + ((member * n_m + lf) * 2 + y).ravel(),
+        ]
+    )
     clusters = np.tile(item.ravel(), 3)
     draws: dict[str, list[np.ndarray]] = {s: [] for s in PANEL_STATISTICS}
     for counts in bootstrap.cell_count_draws(mult, clusters, cells, off_lf + n_m * n_m * 2):
         b = counts.shape[0]
-        st = _panel_draw_statistics(counts[:, :off_canon].reshape(b, n_m, k, 2),
-                                    counts[:, off_canon:off_lf].reshape(b, n_m, n_m, 2),
-                                    counts[:, off_lf:].reshape(b, n_m, n_m, 2))
+        st = _panel_draw_statistics(
+            counts[:, :off_canon].reshape(b, n_m, k, 2),
+            counts[:, off_canon:off_lf].reshape(b, n_m, n_m, 2),
+            counts[:, off_lf:].reshape(b, n_m, n_m, 2),
+        )
         for s in PANEL_STATISTICS:
             draws[s].append(st[s])
     out = dict(est)
@@ -307,9 +338,15 @@ def panel_intervals(df: pd.DataFrame, members, *, n_boot: int = 2000, rng=None, 
         d = np.concatenate(draws[s])
         bad = int((~np.isfinite(d)).sum())
         if bad:
-            raise ValueError(f"panel {', '.join(p.members)}: {bad} of {d.size} item draws left a class empty "
-                             f"for {s}; the panel population ({n_i} items) is too small for an interval")
+            raise ValueError(
+                f"panel {', '.join(p.members)}: {bad} of {d.size} item draws left a class empty "
+                f"for {s}; the panel population ({n_i} items) is too small for an interval"
+            )
         out[f"{s}_ci"] = bootstrap.percentile_interval(d, level)
-    out.update(members=tuple(p.members), n_rows_codings_differ=int((canon != lf).sum()), n_boot=int(mult.shape[0]),
-               level=float(level))
+    out.update(
+        members=tuple(p.members),
+        n_rows_codings_differ=int((canon != lf).sum()),
+        n_boot=int(mult.shape[0]),
+        level=float(level),
+    )
     return out

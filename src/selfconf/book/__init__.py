@@ -13,19 +13,19 @@
 """
 
 from selfconf.book.pages import (
+    BOOK_ENV,
+    PAGE_KINDS,
+    RECONSTRUCTION_NOTICE,
     as_text,
     banner,
     banner_text,
-    BOOK_ENV,
     claim_role,
     data_source,
     in_book,
     is_numeric_text,
     page_banner,
-    PAGE_KINDS,
     printed_role,
     provenance,
-    RECONSTRUCTION_NOTICE,
     show_markdown,
     table,
     table_label,

@@ -39,15 +39,34 @@ from typing import Any
 
 import yaml
 
-from selfconf.claims import judging
 from selfconf.book.glue import QUOTED_FACTS, glued_values, pasted_keys
+from selfconf.claims import judging
 from selfconf.claims.judging import FAILING, N_BOOT_PAPER, effective_kinds
-from selfconf.data.paths import resolve
+from selfconf.data.paths import DEFAULT_DATA_DIR, resolve
+from selfconf.data.sources import claim_sources, section_sources
 
-__all__ = ["SECTION_PAGES", "AuditRecord", "load_claims", "effective_kinds", "run_audit", "summarise", "write_quoted_facts",
-           "ReconstructionNotes", "Explanation", "load_reconstruction_notes", "explain_failures", "conflict_rows", "format_evidence",
-           "VERDICTS", "FAILING", "N_BOOT_PAPER", "WHAT_A_MATCH_SHOWS",
-           "AuditResult", "audit_book", "main"]
+__all__ = [
+    "SECTION_PAGES",
+    "AuditRecord",
+    "load_claims",
+    "effective_kinds",
+    "run_audit",
+    "summarise",
+    "write_quoted_facts",
+    "ReconstructionNotes",
+    "Explanation",
+    "load_reconstruction_notes",
+    "explain_failures",
+    "conflict_rows",
+    "format_evidence",
+    "VERDICTS",
+    "FAILING",
+    "N_BOOT_PAPER",
+    "WHAT_A_MATCH_SHOWS",
+    "AuditResult",
+    "audit_book",
+    "main",
+]
 
 CLAIMS = "data/paper/claims.yaml"
 
@@ -66,6 +85,7 @@ SECTION_PAGES = {
     "diagnostic-appendix": "10_diagnostic",
     "reproducibility": "11_reproducibility",
 }
+
 
 @dataclass
 class AuditRecord:
@@ -112,8 +132,14 @@ def run_audit(book_dir: str | Path = "book", claims_path: str | Path = CLAIMS) -
             raise ValueError(f"{claims_path}: claim {c['id']} has same_as {c['same_as']!r}, which is not a claim id")
         page = SECTION_PAGES.get(c["section"])
         rec = AuditRecord(
-            id=c["id"], section=c["section"], kind=c["kind"], printed=str(c["printed"]),
-            recomputed=None, status="pending", page=page, same_as=c.get("same_as"),
+            id=c["id"],
+            section=c["section"],
+            kind=c["kind"],
+            printed=str(c["printed"]),
+            recomputed=None,
+            status="pending",
+            page=page,
+            same_as=c.get("same_as"),
             pages=pasted.get(c["id"], []),
         )
         records.append(rec)
@@ -140,7 +166,9 @@ def run_audit(book_dir: str | Path = "book", claims_path: str | Path = CLAIMS) -
             if isinstance(rec.recomputed, bool) or not isinstance(rec.recomputed, (int, float)):
                 rec.detail += f"; glued value {rec.recomputed!r} is not a number"
             else:
-                rec.detail += f"; shows {j.shows}, paper prints {judging.fmt(float(c['value']), int(c.get('decimals') or 0))}"
+                rec.detail += (
+                    f"; shows {j.shows}, paper prints {judging.fmt(float(c['value']), int(c.get('decimals') or 0))}"
+                )
         elif j.rule == "monte-carlo" and j.difference is not None:
             rec.detail += f"; |Δ| = {abs(j.difference):.4g}, tol = {j.tolerance:.4g}"
     return records
@@ -154,14 +182,23 @@ def summarise(records: list[AuditRecord]) -> dict:
         by_status[r.status] = by_status.get(r.status, 0) + 1
         k = by_kind.setdefault(r.kind, {})
         k[r.status] = k.get(r.status, 0) + 1
-    return {"n_claims": len(records), "by_status": by_status, "by_kind": by_kind,
-            "n_failing": sum(by_status.get(s, 0) for s in FAILING)}
+    return {
+        "n_claims": len(records),
+        "by_status": by_status,
+        "by_kind": by_kind,
+        "n_failing": sum(by_status.get(s, 0) for s in FAILING),
+    }
 
 
-def write_audit_json(records: list[AuditRecord], out: str | Path = "_build/audit.json", *,
-                     explanations: list["Explanation"] | None = None,
-                     notes: "ReconstructionNotes | None" = None, data_source: str | None = None,
-                     section_sources: dict | None = None) -> Path:
+def write_audit_json(
+    records: list[AuditRecord],
+    out: str | Path = "_build/audit.json",
+    *,
+    explanations: list[Explanation] | None = None,
+    notes: ReconstructionNotes | None = None,
+    data_source: str | None = None,
+    section_sources: dict | None = None,
+) -> Path:
     """Write ``{"summary": ..., "claims": [record, ...]}`` to ``out``.
 
     With ``explanations`` (from :func:`explain_failures`) the file also holds ``"explanations"``; with
@@ -193,14 +230,25 @@ def write_quoted_facts(claims_path: str | Path = CLAIMS, out: str | Path = QUOTE
         if c["kind"] != "external" or c.get("same_as"):
             continue
         v = c["value"]
-        facts.append({"id": c["id"], "value": v, "printed": str(c["printed"]), "unit": c.get("unit"),
-                      "role": c.get("role", "fact"), "where": c["where"]})
-    header = ("# Quoted facts: numbers the paper prints that have no row-level source anywhere (human spot-check,\n"
-              "# cross-family audit, external-judge scores, swap extension) and design constants.  They are QUOTED,\n"
-              "# never computed.  Extracted from claims.yaml by `python -m selfconf.book.audit --write-quoted`.\n")
+        facts.append(
+            {
+                "id": c["id"],
+                "value": v,
+                "printed": str(c["printed"]),
+                "unit": c.get("unit"),
+                "role": c.get("role", "fact"),
+                "where": c["where"],
+            }
+        )
+    header = (
+        "# Quoted facts: numbers the paper prints that have no row-level source anywhere (human spot-check,\n"
+        "# cross-family audit, external-judge scores, swap extension) and design constants.  They are QUOTED,\n"
+        "# never computed.  Extracted from claims.yaml by `python -m selfconf.book.audit --write-quoted`.\n"
+    )
     p = resolve(out)
-    p.write_text(header + yaml.safe_dump({"facts": facts}, sort_keys=False, allow_unicode=True, width=120),
-                 encoding="utf-8")
+    p.write_text(
+        header + yaml.safe_dump({"facts": facts}, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8"
+    )
     return p
 
 
@@ -212,26 +260,33 @@ def write_quoted_facts(claims_path: str | Path = CLAIMS, out: str | Path = QUOTE
 VERDICT_CONFLICT = "conflict among published numbers: a bound excludes the print beyond the tolerance"
 VERDICT_UNLUCKY = "the data's ideal value is within tolerance: this seed's draw is unlucky"
 VERDICT_IDEAL_OFF = "the reconstruction's ideal value is itself off by {diff}"
-VERDICT_CLOSER = ("the reconstruction misses (ideal value off by {diff}); the published numbers allow a value "
-                  "within tolerance, so a closer data set exists")
+VERDICT_CLOSER = (
+    "the reconstruction misses (ideal value off by {diff}); the published numbers allow a value "
+    "within tolerance, so a closer data set exists"
+)
 VERDICT_NONE = "no reconstruction note"
-VERDICTS = {"conflict": VERDICT_CONFLICT, "unlucky": VERDICT_UNLUCKY, "ideal_off": VERDICT_IDEAL_OFF,
-            "closer_exists": VERDICT_CLOSER, "none": VERDICT_NONE}
+VERDICTS = {
+    "conflict": VERDICT_CONFLICT,
+    "unlucky": VERDICT_UNLUCKY,
+    "ideal_off": VERDICT_IDEAL_OFF,
+    "closer_exists": VERDICT_CLOSER,
+    "none": VERDICT_NONE,
+}
 
 FIDELITY_PATTERN = "fidelity*.json"
 
 #: What the audit shows in each case the build can be in.
 WHAT_A_MATCH_SHOWS = {
     "reconstruction": "The rows are a reconstruction fitted to the published statistics: a match shows that the "
-                      "analysis computes each statistic as the paper defines it and that the published numbers can "
-                      "hold together; a difference shows a conflict among the published numbers or Monte-Carlo "
-                      "noise. Neither shows that the paper's data are as described.",
+    "analysis computes each statistic as the paper defines it and that the published numbers can "
+    "hold together; a difference shows a conflict among the published numbers or Monte-Carlo "
+    "noise. Neither shows that the paper's data are as described.",
     "original": "The rows are the paper's own replication package: a match reproduces the printed number from the "
-                "original data, a difference is a failure to reproduce it.",
+    "original data, a difference is a failure to reproduce it.",
     "mixed": "Some data families come from the paper's replication package and some from the book's reconstruction "
-             "(the table of sources below says which, per section): a number computed from original rows is "
-             "reproduced or not; a number computed from reconstructed rows shows only that the analysis and the "
-             "published numbers are consistent.",
+    "(the table of sources below says which, per section): a number computed from original rows is "
+    "reproduced or not; a number computed from reconstructed rows shows only that the analysis and the "
+    "published numbers are consistent.",
 }
 
 
@@ -304,9 +359,16 @@ def _read_entries(path: Path, rel: str, doc: dict, list_key: str, target: list[d
         closest = k.get("closest_attainable") or {}
         if not isinstance(closest, dict) or not all(_is_number(v) for v in closest.values()):
             raise ValueError(f"{where}: field 'closest_attainable' should map claim ids to numbers, found {closest!r}")
-        target.append({"claims": list(ids), "reason": reason.strip(), "evidence": dict(evidence),
-                       "closest_attainable": {c: float(v) for c, v in closest.items()},
-                       "convention": k.get("convention"), "source": rel})
+        target.append(
+            {
+                "claims": list(ids),
+                "reason": reason.strip(),
+                "evidence": dict(evidence),
+                "closest_attainable": {c: float(v) for c, v in closest.items()},
+                "convention": k.get("convention"),
+                "source": rel,
+            }
+        )
 
 
 def load_reconstruction_notes(data_dir: str | Path = "data/reconstructed") -> ReconstructionNotes:
@@ -351,18 +413,26 @@ def load_reconstruction_notes(data_dir: str | Path = "data/reconstructed") -> Re
         for cid, entry in ideal.items():
             where = f"{path}: ideal_bootstrap[{cid!r}]"
             if not isinstance(entry, dict) or not _is_number(entry.get("value")):
-                raise ValueError(f"{where}: field 'value' should be a finite number, found "
-                                 f"{entry.get('value') if isinstance(entry, dict) else entry!r}")
+                raise ValueError(
+                    f"{where}: field 'value' should be a finite number, found "
+                    f"{entry.get('value') if isinstance(entry, dict) else entry!r}"
+                )
             for name in ("n_boot", "seeds"):
                 v = entry.get(name)
                 if v is not None and not (isinstance(v, int) and not isinstance(v, bool)):
                     raise ValueError(f"{where}: field {name!r} should be an integer, found {v!r}")
-            new = {"value": float(entry["value"]), "n_boot": entry.get("n_boot"), "seeds": entry.get("seeds"),
-                   "source": rel}
+            new = {
+                "value": float(entry["value"]),
+                "n_boot": entry.get("n_boot"),
+                "seeds": entry.get("seeds"),
+                "source": rel,
+            }
             old = notes.ideal_bootstrap.get(cid)
             if old is not None and old["value"] != new["value"]:
-                raise ValueError(f"{path}: ideal_bootstrap[{cid!r}] = {new['value']!r} contradicts "
-                                 f"{old['value']!r} in {root / old['source']}")
+                raise ValueError(
+                    f"{path}: ideal_bootstrap[{cid!r}] = {new['value']!r} contradicts "
+                    f"{old['value']!r} in {root / old['source']}"
+                )
             notes.ideal_bootstrap.setdefault(cid, new)
     return notes
 
@@ -402,9 +472,13 @@ def format_evidence(evidence: dict) -> str:
     return "; ".join(parts)
 
 
-def explain_failures(records: list[AuditRecord], data_dir: str | Path = "data/reconstructed",
-                     claims_path: str | Path | None = CLAIMS, *,
-                     notes: ReconstructionNotes | None = None) -> list[Explanation]:
+def explain_failures(
+    records: list[AuditRecord],
+    data_dir: str | Path = "data/reconstructed",
+    claims_path: str | Path | None = CLAIMS,
+    *,
+    notes: ReconstructionNotes | None = None,
+) -> list[Explanation]:
     """Say why each failing record fails, from the reconstruction's notes (:func:`load_reconstruction_notes`).
 
     One :class:`Explanation` per record whose status is in ``FAILING`` (``mismatch``, ``outside_tolerance``,
@@ -474,9 +548,21 @@ def explain_failures(records: list[AuditRecord], data_dir: str | Path = "data/re
         if claims is not None and r.id not in by_id:
             raise ValueError(f"{claims_path}: audit record {r.id!r} is not a claim of the manifest")
         root, sign = _root_and_sign(r.id, parent, negate)
-        ex = Explanation(id=r.id, section=r.section, kind=r.kind, status=r.status, printed=r.printed,
-                         recomputed=r.recomputed, tolerance=r.tolerance, ideal=None, ideal_n_boot=None,
-                         ideal_seeds=None, verdict_code="none", verdict=VERDICT_NONE, reason="")
+        ex = Explanation(
+            id=r.id,
+            section=r.section,
+            kind=r.kind,
+            status=r.status,
+            printed=r.printed,
+            recomputed=r.recomputed,
+            tolerance=r.tolerance,
+            ideal=None,
+            ideal_n_boot=None,
+            ideal_seeds=None,
+            verdict_code="none",
+            verdict=VERDICT_NONE,
+            reason="",
+        )
         # the ideal value: the record's own entry first, then the canonical claim's, then other repeats'
         cands = sorted(ideal_by_root.get(root, []), key=lambda ce: (ce[0] != r.id, ce[0] != root, ce[0]))
         if cands:
@@ -525,17 +611,21 @@ def explain_failures(records: list[AuditRecord], data_dir: str | Path = "data/re
                 ex.verdict_code = "closer_exists"
                 ex.verdict = VERDICT_CLOSER.format(diff=f"{diff:+.4f}")
                 k, a = closer[0]
-                ex.reason = (f"{basis} is {abs(diff):.4g} from the printed value, outside the {rule}; the bound "
-                             f"{a['closest_attainable']:.4f} is {a['gap_to_print']:.4g} from it, inside the tolerance "
-                             f"{a['tolerance']:.4g}. " + k["reason"])
+                ex.reason = (
+                    f"{basis} is {abs(diff):.4g} from the printed value, outside the {rule}; the bound "
+                    f"{a['closest_attainable']:.4f} is {a['gap_to_print']:.4g} from it, inside the tolerance "
+                    f"{a['tolerance']:.4g}. " + k["reason"]
+                )
                 ex.evidence.update(k["evidence"])
                 ex.evidence.update(a)
                 ex.source = k["source"]
             else:
                 ex.verdict_code = "ideal_off"
                 ex.verdict = VERDICT_IDEAL_OFF.format(diff=f"{diff:+.4f}")
-                ex.reason = (f"{basis} is {abs(diff):.4g} from the printed value, outside the {rule}: "
-                             "the reconstructed rows, not this seed, miss the number")
+                ex.reason = (
+                    f"{basis} is {abs(diff):.4g} from the printed value, outside the {rule}: "
+                    "the reconstructed rows, not this seed, miss the number"
+                )
                 if notes_here:
                     ex.reason += " | " + " | ".join(k["reason"] for k, _ in notes_here)
         elif ex.ideal is not None:
@@ -579,8 +669,9 @@ class AuditResult:
     section_sources: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
-def audit_book(book_dir: str | Path = "book", data_dir: str | Path = "data/reconstructed",
-               claims_path: str | Path = CLAIMS) -> AuditResult:
+def audit_book(
+    book_dir: str | Path = "book", data_dir: str | Path = "data/reconstructed", claims_path: str | Path = CLAIMS
+) -> AuditResult:
     """Run :func:`run_audit` and :func:`explain_failures` once: the audit page, the CLI, the build and the
     inline provenance marks (:mod:`selfconf.book.provenance`) all read this one result.
 
@@ -590,9 +681,6 @@ def audit_book(book_dir: str | Path = "book", data_dir: str | Path = "data/recon
     explain only failing numbers that came from the reconstruction; they are read from the shipped
     reconstruction whenever any family fell back to it.
     """
-    from selfconf.data.paths import DEFAULT_DATA_DIR
-    from selfconf.data.sources import claim_sources, section_sources
-
     records = run_audit(book_dir, claims_path)
     m = judging.load_manifest(claims_path)
     try:
@@ -613,6 +701,7 @@ def audit_book(book_dir: str | Path = "book", data_dir: str | Path = "data/recon
             e.ideal = e.ideal_n_boot = e.ideal_seeds = e.note_id = e.source = None
     return AuditResult(records, why, notes, case, secs)
 
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m selfconf.book.audit", description=__doc__.split("\n")[0])
     ap.add_argument("--book-dir", default="book")
@@ -627,8 +716,14 @@ def main(argv: list[str] | None = None) -> int:
     res = audit_book(a.book_dir, a.data_dir)
     recs, notes = res.records, res.notes
     why = {e.id: e for e in res.explanations}
-    write_audit_json(recs, a.out, explanations=list(why.values()), notes=notes, data_source=res.data_source,
-                     section_sources=res.section_sources)
+    write_audit_json(
+        recs,
+        a.out,
+        explanations=list(why.values()),
+        notes=notes,
+        data_source=res.data_source,
+        section_sources=res.section_sources,
+    )
     s = summarise(recs)
     print(json.dumps(s, indent=1))
     for r in recs:

@@ -28,15 +28,36 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+from selfconf.book.glue import glued_values
+from selfconf.book.kernels import run_papermill
+from selfconf.book.scorecard import ensure_scorecard
+from selfconf.course import add_install_cell, make_student
 from selfconf.data.paths import book_file, project_root
 
-__all__ = ["PHASES", "notebook_names", "phase_of", "cache_key", "used_modules", "code_digest", "execute_one", "execute", "build_html",
-           "with_install_cell", "main"]
+__all__ = [
+    "PHASES",
+    "notebook_names",
+    "phase_of",
+    "cache_key",
+    "used_modules",
+    "code_digest",
+    "execute_one",
+    "execute",
+    "build_html",
+    "with_install_cell",
+    "main",
+]
 
 #: Phase of each notebook stem not in phase 1.
 PHASES = {
-    "00_abstract": 2, "01_introduction": 2, "02_related_work": 2, "07_implications": 2,
-    "10_diagnostic": 2, "11_reproducibility": 2, "12_reconstruction": 2, "14_audit": 3,
+    "00_abstract": 2,
+    "01_introduction": 2,
+    "02_related_work": 2,
+    "07_implications": 2,
+    "10_diagnostic": 2,
+    "11_reproducibility": 2,
+    "12_reconstruction": 2,
+    "14_audit": 3,
     "26_real_answers": 2,  # shows Result 1's claims beside its own (reads the executed 04_result1)
     "21_seed_variation": 2,  # restates Table 1's intervals from Result 1's executed notebook
 }
@@ -130,11 +151,18 @@ def _imported_modules(path: Path, src: Path) -> set[str]:
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] == "selfconf")
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
-                and node.module.split(".")[0] == "selfconf":
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.level == 0
+            and node.module.split(".")[0] == "selfconf"
+        ):
             found.add(node.module)
-            found.update(f"{node.module}.{a.name}" for a in node.names
-                         if _module_file(f"{node.module}.{a.name}", src) is not None)
+            found.update(
+                f"{node.module}.{a.name}"
+                for a in node.names
+                if _module_file(f"{node.module}.{a.name}", src) is not None
+            )
     out: set[str] = set()
     for m in found:  # importing a.b.c runs the packages a and a.b first
         parts = m.split(".")
@@ -205,12 +233,9 @@ def _to_ipynb(name: str, root: Path) -> Path:
     return dst
 
 
-def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "book",
-                root: Path | None = None) -> Path:
+def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "book", root: Path | None = None) -> Path:
     """Execute one notebook with papermill into ``out_dir/<name>.ipynb``; raise a clear error on failure."""
     import papermill as pm
-
-    from selfconf.book.kernels import run_papermill
 
     root = root or project_root()
     src = _to_ipynb(name, root)
@@ -241,7 +266,9 @@ def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "bo
     return dst
 
 
-def _run_cached(name: str, params: dict, root: Path, key: str, use_cache: bool, out_dir: Path) -> tuple[str, str, float]:
+def _run_cached(
+    name: str, params: dict, root: Path, key: str, use_cache: bool, out_dir: Path
+) -> tuple[str, str, float]:
     t0 = time.perf_counter()
     cached = root / CACHE_DIR / f"{name}-{key}.ipynb"
     dst = out_dir / f"{name}.ipynb"
@@ -270,8 +297,6 @@ def with_install_cell(nb_path: Path, root: Path) -> None:
     (``remove-cell``), the downloaded and published notebooks start with it."""
     import nbformat
 
-    from selfconf.course import add_install_cell
-
     nb = nbformat.read(nb_path, as_version=4)
     add_install_cell(nb, root)
     tmp = nb_path.with_name(nb_path.name + f".{os.getpid()}.tmp")
@@ -280,13 +305,16 @@ def with_install_cell(nb_path: Path, root: Path) -> None:
 
 
 def _glued_digest(out_dir: Path) -> str:
-    from selfconf.book.glue import glued_values
-
     return hashlib.sha256(json.dumps(glued_values(out_dir), sort_keys=True, default=str).encode()).hexdigest()
 
 
-def execute(only: list[str] | None = None, params: dict | None = None, jobs: int | None = None,
-            use_cache: bool = True, out_dir: str | Path = "book") -> list[tuple[str, str, float]]:
+def execute(
+    only: list[str] | None = None,
+    params: dict | None = None,
+    jobs: int | None = None,
+    use_cache: bool = True,
+    out_dir: str | Path = "book",
+) -> list[tuple[str, str, float]]:
     """Execute notebooks phase by phase (parallel within a phase). Returns (name, how, seconds)."""
     root = project_root()
     out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
@@ -311,8 +339,12 @@ def execute(only: list[str] | None = None, params: dict | None = None, jobs: int
         batch = [n for n in names if phase_of(n) == phase]
         upstream = _glued_digest(out) if phase > 1 else ""
         with ProcessPoolExecutor(max_workers=min(jobs, len(batch))) as pool:
-            futs = {pool.submit(_run_cached, n, params, root, cache_key(n, params, root, inputs, upstream),
-                                use_cache, out): n for n in batch}
+            futs = {
+                pool.submit(
+                    _run_cached, n, params, root, cache_key(n, params, root, inputs, upstream), use_cache, out
+                ): n
+                for n in batch
+            }
             for f in as_completed(futs):
                 try:
                     res = f.result()
@@ -333,8 +365,6 @@ def _after_execution(out: Path) -> None:
 
     ``_build/scorecard.json`` comes from the executed chapter ``26_real_answers`` (its glued records).
     """
-    from selfconf.book.scorecard import ensure_scorecard
-
     written = ensure_scorecard(out)
     if written is not None:
         print(f"  scorecard: {written.relative_to(project_root())}", flush=True)
@@ -368,15 +398,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", help="notebook stems to execute (default: all)")
     ap.add_argument("--jobs", type=int, default=None, help="parallel notebooks (default: all cores)")
     ap.add_argument("--no-cache", action="store_true")
-    ap.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
-                    help="papermill parameter (JSON value), e.g. -p seed 7")
+    ap.add_argument(
+        "-p",
+        "--param",
+        nargs=2,
+        action="append",
+        metavar=("NAME", "VALUE"),
+        help="papermill parameter (JSON value), e.g. -p seed 7",
+    )
     a = ap.parse_args(argv)
     t0 = time.perf_counter()
     if a.step in ("execute", "all"):
         execute(a.only, _parse_params(a.param), a.jobs, not a.no_cache)
     if a.step in ("student", "html", "all"):
         # the student edition first: the teaching pages offer its notebooks (book/_static/student/) for download
-        from selfconf.course import make_student
 
         make_student()
     if a.step in ("html", "all"):

@@ -13,8 +13,15 @@ __all__ = ["RELIABILITY_COLUMNS", "reliability_diagrams"]
 RELIABILITY_COLUMNS = ("model", "lo", "hi", "mean_conf", "acc", "n", "gap")
 
 
-def reliability_diagrams(bins: pd.DataFrame, *, order: Sequence[str], title: str, size: int = 170,
-                         columns: int = 3, header_font_size: float | None = None) -> alt.FacetChart:
+def reliability_diagrams(
+    bins: pd.DataFrame,
+    *,
+    order: Sequence[str],
+    title: str,
+    size: int = 170,
+    columns: int = 3,
+    header_font_size: float | None = None,
+) -> alt.FacetChart:
     """Small-multiple reliability diagrams: one panel per model, one point per occupied confidence bin.
 
     A point sits at the bin's mean stated confidence (x) and its accuracy (y), both on the 0-1 scale; its area
@@ -34,19 +41,40 @@ def reliability_diagrams(bins: pd.DataFrame, *, order: Sequence[str], title: str
     missing = [c for c in RELIABILITY_COLUMNS if c not in bins.columns]
     if missing:
         raise ValueError(f"reliability_diagrams: column(s) {missing} missing")
-    diag = alt.Chart(pd.DataFrame({"x": [0, 1], "y": [0, 1]})).mark_line(strokeDash=[4, 4], color="gray").encode(
-        x="x:Q", y="y:Q")
-    pts = alt.Chart().mark_circle(opacity=0.8).encode(
-        x=alt.X("mean_conf:Q", title="mean stated confidence in bin", scale=alt.Scale(domain=[0, 1])),
-        y=alt.Y("acc:Q", title="accuracy in bin", scale=alt.Scale(domain=[0, 1])),
-        size=alt.Size("n:Q", title="answers in bin", scale=alt.Scale(type="sqrt"),
-                      legend=alt.Legend(symbolFillColor="gray", symbolStrokeColor="gray")),
-        color=alt.condition("datum.gap > 0", alt.value("#c0392b"), alt.value("#2471a3")),
-        tooltip=["model:N", alt.Tooltip("lo:Q", format=".1f", title="bin from"),
-                 alt.Tooltip("hi:Q", format=".1f", title="to"), "n:Q", alt.Tooltip("mean_conf:Q", format=".3f"),
-                 alt.Tooltip("acc:Q", format=".3f"), alt.Tooltip("gap:Q", format="+.3f")],
+    diag = (
+        alt.Chart(pd.DataFrame({"x": [0, 1], "y": [0, 1]}))
+        .mark_line(strokeDash=[4, 4], color="gray")
+        .encode(x="x:Q", y="y:Q")
+    )
+    pts = (
+        alt.Chart()
+        .mark_circle(opacity=0.8)
+        .encode(
+            x=alt.X("mean_conf:Q", title="mean stated confidence in bin", scale=alt.Scale(domain=[0, 1])),
+            y=alt.Y("acc:Q", title="accuracy in bin", scale=alt.Scale(domain=[0, 1])),
+            size=alt.Size(
+                "n:Q",
+                title="answers in bin",
+                scale=alt.Scale(type="sqrt"),
+                legend=alt.Legend(symbolFillColor="gray", symbolStrokeColor="gray"),
+            ),
+            color=alt.condition("datum.gap > 0", alt.value("#c0392b"), alt.value("#2471a3")),
+            tooltip=[
+                "model:N",
+                alt.Tooltip("lo:Q", format=".1f", title="bin from"),
+                alt.Tooltip("hi:Q", format=".1f", title="to"),
+                "n:Q",
+                alt.Tooltip("mean_conf:Q", format=".3f"),
+                alt.Tooltip("acc:Q", format=".3f"),
+                alt.Tooltip("gap:Q", format="+.3f"),
+            ],
+        )
     )
     header = alt.Header(labelFontSize=header_font_size) if header_font_size is not None else alt.Undefined
     facet = alt.Facet("model:N", sort=list(order), title=None, header=header)
-    return alt.layer(diag, pts, data=bins).properties(width=size, height=size).facet(
-        facet=facet, columns=columns).properties(title=title)
+    return (
+        alt.layer(diag, pts, data=bins)
+        .properties(width=size, height=size)
+        .facet(facet=facet, columns=columns)
+        .properties(title=title)
+    )

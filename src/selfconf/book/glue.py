@@ -25,8 +25,23 @@ import numpy as np
 from selfconf.claims.quoted import QUOTED_FACTS, quoted_value
 from selfconf.data.paths import resolve
 
-__all__ = ["plain", "claim", "claims", "value", "quoted", "quoted_value", "restate", "glued_in_notebook", "glued_values",
-           "pasted_keys", "paste_key", "rows_origin", "ORIGINS", "ORIGIN_SUFFIX", "QUOTED_FACTS"]
+__all__ = [
+    "plain",
+    "claim",
+    "claims",
+    "value",
+    "quoted",
+    "quoted_value",
+    "restate",
+    "glued_in_notebook",
+    "glued_values",
+    "pasted_keys",
+    "paste_key",
+    "rows_origin",
+    "ORIGINS",
+    "ORIGIN_SUFFIX",
+    "QUOTED_FACTS",
+]
 
 #: The one labelled source of quoted (external) facts: numbers with no row-level source.
 
@@ -82,7 +97,7 @@ def claims(mapping: dict[str, Any]) -> dict[str, Any]:
 #: each one (the legend), and the build refuses a pasted value that has neither a claim id nor an origin.
 ORIGINS = {
     "reconstruction-only": "computed from the reconstructed rows and not printed in the paper: a property of "
-                           "the reconstruction, not a finding",
+    "the reconstruction, not a finding",
     "original-data": "computed from the original replication rows; the paper does not print it",
     "parameter": "a setting of this build (seed, bootstrap draws, a threshold used as a setting)",
     "simulation": "computed from data simulated on this page for teaching",
@@ -224,7 +239,9 @@ def pasted_keys(book_dir: str | Path = "book") -> dict[str, list[str]]:
     for path in sorted(root.glob("*.ipynb")) + sorted(root.glob("*.md")):
         if path.suffix == ".ipynb":
             nb = json.loads(path.read_text(encoding="utf-8"))
-            text = "\n".join("".join(c.get("source", "")) for c in nb.get("cells", []) if c.get("cell_type") == "markdown")
+            text = "\n".join(
+                "".join(c.get("source", "")) for c in nb.get("cells", []) if c.get("cell_type") == "markdown"
+            )
         else:
             text = path.read_text(encoding="utf-8")
         for m in PASTE_ROLE.finditer(text):

@@ -69,8 +69,9 @@ def _died_while_starting(exc: BaseException) -> bool:
     return isinstance(exc, RuntimeError) and "Kernel died before replying to kernel_info" in str(exc)
 
 
-def run_papermill(src: str | Path, dst: str | Path, parameters: dict | None = None,
-                  cwd: str | Path | None = None) -> None:
+def run_papermill(
+    src: str | Path, dst: str | Path, parameters: dict | None = None, cwd: str | Path | None = None
+) -> None:
     """Execute ``src`` into ``dst`` with papermill on an IPC kernel.
 
     A kernel that dies before answering ``kernel_info`` has run no cell, so starting it again
@@ -81,12 +82,19 @@ def run_papermill(src: str | Path, dst: str | Path, parameters: dict | None = No
 
     for attempt in range(START_RETRIES + 1):
         try:
-            pm.execute_notebook(str(src), str(dst), parameters=parameters or {}, kernel_name="python3",
-                                cwd=None if cwd is None else str(cwd), progress_bar=False,
-                                log_output=False, kernel_manager_class=IPCKernelManager,
-                                # one write at the end: the caller renames a finished file into place,
-                                # so per-cell saves (~30 ms each with chart outputs) buy nothing
-                                request_save_on_cell_execute=False)
+            pm.execute_notebook(
+                str(src),
+                str(dst),
+                parameters=parameters or {},
+                kernel_name="python3",
+                cwd=None if cwd is None else str(cwd),
+                progress_bar=False,
+                log_output=False,
+                kernel_manager_class=IPCKernelManager,
+                # one write at the end: the caller renames a finished file into place,
+                # so per-cell saves (~30 ms each with chart outputs) buy nothing
+                request_save_on_cell_execute=False,
+            )
             return
         except RuntimeError as e:
             if not _died_while_starting(e) or attempt == START_RETRIES:

@@ -12,9 +12,27 @@ import os
 import subprocess
 
 from selfconf.data.paths import DEFAULT_DATA_DIR, project_root, resolve
+from selfconf.data.sources import FamilySource, Sources, is_reconstruction, resolve_families
 
-__all__ = ["in_book", "BOOK_ENV", "data_source", "provenance", "banner", "banner_text", "RECONSTRUCTION_NOTICE", "page_banner", "PAGE_KINDS",
-           "table", "table_markdown", "table_label", "is_numeric_text", "claim_role", "printed_role", "show_markdown", "as_text"]
+__all__ = [
+    "in_book",
+    "BOOK_ENV",
+    "data_source",
+    "provenance",
+    "banner",
+    "banner_text",
+    "RECONSTRUCTION_NOTICE",
+    "page_banner",
+    "PAGE_KINDS",
+    "table",
+    "table_markdown",
+    "table_label",
+    "is_numeric_text",
+    "claim_role",
+    "printed_role",
+    "show_markdown",
+    "as_text",
+]
 
 TABLE_DIR = "book/_static/tables"
 #: Set to ``"1"`` by the book's build (:func:`selfconf.book.build.execute_one`) for the notebooks it executes.
@@ -42,7 +60,6 @@ def data_source(data_dir: str | os.PathLike) -> str:
 
     The rule is :func:`selfconf.data.sources.is_reconstruction`.  Pages that read rows label each family
     separately (:func:`banner` with ``families``).  Example: ``data_source("data/raw") == "original"``."""
-    from selfconf.data.sources import is_reconstruction
 
     return "reconstruction" if is_reconstruction(data_dir) else "original"
 
@@ -52,11 +69,17 @@ def _commit() -> str:
     if env:
         return env
     try:
-        out = subprocess.run(["git", "rev-parse", "--short=10", "HEAD"], cwd=project_root(),
-                             capture_output=True, text=True, timeout=5)
+        out = subprocess.run(
+            ["git", "rev-parse", "--short=10", "HEAD"], cwd=project_root(), capture_output=True, text=True, timeout=5
+        )
         sha = out.stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=project_root(),
-                               capture_output=True, text=True, timeout=5).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=project_root(),
+            capture_output=True,
+            text=True,
+            timeout=5,
+        ).stdout.strip()
         return (sha + ("+dirty" if dirty else "")) if sha else "unknown"
     except (OSError, subprocess.SubprocessError):
         return "unknown"
@@ -64,15 +87,12 @@ def _commit() -> str:
 
 def _as_sources(data_dir, families):
     """``families`` as a :class:`selfconf.data.sources.Sources` (resolved here when given as family names)."""
-    from selfconf.data.sources import Sources, resolve_families
 
     if families is None or isinstance(families, Sources):
         return families
     if isinstance(families, str):
         families = [families]
     if isinstance(families, dict):  # {family: source} given by the caller: shown as stated
-        from selfconf.data.sources import FamilySource, is_reconstruction
-
         d = resolve(data_dir)
         src = Sources(data_dir=str(data_dir), data_is_reconstruction=is_reconstruction(d))
         for fam, kind in families.items():
@@ -85,8 +105,7 @@ def _as_sources(data_dir, families):
     return resolve_families(data_dir, list(families))
 
 
-def provenance(data_dir: str | os.PathLike, seed: int | None = None, n_boot: int | None = None,
-               families=None) -> str:
+def provenance(data_dir: str | os.PathLike, seed: int | None = None, n_boot: int | None = None, families=None) -> str:
     """One plain-text line naming the data source(s), seed, bootstrap draws, commit and build date.
 
     Without ``families`` the line names one source for ``data_dir``
@@ -125,8 +144,7 @@ def _names(fams: list[str]) -> str:
     return ", ".join(fams)
 
 
-def banner_text(data_dir: str | os.PathLike, seed: int | None = None, n_boot: int | None = None,
-                families=None) -> str:
+def banner_text(data_dir: str | os.PathLike, seed: int | None = None, n_boot: int | None = None, families=None) -> str:
     """The MyST text :func:`banner` shows (an admonition, then the provenance paragraph).
 
     * every family from the shipped reconstruction (or no ``families`` and a reconstructed ``data_dir``):
@@ -183,8 +201,7 @@ def banner_text(data_dir: str | os.PathLike, seed: int | None = None, n_boot: in
     return text + f'<p class="selfconf-provenance"{attr}>{line}</p>\n'
 
 
-def banner(data_dir: str | os.PathLike, seed: int | None = None, n_boot: int | None = None,
-           families=None) -> None:
+def banner(data_dir: str | os.PathLike, seed: int | None = None, n_boot: int | None = None, families=None) -> None:
     """Show the data-source notice and the provenance line (:func:`banner_text`) at the top of a page.
 
     ``families``: the data families the page reads, as a :class:`selfconf.data.sources.Sources` from
@@ -326,9 +343,16 @@ def table_label(name: str) -> str:
     return "tab-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def table_markdown(df, name: str, caption: str, index: bool = False, float_format: str | None = None,
-                   claims: dict | None = None, anchors: dict | None = None,
-                   printed: dict | None = None) -> str:
+def table_markdown(
+    df,
+    name: str,
+    caption: str,
+    index: bool = False,
+    float_format: str | None = None,
+    claims: dict | None = None,
+    anchors: dict | None = None,
+    printed: dict | None = None,
+) -> str:
     """MyST source of a numbered, captioned table (``{table}`` directive around a pipe table).
 
     Definition: one header row from the column names (a MultiIndex is joined with " / "), one row per
@@ -396,8 +420,16 @@ def table_markdown(df, name: str, caption: str, index: bool = False, float_forma
     return "\n".join(lines)
 
 
-def table(df, name: str, caption: str | None = None, index: bool = False, float_format: str | None = None,
-          claims: dict | None = None, anchors: dict | None = None, printed: dict | None = None) -> None:
+def table(
+    df,
+    name: str,
+    caption: str | None = None,
+    index: bool = False,
+    float_format: str | None = None,
+    claims: dict | None = None,
+    anchors: dict | None = None,
+    printed: dict | None = None,
+) -> None:
     """Show ``df`` as a numbered, captioned table and offer it as a CSV download.
 
     The CSV (``book/_static/tables/<name>.csv``) holds the frame's own values; the page shows the text
@@ -414,8 +446,9 @@ def table(df, name: str, caption: str | None = None, index: bool = False, float_
         show_markdown(f"**{caption or name}**")
         display(df.style.hide(axis="index") if not index else df)
         return
-    md = table_markdown(df, name, caption or "", index=index, float_format=float_format, claims=claims, anchors=anchors,
-                        printed=printed)
+    md = table_markdown(
+        df, name, caption or "", index=index, float_format=float_format, claims=claims, anchors=anchors, printed=printed
+    )
     out = resolve(TABLE_DIR)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.csv"

@@ -80,10 +80,13 @@ def print_book(html: Path, out: Path, timeout_ms: int = 20_000) -> tuple[Path, i
     pages = toc_order()
     missing = [p for p in pages if not (html / p).is_file()]
     if not (html / "index.html").is_file() or missing:
-        raise SystemExit(f"{html}: the book is not built (missing {', '.join(missing[:3]) or 'index.html'}); run make book")
+        raise SystemExit(
+            f"{html}: the book is not built (missing {', '.join(missing[:3]) or 'index.html'}); run make book"
+        )
     if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
-        raise SystemExit(f"Chromium not found at {CHROMIUM}: run `bash scripts/install_browser.sh` "
-                         "or set SELFCONF_CHROMIUM")
+        raise SystemExit(
+            f"Chromium not found at {CHROMIUM}: run `bash scripts/install_browser.sh` or set SELFCONF_CHROMIUM"
+        )
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -95,13 +98,22 @@ def print_book(html: Path, out: Path, timeout_ms: int = 20_000) -> tuple[Path, i
     writer = PdfWriter()
     try:
         with tempfile.TemporaryDirectory(prefix="selfconf-pdf-") as tmp, sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                         args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+            browser = pw.chromium.launch(
+                executable_path=CHROMIUM,
+                headless=True,
+                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+            )
             try:
                 page = browser.new_page(viewport={"width": 1000, "height": 1400})
                 origin = urlparse(base).netloc
-                page.route("**/*", lambda r: r.continue_() if urlparse(r.request.url).netloc == origin
-                           or r.request.url.startswith(("data:", "blob:")) else r.abort("blockedbyclient"))
+                page.route(
+                    "**/*",
+                    lambda r: (
+                        r.continue_()
+                        if urlparse(r.request.url).netloc == origin or r.request.url.startswith(("data:", "blob:"))
+                        else r.abort("blockedbyclient")
+                    ),
+                )
                 for i, rel in enumerate(pages):
                     page.goto(base + rel, wait_until="load")
                     try:
@@ -110,8 +122,12 @@ def print_book(html: Path, out: Path, timeout_ms: int = 20_000) -> tuple[Path, i
                         pass
                     page.emulate_media(media="print")
                     part = Path(tmp) / f"{i:03d}.pdf"
-                    page.pdf(path=str(part), format="A4", print_background=True,
-                             margin={"top": "14mm", "bottom": "14mm", "left": "12mm", "right": "12mm"})
+                    page.pdf(
+                        path=str(part),
+                        format="A4",
+                        print_background=True,
+                        margin={"top": "14mm", "bottom": "14mm", "left": "12mm", "right": "12mm"},
+                    )
                     page.emulate_media(media="screen")
                     start = len(writer.pages)
                     writer.append(str(part))

@@ -37,7 +37,21 @@ from typing import Any
 
 from docutils import nodes
 
-__all__ = ["pasted_number", "printed_number", "printed_attributes", "attributes_for", "legend_html", "setup", "AUDIT_DOC", "KIND_LABEL"]
+from selfconf.book.audit import audit_book
+from selfconf.book.glue import ORIGIN_SUFFIX, ORIGINS, glued_in_notebook, paste_key
+from selfconf.claims.judging import STATUSES
+from selfconf.data.paths import DEFAULT_DATA_DIR
+
+__all__ = [
+    "pasted_number",
+    "printed_number",
+    "printed_attributes",
+    "attributes_for",
+    "legend_html",
+    "setup",
+    "AUDIT_DOC",
+    "KIND_LABEL",
+]
 
 #: The audit page (docname) that holds one row per claim, anchored ``claim-<id>``.
 AUDIT_DOC = "book/14_audit"
@@ -66,7 +80,9 @@ def printed_attributes(key: str, records: dict[str, Any], audit_href: str) -> tu
     if rec is None:
         return None
     return rec.printed, {
-        "data-claim": key, "data-origin": "paper-print", "data-printed": rec.printed,
+        "data-claim": key,
+        "data-origin": "paper-print",
+        "data-printed": rec.printed,
         "data-kind": KIND_LABEL.get(rec.kind, rec.kind),
         "data-why": "as the paper prints it (not computed by this build)",
         "data-audit": f"{audit_href}#claim-{key}",
@@ -93,12 +109,16 @@ def _more_digits(v: Any, printed: str) -> str:
     return format(float(v), f"{sign}.{d + 3}f")
 
 
-def attributes_for(key: str, records: dict[str, Any], why: dict[str, Any], origins: dict[str, str],
-                   values: dict[str, Any], audit_href: str, notebook: str | None) -> dict[str, str] | None:
+def attributes_for(
+    key: str,
+    records: dict[str, Any],
+    why: dict[str, Any],
+    origins: dict[str, str],
+    values: dict[str, Any],
+    audit_href: str,
+    notebook: str | None,
+) -> dict[str, str] | None:
     """The data attributes of one pasted value, or ``None`` when it has neither a claim id nor an origin."""
-    from selfconf.book.glue import ORIGINS
-    from selfconf.claims.judging import STATUSES
-
     rec = records.get(key)
     if rec is not None:
         status = rec.status
@@ -110,36 +130,48 @@ def attributes_for(key: str, records: dict[str, Any], why: dict[str, Any], origi
             if ex.reason and first != ex.reason.rstrip("."):
                 reason += "; the audit page has the full note"
         elif rec.tolerance is not None and rec.difference is not None:
-            reason = (f"Monte-Carlo value (it moves with the bootstrap seed): {rec.difference:+.4f} from the "
-                      f"paper's value, within the tolerance of {rec.tolerance:.4f}")
+            reason = (
+                f"Monte-Carlo value (it moves with the bootstrap seed): {rec.difference:+.4f} from the "
+                f"paper's value, within the tolerance of {rec.tolerance:.4f}"
+            )
         attrs = {
-            "data-claim": key, "data-status": status, "data-kind": KIND_LABEL.get(rec.kind, rec.kind),
-            "data-printed": rec.printed, "data-value": _more_digits(rec.recomputed, rec.printed),
-            "data-why": reason, "data-notebook": rec.computed_in or rec.notebook or "",
+            "data-claim": key,
+            "data-status": status,
+            "data-kind": KIND_LABEL.get(rec.kind, rec.kind),
+            "data-printed": rec.printed,
+            "data-value": _more_digits(rec.recomputed, rec.printed),
+            "data-why": reason,
+            "data-notebook": rec.computed_in or rec.notebook or "",
             "data-cell": "" if rec.computed_cell is None else str(rec.computed_cell),
             "data-audit": f"{audit_href}#claim-{key}",
         }
         if rec.source:
-            attrs["data-source"] = {"original": "original package", "reconstruction": "reconstruction",
-                                    "mixed": "original package and reconstruction"}.get(rec.source, rec.source)
+            attrs["data-source"] = {
+                "original": "original package",
+                "reconstruction": "reconstruction",
+                "mixed": "original package and reconstruction",
+            }.get(rec.source, rec.source)
         if rec.marked:
             attrs["data-differs"] = "true"
         return attrs
     origin = origins.get(key)
     if origin is None:
         return None
-    return {"data-origin": origin, "data-value": _value_text(values.get(key, "")),
-            "data-why": ORIGINS.get(origin, origin), "data-notebook": notebook or ""}
+    return {
+        "data-origin": origin,
+        "data-value": _value_text(values.get(key, "")),
+        "data-why": ORIGINS.get(origin, origin),
+        "data-notebook": notebook or "",
+    }
 
 
 def legend_html() -> str:
     """The short legend each page with pasted numbers carries (what the marks and origins mean)."""
-    from selfconf.book.glue import ORIGINS
-
     shown = ["reconstruction-only", "original-data", "parameter", "simulation", "external-data"]
     items = "".join(
         f'<li><span class="selfconf-num selfconf-legend-sample" data-origin="{o}">n</span> {html.escape(ORIGINS[o])}</li>'
-        for o in shown)
+        for o in shown
+    )
     return (
         '<details class="selfconf-legend"><summary>How to read the numbers on this page</summary><ul>'
         '<li><span class="selfconf-num selfconf-legend-sample" data-status="match">0.746</span> a number the paper '
@@ -166,17 +198,17 @@ class _Data:
     """One audit of the executed notebooks, read once per build."""
 
     def __init__(self, srcdir: Path):
-        from selfconf.book.audit import audit_book
-        from selfconf.data.paths import DEFAULT_DATA_DIR
-
         book = srcdir / "book"
         data_dir = DEFAULT_DATA_DIR
         audit_nb = book / "14_audit.ipynb"
         if audit_nb.is_file():  # the data folder the build used (a papermill parameter of every notebook)
             meta = json.loads(audit_nb.read_text(encoding="utf-8")).get("metadata", {})
             data_dir = (meta.get("papermill") or {}).get("parameters", {}).get("data_dir", data_dir)
-        res = audit_book(book, srcdir / data_dir if not Path(data_dir).is_absolute() else data_dir,
-                         srcdir / "data" / "paper" / "claims.yaml")
+        res = audit_book(
+            book,
+            srcdir / data_dir if not Path(data_dir).is_absolute() else data_dir,
+            srcdir / "data" / "paper" / "claims.yaml",
+        )
         self.records = {r.id: r for r in res.records}
         self.why = {e.id: e for e in res.explanations}
         self._book = book
@@ -184,8 +216,6 @@ class _Data:
 
     def page(self, docname: str) -> tuple[dict[str, str], dict[str, Any]]:
         """``(origins, values)`` glued by the executed notebook of ``docname``."""
-        from selfconf.book.glue import ORIGIN_SUFFIX, glued_in_notebook
-
         if docname not in self._pages:
             nb = self._book.parent / f"{docname}.ipynb"
             vals = glued_in_notebook(nb) if nb.is_file() else {}
@@ -222,18 +252,27 @@ def _resolve(app, doctree, docname: str) -> None:
             continue
         token, pattrs = got
         if app.builder.format == "html":
-            pn.replace_self(nodes.raw("", f'<span class="selfconf-printed" {_attr_string(pattrs)}>'
-                                      f"{html.escape(token)}</span>", format="html"))
+            pn.replace_self(
+                nodes.raw(
+                    "",
+                    f'<span class="selfconf-printed" {_attr_string(pattrs)}>{html.escape(token)}</span>',
+                    format="html",
+                )
+            )
         else:
             pn.replace_self(nodes.Text(token))
     for n in numbers:
         attrs = attributes_for(n["key"], data.records, data.why, origins, values, href, notebook)
         if attrs is None:
-            log.warning(f"pasted value {n['key']!r} has neither a claim id nor an origin "
-                        "(glue it with glue.claim or glue.value(..., origin=...))", location=n)
+            log.warning(
+                f"pasted value {n['key']!r} has neither a claim id nor an origin "
+                "(glue it with glue.claim or glue.value(..., origin=...))",
+                location=n,
+            )
             attrs = {}
         n["attrs"] = attrs
     for r in raws:
+
         def repl(m: re.Match, r=r) -> str:
             key = m.group(1)
             attrs = attributes_for(key, data.records, data.why, origins, values, href, notebook)
@@ -245,8 +284,11 @@ def _resolve(app, doctree, docname: str) -> None:
 
         text = _SPAN_RE.sub(repl, r.astext())
         if "data-differs" in text:  # the marker after each differing cell's value
-            text = re.sub(r'(<span class="selfconf-num selfconf-differs"[^>]*>)([^<]*)</span>',
-                          r'\1\2<sup class="selfconf-mark" aria-hidden="true">≠&#8239;paper</sup></span>', text)
+            text = re.sub(
+                r'(<span class="selfconf-num selfconf-differs"[^>]*>)([^<]*)</span>',
+                r'\1\2<sup class="selfconf-mark" aria-hidden="true">≠&#8239;paper</sup></span>',
+                text,
+            )
         r.replace_self(nodes.raw("", text, format="html"))
     if app.builder.format == "html":
         section = next(iter(doctree.findall(nodes.section)), None)
@@ -279,8 +321,6 @@ def _depart_plain(self, node) -> None:
 
 def _make_role():
     from myst_nb.ext.glue.roles import PasteTextRole
-
-    from selfconf.book.glue import paste_key
 
     class ProvenanceTextRole(PasteTextRole):
         """``{glue:text}`` that keeps the glue key on the pasted element."""
@@ -340,9 +380,14 @@ def _static(app) -> None:
 def setup(app) -> dict:
     """Sphinx entry point (after myst-nb): the provenance role, node, legend and card assets."""
     app.setup_extension("myst_nb")
-    app.add_node(pasted_number, html=(_visit_html, _depart_html), latex=(_visit_plain, _depart_plain),
-                 text=(_visit_plain, _depart_plain), man=(_visit_plain, _depart_plain),
-                 texinfo=(_visit_plain, _depart_plain))
+    app.add_node(
+        pasted_number,
+        html=(_visit_html, _depart_html),
+        latex=(_visit_plain, _depart_plain),
+        text=(_visit_plain, _depart_plain),
+        man=(_visit_plain, _depart_plain),
+        texinfo=(_visit_plain, _depart_plain),
+    )
     app.add_role_to_domain("glue", "text", _make_role(), override=True)
     app.add_role("num", num_role)
     app.add_role("anchor", anchor_role)

@@ -32,8 +32,19 @@ import re
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives
 
-__all__ = ["PAPER_NUMBERS", "PDF_NAME", "MENTION", "reading_order", "renumber", "mention_nodes", "ChartDirective",
-           "chart_label", "setup"]
+from selfconf import __version__
+
+__all__ = [
+    "PAPER_NUMBERS",
+    "PDF_NAME",
+    "MENTION",
+    "reading_order",
+    "renumber",
+    "mention_nodes",
+    "ChartDirective",
+    "chart_label",
+    "setup",
+]
 
 #: Labels of the paper's own numbered objects and the numbers the paper gives them.
 PAPER_NUMBERS = {
@@ -140,15 +151,23 @@ class ChartDirective(Directive):
 
 #: A mention of a numbered paper object in running text: "Table 1", "Figure 1", "Tables 1–4", "Tables 2 and 3".
 MENTION = re.compile(r"(?<![\w-])(Tables?|Figures?)\s+(\d+)(?:(\s*(?:–|-|to|and|,)\s*)(\d+))?(?![\w])")
-_SKIP = (nodes.literal, nodes.literal_block, nodes.raw, nodes.reference, nodes.FixedTextElement,
-         nodes.comment, nodes.target)
+_SKIP = (
+    nodes.literal,
+    nodes.literal_block,
+    nodes.raw,
+    nodes.reference,
+    nodes.FixedTextElement,
+    nodes.comment,
+    nodes.target,
+)
 
 
 def _xref(label: str, text: str, docname: str):
     from sphinx import addnodes
 
-    ref = addnodes.pending_xref("", refdomain="std", reftype="numref", reftarget=label, refexplicit=True,
-                                refwarn=True, refdoc=docname)
+    ref = addnodes.pending_xref(
+        "", refdomain="std", reftype="numref", reftarget=label, refexplicit=True, refwarn=True, refdoc=docname
+    )
     ref += nodes.inline(text, text, classes=["xref", "std", "std-numref"])
     return ref
 
@@ -168,7 +187,7 @@ def mention_nodes(text: str, docname: str = "") -> list | None:
         if first not in labels:
             continue
         hit = True
-        out.append(nodes.Text(text[pos:m.start()]))
+        out.append(nodes.Text(text[pos : m.start()]))
         word = m.group(1)
         out.append(_xref(labels[first], word + " {number}", docname))
         if second is not None and int(second) in labels:
@@ -210,7 +229,6 @@ def _ancestors(node):
 
 
 def _substitutions(app, config) -> None:  # config-inited
-    from selfconf import __version__
 
     subs = dict(config.myst_substitutions or {}) if hasattr(config, "myst_substitutions") else {}
     url = (config.html_theme_options or {}).get("repository_url") or ""

@@ -30,12 +30,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from selfconf.book.build import _parse_params, execute_one, notebook_names
+from selfconf.book.glue import glued_in_notebook
 from selfconf.claims.judging import CLAIMS, fmt, load_manifest
 from selfconf.data.paths import project_root
 
 __all__ = [
-    "RERUN_DIR", "ValueDiff", "RerunResult", "section_stems", "resolve_section", "claim_kinds",
-    "compare", "rerun", "format_report", "add_parser", "run", "main",
+    "RERUN_DIR",
+    "ValueDiff",
+    "RerunResult",
+    "section_stems",
+    "resolve_section",
+    "claim_kinds",
+    "compare",
+    "rerun",
+    "format_report",
+    "add_parser",
+    "run",
+    "main",
 ]
 
 #: Reruns land in ``<root>/_build/reruns/<section>-seed<S>-n<B>/``.
@@ -49,8 +61,6 @@ def section_stems(root: Path | None = None) -> dict[str, str]:
     ``04_result1``) and from the notebooks themselves (``NN_<name>`` is reachable as ``<name>``
     and as ``NN_<name>``).  Only stems with a source notebook in ``notebooks/`` are kept.
     """
-    from selfconf.book.build import notebook_names
-
     import inspect
 
     root = root or project_root()
@@ -168,22 +178,25 @@ def compare(default: dict[str, Any], rerun_vals: dict[str, Any], kinds: dict[str
 
 def _glued(book_dir: Path, stem: str) -> dict[str, Any]:
     """Values glued by ``<book_dir>/<stem>.ipynb`` (:func:`selfconf.book.glue.glued_in_notebook`)."""
-    from selfconf.book.glue import glued_in_notebook
-
     return glued_in_notebook(book_dir / f"{stem}.ipynb")
 
 
-def rerun(section: str, seed: int | None = None, n_boot: int | None = None, *, extra: dict | None = None,
-          baseline_dir: str | Path = "book", out_root: str | Path = RERUN_DIR,
-          root: Path | None = None) -> RerunResult:
+def rerun(
+    section: str,
+    seed: int | None = None,
+    n_boot: int | None = None,
+    *,
+    extra: dict | None = None,
+    baseline_dir: str | Path = "book",
+    out_root: str | Path = RERUN_DIR,
+    root: Path | None = None,
+) -> RerunResult:
     """Execute ``section``'s notebook with new parameters and compare it with the default build.
 
     The notebook runs with :func:`selfconf.book.build.execute_one` into
     ``<out_root>/<section>-seed<seed>-n<n_boot>/``; the comparison reads ``<baseline_dir>/<stem>.ipynb``,
     which must exist (``make execute`` writes it).
     """
-    from selfconf.book.build import execute_one
-
     root = root or project_root()
     stem = resolve_section(section, root)
     base = Path(baseline_dir) if Path(baseline_dir).is_absolute() else root / baseline_dir
@@ -198,7 +211,9 @@ def rerun(section: str, seed: int | None = None, n_boot: int | None = None, *, e
         if int(n_boot) < 1:
             raise ValueError(f"--n-boot must be a positive number of draws, got {n_boot}")
         params["n_boot"] = int(n_boot)
-    tag = "-".join([section] + ([f"seed{seed}"] if seed is not None else []) + ([f"n{n_boot}"] if n_boot is not None else []))
+    tag = "-".join(
+        [section] + ([f"seed{seed}"] if seed is not None else []) + ([f"n{n_boot}"] if n_boot is not None else [])
+    )
     out = (Path(out_root) if Path(out_root).is_absolute() else root / out_root) / tag
     t0 = time.perf_counter()
     execute_one(stem, params, out, root)
@@ -235,30 +250,44 @@ def format_report(res: RerunResult, root: Path | None = None) -> str:
     lines.append(f"deterministic claims: {n_same}/{len(det)} identical")
     for d in det:
         if not d.identical:
-            lines.append(f"  CHANGED {d.key}: default {_fmt(d.default)} -> rerun {_fmt(d.rerun)}"
-                         + (f" ({d.missing})" if d.missing else ""))
+            lines.append(
+                f"  CHANGED {d.key}: default {_fmt(d.default)} -> rerun {_fmt(d.rerun)}"
+                + (f" ({d.missing})" if d.missing else "")
+            )
     boot = groups["bootstrap"]
     if boot:
         lines.append(f"bootstrap claims ({len(boot)}): shift = rerun - default")
         w = max(len(d.key) for d in boot)
         for d in boot:
             s = d.shift
-            lines.append(f"  {d.key:<{w}}  {_fmt(d.default):>12}  {_fmt(d.rerun):>12}  "
-                         + (fmt(s, significant=6, signed=True) if s is not None else (d.missing or "changed" if not d.identical else "same")))
+            lines.append(
+                f"  {d.key:<{w}}  {_fmt(d.default):>12}  {_fmt(d.rerun):>12}  "
+                + (
+                    fmt(s, significant=6, signed=True)
+                    if s is not None
+                    else (d.missing or "changed" if not d.identical else "same")
+                )
+            )
     other = groups["other"]
     if other:
         changed = [d for d in other if not d.identical]
-        lines.append(f"other glued values (not claims; reported, not asserted): {len(other) - len(changed)}/{len(other)} identical")
+        lines.append(
+            f"other glued values (not claims; reported, not asserted): {len(other) - len(changed)}/{len(other)} identical"
+        )
         for d in changed:
             s = d.shift
-            lines.append(f"  {d.key}: {_fmt(d.default)} -> {_fmt(d.rerun)}"
-                         + (f" ({fmt(s, significant=6, signed=True)})" if s is not None and math.isfinite(s) else "")
-                         + (f" ({d.missing})" if d.missing else ""))
+            lines.append(
+                f"  {d.key}: {_fmt(d.default)} -> {_fmt(d.rerun)}"
+                + (f" ({fmt(s, significant=6, signed=True)})" if s is not None and math.isfinite(s) else "")
+                + (f" ({d.missing})" if d.missing else "")
+            )
     if res.ok:
         lines.append("OK: every deterministic value is identical to the default build")
     else:
-        lines.append(f"FAIL: {len(res.violations)} deterministic value(s) differ from the default build: "
-                     + ", ".join(d.key for d in res.violations))
+        lines.append(
+            f"FAIL: {len(res.violations)} deterministic value(s) differ from the default build: "
+            + ", ".join(d.key for d in res.violations)
+        )
     return "\n".join(lines)
 
 
@@ -279,8 +308,15 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("section", help="section name (e.g. result1) or notebook stem (e.g. 04_result1)")
     p.add_argument("--seed", type=int, default=None, help="random seed passed to the notebook")
     p.add_argument("--n-boot", type=int, default=None, help="bootstrap draws passed to the notebook")
-    p.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"), default=[],
-                   help="any other notebook parameter (JSON value), e.g. -p data_dir data/raw")
+    p.add_argument(
+        "-p",
+        "--param",
+        nargs=2,
+        action="append",
+        metavar=("NAME", "VALUE"),
+        default=[],
+        help="any other notebook parameter (JSON value), e.g. -p data_dir data/raw",
+    )
     p.add_argument("--baseline", default="book", help="folder of the default executed notebooks (default: book)")
     p.add_argument("--out", default=RERUN_DIR, help=f"folder for reruns (default: {RERUN_DIR})")
     return p
@@ -288,11 +324,15 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Execute the rerun and print the report; exit status 1 when a deterministic value moved."""
-    from selfconf.book.build import _parse_params
-
     try:
-        res = rerun(args.section, args.seed, args.n_boot, extra=_parse_params(args.param),
-                    baseline_dir=args.baseline, out_root=args.out)
+        res = rerun(
+            args.section,
+            args.seed,
+            args.n_boot,
+            extra=_parse_params(args.param),
+            baseline_dir=args.baseline,
+            out_root=args.out,
+        )
     except RuntimeError as exc:  # the notebook failed: execute_one names the cell and the partial output
         print(f"selfconf rerun: error: {exc}", file=sys.stderr)
         return 2

@@ -40,9 +40,22 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
-    "RENDERER", "JS_NAME", "EMBED_OPTIONS", "vl_version", "javascript_bundle", "install_js",
-    "MATHJAX_DIR", "mathjax_source", "install_mathjax",
-    "chart_html", "caption_of", "chart_markdown", "render", "enable", "setup", "main",
+    "RENDERER",
+    "JS_NAME",
+    "EMBED_OPTIONS",
+    "vl_version",
+    "javascript_bundle",
+    "install_js",
+    "MATHJAX_DIR",
+    "mathjax_source",
+    "install_mathjax",
+    "chart_html",
+    "caption_of",
+    "chart_markdown",
+    "render",
+    "enable",
+    "setup",
+    "main",
 ]
 
 #: Name under which the renderer is registered with ``alt.renderers``.
@@ -201,8 +214,12 @@ def caption_of(spec: dict) -> tuple[dict, str, str | None]:
     spec = dict(spec)
     caption = _title_text(spec.pop("title", None))
     if not caption:
-        parts = [_title_text(sub.get("title")) for key in ("hconcat", "vconcat", "concat", "layer")
-                 for sub in spec.get(key, []) if isinstance(sub, dict)]
+        parts = [
+            _title_text(sub.get("title"))
+            for key in ("hconcat", "vconcat", "concat", "layer")
+            for sub in spec.get(key, [])
+            if isinstance(sub, dict)
+        ]
         caption = "; ".join(p for p in parts if p)
     label = (spec.get("usermeta") or {}).get("selfconf_label")
     return spec, " ".join(caption.split()), label
@@ -218,8 +235,10 @@ def chart_markdown(spec: dict, embed_options: dict | None = None) -> str:
     """
     body, caption, label = caption_of(spec)
     if not caption:
-        raise ValueError("every chart of the book is numbered and captioned: give the chart a title "
-                         "(chart.properties(title=...)), which becomes its caption")
+        raise ValueError(
+            "every chart of the book is numbered and captioned: give the chart a title "
+            "(chart.properties(title=...)), which becomes its caption"
+        )
     lines = ["````{selfconf-chart}", f":caption: {caption}"]
     if label:
         lines.append(f":name: {label}")
@@ -295,8 +314,13 @@ def install_mathjax(dest: str | os.PathLike) -> Path:
     def skip(folder: str, names: list[str]) -> list[str]:
         rel = Path(folder).relative_to(src)
         out = [n for n in names if rel == Path(".") and n in {"sre", "node-main.js"}]
-        out += [n for n in names if rel == Path(".") and n.endswith(".js") and n not in
-                {"tex-mml-chtml.js", "startup.js", "loader.js", "core.js"}]
+        out += [
+            n
+            for n in names
+            if rel == Path(".")
+            and n.endswith(".js")
+            and n not in {"tex-mml-chtml.js", "startup.js", "loader.js", "core.js"}
+        ]
         out += [n for n in names if rel == Path("output") and n == "svg"]
         return out
 

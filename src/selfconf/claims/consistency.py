@@ -41,10 +41,10 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
-from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -53,8 +53,15 @@ from selfconf.claims.judging import fmt
 from selfconf.stats.normal import Z975, quantile
 
 __all__ = [
-    "STATUSES", "Check", "Printed", "reachable_counts", "holm", "hanley_mcneil_se",
-    "run_checks", "summarise", "checks_frame",
+    "STATUSES",
+    "Check",
+    "Printed",
+    "reachable_counts",
+    "holm",
+    "hanley_mcneil_se",
+    "run_checks",
+    "summarise",
+    "checks_frame",
 ]
 
 STATUSES = ("pass", "fail", "unclear")
@@ -92,6 +99,7 @@ class Check:
 # ---------------------------------------------------------------------------------------------------
 # Printed values
 # ---------------------------------------------------------------------------------------------------
+
 
 class Printed:
     """Read-only view of the claim manifest: printed values, decimals and rounding intervals.
@@ -202,6 +210,7 @@ def _ks(ks: Sequence[int], n: int, scale: int = 100, d: int = 3) -> str:
 # Statistics helpers
 # ---------------------------------------------------------------------------------------------------
 
+
 def hanley_mcneil_se(auc: float, n_pos: int, n_neg: int) -> float:
     """Standard error of an AUROC by Hanley & McNeil (1982), eq. 2.
 
@@ -225,6 +234,7 @@ def max_variance_se(auc: float, n_pos: int, n_neg: int) -> float:
 # Manifest-level checks
 # ---------------------------------------------------------------------------------------------------
 
+
 def check_repeats(p: Printed) -> Result:
     """Every restatement (``same_as``) prints the value of its canonical claim (sign-flipped for ``negate``)."""
     bad, n = [], 0
@@ -246,6 +256,7 @@ def check_repeats(p: Printed) -> Result:
 # Counts and totals
 # ---------------------------------------------------------------------------------------------------
 
+
 def check_frontier_total(p: Printed, models: Sequence[str]) -> Result:
     ns = [int(p.exact(f"t1_{m}_n")) for m in models]
     total = int(p.exact("design_n_graded_frontier"))
@@ -255,16 +266,24 @@ def check_frontier_total(p: Printed, models: Sequence[str]) -> Result:
 
 
 def check_grand_total(p: Printed) -> Result:
-    fr, lo, tot = (int(p.exact(i)) for i in ("design_n_graded_frontier", "design_n_graded_local", "design_n_graded_total"))
+    fr, lo, tot = (
+        int(p.exact(i)) for i in ("design_n_graded_frontier", "design_n_graded_local", "design_n_graded_total")
+    )
     desc = "Frontier and local graded answers add up to the grand total."
     return (PASS if fr + lo == tot else FAIL), desc, f"{fr:,} + {lo:,} = {fr + lo:,}; printed {tot:,}"
 
 
 def check_model_count(p: Printed) -> Result:
-    prov, per, loc, tot = (int(p.exact(i)) for i in
-                           ("design_n_providers", "design_models_per_provider", "design_n_local_models", "design_n_models"))
+    prov, per, loc, tot = (
+        int(p.exact(i))
+        for i in ("design_n_providers", "design_models_per_provider", "design_n_local_models", "design_n_models")
+    )
     desc = "The model count equals one model per frontier provider plus the local models."
-    return (PASS if prov * per + loc == tot else FAIL), desc, f"{prov} x {per} + {loc} = {prov * per + loc}; printed {tot}"
+    return (
+        (PASS if prov * per + loc == tot else FAIL),
+        desc,
+        f"{prov} x {per} + {loc} = {prov * per + loc}; printed {tot}",
+    )
 
 
 def check_frontier_n_le_items(p: Printed, models: Sequence[str]) -> Result:
@@ -273,8 +292,10 @@ def check_frontier_n_le_items(p: Printed, models: Sequence[str]) -> Result:
     over = [m for m, n in ns.items() if n > items]
     lost = sum(items - n for n in ns.values())
     desc = "No frontier model has more graded answers than there are questions."
-    arith = (f"largest n = {max(ns.values()):,} vs {items:,} questions; rows lost to parse failures "
-             f"{len(ns)} x {items:,} - {sum(ns.values()):,} = {lost:,}")
+    arith = (
+        f"largest n = {max(ns.values()):,} vs {items:,} questions; rows lost to parse failures "
+        f"{len(ns)} x {items:,} - {sum(ns.values()):,} = {lost:,}"
+    )
     if over:
         return FAIL, desc, arith + f"; over the limit: {', '.join(over)}"
     return PASS, desc, arith
@@ -288,11 +309,15 @@ def check_local_n_range(p: Printed) -> Result:
     rest = total - lo - hi
     k = n_models - 2
     feas = (k * lo, k * min(hi, items))
-    desc = ("The local total can be split over the local models with per-model n between the printed minimum "
-            "and maximum, both attained.")
-    arith = (f"{total:,} - {lo} - {hi:,} = {rest:,} left for the other {k} models, each in [{lo}, {hi:,}] "
-             f"-> feasible sum [{feas[0]:,}, {feas[1]:,}]; rows lost: {n_models} x {items:,} - {total:,} = "
-             f"{n_models * items - total:,}")
+    desc = (
+        "The local total can be split over the local models with per-model n between the printed minimum "
+        "and maximum, both attained."
+    )
+    arith = (
+        f"{total:,} - {lo} - {hi:,} = {rest:,} left for the other {k} models, each in [{lo}, {hi:,}] "
+        f"-> feasible sum [{feas[0]:,}, {feas[1]:,}]; rows lost: {n_models} x {items:,} - {total:,} = "
+        f"{n_models * items - total:,}"
+    )
     return (PASS if feas[0] <= rest <= feas[1] and hi <= items else FAIL), desc, arith
 
 
@@ -313,30 +338,36 @@ def check_highconf_vs_medians(p: Printed, models: Sequence[str], k_by_model: dic
     for m in models:
         n = int(p.exact(f"t1_{m}_n"))
         if p.exact(f"fig1_{m}_median_conf") >= thr:
-            lo_sum += math.ceil(n / 2)   # at least half of the answers sit at or above the median
+            lo_sum += math.ceil(n / 2)  # at least half of the answers sit at or above the median
             hi_sum += n
         else:
-            hi_sum += n // 2             # a median below the threshold leaves at most half at or above it
+            hi_sum += n // 2  # a median below the threshold leaves at most half at or above it
     ks = [k_by_model[m] for m in models]
     k_min = sum(min(k) for k in ks if k)
     k_max = sum(max(k) for k in ks if k)
     n_tot = sum(int(p.exact(f"t1_{m}_n")) for m in models)
     wrong_max, correct_max = n_tot - k_min, k_max
     ok = lo_sum <= total <= hi_sum and wrong <= wrong_max and total - wrong <= correct_max
-    desc = ("The count of high-confidence answers fits the per-model medians (a median at or above the threshold "
-            "puts at least half of a model's answers above it), and its wrong and correct parts fit within the "
-            "Table 1 totals.")
-    arith = (f"medians allow {lo_sum:,} to {hi_sum:,} answers at >= {_fmt(thr, 0)}; printed {total:,}. "
-             f"Wrong {wrong:,} <= all wrong answers (at most {wrong_max:,}); correct {total - wrong:,} <= all "
-             f"correct answers (at most {correct_max:,})")
+    desc = (
+        "The count of high-confidence answers fits the per-model medians (a median at or above the threshold "
+        "puts at least half of a model's answers above it), and its wrong and correct parts fit within the "
+        "Table 1 totals."
+    )
+    arith = (
+        f"medians allow {lo_sum:,} to {hi_sum:,} answers at >= {_fmt(thr, 0)}; printed {total:,}. "
+        f"Wrong {wrong:,} <= all wrong answers (at most {wrong_max:,}); correct {total - wrong:,} <= all "
+        f"correct answers (at most {correct_max:,})"
+    )
     return (PASS if ok else FAIL), desc, arith
 
 
 def check_refusal_rows(p: Printed, k_anthropic: Sequence[int]) -> Result:
     n = int(p.exact("t1_anthropic_n"))
     kept = int(p.exact("r1_anthropic_n_excl_refusals"))
-    desc = ("Excluding refusals leaves no more rows than the refusal-heavy model has, and at least as many as "
-            "its correct answers (a refusal is never graded correct).")
+    desc = (
+        "Excluding refusals leaves no more rows than the refusal-heavy model has, and at least as many as "
+        "its correct answers (a refusal is never graded correct)."
+    )
     kmax = max(k_anthropic) if k_anthropic else None
     arith = f"{n:,} - {kept:,} = {n - kept:,} refusal rows; correct answers {', '.join(map(str, k_anthropic)) or '?'} <= {kept:,}"
     ok = kept <= n and (kmax is None or kmax <= kept)
@@ -346,6 +377,7 @@ def check_refusal_rows(p: Printed, k_anthropic: Sequence[int]) -> Result:
 # ---------------------------------------------------------------------------------------------------
 # Table 1
 # ---------------------------------------------------------------------------------------------------
+
 
 def check_grim_accuracy(p: Printed, m: str) -> Result:
     n = int(p.exact(f"t1_{m}_n"))
@@ -402,24 +434,46 @@ def check_citl(p: Printed, m: str) -> Result:
     feas = table1_feasible(p, m)
     shown = p.exact(f"t1_{m}_mean_conf") - p.exact(f"t1_{m}_acc")
     printed = p.exact(f"t1_{m}_citl")
-    desc = (f"{m}: CITL equals mean confidence minus accuracy, computed from unrounded means "
-            "(confidences are whole numbers, so the mean is a sum over n).")
-    head = (f"{p.show(f't1_{m}_mean_conf')} - {p.show(f't1_{m}_acc')} = {_fmt(shown, 1, True)} from the printed values; "
-            f"printed CITL {p.show(f't1_{m}_citl', True)}")
+    desc = (
+        f"{m}: CITL equals mean confidence minus accuracy, computed from unrounded means "
+        "(confidences are whole numbers, so the mean is a sum over n)."
+    )
+    head = (
+        f"{p.show(f't1_{m}_mean_conf')} - {p.show(f't1_{m}_acc')} = {_fmt(shown, 1, True)} from the printed values; "
+        f"printed CITL {p.show(f't1_{m}_citl', True)}"
+    )
     if feas.pairs:
         r = feas.citl_range()
         s_lo = min(a for _, a, _ in feas.pairs)
         s_hi = max(b for _, _, b in feas.pairs)
-        note = "" if shown == printed else " (the displayed values differ by one in the last digit; unrounded means explain it)"
-        return PASS, desc, (f"{head}{note}. Integer solutions: correct k in {{{', '.join(map(str, feas.ks))}}}, "
-                            f"confidence sum S in [{s_lo:,}, {s_hi:,}] -> unrounded CITL in {_ival(r, 3)}")
+        note = (
+            ""
+            if shown == printed
+            else " (the displayed values differ by one in the last digit; unrounded means explain it)"
+        )
+        return (
+            PASS,
+            desc,
+            (
+                f"{head}{note}. Integer solutions: correct k in {{{', '.join(map(str, feas.ks))}}}, "
+                f"confidence sum S in [{s_lo:,}, {s_hi:,}] -> unrounded CITL in {_ival(r, 3)}"
+            ),
+        )
     # no integer solution: try real-valued confidences
     ks = reachable_counts(n, p.interval(f"t1_{m}_acc"))
     acc_iv = (Fraction(100 * min(ks), n), Fraction(100 * max(ks), n)) if ks else p.interval(f"t1_{m}_acc")
     cont = _overlap(_sub(p.interval(f"t1_{m}_mean_conf"), acc_iv), p.interval(f"t1_{m}_citl"))
     if cont:
-        return UNCLEAR, desc, f"{head}. No whole-number confidence sum fits; fractional confidences would give {_ival(cont, 3)}"
-    return FAIL, desc, f"{head}. Mean confidence minus accuracy lies in {_ival(_sub(p.interval(f't1_{m}_mean_conf'), acc_iv), 3)}, outside the printed CITL's rounding interval"
+        return (
+            UNCLEAR,
+            desc,
+            f"{head}. No whole-number confidence sum fits; fractional confidences would give {_ival(cont, 3)}",
+        )
+    return (
+        FAIL,
+        desc,
+        f"{head}. Mean confidence minus accuracy lies in {_ival(_sub(p.interval(f't1_{m}_mean_conf'), acc_iv), 3)}, outside the printed CITL's rounding interval",
+    )
 
 
 def _citl_abs_range(p: Printed, m: str) -> tuple[Fraction, Fraction]:
@@ -451,8 +505,10 @@ def _ece_vs_citl(p: Printed, m: str) -> tuple[str, str]:
             return "smaller", f"ECE {p.show(f't1_{m}_ece')} < |CITL|/100 {_fmt(c_pr)}"
         if e_pr == c_pr and _overlap(e_iv, c_iv):
             return "equal", f"ECE {p.show(f't1_{m}_ece')} = |CITL|/100 {_fmt(c_pr)} (same digits: equality possible)"
-        return "greater", (f"ECE {p.show(f't1_{m}_ece')} > |CITL|/100 {_fmt(c_pr)} at the same resolution, so the "
-                           f"unrounded ECE is larger (|CITL|/100 feasible in {_ival(c_iv)})")
+        return "greater", (
+            f"ECE {p.show(f't1_{m}_ece')} > |CITL|/100 {_fmt(c_pr)} at the same resolution, so the "
+            f"unrounded ECE is larger (|CITL|/100 feasible in {_ival(c_iv)})"
+        )
     if e_iv[1] < c_iv[0]:
         return "smaller", f"ECE in {_ival(e_iv)} below |CITL|/100 in {_ival(c_iv)}"
     if _overlap(e_iv, c_iv):
@@ -462,8 +518,10 @@ def _ece_vs_citl(p: Printed, m: str) -> tuple[str, str]:
 
 def check_ece_ge_citl(p: Printed, m: str) -> Result:
     rel, why = _ece_vs_citl(p, m)
-    desc = (f"{m}: binned ECE is at least |CITL| (the triangle inequality over bins: a weighted sum of "
-            "|gaps| is at least |the weighted sum of gaps|).")
+    desc = (
+        f"{m}: binned ECE is at least |CITL| (the triangle inequality over bins: a weighted sum of "
+        "|gaps| is at least |the weighted sum of gaps|)."
+    )
     if rel == "smaller":
         return FAIL, desc, why + ": ECE would be smaller than |CITL| whatever the unrounded values"
     return PASS, desc, why
@@ -476,20 +534,28 @@ def check_all_bins_positive(p: Printed, models: Sequence[str]) -> Result:
     rel = {m: _ece_vs_citl(p, m)[0] for m in models}
     can_equal = [m for m in models if rel[m] == "equal"]
     must_exceed = [m for m in models if rel[m] != "equal"]
-    desc = (f"The paper says the confidence-accuracy gap is positive in every occupied bin for {claimed} of "
-            f"{len(models)} models. When every bin's gap has the sign of CITL, ECE equals |CITL| exactly (bins "
-            "weighted by their counts, gap = mean confidence - accuracy within the bin); a bin with the opposite "
-            "sign makes ECE strictly larger.")
-    arith = (f"ECE and |CITL| can be equal for {len(can_equal)} ({', '.join(can_equal) or 'none'}); ECE is above "
-             f"|CITL| for {len(must_exceed)} ({', '.join(must_exceed) or 'none'}); printed {claimed} all-positive and "
-             f"{others} others; {len(models)} - {claimed} = {len(models) - claimed}")
+    desc = (
+        f"The paper says the confidence-accuracy gap is positive in every occupied bin for {claimed} of "
+        f"{len(models)} models. When every bin's gap has the sign of CITL, ECE equals |CITL| exactly (bins "
+        "weighted by their counts, gap = mean confidence - accuracy within the bin); a bin with the opposite "
+        "sign makes ECE strictly larger."
+    )
+    arith = (
+        f"ECE and |CITL| can be equal for {len(can_equal)} ({', '.join(can_equal) or 'none'}); ECE is above "
+        f"|CITL| for {len(must_exceed)} ({', '.join(must_exceed) or 'none'}); printed {claimed} all-positive and "
+        f"{others} others; {len(models)} - {claimed} = {len(models) - claimed}"
+    )
     if others != len(models) - claimed:
         return FAIL, desc, arith + "; the 'other' count does not complete the total"
     if len(can_equal) < claimed or len(must_exceed) > len(models) - claimed:
         return FAIL, desc, arith + "; too few models could have ECE = |CITL|"
     if len(can_equal) == claimed:
         return PASS, desc, arith + f"; the two with a wrong-signed bin must be {', '.join(must_exceed)}"
-    return UNCLEAR, desc, arith + "; consistent, but the printed values do not single out which models are the exceptions"
+    return (
+        UNCLEAR,
+        desc,
+        arith + "; consistent, but the printed values do not single out which models are the exceptions",
+    )
 
 
 def brier_bounds(acc: np.ndarray, conf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -526,10 +592,14 @@ def check_brier_bounds(p: Printed, m: str) -> Result:
     jensen = float(np.min((conf - acc) ** 2))
     lb = max(float(np.min(lower)), float(e[0]) ** 2)
     ub = float(np.max(upper))
-    desc = (f"{m}: the Brier score lies between what its accuracy, mean confidence and ECE force "
-            "(lower bounds: (m-a)^2/(1-a) and ECE^2; upper bound: m + a - 2 max(0, m+a-1)).")
-    arith = (f"Brier {p.show(f't1_{m}_brier')}; lower bounds {basis}: Jensen (m-a)^2 >= {jensen:.4f}, "
-             f"(m-a)^2/(1-a) >= {float(np.min(lower)):.4f}, ECE^2 >= {float(e[0]) ** 2:.4f}; upper bound <= {ub:.4f}")
+    desc = (
+        f"{m}: the Brier score lies between what its accuracy, mean confidence and ECE force "
+        "(lower bounds: (m-a)^2/(1-a) and ECE^2; upper bound: m + a - 2 max(0, m+a-1))."
+    )
+    arith = (
+        f"Brier {p.show(f't1_{m}_brier')}; lower bounds {basis}: Jensen (m-a)^2 >= {jensen:.4f}, "
+        f"(m-a)^2/(1-a) >= {float(np.min(lower)):.4f}, ECE^2 >= {float(e[0]) ** 2:.4f}; upper bound <= {ub:.4f}"
+    )
     if float(b[1]) < lb or float(b[0]) > ub:
         return FAIL, desc, arith + " -> printed Brier outside the bounds"
     return PASS, desc, arith + f" -> inside (room above the lower bound {float(b[0]) - lb:.3f})"
@@ -541,10 +611,16 @@ def check_auroc_ci(p: Printed, m: str, ks: Sequence[int]) -> Result:
     lo, hi = p.exact(f"t1_{m}_self_auroc_ci_lo"), p.exact(f"t1_{m}_self_auroc_ci_hi")
     n = int(p.exact(f"t1_{m}_n"))
     sh = ci_shape(p, f"t1_{m}_self_auroc")
-    desc = (f"{m}: the self-AUROC interval holds the point estimate, is close to symmetric, and its width matches "
-            "a Hanley-McNeil (1982) standard error for that many correct and wrong answers.")
+    desc = (
+        f"{m}: the self-AUROC interval holds the point estimate, is close to symmetric, and its width matches "
+        "a Hanley-McNeil (1982) standard error for that many correct and wrong answers."
+    )
     if not lo <= a <= hi:
-        return FAIL, desc, f"{p.show(f't1_{m}_self_auroc')} lies outside [{p.show(f't1_{m}_self_auroc_ci_lo')}, {p.show(f't1_{m}_self_auroc_ci_hi')}]"
+        return (
+            FAIL,
+            desc,
+            f"{p.show(f't1_{m}_self_auroc')} lies outside [{p.show(f't1_{m}_self_auroc_ci_lo')}, {p.show(f't1_{m}_self_auroc_ci_hi')}]",
+        )
     if not ks:
         return UNCLEAR, desc, "no whole-number correct count fits the printed accuracy, so n_correct is unknown"
     k = round(sum(ks) / len(ks))
@@ -553,23 +629,32 @@ def check_auroc_ci(p: Printed, m: str, ks: Sequence[int]) -> Result:
     arm_lo, arm_hi = a - lo, hi - a
     half = (hi - lo) / 2
     ratio = float(half) / (Z975 * se)
-    arith = (f"{p.show(f't1_{m}_self_auroc')} [{p.show(f't1_{m}_self_auroc_ci_lo')}, {p.show(f't1_{m}_self_auroc_ci_hi')}]: "
-             f"arms {_fmt(arm_lo)} / {_fmt(arm_hi)}; n_correct = {k}, n_wrong = {n - k}: HM SE = {se:.4f}, "
-             f"1.96 x SE = {Z975 * se:.4f}; printed half-width / HM half-width = {ratio:.2f}; "
-             f"largest possible half-width 1.96 x {se_max:.4f} = {Z975 * se_max:.4f}")
+    arith = (
+        f"{p.show(f't1_{m}_self_auroc')} [{p.show(f't1_{m}_self_auroc_ci_lo')}, {p.show(f't1_{m}_self_auroc_ci_hi')}]: "
+        f"arms {_fmt(arm_lo)} / {_fmt(arm_hi)}; n_correct = {k}, n_wrong = {n - k}: HM SE = {se:.4f}, "
+        f"1.96 x SE = {Z975 * se:.4f}; printed half-width / HM half-width = {ratio:.2f}; "
+        f"largest possible half-width 1.96 x {se_max:.4f} = {Z975 * se_max:.4f}"
+    )
     if float(half) - 2 * float(p.half_unit(f"t1_{m}_self_auroc_ci_lo")) > Z975 * se_max:
         return UNCLEAR, desc, arith + ". Wider than the maximum-variance bound allows for a normal interval"
     if sh["excess"] > ASYMMETRY_SHARE * sh["half"]:
         return UNCLEAR, desc, arith + f". Arms differ by {_fmt(abs(arm_hi - arm_lo))}, more than rounding explains"
     if HM_RATIO_BAND[0] <= ratio <= HM_RATIO_BAND[1]:
         return PASS, desc, arith
-    return UNCLEAR, desc, (arith + ". Outside the 0.75-1.33 band; HM assumes continuous scores, and whole-number "
-                           "confidences with many ties can give a bootstrap SE well below HM, so this is not evidence of error")
+    return (
+        UNCLEAR,
+        desc,
+        (
+            arith + ". Outside the 0.75-1.33 band; HM assumes continuous scores, and whole-number "
+            "confidences with many ties can give a bootstrap SE well below HM, so this is not evidence of error"
+        ),
+    )
 
 
 # ---------------------------------------------------------------------------------------------------
 # Result 1 prose
 # ---------------------------------------------------------------------------------------------------
+
 
 def _argext(p: Printed, ids: dict, fn) -> tuple[list, Fraction]:
     """Models that attain min/max of printed values (ties kept)."""
@@ -589,8 +674,11 @@ def check_range(p: Printed, lo_id: str, hi_id: str, comp: dict, what: str, signe
     ok_lo = _rounds_to(vals[mn_m], p.interval(lo_id)) or mn == p.exact(lo_id)
     ok_hi = _rounds_to(vals[mx_m], p.interval(hi_id)) or mx == p.exact(hi_id)
     desc = f"The range printed for {what} runs from the smallest to the largest of its components."
-    arith = (f"components: " + ", ".join(f"{m} {_fmt(v, p.decimals(comp[m]), signed)}" for m, v in vals.items())
-             + f"; min {mn_m}, max {mx_m}; printed {p.show(lo_id, signed)} to {p.show(hi_id, signed)}")
+    arith = (
+        "components: "
+        + ", ".join(f"{m} {_fmt(v, p.decimals(comp[m]), signed)}" for m, v in vals.items())
+        + f"; min {mn_m}, max {mx_m}; printed {p.show(lo_id, signed)} to {p.show(hi_id, signed)}"
+    )
     return (PASS if ok_lo and ok_hi else FAIL), desc, arith
 
 
@@ -602,12 +690,16 @@ def check_accuracy_span(p: Printed, models: Sequence[str]) -> Result:
     lo, hi = p.exact("r1_acc_span_min"), p.exact("r1_acc_span_max")
     ok7 = bool(accs) and min(accs.values()) == lo and max(accs.values()) == hi
     ok9 = min(all_accs.values()) == lo and max(all_accs.values()) == hi
-    desc = (f"The accuracy span {p.show('r1_acc_span_min')}-{p.show('r1_acc_span_max')}% is the smallest and largest "
-            f"Table 1 accuracy over the models whose median confidence lies in the {_fmt(lo_b, 0)}-{_fmt(hi_b, 0)} "
-            "band, the subject of the sentence that prints it.")
-    arith = (f"in-band models ({len(in_band)}): min {_fmt(min(accs.values()), 1)}, max {_fmt(max(accs.values()), 1)}; "
-             f"all {len(models)} models: min {_fmt(min(all_accs.values()), 1)}, max {_fmt(max(all_accs.values()), 1)}; "
-             f"printed {p.show('r1_acc_span_min')}-{p.show('r1_acc_span_max')}")
+    desc = (
+        f"The accuracy span {p.show('r1_acc_span_min')}-{p.show('r1_acc_span_max')}% is the smallest and largest "
+        f"Table 1 accuracy over the models whose median confidence lies in the {_fmt(lo_b, 0)}-{_fmt(hi_b, 0)} "
+        "band, the subject of the sentence that prints it."
+    )
+    arith = (
+        f"in-band models ({len(in_band)}): min {_fmt(min(accs.values()), 1)}, max {_fmt(max(accs.values()), 1)}; "
+        f"all {len(models)} models: min {_fmt(min(all_accs.values()), 1)}, max {_fmt(max(all_accs.values()), 1)}; "
+        f"printed {p.show('r1_acc_span_min')}-{p.show('r1_acc_span_max')}"
+    )
     if ok7:
         return PASS, desc, arith + ("" if ok9 else "; read over all nine models the span would start lower")
     if ok9:
@@ -622,10 +714,14 @@ def check_median_band(p: Printed, models: Sequence[str]) -> Result:
     out = [m for m in models if m not in inb]
     claimed, depart = int(p.exact("r1_n_models_median_in_band")), int(p.exact("r1_n_models_depart"))
     attained = bool(inb) and min(med[m] for m in inb) == lo_b and max(med[m] for m in inb) == hi_b
-    desc = (f"Counting Figure 1's median confidences: how many lie inside the {_fmt(lo_b, 0)}-{_fmt(hi_b, 0)} band, "
-            "how many depart from it, and whether both ends of the band are actual medians.")
-    arith = (f"in band: {', '.join(f'{m} {_fmt(med[m], 0)}' for m in inb)} ({len(inb)}, printed {claimed}); "
-             f"outside: {', '.join(f'{m} {_fmt(med[m], 0)}' for m in out)} ({len(out)}, printed {depart})")
+    desc = (
+        f"Counting Figure 1's median confidences: how many lie inside the {_fmt(lo_b, 0)}-{_fmt(hi_b, 0)} band, "
+        "how many depart from it, and whether both ends of the band are actual medians."
+    )
+    arith = (
+        f"in band: {', '.join(f'{m} {_fmt(med[m], 0)}' for m in inb)} ({len(inb)}, printed {claimed}); "
+        f"outside: {', '.join(f'{m} {_fmt(med[m], 0)}' for m in out)} ({len(out)}, printed {depart})"
+    )
     ok = len(inb) == claimed and len(out) == depart and attained
     return (PASS if ok else FAIL), desc, arith
 
@@ -637,10 +733,15 @@ def check_count_below(p: Printed, models: Sequence[str]) -> Result:
         lo, hi = p.interval(f"t1_{m}_self_auroc")
         (below if hi < thr else above if lo >= thr else edge).append(m)
     claimed = int(p.exact("r1_n_models_below_threshold"))
-    desc = (f"The paper counts {claimed} of {len(models)} Table 1 self-AUROCs below {p.show('r1_auroc_threshold')}; "
-            "count them.")
-    arith = (f"below: {', '.join(below)} ({len(below)}); not below: {', '.join(above)} ({len(above)})"
-             + (f"; too close to call: {', '.join(edge)}" if edge else "") + f"; printed {claimed}")
+    desc = (
+        f"The paper counts {claimed} of {len(models)} Table 1 self-AUROCs below {p.show('r1_auroc_threshold')}; "
+        "count them."
+    )
+    arith = (
+        f"below: {', '.join(below)} ({len(below)}); not below: {', '.join(above)} ({len(above)})"
+        + (f"; too close to call: {', '.join(edge)}" if edge else "")
+        + f"; printed {claimed}"
+    )
     if len(below) <= claimed <= len(below) + len(edge):
         return (PASS if not edge else UNCLEAR), desc, arith
     return FAIL, desc, arith
@@ -671,11 +772,15 @@ def check_extremes(p: Printed, models: Sequence[str]) -> Result:
     small_gap, _ = _argext(p, {m: f"t1_{m}_citl" for m in models}, min)
     disp = [m for m in models if p.exact(f"fig1_{m}_median_conf") == p.exact("fig1_xai_median_conf")]
     ok = best == worst_acc == low_med and small_gap == disp and len(best) == 1
-    desc = ("Figure 1's caption: the refusal-heavy model (lowest median, lowest accuracy) has the best self-AUROC, "
-            f"and the dispersed-confidence model (median {p.show('fig1_xai_median_conf')}) has the smallest "
-            "calibration gap.")
-    arith = (f"best self-AUROC: {', '.join(best)}; lowest accuracy: {', '.join(worst_acc)}; lowest median: "
-             f"{', '.join(low_med)}; smallest CITL: {', '.join(small_gap)}; median-60 model: {', '.join(disp)}")
+    desc = (
+        "Figure 1's caption: the refusal-heavy model (lowest median, lowest accuracy) has the best self-AUROC, "
+        f"and the dispersed-confidence model (median {p.show('fig1_xai_median_conf')}) has the smallest "
+        "calibration gap."
+    )
+    arith = (
+        f"best self-AUROC: {', '.join(best)}; lowest accuracy: {', '.join(worst_acc)}; lowest median: "
+        f"{', '.join(low_med)}; smallest CITL: {', '.join(small_gap)}; median-60 model: {', '.join(disp)}"
+    )
     return (PASS if ok else FAIL), desc, arith
 
 
@@ -692,10 +797,14 @@ def check_highconf_rates(p: Printed) -> Result:
     lo, hi = p.interval("r1_highconf_wrong_permodel_min")[0], p.interval("r1_highconf_wrong_permodel_max")[1]
     pooled, macro = p.interval("r1_highconf_wrong_pooled_pct"), p.interval("r1_highconf_wrong_macro_pct")
     ok = lo <= pooled[1] and pooled[0] <= hi and lo <= macro[1] and macro[0] <= hi
-    desc = ("The pooled and the macro-averaged high-confidence error rates are averages of the per-model rates, so "
-            "both lie inside the per-model span.")
-    arith = (f"pooled {p.show('r1_highconf_wrong_pooled_pct')}%, macro {p.show('r1_highconf_wrong_macro_pct')}% vs span "
-             f"{p.show('r1_highconf_wrong_permodel_min')}-{p.show('r1_highconf_wrong_permodel_max')}%")
+    desc = (
+        "The pooled and the macro-averaged high-confidence error rates are averages of the per-model rates, so "
+        "both lie inside the per-model span."
+    )
+    arith = (
+        f"pooled {p.show('r1_highconf_wrong_pooled_pct')}%, macro {p.show('r1_highconf_wrong_macro_pct')}% vs span "
+        f"{p.show('r1_highconf_wrong_permodel_min')}-{p.show('r1_highconf_wrong_permodel_max')}%"
+    )
     return (PASS if ok else FAIL), desc, arith
 
 
@@ -703,15 +812,18 @@ def check_highconf_rates(p: Printed) -> Result:
 # Table 2
 # ---------------------------------------------------------------------------------------------------
 
+
 def check_full_coverage_error(p: Printed, m: str) -> Result:
     n = int(p.exact(f"t1_{m}_n"))
     ks = reachable_counts(n, p.interval(f"t1_{m}_acc"))
     err_iv = p.interval(f"t2_{m}_err_cov100")
     hits = [k for k in ks if _rounds_to(Fraction(100 * (n - k), n), err_iv)]
     desc = f"{m}: the error rate at 100% coverage is 100 minus the Table 1 accuracy."
-    arith = (f"100 - {p.show(f't1_{m}_acc')} = {_fmt(100 - p.exact(f't1_{m}_acc'), 1)}; printed "
-             f"{p.show(f't2_{m}_err_cov100')}; with whole counts: "
-             + (", ".join(f"({n}-{k})/{n} = {_fmt(Fraction(100 * (n - k), n), 3)}%" for k in ks) or "no k"))
+    arith = (
+        f"100 - {p.show(f't1_{m}_acc')} = {_fmt(100 - p.exact(f't1_{m}_acc'), 1)}; printed "
+        f"{p.show(f't2_{m}_err_cov100')}; with whole counts: "
+        + (", ".join(f"({n}-{k})/{n} = {_fmt(Fraction(100 * (n - k), n), 3)}%" for k in ks) or "no k")
+    )
     return (PASS if hits else FAIL), desc, arith
 
 
@@ -735,12 +847,13 @@ def check_covered_counts(p: Printed, m: str, coverages: Sequence[int]) -> Result
     alive = set(levels[0][1])
     chain_sets = [alive]
     for _, opts in levels[1:]:
-        alive = {(mm, e) for (mm, e) in opts
-                 if any(e <= e0 and e0 - e <= m0 - mm for (m0, e0) in alive)}
+        alive = {(mm, e) for (mm, e) in opts if any(e <= e0 and e0 - e <= m0 - mm for (m0, e0) in alive)}
         chain_sets.append(alive)
-    desc = (f"{m}: each printed error rate at partial coverage ({'/'.join(str(c) for c in sorted(coverages, reverse=True) if c != 100)}%) "
-            "is a whole number of errors among the covered answers (covered count = coverage x n, rounded either "
-            "way), and the covered sets nest.")
+    desc = (
+        f"{m}: each printed error rate at partial coverage ({'/'.join(str(c) for c in sorted(coverages, reverse=True) if c != 100)}%) "
+        "is a whole number of errors among the covered answers (covered count = coverage x n, rounded either "
+        "way), and the covered sets nest."
+    )
     parts = []
     for (c, _), s in zip(levels, chain_sets):
         parts.append(f"{c}%: " + (", ".join(f"{e}/{mm}" for mm, e in sorted(s)) or "none"))
@@ -751,8 +864,10 @@ def check_covered_counts(p: Printed, m: str, coverages: Sequence[int]) -> Result
 def check_decreasing_risk(p: Printed, m: str, coverages: Sequence[int]) -> Result:
     vals = [(c, p.exact(f"t2_{m}_err_cov{c}")) for c in sorted(coverages, reverse=True)]
     ok = all(a[1] > b[1] for a, b in zip(vals, vals[1:]))
-    desc = (f"{m}: the error rate falls as coverage shrinks to the most confident answers (the row is in Table 2 because "
-            "its confidence discriminates best).")
+    desc = (
+        f"{m}: the error rate falls as coverage shrinks to the most confident answers (the row is in Table 2 because "
+        "its confidence discriminates best)."
+    )
     arith = " > ".join(_fmt(v, 1) for _, v in vals)
     return (PASS if ok else UNCLEAR), desc, arith if ok else arith.replace(">", "?")
 
@@ -761,6 +876,7 @@ def check_decreasing_risk(p: Printed, m: str, coverages: Sequence[int]) -> Resul
 # Differences printed as such
 # ---------------------------------------------------------------------------------------------------
 
+
 def check_difference(p: Printed, diff_id: str, a_id: str, b_id: str, what: str) -> Result:
     """``diff = a - b`` up to the rounding of all three printed values."""
     shown = p.exact(a_id) - p.exact(b_id)
@@ -768,8 +884,10 @@ def check_difference(p: Printed, diff_id: str, a_id: str, b_id: str, what: str) 
     dec = p.decimals(diff_id)
     both = _overlap(rng, p.interval(diff_id))
     desc = f"{what}: the printed difference equals the difference of the printed values, allowing for rounding."
-    arith = (f"{p.show(a_id)} - {p.show(b_id)} = {_fmt(shown, dec, True)}; printed {p.show(diff_id, True)}; "
-             f"unrounded difference can be anywhere in {_ival(rng, dec + 1)}")
+    arith = (
+        f"{p.show(a_id)} - {p.show(b_id)} = {_fmt(shown, dec, True)}; printed {p.show(diff_id, True)}; "
+        f"unrounded difference can be anywhere in {_ival(rng, dec + 1)}"
+    )
     if not both:
         return FAIL, desc, arith
     if shown == p.exact(diff_id):
@@ -785,17 +903,27 @@ def check_integer_difference(p: Printed, diff_id: str, a_id: str, b_id: str, wha
 
 
 def check_us_middle_member(p: Printed) -> Result:
-    lo, hi, mac = (p.interval(i) for i in ("us_within_model_self_auroc_min", "us_within_model_self_auroc_max",
-                                           "us_within_model_self_auroc_macro"))
+    lo, hi, mac = (
+        p.interval(i)
+        for i in (
+            "us_within_model_self_auroc_min",
+            "us_within_model_self_auroc_max",
+            "us_within_model_self_auroc_macro",
+        )
+    )
     n = int(p.exact("us_panel_n_models"))
     mid = (n * mac[0] - lo[1] - hi[1], n * mac[1] - lo[0] - hi[0])
     inside = _overlap(mid, (lo[0], hi[1]))
-    desc = (f"US panel: a macro-average over {n} members whose smallest and largest are printed implies the "
-            "remaining member's value, which must lie between them.")
-    arith = (f"3 x {p.show('us_within_model_self_auroc_macro')} - {p.show('us_within_model_self_auroc_min')} - "
-             f"{p.show('us_within_model_self_auroc_max')} = "
-             f"{_fmt(3 * p.exact('us_within_model_self_auroc_macro') - p.exact('us_within_model_self_auroc_min') - p.exact('us_within_model_self_auroc_max'))}; "
-             f"third member in {_ival(mid)} (Table 1 google, on the full set: {p.show('t1_google_self_auroc')})")
+    desc = (
+        f"US panel: a macro-average over {n} members whose smallest and largest are printed implies the "
+        "remaining member's value, which must lie between them."
+    )
+    arith = (
+        f"3 x {p.show('us_within_model_self_auroc_macro')} - {p.show('us_within_model_self_auroc_min')} - "
+        f"{p.show('us_within_model_self_auroc_max')} = "
+        f"{_fmt(3 * p.exact('us_within_model_self_auroc_macro') - p.exact('us_within_model_self_auroc_min') - p.exact('us_within_model_self_auroc_max'))}; "
+        f"third member in {_ival(mid)} (Table 1 google, on the full set: {p.show('t1_google_self_auroc')})"
+    )
     return (PASS if inside else FAIL), desc, arith
 
 
@@ -803,10 +931,14 @@ def check_us_pooled_exceeds_members(p: Printed) -> Result:
     pooled = p.interval("us_self_auroc_pooled")
     mx = p.interval("us_within_model_self_auroc_max")
     rn = p.interval("us_self_auroc_ranknorm")
-    desc = ("US panel: a between-model identity gain needs the pooled self-AUROC above the rank-normalised one (the "
-            "paper's gain is positive) and, as the text says, above every member's own value.")
-    arith = (f"pooled {p.show('us_self_auroc_pooled')} vs largest member {p.show('us_within_model_self_auroc_max')} "
-             f"and rank-normalised {p.show('us_self_auroc_ranknorm')}")
+    desc = (
+        "US panel: a between-model identity gain needs the pooled self-AUROC above the rank-normalised one (the "
+        "paper's gain is positive) and, as the text says, above every member's own value."
+    )
+    arith = (
+        f"pooled {p.show('us_self_auroc_pooled')} vs largest member {p.show('us_within_model_self_auroc_max')} "
+        f"and rank-normalised {p.show('us_self_auroc_ranknorm')}"
+    )
     ok = pooled[1] > mx[0] and pooled[1] > rn[0]
     return (PASS if ok else FAIL), desc, arith
 
@@ -815,16 +947,21 @@ def check_labelfree(p: Printed) -> Result:
     cn, cnf, cns = p.exact("cn_panel_auroc"), p.exact("cn_panel_auroc_labelfree"), p.exact("cn_self_auroc_pooled")
     us, usf = p.exact("us_panel_auroc"), p.exact("us_panel_auroc_labelfree")
     ok = cnf < cn and usf < us and cnf > cns
-    desc = ("Stricter label-free coding lowers both panel AUROCs (it can only remove agreement), and the CN panel "
-            "still beats self-assessment, as the text says.")
-    arith = (f"CN {p.show('cn_panel_auroc')} -> {p.show('cn_panel_auroc_labelfree')} (> self {p.show('cn_self_auroc_pooled')}); "
-             f"US {p.show('us_panel_auroc')} -> {p.show('us_panel_auroc_labelfree')}")
+    desc = (
+        "Stricter label-free coding lowers both panel AUROCs (it can only remove agreement), and the CN panel "
+        "still beats self-assessment, as the text says."
+    )
+    arith = (
+        f"CN {p.show('cn_panel_auroc')} -> {p.show('cn_panel_auroc_labelfree')} (> self {p.show('cn_self_auroc_pooled')}); "
+        f"US {p.show('us_panel_auroc')} -> {p.show('us_panel_auroc_labelfree')}"
+    )
     return (PASS if ok else FAIL), desc, arith
 
 
 # ---------------------------------------------------------------------------------------------------
 # Point estimates and intervals
 # ---------------------------------------------------------------------------------------------------
+
 
 def ci_triples(p: Printed) -> list[tuple[str, str, str]]:
     """(point, lo, hi) ids of every canonical claim printed with a CI (ids ``x``, ``x_ci_lo``, ``x_ci_hi``)."""
@@ -847,8 +984,13 @@ def ci_shape(p: Printed, base: str) -> dict:
     a, lo, hi = p.exact(base), p.exact(base + "_ci_lo"), p.exact(base + "_ci_hi")
     slack = 2 * (p.half_unit(base + "_ci_lo") + p.half_unit(base))
     arm_lo, arm_hi = a - lo, hi - a
-    return {"inside": lo <= a <= hi, "arm_lo": arm_lo, "arm_hi": arm_hi, "half": (hi - lo) / 2,
-            "excess": max(Fraction(0), abs(arm_hi - arm_lo) - slack)}
+    return {
+        "inside": lo <= a <= hi,
+        "arm_lo": arm_lo,
+        "arm_hi": arm_hi,
+        "half": (hi - lo) / 2,
+        "excess": max(Fraction(0), abs(arm_hi - arm_lo) - slack),
+    }
 
 
 #: Reader-facing names of the estimates that carry an interval (ids not listed are shown as they are).
@@ -874,21 +1016,32 @@ def check_interval(p: Printed, base: str) -> Result:
     """The estimate lies inside its printed interval; a marked asymmetry is flagged as unclear."""
     sh = ci_shape(p, base)
     signed = p.exact(base + "_ci_lo") < 0 or str(p.claim(base).get("printed", "")).startswith("+")
-    desc = f"{INTERVAL_LABELS.get(base, base)}: the estimate lies inside its interval, and the two arms are about equal."
-    arith = (f"{p.show(base, signed)} [{p.show(base + '_ci_lo', signed)}, {p.show(base + '_ci_hi', signed)}]: "
-             f"arms {_fmt(sh['arm_lo'], p.decimals(base))} / {_fmt(sh['arm_hi'], p.decimals(base))}")
+    desc = (
+        f"{INTERVAL_LABELS.get(base, base)}: the estimate lies inside its interval, and the two arms are about equal."
+    )
+    arith = (
+        f"{p.show(base, signed)} [{p.show(base + '_ci_lo', signed)}, {p.show(base + '_ci_hi', signed)}]: "
+        f"arms {_fmt(sh['arm_lo'], p.decimals(base))} / {_fmt(sh['arm_hi'], p.decimals(base))}"
+    )
     if not sh["inside"]:
         return FAIL, desc, arith + ": the estimate lies outside its interval"
     if sh["excess"] > ASYMMETRY_SHARE * sh["half"]:
-        return UNCLEAR, desc, (arith + f": arms differ by more than rounding explains ({float(sh['excess']):.4f} beyond it, "
-                               f"over {float(ASYMMETRY_SHARE):.0%} of the half-width); percentile intervals of a bounded "
-                               "statistic can be skewed, so this is not decisive")
+        return (
+            UNCLEAR,
+            desc,
+            (
+                arith + f": arms differ by more than rounding explains ({float(sh['excess']):.4f} beyond it, "
+                f"over {float(ASYMMETRY_SHARE):.0%} of the half-width); percentile intervals of a bounded "
+                "statistic can be skewed, so this is not decisive"
+            ),
+        )
     return PASS, desc, arith
 
 
 # ---------------------------------------------------------------------------------------------------
 # Benchmark-age arm
 # ---------------------------------------------------------------------------------------------------
+
 
 def check_bench_zhipu(p: Printed) -> Result:
     n = int(p.exact("t1_zhipu_n"))
@@ -897,22 +1050,29 @@ def check_bench_zhipu(p: Printed) -> Result:
     rng = _sub(p.interval("bench_age_zhipu_truthfulqa_acc"), simple)
     ok = _overlap(rng, p.interval("bench_age_zhipu_gap_pp"))
     desc = "Benchmark-age example: the TruthfulQA accuracy minus zhipu's SimpleQA accuracy gives zhipu's printed gap."
-    arith = (f"{p.show('bench_age_zhipu_truthfulqa_acc')} - {p.show('t1_zhipu_acc')} = "
-             f"{_fmt(p.exact('bench_age_zhipu_truthfulqa_acc') - p.exact('t1_zhipu_acc'), 1, True)}; unrounded in "
-             f"{_ival(rng, 3)}; printed {p.show('bench_age_zhipu_gap_pp', True)}")
+    arith = (
+        f"{p.show('bench_age_zhipu_truthfulqa_acc')} - {p.show('t1_zhipu_acc')} = "
+        f"{_fmt(p.exact('bench_age_zhipu_truthfulqa_acc') - p.exact('t1_zhipu_acc'), 1, True)}; unrounded in "
+        f"{_ival(rng, 3)}; printed {p.show('bench_age_zhipu_gap_pp', True)}"
+    )
     return (PASS if ok else FAIL), desc, arith
 
 
 def check_bench_range(p: Printed, models: Sequence[str]) -> Result:
     gaps = {m: p.exact(f"bench_age_{m}_gap_pp") for m in models}
     lo_m, hi_m = min(gaps, key=gaps.get), max(gaps, key=gaps.get)
-    ok = (_rounds_to(gaps[lo_m], p.interval("bench_age_gap_range_min"))
-          and _rounds_to(gaps[hi_m], p.interval("bench_age_gap_range_max")))
-    desc = (f"The range {p.show('bench_age_gap_range_min', True)} to {p.show('bench_age_gap_range_max', True)} "
-            "percentage points is the smallest and largest benchmark-age gap, rounded to whole points.")
-    arith = (", ".join(f"{m} {_fmt(v, 1, True)}" for m, v in gaps.items())
-             + f" -> {_fmt(gaps[lo_m], 0, True)} to {_fmt(gaps[hi_m], 0, True)}; printed "
-             f"{p.show('bench_age_gap_range_min', True)} to {p.show('bench_age_gap_range_max', True)}")
+    ok = _rounds_to(gaps[lo_m], p.interval("bench_age_gap_range_min")) and _rounds_to(
+        gaps[hi_m], p.interval("bench_age_gap_range_max")
+    )
+    desc = (
+        f"The range {p.show('bench_age_gap_range_min', True)} to {p.show('bench_age_gap_range_max', True)} "
+        "percentage points is the smallest and largest benchmark-age gap, rounded to whole points."
+    )
+    arith = (
+        ", ".join(f"{m} {_fmt(v, 1, True)}" for m, v in gaps.items())
+        + f" -> {_fmt(gaps[lo_m], 0, True)} to {_fmt(gaps[hi_m], 0, True)}; printed "
+        f"{p.show('bench_age_gap_range_min', True)} to {p.show('bench_age_gap_range_max', True)}"
+    )
     return (PASS if ok else FAIL), desc, arith
 
 
@@ -935,14 +1095,18 @@ def check_bench_implied_n(p: Printed, m: str) -> Result:
     pt = ps + gap
     arms = {"lower arm": gap - lo, "upper arm": hi - gap, "mean half-width": (hi - lo) / 2}
     ns = {k: implied_second_n(ps, n, pt, h) for k, h in arms.items()}
-    desc = (f"{m}: the benchmark-age gap lies inside its interval, and the n of the TruthfulQA arm that the interval "
-            "implies if it were an unpaired Wald interval for a difference of two proportions (the paper does not "
-            "name the method).")
+    desc = (
+        f"{m}: the benchmark-age gap lies inside its interval, and the n of the TruthfulQA arm that the interval "
+        "implies if it were an unpaired Wald interval for a difference of two proportions (the paper does not "
+        "name the method)."
+    )
     if not lo <= gap <= hi:
         return FAIL, desc, f"gap {gap * 100:+.1f} outside [{lo * 100:+.1f}, {hi * 100:+.1f}]"
-    arith = (f"SimpleQA {ps * 100:.1f}% over {n:,}; TruthfulQA {pt * 100:.1f}% (= SimpleQA + gap); implied n: "
-             + ", ".join(f"{k} {v:,.0f}" for k, v in ns.items())
-             + " (full TruthfulQA has 817 questions; the local MC1 arm 750)")
+    arith = (
+        f"SimpleQA {ps * 100:.1f}% over {n:,}; TruthfulQA {pt * 100:.1f}% (= SimpleQA + gap); implied n: "
+        + ", ".join(f"{k} {v:,.0f}" for k, v in ns.items())
+        + " (full TruthfulQA has 817 questions; the local MC1 arm 750)"
+    )
     return UNCLEAR, desc, arith
 
 
@@ -950,14 +1114,19 @@ def check_bench_implied_n(p: Printed, m: str) -> Result:
 # Ladder
 # ---------------------------------------------------------------------------------------------------
 
+
 def check_ladder_rows(p: Printed) -> Result:
-    items, reps, n = (int(p.exact(i)) for i in ("ladder_n_nontrap_items", "ladder_n_replicates", "ladder_n_rows_per_arm"))
+    items, reps, n = (
+        int(p.exact(i)) for i in ("ladder_n_nontrap_items", "ladder_n_replicates", "ladder_n_rows_per_arm")
+    )
     desc = "Rows per arm equal non-trap items times replicates."
     return (PASS if items * reps == n else FAIL), desc, f"{items} x {reps} = {items * reps}; printed {n}"
 
 
 def check_battery(p: Printed) -> Result:
-    items, bins, nontrap = (int(p.exact(i)) for i in ("ladder_n_items_battery", "ladder_n_bins", "ladder_n_nontrap_items"))
+    items, bins, nontrap = (
+        int(p.exact(i)) for i in ("ladder_n_items_battery", "ladder_n_bins", "ladder_n_nontrap_items")
+    )
     desc = "The non-trap items are a subset of the battery (the remainder are trap items)."
     arith = f"{items} - {nontrap} = {items - nontrap} trap items; {items} / {bins} bins = {Fraction(items, bins)} items per bin"
     return (PASS if 0 <= nontrap <= items else FAIL), desc, arith
@@ -967,8 +1136,10 @@ def check_oracle_rows(p: Printed) -> Result:
     n_or = int(p.exact("oracle_n_rows_confirmatory"))
     per_arm, arms = int(p.exact("ladder_n_rows_per_arm")), int(p.exact("ladder_n_arms"))
     cap = per_arm * arms
-    desc = ("The oracle's rows for the confirmatory subject (non-trap, status ok) cannot exceed rows per arm x "
-            "arms; more than one arm's worth means the oracle pools the arms.")
+    desc = (
+        "The oracle's rows for the confirmatory subject (non-trap, status ok) cannot exceed rows per arm x "
+        "arms; more than one arm's worth means the oracle pools the arms."
+    )
     arith = f"{per_arm} x {arms} = {cap:,} >= {n_or:,}; {cap - n_or} rows not ok"
     return (PASS if n_or <= cap else FAIL), desc, arith
 
@@ -979,8 +1150,10 @@ def check_ladder_grim(p: Printed, acc_id: str, what: str, n_printed: bool = True
     if n_printed:
         desc = f"{what}: the printed accuracy is a whole number of correct rows out of {n}."
         return (PASS if ks else FAIL), desc, f"printed {p.show(acc_id)}: {_ks(ks, n, 1, 5)}"
-    desc = (f"{what}: the printed accuracy as a whole number of correct rows, if this rung also had {n} rows per "
-            "arm (the paper prints no n for the demoted rungs).")
+    desc = (
+        f"{what}: the printed accuracy as a whole number of correct rows, if this rung also had {n} rows per "
+        "arm (the paper prints no n for the demoted rungs)."
+    )
     return UNCLEAR, desc, f"printed {p.show(acc_id)}: {_ks(ks, n, 1, 5)}"
 
 
@@ -989,19 +1162,33 @@ def check_degeneracy(p: Printed) -> Result:
     demoted = [f"ladder_demoted_rung{i}_off_acc" for i in (1, 2, 3)]
     above = [i for i in demoted if p.interval(i)[0] > bound]
     surv_ok = p.interval("t3_off_acc")[1] <= bound
-    n_dem, n_rungs, n_elig = (int(p.exact(i)) for i in ("ladder_n_rungs_demoted", "ladder_n_rungs", "ladder_n_eligible_rungs"))
+    n_dem, n_rungs, n_elig = (
+        int(p.exact(i)) for i in ("ladder_n_rungs_demoted", "ladder_n_rungs", "ladder_n_eligible_rungs")
+    )
     ok = len(above) == len(demoted) == n_dem and surv_ok and n_rungs - n_dem == n_elig
-    desc = (f"The degeneracy rule (OFF accuracy above {p.show('ladder_degeneracy_bound')} demotes a rung) sorts the "
-            "printed OFF accuracies into the printed numbers of demoted and eligible rungs.")
-    arith = (", ".join(p.show(i) for i in demoted) + f" > {_fmt(bound, 2)}; surviving {p.show('t3_off_acc')} <= "
-             f"{_fmt(bound, 2)}; {n_rungs} - {n_dem} = {n_rungs - n_dem} eligible (printed {n_elig})")
+    desc = (
+        f"The degeneracy rule (OFF accuracy above {p.show('ladder_degeneracy_bound')} demotes a rung) sorts the "
+        "printed OFF accuracies into the printed numbers of demoted and eligible rungs."
+    )
+    arith = (
+        ", ".join(p.show(i) for i in demoted) + f" > {_fmt(bound, 2)}; surviving {p.show('t3_off_acc')} <= "
+        f"{_fmt(bound, 2)}; {n_rungs} - {n_dem} = {n_rungs - n_dem} eligible (printed {n_elig})"
+    )
     return (PASS if ok else FAIL), desc, arith
 
 
 def check_placebo_rho(p: Printed) -> Result:
     bound = p.exact("ladder_placebo_rho_bound")
-    ids = [i for i in ("ladder_placebo_rho_haiku", "ladder_placebo_rho_sonnet", "ladder_placebo_rho_opus",
-                       "ladder_placebo_rho_fable") if p.has(i)]
+    ids = [
+        i
+        for i in (
+            "ladder_placebo_rho_haiku",
+            "ladder_placebo_rho_sonnet",
+            "ladder_placebo_rho_opus",
+            "ladder_placebo_rho_fable",
+        )
+        if p.has(i)
+    ]
     worst = max(ids, key=lambda i: abs(p.exact(i)))
     ok = all(max(abs(x) for x in p.interval(i)) < bound for i in ids)
     desc = f"Each rung's placebo profile passed its validation: |rho| below the {p.show('ladder_placebo_rho_bound')} bound."
@@ -1011,34 +1198,48 @@ def check_placebo_rho(p: Printed) -> Result:
 
 def check_holm(p: Printed) -> Result:
     """Holm over the two confirmatory contrasts: which unrounded raw p-values give the printed adjusted p."""
-    a_iv, b_iv, adj_iv = (p.interval(i) for i in ("ladder_core_vs_off_p_raw", "ladder_core_vs_placebo_p_raw",
-                                                   "ladder_p_holm_adj"))
+    a_iv, b_iv, adj_iv = (
+        p.interval(i) for i in ("ladder_core_vs_off_p_raw", "ladder_core_vs_placebo_p_raw", "ladder_p_holm_adj")
+    )
     shown = holm([p.f("ladder_core_vs_off_p_raw"), p.f("ladder_core_vs_placebo_p_raw")])
     # exact search on a 1e-6 grid over the two rounding intervals
-    step = Fraction(1, 10 ** 6)
+    step = Fraction(1, 10**6)
     ga = np.arange(math.ceil(a_iv[0] / step), math.floor(a_iv[1] / step) + 1) * 1e-6
     gb = np.arange(math.ceil(b_iv[0] / step), math.floor(b_iv[1] / step) + 1) * 1e-6
     A, B = np.meshgrid(ga, gb, indexing="ij")
     adj = holm(np.stack([A.ravel(), B.ravel()], axis=-1))
     lo, hi = float(adj_iv[0]) - 1e-12, float(adj_iv[1]) + 1e-12
     ok = np.all((adj >= lo) & (adj <= hi), axis=-1)
-    desc = (f"Holm's adjustment of the printed raw p-values ({p.show('ladder_core_vs_off_p_raw')} for CORE>OFF, "
-            f"{p.show('ladder_core_vs_placebo_p_raw')} for CORE>PLACEBO) gives the printed adjusted p "
-            f"({p.show('ladder_p_holm_adj')}) for both contrasts, for some unrounded raw p-values.")
-    arith = (f"from the printed values: 2 x {p.show('ladder_core_vs_off_p_raw')} = {shown[0]:.3f}, "
-             f"max({shown[0]:.3f}, {p.show('ladder_core_vs_placebo_p_raw')}) = {shown[1]:.3f}, which prints .084. ")
+    desc = (
+        f"Holm's adjustment of the printed raw p-values ({p.show('ladder_core_vs_off_p_raw')} for CORE>OFF, "
+        f"{p.show('ladder_core_vs_placebo_p_raw')} for CORE>PLACEBO) gives the printed adjusted p "
+        f"({p.show('ladder_p_holm_adj')}) for both contrasts, for some unrounded raw p-values."
+    )
+    arith = (
+        f"from the printed values: 2 x {p.show('ladder_core_vs_off_p_raw')} = {shown[0]:.3f}, "
+        f"max({shown[0]:.3f}, {p.show('ladder_core_vs_placebo_p_raw')}) = {shown[1]:.3f}, which prints .084. "
+    )
     if not ok.any():
-        return FAIL, desc, arith + "No unrounded raw p-values in the printed rounding intervals give the printed adjusted p"
+        return (
+            FAIL,
+            desc,
+            arith + "No unrounded raw p-values in the printed rounding intervals give the printed adjusted p",
+        )
     fa, fb = A.ravel()[ok], B.ravel()[ok]
     # bootstrap p-values are often j / 2000 (B = 2,000 draws)
     n_draws = int(p.exact("bootstrap_n_draws")) if p.has("bootstrap_n_draws") else 2000
-    lat = [j for j in _int_range(a_iv[0] * n_draws, a_iv[1] * n_draws)
-           if _rounds_to(2 * Fraction(j, n_draws), adj_iv)]
-    lat_s = (", ".join(f"{j}/{n_draws} = {j / n_draws:.4f}" for j in lat) or "none")
-    arith += (f"The printed .085 needs unrounded CORE>OFF p in [{fa.min():.5f}, {fa.max():.5f}] (inside .042's "
-              f"rounding interval {_ival(a_iv, 4)}); CORE>PLACEBO p anywhere in {_ival(b_iv, 4)}. "
-              f"If p were a share of {n_draws:,} draws: {lat_s}"
-              + (" (0.0425 prints as .042 only under round-half-to-even)" if any(Fraction(j, n_draws) == a_iv[1] for j in lat) else ""))
+    lat = [j for j in _int_range(a_iv[0] * n_draws, a_iv[1] * n_draws) if _rounds_to(2 * Fraction(j, n_draws), adj_iv)]
+    lat_s = ", ".join(f"{j}/{n_draws} = {j / n_draws:.4f}" for j in lat) or "none"
+    arith += (
+        f"The printed .085 needs unrounded CORE>OFF p in [{fa.min():.5f}, {fa.max():.5f}] (inside .042's "
+        f"rounding interval {_ival(a_iv, 4)}); CORE>PLACEBO p anywhere in {_ival(b_iv, 4)}. "
+        f"If p were a share of {n_draws:,} draws: {lat_s}"
+        + (
+            " (0.0425 prints as .042 only under round-half-to-even)"
+            if any(Fraction(j, n_draws) == a_iv[1] for j in lat)
+            else ""
+        )
+    )
     return PASS, desc, arith
 
 
@@ -1051,13 +1252,21 @@ def check_p_vs_ci(p: Printed, base: str, p_id: str, what: str) -> Result:
     incl = p.interval(base + "_ci_lo")[1] <= 0 <= p.interval(base + "_ci_hi")[0]
     p_iv = p.interval(p_id)
     sig, nonsig = p_iv[1] < Fraction(5, 100), p_iv[0] > Fraction(5, 100)
-    desc = (f"{what}: the raw p-value and the 95% interval agree about significance at the matching 5% level (a "
-            "percentile interval excludes zero exactly when a two-sided bootstrap p from the same draws is below it).")
-    arith = (f"Δ {p.show(base, True)} [{p.show(base + '_ci_lo', True)}, {p.show(base + '_ci_hi', True)}]; "
-             f"SE = width / 3.92 = {se:.4f}; z = {z:.2f}; normal-approximation p = {p_norm:.3f}; printed p {p.show(p_id)}")
+    desc = (
+        f"{what}: the raw p-value and the 95% interval agree about significance at the matching 5% level (a "
+        "percentile interval excludes zero exactly when a two-sided bootstrap p from the same draws is below it)."
+    )
+    arith = (
+        f"Δ {p.show(base, True)} [{p.show(base + '_ci_lo', True)}, {p.show(base + '_ci_hi', True)}]; "
+        f"SE = width / 3.92 = {se:.4f}; z = {z:.2f}; normal-approximation p = {p_norm:.3f}; printed p {p.show(p_id)}"
+    )
     if (excl and sig) or (incl and nonsig):
         return PASS, desc, arith
-    return UNCLEAR, desc, arith + "; the interval and the p-value point different ways (they may come from different procedures)"
+    return (
+        UNCLEAR,
+        desc,
+        arith + "; the interval and the p-value point different ways (they may come from different procedures)",
+    )
 
 
 def check_power(p: Printed) -> Result:
@@ -1073,13 +1282,17 @@ def check_power(p: Printed) -> Result:
     se_mid = (se_rng[0] + se_rng[1]) / 2
     power_obs = NormalDist().cdf(obs / se_mid - Z975)
     power_min = NormalDist().cdf(p.f("ladder_power_min_delta") / se_mid - Z975)
-    desc = (f"Power statement: the SE read off the CORE>PLACEBO interval is about {p.show('ladder_power_se')}, and "
-            f"with it a two-sided 5% test has about {p.show('ladder_power_pct')}% power only for ΔAUROC of about "
-            f"{p.show('ladder_power_min_delta')} or more.")
-    arith = (f"SE = ({p.show('ladder_core_vs_placebo_delta_ci_hi', True)} - ({p.show('ladder_core_vs_placebo_delta_ci_lo', True)})) / 3.92 "
-             f"-> [{se_rng[0]:.4f}, {se_rng[1]:.4f}] (prints {p.show('ladder_power_se')}); 80%-power effect (1.96 + 0.84) x SE "
-             f"-> [{mde[0]:.4f}, {mde[1]:.4f}] ({mde_printed_se:.4f} with SE = {p.show('ladder_power_se')}); "
-             f"power at {p.show('ladder_power_min_delta')}: {power_min:.2f}; at the observed {p.show('ladder_core_vs_placebo_delta', True)}: {power_obs:.2f}")
+    desc = (
+        f"Power statement: the SE read off the CORE>PLACEBO interval is about {p.show('ladder_power_se')}, and "
+        f"with it a two-sided 5% test has about {p.show('ladder_power_pct')}% power only for ΔAUROC of about "
+        f"{p.show('ladder_power_min_delta')} or more."
+    )
+    arith = (
+        f"SE = ({p.show('ladder_core_vs_placebo_delta_ci_hi', True)} - ({p.show('ladder_core_vs_placebo_delta_ci_lo', True)})) / 3.92 "
+        f"-> [{se_rng[0]:.4f}, {se_rng[1]:.4f}] (prints {p.show('ladder_power_se')}); 80%-power effect (1.96 + 0.84) x SE "
+        f"-> [{mde[0]:.4f}, {mde[1]:.4f}] ({mde_printed_se:.4f} with SE = {p.show('ladder_power_se')}); "
+        f"power at {p.show('ladder_power_min_delta')}: {power_min:.2f}; at the observed {p.show('ladder_core_vs_placebo_delta', True)}: {power_obs:.2f}"
+    )
     return (PASS if se_ok and mde_ok else FAIL), desc, arith
 
 
@@ -1094,15 +1307,23 @@ def check_table3_text(p: Printed) -> Result:
     pl, sh, co = p.exact("t3_placebo_auroc"), p.exact("t3_shuffled_auroc"), p.exact("t3_core_auroc")
     ece_c, ece_p = p.exact("t3_core_ece"), p.exact("t3_placebo_ece")
     ok = min(pl, co) < sh < max(pl, co) and ece_c > ece_p
-    desc = ("Text about Table 3: SHUFFLED's AUROC sits between PLACEBO's and CORE's, and CORE's ECE is worse "
-            "(larger) than PLACEBO's.")
-    arith = (f"{p.show('t3_placebo_auroc')} < {p.show('t3_shuffled_auroc')} < {p.show('t3_core_auroc')}; "
-             f"ECE {p.show('t3_core_ece')} > {p.show('t3_placebo_ece')}")
+    desc = (
+        "Text about Table 3: SHUFFLED's AUROC sits between PLACEBO's and CORE's, and CORE's ECE is worse "
+        "(larger) than PLACEBO's."
+    )
+    arith = (
+        f"{p.show('t3_placebo_auroc')} < {p.show('t3_shuffled_auroc')} < {p.show('t3_core_auroc')}; "
+        f"ECE {p.show('t3_core_ece')} > {p.show('t3_placebo_ece')}"
+    )
     return (PASS if ok else FAIL), desc, arith
 
 
 def check_oracle_inside(p: Printed) -> Result:
-    v, lo, hi = p.exact("oracle_auroc_confirmatory"), p.exact("oracle_auroc_subjects_min"), p.exact("oracle_auroc_subjects_max")
+    v, lo, hi = (
+        p.exact("oracle_auroc_confirmatory"),
+        p.exact("oracle_auroc_subjects_min"),
+        p.exact("oracle_auroc_subjects_max"),
+    )
     desc = "The confirmatory subject's oracle AUROC lies inside the range printed over all ladder subjects."
     arith = f"{p.show('oracle_auroc_subjects_min')} <= {p.show('oracle_auroc_confirmatory')} <= {p.show('oracle_auroc_subjects_max')}"
     return (PASS if lo <= v <= hi else FAIL), desc, arith
@@ -1113,13 +1334,17 @@ def check_bin_sd(p: Printed) -> Result:
     lo, hi = p.exact("oracle_bin_acc_range_min"), p.exact("oracle_bin_acc_range_max")
     k = int(p.exact("ladder_n_bins"))
     r = hi - lo
-    sd_min_pop = float(r) * math.sqrt(2 / k) / 2     # two extreme bins, the rest at the midpoint
+    sd_min_pop = float(r) * math.sqrt(2 / k) / 2  # two extreme bins, the rest at the midpoint
     sd_min_smp = float(r) * math.sqrt(2 / (k - 1)) / 2
-    sd_max = float(r) / 2                             # Popoviciu
-    desc = (f"The per-bin accuracy SD is possible for {k} bins whose accuracies span the printed range (two bins at "
-            "the ends pin the SD from below, Popoviciu's inequality from above).")
-    arith = (f"range {p.show('oracle_bin_acc_range_min')}-{p.show('oracle_bin_acc_range_max')} over {k} bins: SD at least "
-             f"{sd_min_pop:.3f} (population; {sd_min_smp:.3f} sample) and at most {sd_max:.3f}; printed {p.show('oracle_bin_acc_sd')}")
+    sd_max = float(r) / 2  # Popoviciu
+    desc = (
+        f"The per-bin accuracy SD is possible for {k} bins whose accuracies span the printed range (two bins at "
+        "the ends pin the SD from below, Popoviciu's inequality from above)."
+    )
+    arith = (
+        f"range {p.show('oracle_bin_acc_range_min')}-{p.show('oracle_bin_acc_range_max')} over {k} bins: SD at least "
+        f"{sd_min_pop:.3f} (population; {sd_min_smp:.3f} sample) and at most {sd_max:.3f}; printed {p.show('oracle_bin_acc_sd')}"
+    )
     ok = float(sd[1]) >= sd_min_pop and float(sd[0]) <= sd_max
     return (PASS if ok else FAIL), desc, arith
 
@@ -1129,8 +1354,10 @@ def check_manipulation(p: Printed) -> Result:
     j = [p.exact("ladder_shuffled_manipcheck_judge_1"), p.exact("ladder_shuffled_manipcheck_judge_2")]
     n_fail = int(p.exact("ladder_shuffled_manipcheck_n_failures"))
     fails = sum(x > b for x in j)
-    desc = (f"The paper says the false profile failed the manipulation check {n_fail} times: count the "
-            "external-judge scores above the bound.")
+    desc = (
+        f"The paper says the false profile failed the manipulation check {n_fail} times: count the "
+        "external-judge scores above the bound."
+    )
     arith = f"{', '.join(_fmt(x, 2) for x in j)} vs bound <= {_fmt(b, 2)}: {fails} failures (printed {n_fail})"
     return (PASS if fails == n_fail else FAIL), desc, arith
 
@@ -1148,6 +1375,7 @@ def check_swap(p: Printed) -> Result:
 # Local tier, topic pass, two-stage arm, regrade
 # ---------------------------------------------------------------------------------------------------
 
+
 def check_topic_grim(p: Printed) -> Result:
     n = int(p.exact("topic_n_probes_per_arm"))
     kb = reachable_counts(n, p.interval("topic_llama32_acc_before"))
@@ -1158,33 +1386,50 @@ def check_topic_grim(p: Printed) -> Result:
 
 
 def check_topic_consumed(p: Printed) -> Result:
-    ids = ["topic_glm4_brier_delta", "topic_llama32_brier_delta", "topic_mistral7b_brier_delta",
-           "topic_phi4mini_brier_delta", "topic_qwen3_delta"]
+    ids = [
+        "topic_glm4_brier_delta",
+        "topic_llama32_brier_delta",
+        "topic_mistral7b_brier_delta",
+        "topic_phi4mini_brier_delta",
+        "topic_qwen3_delta",
+    ]
     pos = [i for i in ids if p.interval(i)[0] > 0]
     claimed, total = int(p.exact("topic_n_models_consumed")), int(p.exact("topic_n_models"))
-    desc = (f"The paper says {claimed} of {total} models consumed the topic-labelled profile: count the positive "
-            "Brier changes.")
-    arith = ", ".join(p.show(i, True) for i in ids) + f": {len(pos)} positive of {len(ids)} (printed {claimed} of {total})"
+    desc = (
+        f"The paper says {claimed} of {total} models consumed the topic-labelled profile: count the positive "
+        "Brier changes."
+    )
+    arith = (
+        ", ".join(p.show(i, True) for i in ids) + f": {len(pos)} positive of {len(ids)} (printed {claimed} of {total})"
+    )
     return (PASS if len(pos) == claimed and len(ids) == total else FAIL), desc, arith
 
 
 def check_topic_ceiling(p: Printed) -> Result:
     acc, conf = p.exact("topic_qwen3_acc"), p.exact("topic_qwen3_conf")
     ok = acc == 100 and conf == 100 and _rounds_to(Fraction(0), p.interval("topic_qwen3_delta"))
-    desc = ("qwen3 in the topic pass: at full accuracy with full confidence in both arms every Brier term is zero, "
-            "so the printed change must be zero.")
-    arith = (f"accuracy {p.show('topic_qwen3_acc')}%, confidence {p.show('topic_qwen3_conf')} -> Brier (1 - 1)^2 = 0 "
-             f"in both arms; printed Δ {p.show('topic_qwen3_delta')}")
+    desc = (
+        "qwen3 in the topic pass: at full accuracy with full confidence in both arms every Brier term is zero, "
+        "so the printed change must be zero."
+    )
+    arith = (
+        f"accuracy {p.show('topic_qwen3_acc')}%, confidence {p.show('topic_qwen3_conf')} -> Brier (1 - 1)^2 = 0 "
+        f"in both arms; printed Δ {p.show('topic_qwen3_delta')}"
+    )
     return (PASS if ok else FAIL), desc, arith
 
 
 def check_table4_max(p: Printed, rows: Sequence[str]) -> Result:
     d = {r: p.exact(f"t4_{r}_delta") for r in rows}
     top = max(d, key=d.get)
-    desc = ("The text names glm4:9b as the model with the largest microprobe shift: the biggest Table 4 Δ must be "
-            "on that row (its two confidences are restated in the text and checked under Repeats).")
-    arith = (", ".join(f"{r} {_fmt(v, 0, True)}" for r, v in d.items())
-             + f"; largest: {top} ({p.show(f't4_{top}_conf_at_0')} -> {p.show(f't4_{top}_conf_at_95')})")
+    desc = (
+        "The text names glm4:9b as the model with the largest microprobe shift: the biggest Table 4 Δ must be "
+        "on that row (its two confidences are restated in the text and checked under Repeats)."
+    )
+    arith = (
+        ", ".join(f"{r} {_fmt(v, 0, True)}" for r, v in d.items())
+        + f"; largest: {top} ({p.show(f't4_{top}_conf_at_0')} -> {p.show(f't4_{top}_conf_at_95')})"
+    )
     ok = top == "glm4" and list(d.values()).count(d[top]) == 1
     return (PASS if ok else FAIL), desc, arith
 
@@ -1195,9 +1440,13 @@ def check_twostage(p: Printed) -> Result:
     k = int(p.exact("twostage_n_models"))
     items = int(p.exact("twostage_n_items"))
     feas = (lo + hi + (k - 2) * lo, lo + hi + (k - 2) * hi)
-    desc = (f"Two-stage arm: the pairs add up to a total that per-model counts of {lo}-{hi} (both ends attained) "
-            f"over {k} models can reach, and no model exceeds the {items} items.")
-    arith = f"{lo} + {hi} + {k - 2} x [{lo}, {hi}] = [{feas[0]}, {feas[1]}]; printed {pairs} pairs; items per model {items}"
+    desc = (
+        f"Two-stage arm: the pairs add up to a total that per-model counts of {lo}-{hi} (both ends attained) "
+        f"over {k} models can reach, and no model exceeds the {items} items."
+    )
+    arith = (
+        f"{lo} + {hi} + {k - 2} x [{lo}, {hi}] = [{feas[0]}, {feas[1]}]; printed {pairs} pairs; items per model {items}"
+    )
     return (PASS if feas[0] <= pairs <= feas[1] and hi <= items else FAIL), desc, arith
 
 
@@ -1228,20 +1477,30 @@ def check_regrade_accuracy(p: Printed) -> Result:
 
     at_n = works(n)
     ok_ns = [N for N in range(n, n_hi + 1) if works(N)]
-    desc = (f"Regrade: accuracy {p.show('regrade_acc_before')} -> {p.show('regrade_acc_after')}% after a net "
-            f"{net} down-flips; which denominators make both percentages whole-number shares.")
+    desc = (
+        f"Regrade: accuracy {p.show('regrade_acc_before')} -> {p.show('regrade_acc_after')}% after a net "
+        f"{net} down-flips; which denominators make both percentages whole-number shares."
+    )
     ks = reachable_counts(n, b_iv)
-    arith = (f"over the {n:,} regraded rows: {p.show('regrade_acc_before')}% needs k in {{{', '.join(map(str, ks))}}}, then "
-             + ", ".join(f"{k - net}/{n} = {_fmt(Fraction(100 * (k - net), n), 3)}%" for k in ks)
-             + f" (printed {p.show('regrade_acc_after')}%). ")
+    arith = (
+        f"over the {n:,} regraded rows: {p.show('regrade_acc_before')}% needs k in {{{', '.join(map(str, ks))}}}, then "
+        + ", ".join(f"{k - net}/{n} = {_fmt(Fraction(100 * (k - net), n), 3)}%" for k in ks)
+        + f" (printed {p.show('regrade_acc_after')}%). "
+    )
     if ok_ns:
         show = ok_ns if len(ok_ns) <= 8 else ok_ns[:4] + ["..."] + ok_ns[-3:]
-        arith += (f"Denominators from {n:,} to {n_hi:,} (the grader model's full graded set) that work: "
-                  f"{len(ok_ns)}: {', '.join(map(str, show))}")
+        arith += (
+            f"Denominators from {n:,} to {n_hi:,} (the grader model's full graded set) that work: "
+            f"{len(ok_ns)}: {', '.join(map(str, show))}"
+        )
     if at_n:
         return PASS, desc, arith
     if ok_ns:
-        return UNCLEAR, desc, arith + f". Consistent only if the accuracy is over more rows than the {n:,} regraded ones (not stated)"
+        return (
+            UNCLEAR,
+            desc,
+            arith + f". Consistent only if the accuracy is over more rows than the {n:,} regraded ones (not stated)",
+        )
     return FAIL, desc, arith + ". No denominator up to the local maximum works"
 
 
@@ -1306,10 +1565,24 @@ def _plan(p: Printed, models: Sequence[str]) -> Iterable[tuple[str, str, Callabl
     yield "result1", "all_bins_positive", lambda: check_all_bins_positive(p, models)
     yield "result1", "median_band", lambda: check_median_band(p, models)
     yield "result1", "accuracy_span", lambda: check_accuracy_span(p, models)
-    yield "result1", "self_auroc_span", lambda: check_range(
-        p, "r1_self_auroc_span_min", "r1_self_auroc_span_max", {m: f"t1_{m}_self_auroc" for m in models}, "self-AUROC")
-    yield "result1", "citl_range", lambda: check_range(
-        p, "r1_citl_range_min", "r1_citl_range_max", {m: f"t1_{m}_citl" for m in models}, "CITL", signed=True)
+    yield (
+        "result1",
+        "self_auroc_span",
+        lambda: check_range(
+            p,
+            "r1_self_auroc_span_min",
+            "r1_self_auroc_span_max",
+            {m: f"t1_{m}_self_auroc" for m in models},
+            "self-AUROC",
+        ),
+    )
+    yield (
+        "result1",
+        "citl_range",
+        lambda: check_range(
+            p, "r1_citl_range_min", "r1_citl_range_max", {m: f"t1_{m}_citl" for m in models}, "CITL", signed=True
+        ),
+    )
     yield "result1", "all_overconfident", lambda: check_all_overconfident(p, models)
     yield "result1", "six_below", lambda: check_count_below(p, models)
     yield "result1", "cis_exclude_chance", lambda: check_cis_exclude_chance(p, models)
@@ -1324,23 +1597,61 @@ def _plan(p: Printed, models: Sequence[str]) -> Iterable[tuple[str, str, Callabl
         yield "table2", f"covered_counts_{m}", (lambda m=m: check_covered_counts(p, m, covs))
         yield "table2", f"decreasing_{m}", (lambda m=m: check_decreasing_risk(p, m, covs))
 
-    yield "differences", "cn_delta", lambda: check_difference(
-        p, "cn_panel_vs_self_delta", "cn_panel_auroc", "cn_self_auroc_pooled", "CN panel Δ")
-    yield "differences", "us_delta", lambda: check_difference(
-        p, "us_panel_vs_self_delta", "us_panel_auroc", "us_self_auroc_pooled", "US panel Δ")
-    yield "differences", "xb_delta", lambda: check_difference(
-        p, "xb_panel_vs_self_delta", "xb_panel_auroc", "xb_self_auroc_pooled", "Cross-bloc panel Δ")
-    yield "differences", "us_identity", lambda: check_difference(
-        p, "us_between_model_identity_contribution", "us_self_auroc_pooled", "us_self_auroc_ranknorm",
-        "US between-model identity contribution (pooled minus rank-normalised)")
-    yield "differences", "expl_rung", lambda: check_difference(
-        p, "expl_rung_core_minus_shuffled_delta", "expl_rung_core_auroc", "expl_rung_shuffled_auroc",
-        "Exploratory rung, true minus false profile")
+    yield (
+        "differences",
+        "cn_delta",
+        lambda: check_difference(p, "cn_panel_vs_self_delta", "cn_panel_auroc", "cn_self_auroc_pooled", "CN panel Δ"),
+    )
+    yield (
+        "differences",
+        "us_delta",
+        lambda: check_difference(p, "us_panel_vs_self_delta", "us_panel_auroc", "us_self_auroc_pooled", "US panel Δ"),
+    )
+    yield (
+        "differences",
+        "xb_delta",
+        lambda: check_difference(
+            p, "xb_panel_vs_self_delta", "xb_panel_auroc", "xb_self_auroc_pooled", "Cross-bloc panel Δ"
+        ),
+    )
+    yield (
+        "differences",
+        "us_identity",
+        lambda: check_difference(
+            p,
+            "us_between_model_identity_contribution",
+            "us_self_auroc_pooled",
+            "us_self_auroc_ranknorm",
+            "US between-model identity contribution (pooled minus rank-normalised)",
+        ),
+    )
+    yield (
+        "differences",
+        "expl_rung",
+        lambda: check_difference(
+            p,
+            "expl_rung_core_minus_shuffled_delta",
+            "expl_rung_core_auroc",
+            "expl_rung_shuffled_auroc",
+            "Exploratory rung, true minus false profile",
+        ),
+    )
     yield "differences", "zhipu_gap", lambda: check_bench_zhipu(p)
     for r in ("glm4", "llama32", "mistral7b", "phi4mini", "qwen3"):
-        yield "differences", f"t4_{r}", (lambda r=r: check_integer_difference(
-            p, f"t4_{r}_delta", f"t4_{r}_conf_at_95", f"t4_{r}_conf_at_0", f"Table 4 {r}"))
-    yield "differences", "t4_largest", lambda: check_table4_max(p, ("glm4", "llama32", "mistral7b", "phi4mini", "qwen3"))
+        yield (
+            "differences",
+            f"t4_{r}",
+            (
+                lambda r=r: check_integer_difference(
+                    p, f"t4_{r}_delta", f"t4_{r}_conf_at_95", f"t4_{r}_conf_at_0", f"Table 4 {r}"
+                )
+            ),
+        )
+    yield (
+        "differences",
+        "t4_largest",
+        lambda: check_table4_max(p, ("glm4", "llama32", "mistral7b", "phi4mini", "qwen3")),
+    )
     yield "differences", "us_middle_member", lambda: check_us_middle_member(p)
     yield "differences", "us_pooled_gain", lambda: check_us_pooled_exceeds_members(p)
     yield "differences", "labelfree", lambda: check_labelfree(p)
@@ -1361,15 +1672,28 @@ def _plan(p: Printed, models: Sequence[str]) -> Iterable[tuple[str, str, Callabl
     for arm in ("off", "placebo", "core", "shuffled"):
         yield "ladder", f"grim_{arm}", (lambda arm=arm: check_ladder_grim(p, f"t3_{arm}_acc", f"Table 3 {arm.upper()}"))
     for i in (1, 2, 3):
-        yield "ladder", f"grim_demoted_{i}", (lambda i=i: check_ladder_grim(
-            p, f"ladder_demoted_rung{i}_off_acc", f"Demoted rung {i}, OFF arm", n_printed=False))
+        yield (
+            "ladder",
+            f"grim_demoted_{i}",
+            (
+                lambda i=i: check_ladder_grim(
+                    p, f"ladder_demoted_rung{i}_off_acc", f"Demoted rung {i}, OFF arm", n_printed=False
+                )
+            ),
+        )
     yield "ladder", "degeneracy", lambda: check_degeneracy(p)
     yield "ladder", "placebo_rho", lambda: check_placebo_rho(p)
     yield "ladder", "holm", lambda: check_holm(p)
-    yield "ladder", "p_vs_ci_placebo", lambda: check_p_vs_ci(
-        p, "ladder_core_vs_placebo_delta", "ladder_core_vs_placebo_p_raw", "CORE>PLACEBO")
-    yield "ladder", "p_vs_ci_off", lambda: check_p_vs_ci(
-        p, "ladder_core_vs_off_delta", "ladder_core_vs_off_p_raw", "CORE>OFF")
+    yield (
+        "ladder",
+        "p_vs_ci_placebo",
+        lambda: check_p_vs_ci(p, "ladder_core_vs_placebo_delta", "ladder_core_vs_placebo_p_raw", "CORE>PLACEBO"),
+    )
+    yield (
+        "ladder",
+        "p_vs_ci_off",
+        lambda: check_p_vs_ci(p, "ladder_core_vs_off_delta", "ladder_core_vs_off_p_raw", "CORE>OFF"),
+    )
     yield "ladder", "power", lambda: check_power(p)
     for arm in ("off", "placebo", "core", "shuffled"):
         yield "ladder", f"brier_ece_{arm}", (lambda arm=arm: check_brier_ge_ece_sq(p, arm))
@@ -1381,10 +1705,18 @@ def _plan(p: Printed, models: Sequence[str]) -> Iterable[tuple[str, str, Callabl
 
     yield "local", "topic_grim", lambda: check_topic_grim(p)
     yield "local", "topic_consumed", lambda: check_topic_consumed(p)
-    yield "local", "topic_range", lambda: check_range(
-        p, "intro_c3_topic_brier_delta_min", "intro_c3_topic_brier_delta_max",
-        {r: f"topic_{r}_brier_delta" for r in ("glm4", "llama32", "mistral7b", "phi4mini")},
-        "the topic-pass Brier degradation (models that consumed the profile)", signed=True)
+    yield (
+        "local",
+        "topic_range",
+        lambda: check_range(
+            p,
+            "intro_c3_topic_brier_delta_min",
+            "intro_c3_topic_brier_delta_max",
+            {r: f"topic_{r}_brier_delta" for r in ("glm4", "llama32", "mistral7b", "phi4mini")},
+            "the topic-pass Brier degradation (models that consumed the profile)",
+            signed=True,
+        ),
+    )
     yield "local", "topic_ceiling", lambda: check_topic_ceiling(p)
     yield "local", "twostage", lambda: check_twostage(p)
 
@@ -1432,5 +1764,9 @@ def checks_frame(checks: Sequence[Check]):
     """The checks as a pandas DataFrame (group, key, status, description, arithmetic)."""
     import pandas as pd
 
-    return pd.DataFrame([{"group": c.group, "key": c.key, "status": c.status, "check": c.description,
-                          "arithmetic": c.arithmetic} for c in checks])
+    return pd.DataFrame(
+        [
+            {"group": c.group, "key": c.key, "status": c.status, "check": c.description, "arithmetic": c.arithmetic}
+            for c in checks
+        ]
+    )

@@ -51,9 +51,24 @@ from selfconf.data.paths import resolve
 from selfconf.stats.normal import Z975
 
 __all__ = [
-    "N_BOOT_PAPER", "Z975", "STATUSES", "FAILING", "MARKED", "CLAIMS",
-    "Manifest", "load_manifest", "fmt", "effective_kinds", "judge_kind", "mc_tolerance", "tolerance",
-    "Judgement", "judge", "fidelity_record", "fidelity_records", "conflict_excludes",
+    "N_BOOT_PAPER",
+    "Z975",
+    "STATUSES",
+    "FAILING",
+    "MARKED",
+    "CLAIMS",
+    "Manifest",
+    "load_manifest",
+    "fmt",
+    "effective_kinds",
+    "judge_kind",
+    "mc_tolerance",
+    "tolerance",
+    "Judgement",
+    "judge",
+    "fidelity_record",
+    "fidelity_records",
+    "conflict_excludes",
 ]
 
 #: The claim manifest shipped with the book.
@@ -154,8 +169,15 @@ def _is_nan(x: Any) -> bool:
         return False
 
 
-def fmt(x: Any, decimals: int | None = None, *, signed: bool = False, percent: bool = False,
-        significant: int | None = None, missing: str | None = None) -> str:
+def fmt(
+    x: Any,
+    decimals: int | None = None,
+    *,
+    signed: bool = False,
+    percent: bool = False,
+    significant: int | None = None,
+    missing: str | None = None,
+) -> str:
     """The printed form of ``x``: the book's one number formatter.
 
     Definition: ``format(v, ".{decimals}f")`` with ``v = 100 x`` when ``percent`` and ``v = x``
@@ -348,13 +370,24 @@ def fidelity_record(m: Manifest, claim_id: str, x: Any) -> dict:
     c = m.by_id[claim_id]
     canon = m.canonical(claim_id)
     j = judge(m, claim_id, x)
-    rec: dict[str, Any] = {"id": claim_id, "kind": canon.get("kind", "deterministic"), "rule": j.rule,
-                           "printed": str(c.get("printed", c.get("value")))}
+    rec: dict[str, Any] = {
+        "id": claim_id,
+        "kind": canon.get("kind", "deterministic"),
+        "rule": j.rule,
+        "printed": str(c.get("printed", c.get("value"))),
+    }
     if canon.get("kind") == "external":
         rec["status"] = "external"
         return rec
-    rec.update({"target": _target(m, claim_id), "decimals": int(c.get("decimals") or 0),
-                "recomputed": None if x is None else float(x), "shows": j.shows, "status": j.status})
+    rec.update(
+        {
+            "target": _target(m, claim_id),
+            "decimals": int(c.get("decimals") or 0),
+            "recomputed": None if x is None else float(x),
+            "shows": j.shows,
+            "status": j.status,
+        }
+    )
     if c.get("same_as"):
         rec["same_as"] = c["same_as"]
     if j.tolerance is not None:
@@ -365,8 +398,7 @@ def fidelity_record(m: Manifest, claim_id: str, x: Any) -> dict:
 
 def fidelity_records(m: Manifest, values: dict[str, Any]) -> dict[str, dict]:
     """:func:`fidelity_record` for every ``claim id: value`` of ``values``, keyed by id (sorted)."""
-    return {cid: {k: v for k, v in fidelity_record(m, cid, values[cid]).items() if k != "id"}
-            for cid in sorted(values)}
+    return {cid: {k: v for k, v in fidelity_record(m, cid, values[cid]).items() if k != "id"} for cid in sorted(values)}
 
 
 def conflict_excludes(m: Manifest, claim_id: str, closest: float) -> tuple[bool, float, float | None]:

@@ -39,9 +39,6 @@ def load_quoted(path: str | Path = QUOTED_FACTS) -> dict[str, dict]:
     return _QUOTED_CACHE[key]
 
 
-
-
-
 def quoted_value(claim_id: str, path: str | Path = QUOTED_FACTS) -> Any:
     """The value of a quoted fact, without gluing it (e.g. a quoted threshold used as a parameter).
 

@@ -35,10 +35,11 @@ import re
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from selfconf.data import validate
 
@@ -60,9 +61,9 @@ __all__ = [
 
 #: The paper's elicitation system prompt, verbatim (Reproducibility appendix of the paper).
 SYSTEM_PROMPT = (
-    'You answer short factual questions. Respond with ONLY a JSON object like '
+    "You answer short factual questions. Respond with ONLY a JSON object like "
     '{"answer": "<short answer>", "confidence": 85}. confidence is an integer 0-100 for how sure '
-    'you are the answer is correct. No other text.'
+    "you are the answer is correct. No other text."
 )
 
 #: HTTP statuses that are worth another attempt.
@@ -239,7 +240,11 @@ class ChatClient:
 def add_client_arguments(p: argparse.ArgumentParser, *, prefix: str = "", required: bool = True) -> None:
     """Add the endpoint options (``--{prefix}base-url``, ``--{prefix}model``, ...) to ``p``."""
     dash = f"--{prefix}"
-    p.add_argument(f"{dash}base-url", required=required, help="API root of an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1")
+    p.add_argument(
+        f"{dash}base-url",
+        required=required,
+        help="API root of an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1",
+    )
     p.add_argument(f"{dash}model", required=required, help="model name sent in each request")
     p.add_argument(
         f"{dash}api-key-env",
@@ -247,14 +252,29 @@ def add_client_arguments(p: argparse.ArgumentParser, *, prefix: str = "", requir
         help="name of the environment variable holding the API key (default: OPENAI_API_KEY); "
         "the key is never written to any output",
     )
-    p.add_argument(f"{dash}timeout", type=float, default=60.0,
-                   help="wall-clock seconds per HTTP attempt, connecting and reading the whole body included, so a "
-                        "server that trickles its reply is cut off too (default 60)")
-    p.add_argument(f"{dash}max-retries", type=int, default=6,
-                   help="retries on 429/5xx, timeouts and connection failures, including a connection dropped "
-                        "mid-response (default 6)")
-    p.add_argument(f"{dash}backoff-base", type=float, default=1.0, help="first backoff delay in seconds, doubled per retry (default 1)")
-    p.add_argument(f"{dash}max-tokens", type=int, default=None, help="max_tokens sent with each request (default: not sent)")
+    p.add_argument(
+        f"{dash}timeout",
+        type=float,
+        default=60.0,
+        help="wall-clock seconds per HTTP attempt, connecting and reading the whole body included, so a "
+        "server that trickles its reply is cut off too (default 60)",
+    )
+    p.add_argument(
+        f"{dash}max-retries",
+        type=int,
+        default=6,
+        help="retries on 429/5xx, timeouts and connection failures, including a connection dropped "
+        "mid-response (default 6)",
+    )
+    p.add_argument(
+        f"{dash}backoff-base",
+        type=float,
+        default=1.0,
+        help="first backoff delay in seconds, doubled per retry (default 1)",
+    )
+    p.add_argument(
+        f"{dash}max-tokens", type=int, default=None, help="max_tokens sent with each request (default: not sent)"
+    )
 
 
 def client_from_args(args: argparse.Namespace, *, prefix: str = "") -> ChatClient:
@@ -295,7 +315,9 @@ class ParsedReply:
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
 _LENIENT_ANSWER = re.compile(r"""["']?answer["']?\s*:\s*(?:"([^"]*)"|'([^']*)')""", re.I)
 # the value must be closed by "," or "}" so that a reply cut off mid-number ("confidence": 8) is rejected
-_LENIENT_CONF = re.compile(r"""["']?confidence["']?\s*:\s*["']?\s*([+-]?\d+(?:\.\d+)?)\s*(?:%|percent)?\s*["']?\s*[,}]""", re.I)
+_LENIENT_CONF = re.compile(
+    r"""["']?confidence["']?\s*:\s*["']?\s*([+-]?\d+(?:\.\d+)?)\s*(?:%|percent)?\s*["']?\s*[,}]""", re.I
+)
 
 
 def _json_objects(text: str) -> Iterable[dict]:
@@ -474,7 +496,7 @@ class OutputLock:
         self.path = Path(str(out_path) + ".lock")
         self._fd: int | None = None
 
-    def acquire(self) -> "OutputLock":
+    def acquire(self) -> OutputLock:
         try:
             import fcntl
         except ImportError:  # pragma: no cover - not POSIX: no locking available
@@ -571,7 +593,7 @@ def load_questions(path: str | os.PathLike, *, limit: int | None = None) -> list
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def build_record(q: Question, model: str, text: str | None, meta: dict, parsed: ParsedReply, *, prompt_id: str) -> dict:
@@ -626,8 +648,15 @@ def collect(
     ``out_path`` is refused with a ``ValueError``.
     """
     with OutputLock(out_path):
-        return _collect_locked(questions, client, out_path, concurrency=concurrency,
-                               system_prompt=system_prompt, prompt_id=prompt_id, progress=progress)
+        return _collect_locked(
+            questions,
+            client,
+            out_path,
+            concurrency=concurrency,
+            system_prompt=system_prompt,
+            prompt_id=prompt_id,
+            progress=progress,
+        )
 
 
 def _collect_locked(questions, client, out_path, *, concurrency, system_prompt, prompt_id, progress) -> CollectSummary:
@@ -702,7 +731,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             "--base-url https://api.openai.com/v1 --model gpt-4.1-mini --out runs/gpt-4.1-mini.jsonl"
         ),
     )
-    p.add_argument("--questions", required=True, help="CSV with columns problem, answer (optional item_id), e.g. from `selfconf fetch simpleqa`")
+    p.add_argument(
+        "--questions",
+        required=True,
+        help="CSV with columns problem, answer (optional item_id), e.g. from `selfconf fetch simpleqa`",
+    )
     p.add_argument("--out", required=True, help="JSONL output file (appended to; existing records are skipped)")
     add_client_arguments(p)
     p.add_argument("--concurrency", type=int, default=4, help="parallel requests (default 4)")

@@ -62,6 +62,7 @@ from selfconf.data.answers import (
     normalize,
     strip_preamble,
 )
+from selfconf.data.rows import _kind, _text, jsonl_records
 
 __all__ = [
     "normalize",
@@ -186,16 +187,13 @@ def read_rows(path: str | Path, require: tuple[str, ...] = ()) -> list[dict]:
     errors name the file and line (reading rules: :mod:`selfconf.data.rows`).
     Example: ``read_rows("runs/a.jsonl", require=("answer",))``.
     """
-    from selfconf.data.rows import _kind, _text, jsonl_records
-
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"{p}: file not found")
     kind, gz = _kind(p)
     text = _text(p, gz)
     if kind == "jsonl":
-        return [rec for _, rec in jsonl_records(p, text, require,
-                                                lambda c: f" (the file must have an '{c}' column)")]
+        return [rec for _, rec in jsonl_records(p, text, require, lambda c: f" (the file must have an '{c}' column)")]
     reader = csv.DictReader(io.StringIO(text, newline=""), delimiter="\t" if kind == "tsv" else ",")
     cols = [c.strip() for c in (reader.fieldnames or [])]
     missing = [c for c in require if c not in cols]
@@ -240,7 +238,9 @@ def _help_epilog() -> str:
         "folded; thousands separators inside numbers removed; '%' spelled 'percent'; punctuation replaced by spaces "
         "except a decimal point between digits; number words zero-twenty as digits; trailing decimal zeros dropped; "
         "the articles a/an/the removed except from a single-word answer (a multiple-choice 'A' is kept); "
-        "whitespace collapsed.", 100)
+        "whitespace collapsed.",
+        100,
+    )
     lex = "\n".join("  " + p for p in REFUSAL_PATTERNS + RAW_REFUSAL_PATTERNS)
     return (
         f"{norm}\n\nrefusal lexicon (regular expressions searched in the normalised answer; the last one in the raw "
@@ -321,8 +321,10 @@ def run(args: argparse.Namespace) -> int:
         say("stage 2: " + (", ".join(f"{k} {v}" for k, v in sorted(outcome.items())) or "nothing to ask"))
         asked = sum(outcome.values())
         if asked and outcome["llm_endpoint_failure"] == asked:
-            say(f"error: every one of the {asked} grader calls failed (endpoint {args.llm_base_url}); "
-                "those rows stay unresolved")
+            say(
+                f"error: every one of the {asked} grader calls failed (endpoint {args.llm_base_url}); "
+                "those rows stay unresolved"
+            )
             status = 3
     unresolved = sum(r["graded_by"] == "unresolved" for r in rows)
     if unresolved and args.unresolved_as_incorrect and status == 0:
@@ -333,7 +335,11 @@ def run(args: argparse.Namespace) -> int:
     no_answer = sum(r["graded_by"] == "no_answer" for r in rows)
     say(
         f"{args.out}: wrote {len(rows)} rows; unresolved {unresolved}"
-        + (" (graded incorrect)" if unresolved and args.unresolved_as_incorrect and status == 0 else " (correct left empty)")
+        + (
+            " (graded incorrect)"
+            if unresolved and args.unresolved_as_incorrect and status == 0
+            else " (correct left empty)"
+        )
         + f"; no answer {no_answer} (correct left empty)"
     )
     return status

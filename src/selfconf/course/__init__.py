@@ -34,11 +34,26 @@ import sys
 import tempfile
 from pathlib import Path
 
-from selfconf.data.paths import book_file
+from selfconf import __version__
+from selfconf.data.paths import book_file, project_root
 
-__all__ = ["TEACHING", "CHECKS_DIR", "INSTALL_TAG", "WHEEL_ENV", "grader", "repository_url", "book_ref",
-           "install_cell_source", "install_cell", "add_install_cell", "make_student", "exercises",
-           "student_links", "publish", "main"]
+__all__ = [
+    "TEACHING",
+    "CHECKS_DIR",
+    "INSTALL_TAG",
+    "WHEEL_ENV",
+    "grader",
+    "repository_url",
+    "book_ref",
+    "install_cell_source",
+    "install_cell",
+    "add_install_cell",
+    "make_student",
+    "exercises",
+    "student_links",
+    "publish",
+    "main",
+]
 
 #: The teaching notebooks that have exercises (stems of ``notebooks/*.py``).
 TEACHING = ("20_calibration_vs_discrimination", "21_seed_variation")
@@ -73,8 +88,10 @@ def grader(stem: str):
     try:
         import otter
     except ImportError:
-        raise ImportError("the exercise checks need otter-grader: pip install 'selfconf[course]' "
-                          "(the notebook's first cell does this when the package is missing)") from None
+        raise ImportError(
+            "the exercise checks need otter-grader: pip install 'selfconf[course]' "
+            "(the notebook's first cell does this when the package is missing)"
+        ) from None
     return otter.Notebook(tests_dir=str(folder))
 
 
@@ -87,6 +104,7 @@ def exercises(stem: str) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------ install cell
+
 
 def repository_url(root: Path | None = None) -> str:
     """``repository.url`` of ``_config.yml``, the one place the repository address is set."""
@@ -108,15 +126,13 @@ def book_ref(root: Path | None = None) -> str:
 
     The full commit of the checkout the book is built from, so a notebook installs exactly the package
     its outputs were computed with."""
-    from selfconf import __version__
-    from selfconf.data.paths import project_root
-
     env = os.environ.get("SELFCONF_COMMIT", "").split("+")[0]
     if len(env) == 40:
         return env
     try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root or project_root(), capture_output=True,
-                             text=True, timeout=5)
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root or project_root(), capture_output=True, text=True, timeout=5
+        )
         sha = out.stdout.strip()
         if len(sha) == 40:
             return sha
@@ -150,8 +166,6 @@ def install_cell(root: Path | None = None):
     """The install cell as an ``nbformat`` code cell (tagged ``remove-cell``: the HTML page does not show it)."""
     import nbformat
 
-    from selfconf import __version__
-
     cell = nbformat.v4.new_code_cell(install_cell_source(repository_url(root), book_ref(root), __version__))
     cell.metadata["tags"] = ["remove-cell"]
     cell.metadata["selfconf"] = INSTALL_TAG
@@ -175,9 +189,9 @@ def add_install_cell(nb, root: Path | None = None, cell=None):
 
 # ------------------------------------------------------------------------------------------ student edition
 
+
 def _otter_assign(master: Path, out: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "otter", "assign", str(master), str(out)],
-                       capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-m", "otter", "assign", str(master), str(out)], capture_output=True, text=True)
     if r.returncode:
         tail = "\n".join((r.stdout + r.stderr).strip().splitlines()[-15:])
         raise RuntimeError(f"otter assign failed on {master.name}:\n{tail}")
@@ -206,8 +220,13 @@ def _student_notebook(path: Path):
     return nb
 
 
-def make_student(out_dir: str | os.PathLike = "_build/student", *, update_checks: bool = False,
-                 root: Path | None = None, stems: tuple[str, ...] = TEACHING) -> list[Path]:
+def make_student(
+    out_dir: str | os.PathLike = "_build/student",
+    *,
+    update_checks: bool = False,
+    root: Path | None = None,
+    stems: tuple[str, ...] = TEACHING,
+) -> list[Path]:
     """Write the student edition of every teaching notebook; return the notebooks written.
 
     For each stem: the master ``notebooks/<stem>.py`` (through jupytext) gets the install cell, goes
@@ -219,8 +238,6 @@ def make_student(out_dir: str | os.PathLike = "_build/student", *, update_checks
     """
     import jupytext
     import nbformat
-
-    from selfconf.data.paths import project_root
 
     root = root or project_root()
     out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
@@ -242,10 +259,15 @@ def make_student(out_dir: str | os.PathLike = "_build/student", *, update_checks
                 nbformat.write(student, dest)
             shutil.copyfile(t / "out" / "autograder" / f"{stem}.ipynb", out / "instructor" / f"{stem}.ipynb")
             written.append(out / f"{stem}.ipynb")
-            made = {p.name: p.read_text(encoding="utf-8") for p in sorted((t / "out" / "student" / "tests").glob("*.py"))}
+            made = {
+                p.name: p.read_text(encoding="utf-8") for p in sorted((t / "out" / "student" / "tests").glob("*.py"))
+            }
             shipped_dir = CHECKS_DIR / stem
-            shipped = {p.name: p.read_text(encoding="utf-8") for p in sorted(shipped_dir.glob("*.py"))} \
-                if shipped_dir.is_dir() else {}
+            shipped = (
+                {p.name: p.read_text(encoding="utf-8") for p in sorted(shipped_dir.glob("*.py"))}
+                if shipped_dir.is_dir()
+                else {}
+            )
             if made != shipped:
                 if update_checks:
                     shutil.rmtree(shipped_dir, ignore_errors=True)
@@ -255,8 +277,10 @@ def make_student(out_dir: str | os.PathLike = "_build/student", *, update_checks
                 else:
                     stale.append(stem)
     if stale:
-        raise SystemExit(f"the package's exercise checks differ from the masters' for {', '.join(stale)}: run "
-                         "`python -m selfconf.course student --update-checks` and commit src/selfconf/course/checks/")
+        raise SystemExit(
+            f"the package's exercise checks differ from the masters' for {', '.join(stale)}: run "
+            "`python -m selfconf.course student --update-checks` and commit src/selfconf/course/checks/"
+        )
     return written
 
 
@@ -272,9 +296,11 @@ def student_links(stem: str, root: Path | None = None) -> str:
     branch = notebooks_branch(root)
     colab = f"https://colab.research.google.com/github/{org_repo}/blob/{branch}/student/{stem}.ipynb"
     binder = f"https://mybinder.org/v2/gh/{org_repo}/{branch}?urlpath={quote(f'tree/student/{stem}.ipynb')}"
-    return (f"**Student edition** (exercises blank, checks kept): [open in Colab]({colab}) · "
-            f"[open on Binder]({binder}) · "
-            f"{{download}}`download the notebook <_static/student/{stem}.ipynb>`")
+    return (
+        f"**Student edition** (exercises blank, checks kept): [open in Colab]({colab}) · "
+        f"[open on Binder]({binder}) · "
+        f"{{download}}`download the notebook <_static/student/{stem}.ipynb>`"
+    )
 
 
 # ------------------------------------------------------------------------------------------ publishing
@@ -291,9 +317,6 @@ def publish(dest: str | os.PathLike = "_build/notebooks", root: Path | None = No
     ``<branch>/book/<page>.ipynb`` (``repository.branch`` of ``_config.yml``), so every page they are on
     must be here; :func:`selfconf.course.main` ``publish`` refuses to write a tree without them.
     """
-    from selfconf import __version__
-    from selfconf.data.paths import project_root
-
     root = root or project_root()
     d = Path(dest) if Path(dest).is_absolute() else root / dest
     shutil.rmtree(d, ignore_errors=True)
@@ -313,12 +336,15 @@ def publish(dest: str | os.PathLike = "_build/notebooks", root: Path | None = No
         shutil.copyfile(p, d / "student" / p.name)
     ref = book_ref(root)
     (d / "binder" / "requirements.txt").write_text(
-        BINDER_NOTE + f"selfconf[course] @ git+{repository_url(root)}@{ref}\n", encoding="utf-8")
+        BINDER_NOTE + f"selfconf[course] @ git+{repository_url(root)}@{ref}\n", encoding="utf-8"
+    )
     (d / "README.md").write_text(
         f"# Notebooks of selfconf-book {__version__}\n\nBuilt from {repository_url(root)} at `{ref}` by the "
         "publishing workflow; do not edit (the branch is replaced on every publication).\n\n"
         "- `book/`: every page of the book as an executed notebook (the instructor edition of the teaching chapter).\n"
-        "- `student/`: the teaching notebooks with the exercises blank and their checks kept.\n", encoding="utf-8")
+        "- `student/`: the teaching notebooks with the exercises blank and their checks kept.\n",
+        encoding="utf-8",
+    )
     return d
 
 

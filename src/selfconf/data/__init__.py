@@ -30,8 +30,16 @@ _COLLECTION_NAMES = (
 )
 
 __all__ = [
-    "COLUMNS", "BENCHMARK_AGE_COLUMNS", "TIERS", "DataError", "ExclusionReport",
-    "load_collection", "load_collection_csv", "load_benchmark_age", "graded", "normalise_answer",
+    "COLUMNS",
+    "BENCHMARK_AGE_COLUMNS",
+    "TIERS",
+    "DataError",
+    "ExclusionReport",
+    "load_collection",
+    "load_collection_csv",
+    "load_benchmark_age",
+    "graded",
+    "normalise_answer",
 ]
 
 

@@ -27,18 +27,37 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from selfconf.data.answers import normalize
 from selfconf.data import validate
+from selfconf.data.answers import normalize
 from selfconf.data.paths import resolve
 from selfconf.data.validate import DataError
 
 __all__ = [
-    "COLUMNS", "BENCHMARK_AGE_COLUMNS", "TIERS", "DataError", "ExclusionReport",
-    "load_collection", "load_collection_csv", "load_benchmark_age", "graded", "normalise_answer",
+    "COLUMNS",
+    "BENCHMARK_AGE_COLUMNS",
+    "TIERS",
+    "DataError",
+    "ExclusionReport",
+    "load_collection",
+    "load_collection_csv",
+    "load_benchmark_age",
+    "graded",
+    "normalise_answer",
 ]
 
-COLUMNS = ["tier", "model", "model_id", "item_id", "confidence", "parse_ok", "correct", "refusal",
-           "answer_class", "graded_by", "served_by"]
+COLUMNS = [
+    "tier",
+    "model",
+    "model_id",
+    "item_id",
+    "confidence",
+    "parse_ok",
+    "correct",
+    "refusal",
+    "answer_class",
+    "graded_by",
+    "served_by",
+]
 BENCHMARK_AGE_COLUMNS = ["model", "item_id", "benchmark", "correct"]
 TIERS = ("frontier", "local")
 GRADERS = ("string", "llm")
@@ -74,8 +93,10 @@ class ExclusionReport:
         return int(self.per_model["graded"].sum())
 
     def __str__(self) -> str:
-        lines = [f"{self.source}: {self.total_rows:,} rows, {self.total_parse_failures:,} parse failures "
-                 f"excluded from grading, {self.total_graded:,} graded"]
+        lines = [
+            f"{self.source}: {self.total_rows:,} rows, {self.total_parse_failures:,} parse failures "
+            f"excluded from grading, {self.total_graded:,} graded"
+        ]
         for r in self.per_model.itertuples():
             if r.parse_failures:
                 lines.append(f"  {r.model} ({r.tier}): {r.parse_failures:,} of {r.rows:,} unparsed")
@@ -87,6 +108,7 @@ class ExclusionReport:
 # ----------------------------------------------------------------------------------------
 # field parsers (the rules are selfconf.data.validate's; each raises DataError naming file, line and field)
 # ----------------------------------------------------------------------------------------
+
 
 def _binary(val: Any, path, line, name, allow_empty=False) -> int | None:
     return validate.at(path, line, name, validate.binary, val, allow_empty=allow_empty)
@@ -118,17 +140,31 @@ def _check_row(rec: dict, path, line) -> dict:
     served = _choice(rec.get("served_by"), SERVED, path, line, "served_by")
     ans = "" if rec.get("answer_class") is None else str(rec.get("answer_class"))
     if not ok and (conf is not None or cor is not None):
-        raise DataError(path, line, "confidence" if conf is not None else "correct",
-                        "a parse failure (parse_ok=0) must have no confidence and no grade")
+        raise DataError(
+            path,
+            line,
+            "confidence" if conf is not None else "correct",
+            "a parse failure (parse_ok=0) must have no confidence and no grade",
+        )
     if ok and ans == "":
         raise DataError(path, line, "answer_class", "a parsed answer needs an answer class")
     if ref and cor == 1:
         raise DataError(path, line, "correct", "a refusal cannot be graded correct")
     if (tier == "local") != (served == "local"):
         raise DataError(path, line, "served_by", f"served_by {served!r} does not fit tier {tier!r}")
-    return {"tier": tier, "model": model, "model_id": model_id, "item_id": item, "confidence": conf,
-            "parse_ok": ok, "correct": cor, "refusal": ref, "answer_class": ans,
-            "graded_by": graded_by, "served_by": served}
+    return {
+        "tier": tier,
+        "model": model,
+        "model_id": model_id,
+        "item_id": item,
+        "confidence": conf,
+        "parse_ok": ok,
+        "correct": cor,
+        "refusal": ref,
+        "answer_class": ans,
+        "graded_by": graded_by,
+        "served_by": served,
+    }
 
 
 def _frame(recs: list[dict]) -> pd.DataFrame:
@@ -149,21 +185,28 @@ def _check_unique(recs: list[dict], lines: list[int], path) -> None:
         key = (r["model"], r["item_id"])
         first = seen.add(key, ln)
         if first is not None:
-            raise DataError(path, ln, "item_id",
-                            f"duplicate model x item {key[0]} x {key[1]} (first seen on line {first})")
+            raise DataError(
+                path, ln, "item_id", f"duplicate model x item {key[0]} x {key[1]} (first seen on line {first})"
+            )
         prev = ids.setdefault(r["model"], (r["model_id"], ln))
         if prev[0] != r["model_id"]:
-            raise DataError(path, ln, "model_id",
-                            f"model {r['model']!r} has model_id {r['model_id']!r} here but {prev[0]!r} on line {prev[1]}")
+            raise DataError(
+                path,
+                ln,
+                "model_id",
+                f"model {r['model']!r} has model_id {r['model_id']!r} here but {prev[0]!r} on line {prev[1]}",
+            )
 
 
 def _report(df: pd.DataFrame, source: str, files: list[str], unmapped=None) -> ExclusionReport:
     g = df.groupby(["tier", "model"], sort=False)
-    per = pd.DataFrame({
-        "rows": g.size(),
-        "parse_failures": g["parse_ok"].apply(lambda s: int((s == 0).sum())),
-        "refusals": g["refusal"].sum().astype(int),
-    }).reset_index()
+    per = pd.DataFrame(
+        {
+            "rows": g.size(),
+            "parse_failures": g["parse_ok"].apply(lambda s: int((s == 0).sum())),
+            "refusals": g["refusal"].sum().astype(int),
+        }
+    ).reset_index()
     per["graded"] = per["rows"] - per["parse_failures"]
     per = per[["tier", "model", "rows", "parse_failures", "graded", "refusals"]]
     return ExclusionReport(source, files, per, unmapped or {})
@@ -172,6 +215,7 @@ def _report(df: pd.DataFrame, source: str, files: list[str], unmapped=None) -> E
 # ----------------------------------------------------------------------------------------
 # contract layout (CSV)
 # ----------------------------------------------------------------------------------------
+
 
 def _read_csv_checked(path: Path, columns: list[str]):
     if not path.is_file():
@@ -211,8 +255,19 @@ def _load_contract(d: Path, path: Path | None = None) -> tuple[pd.DataFrame, Exc
 # ----------------------------------------------------------------------------------------
 
 #: raw field -> contract column (fields used by the mapping; others are reported as unmapped)
-RAW_FIELDS = {"model", "model_id", "item_id", "confidence", "parse_ok", "correct", "refusal",
-              "answer", "answer_norm", "grade_method", "served_by"}
+RAW_FIELDS = {
+    "model",
+    "model_id",
+    "item_id",
+    "confidence",
+    "parse_ok",
+    "correct",
+    "refusal",
+    "answer",
+    "answer_norm",
+    "grade_method",
+    "served_by",
+}
 
 #: The answer class of a raw record without ``answer_norm``: the project's one normalisation
 #: (:func:`selfconf.data.answers.normalize`, re-exported under this name).
@@ -295,7 +350,8 @@ def _layout(d: Path) -> str:
     if any((d / f).is_file() for f in RAW_FILES.values()):
         return "raw"
     raise FileNotFoundError(
-        f"{d}: no collection found (expected collection.csv, or {' and '.join(RAW_FILES.values())})")
+        f"{d}: no collection found (expected collection.csv, or {' and '.join(RAW_FILES.values())})"
+    )
 
 
 def load_collection(data_dir: str | Path = "data/reconstructed") -> tuple[pd.DataFrame, ExclusionReport]:
@@ -349,10 +405,12 @@ def load_benchmark_age(data_dir: str | Path = "data/reconstructed") -> pd.DataFr
     for ln, r in it:
         if not isinstance(r, dict):
             raise DataError(path, ln, None, "expected a JSON object")
-        rec = {"model": _nonempty(r.get("model"), path, ln, "model"),
-               "item_id": _nonempty(r.get("item_id"), path, ln, "item_id"),
-               "benchmark": _nonempty(r.get("benchmark"), path, ln, "benchmark"),
-               "correct": _binary(r.get("correct"), path, ln, "correct")}
+        rec = {
+            "model": _nonempty(r.get("model"), path, ln, "model"),
+            "item_id": _nonempty(r.get("item_id"), path, ln, "item_id"),
+            "benchmark": _nonempty(r.get("benchmark"), path, ln, "benchmark"),
+            "correct": _binary(r.get("correct"), path, ln, "correct"),
+        }
         first = seen.add((rec["model"], rec["benchmark"], rec["item_id"]), ln)
         if first is not None:
             raise DataError(path, ln, "item_id", f"duplicate model x benchmark x item (first on line {first})")

@@ -34,19 +34,38 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from selfconf.data import collection as data
 from selfconf.data import validate
 from selfconf.data.collection import _read_jsonl
 from selfconf.data.paths import resolve
 from selfconf.data.sources import FAMILIES, LAYOUTS, SUBJECTS, family_layout
 from selfconf.data.validate import DataError
 
-__all__ = ["LoadReport", "RAW_SCHEMAS", "CONTRACT_SCHEMAS", "load_csv", "LADDER_FIELDS", "load_ladder", "load_probes", "load_twostage",
-           "load_regrade", "export_raw"]
+__all__ = [
+    "LoadReport",
+    "RAW_SCHEMAS",
+    "CONTRACT_SCHEMAS",
+    "load_csv",
+    "LADDER_FIELDS",
+    "load_ladder",
+    "load_probes",
+    "load_twostage",
+    "load_regrade",
+    "export_raw",
+]
 
 #: Ladder row fields: name -> JSON type.  ``confidence`` (integer 0-100 or null) and ``subject`` are
 #: optional; any other field is reported as unmapped.
-LADDER_FIELDS = {"item_id": str, "bin": str, "arm": str, "replicate": int, "is_trap": bool,
-                 "status": str, "abstained": bool, "correct": bool}
+LADDER_FIELDS = {
+    "item_id": str,
+    "bin": str,
+    "arm": str,
+    "replicate": int,
+    "is_trap": bool,
+    "status": str,
+    "abstained": bool,
+    "correct": bool,
+}
 LADDER_ARMS = ("off", "placebo", "core", "shuffled")
 _PROFILE_KEYS = ("bins", "core", "placebo", "shuffled")
 _PROFILE_EXTRA = ("subject", "model", "note")  # read as labels, not numbers
@@ -55,20 +74,53 @@ _PROFILE_EXTRA = ("subject", "model", "note")  # read as labels, not numbers
 #: Kinds: ``str`` (non-empty text), ``pct`` (integer 0-100), ``bin`` (0/1, true/false), ``conf`` (stated
 #: confidence, integer 0-100), ``bin?`` (0/1 or empty), ``{a|b|c}`` (one of the listed strings).
 RAW_SCHEMAS: dict[str, dict[str, Any]] = {
-    "probes/microprobe": {"columns": {"model": "str", "item_id": "str", "domain": "str",
-                                      "claimed_accuracy_pct": "pct", "correct": "bin", "confidence": "conf"},
-                          "key": ("model", "item_id", "claimed_accuracy_pct")},
-    "probes/topic_heldout": {"columns": {"model": "str", "bin": "str", "item_id": "str", "correct": "bin"},
-                             "key": ("model", "item_id")},
-    "probes/topic_probes": {"columns": {"model": "str", "probe_id": "str", "bin": "str", "arm": "{true|false}",
-                                        "claimed_pct": "pct", "correct": "bin", "confidence": "conf"},
-                            "key": ("model", "probe_id", "arm")},
-    "arms/twostage": {"columns": {"model": "str", "item_id": "str", "format": "{inline|posthoc}",
-                                  "label": "{correct|incorrect|unresolved}", "confidence": "conf"},
-                      "key": ("model", "item_id", "format")},
-    "arms/regrade": {"columns": {"model": "str", "item_id": "str", "grade_route": "{string|refusal|llm_self}",
-                                 "canonical_correct": "bin", "cross_family_correct": "bin?"},
-                     "key": ("model", "item_id")},
+    "probes/microprobe": {
+        "columns": {
+            "model": "str",
+            "item_id": "str",
+            "domain": "str",
+            "claimed_accuracy_pct": "pct",
+            "correct": "bin",
+            "confidence": "conf",
+        },
+        "key": ("model", "item_id", "claimed_accuracy_pct"),
+    },
+    "probes/topic_heldout": {
+        "columns": {"model": "str", "bin": "str", "item_id": "str", "correct": "bin"},
+        "key": ("model", "item_id"),
+    },
+    "probes/topic_probes": {
+        "columns": {
+            "model": "str",
+            "probe_id": "str",
+            "bin": "str",
+            "arm": "{true|false}",
+            "claimed_pct": "pct",
+            "correct": "bin",
+            "confidence": "conf",
+        },
+        "key": ("model", "probe_id", "arm"),
+    },
+    "arms/twostage": {
+        "columns": {
+            "model": "str",
+            "item_id": "str",
+            "format": "{inline|posthoc}",
+            "label": "{correct|incorrect|unresolved}",
+            "confidence": "conf",
+        },
+        "key": ("model", "item_id", "format"),
+    },
+    "arms/regrade": {
+        "columns": {
+            "model": "str",
+            "item_id": "str",
+            "grade_route": "{string|refusal|llm_self}",
+            "canonical_correct": "bin",
+            "cross_family_correct": "bin?",
+        },
+        "key": ("model", "item_id"),
+    },
 }
 
 
@@ -88,8 +140,9 @@ class LoadReport:
         return int(sum(self.rows.values()))
 
     def __str__(self) -> str:
-        lines = [f"{self.family} ({self.layout} layout, {self.path}): {self.total_rows:,} rows in "
-                 f"{len(self.rows)} files"]
+        lines = [
+            f"{self.family} ({self.layout} layout, {self.path}): {self.total_rows:,} rows in {len(self.rows)} files"
+        ]
         for f, names in self.unmapped_fields.items():
             lines.append(f"  {f}: unmapped fields {', '.join(names)}")
         if self.unread_files:
@@ -103,9 +156,14 @@ def _unread(d: Path, family: str, sub: str) -> list[str]:
     base = d / sub
     if not base.is_dir():
         return []
-    return sorted(p.relative_to(d).as_posix() for p in base.rglob("*")
-                  if p.is_file() and p.relative_to(d).as_posix() not in known
-                  and p.name != "README.md" and not p.name.startswith("fidelity"))
+    return sorted(
+        p.relative_to(d).as_posix()
+        for p in base.rglob("*")
+        if p.is_file()
+        and p.relative_to(d).as_posix() not in known
+        and p.name != "README.md"
+        and not p.name.startswith("fidelity")
+    )
 
 
 # ------------------------------------------------------------------------------------ ladder
@@ -187,13 +245,17 @@ def load_ladder(path: str | os.PathLike) -> tuple[dict[str, pd.DataFrame], dict[
     d = resolve(path)
     layout = family_layout(d, "ladder")
     if layout is None:
-        raise FileNotFoundError(f"{d}: ladder package missing (ladder/scored-arms-<subject>.jsonl, "
-                                f"ladder/profiles-<subject>.json for {', '.join(SUBJECTS)})")
+        raise FileNotFoundError(
+            f"{d}: ladder package missing (ladder/scored-arms-<subject>.jsonl, "
+            f"ladder/profiles-<subject>.json for {', '.join(SUBJECTS)})"
+        )
     rep = LoadReport("ladder", layout, str(d))
     frames, profiles = {}, {}
     for s in SUBJECTS:
-        for name, reader, out in ((f"ladder/scored-arms-{s}.jsonl", lambda p, u: _ladder_rows(p, s, u), frames),
-                                  (f"ladder/profiles-{s}.json", _profiles, profiles)):
+        for name, reader, out in (
+            (f"ladder/scored-arms-{s}.jsonl", lambda p, u: _ladder_rows(p, s, u), frames),
+            (f"ladder/profiles-{s}.json", _profiles, profiles),
+        ):
             unmapped: set[str] = set()
             out[s] = reader(d / name, unmapped)
             rep.rows[name] = len(out[s])
@@ -229,16 +291,23 @@ def _check_table(df: pd.DataFrame, stem: str, path: Path, lines: list[int]) -> N
     if dup.any():
         i = int(np.flatnonzero(dup)[0])
         first = int(np.flatnonzero((df[key] == df.iloc[i][key]).all(axis=1).to_numpy())[0])
-        raise DataError(path, lines[i], key[-1], f"duplicate {' x '.join(key)} "
-                        f"{tuple(df.iloc[i][key])} (first on line {lines[first]})")
+        raise DataError(
+            path,
+            lines[i],
+            key[-1],
+            f"duplicate {' x '.join(key)} {tuple(df.iloc[i][key])} (first on line {lines[first]})",
+        )
     if "grade_route" in df:
         self_graded = (df["grade_route"] == "llm_self").to_numpy()
         has = df["cross_family_correct"].notna().to_numpy()
         bad = np.flatnonzero(self_graded != has)
         if len(bad):
             i = int(bad[0])
-            msg = ("missing on a self-graded (llm_self) row" if self_graded[i]
-                   else "only self-graded (llm_self) rows carry a cross-family grade")
+            msg = (
+                "missing on a self-graded (llm_self) row"
+                if self_graded[i]
+                else "only self-graded (llm_self) rows carry a cross-family grade"
+            )
             raise DataError(path, lines[i], "cross_family_correct", msg)
 
 
@@ -272,14 +341,32 @@ def _read_raw_table(path: Path, stem: str, unmapped: set[str]) -> pd.DataFrame:
 
 #: The contract layout's probe and arm files: column -> kind (str, int, bin, bin? = 0/1 or empty, conf = 0-100).
 CONTRACT_SCHEMAS: dict[str, dict[str, str]] = {
-    "probes/microprobe.csv": {"model": "str", "item_id": "str", "domain": "str", "claimed_accuracy_pct": "int",
-                              "correct": "bin", "confidence": "conf"},
+    "probes/microprobe.csv": {
+        "model": "str",
+        "item_id": "str",
+        "domain": "str",
+        "claimed_accuracy_pct": "int",
+        "correct": "bin",
+        "confidence": "conf",
+    },
     "probes/topic_heldout.csv": {"model": "str", "bin": "str", "item_id": "str", "correct": "bin"},
-    "probes/topic_probes.csv": {"model": "str", "probe_id": "str", "bin": "str", "arm": "str",
-                                "claimed_pct": "int", "correct": "bin", "confidence": "conf"},
+    "probes/topic_probes.csv": {
+        "model": "str",
+        "probe_id": "str",
+        "bin": "str",
+        "arm": "str",
+        "claimed_pct": "int",
+        "correct": "bin",
+        "confidence": "conf",
+    },
     "arms/twostage.csv": {"model": "str", "item_id": "str", "format": "str", "label": "str", "confidence": "conf"},
-    "arms/regrade.csv": {"model": "str", "item_id": "str", "grade_route": "str", "canonical_correct": "bin",
-                         "cross_family_correct": "bin?"},
+    "arms/regrade.csv": {
+        "model": "str",
+        "item_id": "str",
+        "grade_route": "str",
+        "canonical_correct": "bin",
+        "cross_family_correct": "bin?",
+    },
 }
 
 
@@ -337,8 +424,10 @@ def _load_tables(path: str | os.PathLike, family: str) -> tuple[dict[str, pd.Dat
     d = resolve(path)
     layout = family_layout(d, family)
     if layout is None:
-        raise FileNotFoundError(f"{d}: the {family} family is missing "
-                                f"({', '.join(LAYOUTS[family]['raw'])} or {', '.join(LAYOUTS[family]['contract'])})")
+        raise FileNotFoundError(
+            f"{d}: the {family} family is missing "
+            f"({', '.join(LAYOUTS[family]['raw'])} or {', '.join(LAYOUTS[family]['contract'])})"
+        )
     rep = LoadReport(family, layout, str(d))
     out = {}
     for name in LAYOUTS[family][layout]:
@@ -402,8 +491,9 @@ def _py(v: Any, kind: str) -> Any:
     return str(v)
 
 
-def export_raw(src_dir: str | os.PathLike, out_dir: str | os.PathLike,
-               families: tuple[str, ...] | list[str] = FAMILIES) -> list[Path]:
+def export_raw(
+    src_dir: str | os.PathLike, out_dir: str | os.PathLike, families: tuple[str, ...] | list[str] = FAMILIES
+) -> list[Path]:
     """Write the rows of ``src_dir`` (any layout) into ``out_dir`` in the raw layouts of ``families``.
 
     Collection: ``frontier_graded.jsonl`` / ``local_graded.jsonl`` with the contract's answer class as
@@ -412,8 +502,6 @@ def export_raw(src_dir: str | os.PathLike, out_dir: str | os.PathLike,
     layout is the package's).  Fidelity files are not written: ``out_dir`` is read as an original package.
     Returns the files written.  Example: ``export_raw("data/reconstructed", "scratch/raw", ["collection"])``.
     """
-    from selfconf.data import collection as data
-
     src, out = resolve(src_dir), resolve(out_dir)
     written: list[Path] = []
     for fam in dict.fromkeys(families):
@@ -421,20 +509,32 @@ def export_raw(src_dir: str | os.PathLike, out_dir: str | os.PathLike,
             rows, _ = data.load_collection(src)
             for tier, name in data.RAW_FILES.items():
                 t = rows[rows["tier"] == tier]
-                recs = [{"model": r.model, "model_id": r.model_id, "item_id": r.item_id,
-                         "parse_ok": bool(r.parse_ok),
-                         "confidence": None if pd.isna(r.confidence) else int(r.confidence),
-                         "correct": None if pd.isna(r.correct) else bool(r.correct),
-                         "refusal": bool(r.refusal),
-                         "answer_norm": r.answer_class if r.parse_ok and not r.refusal else None,
-                         "grade_method": r.graded_by or None, "served_by": r.served_by}
-                        for r in t.itertuples(index=False)]
+                recs = [
+                    {
+                        "model": r.model,
+                        "model_id": r.model_id,
+                        "item_id": r.item_id,
+                        "parse_ok": bool(r.parse_ok),
+                        "confidence": None if pd.isna(r.confidence) else int(r.confidence),
+                        "correct": None if pd.isna(r.correct) else bool(r.correct),
+                        "refusal": bool(r.refusal),
+                        "answer_norm": r.answer_class if r.parse_ok and not r.refusal else None,
+                        "grade_method": r.graded_by or None,
+                        "served_by": r.served_by,
+                    }
+                    for r in t.itertuples(index=False)
+                ]
                 _jsonl(out / name, recs)
                 written.append(out / name)
         elif fam == "benchmark_age":
             b = data.load_benchmark_age(src)
-            _jsonl(out / "benchmark_age.jsonl", ({"model": r.model, "item_id": r.item_id, "benchmark": r.benchmark,
-                                                  "correct": bool(r.correct)} for r in b.itertuples(index=False)))
+            _jsonl(
+                out / "benchmark_age.jsonl",
+                (
+                    {"model": r.model, "item_id": r.item_id, "benchmark": r.benchmark, "correct": bool(r.correct)}
+                    for r in b.itertuples(index=False)
+                ),
+            )
             written.append(out / "benchmark_age.jsonl")
         elif fam == "ladder":
             if family_layout(src, "ladder") is None:
@@ -449,8 +549,10 @@ def export_raw(src_dir: str | os.PathLike, out_dir: str | os.PathLike,
                 stem = name.rsplit(".", 1)[0]
                 cols = RAW_SCHEMAS[stem]["columns"]
                 df = tables[stem.split("/")[1]]
-                _jsonl(out / name, ({c: _py(v, cols[c]) for c, v in zip(cols, row)}
-                                    for row in df[list(cols)].itertuples(index=False)))
+                _jsonl(
+                    out / name,
+                    ({c: _py(v, cols[c]) for c, v in zip(cols, row)} for row in df[list(cols)].itertuples(index=False)),
+                )
                 written.append(out / name)
         else:
             raise ValueError(f"unknown data family {fam!r} (known: {', '.join(FAMILIES)})")

@@ -157,7 +157,8 @@ def _download(url: str, dest: Path, *, timeout: float = 120.0) -> None:
         tmp.unlink(missing_ok=True)
         raise DownloadError(
             f"{url}: cannot download ({type(e).__name__}); no network? Copy the files from a local folder "
-            "instead (selfconf fetch ... --from DIR, or SELFCONF_EXTERNAL_FROM=DIR)") from None
+            "instead (selfconf fetch ... --from DIR, or SELFCONF_EXTERNAL_FROM=DIR)"
+        ) from None
     os.replace(tmp, dest)
 
 
@@ -170,8 +171,10 @@ def verify_mmlu_pro_file(path: str | os.PathLike, model: str) -> str:
     digest = sha256(path)
     want = MMLU_PRO_SHA256[model]
     if digest != want:
-        raise ChecksumError(f"{path}: SHA-256 {digest}, expected {want} (commit {MMLU_PRO_COMMIT}); the file is "
-                            "corrupt or not the pinned version: delete it and fetch again")
+        raise ChecksumError(
+            f"{path}: SHA-256 {digest}, expected {want} (commit {MMLU_PRO_COMMIT}); the file is "
+            "corrupt or not the pinned version: delete it and fetch again"
+        )
     return digest
 
 
@@ -235,7 +238,9 @@ def fetch_simpleqa(
         source = url
     digest = sha256(full)
     if digest != SIMPLEQA_SHA256:
-        log(f"warning: {full} has SHA-256 {digest}, not the expected {SIMPLEQA_SHA256}; the published file may have changed")
+        log(
+            f"warning: {full} has SHA-256 {digest}, not the expected {SIMPLEQA_SHA256}; the published file may have changed"
+        )
     sample_name = f"simpleqa_sample_{n_items}_seed{sample_seed}.csv" if n_items > 0 else "simpleqa_all.csv"
     sample = d / sample_name
     k = subsample_simpleqa(full, sample, n_items=n_items, seed=sample_seed)
@@ -356,7 +361,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         ),
     )
     s.add_argument("--dest", default=DEFAULT_SIMPLEQA_DIR, help=f"output folder (default {DEFAULT_SIMPLEQA_DIR})")
-    s.add_argument("--from", dest="from_dir", default=None, help=f"copy {SIMPLEQA_FILE} from this folder instead of downloading")
+    s.add_argument(
+        "--from", dest="from_dir", default=None, help=f"copy {SIMPLEQA_FILE} from this folder instead of downloading"
+    )
     s.add_argument("--url", default=SIMPLEQA_URL, help="download URL (default: the published file)")
     s.add_argument("--n-items", type=int, default=1500, help="subsample size (default 1500; 0 = all 4,326)")
     s.add_argument("--sample-seed", type=int, default=0, help="seed of the subsample (default 0)")
@@ -369,8 +376,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         ),
     )
     m.add_argument("--dest", default=DEFAULT_MMLU_PRO_DIR, help=f"output folder (default {DEFAULT_MMLU_PRO_DIR})")
-    m.add_argument("--from", dest="from_dir", default=None, help="copy the 26 CSVs from this folder instead of downloading")
-    m.add_argument("--commit", default=MMLU_PRO_COMMIT, help="repository commit to download from (default: the pinned one)")
+    m.add_argument(
+        "--from", dest="from_dir", default=None, help="copy the 26 CSVs from this folder instead of downloading"
+    )
+    m.add_argument(
+        "--commit", default=MMLU_PRO_COMMIT, help="repository commit to download from (default: the pinned one)"
+    )
     return p
 
 
@@ -379,7 +390,9 @@ def run(args: argparse.Namespace) -> int:
     if args.dataset == "simpleqa":
         if args.n_items < 0:
             raise ValueError(f"--n-items must be >= 0, got {args.n_items}")
-        fetch_simpleqa(args.dest, from_dir=args.from_dir, url=args.url, n_items=args.n_items, sample_seed=args.sample_seed, log=log)
+        fetch_simpleqa(
+            args.dest, from_dir=args.from_dir, url=args.url, n_items=args.n_items, sample_seed=args.sample_seed, log=log
+        )
     else:
         fetch_mmlu_pro_calibration(args.dest, from_dir=args.from_dir, commit=args.commit, log=log)
     return 0

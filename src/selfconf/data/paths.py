@@ -34,9 +34,7 @@ def project_root(start: str | os.PathLike | None = None) -> Path:
     pkg_root = Path(__file__).resolve().parents[3]
     if (pkg_root / "_toc.yml").is_file():
         return pkg_root
-    raise FileNotFoundError(
-        f"cannot find the project root (a folder with _toc.yml) above {here}; set SELFCONF_ROOT"
-    )
+    raise FileNotFoundError(f"cannot find the project root (a folder with _toc.yml) above {here}; set SELFCONF_ROOT")
 
 
 def resolve(path: str | os.PathLike) -> Path:

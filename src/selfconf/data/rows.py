@@ -29,9 +29,10 @@ import csv
 import gzip
 import io
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -53,7 +54,9 @@ def _kind(path: Path) -> tuple[str, bool]:
         return "jsonl", gz
     if last in _CSV_SUFFIXES:
         return last[1:], gz
-    raise ValueError(f"{path}: unknown file type {''.join(path.suffixes) or '(none)'!r}; use .csv, .tsv or .jsonl (optionally .gz)")
+    raise ValueError(
+        f"{path}: unknown file type {''.join(path.suffixes) or '(none)'!r}; use .csv, .tsv or .jsonl (optionally .gz)"
+    )
 
 
 def _text(path: Path, gz: bool) -> str:
@@ -150,7 +153,11 @@ def _arrow_csv(path: Path, kind: str, gz: bool, want: Sequence[str]) -> RowFile 
         return None
     # header first (cheap), so that missing columns are reported by name
     try:
-        with (gzip.open(path, "rt", encoding="utf-8-sig", newline="") if gz else open(path, encoding="utf-8-sig", newline="")) as fh:
+        with (
+            gzip.open(path, "rt", encoding="utf-8-sig", newline="")
+            if gz
+            else open(path, encoding="utf-8-sig", newline="")
+        ) as fh:
             first = fh.readline()
     except (UnicodeDecodeError, OSError, EOFError):
         return None
@@ -166,8 +173,9 @@ def _arrow_csv(path: Path, kind: str, gz: bool, want: Sequence[str]) -> RowFile 
             str(path),
             read_options=pcsv.ReadOptions(column_names=None),
             parse_options=pcsv.ParseOptions(delimiter="\t" if kind == "tsv" else ",", newlines_in_values=True),
-            convert_options=pcsv.ConvertOptions(include_columns=present, column_types=strings,
-                                                strings_can_be_null=False),
+            convert_options=pcsv.ConvertOptions(
+                include_columns=present, column_types=strings, strings_can_be_null=False
+            ),
         )
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowKeyError, OSError):
         return None
@@ -218,7 +226,9 @@ def _jsonl(path: Path, gz: bool, want: Sequence[str], required: Sequence[str]) -
             cols[c].append(rec.get(c))
         lines.append(no)
     present = [c for c in want if c in seen]
-    return RowFile(path, "jsonl", gz, present, {c: cols[c] for c in present}, len(lines), np.array(lines, dtype=np.int64))
+    return RowFile(
+        path, "jsonl", gz, present, {c: cols[c] for c in present}, len(lines), np.array(lines, dtype=np.int64)
+    )
 
 
 def read_file(path: str | Path, want: Sequence[str], required: Sequence[str]) -> RowFile:
@@ -239,8 +249,9 @@ def read_file(path: str | Path, want: Sequence[str], required: Sequence[str]) ->
     if rf is None:
         rf = _python_csv(p, kind, gz, want)
     missing = validate.missing_columns(required, rf.columns)
-    validate.require_columns(p, required, rf.columns,
-                             hint=" (run `selfconf grade` first)" if missing == ["correct"] else "")
+    validate.require_columns(
+        p, required, rf.columns, hint=" (run `selfconf grade` first)" if missing == ["correct"] else ""
+    )
     return rf
 
 
@@ -289,7 +300,10 @@ class Columns:
                 parts.append(v)
         chunks = []
         types = {(c.type if isinstance(c, pa.ChunkedArray) else c.type) for c in parts}
-        numeric = all(pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_null(t) or pa.types.is_boolean(t) for t in types)
+        numeric = all(
+            pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_null(t) or pa.types.is_boolean(t)
+            for t in types
+        )
         target = pa.float64() if numeric and not text else pa.string()
         for c in parts:
             cc = c.chunks if isinstance(c, pa.ChunkedArray) else [c]
@@ -367,7 +381,9 @@ class Columns:
             validate.check_binary(~np.isnan(v) & (v != 0) & (v != 1), self.where, name, lambda i: arr[i].as_py())
             return v
         low = pc.utf8_lower(pc.utf8_trim_whitespace(arr))
-        null = pc.fill_null(pc.or_kleene(pc.is_null(low), pc.is_in(low, value_set=pa.array(NULL_WORDS))), True).to_numpy(zero_copy_only=False)
+        null = pc.fill_null(
+            pc.or_kleene(pc.is_null(low), pc.is_in(low, value_set=pa.array(NULL_WORDS))), True
+        ).to_numpy(zero_copy_only=False)
         t = pc.fill_null(pc.is_in(low, value_set=pa.array(TRUE_WORDS)), False).to_numpy(zero_copy_only=False)
         f = pc.fill_null(pc.is_in(low, value_set=pa.array(FALSE_WORDS)), False).to_numpy(zero_copy_only=False)
         validate.check_binary(~(null | t | f), self.where, name, lambda i: arr[i].as_py())
@@ -376,9 +392,18 @@ class Columns:
         return out
 
 
-_NUMPY_TYPES = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64, "uint8": np.uint8,
-                "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64, "float": np.float32,
-                "double": np.float64}
+_NUMPY_TYPES = {
+    "int8": np.int8,
+    "int16": np.int16,
+    "int32": np.int32,
+    "int64": np.int64,
+    "uint8": np.uint8,
+    "uint16": np.uint16,
+    "uint32": np.uint32,
+    "uint64": np.uint64,
+    "float": np.float32,
+    "double": np.float64,
+}
 
 
 def _numpy(arr) -> np.ndarray:
@@ -416,9 +441,25 @@ def _list_to_arrow(values: list, text: bool = False):
         return pa.array([None if v is None else float(v) for v in values], type=pa.float64())
     if not text and kinds == {bool}:
         return pa.array(values, type=pa.bool_())
-    return pa.array([None if v is None else ("true" if v is True else "false" if v is False else
-                                              v if isinstance(v, str) else json.dumps(v) if isinstance(v, (list, dict)) else str(v))
-                     for v in values], type=pa.string())
+    return pa.array(
+        [
+            None
+            if v is None
+            else (
+                "true"
+                if v is True
+                else "false"
+                if v is False
+                else v
+                if isinstance(v, str)
+                else json.dumps(v)
+                if isinstance(v, (list, dict))
+                else str(v)
+            )
+            for v in values
+        ],
+        type=pa.string(),
+    )
 
 
 def columns_from(files: list[RowFile]) -> Columns:

@@ -44,16 +44,28 @@ from pathlib import Path
 from selfconf.data.paths import DEFAULT_DATA_DIR, resolve
 
 __all__ = [
-    "FAMILIES", "LAYOUTS", "SUBJECTS", "SOURCE_LABELS", "SECTION_FAMILIES", "RESTATING_SECTIONS",
-    "FamilySource", "Sources", "is_reconstruction", "family_layout", "resolve_families",
-    "original_families", "section_sources", "claim_sources",
+    "FAMILIES",
+    "LAYOUTS",
+    "SUBJECTS",
+    "SOURCE_LABELS",
+    "SECTION_FAMILIES",
+    "RESTATING_SECTIONS",
+    "FamilySource",
+    "Sources",
+    "is_reconstruction",
+    "family_layout",
+    "resolve_families",
+    "original_families",
+    "section_sources",
+    "claim_sources",
 ]
 
 #: Ladder subjects (the file names of the ladder package carry them; same as ``selfconf.sections.ladder.SUBJECTS``).
 SUBJECTS = ("haiku45", "sonnet5", "opus48", "fable5")
 
 _LADDER_FILES = tuple(f"ladder/scored-arms-{s}.jsonl" for s in SUBJECTS) + tuple(
-    f"ladder/profiles-{s}.json" for s in SUBJECTS)
+    f"ladder/profiles-{s}.json" for s in SUBJECTS
+)
 _PROBES = ("probes/microprobe", "probes/topic_heldout", "probes/topic_probes")
 
 #: family -> {layout name: files relative to the data folder}.  ``contract`` is the layout of the shipped
@@ -124,8 +136,9 @@ class Sources(Mapping):
         try:
             return self.families[family]
         except KeyError:
-            raise KeyError(f"family {family!r} was not resolved for this page (resolved: "
-                           f"{', '.join(self.families) or 'none'})") from None
+            raise KeyError(
+                f"family {family!r} was not resolved for this page (resolved: {', '.join(self.families) or 'none'})"
+            ) from None
 
     def __iter__(self):
         return iter(self.families)
@@ -186,15 +199,18 @@ def family_layout(data_dir: str | os.PathLike, family: str) -> str | None:
         return None
     if len(touched) > 1:
         shown = "; ".join(f"{name}: {', '.join(present[name])}" for name in touched)
-        raise ValueError(f"{d}: the {family} family is there in two layouts at once ({shown}); "
-                         "keep one (a family is never read from a mix)")
+        raise ValueError(
+            f"{d}: the {family} family is there in two layouts at once ({shown}); "
+            "keep one (a family is never read from a mix)"
+        )
     name = touched[0]
     missing = [f for f in LAYOUTS[family][name] if f not in present[name]]
     if missing:
         raise FileNotFoundError(
             f"{d}: the {family} family is incomplete: missing {', '.join(missing)} "
             f"(found {', '.join(present[name])}); add the missing files or remove the family's files "
-            "to use the reconstruction for it (see data/raw/README.md)")
+            "to use the reconstruction for it (see data/raw/README.md)"
+        )
     return name
 
 
@@ -208,8 +224,9 @@ def _shown(data_dir: str | os.PathLike) -> str:
         return str(p)
 
 
-def resolve_families(data_dir: str | os.PathLike, families: Iterable[str] = FAMILIES,
-                     fallback_dir: str | os.PathLike = DEFAULT_DATA_DIR) -> Sources:
+def resolve_families(
+    data_dir: str | os.PathLike, families: Iterable[str] = FAMILIES, fallback_dir: str | os.PathLike = DEFAULT_DATA_DIR
+) -> Sources:
     """Resolve each family of ``families`` separately: from ``data_dir`` if it is there, else the reconstruction.
 
     Returns a :class:`Sources`.  Raises ``FileNotFoundError`` when ``data_dir`` does not exist, when a family

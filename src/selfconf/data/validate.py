@@ -27,16 +27,35 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 __all__ = [
-    "NULL_WORDS", "TRUE_WORDS", "FALSE_WORDS", "STRICT_TRUE", "STRICT_FALSE", "PERCENT_MAX", "SCALES",
-    "DataError", "FieldError", "at",
-    "binary", "percent_integer", "stated_confidence", "nonempty", "choice", "SeenKeys",
-    "missing_columns", "require_columns", "resolve_scale", "check_binary", "duplicated", "first_duplicate",
+    "NULL_WORDS",
+    "TRUE_WORDS",
+    "FALSE_WORDS",
+    "STRICT_TRUE",
+    "STRICT_FALSE",
+    "PERCENT_MAX",
+    "SCALES",
+    "DataError",
+    "FieldError",
+    "at",
+    "binary",
+    "percent_integer",
+    "stated_confidence",
+    "nonempty",
+    "choice",
+    "SeenKeys",
+    "missing_columns",
+    "require_columns",
+    "resolve_scale",
+    "check_binary",
+    "duplicated",
+    "first_duplicate",
 ]
 
 NULL_WORDS = ("", "nan", "null", "none", "na")
@@ -227,8 +246,9 @@ def missing_columns(required: Iterable[str], present: Iterable[str]) -> list[str
     return [c for c in required if c not in have]
 
 
-def require_columns(source: Any, required: Iterable[str], present: Sequence[str], *, show_present: bool = True,
-                    hint: str = "") -> None:
+def require_columns(
+    source: Any, required: Iterable[str], present: Sequence[str], *, show_present: bool = True, hint: str = ""
+) -> None:
     """Raise ``ValueError("<source>: missing column(s) a, b (has: x, y)<hint>")`` if a required column is absent.
 
     Example: ``require_columns("rows.csv", ["model"], ["model", "x"])`` returns None.
@@ -244,8 +264,9 @@ def _first_rows(mask: np.ndarray, where: Callable[[int], str], k: int = 3) -> st
     return "; ".join(where(int(i)) for i in idx)
 
 
-def resolve_scale(raw: np.ndarray, percent_sign: np.ndarray, scale: str,
-                  where: Callable[[int], str]) -> tuple[str, str]:
+def resolve_scale(
+    raw: np.ndarray, percent_sign: np.ndarray, scale: str, where: Callable[[int], str]
+) -> tuple[str, str]:
     """Check a confidence column and decide its scale; return ``(scale, reason)``.
 
     ``raw`` are the confidences as written (NaN = missing), ``percent_sign`` marks values written
@@ -276,8 +297,10 @@ def resolve_scale(raw: np.ndarray, percent_sign: np.ndarray, scale: str,
         raise ValueError(f"{where(i)}: field 'confidence' = {raw[i]:g} is negative")
     any_percent = bool(percent_sign.any())
     if scale == "unit" and any_percent:
-        raise ValueError(f"{where(int(np.flatnonzero(percent_sign)[0]))}: confidence written with '%' "
-                         "but --confidence-scale unit was given (use percent or auto)")
+        raise ValueError(
+            f"{where(int(np.flatnonzero(percent_sign)[0]))}: confidence written with '%' "
+            "but --confidence-scale unit was given (use percent or auto)"
+        )
     if scale == "auto":
         # the masks below are built only over what can be in them: values at or below 1
         # (fractional ones), and values above 1 or written with % (a whole pass only if needed)

@@ -44,16 +44,18 @@ def run(out: Path, seed: int | None) -> list[str]:
         kwargs = {} if seed is None else {"seed": seed}
         mod.generate(out, **kwargs)
         print(f"[{name}] done in {time.perf_counter() - t0:.1f} s", flush=True)
-        written += [str(p.relative_to(out)) for p in out.rglob("*")
-                    if p.is_file() and before.get(p) != p.stat().st_mtime_ns]
+        written += [
+            str(p.relative_to(out)) for p in out.rglob("*") if p.is_file() and before.get(p) != p.stat().st_mtime_ns
+        ]
     return written
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m selfconf.reconstruct", description=__doc__)
     ap.add_argument("--out", default="data/reconstructed", help="output folder (default data/reconstructed)")
-    ap.add_argument("--check", action="store_true",
-                    help="regenerate into a temporary folder and compare bytes with --out")
+    ap.add_argument(
+        "--check", action="store_true", help="regenerate into a temporary folder and compare bytes with --out"
+    )
     ap.add_argument("--seed", type=int, default=None, help="override each generator's default seed")
     a = ap.parse_args(argv)
     out = resolve(a.out)
@@ -61,8 +63,11 @@ def main(argv=None) -> int:
     if a.check:
         with tempfile.TemporaryDirectory() as tmp:
             files = run(Path(tmp), a.seed)
-            bad = [f for f in sorted(files) if not (out / f).is_file()
-                   or not filecmp.cmp(Path(tmp) / f, out / f, shallow=False)]
+            bad = [
+                f
+                for f in sorted(files)
+                if not (out / f).is_file() or not filecmp.cmp(Path(tmp) / f, out / f, shallow=False)
+            ]
             print(f"total {time.perf_counter() - t0:.1f} s")
             if bad:
                 print("DIFFERENT from the committed files: " + ", ".join(bad))

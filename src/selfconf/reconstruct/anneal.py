@@ -56,9 +56,11 @@ class ModelTable:
         return self.values, c[0].astype(float), c[1].astype(float)
 
     def copy(self) -> ModelTable:
-        return ModelTable(self.name, self.values.copy(),
-                          {k: Part(p.name, p.counts.copy(), p.allowed.copy(), p.fixed_class, p.group)
-                           for k, p in self.parts.items()})
+        return ModelTable(
+            self.name,
+            self.values.copy(),
+            {k: Part(p.name, p.counts.copy(), p.allowed.copy(), p.fixed_class, p.group) for k, p in self.parts.items()},
+        )
 
 
 def interval_penalty(x: float, lo: float, hi: float, core: float = 0.6, weight: float = 1.0) -> float:
@@ -90,11 +92,17 @@ def _pick_row(counts: np.ndarray, rng: np.random.Generator, cls: int | None = No
     return cls, idx
 
 
-def anneal(models: dict[str, ModelTable],
-           model_penalty: Callable[[ModelTable], tuple[float, dict]],
-           global_penalty: Callable[[dict[str, ModelTable], dict[str, dict]], float] | None,
-           rng: np.random.Generator, n_steps: int, t0: float = 1.0, t1: float = 1e-4,
-           exchange_prob: float = 0.15, hard: bool = False) -> tuple[float, dict[str, dict]]:
+def anneal(
+    models: dict[str, ModelTable],
+    model_penalty: Callable[[ModelTable], tuple[float, dict]],
+    global_penalty: Callable[[dict[str, ModelTable], dict[str, dict]], float] | None,
+    rng: np.random.Generator,
+    n_steps: int,
+    t0: float = 1.0,
+    t1: float = 1e-4,
+    exchange_prob: float = 0.15,
+    hard: bool = False,
+) -> tuple[float, dict[str, dict]]:
     """Minimise ``sum(model_penalty) + global_penalty`` by simulated annealing, in place.
 
     With ``hard=True`` a model whose info reports ``det == 0`` (every exact target met) never
@@ -128,7 +136,8 @@ def anneal(models: dict[str, ModelTable],
             if a is None or b is None or not (q.allowed[a[1]] and p.allowed[b[1]]):
                 continue
             if (q.fixed_class is not None and a[0] != q.fixed_class) or (
-                    p.fixed_class is not None and b[0] != p.fixed_class):
+                p.fixed_class is not None and b[0] != p.fixed_class
+            ):
                 continue
             p.counts[a] -= 1
             q.counts[a] += 1

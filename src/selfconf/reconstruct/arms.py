@@ -52,7 +52,9 @@ from typing import Any
 
 import numpy as np
 
+from selfconf.reconstruct.fidelity import ideal_bootstrap, judge
 from selfconf.reconstruct.targets import printed_values
+from selfconf.sections import manipulation as man
 
 __all__ = ["SEED", "LOCAL_MODELS", "generate"]
 
@@ -77,17 +79,29 @@ def _write_csv(path: Path, rows: list[dict]) -> None:
 
 
 # ------------------------------------------------------------------------------------ microprobe
-_T4 = {"glm4:9b": "glm4", "llama3.2:3b": "llama32", "mistral:7b": "mistral7b", "phi4-mini": "phi4mini",
-       "qwen3:8b": "qwen3"}
+_T4 = {
+    "glm4:9b": "glm4",
+    "llama3.2:3b": "llama32",
+    "mistral:7b": "mistral7b",
+    "phi4-mini": "phi4mini",
+    "qwen3:8b": "qwen3",
+}
 
 
 def _microprobe(T: dict[str, float]) -> list[dict]:
     rows = []
     for m in LOCAL_MODELS:
         for claim, key in ((0, "conf_at_0"), (95, "conf_at_95")):
-            rows.append({"model": m, "item_id": "mp-physics-03", "domain": "physics",
-                         "claimed_accuracy_pct": claim, "correct": 0,
-                         "confidence": int(T[f"t4_{_T4[m]}_{key}"])})
+            rows.append(
+                {
+                    "model": m,
+                    "item_id": "mp-physics-03",
+                    "domain": "physics",
+                    "claimed_accuracy_pct": claim,
+                    "correct": 0,
+                    "confidence": int(T[f"t4_{_T4[m]}_{key}"]),
+                }
+            )
     return rows
 
 
@@ -159,7 +173,9 @@ def _topic(rng: np.random.Generator, T: dict[str, float], heldout: list[dict]) -
                 lose = [j for j in np.argsort(false_pct, kind="stable") if yt[j] == 1]
                 yf[lose[: k_true - k_false]] = 0
             ct = np.clip(np.round((40 + 50 * p + rng.normal(0, 12, 16)) / 5) * 5, 0, 100).astype(int)
-            cf = np.clip(np.round((ct + 0.5 * (false_pct - true_pct) + rng.normal(0, 8, 16)) / 5) * 5, 0, 100).astype(int)
+            cf = np.clip(np.round((ct + 0.5 * (false_pct - true_pct) + rng.normal(0, 8, 16)) / 5) * 5, 0, 100).astype(
+                int
+            )
             if m == "llama3.2:3b":
                 # physics (held-out 1/4): wrong in both arms, confidence 0 -> 100 under the false
                 # (high) claim; history (held-out 3/4): right in both arms, 100 -> 0 under the false
@@ -206,10 +222,28 @@ def _topic(rng: np.random.Generator, T: dict[str, float], heldout: list[dict]) -
         for j in range(16):
             b = TOPIC_BINS[bins[j]]
             pid = f"tp-{b}-{j % 2 + 1}"
-            rows.append({"model": m, "probe_id": pid, "bin": b, "arm": "true", "claimed_pct": int(true_pct[j]),
-                         "correct": int(yt[j]), "confidence": int(ct[j])})
-            rows.append({"model": m, "probe_id": pid, "bin": b, "arm": "false", "claimed_pct": int(false_pct[j]),
-                         "correct": int(yf[j]), "confidence": int(cf[j])})
+            rows.append(
+                {
+                    "model": m,
+                    "probe_id": pid,
+                    "bin": b,
+                    "arm": "true",
+                    "claimed_pct": int(true_pct[j]),
+                    "correct": int(yt[j]),
+                    "confidence": int(ct[j]),
+                }
+            )
+            rows.append(
+                {
+                    "model": m,
+                    "probe_id": pid,
+                    "bin": b,
+                    "arm": "false",
+                    "claimed_pct": int(false_pct[j]),
+                    "correct": int(yf[j]),
+                    "confidence": int(cf[j]),
+                }
+            )
     return rows
 
 
@@ -228,8 +262,6 @@ def _auc(y: np.ndarray, s: np.ndarray) -> float:
 def _twostage(rng: np.random.Generator, T: dict[str, float], attempts: int = 25) -> list[dict]:
     """Retry :func:`_twostage_once` until a 4,000-draw paired bootstrap of the pooled contrast lands
     within 0.004 of the printed interval (or keep the closest attempt)."""
-    from selfconf.sections import manipulation as man
-
     lo_t, hi_t = T["twostage_delta_auroc_ci_lo"], T["twostage_delta_auroc_ci_hi"]
     best = None
     for _ in range(attempts):
@@ -275,14 +307,17 @@ def _twostage_once(rng: np.random.Generator, T: dict[str, float]) -> list[dict] 
         return np.array(per), Ap - Ai
 
     def loss(per, d):
-        return (max(0, per.max() - hi_t) + max(0, lo_t - per.min())) * 10 + abs(per.max() - hi_t) + \
-            abs(per.min() - lo_t) + 5 * abs(d - delta_t)
+        return (
+            (max(0, per.max() - hi_t) + max(0, lo_t - per.min())) * 10
+            + abs(per.max() - hi_t)
+            + abs(per.min() - lo_t)
+            + 5 * abs(d - delta_t)
+        )
 
     per, d = stats()
     cur = loss(per, d)
     for _ in range(20000):
-        if (f"{per.min():.2f}" == f"{lo_t:.2f}" and f"{per.max():.2f}" == f"{hi_t:.2f}"
-                and abs(d - delta_t) < 0.002):
+        if f"{per.min():.2f}" == f"{lo_t:.2f}" and f"{per.max():.2f}" == f"{hi_t:.2f}" and abs(d - delta_t) < 0.002:
             break
         if rng.random() < 0.6:  # work on the model/format farthest outside (or nearest) the span ends
             viol = np.maximum(per - hi_t, 0) + np.maximum(lo_t - per, 0)
@@ -307,8 +342,9 @@ def _twostage_once(rng: np.random.Generator, T: dict[str, float]) -> list[dict] 
         for i in range(n_items):
             label = ("correct" if y[m][i] else "incorrect") if lab[m][i] else "unresolved"
             for fmt, c in (("inline", c_in[m][i]), ("posthoc", c_ph[m][i])):
-                rows.append({"model": m, "item_id": f"sqa-{i + 1:03d}", "format": fmt, "label": label,
-                             "confidence": int(c)})
+                rows.append(
+                    {"model": m, "item_id": f"sqa-{i + 1:03d}", "format": fmt, "label": label, "confidence": int(c)}
+                )
     return rows
 
 
@@ -334,9 +370,15 @@ def _regrade(rng: np.random.Generator, T: dict[str, float]) -> list[dict]:
     rows = []
     for k, j in enumerate(order):
         is_self = routes[j] == "llm_self"
-        rows.append({"model": "qwen3:8b", "item_id": f"sqa-{k + 1:04d}", "grade_route": routes[j],
-                     "canonical_correct": int(canon[j]),
-                     "cross_family_correct": int(cross[j - n_other]) if is_self else None})
+        rows.append(
+            {
+                "model": "qwen3:8b",
+                "item_id": f"sqa-{k + 1:04d}",
+                "grade_route": routes[j],
+                "canonical_correct": int(canon[j]),
+                "cross_family_correct": int(cross[j - n_other]) if is_self else None,
+            }
+        )
     return rows
 
 
@@ -355,15 +397,12 @@ def generate(out_dir: Path, claims: Any = None, *, seed: int = SEED, check: bool
     _write_csv(out_dir / "arms" / "regrade.csv", _regrade(rng, T))
     fid: dict = {"generator": "selfconf.reconstruct.arms", "seed": seed}
     if check:
-        from selfconf.reconstruct.fidelity import ideal_bootstrap, judge
-        from selfconf.sections import manipulation as man
-
         vals = man.recompute_all(out_dir, seed=20261130, n_boot=2000)
         fid["claims"] = judge({k: v for k, v in vals.items() if k in T})
-        fid["ideal_bootstrap"] = ideal_bootstrap(
-            lambda **kw: man.recompute_all(out_dir, **kw), fid["claims"])
+        fid["ideal_bootstrap"] = ideal_bootstrap(lambda **kw: man.recompute_all(out_dir, **kw), fid["claims"])
         st = [r["status"] for r in fid["claims"].values()]
         fid["summary"] = {k: st.count(k) for k in sorted(set(st))}
-    (out_dir / "arms" / "fidelity_arms.json").write_text(json.dumps(fid, indent=1, sort_keys=True) + "\n",
-                                                        encoding="utf-8", newline="\n")
+    (out_dir / "arms" / "fidelity_arms.json").write_text(
+        json.dumps(fid, indent=1, sort_keys=True) + "\n", encoding="utf-8", newline="\n"
+    )
     return fid

@@ -44,13 +44,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["clustered_auroc_influence", "clustered_auroc_se", "clustered_contrast_se",
-           "delong_se_from_table", "block_tied_table", "BlockBound", "min_delong_se"]
+__all__ = [
+    "clustered_auroc_influence",
+    "clustered_auroc_se",
+    "clustered_contrast_se",
+    "delong_se_from_table",
+    "block_tied_table",
+    "BlockBound",
+    "min_delong_se",
+]
 
 
 # ----------------------------------------------------------------------------------------
 # 1. item-clustered influence standard errors
 # ----------------------------------------------------------------------------------------
+
 
 def clustered_auroc_influence(score, correct, clusters) -> tuple[float, np.ndarray]:
     """AUROC (ties one half) and its per-cluster influence terms ``S_k`` (module docstring).
@@ -69,8 +77,9 @@ def clustered_auroc_influence(score, correct, clusters) -> tuple[float, np.ndarr
         raise ValueError("both classes are needed for an AUROC")
     v = np.empty(s.size)
     sp = s[y]
-    v[y] = (np.searchsorted(neg, sp, "left") + 0.5 * (np.searchsorted(neg, sp, "right")
-                                                       - np.searchsorted(neg, sp, "left"))) / n0
+    v[y] = (
+        np.searchsorted(neg, sp, "left") + 0.5 * (np.searchsorted(neg, sp, "right") - np.searchsorted(neg, sp, "left"))
+    ) / n0
     sn = s[~y]
     above = n1 - np.searchsorted(pos, sn, "right")
     tied = np.searchsorted(pos, sn, "right") - np.searchsorted(pos, sn, "left")
@@ -99,6 +108,7 @@ def clustered_contrast_se(score_a, score_b, correct, clusters) -> float:
 # ----------------------------------------------------------------------------------------
 # 2. smallest DeLong SE under fixed coverage blocks
 # ----------------------------------------------------------------------------------------
+
 
 def delong_se_from_table(c0, c1) -> tuple[float, float]:
     """AUROC and DeLong SE (mid-rank placements) of a table of counts per score level.
@@ -165,7 +175,7 @@ def _solve_block(x0, y0, a, p, n0, n1, mu, max_tie):
                 jv = jj[dp:]
                 v01 = (y0 + jv - dp + 0.5 * dp) / n1  # placement of each incorrect row of the group
                 v10 = (n0 - (x0 + i - dn) - 0.5 * dn) / n0  # placement of each correct row
-                cost = dn * (w0 * v01 ** 2 - mu * v01 / n0) + dp * w1 * v10 ** 2
+                cost = dn * (w0 * v01**2 - mu * v01 / n0) + dp * w1 * v10**2
                 cand = D[i - dn, : p + 1 - dp] + cost
                 better = cand < E[i, dp:]
                 E[i, dp:][better] = cand[better]
@@ -210,8 +220,9 @@ def _solve_all(sizes, errors, n0, n1, mu, max_tie):
     return total, c0, c1
 
 
-def min_delong_se(block_sizes, block_errors, window: tuple[float, float], *, max_tie: int = 3,
-                  iters: int = 40) -> BlockBound:
+def min_delong_se(
+    block_sizes, block_errors, window: tuple[float, float], *, max_tie: int = 3, iters: int = 40
+) -> BlockBound:
     """Smallest DeLong SE of an AUROC in ``window`` for rows split into fixed coverage blocks.
 
     ``block_sizes`` / ``block_errors``: rows and incorrect rows of each block, top (most

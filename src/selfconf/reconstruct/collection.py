@@ -35,19 +35,40 @@ from pathlib import Path
 
 import numpy as np
 
+from selfconf import panels
 from selfconf.reconstruct.anneal import ModelTable
-from selfconf.reconstruct.frontier import FRONTIER, FrontierPlan, fit_frontier
-from selfconf.reconstruct.local import LOCAL, LOCAL_SPEC, fit_local
+from selfconf.reconstruct.bounds import clustered_auroc_se, clustered_contrast_se
+from selfconf.reconstruct.frontier import FRONTIER, FrontierPlan
+from selfconf.reconstruct.local import LOCAL, LOCAL_SPEC
 from selfconf.reconstruct.targets import Targets
 from selfconf.stats.normal import Z975
 
-__all__ = ["N_ITEMS", "ITEM_IDS", "COLUMNS", "Structure", "build_rows", "write_collection",
-           "FRONTIER_PARSE_FAILURES", "MOONSHOT_FIRST_PARTY"]
+__all__ = [
+    "N_ITEMS",
+    "ITEM_IDS",
+    "COLUMNS",
+    "Structure",
+    "build_rows",
+    "write_collection",
+    "FRONTIER_PARSE_FAILURES",
+    "MOONSHOT_FIRST_PARTY",
+]
 
 N_ITEMS = 1500
 ITEM_IDS = [f"sqa-{i:04d}" for i in range(1, N_ITEMS + 1)]
-COLUMNS = ["tier", "model", "model_id", "item_id", "confidence", "parse_ok", "correct", "refusal",
-           "answer_class", "graded_by", "served_by"]
+COLUMNS = [
+    "tier",
+    "model",
+    "model_id",
+    "item_id",
+    "confidence",
+    "parse_ok",
+    "correct",
+    "refusal",
+    "answer_class",
+    "graded_by",
+    "served_by",
+]
 
 #: 1,500 minus Table 1 n (models not listed parse every item).
 FRONTIER_PARSE_FAILURES = {"google": 39, "alibaba": 3, "zhipu": 7, "mistral": 5}
@@ -98,7 +119,7 @@ def parse_failures(rng: np.random.Generator) -> dict[str, np.ndarray]:
     at = 0
     for m in FRONTIER:
         f = FRONTIER_PARSE_FAILURES.get(m, 0)
-        out[m] = np.sort(perm[at:at + f])
+        out[m] = np.sort(perm[at : at + f])
         at += f
     for tag in LOCAL:
         n = LOCAL_SPEC[tag][0]
@@ -120,8 +141,16 @@ class ModelRows:
     refusal: np.ndarray
 
 
-def assign_model(name: str, mt: ModelTable, part_items: dict[str, np.ndarray], easiness: np.ndarray,
-                 lam: float, rho: float, rng_z: np.random.Generator, rng_u: np.random.Generator) -> ModelRows:
+def assign_model(
+    name: str,
+    mt: ModelTable,
+    part_items: dict[str, np.ndarray],
+    easiness: np.ndarray,
+    lam: float,
+    rho: float,
+    rng_z: np.random.Generator,
+    rng_u: np.random.Generator,
+) -> ModelRows:
     """Hand a fitted table's rows to items, part by part (see module docstring, step 2)."""
     n = easiness.size
     z = rng_z.standard_normal(n)
@@ -144,8 +173,8 @@ def assign_model(name: str, mt: ModelTable, part_items: dict[str, np.ndarray], e
         k_main = int(by_label["main"][1].sum())
         order = pool[np.argsort(-s[pool], kind="stable")]
         n_ref = int(by_label["refusal"].sum())
-        pools["main"] = np.sort(order[:len(order) - n_ref])
-        pools["refusal"] = np.sort(order[len(order) - n_ref:])
+        pools["main"] = np.sort(order[: len(order) - n_ref])
+        pools["refusal"] = np.sort(order[len(order) - n_ref :])
         assert k_main <= len(pools["main"])
     for label, items in pools.items():
         counts = by_label[label]
@@ -165,8 +194,9 @@ def assign_model(name: str, mt: ModelTable, part_items: dict[str, np.ndarray], e
     return ModelRows(parse_ok, correct, conf, refusal)
 
 
-def answer_classes(rows: dict[str, ModelRows], order: list[str], struct: Structure,
-                   rng: np.random.Generator) -> dict[str, np.ndarray]:
+def answer_classes(
+    rows: dict[str, ModelRows], order: list[str], struct: Structure, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
     """Integer answer-class codes per model and item (see module docstring, step 3).
 
     Codes: -1 no answer (parse failure), -2 refusal, 0 gold, 1 the item's variant of the
@@ -200,8 +230,14 @@ def child_seed(ss: np.random.SeedSequence, *path: int) -> np.random.SeedSequence
     return np.random.SeedSequence(entropy=ss.entropy, spawn_key=tuple(ss.spawn_key) + tuple(path))
 
 
-def build_rows(T: Targets, tables: dict[str, ModelTable], plan: FrontierPlan, fails: dict[str, np.ndarray],
-               struct: Structure, seed_seq: np.random.SeedSequence) -> tuple[dict[str, ModelRows], dict[str, np.ndarray]]:
+def build_rows(
+    T: Targets,
+    tables: dict[str, ModelTable],
+    plan: FrontierPlan,
+    fails: dict[str, np.ndarray],
+    struct: Structure,
+    seed_seq: np.random.SeedSequence,
+) -> tuple[dict[str, ModelRows], dict[str, np.ndarray]]:
     """Items for every model's table rows, then answer classes."""
     easiness = np.random.default_rng(child_seed(seed_seq, 0)).standard_normal(N_ITEMS)
     order = FRONTIER + LOCAL
@@ -259,16 +295,21 @@ def collection_table(T: Targets, rows: dict[str, ModelRows], codes: dict[str, np
                 served = "first_party" if i < MOONSHOT_FIRST_PARTY else "aggregator"
             else:
                 served = "first_party"
-            out.append([
-                tier, m, ids[m], ITEM_IDS[i],
-                str(int(r.confidence[i])) if ok else "",
-                str(ok),
-                str(int(r.correct[i])) if ok else "",
-                str(int(r.refusal[i])),
-                _class_token(i, c),
-                graded_by,
-                served,
-            ])
+            out.append(
+                [
+                    tier,
+                    m,
+                    ids[m],
+                    ITEM_IDS[i],
+                    str(int(r.confidence[i])) if ok else "",
+                    str(ok),
+                    str(int(r.correct[i])) if ok else "",
+                    str(int(r.refusal[i])),
+                    _class_token(i, c),
+                    graded_by,
+                    served,
+                ]
+            )
     return out
 
 
@@ -299,25 +340,31 @@ PANEL_GROUPS = {
 }
 
 
-def _panel_frame(rows: dict[str, ModelRows], codes: dict[str, np.ndarray], members) -> "object":
+def _panel_frame(rows: dict[str, ModelRows], codes: dict[str, np.ndarray], members) -> object:
     """Minimal long frame of the panel members for :func:`selfconf.panels.panel_rows`."""
     import pandas as pd
 
     parts = []
     for m in members:
         r = rows[m]
-        parts.append(pd.DataFrame({
-            "model": m, "item_id": np.arange(N_ITEMS), "parse_ok": r.parse_ok,
-            "confidence": r.confidence, "correct": r.correct, "refusal": r.refusal,
-            "answer_class": codes[m],
-        }))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "model": m,
+                    "item_id": np.arange(N_ITEMS),
+                    "parse_ok": r.parse_ok,
+                    "confidence": r.confidence,
+                    "correct": r.correct,
+                    "refusal": r.refusal,
+                    "answer_class": codes[m],
+                }
+            )
+        )
     return pd.concat(parts, ignore_index=True)
 
 
 def panel_values(rows, codes, panel_members: dict[str, tuple[str, ...]]) -> dict[str, dict]:
     """Point estimates of every panel (the book's :func:`selfconf.panels.panel_point_estimates`)."""
-    from selfconf import panels
-
     out = {}
     for name, members in panel_members.items():
         p = panels.panel_rows(_panel_frame(rows, codes, members), members)
@@ -330,19 +377,19 @@ def panel_half_widths(rows, codes, members) -> dict[str, float]:
     bootstrap SE (:func:`.bounds.clustered_auroc_se`, :func:`.bounds.clustered_contrast_se`) of
     the pooled self-AUROC (``self``), the canonical panel AUROC (``panel``) and their paired
     difference (``delta``), on the same rows as :func:`selfconf.panels.panel_analysis`."""
-    from selfconf import panels
-    from selfconf.reconstruct.bounds import clustered_auroc_se, clustered_contrast_se
-
     p = panels.panel_rows(_panel_frame(rows, codes, members), members)
     sig, y, item, _ = p.long(panels.agreement_signal(p, "canonical").astype(float))
     conf = p.long(p.confidence.astype(float))[0]
-    return {"self": Z975 * clustered_auroc_se(conf, y, item),
-            "panel": Z975 * clustered_auroc_se(sig, y, item),
-            "delta": Z975 * clustered_contrast_se(sig, conf, y, item)}
+    return {
+        "self": Z975 * clustered_auroc_se(conf, y, item),
+        "panel": Z975 * clustered_auroc_se(sig, y, item),
+        "delta": Z975 * clustered_contrast_se(sig, conf, y, item),
+    }
 
 
-def _solve(f, lo: float, hi: float, target: tuple[float, float], increasing: bool = True,
-           iters: int = 12, scan: int = 24) -> tuple[float, float]:
+def _solve(
+    f, lo: float, hi: float, target: tuple[float, float], increasing: bool = True, iters: int = 12, scan: int = 24
+) -> tuple[float, float]:
     """x in [lo, hi] with f(x) inside ``target`` (an interval), nearest its centre.
 
     Bisection on the centre (f roughly monotone), then a fine scan around the result because
@@ -376,8 +423,9 @@ US_LOADING = 0.55
 US_CONF_LOADING = 0.85
 
 
-def tune_structure(T: Targets, tables, plan, fails, seed_seq: np.random.SeedSequence,
-                   log=print) -> tuple[Structure, dict]:
+def tune_structure(
+    T: Targets, tables, plan, fails, seed_seq: np.random.SeedSequence, log=print
+) -> tuple[Structure, dict]:
     """Fit the cross-model structure to the panels' agreement AUROCs.
 
     Order (each step leaves the earlier targets untouched):
@@ -388,8 +436,6 @@ def tune_structure(T: Targets, tables, plan, fails, seed_seq: np.random.SeedSequ
     then of mistral (analytic item-clustered SEs, no bootstrap draws).  Every evaluation rebuilds the rows from
     the same seed, so the search is deterministic.
     """
-    from selfconf import panels
-
     members = {k: tuple(v) for k, v in panels.PANELS.items()}
     struct = Structure()
     key = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
@@ -403,6 +449,7 @@ def tune_structure(T: Targets, tables, plan, fails, seed_seq: np.random.SeedSequ
         def set_(x):
             for m in PANEL_GROUPS[group]:
                 getattr(struct, attr)[m] = x
+
         return set_
 
     for m in PANEL_GROUPS["US"]:
@@ -469,8 +516,10 @@ def tune_structure(T: Targets, tables, plan, fails, seed_seq: np.random.SeedSequ
     # members' common loading), then mistral (the only cross-bloc member in no other panel).
     for group, members_set in (("CN", PANEL_GROUPS["CN"]), ("cross_bloc", ("mistral",))):
         k = key[group]
-        printed = {part: 0.5 * (T.value(f"{k}_{cid}_ci_hi") - T.value(f"{k}_{cid}_ci_lo"))
-                   for part, cid in (("self", "self_auroc_pooled"), ("delta", "panel_vs_self_delta"))}
+        printed = {
+            part: 0.5 * (T.value(f"{k}_{cid}_ci_hi") - T.value(f"{k}_{cid}_ci_lo"))
+            for part, cid in (("self", "self_auroc_pooled"), ("delta", "panel_vs_self_delta"))
+        }
 
         def widths_at(x, group=group, members_set=members_set):
             for m in members_set:
@@ -489,10 +538,16 @@ def tune_structure(T: Targets, tables, plan, fails, seed_seq: np.random.SeedSequ
             scored.append((loss(widths_at(x)), float(x)))
         x = min(scored)[1]
         h = widths_at(x)
-        fitted[f"{group}.conf_loading"] = {"x": x, "value": h, "target": printed,
-                                           "measure": "1.96 x item-clustered influence SE"}
-        log(f"  {group} confidence loading = {x:.4f} -> half-widths self {h['self']:.5f} (printed "
-            f"{printed['self']:.4f}), delta {h['delta']:.5f} (printed {printed['delta']:.4f})")
+        fitted[f"{group}.conf_loading"] = {
+            "x": x,
+            "value": h,
+            "target": printed,
+            "measure": "1.96 x item-clustered influence SE",
+        }
+        log(
+            f"  {group} confidence loading = {x:.4f} -> half-widths self {h['self']:.5f} (printed "
+            f"{printed['self']:.4f}), delta {h['delta']:.5f} (printed {printed['delta']:.4f})"
+        )
     # models outside every panel: the mean of the fitted values
     mean_l = float(np.mean([struct.loading[m] for m in struct.loading]))
     mean_q = float(np.mean([struct.variant_rate[m] for m in struct.variant_rate]))
@@ -501,4 +556,3 @@ def tune_structure(T: Targets, tables, plan, fails, seed_seq: np.random.SeedSequ
         struct.variant_rate.setdefault(m, mean_q)
     rows, codes = build_rows(T, tables, plan, fails, struct, seed_seq)
     return struct, panel_values(rows, codes, members)
-

@@ -83,8 +83,19 @@ def table_stats(values: list[int], c0: list[int], c1: list[int], hi_threshold: i
             ece += abs(d)
             gaps.append(d / bin_cnt[b])
     assert lo_v is not None and hi_v is not None  # the loop above reaches both middle positions when n > 0
-    return {"n": n, "k": n1, "mean": sconf / n, "median": (lo_v + hi_v) / 2.0, "brier": brier / n,
-            "ece": ece / n, "gaps": gaps, "auroc": auc, "se": se, "H": H, "W": W}
+    return {
+        "n": n,
+        "k": n1,
+        "mean": sconf / n,
+        "median": (lo_v + hi_v) / 2.0,
+        "brier": brier / n,
+        "ece": ece / n,
+        "gaps": gaps,
+        "auroc": auc,
+        "se": se,
+        "H": H,
+        "W": W,
+    }
 
 
 def auroc_lists(c0: list[float], c1: list[float]) -> float:

@@ -17,11 +17,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from selfconf import metrics
+from selfconf import bootstrap, metrics
+from selfconf.claims.judging import Manifest, fidelity_record, fidelity_records, load_manifest
+from selfconf.claims.judging import judge as _judge
 from selfconf.data.collection import graded
 from selfconf.panels import PANELS, panel_analysis
 from selfconf.reconstruct.bench_age import BENCH_MODELS
-from selfconf.claims.judging import fidelity_records, load_manifest
 from selfconf.reconstruct.targets import Targets
 
 __all__ = ["SECTIONS", "compute_values", "judge", "fidelity_records", "mean_over_seeds"]
@@ -33,8 +34,6 @@ N_BOOT = 2000
 
 
 def _model_stats(g: pd.DataFrame, m: str, rng: np.random.Generator, n_boot: int) -> dict[str, Any]:
-    from selfconf import bootstrap
-
     r = g[g["model"] == m]
     c = metrics.from_percent(r["confidence"].to_numpy())
     y = r["correct"].to_numpy()
@@ -44,13 +43,19 @@ def _model_stats(g: pd.DataFrame, m: str, rng: np.random.Generator, n_boot: int)
     rc = metrics.risk_coverage(c, y, coverages=(1.0, 0.8, 0.6, 0.4, 0.2))
     h, w = metrics.high_conf_counts(c, y, 0.8)
     return {
-        "n": int(len(r)), "acc": 100 * float(y.mean()), "mean_conf": float(r["confidence"].mean()),
+        "n": int(len(r)),
+        "acc": 100 * float(y.mean()),
+        "mean_conf": float(r["confidence"].mean()),
         "median_conf": float(np.median(r["confidence"].to_numpy())),
-        "citl": 100 * metrics.citl(c, y), "brier": metrics.brier(c, y), "ece": metrics.ece(c, y),
-        "auroc": metrics.auroc(c, y), "ci": (ci.low, ci.high),
+        "citl": 100 * metrics.citl(c, y),
+        "brier": metrics.brier(c, y),
+        "ece": metrics.ece(c, y),
+        "auroc": metrics.auroc(c, y),
+        "ci": (ci.low, ci.high),
         "n_nonpositive_bins": int((rel["gap"][occ] <= 0).sum()),
         "risk": {int(round(100 * k)): 100 * v for k, v in rc.items()},
-        "high_n": int(h), "high_wrong": int(w),
+        "high_n": int(h),
+        "high_wrong": int(w),
     }
 
 
@@ -78,8 +83,6 @@ def mean_over_seeds(recompute_fn, select, seeds, n_boot: int, *, spread: bool = 
 
 def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_boot: int = N_BOOT) -> dict[str, float]:
     """Every design / result1 quantity the reconstruction must reproduce, from rows."""
-    from selfconf import bootstrap
-
     ss = np.random.SeedSequence(seed)
     g = graded(df)
     v: dict[str, float] = {}
@@ -88,12 +91,19 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
     models = df.drop_duplicates("model")[["tier", "model"]]
     n_front = int((models["tier"] == "frontier").sum())
     n_local = int((models["tier"] == "local").sum())
-    v.update({
-        "design_n_models": len(models), "design_n_providers": n_front, "design_n_local_models": n_local,
-        "design_models_per_provider": 1, "design_n_items": df["item_id"].nunique(),
-        "design_n_graded_total": len(g), "design_n_graded_frontier": len(front),
-        "design_n_graded_local": len(local), "r1_n_frontier_models": n_front,
-    })
+    v.update(
+        {
+            "design_n_models": len(models),
+            "design_n_providers": n_front,
+            "design_n_local_models": n_local,
+            "design_models_per_provider": 1,
+            "design_n_items": df["item_id"].nunique(),
+            "design_n_graded_total": len(g),
+            "design_n_graded_frontier": len(front),
+            "design_n_graded_local": len(local),
+            "r1_n_frontier_models": n_front,
+        }
+    )
     rngs = dict(zip(TABLE1, (np.random.default_rng(s) for s in ss.spawn(len(TABLE1)))))
     st = {m: _model_stats(g, m, rngs[m], n_boot) for m in TABLE1}
     for m, s in st.items():
@@ -128,7 +138,9 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
     a = front[front["model"] == "anthropic"]
     a_ans = a[a["refusal"] == 0]
     v["r1_anthropic_n_excl_refusals"] = len(a_ans)
-    v["r1_anthropic_self_auroc_excl_refusals"] = metrics.auroc(a_ans["confidence"].to_numpy(float), a_ans["correct"].to_numpy())
+    v["r1_anthropic_self_auroc_excl_refusals"] = metrics.auroc(
+        a_ans["confidence"].to_numpy(float), a_ans["correct"].to_numpy()
+    )
     H = sum(s["high_n"] for s in st.values())
     W = sum(s["high_wrong"] for s in st.values())
     v["r1_highconf_total_n"], v["r1_highconf_wrong_n"] = H, W
@@ -197,9 +209,6 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
 
 def judge(c: dict, x: float | None, by_id: dict) -> tuple[str, float | None]:
     """Status of one claim given its recomputed value, by the book's one rule (:func:`selfconf.claims.judging.judge`)."""
-    from selfconf.claims.judging import Manifest
-    from selfconf.claims.judging import judge as _judge
-
     j = _judge(Manifest(list(by_id.values())), c["id"], x)
     return j.status, j.tolerance
 
@@ -207,8 +216,6 @@ def judge(c: dict, x: float | None, by_id: dict) -> tuple[str, float | None]:
 def fidelity_records(T: Targets, values: dict[str, float]) -> list[dict]:
     """One record per design/result1 claim (plus the moonshot first-party count), in the schema of
     :func:`selfconf.claims.judging.fidelity_record`; a repeat is judged with its canonical claim's value."""
-    from selfconf.claims.judging import fidelity_record
-
     m = T.manifest
     recs = []
     for c in T.raw["claims"]:
@@ -222,8 +229,9 @@ def fidelity_records(T: Targets, values: dict[str, float]) -> list[dict]:
     return recs
 
 
-def risk_coverage_conventions(df: pd.DataFrame, models=("anthropic", "xai", "google"),
-                              coverages=(80, 60, 40, 20)) -> dict[str, dict[str, float]]:
+def risk_coverage_conventions(
+    df: pd.DataFrame, models=("anthropic", "xai", "google"), coverages=(80, 60, 40, 20)
+) -> dict[str, dict[str, float]]:
     """Table 2 error rates (percent) under three covered-set sizes: ceil, round and floor of c x n.
 
     Rows are taken in descending confidence; the reconstruction's tie groups end at
@@ -242,7 +250,11 @@ def risk_coverage_conventions(df: pd.DataFrame, models=("anthropic", "xai", "goo
         n = conf.size
         for cov in coverages:
             x = cov * n / 100
-            ks = {"ceil": math.ceil(round(x, 9)), "round": int(math.floor(x + 0.5)), "floor": int(math.floor(round(x, 9)))}
+            ks = {
+                "ceil": math.ceil(round(x, 9)),
+                "round": int(math.floor(x + 0.5)),
+                "floor": int(math.floor(round(x, 9))),
+            }
             out[f"t2_{m}_err_cov{cov}"] = {name: 100 * float(cum[k]) / k for name, k in ks.items()}
     return out
 

@@ -26,8 +26,17 @@ FRONTIER = ["google", "moonshot", "alibaba", "xai", "deepseek", "zhipu", "openai
 
 #: Correct counts: the unique value (or one of two) compatible with accuracy and CITL
 #: (consistency.md, "Implied integer counts").  google 971 leaves the 490 errors Table 2 needs.
-CORRECT = {"google": 971, "moonshot": 774, "alibaba": 710, "xai": 568, "deepseek": 536,
-           "zhipu": 424, "openai": 250, "mistral": 246, "anthropic": 155}
+CORRECT = {
+    "google": 971,
+    "moonshot": 774,
+    "alibaba": 710,
+    "xai": 568,
+    "deepseek": 536,
+    "zhipu": 424,
+    "openai": 250,
+    "mistral": 246,
+    "anthropic": 155,
+}
 
 #: Models whose reliability diagram has exactly one non-positive bin (ECE > |CITL| in Table 1).
 ONE_NONPOSITIVE_BIN = ("deepseek", "openai")
@@ -45,8 +54,14 @@ GRID = np.arange(0, 101, 5)
 #: its macro average (57.6%).  This allocation was read off a joint search over all nine tables
 #: (then nudged by a few rows); :func:`check_highconf_allocation` verifies it prints as published.
 HIGHCONF_ALLOCATION = {
-    "google": (1379, 438), "moonshot": (948, 373), "alibaba": (1395, 695), "xai": (138, 40),
-    "deepseek": (1361, 844), "zhipu": (1406, 996), "openai": (1132, 935), "mistral": (1451, 1207),
+    "google": (1379, 438),
+    "moonshot": (948, 373),
+    "alibaba": (1395, 695),
+    "xai": (138, 40),
+    "deepseek": (1361, 844),
+    "zhipu": (1406, 996),
+    "openai": (1132, 935),
+    "mistral": (1451, 1207),
     "anthropic": (100, 70),
 }
 
@@ -62,7 +77,8 @@ def check_highconf_allocation(T: Targets) -> dict[str, bool]:
         return lo < x < hi
 
     return {
-        "total": H == T.value("r1_highconf_total_n"), "wrong": W == T.value("r1_highconf_wrong_n"),
+        "total": H == T.value("r1_highconf_total_n"),
+        "wrong": W == T.value("r1_highconf_wrong_n"),
         "pooled_pct": ok(100 * W / H, "r1_highconf_wrong_pooled_pct"),
         "min": ok(min(rates), "r1_highconf_wrong_permodel_min"),
         "max": ok(max(rates), "r1_highconf_wrong_permodel_max"),
@@ -83,9 +99,17 @@ BLOCKS = "ABCDE"
 
 #: off-grid confidences a model may use (at a small cost per row: verbalised confidences heap
 #: on multiples of 5, but 98/99 and the odd 42 do occur)
-EXTRA_VALUES = {"google": (96, 97, 98, 99), "alibaba": (98, 99), "zhipu": (98, 99), "deepseek": (98,),
-                "mistral": (98,), "xai": (62, 68, 72, 78), "anthropic": (42, 62, 72, 78), "moonshot": (82, 88),
-                "openai": (82, 88)}
+EXTRA_VALUES = {
+    "google": (96, 97, 98, 99),
+    "alibaba": (98, 99),
+    "zhipu": (98, 99),
+    "deepseek": (98,),
+    "mistral": (98,),
+    "xai": (62, 68, 72, 78),
+    "anthropic": (42, 62, 72, 78),
+    "moonshot": (82, 88),
+    "openai": (82, 88),
+}
 OFF_GRID_COST = 0.003  # penalty per row stated off the multiples of 5
 W_DET = 10.0  # weight of a deterministic (printed to the last digit) target
 W_SE = 10.0  # weight of the bootstrap-width proxy (exact targets are made hard at the end)
@@ -144,7 +168,7 @@ class FrontierPlan:
         if m not in BLOCK_RANGES:
             return [("all", n, k, (0, 100))]
         needs = risk_coverage_needs(self.T, m, n)
-        cum_m = [x[0] for x in needs] + [n]          # rows covered at 20, 40, 60, 80, 100%
+        cum_m = [x[0] for x in needs] + [n]  # rows covered at 20, 40, 60, 80, 100%
         cum_m = sorted(cum_m)
         # errors: use the middle of each feasible range (a single integer at n = 1,500)
         err = {x[0]: (x[1] + x[2]) // 2 for x in needs}
@@ -256,7 +280,8 @@ def _stats(values, c0, c1) -> dict:
     gaps = (conf[occ] - cor[occ]) / cnt[occ]
     hi = values >= 80
     return {
-        "n": n, "k": c1.sum(),
+        "n": n,
+        "k": c1.sum(),
         "mean": float((values * tot).sum() / n),
         "median": median_table(values, tot),
         "brier": float((c1 * (1 - values / 100) ** 2 + c0 * (values / 100) ** 2).sum() / n),
@@ -264,7 +289,8 @@ def _stats(values, c0, c1) -> dict:
         "gaps": gaps,
         "auroc": auroc_table(values, c0, c1),
         "se": delong_se_table(values, c0, c1),
-        "H": float(tot[hi].sum()), "W": float(c0[hi].sum()),
+        "H": float(tot[hi].sum()),
+        "W": float(c0[hi].sum()),
     }
 
 
@@ -339,14 +365,19 @@ def make_model_penalty(plan: FrontierPlan):
     for m in FRONTIER:
         lo, hi = T.value(f"t1_{m}_self_auroc_ci_lo"), T.value(f"t1_{m}_self_auroc_ci_hi")
         iv[m] = {
-            "mean": T.interval(f"t1_{m}_mean_conf"), "citl": T.interval(f"t1_{m}_citl"),
-            "median": T.value(f"fig1_{m}_median_conf"), "brier": T.interval(f"t1_{m}_brier"),
-            "ece": T.interval(f"t1_{m}_ece"), "auroc": T.interval(f"t1_{m}_self_auroc"),
+            "mean": T.interval(f"t1_{m}_mean_conf"),
+            "citl": T.interval(f"t1_{m}_citl"),
+            "median": T.value(f"fig1_{m}_median_conf"),
+            "brier": T.interval(f"t1_{m}_brier"),
+            "ece": T.interval(f"t1_{m}_ece"),
+            "auroc": T.interval(f"t1_{m}_self_auroc"),
             "se": ((hi - lo) / 3.92 - 0.0004, (hi - lo) / 3.92 + 0.0004),
         }
     iv_excl = T.interval("r1_anthropic_self_auroc_excl_refusals")
-    iv_us = {"anthropic": T.interval("us_within_model_self_auroc_max"),
-             "openai": T.interval("us_within_model_self_auroc_min")}
+    iv_us = {
+        "anthropic": T.interval("us_within_model_self_auroc_max"),
+        "openai": T.interval("us_within_model_self_auroc_min"),
+    }
 
     def pen(mt: ModelTable):
         m = mt.name
@@ -396,10 +427,21 @@ def make_global_penalty(plan: FrontierPlan):
     T = plan.T
     H_t, W_t = T.value("r1_highconf_total_n"), T.value("r1_highconf_wrong_n")
     names_panel = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
-    iv = {k: T.interval(k) for k in (
-        "r1_highconf_wrong_permodel_min", "r1_highconf_wrong_permodel_max", "r1_highconf_wrong_macro_pct",
-        "us_self_auroc_pooled", "cn_self_auroc_pooled", "xb_self_auroc_pooled", "us_self_auroc_ranknorm",
-        "cn_self_auroc_ranknorm", "us_between_model_identity_contribution", "us_within_model_self_auroc_macro")}
+    iv = {
+        k: T.interval(k)
+        for k in (
+            "r1_highconf_wrong_permodel_min",
+            "r1_highconf_wrong_permodel_max",
+            "r1_highconf_wrong_macro_pct",
+            "us_self_auroc_pooled",
+            "cn_self_auroc_pooled",
+            "xb_self_auroc_pooled",
+            "us_self_auroc_ranknorm",
+            "cn_self_auroc_ranknorm",
+            "us_between_model_identity_contribution",
+            "us_within_model_self_auroc_macro",
+        )
+    }
 
     def gpen(models, infos):
         p = 0.0
@@ -428,8 +470,9 @@ def make_global_penalty(plan: FrontierPlan):
     return gpen
 
 
-def fit_frontier(plan: FrontierPlan, rng: np.random.Generator, n_steps: int = 60000,
-                 warm_steps: int = 20000, restarts: int = 3) -> tuple[dict[str, ModelTable], float]:
+def fit_frontier(
+    plan: FrontierPlan, rng: np.random.Generator, n_steps: int = 60000, warm_steps: int = 20000, restarts: int = 3
+) -> tuple[dict[str, ModelTable], float]:
     """Search the nine tables.
 
     1. Per model, up to ``restarts`` independent annealing runs (stopping at the first that
@@ -465,8 +508,10 @@ def fit_frontier(plan: FrontierPlan, rng: np.random.Generator, n_steps: int = 60
         if not bad:
             break
         for m in bad:
+
             def gfix(sub, sub_infos, m=m, infos=infos):
                 return gpen(models, {**infos, **sub_infos})
+
             anneal({m: models[m]}, mpen, gfix, rng, warm_steps // 2, t0=0.2, t1=1e-5)
             infos[m] = mpen(models[m])[1]
     total, _ = anneal(models, mpen, gpen, rng, n_steps // 2, t0=0.02, t1=1e-5, hard=True)

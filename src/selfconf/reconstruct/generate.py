@@ -10,8 +10,10 @@ from typing import Any
 
 import numpy as np
 
+from selfconf.data.collection import load_benchmark_age, load_collection
 from selfconf.panels import PANELS
 from selfconf.reconstruct.bench_age import BENCH_MODELS, benchmark_rows, choose_counts
+from selfconf.reconstruct.bounds import block_tied_table, delong_se_from_table, min_delong_se
 from selfconf.reconstruct.collection import (
     build_rows,
     panel_half_widths,
@@ -20,13 +22,28 @@ from selfconf.reconstruct.collection import (
     write_collection,
     write_csv,
 )
+from selfconf.reconstruct.fidelity import (
+    SECTIONS,
+    compute_values,
+    fidelity_records,
+    mean_over_seeds,
+    risk_coverage_conventions,
+)
 from selfconf.reconstruct.frontier import FRONTIER, FrontierPlan, fit_frontier, frontier_terms
 from selfconf.reconstruct.local import fit_local
 from selfconf.reconstruct.targets import load_targets
 from selfconf.stats.normal import Z975
 
-__all__ = ["DEFAULT_SEED", "KNOWN_CONFLICTS", "RECONSTRUCTION_LIMITS", "generate_collection", "google_ci_evidence",
-           "google_ci_reason", "ceil_rule_closest", "ideal_bootstrap"]
+__all__ = [
+    "DEFAULT_SEED",
+    "KNOWN_CONFLICTS",
+    "RECONSTRUCTION_LIMITS",
+    "generate_collection",
+    "google_ci_evidence",
+    "google_ci_reason",
+    "ceil_rule_closest",
+    "ideal_bootstrap",
+]
 
 #: The reconstruction's seed (the paper's collection was smoke-verified on 2026-07-24).
 DEFAULT_SEED = 20260724
@@ -46,12 +63,16 @@ KNOWN_CONFLICTS: list[dict[str, Any]] = [
         "claims": ["t2_google_err_cov40", "t2_google_err_cov20", "r1_riskcov_google_err20"],
         "convention": "k = ceil(c n) covered rows",
         "reason": "Convention, not data: google has n = 1,461 graded rows.  Covering k = ceil(c n) rows "
-                  "(585 at 40%, 293 at 20%) no integer error count prints 18.7% (109/585 = 18.63%, "
-                  "110/585 = 18.80%) or 15.1% (44/293 = 15.02%, 45/293 = 15.36%).  With k = floor(c n) "
-                  "(584, 292; the book's rule) the printed rates hold, and the reconstruction's tie groups end "
-                  "exactly at floor(c n) (see risk_coverage_conventions).",
-        "evidence": {"n": 1461, "ceil_rows": {"40": 585, "20": 293}, "floor_rows": {"40": 584, "20": 292},
-                     "printed_pct": {"40": 18.7, "20": 15.1}},
+        "(585 at 40%, 293 at 20%) no integer error count prints 18.7% (109/585 = 18.63%, "
+        "110/585 = 18.80%) or 15.1% (44/293 = 15.02%, 45/293 = 15.36%).  With k = floor(c n) "
+        "(584, 292; the book's rule) the printed rates hold, and the reconstruction's tie groups end "
+        "exactly at floor(c n) (see risk_coverage_conventions).",
+        "evidence": {
+            "n": 1461,
+            "ceil_rows": {"40": 585, "20": 293},
+            "floor_rows": {"40": 584, "20": 292},
+            "printed_pct": {"40": 18.7, "20": 15.1},
+        },
     },
 ]
 
@@ -115,11 +136,11 @@ def google_ci_evidence(T) -> dict:
     """Evidence for the google interval conflict: blocks, smallest DeLong SE, implied SE."""
     import math
 
-    from selfconf.reconstruct.bounds import block_tied_table, delong_se_from_table, min_delong_se
-
     n = int(T.value("t1_google_n"))
     cum_rows = [math.floor(round(c * n / 100, 9)) for c in GOOGLE_COVERAGES]
-    cum_err = [round(T.value(f"t2_google_err_cov{c}") * k / 100) for c, k in zip(GOOGLE_COVERAGES, cum_rows, strict=True)]
+    cum_err = [
+        round(T.value(f"t2_google_err_cov{c}") * k / 100) for c, k in zip(GOOGLE_COVERAGES, cum_rows, strict=True)
+    ]
     sizes = np.diff([0] + cum_rows).tolist()
     errors = np.diff([0] + cum_err).tolist()
     window = T.interval("t1_google_self_auroc")
@@ -129,10 +150,15 @@ def google_ci_evidence(T) -> dict:
     a = T.value("t1_google_self_auroc")
     tied_auroc, tied_se = delong_se_from_table(*block_tied_table(sizes, errors))
     return {
-        "block_rows": sizes, "block_errors": errors, "auroc_window": list(window),
-        "min_delong_se": res.se, "min_delong_se_auroc": res.auroc,
-        "min_delong_se_lower_bound": res.lower_bound, "max_tie": res.max_tie,
-        "block_tied_se": tied_se, "block_tied_auroc": tied_auroc,
+        "block_rows": sizes,
+        "block_errors": errors,
+        "auroc_window": list(window),
+        "min_delong_se": res.se,
+        "min_delong_se_auroc": res.auroc,
+        "min_delong_se_lower_bound": res.lower_bound,
+        "max_tie": res.max_tie,
+        "block_tied_se": tied_se,
+        "block_tied_auroc": tied_auroc,
         "printed_implied_se": (hi - lo) / (2 * z),
         "expected_ci_at_min_se": [a - z * res.se, a + z * res.se],
         "printed_ci": [lo, hi],
@@ -146,13 +172,19 @@ def ideal_bootstrap(df, bench, T, seed: int) -> dict:
     functions), :data:`IDEAL_SEEDS` runs of :data:`IDEAL_DRAWS` draws; the seeds come from
     ``SeedSequence([seed, 1])`` (never the book's page seed).
     """
-    from selfconf.reconstruct.fidelity import SECTIONS, compute_values, mean_over_seeds
-
     seeds = np.random.SeedSequence([seed, 1]).generate_state(IDEAL_SEEDS).tolist()
-    wanted = [c["id"] for c in T.raw["claims"]
-              if c["section"] in SECTIONS and c["kind"] == "bootstrap" and not c.get("same_as")]
-    return mean_over_seeds(lambda **kw: compute_values(df, bench, **kw),
-                           lambda values: [cid for cid in wanted if cid in values], seeds, IDEAL_DRAWS, spread=True)
+    wanted = [
+        c["id"]
+        for c in T.raw["claims"]
+        if c["section"] in SECTIONS and c["kind"] == "bootstrap" and not c.get("same_as")
+    ]
+    return mean_over_seeds(
+        lambda **kw: compute_values(df, bench, **kw),
+        lambda values: [cid for cid in wanted if cid in values],
+        seeds,
+        IDEAL_DRAWS,
+        spread=True,
+    )
 
 
 def _json_default(x):
@@ -163,8 +195,7 @@ def _json_default(x):
     raise TypeError(type(x))
 
 
-def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print,
-                        fidelity: bool = True) -> dict:
+def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print, fidelity: bool = True) -> dict:
     """Write ``collection.csv``, ``benchmark_age.csv`` and ``fidelity_collection.json`` to ``out_dir``."""
     t_start = time.perf_counter()
     out = Path(out_dir)
@@ -175,8 +206,9 @@ def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print
     fails = parse_failures(np.random.default_rng(s_fail))
     plan = FrontierPlan(T, {m: len(fails[m]) for m in FRONTIER})
     log("fitting frontier tables ...")
-    tables, objective = fit_frontier(plan, np.random.default_rng(s_front), n_steps=JOINT_STEPS,
-                                     warm_steps=WARM_STEPS, restarts=RESTARTS)
+    tables, objective = fit_frontier(
+        plan, np.random.default_rng(s_front), n_steps=JOINT_STEPS, warm_steps=WARM_STEPS, restarts=RESTARTS
+    )
     log(f"  objective {objective:.4f}")
     log("fitting local tables ...")
     tables.update(fit_local(np.random.default_rng(s_local)))
@@ -196,8 +228,11 @@ def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print
     n_rows = write_collection(out / "collection.csv", T, rows, codes)
     sqa = {m: (int(rows[m].parse_ok.sum()), int((rows[m].correct == 1).sum())) for m in BENCH_MODELS}
     counts = choose_counts(T, sqa)
-    write_csv(out / "benchmark_age.csv", ["model", "item_id", "benchmark", "correct"],
-              benchmark_rows(counts, np.random.default_rng(s_bench)))
+    write_csv(
+        out / "benchmark_age.csv",
+        ["model", "item_id", "benchmark", "correct"],
+        benchmark_rows(counts, np.random.default_rng(s_bench)),
+    )
     gen_seconds = time.perf_counter() - t_start
     log(f"wrote {n_rows:,} collection rows in {gen_seconds:.1f} s")
     report = {
@@ -205,24 +240,29 @@ def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print
         "seed": seed,
         "python": platform.python_version(),
         "numpy": np.__version__,
-        "structure": {"loading": struct.loading, "variant_rate": struct.variant_rate,
-                      "wrong_sharing": struct.wrong_sharing,
-                      "conf_loading": struct.conf_loading,
-                      "conf_loading_by_model": struct.conf_loading_by_model,
-                      "popular_wrong_beta": [struct.popular_wrong_a, struct.popular_wrong_b]},
+        "structure": {
+            "loading": struct.loading,
+            "variant_rate": struct.variant_rate,
+            "wrong_sharing": struct.wrong_sharing,
+            "conf_loading": struct.conf_loading,
+            "conf_loading_by_model": struct.conf_loading_by_model,
+            "popular_wrong_beta": [struct.popular_wrong_a, struct.popular_wrong_b],
+        },
         "panel_interval_widths": widths,
         "parse_failures": {m: int(len(fails[m])) for m in fails},
         "benchmark_age_counts": counts,
         "table_terms": [
-            {"term": name, "value": float(v), "lo": float(lo), "hi": float(hi),
-             "status": ("n/a" if lo != lo else ("hit" if lo <= v <= hi else "miss"))}
+            {
+                "term": name,
+                "value": float(v),
+                "lo": float(lo),
+                "hi": float(hi),
+                "status": ("n/a" if lo != lo else ("hit" if lo <= v <= hi else "miss")),
+            }
             for name, v, lo, hi in frontier_terms(plan, tables)
         ],
     }
     if fidelity:
-        from selfconf.data.collection import load_benchmark_age, load_collection
-        from selfconf.reconstruct.fidelity import compute_values, fidelity_records, risk_coverage_conventions
-
         df, _ = load_collection(out)
         bench = load_benchmark_age(out)
         values = compute_values(df, bench, seed=seed)
@@ -240,10 +280,14 @@ def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print
         ev = google_ci_evidence(T)
         limits[0]["evidence"] = ev
         limits[0]["reason"] = google_ci_reason(ev)
-        limits[0]["closest_attainable"] = {"t1_google_self_auroc_ci_lo": ev["expected_ci_at_min_se"][0],
-                                           "t1_google_self_auroc_ci_hi": ev["expected_ci_at_min_se"][1]}
-        log(f"google interval bound in {time.perf_counter() - t_bound:.1f} s: min DeLong SE "
-            f"{ev['min_delong_se']:.5f} vs printed-implied {ev['printed_implied_se']:.5f}")
+        limits[0]["closest_attainable"] = {
+            "t1_google_self_auroc_ci_lo": ev["expected_ci_at_min_se"][0],
+            "t1_google_self_auroc_ci_hi": ev["expected_ci_at_min_se"][1],
+        }
+        log(
+            f"google interval bound in {time.perf_counter() - t_bound:.1f} s: min DeLong SE "
+            f"{ev['min_delong_se']:.5f} vs printed-implied {ev['printed_implied_se']:.5f}"
+        )
         report["reconstruction_limits"] = limits
         summary: dict[str, int] = {}
         for r in recs:
@@ -251,7 +295,8 @@ def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print
         report["summary"] = summary
         log("fidelity: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.items())))
     (out / "fidelity_collection.json").write_text(
-        json.dumps(report, indent=1, sort_keys=True, default=_json_default) + "\n", encoding="utf-8")
+        json.dumps(report, indent=1, sort_keys=True, default=_json_default) + "\n", encoding="utf-8"
+    )
     return report
 
 

@@ -71,8 +71,10 @@ from typing import Any
 
 import numpy as np
 
-from selfconf.reconstruct.fidelity import IDEAL_N_BOOT, IDEAL_SEEDS, ideal_bootstrap, judge
+from selfconf.reconstruct import arms
+from selfconf.reconstruct.fidelity import ideal_bootstrap, judge
 from selfconf.reconstruct.targets import printed_values
+from selfconf.sections import ladder as lad
 from selfconf.stats.normal import Z975
 
 __all__ = ["SEED", "SUBJECTS", "BINS", "ARMS", "generate", "build_subject", "write_bundle"]
@@ -86,9 +88,27 @@ SUBJECT_NAMES = {
     "fable5": "Claude Fable 5 (claude-fable-5)",
 }
 BINS = (
-    "numerical", "logic", "physics", "history", "code", "probability", "chemistry",
-    "biology", "geography", "law", "medicine", "economics", "literature", "music",
-    "sports", "linguistics", "astronomy", "geology", "mythology", "film", "recent-events",
+    "numerical",
+    "logic",
+    "physics",
+    "history",
+    "code",
+    "probability",
+    "chemistry",
+    "biology",
+    "geography",
+    "law",
+    "medicine",
+    "economics",
+    "literature",
+    "music",
+    "sports",
+    "linguistics",
+    "astronomy",
+    "geology",
+    "mythology",
+    "film",
+    "recent-events",
 )
 ARMS = ("off", "placebo", "core", "shuffled")
 N_BINS = len(BINS)
@@ -113,36 +133,97 @@ EXPLORATORY_RUNG = "opus48"
 CONFIRMATORY = "sonnet5"
 
 _SUBJECT_DESIGN: dict[str, dict[str, Any]] = {
-    "haiku45": dict(correct={"off": 503, "placebo": 505, "core": 508, "shuffled": 500}, n_fail=10,
-                    abstain_per_arm=8, trap_abstain=0.6, bin_spread=0.16, conf_mean=88.0,
-                    copy={"off": 0.35, "placebo": 0.45, "shuffled": 0.35}, oracle_target=None),
-    "sonnet5": dict(correct={"off": 498, "placebo": 504, "core": 504, "shuffled": 495}, n_fail=16,
-                    abstain_per_arm=15, trap_abstain=0.7, bin_spread=None, conf_mean=97.0, noise_sd=7.0,
-                    disc={"off": 0.8, "placebo": 1.2, "core": 2.5, "shuffled": 1.5}, shared=0.9,
-                    copy={"off": 0.38, "placebo": 0.96, "shuffled": 0.96}, oracle_target=None,
-                    joint_share=0.5, accept_worse=0.0005, attempts=16, boot_tol=0.0025, polish_boot=8000,
-                    adapt={"paired_core_placebo": ("copy", "placebo", 0.8, 0.0, 0.995),
-                           "paired_core_off": ("copy", "off", 0.8, 0.0, 0.995),
-                           "paired_core_shuffled": ("copy", "shuffled", 0.8, 0.0, 0.995)},
-                    item_beta=(50, 50)),
-    "opus48": dict(correct={"off": 522, "placebo": 521, "core": 524, "shuffled": 519}, n_fail=8,
-                   abstain_per_arm={"off": 40, "placebo": 38, "core": 43, "shuffled": 40}, trap_abstain=0.8,
-                   bin_spread=0.15, conf_mean=93.0,
-                   copy={"off": 0.35, "placebo": 0.45, "shuffled": 0.0}, anti={"shuffled": 0.6},
-                   oracle_target=0.745, attempts=25, boot_tol=0.006, polish_boot=8000,
-                   adapt={"auroc_core": ("abstain", "core", -30, 20, 56),
-                          "auroc_shuffled": ("abstain", "shuffled", -30, 20, 56),
-                          "unpaired_core_shuffled": ("anti", "shuffled", -0.6, 0.0, 0.95)}),
-    "fable5": dict(correct={"off": 529, "placebo": 528, "core": 531, "shuffled": 527}, n_fail=6,
-                   abstain_per_arm=10, trap_abstain=0.85, bin_spread=0.20, conf_mean=95.0,
-                   copy={"off": 0.35, "placebo": 0.45, "shuffled": 0.35}, oracle_target=None),
+    "haiku45": dict(
+        correct={"off": 503, "placebo": 505, "core": 508, "shuffled": 500},
+        n_fail=10,
+        abstain_per_arm=8,
+        trap_abstain=0.6,
+        bin_spread=0.16,
+        conf_mean=88.0,
+        copy={"off": 0.35, "placebo": 0.45, "shuffled": 0.35},
+        oracle_target=None,
+    ),
+    "sonnet5": dict(
+        correct={"off": 498, "placebo": 504, "core": 504, "shuffled": 495},
+        n_fail=16,
+        abstain_per_arm=15,
+        trap_abstain=0.7,
+        bin_spread=None,
+        conf_mean=97.0,
+        noise_sd=7.0,
+        disc={"off": 0.8, "placebo": 1.2, "core": 2.5, "shuffled": 1.5},
+        shared=0.9,
+        copy={"off": 0.38, "placebo": 0.96, "shuffled": 0.96},
+        oracle_target=None,
+        joint_share=0.5,
+        accept_worse=0.0005,
+        attempts=16,
+        boot_tol=0.0025,
+        polish_boot=8000,
+        adapt={
+            "paired_core_placebo": ("copy", "placebo", 0.8, 0.0, 0.995),
+            "paired_core_off": ("copy", "off", 0.8, 0.0, 0.995),
+            "paired_core_shuffled": ("copy", "shuffled", 0.8, 0.0, 0.995),
+        },
+        item_beta=(50, 50),
+    ),
+    "opus48": dict(
+        correct={"off": 522, "placebo": 521, "core": 524, "shuffled": 519},
+        n_fail=8,
+        abstain_per_arm={"off": 40, "placebo": 38, "core": 43, "shuffled": 40},
+        trap_abstain=0.8,
+        bin_spread=0.15,
+        conf_mean=93.0,
+        copy={"off": 0.35, "placebo": 0.45, "shuffled": 0.0},
+        anti={"shuffled": 0.6},
+        oracle_target=0.745,
+        attempts=25,
+        boot_tol=0.006,
+        polish_boot=8000,
+        adapt={
+            "auroc_core": ("abstain", "core", -30, 20, 56),
+            "auroc_shuffled": ("abstain", "shuffled", -30, 20, 56),
+            "unpaired_core_shuffled": ("anti", "shuffled", -0.6, 0.0, 0.95),
+        },
+    ),
+    "fable5": dict(
+        correct={"off": 529, "placebo": 528, "core": 531, "shuffled": 527},
+        n_fail=6,
+        abstain_per_arm=10,
+        trap_abstain=0.85,
+        bin_spread=0.20,
+        conf_mean=95.0,
+        copy={"off": 0.35, "placebo": 0.45, "shuffled": 0.35},
+        oracle_target=None,
+    ),
 }
 
 #: Confirmatory subject's per-bin accuracy ladder (pooled over arms and replicates, parsed rows),
 #: as target proportions for the 21 bins in :data:`BINS` order.  Chosen so that the realised
 #: sample SD prints 0.195 and the range 0.15-1.00 (see fidelity file).
-_SONNET_BIN_ACC = (1.00, 0.93, 0.98, 0.85, 0.94, 0.84, 0.92, 0.74, 0.92, 0.98, 0.93,
-                   0.91, 0.95, 0.88, 0.74, 0.50, 0.88, 0.92, 0.84, 0.99, 0.15)
+_SONNET_BIN_ACC = (
+    1.00,
+    0.93,
+    0.98,
+    0.85,
+    0.94,
+    0.84,
+    0.92,
+    0.74,
+    0.92,
+    0.98,
+    0.93,
+    0.91,
+    0.95,
+    0.88,
+    0.74,
+    0.50,
+    0.88,
+    0.92,
+    0.84,
+    0.99,
+    0.15,
+)
 
 
 # ------------------------------------------------------------------------------------------ io
@@ -165,8 +246,9 @@ def _auc_hist(pos: np.ndarray, neg: np.ndarray) -> float:
 
 def _auc(y: np.ndarray, s: np.ndarray) -> float:
     s = s.astype(int)
-    return _auc_hist(np.bincount(s[y == 1], minlength=101).astype(float),
-                     np.bincount(s[y == 0], minlength=101).astype(float))
+    return _auc_hist(
+        np.bincount(s[y == 1], minlength=101).astype(float), np.bincount(s[y == 0], minlength=101).astype(float)
+    )
 
 
 def _brier(y: np.ndarray, s: np.ndarray) -> float:
@@ -269,8 +351,9 @@ def _largest_remainder(weights: np.ndarray, total: int, cap: np.ndarray) -> np.n
     return out
 
 
-def _bin_targets(rng: np.random.Generator, name: str, design: dict, n_ok_bin: np.ndarray, total: int,
-                 sd_target: float | None = None):
+def _bin_targets(
+    rng: np.random.Generator, name: str, design: dict, n_ok_bin: np.ndarray, total: int, sd_target: float | None = None
+):
     if name == CONFIRMATORY:
         acc = np.array(_SONNET_BIN_ACC)
     else:
@@ -298,7 +381,8 @@ def _bin_targets(rng: np.random.Generator, name: str, design: dict, n_ok_bin: np
             widen = sd < sd_target
             lo = np.nonzero(mid & (a_ < m) & (k > 0))[0]
             hi = np.nonzero(mid & (a_ > m) & (k < n_ok_bin))[0]
-            j_lo = int(rng.choice(lo)); j_hi = int(rng.choice(hi))
+            j_lo = int(rng.choice(lo))
+            j_hi = int(rng.choice(hi))
             step = 1 if widen else -1
             if not widen and (k[j_hi] == 0 or k[j_lo] >= n_ok_bin[j_lo]):
                 continue
@@ -361,8 +445,12 @@ def _assign_correctness(rng: np.random.Generator, S: _Subject, design: dict, ora
 
             def keep(S_):
                 acc = _bin_acc(S_)
-                return (abs(acc.std(ddof=1) - sd_t) < 0.00045 and f"{acc.min():.2f}" == f"{lo_t:.2f}"
-                        and f"{acc.max():.2f}" == f"{hi_t:.2f}")
+                return (
+                    abs(acc.std(ddof=1) - sd_t) < 0.00045
+                    and f"{acc.min():.2f}" == f"{lo_t:.2f}"
+                    and f"{acc.max():.2f}" == f"{hi_t:.2f}"
+                )
+
         _tune_oracle(rng, S, oracle_target, cross_bin=True, keep=keep)
 
 
@@ -379,8 +467,15 @@ def _bin_acc(S: _Subject) -> np.ndarray:
     return np.bincount(S.bin_of, weights=c, minlength=N_BINS) / np.bincount(S.bin_of, weights=m, minlength=N_BINS)
 
 
-def _tune_oracle(rng: np.random.Generator, S: _Subject, target: float, cross_bin: bool,
-                 tol: float = 0.00035, max_iter: int = 30000, keep=None):
+def _tune_oracle(
+    rng: np.random.Generator,
+    S: _Subject,
+    target: float,
+    cross_bin: bool,
+    tol: float = 0.00035,
+    max_iter: int = 30000,
+    keep=None,
+):
     """Greedy swaps of two whole item x replicate cells (their correctness in all four arms, when
     both cells parsed in the same arms) within a bin (or across bins when ``cross_bin``) until the
     oracle AUROC is within ``tol`` of ``target``.  Arm totals never change."""
@@ -441,8 +536,13 @@ def _initial_confidences(rng: np.random.Generator, S: _Subject, design: dict):
     for a in [core] + [k for k in range(A) if k != core]:
         own = rng.normal(0, design.get("noise_sd", 6.0), size=(I, R))
         sh = design.get("shared", 0.5)
-        lat = (mu + disc.get(ARMS[a], 6.0) * (S.correct[a] - 0.85) + item_eff[:, None]
-               + sh * noise + math.sqrt(1 - sh * sh) * own)
+        lat = (
+            mu
+            + disc.get(ARMS[a], 6.0) * (S.correct[a] - 0.85)
+            + item_eff[:, None]
+            + sh * noise
+            + math.sqrt(1 - sh * sh) * own
+        )
         S.conf[a] = np.where(S.answered()[a], _snap(lat), -1)
         if a != core:
             share = design["copy"].get(ARMS[a], 0.0)
@@ -514,14 +614,24 @@ def _update(S: _Subject, targets: dict, cur: dict, a: int) -> dict:
     return new
 
 
-def _search_confidences(rng: np.random.Generator, S: _Subject, targets: dict, decimals: dict,
-                        max_iter: int = 200000, joint_share: float = 0.0, accept_worse: float = 0.002,
-                        strict: bool = True) -> bool:
+def _search_confidences(
+    rng: np.random.Generator,
+    S: _Subject,
+    targets: dict,
+    decimals: dict,
+    max_iter: int = 200000,
+    joint_share: float = 0.0,
+    accept_worse: float = 0.002,
+    strict: bool = True,
+) -> bool:
     """Greedy one-grid-step moves of single answered confidences until every target rounds to its
     printed value (with a 10% safety margin inside the rounding interval)."""
     core = ARMS.index("core")
-    arms_touched = sorted({k[1] for k in targets} | {k[2] for k in targets if k[0] == "diff"}
-                          | ({core} if any(k[0] == "paired" for k in targets) else set()))
+    arms_touched = sorted(
+        {k[1] for k in targets}
+        | {k[2] for k in targets if k[0] == "diff"}
+        | ({core} if any(k[0] == "paired" for k in targets) else set())
+    )
     cur = _current(S, targets)
     loss = _loss(cur, targets, decimals)
     cells = {a: np.argwhere(S.answered()[a]) for a in arms_touched}
@@ -562,8 +672,10 @@ def _search_confidences(rng: np.random.Generator, S: _Subject, targets: dict, de
                 S.conf[a, i, r] = v
     if not strict:
         return False
-    raise RuntimeError(f"{S.name}: confidence search did not converge: " +
-                       ", ".join(f"{k}={cur[k]:.4f} (target {targets[k]})" for k in targets))
+    raise RuntimeError(
+        f"{S.name}: confidence search did not converge: "
+        + ", ".join(f"{k}={cur[k]:.4f} (target {targets[k]})" for k in targets)
+    )
 
 
 # --------------------------------------------------------------------------------------- profiles
@@ -609,9 +721,15 @@ def _profiles(rng: np.random.Generator, S: _Subject, rho_target: float, rho_deci
     else:
         raise RuntimeError(f"{S.name}: placebo Spearman stuck at {cur:.5f} (target {rho_target})")
     r2 = lambda v: [round(float(x), 2) for x in v]  # noqa: E731
-    return {"subject": S.name, "model": SUBJECT_NAMES[S.name], "bins": list(BINS),
-            "core": r2(core), "placebo": r2(placebo), "shuffled": r2(shuffled),
-            "note": "Per-bin accuracy profiles injected into the calibration slot (reconstruction)."}
+    return {
+        "subject": S.name,
+        "model": SUBJECT_NAMES[S.name],
+        "bins": list(BINS),
+        "core": r2(core),
+        "placebo": r2(placebo),
+        "shuffled": r2(shuffled),
+        "note": "Per-bin accuracy profiles injected into the calibration slot (reconstruction).",
+    }
 
 
 # ------------------------------------------------------------------------------------- per subject
@@ -675,8 +793,15 @@ class _BootState:
                 M[:, k_new] += w
 
 
-def _try_move(rng: np.random.Generator, S: _Subject, arms: list[int], cells: dict[int, np.ndarray],
-              targets: dict, decimals: dict, cur_det: dict):
+def _try_move(
+    rng: np.random.Generator,
+    S: _Subject,
+    arms: list[int],
+    cells: dict[int, np.ndarray],
+    targets: dict,
+    decimals: dict,
+    cur_det: dict,
+):
     """Propose one confidence step (±5 or ±10 points) on a random answered cell and apply it when
     every deterministic target still rounds to its printed value.  Returns ``(arm, item, rep, old,
     new, targets after)`` or ``None`` (nothing changed)."""
@@ -694,8 +819,16 @@ def _try_move(rng: np.random.Generator, S: _Subject, arms: list[int], cells: dic
     return a, i, r, old, new, det
 
 
-def _polish_bootstrap(rng: np.random.Generator, S: _Subject, name: str, targets: dict, decimals: dict,
-                      bt: dict[str, tuple[float, float]], n_boot: int = 3000, max_iter: int = 12000) -> float:
+def _polish_bootstrap(
+    rng: np.random.Generator,
+    S: _Subject,
+    name: str,
+    targets: dict,
+    decimals: dict,
+    bt: dict[str, tuple[float, float]],
+    n_boot: int = 3000,
+    max_iter: int = 12000,
+) -> float:
     """Greedy single-confidence moves that bring the large-B percentile intervals onto the printed
     ones while every deterministic target keeps rounding to its printed value.  Returns the final
     largest endpoint miss (computed with this state's fixed draws)."""
@@ -722,9 +855,11 @@ def _polish_bootstrap(rng: np.random.Generator, S: _Subject, name: str, targets:
                 out[f"paired_core_{arm}"] = tuple(np.quantile(d, [0.025, 0.975]))
             return out
         c, sh = au["core"], au["shuffled"]
-        return {"auroc_core": tuple(np.quantile(c, [0.025, 0.975])),
-                "auroc_shuffled": tuple(np.quantile(sh, [0.025, 0.975])),
-                "unpaired_core_shuffled": tuple(np.quantile(c - sh, [0.025, 0.975]))}
+        return {
+            "auroc_core": tuple(np.quantile(c, [0.025, 0.975])),
+            "auroc_shuffled": tuple(np.quantile(sh, [0.025, 0.975])),
+            "unpaired_core_shuffled": tuple(np.quantile(c - sh, [0.025, 0.975])),
+        }
 
     def loss(iv):
         return sum((iv[k][j] - v[j]) ** 2 for k, v in bt.items() for j in (0, 1))
@@ -797,8 +932,15 @@ def _paired_clustered_se(S: _Subject, a: int) -> tuple[float, float]:
     return a_c - a_x, float(np.sqrt(C / (C - 1) * (d @ d)))
 
 
-def _polish_clustered_se(rng: np.random.Generator, S: _Subject, targets: dict, decimals: dict,
-                         bt: dict[str, tuple[float, float]], max_iter: int = 20000, tol: float = 0.005) -> float:
+def _polish_clustered_se(
+    rng: np.random.Generator,
+    S: _Subject,
+    targets: dict,
+    decimals: dict,
+    bt: dict[str, tuple[float, float]],
+    max_iter: int = 20000,
+    tol: float = 0.005,
+) -> float:
     """Confirmatory subject: single-confidence moves that bring each paired contrast's item-clustered
     SE onto the SE its printed interval implies, ``(hi - lo) / (2 z_0.975)``, while every
     deterministic target keeps rounding to its printed value.
@@ -842,21 +984,30 @@ def _polish_clustered_se(rng: np.random.Generator, S: _Subject, targets: dict, d
 def _boot_targets_for(name: str, T: dict[str, float]) -> dict[str, tuple[float, float]]:
     """Printed bootstrap intervals the generator aims its large-B check (:func:`_boot_check`) at."""
     if name == CONFIRMATORY:
-        return {"paired_core_placebo": (T["ladder_core_vs_placebo_delta_ci_lo"], T["ladder_core_vs_placebo_delta_ci_hi"]),
-                "paired_core_off": (T["ladder_core_vs_off_delta_ci_lo"], T["ladder_core_vs_off_delta_ci_hi"]),
-                "paired_core_shuffled": (T["ladder_shuffled_paired_delta_ci_lo"], T["ladder_shuffled_paired_delta_ci_hi"])}
+        return {
+            "paired_core_placebo": (T["ladder_core_vs_placebo_delta_ci_lo"], T["ladder_core_vs_placebo_delta_ci_hi"]),
+            "paired_core_off": (T["ladder_core_vs_off_delta_ci_lo"], T["ladder_core_vs_off_delta_ci_hi"]),
+            "paired_core_shuffled": (T["ladder_shuffled_paired_delta_ci_lo"], T["ladder_shuffled_paired_delta_ci_hi"]),
+        }
     if name == EXPLORATORY_RUNG:
-        return {"auroc_core": (T["expl_rung_core_auroc_ci_lo"], T["expl_rung_core_auroc_ci_hi"]),
-                "auroc_shuffled": (T["expl_rung_shuffled_auroc_ci_lo"], T["expl_rung_shuffled_auroc_ci_hi"]),
-                "unpaired_core_shuffled": (T["expl_rung_core_minus_shuffled_delta_ci_lo"],
-                                           T["expl_rung_core_minus_shuffled_delta_ci_hi"])}
+        return {
+            "auroc_core": (T["expl_rung_core_auroc_ci_lo"], T["expl_rung_core_auroc_ci_hi"]),
+            "auroc_shuffled": (T["expl_rung_shuffled_auroc_ci_lo"], T["expl_rung_shuffled_auroc_ci_hi"]),
+            "unpaired_core_shuffled": (
+                T["expl_rung_core_minus_shuffled_delta_ci_lo"],
+                T["expl_rung_core_minus_shuffled_delta_ci_hi"],
+            ),
+        }
     return {}
 
 
 def _boot_p_targets_for(name: str, T: dict[str, float]) -> dict[str, float]:
     """Printed two-sided bootstrap p-values of the confirmatory contrasts (attempt selection only)."""
     if name == CONFIRMATORY:
-        return {"paired_core_placebo": T["ladder_core_vs_placebo_p_raw"], "paired_core_off": T["ladder_core_vs_off_p_raw"]}
+        return {
+            "paired_core_placebo": T["ladder_core_vs_placebo_p_raw"],
+            "paired_core_off": T["ladder_core_vs_off_p_raw"],
+        }
     return {}
 
 
@@ -901,9 +1052,16 @@ def build_subject(name: str, rng: np.random.Generator, T: dict[str, float]) -> t
                 S.abstained[:] = False
                 _assign_abstentions(rng, S, design)
         _initial_confidences(rng, S, design)
-        ok = _search_confidences(rng, S, tg, dec, joint_share=design.get("joint_share", 0.0),
-                                 accept_worse=design.get("accept_worse", 0.002), strict=not bt,
-                                 max_iter=100000 if bt else 200000)
+        ok = _search_confidences(
+            rng,
+            S,
+            tg,
+            dec,
+            joint_share=design.get("joint_share", 0.0),
+            accept_worse=design.get("accept_worse", 0.002),
+            strict=not bt,
+            max_iter=100000 if bt else 200000,
+        )
         if not bt:
             break
         if not ok:  # this attempt missed a deterministic target: discard it
@@ -935,7 +1093,9 @@ def build_subject(name: str, rng: np.random.Generator, T: dict[str, float]) -> t
             S.polish_miss = _polish_bootstrap(rng, S, name, tg, dec, bt, n_boot=design.get("polish_boot", 3000))
         got = _boot_check(S)
         S.boot_miss = float(max(abs(got[k][j] - v[j]) for k, v in bt.items() for j in (0, 1)))
-    rho_id = f"ladder_placebo_rho_{ {'haiku45': 'haiku', 'sonnet5': 'sonnet', 'opus48': 'opus', 'fable5': 'fable'}[name] }"
+    rho_id = (
+        f"ladder_placebo_rho_{ {'haiku45': 'haiku', 'sonnet5': 'sonnet', 'opus48': 'opus', 'fable5': 'fable'}[name] }"
+    )
     rho_dec = 4 if name == "sonnet5" else 3
     prof = _profiles(rng, S, T[rho_id], rho_dec)
     return S, prof
@@ -968,10 +1128,23 @@ def _rows(S: _Subject) -> list[dict]:
                     ok = bool(S.ok[a, i, r])
                     ab = bool(S.abstained[a, i, r])
                     conf = int(S.conf[a, i, r]) if ok and not ab else None
-                    row = dict(status="ok" if ok else "parse_error", abstained=ab, confidence=conf,
-                               correct=bool(S.correct[a, i, r]) if ok else False)
-                rows.append({"subject": S.name, "item_id": item_id, "bin": bin_name, "arm": arm,
-                             "replicate": r + 1, "is_trap": is_trap, **row})
+                    row = dict(
+                        status="ok" if ok else "parse_error",
+                        abstained=ab,
+                        confidence=conf,
+                        correct=bool(S.correct[a, i, r]) if ok else False,
+                    )
+                rows.append(
+                    {
+                        "subject": S.name,
+                        "item_id": item_id,
+                        "bin": bin_name,
+                        "arm": arm,
+                        "replicate": r + 1,
+                        "is_trap": is_trap,
+                        **row,
+                    }
+                )
         if not is_trap:
             scored += 1
     return rows
@@ -999,8 +1172,6 @@ FIDELITY_N_BOOT = 2000
 
 def recompute(data_dir: Path, seed: int = FIDELITY_SEED, n_boot: int = FIDELITY_N_BOOT) -> dict[str, float]:
     """Every ladder claim recomputed from the written files with the book's analysis code."""
-    from selfconf.sections import ladder as lad
-
     frames = {s_: lad.load_scored_arms(data_dir, s_) for s_ in SUBJECTS}
     out: dict[str, float] = {}
     st = lad.rung_status(frames).set_index("subject")
@@ -1019,8 +1190,11 @@ def recompute(data_dir: Path, seed: int = FIDELITY_SEED, n_boot: int = FIDELITY_
     out["ladder_n_items_battery"] = int(conf["item_id"].nunique())
     out["ladder_n_bins"] = int(conf["bin"].nunique())
     cc = lad.confirmatory_contrasts(conf, n_boot, seed).set_index("contrast")
-    for arm, key in (("placebo", "ladder_core_vs_placebo"), ("off", "ladder_core_vs_off"),
-                     ("shuffled", "ladder_shuffled_paired")):
+    for arm, key in (
+        ("placebo", "ladder_core_vs_placebo"),
+        ("off", "ladder_core_vs_off"),
+        ("shuffled", "ladder_shuffled_paired"),
+    ):
         r = cc.loc[f"core-{arm}"]
         out[f"{key}_delta"] = float(r["delta"])
         out[f"{key}_delta_ci_lo"] = float(r["ci_low"])
@@ -1055,8 +1229,9 @@ def recompute(data_dir: Path, seed: int = FIDELITY_SEED, n_boot: int = FIDELITY_
     return out
 
 
-def generate(out_dir: Path, claims: Any = None, *, seed: int = SEED, check: bool = True,
-             with_arms: bool = True) -> dict:
+def generate(
+    out_dir: Path, claims: Any = None, *, seed: int = SEED, check: bool = True, with_arms: bool = True
+) -> dict:
     """Write the ladder bundle under ``out_dir / 'ladder'`` and return the fidelity dict.
 
     With ``with_arms`` (default) the probe and limitation-arm files are generated as well
@@ -1076,18 +1251,31 @@ def generate(out_dir: Path, claims: Any = None, *, seed: int = SEED, check: bool
     ladder_dir = out_dir / "ladder"
     write_bundle(ladder_dir, subjects)
     fidelity: dict = {
-        "generator": "selfconf.reconstruct.ladder", "seed": seed,
-        "choices": {"confirmatory_subject": CONFIRMATORY, "exploratory_rung": EXPLORATORY_RUNG,
-                    "demoted_rung_order": list(DEMOTED_ORDER),
-                    "placebo_correlation": "Spearman (average ranks), placebo vs CORE profile over 21 bins",
-                    "bin_acc_sd": "sample SD (ddof=1) over 21 bins"},
+        "generator": "selfconf.reconstruct.ladder",
+        "seed": seed,
+        "choices": {
+            "confirmatory_subject": CONFIRMATORY,
+            "exploratory_rung": EXPLORATORY_RUNG,
+            "demoted_rung_order": list(DEMOTED_ORDER),
+            "placebo_correlation": "Spearman (average ranks), placebo vs CORE profile over 21 bins",
+            "bin_acc_sd": "sample SD (ddof=1) over 21 bins",
+        },
         "generator_bootstrap_check": {
-            name: {"n_boot": 4000, "attempt": getattr(S, "boot_attempt", None),
-                   "attempt_misses": getattr(S, "attempt_log", None), "knobs": getattr(S, "knobs", None),
-                   "max_endpoint_miss": getattr(S, "boot_miss", None),
-                   "intervals": {k: [round(v[0], 4), round(v[1], 4)] for k, v in _boot_check(S).items()
-                                 if k in _boot_targets_for(name, T)}}
-            for name, (S, _) in subjects.items() if _boot_targets_for(name, T)},
+            name: {
+                "n_boot": 4000,
+                "attempt": getattr(S, "boot_attempt", None),
+                "attempt_misses": getattr(S, "attempt_log", None),
+                "knobs": getattr(S, "knobs", None),
+                "max_endpoint_miss": getattr(S, "boot_miss", None),
+                "intervals": {
+                    k: [round(v[0], 4), round(v[1], 4)]
+                    for k, v in _boot_check(S).items()
+                    if k in _boot_targets_for(name, T)
+                },
+            }
+            for name, (S, _) in subjects.items()
+            if _boot_targets_for(name, T)
+        },
     }
     if check:
         vals = recompute(out_dir)
@@ -1096,11 +1284,10 @@ def generate(out_dir: Path, claims: Any = None, *, seed: int = SEED, check: bool
         fidelity["ideal_bootstrap"] = ideal_bootstrap(lambda **kw: recompute(out_dir, **kw), fidelity["claims"])
         st = [r["status"] for r in fidelity["claims"].values()]
         fidelity["summary"] = {k: st.count(k) for k in sorted(set(st))}
-    (ladder_dir / "fidelity_ladder.json").write_text(json.dumps(fidelity, indent=1, sort_keys=True) + "\n",
-                                                      encoding="utf-8", newline="\n")
+    (ladder_dir / "fidelity_ladder.json").write_text(
+        json.dumps(fidelity, indent=1, sort_keys=True) + "\n", encoding="utf-8", newline="\n"
+    )
     if with_arms:
-        from selfconf.reconstruct import arms
-
         fidelity["arms"] = arms.generate(out_dir, check=check)
     return fidelity
 

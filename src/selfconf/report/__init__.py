@@ -9,24 +9,24 @@ The public names of :mod:`selfconf.report.core` are importable from here: ``from
 
 from selfconf.report.core import (
     CI_METRICS,
+    COVERAGES,
+    HIGH_CONF,
+    JSON_MODEL_KEYS,
+    SCALES,
+    LoadedRows,
+    ReportTable,
+    Rows,
     compute,
     compute_records,
     compute_report,
-    COVERAGES,
     coverage_key,
     format_table,
-    HIGH_CONF,
     from_frame,
-    JSON_MODEL_KEYS,
     load_rows,
-    LoadedRows,
     prepare_frame,
-    ReportTable,
     report_json,
     resolve_scale,
-    Rows,
     rows_from_frame,
-    SCALES,
 )
 
 __all__ = [

@@ -60,21 +60,41 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         ),
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="CSV/TSV/JSONL files (optionally .gz) of graded rows")
-    p.add_argument("--confidence-scale", choices=SCALES, default="auto",
-                   help="scale of the confidence column: auto (default; rule below), percent = 0-100, unit = 0-1")
+    p.add_argument(
+        "--confidence-scale",
+        choices=SCALES,
+        default="auto",
+        help="scale of the confidence column: auto (default; rule below), percent = 0-100, unit = 0-1",
+    )
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--n-boot", type=int, default=2000, help="bootstrap draws for every interval (default 2000)")
-    p.add_argument("--resampling", choices=RESAMPLING, default="rows",
-                   help="rows (default): the row bootstrap; poisson: the Poisson bootstrap (an independent Poisson(1) "
-                        "weight per row; agrees to O(1/n), about a quarter faster at 1M rows)")
+    p.add_argument(
+        "--resampling",
+        choices=RESAMPLING,
+        default="rows",
+        help="rows (default): the row bootstrap; poisson: the Poisson bootstrap (an independent Poisson(1) "
+        "weight per row; agrees to O(1/n), about a quarter faster at 1M rows)",
+    )
     p.add_argument("--ece-bins", type=int, default=10, help="number of ECE bins (default 10)")
-    p.add_argument("--ece-binning", choices=("equal_width", "equal_mass"), default="equal_width",
-                   help="equal_width (default) or equal_mass bins (about n/B rows each; tied confidences share a bin)")
-    p.add_argument("--ece-edge", choices=("upper", "lower"), default="upper",
-                   help="bin of a confidence exactly on an edge: upper (default, the book's rule) or lower "
-                        "(scikit-learn's and Guo et al.'s)")
-    p.add_argument("--by", metavar="COLUMN", default=None,
-                   help="also report every metric per model and value of this category column (e.g. subject)")
+    p.add_argument(
+        "--ece-binning",
+        choices=("equal_width", "equal_mass"),
+        default="equal_width",
+        help="equal_width (default) or equal_mass bins (about n/B rows each; tied confidences share a bin)",
+    )
+    p.add_argument(
+        "--ece-edge",
+        choices=("upper", "lower"),
+        default="upper",
+        help="bin of a confidence exactly on an edge: upper (default, the book's rule) or lower "
+        "(scikit-learn's and Guo et al.'s)",
+    )
+    p.add_argument(
+        "--by",
+        metavar="COLUMN",
+        default=None,
+        help="also report every metric per model and value of this category column (e.g. subject)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON (proportions on the 0-1 scale) instead of the table")
     p.add_argument("--html", metavar="FILE", default=None, help="also write a self-contained offline HTML report")
     return p
@@ -111,9 +131,15 @@ def run(args: argparse.Namespace) -> int:
     if args.ece_bins < 1:
         raise ValueError(f"--ece-bins must be >= 1, got {args.ece_bins}")
     rows = load_rows(args.paths, confidence_scale=args.confidence_scale, by=args.by)
-    tab = compute_records(rows, seed=args.seed, n_boot=args.n_boot, ece_bins=args.ece_bins,
-                          ece_binning=args.ece_binning, ece_edge=args.ece_edge,
-                          resampling=getattr(args, "resampling", "rows"))
+    tab = compute_records(
+        rows,
+        seed=args.seed,
+        n_boot=args.n_boot,
+        ece_bins=args.ece_bins,
+        ece_binning=args.ece_binning,
+        ece_edge=args.ece_edge,
+        resampling=getattr(args, "resampling", "rows"),
+    )
     if args.json:
         print(json.dumps(report_json(tab), indent=2, allow_nan=False))
     else:

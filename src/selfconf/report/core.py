@@ -54,12 +54,16 @@ Entry points: :func:`from_frame` (pandas) and :func:`run` (the command line, whi
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+# selfconf.metrics, selfconf.bootstrap, selfconf.data.rows and selfconf.stats.summary are imported in the
+# functions that use them, so that `selfconf --help` and a bad flag answer without loading scipy and pyarrow
+# (no import cycle is involved: tests/test_layers.py checks there is none)
 from selfconf.data import validate
 from selfconf.data.validate import SCALES, resolve_scale
 from selfconf.stats.streams import stream
@@ -99,27 +103,65 @@ REQUIRED = ("model", "item_id", "confidence", "correct")
 #: Bootstrap schemes of the intervals (``--resampling``): the row bootstrap and the Poisson bootstrap.
 RESAMPLING = ("rows", "poisson")
 #: Metrics reported with a percentile bootstrap interval (``<metric>_ci_low`` / ``_ci_high``).
-CI_METRICS = ("accuracy", "mean_confidence", "citl", "brier", "ece", "smooth_ece", "auroc",
-              "high_conf_error_rate", "aurc")
+CI_METRICS = (
+    "accuracy",
+    "mean_confidence",
+    "citl",
+    "brier",
+    "ece",
+    "smooth_ece",
+    "auroc",
+    "high_conf_error_rate",
+    "aurc",
+)
 EXCLUSION_REASONS = ("missing_confidence", "missing_correct", "refusal_without_confidence")
 
 #: Keys of every object in the ``models`` (and ``groups``) lists of ``--json``, in order.
 JSON_MODEL_KEYS = (
-    "model", "group", "n", "rows",
-    "accuracy", "accuracy_ci_low", "accuracy_ci_high",
-    "mean_confidence", "mean_confidence_ci_low", "mean_confidence_ci_high",
+    "model",
+    "group",
+    "n",
+    "rows",
+    "accuracy",
+    "accuracy_ci_low",
+    "accuracy_ci_high",
+    "mean_confidence",
+    "mean_confidence_ci_low",
+    "mean_confidence_ci_high",
     "median_confidence",
-    "citl", "citl_ci_low", "citl_ci_high",
-    "brier", "brier_ci_low", "brier_ci_high",
-    "ece", "ece_ci_low", "ece_ci_high",
-    "smooth_ece", "smooth_ece_ci_low", "smooth_ece_ci_high", "smooth_ece_bandwidth",
-    "auroc", "auroc_ci_low", "auroc_ci_high",
-    "high_conf_error_rate", "high_conf_error_rate_ci_low", "high_conf_error_rate_ci_high", "high_conf_n",
+    "citl",
+    "citl_ci_low",
+    "citl_ci_high",
+    "brier",
+    "brier_ci_low",
+    "brier_ci_high",
+    "ece",
+    "ece_ci_low",
+    "ece_ci_high",
+    "smooth_ece",
+    "smooth_ece_ci_low",
+    "smooth_ece_ci_high",
+    "smooth_ece_bandwidth",
+    "auroc",
+    "auroc_ci_low",
+    "auroc_ci_high",
+    "high_conf_error_rate",
+    "high_conf_error_rate_ci_low",
+    "high_conf_error_rate_ci_high",
+    "high_conf_n",
     "refusal_rate",
-    "aurc", "aurc_ci_low", "aurc_ci_high",
-    "risk_coverage", "risk_coverage_min", "risk_coverage_max", "risk_coverage_curve",
-    "excluded", "excluded_share", "warning",
-    "reliability", "smooth_reliability",
+    "aurc",
+    "aurc_ci_low",
+    "aurc_ci_high",
+    "risk_coverage",
+    "risk_coverage_min",
+    "risk_coverage_max",
+    "risk_coverage_curve",
+    "excluded",
+    "excluded_share",
+    "warning",
+    "reliability",
+    "smooth_reliability",
 )
 _SMOOTH_GRID = np.linspace(0.0, 1.0, 51)
 
@@ -174,8 +216,10 @@ def _rows_from_columns(cols, *, confidence_scale: str, by: str | None, inputs: l
     if dup is not None:
         i, j = dup
         item_name = cols.identifiers("item_id")[1][item[i]]
-        raise ValueError(f"{cols.where(i)}: duplicate row for model {models[model[i]]!r}, item_id {item_name!r} "
-                         f"(first at {cols.where(j)})")
+        raise ValueError(
+            f"{cols.where(i)}: duplicate row for model {models[model[i]]!r}, item_id {item_name!r} "
+            f"(first at {cols.where(j)})"
+        )
     raw, pct = cols.number("confidence")
     scale, reason = resolve_scale(raw, pct, confidence_scale, cols.where)
     conf = raw / 100.0 if scale == "percent" else raw.copy()
@@ -203,12 +247,14 @@ def load_rows(paths: Sequence[str | Path], *, confidence_scale: str = "auto", by
         raise ValueError("no input files given")
     want = list(REQUIRED) + ["refusal"] + ([by] if by else [])
     files = [read_file(p, want, REQUIRED) for p in paths]
-    return _rows_from_columns(columns_from(files), confidence_scale=confidence_scale, by=by,
-                              inputs=[str(p) for p in paths])
+    return _rows_from_columns(
+        columns_from(files), confidence_scale=confidence_scale, by=by, inputs=[str(p) for p in paths]
+    )
 
 
-def rows_from_frame(df: pd.DataFrame, *, confidence_scale: str = "auto", by: str | None = None,
-                    source: str = "frame") -> Rows:
+def rows_from_frame(
+    df: pd.DataFrame, *, confidence_scale: str = "auto", by: str | None = None, source: str = "frame"
+) -> Rows:
     """Validate an in-memory frame like :func:`load_rows`; errors name ``source`` and the row (0-based).
 
     Example: ``rows_from_frame(pd.DataFrame({"model": ["a"], "item_id": [1], "confidence": [0.7],
@@ -232,8 +278,9 @@ def rows_from_frame(df: pd.DataFrame, *, confidence_scale: str = "auto", by: str
             data[c] = [None if (v is None or (isinstance(v, float) and math.isnan(v))) else v for v in df[c].tolist()]
         if c in ("model", "item_id", by) and not isinstance(data[c], list) and not pa.types.is_string(data[c].type):
             data[c] = [None if (v is None or (isinstance(v, float) and math.isnan(v))) else v for v in df[c].tolist()]
-    rf = RowFile(Path(source), "frame", False, [str(c) for c in df.columns], data, len(df),
-                 np.arange(len(df), dtype=np.int64))
+    rf = RowFile(
+        Path(source), "frame", False, [str(c) for c in df.columns], data, len(df), np.arange(len(df), dtype=np.int64)
+    )
     return _rows_from_columns(columns_from([rf]), confidence_scale=confidence_scale, by=by, inputs=[source])
 
 
@@ -259,7 +306,9 @@ def _level_codes(conf: np.ndarray, raw: np.ndarray, scale: str) -> tuple[np.ndar
     return lv, code.reshape(-1).astype(np.int64)
 
 
-def _cell_counts(unit: np.ndarray, code: np.ndarray, y: np.ndarray, n_units: int, k: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def _cell_counts(
+    unit: np.ndarray, code: np.ndarray, y: np.ndarray, n_units: int, k: int
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Per unit: (level indices used, pos counts, neg counts)."""
     cells = (unit * k + code) * 2 + y
     if n_units * k * 2 <= 50_000_000:
@@ -291,8 +340,19 @@ def _nan() -> float:
     return float("nan")
 
 
-def _unit_stats(lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, *, rng: np.random.Generator, n_boot: int,
-                level: float, ece_bins: int, ece_binning: str, ece_edge: str, resampling: str = "rows") -> dict[str, Any]:
+def _unit_stats(
+    lv: np.ndarray,
+    pos: np.ndarray,
+    neg: np.ndarray,
+    *,
+    rng: np.random.Generator,
+    n_boot: int,
+    level: float,
+    ece_bins: int,
+    ece_binning: str,
+    ece_edge: str,
+    resampling: str = "rows",
+) -> dict[str, Any]:
     """Point estimates, intervals and curves of one unit (a model, or a model x group).
 
     The observed counts are evaluated in the same batch as the first chunk of draws (row 0), and
@@ -347,8 +407,9 @@ def _unit_stats(lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, *, rng: np.ran
         r[name] = {k: float(v) for k, v in zip(key, point[name][0])}
     curve = metrics.risk_coverage_curve(lv, pos, neg)
     r["risk_coverage_curve"] = {"coverage": curve["coverage"].tolist(), "risk": curve["risk"].tolist()}
-    rel = metrics.reliability_bins(np.repeat(lv, pos + neg), _expand_correct(pos, neg), ece_bins,
-                                   edge=ece_edge, binning=ece_binning)
+    rel = metrics.reliability_bins(
+        np.repeat(lv, pos + neg), _expand_correct(pos, neg), ece_bins, edge=ece_edge, binning=ece_binning
+    )
     occ = rel["n"] > 0
     r["reliability"] = {k: [float(x) for x in rel[k][occ]] for k in ("lo", "hi", "mean_conf", "acc")}
     r["reliability"]["n"] = [int(x) for x in rel["n"][occ]]
@@ -360,9 +421,13 @@ def _unit_stats(lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, *, rng: np.ran
         lo[undefined] = hi[undefined] = np.nan
     else:  # every draw was empty (a unit of one or two rows, say)
         lo = hi = np.full(_SMOOTH_GRID.size, np.nan)
-    r["smooth_reliability"] = {"t": _SMOOTH_GRID.tolist(), "accuracy": [_f(x) for x in sm["accuracy"]],
-                               "low": [_f(x) for x in lo], "high": [_f(x) for x in hi],
-                               "density": [_f(x) for x in sm["density"]]}
+    r["smooth_reliability"] = {
+        "t": _SMOOTH_GRID.tolist(),
+        "accuracy": [_f(x) for x in sm["accuracy"]],
+        "low": [_f(x) for x in lo],
+        "high": [_f(x) for x in hi],
+        "density": [_f(x) for x in sm["density"]],
+    }
     return r
 
 
@@ -451,8 +516,17 @@ class ReportTable(list):
         return tab
 
 
-def compute(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10, ece_binning: str = "equal_width",
-            ece_edge: str = "upper", level: float = 0.95, resampling: str = "rows") -> pd.DataFrame:
+def compute(
+    rows: Rows,
+    *,
+    seed: int = 0,
+    n_boot: int = 2000,
+    ece_bins: int = 10,
+    ece_binning: str = "equal_width",
+    ece_edge: str = "upper",
+    level: float = 0.95,
+    resampling: str = "rows",
+) -> pd.DataFrame:
     """Every report statistic, one row per model (sorted by name), then per (model, group) with ``--by``.
 
     Columns are :data:`JSON_MODEL_KEYS`; ``attrs`` holds the settings.  A model whose every row
@@ -465,13 +539,29 @@ def compute(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10
 
     Example: ``compute(load_rows(["rows.csv"]), n_boot=200)["auroc"]``.
     """
-    return compute_records(rows, seed=seed, n_boot=n_boot, ece_bins=ece_bins, ece_binning=ece_binning,
-                           ece_edge=ece_edge, level=level, resampling=resampling).to_frame()
+    return compute_records(
+        rows,
+        seed=seed,
+        n_boot=n_boot,
+        ece_bins=ece_bins,
+        ece_binning=ece_binning,
+        ece_edge=ece_edge,
+        level=level,
+        resampling=resampling,
+    ).to_frame()
 
 
-def compute_records(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: int = 10,
-                    ece_binning: str = "equal_width", ece_edge: str = "upper", level: float = 0.95,
-                    resampling: str = "rows") -> ReportTable:
+def compute_records(
+    rows: Rows,
+    *,
+    seed: int = 0,
+    n_boot: int = 2000,
+    ece_bins: int = 10,
+    ece_binning: str = "equal_width",
+    ece_edge: str = "upper",
+    level: float = 0.95,
+    resampling: str = "rows",
+) -> ReportTable:
     """:func:`compute` without pandas: the same rows as a :class:`ReportTable` (list of dicts + ``attrs``).
 
     Definition and reference: :func:`compute` (Chernets 2026, Tables 1–2; Efron & Tibshirani 1993).
@@ -533,8 +623,9 @@ def compute_records(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: 
     for uo in unit_of_row:
         n_rows_u += np.bincount(uo, minlength=n_units)
         if not all_used:
-            reason_u += np.bincount(uo[excluded] * n_reason + reasons[excluded],
-                                    minlength=n_units * n_reason).reshape(n_units, n_reason)
+            reason_u += np.bincount(uo[excluded] * n_reason + reasons[excluded], minlength=n_units * n_reason).reshape(
+                n_units, n_reason
+            )
         if ref_known is not None:
             ref_known_u += np.bincount(uo[ref_known], minlength=n_units)
             ref_sum_u += np.bincount(uo[ref_known], weights=rows.refusal[ref_known], minlength=n_units)
@@ -549,40 +640,86 @@ def compute_records(rows: Rows, *, seed: int = 0, n_boot: int = 2000, ece_bins: 
         cnt = per_unit.get(u)
         if cnt is not None and cnt[0].size:
             idx, pos, neg = cnt
-            rec.update(_unit_stats(lv[idx], pos, neg, rng=_unit_rng(seed, name, gname), n_boot=n_boot, level=level,
-                                   ece_bins=ece_bins, ece_binning=ece_binning, ece_edge=ece_edge,
-                                   resampling=resampling))
+            rec.update(
+                _unit_stats(
+                    lv[idx],
+                    pos,
+                    neg,
+                    rng=_unit_rng(seed, name, gname),
+                    n_boot=n_boot,
+                    level=level,
+                    ece_bins=ece_bins,
+                    ece_binning=ece_binning,
+                    ece_edge=ece_edge,
+                    resampling=resampling,
+                )
+            )
         else:
             rec.update({k: _nan() for k in JSON_MODEL_KEYS if k not in ("model", "group", "rows")})
-            rec.update(n=0, high_conf_n=0, reliability=None, smooth_reliability=None, risk_coverage_curve=None,
-                       **{k: {coverage_key(c): None for c in COVERAGES} for k in ("risk_coverage", "risk_coverage_min", "risk_coverage_max")})
-        rec["refusal_rate"] = (float(ref_sum_u[u] / ref_known_u[u]) if rows.refusal is not None and ref_known_u[u]
-                               else _nan())
+            rec.update(
+                n=0,
+                high_conf_n=0,
+                reliability=None,
+                smooth_reliability=None,
+                risk_coverage_curve=None,
+                **{
+                    k: {coverage_key(c): None for c in COVERAGES}
+                    for k in ("risk_coverage", "risk_coverage_min", "risk_coverage_max")
+                },
+            )
+        rec["refusal_rate"] = (
+            float(ref_sum_u[u] / ref_known_u[u]) if rows.refusal is not None and ref_known_u[u] else _nan()
+        )
         rec["excluded"] = {r: int(v) for r, v in zip(EXCLUSION_REASONS, rc)}
         share = float(rc.sum() / n_rows) if n_rows else 0.0
         rec["excluded_share"] = share
         rec["warning"] = None
         if share > EXCLUDED_WARN:
             parts = ", ".join(f"{v} {_REASON_TEXT[r]}" for r, v in zip(EXCLUSION_REASONS, rc) if v)
-            rec["warning"] = (f"{100 * share:.1f}% of its {n_rows} rows excluded ({parts}); the statistics describe "
-                              "only the remaining rows and may be biased")
+            rec["warning"] = (
+                f"{100 * share:.1f}% of its {n_rows} rows excluded ({parts}); the statistics describe "
+                "only the remaining rows and may be biased"
+            )
         return rec
 
     out = _map_units(unit_record, n_units)
-    attrs = dict(seed=int(seed), n_boot=int(n_boot), resampling=resampling, level=float(level), ece_bins=int(ece_bins),
-                 ece_binning=ece_binning, ece_edge=ece_edge, confidence_scale=rows.scale,
-                 confidence_scale_reason=rows.scale_reason, by=rows.by, rows_read=rows.rows_read,
-                 rows_used=int(used.sum()), inputs=list(rows.inputs))
+    attrs = dict(
+        seed=int(seed),
+        n_boot=int(n_boot),
+        resampling=resampling,
+        level=float(level),
+        ece_bins=int(ece_bins),
+        ece_binning=ece_binning,
+        ece_edge=ece_edge,
+        confidence_scale=rows.scale,
+        confidence_scale_reason=rows.scale_reason,
+        by=rows.by,
+        rows_read=rows.rows_read,
+        rows_used=int(used.sum()),
+        inputs=list(rows.inputs),
+    )
     return ReportTable([{k: r[k] for k in JSON_MODEL_KEYS} for r in out], attrs)
 
 
-_REASON_TEXT = {"missing_confidence": "without a confidence", "missing_correct": "ungraded",
-                "refusal_without_confidence": "refusals without a confidence"}
+_REASON_TEXT = {
+    "missing_confidence": "without a confidence",
+    "missing_correct": "ungraded",
+    "refusal_without_confidence": "refusals without a confidence",
+}
 
 
-def from_frame(df: pd.DataFrame, *, confidence_scale: str = "auto", seed: int = 0, n_boot: int = 2000,
-               by: str | None = None, ece_bins: int = 10, ece_binning: str = "equal_width",
-               ece_edge: str = "upper", resampling: str = "rows") -> pd.DataFrame:
+def from_frame(
+    df: pd.DataFrame,
+    *,
+    confidence_scale: str = "auto",
+    seed: int = 0,
+    n_boot: int = 2000,
+    by: str | None = None,
+    ece_bins: int = 10,
+    ece_binning: str = "equal_width",
+    ece_edge: str = "upper",
+    resampling: str = "rows",
+) -> pd.DataFrame:
     """The report of ``selfconf report`` for an in-memory frame: one row per model (and group).
 
     Definition: validates ``df`` (columns ``model``, ``item_id``, ``confidence``, ``correct``,
@@ -618,8 +755,15 @@ def from_frame(df: pd.DataFrame, *, confidence_scale: str = "auto", seed: int = 
     (0.5, 1.0, 'percent')
     """
     rows = rows_from_frame(df, confidence_scale=confidence_scale, by=by)
-    return compute(rows, seed=seed, n_boot=n_boot, ece_bins=ece_bins, ece_binning=ece_binning, ece_edge=ece_edge,
-                   resampling=resampling)
+    return compute(
+        rows,
+        seed=seed,
+        n_boot=n_boot,
+        ece_bins=ece_bins,
+        ece_binning=ece_binning,
+        ece_edge=ece_edge,
+        resampling=resampling,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -657,18 +801,30 @@ def _jsonable(v: Any) -> Any:
 def conventions(tab: pd.DataFrame) -> list[str]:
     """One line per convention the numbers depend on (printed in every output)."""
     a = tab.attrs
-    edge = ("upper: a confidence exactly on a bin edge goes to the bin above it (the book's rule); "
-            "--ece-edge lower is scikit-learn's and Guo et al.'s rule") if a["ece_edge"] == "upper" else (
+    edge = (
+        (
+            "upper: a confidence exactly on a bin edge goes to the bin above it (the book's rule); "
+            "--ece-edge lower is scikit-learn's and Guo et al.'s rule"
+        )
+        if a["ece_edge"] == "upper"
+        else (
             "lower: a confidence exactly on a bin edge goes to the bin below it (scikit-learn's and Guo et al.'s rule); "
-            "--ece-edge upper is the book's rule")
+            "--ece-edge upper is the book's rule"
+        )
+    )
     return [
         f"confidence scale: {a['confidence_scale']} ({a['confidence_scale_reason']}); all proportions below on 0-1 in JSON",
         f"ECE: {a['ece_bins']} {a['ece_binning'].replace('_', '-')} bins, edge {edge}",
         "smooth ECE: Blasiok & Nakkiran (2023) reflected-Gaussian kernel, bandwidth at the fixed point sigma = smECE(sigma)",
-        (f"intervals: {100 * a['level']:g}% percentile row bootstrap within each model, {a['n_boot']} draws, "
-         f"seed {a['seed']}") if a.get("resampling", "rows") == "rows" else
-        (f"intervals: {100 * a['level']:g}% percentile Poisson bootstrap (an independent Poisson(1) weight per row) "
-         f"within each model, {a['n_boot']} draws, seed {a['seed']}"),
+        (
+            f"intervals: {100 * a['level']:g}% percentile row bootstrap within each model, {a['n_boot']} draws, "
+            f"seed {a['seed']}"
+        )
+        if a.get("resampling", "rows") == "rows"
+        else (
+            f"intervals: {100 * a['level']:g}% percentile Poisson bootstrap (an independent Poisson(1) weight per row) "
+            f"within each model, {a['n_boot']} draws, seed {a['seed']}"
+        ),
         "risk@c: error rate among the floor(c*n) most confident answers, expected over the orders of tied "
         "confidences (min/max over tie orders in JSON); AURC: mean risk over k = 1..n, same tie rule",
         f"high-confidence error: share wrong among answers with confidence >= {HIGH_CONF:g} (0-1 scale)",
@@ -682,7 +838,10 @@ def report_json(tab: pd.DataFrame) -> dict:
     recs = [{k: _jsonable(r[k]) for k in JSON_MODEL_KEYS} for r in tab.to_dict("records")]
     models = [r for r in recs if r["group"] is None]
     groups = [r for r in recs if r["group"] is not None]
-    excl = {reason: {r["model"]: r["excluded"][reason] for r in models if r["excluded"][reason]} for reason in EXCLUSION_REASONS}
+    excl = {
+        reason: {r["model"]: r["excluded"][reason] for r in models if r["excluded"][reason]}
+        for reason in EXCLUSION_REASONS
+    }
     doc = {
         "inputs": a["inputs"],
         "confidence_scale": a["confidence_scale"],
@@ -726,20 +885,51 @@ def _ci(r: dict, m: str, pct: bool) -> str:
 
 def table_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     """Header and string cells of the main terminal/HTML table, in display units."""
-    head = (["model"] + (["group"] if tab.attrs.get("by") else []) +
-            ["n", "acc %", "acc 95% CI", "mean conf", "median conf", "CITL pp", "Brier", "ECE", "smECE", "AUROC",
-             "AUROC 95% CI", "err@conf≥80 %", "refusal %", "AURC"] + [f"risk@{int(c * 100)}%" for c in COVERAGES] +
-            ["excluded"])
+    head = (
+        ["model"]
+        + (["group"] if tab.attrs.get("by") else [])
+        + [
+            "n",
+            "acc %",
+            "acc 95% CI",
+            "mean conf",
+            "median conf",
+            "CITL pp",
+            "Brier",
+            "ECE",
+            "smECE",
+            "AUROC",
+            "AUROC 95% CI",
+            "err@conf≥80 %",
+            "refusal %",
+            "AURC",
+        ]
+        + [f"risk@{int(c * 100)}%" for c in COVERAGES]
+        + ["excluded"]
+    )
     body = []
     for r in tab.to_dict("records"):
         citl = r["citl"]
         exc = sum(r["excluded"].values())
-        cells = [str(r["model"])] + ([str(r["group"]) if r["group"] is not None else "(all)"] if tab.attrs.get("by") else [])
-        cells += [str(int(r["n"])), _pct(r["accuracy"]), _ci(r, "accuracy", True), _pct(r["mean_confidence"]),
-                  _pct(r["median_confidence"]), ("—" if math.isnan(citl) else f"{100 * citl:+.1f}"),
-                  _num(r["brier"]), _num(r["ece"]), _num(r["smooth_ece"]), _num(r["auroc"]), _ci(r, "auroc", False),
-                  _pct(r["high_conf_error_rate"]) + (f" (n={int(r['high_conf_n'])})" if r["n"] else ""),
-                  _pct(r["refusal_rate"]), _num(r["aurc"])]
+        cells = [str(r["model"])] + (
+            [str(r["group"]) if r["group"] is not None else "(all)"] if tab.attrs.get("by") else []
+        )
+        cells += [
+            str(int(r["n"])),
+            _pct(r["accuracy"]),
+            _ci(r, "accuracy", True),
+            _pct(r["mean_confidence"]),
+            _pct(r["median_confidence"]),
+            ("—" if math.isnan(citl) else f"{100 * citl:+.1f}"),
+            _num(r["brier"]),
+            _num(r["ece"]),
+            _num(r["smooth_ece"]),
+            _num(r["auroc"]),
+            _ci(r, "auroc", False),
+            _pct(r["high_conf_error_rate"]) + (f" (n={int(r['high_conf_n'])})" if r["n"] else ""),
+            _pct(r["refusal_rate"]),
+            _num(r["aurc"]),
+        ]
         cells += [_pct(r["risk_coverage"].get(coverage_key(c))) for c in COVERAGES]
         cells.append(f"{exc} ({100 * r['excluded_share']:.1f}%)")
         body.append(cells)
@@ -752,7 +942,9 @@ def interval_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     head = ["model"] + (["group"] if tab.attrs.get("by") else []) + [m for m in CI_METRICS]
     body = []
     for r in tab.to_dict("records"):
-        cells = [str(r["model"])] + ([str(r["group"]) if r["group"] is not None else "(all)"] if tab.attrs.get("by") else [])
+        cells = [str(r["model"])] + (
+            [str(r["group"]) if r["group"] is not None else "(all)"] if tab.attrs.get("by") else []
+        )
         body.append(cells + [_ci(r, m, m in pct) for m in CI_METRICS])
     return head, body
 
@@ -771,8 +963,11 @@ def format_table(tab: pd.DataFrame) -> str:
     out.append("")
     models = [r for r in tab.to_dict("records") if r["group"] is None]
     tot = {k: sum(r["excluded"][k] for r in models) for k in EXCLUSION_REASONS}
-    out.append(f"rows read {a['rows_read']}, used {a['rows_used']}, excluded {sum(tot.values())} ("
-               + ", ".join(f"{v} {_REASON_TEXT[k]}" for k, v in tot.items()) + ")")
+    out.append(
+        f"rows read {a['rows_read']}, used {a['rows_used']}, excluded {sum(tot.values())} ("
+        + ", ".join(f"{v} {_REASON_TEXT[k]}" for k, v in tot.items())
+        + ")"
+    )
     for r in models:
         for k in EXCLUSION_REASONS:
             if r["excluded"][k]:
@@ -780,7 +975,9 @@ def format_table(tab: pd.DataFrame) -> str:
     for r in models:
         if r["warning"]:
             out.append(f"WARNING {r['model']}: {r['warning']}")
-    out.append("units: acc/conf/err/refusal in percent, CITL in percentage points; Brier, ECE, smECE, AUROC, AURC on 0-1")
+    out.append(
+        "units: acc/conf/err/refusal in percent, CITL in percentage points; Brier, ECE, smECE, AUROC, AURC on 0-1"
+    )
     out += conventions(tab)
     return "\n".join(out)
 
@@ -788,6 +985,7 @@ def format_table(tab: pd.DataFrame) -> str:
 # --------------------------------------------------------------------------------------------
 # the book's path (paper rules; unchanged)
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass
 class LoadedRows:
@@ -803,7 +1001,6 @@ class LoadedRows:
     @property
     def n_excluded(self) -> int:
         return sum(self.missing_confidence.values()) + sum(self.missing_correct.values())
-
 
 
 def prepare_frame(df: pd.DataFrame, *, scale: str = "unit", source: str = "frame") -> LoadedRows:
@@ -828,16 +1025,24 @@ def prepare_frame(df: pd.DataFrame, *, scale: str = "unit", source: str = "frame
     oor = conf.notna() & ((conf < 0) | (conf > hi))
     if oor.any():
         i = int(np.flatnonzero(oor.to_numpy())[0])
-        raise ValueError(f"{source}: row {i}: field 'confidence' = {conf.iloc[i]!r} is outside the {scale} scale [0, {hi:g}]")
+        raise ValueError(
+            f"{source}: row {i}: field 'confidence' = {conf.iloc[i]!r} is outside the {scale} scale [0, {hi:g}]"
+        )
     dup = df.duplicated(["model", "item_id"])
     if dup.any():
         i = int(np.flatnonzero(dup.to_numpy())[0])
-        raise ValueError(f"{source}: row {i}: duplicate (model, item_id) = ({df['model'].iloc[i]!r}, {df['item_id'].iloc[i]!r})")
+        raise ValueError(
+            f"{source}: row {i}: duplicate (model, item_id) = ({df['model'].iloc[i]!r}, {df['item_id'].iloc[i]!r})"
+        )
     no_conf = conf.isna()
     no_corr = ~no_conf & pd.to_numeric(df["correct"], errors="coerce").isna()
     keep = df[~no_conf & ~no_corr].copy()
     keep["confidence_raw"] = conf[~no_conf & ~no_corr]
-    keep["confidence"] = metrics.from_percent(keep["confidence_raw"].to_numpy(float)) if scale == "percent" else keep["confidence_raw"].astype(float)
+    keep["confidence"] = (
+        metrics.from_percent(keep["confidence_raw"].to_numpy(float))
+        if scale == "percent"
+        else keep["confidence_raw"].astype(float)
+    )
     keep["correct"] = pd.to_numeric(keep["correct"]).astype(int)
     bad = ~keep["correct"].isin([0, 1])
     if bad.any():
@@ -863,7 +1068,13 @@ def compute_report(rows: LoadedRows, *, seed: int = 0, n_boot: int = 2000) -> pd
             "no usable rows: every row lacks a confidence or a grade "
             f"({sum(rows.missing_confidence.values())} without confidence, {sum(rows.missing_correct.values())} ungraded)"
         )
-    tab = table1(rows.frame[["model", "confidence", "correct"]], rng=int(seed), n_boot=n_boot, threshold=HIGH_CONF, coverages=COVERAGES)
+    tab = table1(
+        rows.frame[["model", "confidence", "correct"]],
+        rng=int(seed),
+        n_boot=n_boot,
+        threshold=HIGH_CONF,
+        coverages=COVERAGES,
+    )
     empty = [m for m in list(rows.missing_confidence) + list(rows.missing_correct) if m not in set(tab["model"])]
     for m in dict.fromkeys(empty):
         blank = {c: np.nan for c in tab.columns}
@@ -873,4 +1084,3 @@ def compute_report(rows: LoadedRows, *, seed: int = 0, n_boot: int = 2000) -> pd
     tab["excluded_missing_correct"] = [rows.missing_correct.get(m, 0) for m in tab["model"]]
     tab["n"] = tab["n"].astype(int)
     return tab
-

@@ -25,11 +25,18 @@ from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
+
 from selfconf.report.core import conventions, interval_rows, table_rows
 
-
-__all__ = ["reliability_frame", "reliability_chart", "overconfidence_chart", "risk_coverage_chart",
-           "build_html", "write_html", "FACET_MAX"]
+__all__ = [
+    "reliability_frame",
+    "reliability_chart",
+    "overconfidence_chart",
+    "risk_coverage_chart",
+    "build_html",
+    "write_html",
+    "FACET_MAX",
+]
 
 #: Up to this many models the reliability diagrams are small multiples; above it, one diagram
 #: with a model selector (a tangle of 50 lines reads as nothing).
@@ -44,13 +51,27 @@ def reliability_frame(tab: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
             continue
         rel, sm = r["reliability"], r["smooth_reliability"]
         for lo, hi, n, c, a in zip(rel["lo"], rel["hi"], rel["n"], rel["mean_conf"], rel["acc"]):
-            pts.append({"model": r["model"], "bin": f"{100 * lo:.0f}–{100 * hi:.0f}", "n": n,
-                        "mean_conf": 100 * c, "acc": 100 * a})
+            pts.append(
+                {
+                    "model": r["model"],
+                    "bin": f"{100 * lo:.0f}–{100 * hi:.0f}",
+                    "n": n,
+                    "mean_conf": 100 * c,
+                    "acc": 100 * a,
+                }
+            )
         for t, a, lo, hi, d in zip(sm["t"], sm["accuracy"], sm["low"], sm["high"], sm["density"]):
             if d is None or d < 1e-3:  # no data near t: the smoothed accuracy is not informative there
                 continue
-            curve.append({"model": r["model"], "t": 100 * t, "acc": None if a is None else 100 * a,
-                          "low": None if lo is None else 100 * lo, "high": None if hi is None else 100 * hi})
+            curve.append(
+                {
+                    "model": r["model"],
+                    "t": 100 * t,
+                    "acc": None if a is None else 100 * a,
+                    "low": None if lo is None else 100 * lo,
+                    "high": None if hi is None else 100 * hi,
+                }
+            )
     return pd.DataFrame(pts), pd.DataFrame(curve)
 
 
@@ -67,8 +88,7 @@ def _diagonal():
 def _model_selector(models: list[str]):
     import altair as alt
 
-    return alt.param(name="model_pick", value=models[0],
-                     bind=alt.binding_select(options=models, name="model "))
+    return alt.param(name="model_pick", value=models[0], bind=alt.binding_select(options=models, name="model "))
 
 
 def reliability_chart(pts: pd.DataFrame, curve: pd.DataFrame, models: list[str], *, ece_note: str):
@@ -80,21 +100,43 @@ def reliability_chart(pts: pd.DataFrame, curve: pd.DataFrame, models: list[str],
 
     scale = alt.Scale(domain=[0, 100])
     x = alt.X("t:Q", scale=scale, title="stated confidence")
-    band = alt.Chart(curve).mark_area(opacity=0.25, color="#4c78a8").encode(x=x, y=alt.Y("low:Q", scale=scale, title="accuracy (%)"), y2="high:Q")
+    band = (
+        alt.Chart(curve)
+        .mark_area(opacity=0.25, color="#4c78a8")
+        .encode(x=x, y=alt.Y("low:Q", scale=scale, title="accuracy (%)"), y2="high:Q")
+    )
     line = alt.Chart(curve).mark_line(color="#4c78a8").encode(x=x, y=alt.Y("acc:Q", scale=scale))
-    dots = alt.Chart(pts).mark_circle(color="#e45756", opacity=0.8).encode(
-        x=alt.X("mean_conf:Q", scale=scale), y=alt.Y("acc:Q", scale=scale),
-        size=alt.Size("n:Q", title="answers in bin"),
-        tooltip=["model:N", "bin:N", alt.Tooltip("n:Q", title="answers"),
-                 alt.Tooltip("mean_conf:Q", format=".1f"), alt.Tooltip("acc:Q", format=".1f")])
-    diag = alt.Chart(pd.DataFrame({"t": [0, 100], "acc": [0, 100]})).mark_line(strokeDash=[4, 4], color="gray").encode(x="t:Q", y="acc:Q")
+    dots = (
+        alt.Chart(pts)
+        .mark_circle(color="#e45756", opacity=0.8)
+        .encode(
+            x=alt.X("mean_conf:Q", scale=scale),
+            y=alt.Y("acc:Q", scale=scale),
+            size=alt.Size("n:Q", title="answers in bin"),
+            tooltip=[
+                "model:N",
+                "bin:N",
+                alt.Tooltip("n:Q", title="answers"),
+                alt.Tooltip("mean_conf:Q", format=".1f"),
+                alt.Tooltip("acc:Q", format=".1f"),
+            ],
+        )
+    )
+    diag = (
+        alt.Chart(pd.DataFrame({"t": [0, 100], "acc": [0, 100]}))
+        .mark_line(strokeDash=[4, 4], color="gray")
+        .encode(x="t:Q", y="acc:Q")
+    )
     title = f"Reliability: smooth curve with 95% bootstrap band; dots = {ece_note} (size = answers)"
     if len(models) <= FACET_MAX:
         return _facet(diag, band, line, dots, title)
     pick = _model_selector(models)
     flt = alt.datum.model == pick
-    return alt.layer(diag, band.transform_filter(flt), line.transform_filter(flt), dots.transform_filter(flt)).add_params(pick).properties(
-        width=420, height=360, title=title)
+    return (
+        alt.layer(diag, band.transform_filter(flt), line.transform_filter(flt), dots.transform_filter(flt))
+        .add_params(pick)
+        .properties(width=420, height=360, title=title)
+    )
 
 
 def _facet(diag, band, line, dots, title):
@@ -105,8 +147,11 @@ def _facet(diag, band, line, dots, title):
     panels = []
     for m in models:
         flt = alt.datum.model == m
-        panels.append(alt.layer(diag, band.transform_filter(flt), line.transform_filter(flt), dots.transform_filter(flt))
-                      .properties(width=220, height=190, title=m))
+        panels.append(
+            alt.layer(
+                diag, band.transform_filter(flt), line.transform_filter(flt), dots.transform_filter(flt)
+            ).properties(width=220, height=190, title=m)
+        )
     return alt.concat(*panels, columns=4).properties(title=title)
 
 
@@ -119,11 +164,18 @@ def risk_coverage_chart(tab: pd.DataFrame, models: list[str]):
         if r["group"] is not None or not r["n"]:
             continue
         c = r["risk_coverage_curve"]
-        rows += [{"model": r["model"], "coverage": 100 * cv, "risk": 100 * rk} for cv, rk in zip(c["coverage"], c["risk"])]
-    base = alt.Chart(pd.DataFrame(rows)).mark_line(point=len(rows) < 400).encode(
-        x=alt.X("coverage:Q", title="coverage (%)", scale=alt.Scale(domain=[0, 100])),
-        y=alt.Y("risk:Q", title="error rate among covered (%)"),
-        tooltip=["model:N", alt.Tooltip("coverage:Q", format=".1f"), alt.Tooltip("risk:Q", format=".1f")])
+        rows += [
+            {"model": r["model"], "coverage": 100 * cv, "risk": 100 * rk} for cv, rk in zip(c["coverage"], c["risk"])
+        ]
+    base = (
+        alt.Chart(pd.DataFrame(rows))
+        .mark_line(point=len(rows) < 400)
+        .encode(
+            x=alt.X("coverage:Q", title="coverage (%)", scale=alt.Scale(domain=[0, 100])),
+            y=alt.Y("risk:Q", title="error rate among covered (%)"),
+            tooltip=["model:N", alt.Tooltip("coverage:Q", format=".1f"), alt.Tooltip("risk:Q", format=".1f")],
+        )
+    )
     if len(models) <= FACET_MAX:
         ch = base.encode(color=alt.Color("model:N"))
     else:
@@ -136,7 +188,9 @@ def overconfidence_chart(tab: pd.DataFrame):
     """Mean stated confidence (y) against accuracy (x), one point per model (labels up to FACET_MAX models)."""
     import altair as alt
 
-    df = tab[(tab["n"] > 0) & tab["group"].isna()][["model", "n", "accuracy", "mean_confidence", "median_confidence", "citl", "auroc"]].copy()
+    df = tab[(tab["n"] > 0) & tab["group"].isna()][
+        ["model", "n", "accuracy", "mean_confidence", "median_confidence", "citl", "auroc"]
+    ].copy()
     for c in ("accuracy", "mean_confidence", "median_confidence", "citl"):
         df[c] = 100 * df[c].astype(float)
     scale = alt.Scale(domain=[0, 100])
@@ -147,9 +201,15 @@ def overconfidence_chart(tab: pd.DataFrame):
             x=alt.X("accuracy:Q", scale=scale, title="accuracy (%)"),
             y=alt.Y("mean_confidence:Q", scale=scale, title="mean stated confidence (0–100)"),
             color=alt.Color("model:N", legend=None),
-            tooltip=["model:N", "n:Q", alt.Tooltip("accuracy:Q", format=".1f"),
-                     alt.Tooltip("mean_confidence:Q", format=".1f"), alt.Tooltip("median_confidence:Q", format=".1f"),
-                     alt.Tooltip("citl:Q", format="+.1f", title="CITL (pp)"), alt.Tooltip("auroc:Q", format=".3f")],
+            tooltip=[
+                "model:N",
+                "n:Q",
+                alt.Tooltip("accuracy:Q", format=".1f"),
+                alt.Tooltip("mean_confidence:Q", format=".1f"),
+                alt.Tooltip("median_confidence:Q", format=".1f"),
+                alt.Tooltip("citl:Q", format="+.1f", title="CITL (pp)"),
+                alt.Tooltip("auroc:Q", format=".3f"),
+            ],
         )
     )
     layers = [_diagonal(), pts]
@@ -195,19 +255,32 @@ def build_html(tab: pd.DataFrame) -> str:
         tds = []
         for j, c in enumerate(cells):
             if j == acc_col and r["warning"]:
-                tds.append(f'<td class="warn" data-excluded-warning="{esc(r["warning"])}" title="{esc(r["warning"])}">'
-                           f'{esc(c)} ⚠ {100 * r["excluded_share"]:.0f}% excluded</td>')
+                tds.append(
+                    f'<td class="warn" data-excluded-warning="{esc(r["warning"])}" title="{esc(r["warning"])}">'
+                    f"{esc(c)} ⚠ {100 * r['excluded_share']:.0f}% excluded</td>"
+                )
             else:
                 tds.append(f"<td>{esc(c)}</td>")
         trs.append("<tr>" + "".join(tds) + "</tr>")
     ih, ib = interval_rows(tab)
-    itable = ("<table><thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in ih) + "</tr></thead><tbody>"
-              + "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>" for r in ib) + "</tbody></table>")
-    warn = [f"<li><strong>{esc(r['model'])}</strong>: {esc(r['warning'])}</li>" for r in recs if r["group"] is None and r["warning"]]
+    itable = (
+        "<table><thead><tr>"
+        + "".join(f"<th>{esc(h)}</th>" for h in ih)
+        + "</tr></thead><tbody>"
+        + "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>" for r in ib)
+        + "</tbody></table>"
+    )
+    warn = [
+        f"<li><strong>{esc(r['model'])}</strong>: {esc(r['warning'])}</li>"
+        for r in recs
+        if r["group"] is None and r["warning"]
+    ]
     excl_total = sum(sum(r["excluded"].values()) for r in recs if r["group"] is None)
-    excl_html = (f"<p><strong>Rows excluded: {excl_total}</strong> of {a['rows_read']} read "
-                 "(without a stated confidence, ungraded, or refusals without a confidence; per model in the table).</p>"
-                 + (f'<ul class="warnings">{"".join(warn)}</ul>' if warn else ""))
+    excl_html = (
+        f"<p><strong>Rows excluded: {excl_total}</strong> of {a['rows_read']} read "
+        "(without a stated confidence, ungraded, or refusals without a confidence; per model in the table).</p>"
+        + (f'<ul class="warnings">{"".join(warn)}</ul>' if warn else "")
+    )
     inputs = ", ".join(f"<code>{esc(p)}</code>" for p in a["inputs"])
     conv = "".join(f"<li>{esc(c)}</li>" for c in conventions(tab))
     spec_json = json.dumps(specs).replace("</", "<\\/")
@@ -237,8 +310,8 @@ td.warn {{ background: #fff3cd; color: #7a4b00; font-weight: 600; }}
 </head>
 <body>
 <h1>Stated-confidence report</h1>
-<p class="note">inputs: {inputs} · confidence scale: <strong>{esc(a['confidence_scale'])}</strong> ({esc(a['confidence_scale_reason'])})
-· {a['n_boot']:,} bootstrap draws, seed {a['seed']} · <code>selfconf report</code></p>
+<p class="note">inputs: {inputs} · confidence scale: <strong>{esc(a["confidence_scale"])}</strong> ({esc(a["confidence_scale_reason"])})
+· {a["n_boot"]:,} bootstrap draws, seed {a["seed"]} · <code>selfconf report</code></p>
 <div class="table-box"><table id="table1"><thead><tr>{thead}</tr></thead><tbody>{"".join(trs)}</tbody></table></div>
 <p class="note">Accuracy, confidence, error and refusal rates in percent; CITL (mean confidence − accuracy) in percentage points;
 Brier, ECE, smooth ECE, AUROC and AURC on the 0–1 scale. A ⚠ marks a model with more than 5% of its rows excluded.</p>

@@ -140,5 +140,10 @@ class Builder:
 
     def build(self, tables: dict[str, pd.DataFrame] | None = None, facts: dict[str, Any] | None = None) -> Computed:
         """The frozen :class:`Computed`; ``tables`` are added to those recorded with :meth:`table`."""
-        return Computed(dict(self.values), dict(self.origins), {k: tuple(v) for k, v in self.parts.items()},
-                        {**self.tables, **(tables or {})}, dict(facts or {}))
+        return Computed(
+            dict(self.values),
+            dict(self.origins),
+            {k: tuple(v) for k, v in self.parts.items()},
+            {**self.tables, **(tables or {})},
+            dict(facts or {}),
+        )

@@ -142,13 +142,27 @@ def roster(rows: pd.DataFrame, excl: ExclusionReport) -> dict[str, Any]:
         "design_n_graded_frontier": int((g["tier"] == "frontier").sum()),
         "design_n_graded_local": int((g["tier"] == "local").sum()),
     }
-    tier_counts = (per_model.groupby("tier", sort=False)
-                   .agg(models=("model", "nunique"), rows=("rows", "sum"), parse_failures=("parse_failures", "sum"),
-                        graded=("graded", "sum"))
-                   .reset_index())
-    return {"values": values, "roster": ros, "per_model": per_model, "tier_counts": tier_counts,
-            "ids_per_provider": ids_per_provider, "same_items": all(s == all_items for s in items_per_model),
-            "n_items": len(all_items), "n_rows": len(rows), "n_parse_failures": excl.total_parse_failures}
+    tier_counts = (
+        per_model.groupby("tier", sort=False)
+        .agg(
+            models=("model", "nunique"),
+            rows=("rows", "sum"),
+            parse_failures=("parse_failures", "sum"),
+            graded=("graded", "sum"),
+        )
+        .reset_index()
+    )
+    return {
+        "values": values,
+        "roster": ros,
+        "per_model": per_model,
+        "tier_counts": tier_counts,
+        "ids_per_provider": ids_per_provider,
+        "same_items": all(s == all_items for s in items_per_model),
+        "n_items": len(all_items),
+        "n_rows": len(rows),
+        "n_parse_failures": excl.total_parse_failures,
+    }
 
 
 def exclusions(per_model: pd.DataFrame) -> dict[str, Any]:
@@ -172,8 +186,12 @@ def exclusions(per_model: pd.DataFrame) -> dict[str, Any]:
     """
     local_pm = per_model[per_model["tier"] == "local"]
     reasoning = local_pm.loc[local_pm["parse_failures"].idxmax()]
-    return {"model": str(reasoning["model"]), "n_gradable": int(reasoning["graded"]), "n_items": int(reasoning["rows"]),
-            "table": per_model.assign(share=per_model["parse_failures"] / per_model["rows"])}
+    return {
+        "model": str(reasoning["model"]),
+        "n_gradable": int(reasoning["graded"]),
+        "n_items": int(reasoning["rows"]),
+        "table": per_model.assign(share=per_model["parse_failures"] / per_model["rows"]),
+    }
 
 
 def routes(rows: pd.DataFrame) -> dict[str, Any]:
@@ -194,12 +212,19 @@ def routes(rows: pd.DataFrame) -> dict[str, Any]:
     >>> r["moonshot_first_party"], r["moonshot_rows"], list(r["table"].columns)
     (2, 3, ['tier', 'model', 'first_party', 'aggregator'])
     """
-    wide = (rows.groupby(["tier", "model", "served_by"], sort=False).size().unstack("served_by", fill_value=0)
-            .astype(int).reset_index())
+    wide = (
+        rows.groupby(["tier", "model", "served_by"], sort=False)
+        .size()
+        .unstack("served_by", fill_value=0)
+        .astype(int)
+        .reset_index()
+    )
     wide.columns.name = None
-    return {"table": wide,
-            "moonshot_first_party": int(((rows["model"] == "moonshot") & (rows["served_by"] == "first_party")).sum()),
-            "moonshot_rows": int((rows["model"] == "moonshot").sum())}
+    return {
+        "table": wide,
+        "moonshot_first_party": int(((rows["model"] == "moonshot") & (rows["served_by"] == "first_party")).sum()),
+        "moonshot_rows": int((rows["model"] == "moonshot").sum()),
+    }
 
 
 def accuracy_gap_pp(correct: Any, is_older: Any) -> np.ndarray:
@@ -236,8 +261,9 @@ def accuracy_gap_pp(correct: Any, is_older: Any) -> np.ndarray:
     return 100.0 * (older - newer)
 
 
-def benchmark_age(graded_rows: pd.DataFrame, bench: pd.DataFrame, *, seed: int, n_boot: int,
-                  level: float) -> pd.DataFrame:
+def benchmark_age(
+    graded_rows: pd.DataFrame, bench: pd.DataFrame, *, seed: int, n_boot: int, level: float
+) -> pd.DataFrame:
     """The benchmark-age comparison: per model, older-benchmark and SimpleQA accuracy and their gap.
 
     Definition: for each model of ``bench`` (in order of first appearance), ``acc_older_pct`` is its accuracy
@@ -279,17 +305,28 @@ def benchmark_age(graded_rows: pd.DataFrame, bench: pd.DataFrame, *, seed: int, 
         older = b["correct"].to_numpy()
         y = np.concatenate([older, sqa])
         flag = np.concatenate([np.ones(older.size, bool), np.zeros(sqa.size, bool)])
-        ci = bootstrap.percentile_ci(accuracy_gap_pp, y, flag, n_boot=n_boot, rng=model_rng(seed, m), level=level,
-                                     batched=True, groups=flag)
-        out.append({"model": m, "benchmark_older": ", ".join(sorted(b["benchmark"].unique())),
-                    "n_older": older.size, "acc_older_pct": 100 * older.mean(),
-                    "n_simpleqa": sqa.size, "acc_simpleqa_pct": 100 * sqa.mean(),
-                    "gap_pp": ci.estimate, "gap_ci_low": ci.low, "gap_ci_high": ci.high})
+        ci = bootstrap.percentile_ci(
+            accuracy_gap_pp, y, flag, n_boot=n_boot, rng=model_rng(seed, m), level=level, batched=True, groups=flag
+        )
+        out.append(
+            {
+                "model": m,
+                "benchmark_older": ", ".join(sorted(b["benchmark"].unique())),
+                "n_older": older.size,
+                "acc_older_pct": 100 * older.mean(),
+                "n_simpleqa": sqa.size,
+                "acc_simpleqa_pct": 100 * sqa.mean(),
+                "gap_pp": ci.estimate,
+                "gap_ci_low": ci.low,
+                "gap_ci_high": ci.high,
+            }
+        )
     return pd.DataFrame(out)
 
 
-def compute(rows: pd.DataFrame, excl: ExclusionReport, bench: pd.DataFrame, *, seed: int, n_boot: int,
-            level: float) -> DesignResult:
+def compute(
+    rows: pd.DataFrame, excl: ExclusionReport, bench: pd.DataFrame, *, seed: int, n_boot: int, level: float
+) -> DesignResult:
     """Everything the design page glues, from the collection rows and the benchmark-age rows.
 
     Definition: :func:`roster`, :func:`exclusions`, :func:`routes` and :func:`benchmark_age` on the inputs; the
@@ -326,9 +363,12 @@ def compute(rows: pd.DataFrame, excl: ExclusionReport, bench: pd.DataFrame, *, s
     for k, v in ros["values"].items():
         c.add("roster", k, v)
     # restatements of the same numbers later in the page
-    for k, src in (("prereg_subsample_n", "design_n_items"), ("design_models_n_providers", "design_n_providers"),
-                   ("design_models_models_per_provider", "design_models_per_provider"),
-                   ("design_models_n_local", "design_n_local_models")):
+    for k, src in (
+        ("prereg_subsample_n", "design_n_items"),
+        ("design_models_n_providers", "design_n_providers"),
+        ("design_models_models_per_provider", "design_models_per_provider"),
+        ("design_models_n_local", "design_n_local_models"),
+    ):
         c.add("roster", k, ros["values"][src])
     c.add("roster", "design_n_rows", ros["n_rows"], "rows")
     c.add("roster", "design_n_parse_failures", ros["n_parse_failures"], "rows")
@@ -355,7 +395,13 @@ def compute(rows: pd.DataFrame, excl: ExclusionReport, bench: pd.DataFrame, *, s
     c.add("benchmark_age", f"bench_age_{widest['model']}_truthfulqa_acc", widest["acc_older_pct"])
     c.add("benchmark_age", f"bench_age_{widest['model']}_simpleqa_acc", widest["acc_simpleqa_pct"])
 
-    tables = {"roster": ros["roster"], "per_model": ros["per_model"], "tier_counts": ros["tier_counts"],
-              "exclusions": ex["table"], "routes": rt["table"], "benchmark_age": age}
+    tables = {
+        "roster": ros["roster"],
+        "per_model": ros["per_model"],
+        "tier_counts": ros["tier_counts"],
+        "exclusions": ex["table"],
+        "routes": rt["table"],
+        "benchmark_age": age,
+    }
     facts = {"same_items": ros["same_items"], "n_items": ros["n_items"], "ids_per_provider": ros["ids_per_provider"]}
     return c.build(tables, facts)

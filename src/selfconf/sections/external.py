@@ -44,8 +44,15 @@ def best_vs_paper_phrase(best_external: float, paper_auroc: pd.Series) -> str:
     return f"above {n_below} of the paper's {len(paper_auroc)} frontier models"
 
 
-def compute(ext: pd.DataFrame, paper_frontier: pd.DataFrame, *, seed: int, n_boot: int,
-            ext_source: str = "external", paper_source: str = "collection") -> Computed:
+def compute(
+    ext: pd.DataFrame,
+    paper_frontier: pd.DataFrame,
+    *,
+    seed: int,
+    n_boot: int,
+    ext_source: str = "external",
+    paper_source: str = "collection",
+) -> Computed:
     """Every value page 22 glues, from the external rows and the paper's frontier rows.
 
     Parameters
@@ -110,8 +117,9 @@ def compute(ext: pd.DataFrame, paper_frontier: pd.DataFrame, *, seed: int, n_boo
     for key, col in (("acc", "accuracy"), ("median_conf", "median_confidence")):
         b.add("table1", f"ext_{key}_min", 100 * t_ext[col].min(), EXT)
         b.add("table1", f"ext_{key}_max", 100 * t_ext[col].max(), EXT)
-    b.add("table1", "ext_n_median_conf_band",
-          int((t_ext["median_confidence"] >= MEDIAN_BAND_LOW / 100 - 1e-9).sum()), EXT)
+    b.add(
+        "table1", "ext_n_median_conf_band", int((t_ext["median_confidence"] >= MEDIAN_BAND_LOW / 100 - 1e-9).sum()), EXT
+    )
     b.add("table1", "ext_citl_min", 100 * t_ext["citl"].min(), EXT)
     b.add("table1", "ext_citl_max", 100 * t_ext["citl"].max(), EXT)
     b.add("table1", "ext_citl_min_model", str(t_ext.loc[t_ext["citl"].idxmin(), "model"]), EXT)
@@ -135,8 +143,9 @@ def compute(ext: pd.DataFrame, paper_frontier: pd.DataFrame, *, seed: int, n_boo
     b.add("table1", "ext_spearman_acc_citl", float(spearmanr(t_ext["accuracy"], t_ext["citl"]).statistic), EXT)
 
     # -- the paper's frontier models through the same function
-    paper_rows = prepare_frame(paper_frontier[["model", "item_id", "confidence", "correct"]], scale="percent",
-                               source=paper_source)
+    paper_rows = prepare_frame(
+        paper_frontier[["model", "item_id", "confidence", "correct"]], scale="percent", source=paper_source
+    )
     t_paper = compute_report(paper_rows, seed=seed, n_boot=n_boot)
     b.table("t_paper", t_paper)
     b.add("paper", "ext_sqa_n_models", len(t_paper), EXT)
@@ -145,10 +154,15 @@ def compute(ext: pd.DataFrame, paper_frontier: pd.DataFrame, *, seed: int, n_boo
     for key, col in (("acc", "accuracy"), ("citl", "citl")):
         b.add("paper", f"ext_sqa_{key}_min", 100 * t_paper[col].min(), EXT)
         b.add("paper", f"ext_sqa_{key}_max", 100 * t_paper[col].max(), EXT)
-    b.add("paper", "ext_sqa_hc_err_pooled",
-          100 * t_paper["high_conf_wrong"].sum() / t_paper["high_conf_n"].sum(), EXT)
+    b.add("paper", "ext_sqa_hc_err_pooled", 100 * t_paper["high_conf_wrong"].sum() / t_paper["high_conf_n"].sum(), EXT)
     b.add("paper", "ext_best_vs_paper_phrase", best_vs_paper_phrase(t_ext["auroc"].max(), t_paper["auroc"]), EXT)
     n_over = int((t_ext["citl"] > 0).sum())
-    b.add("paper", "ext_overconfident_phrase", "every one of them still states more than it earns"
-          if n_over == len(t_ext) else f"{n_over} of the {len(t_ext)} still state more than they earn", EXT)
+    b.add(
+        "paper",
+        "ext_overconfident_phrase",
+        "every one of them still states more than it earns"
+        if n_over == len(t_ext)
+        else f"{n_over} of the {len(t_ext)} still state more than they earn",
+        EXT,
+    )
     return b.build()

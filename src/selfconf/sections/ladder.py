@@ -40,14 +40,33 @@ import pandas as pd
 
 from selfconf import bootstrap as _bs
 from selfconf import metrics as _m
+from selfconf.data.paths import resolve
 from selfconf.stats.streams import stream
 
 __all__ = [
-    "SUBJECTS", "ARMS", "CONFIRMATORY_FAMILY", "DEGENERACY_BOUND", "FRONTIER_RUNG",
-    "load_scored_arms", "load_profiles", "scored_rows", "answered_rows",
-    "arm_table", "is_degenerate", "rung_status", "matched_cells", "paired_contrast",
-    "confirmatory_contrasts", "loo_bin_accuracy", "bin_accuracy", "oracle_ceiling",
-    "placebo_correlation", "arm_auroc_ci", "frontier_rung", "power_from_ci", "rng_for",
+    "SUBJECTS",
+    "ARMS",
+    "CONFIRMATORY_FAMILY",
+    "DEGENERACY_BOUND",
+    "FRONTIER_RUNG",
+    "load_scored_arms",
+    "load_profiles",
+    "scored_rows",
+    "answered_rows",
+    "arm_table",
+    "is_degenerate",
+    "rung_status",
+    "matched_cells",
+    "paired_contrast",
+    "confirmatory_contrasts",
+    "loo_bin_accuracy",
+    "bin_accuracy",
+    "oracle_ceiling",
+    "placebo_correlation",
+    "arm_auroc_ci",
+    "frontier_rung",
+    "power_from_ci",
+    "rng_for",
 ]
 
 SUBJECTS = ("haiku45", "sonnet5", "opus48", "fable5")
@@ -60,14 +79,20 @@ DEGENERACY_BOUND = 0.85
 #: ceiling-demoted rungs; this book takes Claude Opus 4.8 (a decision recorded in docs/decisions.md).
 FRONTIER_RUNG = "opus48"
 
-_FIELDS = {"item_id": str, "bin": str, "arm": str, "replicate": int, "is_trap": bool,
-           "status": str, "abstained": bool, "correct": bool}
+_FIELDS = {
+    "item_id": str,
+    "bin": str,
+    "arm": str,
+    "replicate": int,
+    "is_trap": bool,
+    "status": str,
+    "abstained": bool,
+    "correct": bool,
+}
 
 
 # ------------------------------------------------------------------------------------ loading
 def _ladder_dir(data_dir: str | Path) -> Path:
-    from selfconf.data.paths import resolve
-
     return resolve(data_dir) / "ladder"
 
 
@@ -130,8 +155,9 @@ def load_profiles(data_dir: str | Path, subject: str) -> pd.DataFrame:
         bad = [v for v in doc[key] if not (isinstance(v, (int, float)) and 0 <= v <= 1)]
         if bad:
             raise ValueError(f"{path}: field {key!r} holds {bad[0]!r}, not an accuracy in [0, 1]")
-    return pd.DataFrame({"bin": doc["bins"], "core": doc["core"], "placebo": doc["placebo"],
-                         "shuffled": doc["shuffled"]})
+    return pd.DataFrame(
+        {"bin": doc["bins"], "core": doc["core"], "placebo": doc["placebo"], "shuffled": doc["shuffled"]}
+    )
 
 
 # ------------------------------------------------------------------------------------ subsets
@@ -159,12 +185,20 @@ def arm_table(df: pd.DataFrame) -> pd.DataFrame:
         ans = answered_rows(a)
         c = ans["confidence"].to_numpy() / 100.0
         y = ans["correct"].to_numpy().astype(int)
-        out.append({
-            "arm": arm, "n_rows": len(a), "n_correct": int(a["correct"].sum()),
-            "accuracy": float(a["correct"].mean()) if len(a) else math.nan,
-            "n_failed": int((a["status"] != "ok").sum()), "n_abstained": int(a["abstained"].sum()),
-            "n_answered": len(ans), "auroc": _m.auroc(c, y), "brier": _m.brier(c, y), "ece": _m.ece(c, y),
-        })
+        out.append(
+            {
+                "arm": arm,
+                "n_rows": len(a),
+                "n_correct": int(a["correct"].sum()),
+                "accuracy": float(a["correct"].mean()) if len(a) else math.nan,
+                "n_failed": int((a["status"] != "ok").sum()),
+                "n_abstained": int(a["abstained"].sum()),
+                "n_answered": len(ans),
+                "auroc": _m.auroc(c, y),
+                "brier": _m.brier(c, y),
+                "ece": _m.ece(c, y),
+            }
+        )
     return pd.DataFrame(out)
 
 
@@ -182,8 +216,15 @@ def rung_status(frames: dict[str, pd.DataFrame], bound: float = DEGENERACY_BOUND
         t = arm_table(df).set_index("arm")
         acc = float(t.loc["off", "accuracy"])
         dem = is_degenerate(acc, bound)
-        rows.append({"subject": subj, "off_accuracy": acc, "off_auroc": float(t.loc["off", "auroc"]),
-                     "demoted": dem, "status": "demoted (ceiling)" if dem else "confirmatory-eligible"})
+        rows.append(
+            {
+                "subject": subj,
+                "off_accuracy": acc,
+                "off_auroc": float(t.loc["off", "auroc"]),
+                "demoted": dem,
+                "status": "demoted (ceiling)" if dem else "confirmatory-eligible",
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -216,9 +257,15 @@ def paired_contrast(df: pd.DataFrame, arm: str, n_boot: int, seed: int, level: f
     Returns :class:`selfconf.bootstrap.PairedContrast` (estimate, percentile CI, p-values)."""
     a, b = matched_cells(df, "core", arm)
     return _bs.paired_auroc_contrast(
-        a["confidence"].to_numpy() / 100.0, b["confidence"].to_numpy() / 100.0,
-        a["correct"].to_numpy().astype(int), b["correct"].to_numpy().astype(int),
-        items=a["item_id"].to_numpy(), n_boot=n_boot, rng=rng_for(seed, f"paired:core-{arm}"), level=level)
+        a["confidence"].to_numpy() / 100.0,
+        b["confidence"].to_numpy() / 100.0,
+        a["correct"].to_numpy().astype(int),
+        b["correct"].to_numpy().astype(int),
+        items=a["item_id"].to_numpy(),
+        n_boot=n_boot,
+        rng=rng_for(seed, f"paired:core-{arm}"),
+        level=level,
+    )
 
 
 def confirmatory_contrasts(df: pd.DataFrame, n_boot: int, seed: int) -> pd.DataFrame:
@@ -231,9 +278,17 @@ def confirmatory_contrasts(df: pd.DataFrame, n_boot: int, seed: int) -> pd.DataF
     for arm in ("placebo", "off", "shuffled"):
         pc = paired_contrast(df, arm, n_boot, seed)
         a, _ = matched_cells(df, "core", arm)
-        rows.append({"contrast": f"core-{arm}", "family": "confirmatory" if arm in CONFIRMATORY_FAMILY else "exploratory",
-                     "n_pairs": len(a), "delta": pc.estimate, "ci_low": pc.low, "ci_high": pc.high,
-                     "p_raw": pc.p_two_sided})
+        rows.append(
+            {
+                "contrast": f"core-{arm}",
+                "family": "confirmatory" if arm in CONFIRMATORY_FAMILY else "exploratory",
+                "n_pairs": len(a),
+                "delta": pc.estimate,
+                "ci_low": pc.low,
+                "ci_high": pc.high,
+                "p_raw": pc.p_two_sided,
+            }
+        )
     out = pd.DataFrame(rows)
     conf = out["family"] == "confirmatory"
     out["p_holm"] = np.nan
@@ -278,9 +333,15 @@ def oracle_ceiling(df: pd.DataFrame) -> dict[str, Any]:
     "bin_acc_max", "bin_acc" (Series)}``."""
     r = loo_bin_accuracy(df)
     acc = bin_accuracy(df)
-    return {"auroc": _m.auroc(r["loo_acc"].to_numpy(), r["y"].to_numpy()), "n_rows": len(r),
-            "n_bins": int(acc.size), "bin_acc_sd": float(acc.std(ddof=1)), "bin_acc_min": float(acc.min()),
-            "bin_acc_max": float(acc.max()), "bin_acc": acc}
+    return {
+        "auroc": _m.auroc(r["loo_acc"].to_numpy(), r["y"].to_numpy()),
+        "n_rows": len(r),
+        "n_bins": int(acc.size),
+        "bin_acc_sd": float(acc.std(ddof=1)),
+        "bin_acc_min": float(acc.min()),
+        "bin_acc_max": float(acc.max()),
+        "bin_acc": acc,
+    }
 
 
 def placebo_correlation(profiles: pd.DataFrame) -> float:
@@ -295,9 +356,14 @@ def arm_auroc_ci(df: pd.DataFrame, arm: str, n_boot: int, seed: int, level: floa
     """Answered-only AUROC of one arm with an item-clustered percentile CI (:class:`BootstrapCI`)."""
     a = answered_rows(df)
     a = a[a["arm"] == arm]
-    return _bs.auroc_ci(a["confidence"].to_numpy() / 100.0, a["correct"].to_numpy().astype(int),
-                        n_boot=n_boot, rng=rng_for(seed, f"arm:{arm}"), level=level,
-                        clusters=a["item_id"].to_numpy())
+    return _bs.auroc_ci(
+        a["confidence"].to_numpy() / 100.0,
+        a["correct"].to_numpy().astype(int),
+        n_boot=n_boot,
+        rng=rng_for(seed, f"arm:{arm}"),
+        level=level,
+        clusters=a["item_id"].to_numpy(),
+    )
 
 
 def frontier_rung(df: pd.DataFrame, n_boot: int, seed: int, level: float = 0.95) -> dict[str, Any]:
@@ -309,20 +375,27 @@ def frontier_rung(df: pd.DataFrame, n_boot: int, seed: int, level: float = 0.95)
     a = answered_rows(df)
     c, s = a[a["arm"] == "core"], a[a["arm"] == "shuffled"]
     pc = _bs.paired_auroc_contrast(
-        c["confidence"].to_numpy() / 100.0, s["confidence"].to_numpy() / 100.0,
-        c["correct"].to_numpy().astype(int), s["correct"].to_numpy().astype(int),
-        items=c["item_id"].to_numpy(), items_b=s["item_id"].to_numpy(), n_boot=n_boot,
-        rng=rng_for(seed, "frontier:core-shuffled"), level=level)
-    return {"core": {"estimate": pc.auroc_a.estimate, "low": pc.auroc_a.low, "high": pc.auroc_a.high,
-                     "n": len(c)},
-            "shuffled": {"estimate": pc.auroc_b.estimate, "low": pc.auroc_b.low, "high": pc.auroc_b.high,
-                         "n": len(s)},
-            "delta": {"estimate": pc.estimate, "low": pc.low, "high": pc.high, "p_two_sided": pc.p_two_sided}}
+        c["confidence"].to_numpy() / 100.0,
+        s["confidence"].to_numpy() / 100.0,
+        c["correct"].to_numpy().astype(int),
+        s["correct"].to_numpy().astype(int),
+        items=c["item_id"].to_numpy(),
+        items_b=s["item_id"].to_numpy(),
+        n_boot=n_boot,
+        rng=rng_for(seed, "frontier:core-shuffled"),
+        level=level,
+    )
+    return {
+        "core": {"estimate": pc.auroc_a.estimate, "low": pc.auroc_a.low, "high": pc.auroc_a.high, "n": len(c)},
+        "shuffled": {"estimate": pc.auroc_b.estimate, "low": pc.auroc_b.low, "high": pc.auroc_b.high, "n": len(s)},
+        "delta": {"estimate": pc.estimate, "low": pc.low, "high": pc.high, "p_two_sided": pc.p_two_sided},
+    }
 
 
 # ---------------------------------------------------------------------------------------- power
-def power_from_ci(ci_low: float, ci_high: float, observed: float, alpha: float = 0.05,
-                  target_power: float = 0.80, level: float = 0.95) -> dict[str, float]:
+def power_from_ci(
+    ci_low: float, ci_high: float, observed: float, alpha: float = 0.05, target_power: float = 0.80, level: float = 0.95
+) -> dict[str, float]:
     """Normal-approximation power read off a confidence interval.
 
     SE = (ci_high - ci_low) / (2 z_{(1+level)/2}); the smallest true Δ detected with probability
@@ -334,5 +407,10 @@ def power_from_ci(ci_low: float, ci_high: float, observed: float, alpha: float =
     z_a = float(norm.ppf(1 - alpha / 2))
     z_p = float(norm.ppf(target_power))
     se = (ci_high - ci_low) / (2 * z_ci)
-    return {"se": se, "min_delta": (z_a + z_p) * se, "power_at_observed": float(norm.cdf(abs(observed) / se - z_a)),
-            "z_alpha": z_a, "z_power": z_p}
+    return {
+        "se": se,
+        "min_delta": (z_a + z_p) * se,
+        "power_at_observed": float(norm.cdf(abs(observed) / se - z_a)),
+        "z_alpha": z_a,
+        "z_power": z_p,
+    }

@@ -17,8 +17,9 @@ from selfconf.sections.computed import Builder, Computed
 __all__ = ["compute", "selfrows_reading"]
 
 
-def selfrows_reading(n_self: int, acc_before_pct: float, acc_after_pct: float, net_down: int,
-                     decimals: int = 1) -> str | None:
+def selfrows_reading(
+    n_self: int, acc_before_pct: float, acc_after_pct: float, net_down: int, decimals: int = 1
+) -> str | None:
     """Whether two printed accuracies could both be over the ``n_self`` self-graded rows alone.
 
     Definition: find every correct count ``k`` in ``0..n_self`` whose percentage prints as ``acc_before_pct``
@@ -45,12 +46,22 @@ def selfrows_reading(n_self: int, acc_before_pct: float, acc_after_pct: float, n
         return None
     ks = " or ".join(str(k) for k in k_fit)
     lefts = " or ".join(str(k - net_down) for k in k_fit)
-    return (f"{before_txt}% of them forces {ks} correct, and {net_down} net down-flips leave {lefts}, "
-            f"which prints {' or '.join(a + '%' for a in after_fit)}, not {after_txt}%")
+    return (
+        f"{before_txt}% of them forces {ks} correct, and {net_down} net down-flips leave {lefts}, "
+        f"which prints {' or '.join(a + '%' for a in after_fit)}, not {after_txt}%"
+    )
 
 
-def compute(collection: pd.DataFrame, twostage: pd.DataFrame, frames: dict[str, pd.DataFrame],
-            regrade: pd.DataFrame, *, bound: float, seed: int, n_boot: int) -> Computed:
+def compute(
+    collection: pd.DataFrame,
+    twostage: pd.DataFrame,
+    frames: dict[str, pd.DataFrame],
+    regrade: pd.DataFrame,
+    *,
+    bound: float,
+    seed: int,
+    n_boot: int,
+) -> Computed:
     """Every value page 08 computes from rows.
 
     Parameters
@@ -94,43 +105,78 @@ def compute(collection: pd.DataFrame, twostage: pd.DataFrame, frames: dict[str, 
     au = manipulation.twostage_auroc(tsd)
     b.add("twostage", "twostage_n_unresolved", int((tsd["label"] == "unresolved").sum()), origin="rows")
     tc = manipulation.twostage_contrast(tsd, n_boot=n_boot, seed=seed)
-    b.update("twostage", {
-        "twostage_self_auroc_min": au["auroc"].min(), "twostage_self_auroc_max": au["auroc"].max(),
-        "twostage_rows_per_model_min": int(au.groupby("model")["n_labelled"].min().min()),
-        "twostage_rows_per_model_max": int(au.groupby("model")["n_labelled"].min().max()),
-        "twostage_delta_auroc": tc["estimate"], "twostage_delta_auroc_ci_lo": tc["low"],
-        "twostage_delta_auroc_ci_hi": tc["high"], "twostage_n_pairs": tc["n_pairs"],
-    })
-    b.add("twostage", "twostage_mean_conf_inline", float(au.loc[au["format"] == "inline", "mean_conf"].mean()),
-          origin="rows")
-    b.add("twostage", "twostage_mean_conf_posthoc", float(au.loc[au["format"] == "posthoc", "mean_conf"].mean()),
-          origin="rows")
+    b.update(
+        "twostage",
+        {
+            "twostage_self_auroc_min": au["auroc"].min(),
+            "twostage_self_auroc_max": au["auroc"].max(),
+            "twostage_rows_per_model_min": int(au.groupby("model")["n_labelled"].min().min()),
+            "twostage_rows_per_model_max": int(au.groupby("model")["n_labelled"].min().max()),
+            "twostage_delta_auroc": tc["estimate"],
+            "twostage_delta_auroc_ci_lo": tc["low"],
+            "twostage_delta_auroc_ci_hi": tc["high"],
+            "twostage_n_pairs": tc["n_pairs"],
+        },
+    )
+    b.add(
+        "twostage",
+        "twostage_mean_conf_inline",
+        float(au.loc[au["format"] == "inline", "mean_conf"].mean()),
+        origin="rows",
+    )
+    b.add(
+        "twostage",
+        "twostage_mean_conf_posthoc",
+        float(au.loc[au["format"] == "posthoc", "mean_conf"].mean()),
+        origin="rows",
+    )
     b.table("twostage_auroc", au)
 
     # -- the ladder behind the injection null
     status = ladder.rung_status(frames, bound=bound)
     anyf = next(iter(frames.values()))
-    b.update("ladder", {"lim_ladder_n_confirmatory_rungs": int((~status["demoted"]).sum()),
-                        "lim_ladder_n_items": int(anyf["item_id"].nunique()),
-                        "lim_ladder_n_bins": int(anyf["bin"].nunique())})
+    b.update(
+        "ladder",
+        {
+            "lim_ladder_n_confirmatory_rungs": int((~status["demoted"]).sum()),
+            "lim_ladder_n_items": int(anyf["item_id"].nunique()),
+            "lim_ladder_n_bins": int(anyf["bin"].nunique()),
+        },
+    )
 
     # -- the cross-family regrade
     rg = manipulation.regrade_summary(regrade)
     b.add("regrade", "regrade_n_rows_computed", rg["n_self_graded"], origin="rows")
-    for key, name in (("regrade_n_graded", "n_graded"), ("regrade_n_other_routes", "n_other_routes"),
-                      ("regrade_correct_before", "correct_before"), ("regrade_correct_after", "correct_after"),
-                      ("regrade_acc_before_selfrows", "acc_before_selfrows_pct"),
-                      ("regrade_acc_after_selfrows", "acc_after_selfrows_pct")):
+    for key, name in (
+        ("regrade_n_graded", "n_graded"),
+        ("regrade_n_other_routes", "n_other_routes"),
+        ("regrade_correct_before", "correct_before"),
+        ("regrade_correct_after", "correct_after"),
+        ("regrade_acc_before_selfrows", "acc_before_selfrows_pct"),
+        ("regrade_acc_after_selfrows", "acc_after_selfrows_pct"),
+    ):
         b.add("regrade", key, rg[name], origin="rows")
-    b.update("regrade", {"regrade_agreement_pct": rg["agreement_pct"], "regrade_down_flips": rg["down_flips"],
-                         "regrade_up_flips": rg["up_flips"], "regrade_acc_before": rg["acc_before_pct"],
-                         "regrade_acc_after": rg["acc_after_pct"]})
+    b.update(
+        "regrade",
+        {
+            "regrade_agreement_pct": rg["agreement_pct"],
+            "regrade_down_flips": rg["down_flips"],
+            "regrade_up_flips": rg["up_flips"],
+            "regrade_acc_before": rg["acc_before_pct"],
+            "regrade_acc_after": rg["acc_after_pct"],
+        },
+    )
     # could the whole-set accuracies, read at one decimal, instead be over the self-graded rows only?
     before_txt, after_txt = f"{rg['acc_before_pct']:.1f}", f"{rg['acc_after_pct']:.1f}"
-    reading = selfrows_reading(rg["n_self_graded"], rg["acc_before_pct"], rg["acc_after_pct"],
-                               rg["down_flips"] - rg["up_flips"])
-    b.add("regrade", "regrade_selfrows_reading",
-          reading or f"{before_txt}% and {after_txt}% are both reachable there too", origin="rows")
+    reading = selfrows_reading(
+        rg["n_self_graded"], rg["acc_before_pct"], rg["acc_after_pct"], rg["down_flips"] - rg["up_flips"]
+    )
+    b.add(
+        "regrade",
+        "regrade_selfrows_reading",
+        reading or f"{before_txt}% and {after_txt}% are both reachable there too",
+        origin="rows",
+    )
     b.add("regrade", "regrade_selfrows_verdict", "It cannot be" if reading else "It could also be", origin="rows")
     b.table("regrade", pd.DataFrame([rg]))
     return b.build()

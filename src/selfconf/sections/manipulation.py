@@ -36,9 +36,17 @@ from selfconf.data.families import load_csv
 from selfconf.stats.streams import stream
 
 __all__ = [
-    "load_csv", "microprobe_table", "heldout_profile", "topic_summary", "directional_examples",
-    "twostage_auroc", "twostage_contrast", "regrade_summary", "recompute_all",
+    "load_csv",
+    "microprobe_table",
+    "heldout_profile",
+    "topic_summary",
+    "directional_examples",
+    "twostage_auroc",
+    "twostage_contrast",
+    "regrade_summary",
+    "recompute_all",
 ]
+
 
 # ------------------------------------------------------------------------------------ microprobe
 def microprobe_table(mp: pd.DataFrame) -> pd.DataFrame:
@@ -61,12 +69,15 @@ def heldout_profile(ho: pd.DataFrame) -> pd.DataFrame:
 
 
 def _probe_diffs(tp: pd.DataFrame, model: str) -> tuple[pd.DataFrame, np.ndarray]:
-    w = tp[tp["model"] == model].pivot_table(index="probe_id", columns="arm", values=["correct", "confidence"],
-                                             aggfunc="first")
+    w = tp[tp["model"] == model].pivot_table(
+        index="probe_id", columns="arm", values=["correct", "confidence"], aggfunc="first"
+    )
     if w.isna().any().any():
         raise ValueError(f"topic pass: model {model!r} has a probe without both arms")
-    d = ((w[("confidence", "false")] / 100 - w[("correct", "false")]) ** 2
-         - (w[("confidence", "true")] / 100 - w[("correct", "true")]) ** 2).to_numpy(dtype=float)
+    d = (
+        (w[("confidence", "false")] / 100 - w[("correct", "false")]) ** 2
+        - (w[("confidence", "true")] / 100 - w[("correct", "true")]) ** 2
+    ).to_numpy(dtype=float)
     return w, d
 
 
@@ -77,8 +88,7 @@ def topic_summary(tp: pd.DataFrame, n_boot: int, seed: int) -> pd.DataFrame:
     for model in sorted(tp["model"].unique()):
         sub = tp[tp["model"] == model]
         _, d = _probe_diffs(tp, model)
-        ci = _bs.percentile_ci(lambda x: float(np.mean(x)), d, n_boot=n_boot,
-                               rng=stream(seed, "topic", model))
+        ci = _bs.percentile_ci(lambda x: float(np.mean(x)), d, n_boot=n_boot, rng=stream(seed, "topic", model))
         row = {"model": model, "n_probes": int(len(d))}
         for arm in ("true", "false"):
             a = sub[sub["arm"] == arm]
@@ -96,9 +106,11 @@ def topic_summary(tp: pd.DataFrame, n_boot: int, seed: int) -> pd.DataFrame:
 def directional_examples(tp: pd.DataFrame, ho: pd.DataFrame) -> pd.DataFrame:
     """Mean stated confidence per model x bin x arm, with the bin's held-out accuracy and the
     claimed accuracy of each arm (the cells behind the paper's directional examples)."""
-    m = tp.groupby(["model", "bin", "arm"]).agg(confidence=("confidence", "mean"),
-                                                claimed_pct=("claimed_pct", "first"),
-                                                correct=("correct", "mean")).reset_index()
+    m = (
+        tp.groupby(["model", "bin", "arm"])
+        .agg(confidence=("confidence", "mean"), claimed_pct=("claimed_pct", "first"), correct=("correct", "mean"))
+        .reset_index()
+    )
     w = m.pivot_table(index=["model", "bin"], columns="arm", values=["confidence", "claimed_pct"]).reset_index()
     w.columns = ["model", "bin", "claimed_false", "claimed_true", "conf_false", "conf_true"]
     w = w.merge(heldout_profile(ho)[["model", "bin", "heldout_acc_pct"]], on=["model", "bin"], how="left")
@@ -116,8 +128,16 @@ def twostage_auroc(ts: pd.DataFrame) -> pd.DataFrame:
     for (model, fmt), g in lab.groupby(["model", "format"]):
         y = (g["label"] == "correct").to_numpy().astype(int)
         c = g["confidence"].to_numpy() / 100
-        rows.append({"model": model, "format": fmt, "n_labelled": len(g), "accuracy": float(y.mean()),
-                     "mean_conf": 100 * float(c.mean()), "auroc": _m.auroc(c, y)})
+        rows.append(
+            {
+                "model": model,
+                "format": fmt,
+                "n_labelled": len(g),
+                "accuracy": float(y.mean()),
+                "mean_conf": 100 * float(c.mean()),
+                "auroc": _m.auroc(c, y),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -131,11 +151,23 @@ def twostage_contrast(ts: pd.DataFrame, n_boot: int, seed: int) -> dict[str, Any
     a, b = a.loc[keys], b.loc[keys]
     pair = np.array([f"{m}|{i}" for m, i in keys])
     pc = _bs.paired_auroc_contrast(
-        a["confidence"].to_numpy() / 100, b["confidence"].to_numpy() / 100,
-        (a["label"] == "correct").to_numpy().astype(int), (b["label"] == "correct").to_numpy().astype(int),
-        items=pair, n_boot=n_boot, rng=np.random.default_rng([int(seed), 2]))
-    return {"estimate": pc.estimate, "low": pc.low, "high": pc.high, "p_two_sided": pc.p_two_sided,
-            "n_pairs": len(keys), "auroc_posthoc": pc.auroc_a.estimate, "auroc_inline": pc.auroc_b.estimate}
+        a["confidence"].to_numpy() / 100,
+        b["confidence"].to_numpy() / 100,
+        (a["label"] == "correct").to_numpy().astype(int),
+        (b["label"] == "correct").to_numpy().astype(int),
+        items=pair,
+        n_boot=n_boot,
+        rng=np.random.default_rng([int(seed), 2]),
+    )
+    return {
+        "estimate": pc.estimate,
+        "low": pc.low,
+        "high": pc.high,
+        "p_two_sided": pc.p_two_sided,
+        "n_pairs": len(keys),
+        "auroc_posthoc": pc.auroc_a.estimate,
+        "auroc_inline": pc.auroc_b.estimate,
+    }
 
 
 # ------------------------------------------------------------------------------------ regrade
@@ -149,17 +181,30 @@ def regrade_summary(rg: pd.DataFrame) -> dict[str, Any]:
     after = rg["canonical_correct"].to_numpy().astype(float).copy()
     after[(rg["grade_route"] == "llm_self").to_numpy()] = cross
     n = len(rg)
-    return {"n_graded": n, "n_self_graded": len(self_rows), "n_other_routes": n - len(self_rows),
-            "agreement_pct": 100 * float(np.mean(own == cross)),
-            "down_flips": int(((own == 1) & (cross == 0)).sum()), "up_flips": int(((own == 0) & (cross == 1)).sum()),
-            "correct_before": int(rg["canonical_correct"].sum()), "correct_after": int(after.sum()),
-            "acc_before_pct": 100 * float(rg["canonical_correct"].mean()), "acc_after_pct": 100 * float(after.mean()),
-            "acc_before_selfrows_pct": 100 * float(own.mean()), "acc_after_selfrows_pct": 100 * float(cross.mean())}
+    return {
+        "n_graded": n,
+        "n_self_graded": len(self_rows),
+        "n_other_routes": n - len(self_rows),
+        "agreement_pct": 100 * float(np.mean(own == cross)),
+        "down_flips": int(((own == 1) & (cross == 0)).sum()),
+        "up_flips": int(((own == 0) & (cross == 1)).sum()),
+        "correct_before": int(rg["canonical_correct"].sum()),
+        "correct_after": int(after.sum()),
+        "acc_before_pct": 100 * float(rg["canonical_correct"].mean()),
+        "acc_after_pct": 100 * float(after.mean()),
+        "acc_before_selfrows_pct": 100 * float(own.mean()),
+        "acc_after_selfrows_pct": 100 * float(cross.mean()),
+    }
 
 
 # ------------------------------------------------------------------------------------ all
-_SHORT = {"glm4:9b": "glm4", "llama3.2:3b": "llama32", "mistral:7b": "mistral7b", "phi4-mini": "phi4mini",
-          "qwen3:8b": "qwen3"}
+_SHORT = {
+    "glm4:9b": "glm4",
+    "llama3.2:3b": "llama32",
+    "mistral:7b": "mistral7b",
+    "phi4-mini": "phi4mini",
+    "qwen3:8b": "qwen3",
+}
 
 
 def recompute_all(data_dir: str | Path, seed: int, n_boot: int) -> dict[str, float]:

@@ -43,10 +43,32 @@ from selfconf.report import core as report
 from selfconf.stats import summary
 
 __all__ = [
-    "DECLARED", "NOTEBOOK", "SCORECARD_PATH", "VERDICTS", "SIGNALS", "PROVIDER", "BLOC", "REASONING_SERIES",
-    "TIER_MARKERS", "PANEL_RULE", "ALL_PANEL", "PanelChoice", "provider_of", "select_panels", "panel_frame",
-    "ModelDraws", "model_draws", "Claim", "SCORECARD", "declared_thresholds", "verdict", "Results", "compute",
-    "scorecard", "write_scorecard", "dataset_label",
+    "DECLARED",
+    "NOTEBOOK",
+    "SCORECARD_PATH",
+    "VERDICTS",
+    "SIGNALS",
+    "PROVIDER",
+    "BLOC",
+    "REASONING_SERIES",
+    "TIER_MARKERS",
+    "PANEL_RULE",
+    "ALL_PANEL",
+    "PanelChoice",
+    "provider_of",
+    "select_panels",
+    "panel_frame",
+    "ModelDraws",
+    "model_draws",
+    "Claim",
+    "SCORECARD",
+    "declared_thresholds",
+    "verdict",
+    "Results",
+    "compute",
+    "scorecard",
+    "write_scorecard",
+    "dataset_label",
 ]
 
 #: The day the scorecard and the panel rule were declared (before any statistic of the chapter was computed).
@@ -67,22 +89,46 @@ SIGNALS = ("self", "canonical", "label_free", "rank_normalised")
 
 #: Provider of each model, from its name (the names of the source files).
 PROVIDER: dict[str, str] = {
-    "gpt-4.1": "openai", "gpt-4.1-mini": "openai", "gpt-4.1-nano": "openai", "gpt-4o-2024-08-06": "openai",
-    "gpt-4o-mini-2024-07-18": "openai", "o1-mini-2024-09-12": "openai", "o3-mini-2025-01-31": "openai",
+    "gpt-4.1": "openai",
+    "gpt-4.1-mini": "openai",
+    "gpt-4.1-nano": "openai",
+    "gpt-4o-2024-08-06": "openai",
+    "gpt-4o-mini-2024-07-18": "openai",
+    "o1-mini-2024-09-12": "openai",
+    "o3-mini-2025-01-31": "openai",
     "o4-mini-2025-04-16": "openai",
-    "claude-3-7-sonnet-20250219": "anthropic", "claude-3-5-haiku-20241022": "anthropic",
+    "claude-3-7-sonnet-20250219": "anthropic",
+    "claude-3-5-haiku-20241022": "anthropic",
     "claude-3-haiku-20240307": "anthropic",
-    "deepseek-chat": "deepseek", "deepseek-reasoner": "deepseek",
-    "gemini-1.5-pro": "google", "gemini-1.5-flash": "google", "gemini-2.0-flash": "google", "gemma-3-27b-it": "google",
-    "grok-3-beta": "xai", "grok-2-1212": "xai",
-    "Meta-Llama-3.1-405B-Instruct-Turbo": "meta", "Meta-Llama-3.1-70B-Instruct-Turbo": "meta",
-    "Meta-Llama-3.1-8B-Instruct-Turbo": "meta", "Llama-4-Maverick-17B-128E-Instruct-FP8": "meta",
-    "Qwen3-235B-A22B-fp8-tput": "alibaba", "Qwen2.5-32B-Instruct": "alibaba",
+    "deepseek-chat": "deepseek",
+    "deepseek-reasoner": "deepseek",
+    "gemini-1.5-pro": "google",
+    "gemini-1.5-flash": "google",
+    "gemini-2.0-flash": "google",
+    "gemma-3-27b-it": "google",
+    "grok-3-beta": "xai",
+    "grok-2-1212": "xai",
+    "Meta-Llama-3.1-405B-Instruct-Turbo": "meta",
+    "Meta-Llama-3.1-70B-Instruct-Turbo": "meta",
+    "Meta-Llama-3.1-8B-Instruct-Turbo": "meta",
+    "Llama-4-Maverick-17B-128E-Instruct-FP8": "meta",
+    "Qwen3-235B-A22B-fp8-tput": "alibaba",
+    "Qwen2.5-32B-Instruct": "alibaba",
     "Mistral-Small-24B-Instruct-2501": "mistral",
 }
 #: Where each provider is based (the paper's panels are named by bloc: US, CN, and one across blocs).
-BLOC = {"openai": "US", "anthropic": "US", "google": "US", "xai": "US", "meta": "US",
-        "deepseek": "CN", "alibaba": "CN", "moonshot": "CN", "zhipu": "CN", "mistral": "EU"}
+BLOC = {
+    "openai": "US",
+    "anthropic": "US",
+    "google": "US",
+    "xai": "US",
+    "meta": "US",
+    "deepseek": "CN",
+    "alibaba": "CN",
+    "moonshot": "CN",
+    "zhipu": "CN",
+    "mistral": "EU",
+}
 #: Dedicated reasoning-model series: not eligible (the paper queried its panel members as chat models).
 REASONING_SERIES = ("o1-mini-2024-09-12", "o3-mini-2025-01-31", "o4-mini-2025-04-16", "deepseek-reasoner")
 #: Words of a model name (split at "-") that mark a provider's budget or mid-tier line, like the paper's members.
@@ -90,15 +136,31 @@ TIER_MARKERS = ("mini", "haiku", "flash", "small", "chat")
 #: Release month of each model (the date in its id where there is one, else the provider's announcement):
 #: only used to order several candidates of one provider and tier.
 RELEASED = {
-    "gpt-4.1": "2025-04", "gpt-4.1-mini": "2025-04", "gpt-4.1-nano": "2025-04", "gpt-4o-2024-08-06": "2024-08",
-    "gpt-4o-mini-2024-07-18": "2024-07", "o1-mini-2024-09-12": "2024-09", "o3-mini-2025-01-31": "2025-01",
-    "o4-mini-2025-04-16": "2025-04", "claude-3-7-sonnet-20250219": "2025-02", "claude-3-5-haiku-20241022": "2024-10",
-    "claude-3-haiku-20240307": "2024-03", "deepseek-chat": "2024-12", "deepseek-reasoner": "2025-01",
-    "gemini-1.5-pro": "2024-02", "gemini-1.5-flash": "2024-05", "gemini-2.0-flash": "2025-02",
-    "gemma-3-27b-it": "2025-03", "grok-3-beta": "2025-02", "grok-2-1212": "2024-12",
-    "Meta-Llama-3.1-405B-Instruct-Turbo": "2024-07", "Meta-Llama-3.1-70B-Instruct-Turbo": "2024-07",
-    "Meta-Llama-3.1-8B-Instruct-Turbo": "2024-07", "Llama-4-Maverick-17B-128E-Instruct-FP8": "2025-04",
-    "Qwen3-235B-A22B-fp8-tput": "2025-04", "Qwen2.5-32B-Instruct": "2024-09",
+    "gpt-4.1": "2025-04",
+    "gpt-4.1-mini": "2025-04",
+    "gpt-4.1-nano": "2025-04",
+    "gpt-4o-2024-08-06": "2024-08",
+    "gpt-4o-mini-2024-07-18": "2024-07",
+    "o1-mini-2024-09-12": "2024-09",
+    "o3-mini-2025-01-31": "2025-01",
+    "o4-mini-2025-04-16": "2025-04",
+    "claude-3-7-sonnet-20250219": "2025-02",
+    "claude-3-5-haiku-20241022": "2024-10",
+    "claude-3-haiku-20240307": "2024-03",
+    "deepseek-chat": "2024-12",
+    "deepseek-reasoner": "2025-01",
+    "gemini-1.5-pro": "2024-02",
+    "gemini-1.5-flash": "2024-05",
+    "gemini-2.0-flash": "2025-02",
+    "gemma-3-27b-it": "2025-03",
+    "grok-3-beta": "2025-02",
+    "grok-2-1212": "2024-12",
+    "Meta-Llama-3.1-405B-Instruct-Turbo": "2024-07",
+    "Meta-Llama-3.1-70B-Instruct-Turbo": "2024-07",
+    "Meta-Llama-3.1-8B-Instruct-Turbo": "2024-07",
+    "Llama-4-Maverick-17B-128E-Instruct-FP8": "2025-04",
+    "Qwen3-235B-A22B-fp8-tput": "2025-04",
+    "Qwen2.5-32B-Instruct": "2024-09",
     "Mistral-Small-24B-Instruct-2501": "2025-01",
 }
 #: The larger panel of the extension: every model of the collection.
@@ -154,8 +216,9 @@ def _ranked_candidates(provider: str, models: list[str], taken: set[str]) -> lis
     marked = [m for m in chat if _marked(m)]
     if marked:
         # most recent first; among one month, the name order keeps the choice deterministic
-        return sorted(marked, key=lambda m: (RELEASED.get(m, ""), m), reverse=True) + \
-            sorted(set(chat) - set(marked), key=lambda m: (_params_b(m), m))
+        return sorted(marked, key=lambda m: (RELEASED.get(m, ""), m), reverse=True) + sorted(
+            set(chat) - set(marked), key=lambda m: (_params_b(m), m)
+        )
     return sorted(chat, key=lambda m: (_params_b(m), m))
 
 
@@ -179,8 +242,11 @@ def select_panels(models=MMLU_PRO_MODELS) -> dict[str, PanelChoice]:
             cands = _ranked_candidates(prov, models, set(chosen))
             if cands:
                 chosen.append(cands[0])
-                reasons.append(f"{prov}: its most recent budget/mid-tier chat model" if _marked(cands[0]) else
-                               f"{prov}: no budget/mid-tier name; its chat model with the fewest parameters")
+                reasons.append(
+                    f"{prov}: its most recent budget/mid-tier chat model"
+                    if _marked(cands[0])
+                    else f"{prov}: no budget/mid-tier name; its chat model with the fewest parameters"
+                )
                 continue
             bloc = BLOC[prov]
             present = {p for p in map(PROVIDER.get, chosen)}
@@ -190,8 +256,10 @@ def select_panels(models=MMLU_PRO_MODELS) -> dict[str, PanelChoice]:
             if pick is None:
                 raise ValueError(f"panel {name}: no model of provider {prov!r} and no other {bloc} model to replace it")
             chosen.append(pick)
-            reasons.append(f"{prov}: not in the data; closest available {bloc} model ({PROVIDER[pick]}"
-                           f"{', already a member provider' if PROVIDER[pick] in present else ''})")
+            reasons.append(
+                f"{prov}: not in the data; closest available {bloc} model ({PROVIDER[pick]}"
+                f"{', already a member provider' if PROVIDER[pick] in present else ''})"
+            )
         out[name] = PanelChoice(name, tuple(providers), tuple(chosen), tuple(reasons))
     out[ALL_PANEL] = PanelChoice(ALL_PANEL, (), tuple(models), ("every model of the collection",) * len(models))
     return out
@@ -203,8 +271,10 @@ def dataset_label(n_models: int, n_items: int) -> str:
     >>> dataset_label(26, 12032)[:8]
     'MMLU-Pro'
     """
-    return (f"MMLU-Pro test split, {n_models} models x {n_items:,} items, verbalised confidence; "
-            f"{MMLU_PRO_REPO} @ {MMLU_PRO_COMMIT[:10]}")
+    return (
+        f"MMLU-Pro test split, {n_models} models x {n_items:,} items, verbalised confidence; "
+        f"{MMLU_PRO_REPO} @ {MMLU_PRO_COMMIT[:10]}"
+    )
 
 
 def panel_frame(ext: pd.DataFrame) -> pd.DataFrame:
@@ -234,20 +304,28 @@ def panel_frame(ext: pd.DataFrame) -> pd.DataFrame:
     if off.any():
         i = int(np.flatnonzero(off)[0])
         m, item = ext["model"].iloc[i], int(ext["item_id"].iloc[i])
-        raise ValueError(f"{mmlu_pro_filename(m)}: line {item + 2}: field 'verbal_numerical_confidence' = "
-                         f"{conf[i]!r} is not a whole number of points (/100); the panels need whole points")
+        raise ValueError(
+            f"{mmlu_pro_filename(m)}: line {item + 2}: field 'verbal_numerical_confidence' = "
+            f"{conf[i]!r} is not a whole number of points (/100); the panels need whole points"
+        )
     answer = ext["answer"].fillna("").astype(str)
-    return pd.DataFrame({
-        "model": ext["model"].to_numpy(), "item_id": ext["item_id"].to_numpy(),
-        "parse_ok": ok.astype(int), "confidence": np.where(ok, points, 0).astype(np.int64),
-        "correct": ext["correct"].to_numpy().astype(np.int64), "refusal": (answer == "").astype(int).to_numpy(),
-        "answer_class": answer.to_numpy(),
-    })
+    return pd.DataFrame(
+        {
+            "model": ext["model"].to_numpy(),
+            "item_id": ext["item_id"].to_numpy(),
+            "parse_ok": ok.astype(int),
+            "confidence": np.where(ok, points, 0).astype(np.int64),
+            "correct": ext["correct"].to_numpy().astype(np.int64),
+            "refusal": (answer == "").astype(int).to_numpy(),
+            "answer_class": answer.to_numpy(),
+        }
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # per-model statistics on one shared item draw
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass
 class ModelDraws:
@@ -285,8 +363,9 @@ def _model_statistics(lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, threshol
     return out
 
 
-def model_draws(ext: pd.DataFrame, *, n_boot: int = 2000, rng=None, threshold: float = 0.8,
-                n_bins: int = 10) -> ModelDraws:
+def model_draws(
+    ext: pd.DataFrame, *, n_boot: int = 2000, rng=None, threshold: float = 0.8, n_bins: int = 10
+) -> ModelDraws:
     """Per-model Table 1 statistics with one item-clustered bootstrap draw shared by all models.
 
     Definition: rows without a confidence are left out (as in :func:`selfconf.report.from_frame`); each
@@ -349,6 +428,7 @@ def model_draws(ext: pd.DataFrame, *, n_boot: int = 2000, rng=None, threshold: f
 # the scorecard (declared 2026-12-01; never edited after the results existed)
 # --------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Claim:
     """One declared claim of the scorecard.
@@ -373,13 +453,17 @@ class Claim:
 
 
 #: Declared numbers of our own (the paper's thresholds are quoted facts, see :func:`declared_thresholds`).
-RESIDUAL_ERROR_FLOOR_PCT = 10.0  # "large" residual error at 20 % coverage: above 10 % (the paper's lowest print is 15.1 %)
+RESIDUAL_ERROR_FLOOR_PCT = (
+    10.0  # "large" residual error at 20 % coverage: above 10 % (the paper's lowest print is 15.1 %)
+)
 ECE_TOLERANCE_PP = 1.0  # "ECE almost exactly |CITL|": within 1 percentage point for every model
 BEST_AUROC_CEILING = 0.80  # "even the best discriminates only moderately": the best self-AUROC below 0.80
 TOP_K = 3  # the paper's Table 2 shows the three models with the best self-AUROC
 
-_RULE = ("holds if the interval of the test statistic lies entirely on the claimed side of the null; does not "
-         "hold if it lies entirely on the other side; inconclusive otherwise")
+_RULE = (
+    "holds if the interval of the test statistic lies entirely on the claimed side of the null; does not "
+    "hold if it lies entirely on the other side; inconclusive otherwise"
+)
 
 
 def _panel_claims(panel: str) -> list[Claim]:
@@ -389,76 +473,165 @@ def _panel_claims(panel: str) -> list[Claim]:
     rn_ids = ids("self_auroc_ranknorm") if panel in ("US", "CN") else ()
     where = "the panel" if panel != ALL_PANEL else "the all-models panel (extension)"
     return [
-        Claim(f"panel_{panel}_self",
-              f"On {where}, the members' own stated confidence, pooled, tells right from wrong answers better "
-              "than chance (but it is the weaker signal).",
-              "pooled self-AUROC of the members' rows on the panel population", "self_auroc_pooled",
-              "quoted:r1_chance_auroc", +1, "auroc", ids("self_auroc_pooled"), "self", panel),
-        Claim(f"panel_{panel}_canonical",
-              f"On {where}, counting how many other members give a concurring answer predicts a row's "
-              "correctness better than the members' own confidence.",
-              "AUROC of the canonical agreement count; test: panel minus pooled self-AUROC (paired, item-clustered)",
-              "delta_panel_minus_self", 0.0, +1, "auroc", ids("panel_auroc", "panel_vs_self_delta"), "canonical", panel),
-        Claim(f"panel_{panel}_label_free",
-              f"On {where}, the agreement count still beats self-confidence when two answers concur only if they "
-              "are the same answer (no correctness flag consulted).",
-              "AUROC of the label-free agreement count; test: label-free panel minus pooled self-AUROC",
-              "delta_labelfree_minus_self", 0.0, +1, "auroc", lf_ids, "label_free", panel,
-              not_comparable_if="codings_coincide"),
-        Claim(f"panel_{panel}_rank_normalised",
-              f"On {where}, once between-model differences in confidence level are removed (each model's "
-              "confidences replaced by their rank within that model), self-confidence does not beat the panel: "
-              "a pooled self-AUROC above the panel's is between-model identity, not per-item self-knowledge.",
-              "pooled AUROC of within-model mid-rank percentiles; test: panel minus rank-normalised self-AUROC",
-              "delta_panel_minus_ranknorm", 0.0, +1, "auroc", rn_ids, "rank_normalised", panel),
+        Claim(
+            f"panel_{panel}_self",
+            f"On {where}, the members' own stated confidence, pooled, tells right from wrong answers better "
+            "than chance (but it is the weaker signal).",
+            "pooled self-AUROC of the members' rows on the panel population",
+            "self_auroc_pooled",
+            "quoted:r1_chance_auroc",
+            +1,
+            "auroc",
+            ids("self_auroc_pooled"),
+            "self",
+            panel,
+        ),
+        Claim(
+            f"panel_{panel}_canonical",
+            f"On {where}, counting how many other members give a concurring answer predicts a row's "
+            "correctness better than the members' own confidence.",
+            "AUROC of the canonical agreement count; test: panel minus pooled self-AUROC (paired, item-clustered)",
+            "delta_panel_minus_self",
+            0.0,
+            +1,
+            "auroc",
+            ids("panel_auroc", "panel_vs_self_delta"),
+            "canonical",
+            panel,
+        ),
+        Claim(
+            f"panel_{panel}_label_free",
+            f"On {where}, the agreement count still beats self-confidence when two answers concur only if they "
+            "are the same answer (no correctness flag consulted).",
+            "AUROC of the label-free agreement count; test: label-free panel minus pooled self-AUROC",
+            "delta_labelfree_minus_self",
+            0.0,
+            +1,
+            "auroc",
+            lf_ids,
+            "label_free",
+            panel,
+            not_comparable_if="codings_coincide",
+        ),
+        Claim(
+            f"panel_{panel}_rank_normalised",
+            f"On {where}, once between-model differences in confidence level are removed (each model's "
+            "confidences replaced by their rank within that model), self-confidence does not beat the panel: "
+            "a pooled self-AUROC above the panel's is between-model identity, not per-item self-knowledge.",
+            "pooled AUROC of within-model mid-rank percentiles; test: panel minus rank-normalised self-AUROC",
+            "delta_panel_minus_ranknorm",
+            0.0,
+            +1,
+            "auroc",
+            rn_ids,
+            "rank_normalised",
+            panel,
+        ),
     ]
 
 
 #: The declared scorecard, in the order of the chapter.
 SCORECARD: tuple[Claim, ...] = (
-    Claim("overconfident_every_model",
-          "Every model is overconfident in the large: its mean stated confidence exceeds its accuracy.",
-          "smallest CITL (mean confidence minus accuracy) over the models, item-clustered interval",
-          "min_citl_pp", 0.0, +1, "pp", ("r1_citl_range_min",)),
-    Claim("saturated_typical_confidence",
-          "Typical stated confidence is saturated: for most models the median sits at or above the paper's "
-          "high-confidence threshold, whatever their accuracy.",
-          "number of models whose median stated confidence is at or above the threshold",
-          "n_saturated", "half", +1, "models", ("r1_n_models_median_in_band", "r1_n_models_median_in_band_of")),
-    Claim("confident_answers_mostly_wrong",
-          "Most answers stated with high confidence are wrong (pooled over the models).",
-          "share of wrong answers among all answers stated at or above the threshold, pooled over models",
-          "pooled_high_conf_wrong_pct", 50.0, +1, "percent", ("r1_highconf_wrong_pooled_pct",)),
-    Claim("ece_close_to_abs_citl",
-          "Binned and global miscalibration coincide: each model's ECE is almost exactly |CITL|.",
-          "largest ECE minus |CITL| over the models (percentage points)",
-          "max_ece_minus_abs_citl_pp", ECE_TOLERANCE_PP, -1, "pp", ()),
-    Claim("gap_positive_every_bin",
-          "The confidence-minus-accuracy gap is positive in every occupied reliability bin for most models.",
-          "number of models with a positive gap in every occupied bin (10 equal-width bins)",
-          "n_all_bins_positive", "half", +1, "models",
-          ("r1_n_models_all_bins_positive", "r1_n_models_all_bins_positive_of")),
-    Claim("every_ci_excludes_chance",
-          "Stated confidence discriminates better than chance for every model: every interval excludes 0.5.",
-          "lowest self-AUROC over the models, item-clustered interval",
-          "min_auroc", "quoted:r1_chance_auroc", +1, "auroc", ("r1_self_auroc_span_min",)),
-    Claim("best_self_auroc_moderate",
-          "Even the best model's stated confidence discriminates only moderately (the paper's best is below 0.8).",
-          "highest self-AUROC over the models, item-clustered interval",
-          "max_auroc", BEST_AUROC_CEILING, -1, "auroc", ("r1_self_auroc_span_max",)),
-    Claim("most_below_auroc_cutoff",
-          "For most models self-AUROC stays below the paper's descriptive cut-off.",
-          "number of models whose self-AUROC is below the cut-off",
-          "n_below_cutoff", "half", +1, "models", ("r1_n_models_below_threshold", "r1_n_models_below_threshold_of")),
-) + tuple(
-    Claim(f"residual_error_top{r}",
-          "A confidence gate leaves large error: among its most confident 20% of answers, a model with one of the "
-          "three best self-AUROCs is still often wrong.",
-          f"error rate among the 20% most confident answers of the model ranked {r} by self-AUROC "
-          "(row bootstrap within the model)",
-          f"residual_error_top{r}_pct", RESIDUAL_ERROR_FLOOR_PCT, +1, "percent", ())
-    for r in range(1, TOP_K + 1)
-) + tuple(c for name in (*panels.PANELS, ALL_PANEL) for c in _panel_claims(name))
+    (
+        Claim(
+            "overconfident_every_model",
+            "Every model is overconfident in the large: its mean stated confidence exceeds its accuracy.",
+            "smallest CITL (mean confidence minus accuracy) over the models, item-clustered interval",
+            "min_citl_pp",
+            0.0,
+            +1,
+            "pp",
+            ("r1_citl_range_min",),
+        ),
+        Claim(
+            "saturated_typical_confidence",
+            "Typical stated confidence is saturated: for most models the median sits at or above the paper's "
+            "high-confidence threshold, whatever their accuracy.",
+            "number of models whose median stated confidence is at or above the threshold",
+            "n_saturated",
+            "half",
+            +1,
+            "models",
+            ("r1_n_models_median_in_band", "r1_n_models_median_in_band_of"),
+        ),
+        Claim(
+            "confident_answers_mostly_wrong",
+            "Most answers stated with high confidence are wrong (pooled over the models).",
+            "share of wrong answers among all answers stated at or above the threshold, pooled over models",
+            "pooled_high_conf_wrong_pct",
+            50.0,
+            +1,
+            "percent",
+            ("r1_highconf_wrong_pooled_pct",),
+        ),
+        Claim(
+            "ece_close_to_abs_citl",
+            "Binned and global miscalibration coincide: each model's ECE is almost exactly |CITL|.",
+            "largest ECE minus |CITL| over the models (percentage points)",
+            "max_ece_minus_abs_citl_pp",
+            ECE_TOLERANCE_PP,
+            -1,
+            "pp",
+            (),
+        ),
+        Claim(
+            "gap_positive_every_bin",
+            "The confidence-minus-accuracy gap is positive in every occupied reliability bin for most models.",
+            "number of models with a positive gap in every occupied bin (10 equal-width bins)",
+            "n_all_bins_positive",
+            "half",
+            +1,
+            "models",
+            ("r1_n_models_all_bins_positive", "r1_n_models_all_bins_positive_of"),
+        ),
+        Claim(
+            "every_ci_excludes_chance",
+            "Stated confidence discriminates better than chance for every model: every interval excludes 0.5.",
+            "lowest self-AUROC over the models, item-clustered interval",
+            "min_auroc",
+            "quoted:r1_chance_auroc",
+            +1,
+            "auroc",
+            ("r1_self_auroc_span_min",),
+        ),
+        Claim(
+            "best_self_auroc_moderate",
+            "Even the best model's stated confidence discriminates only moderately (the paper's best is below 0.8).",
+            "highest self-AUROC over the models, item-clustered interval",
+            "max_auroc",
+            BEST_AUROC_CEILING,
+            -1,
+            "auroc",
+            ("r1_self_auroc_span_max",),
+        ),
+        Claim(
+            "most_below_auroc_cutoff",
+            "For most models self-AUROC stays below the paper's descriptive cut-off.",
+            "number of models whose self-AUROC is below the cut-off",
+            "n_below_cutoff",
+            "half",
+            +1,
+            "models",
+            ("r1_n_models_below_threshold", "r1_n_models_below_threshold_of"),
+        ),
+    )
+    + tuple(
+        Claim(
+            f"residual_error_top{r}",
+            "A confidence gate leaves large error: among its most confident 20% of answers, a model with one of the "
+            "three best self-AUROCs is still often wrong.",
+            f"error rate among the 20% most confident answers of the model ranked {r} by self-AUROC "
+            "(row bootstrap within the model)",
+            f"residual_error_top{r}_pct",
+            RESIDUAL_ERROR_FLOOR_PCT,
+            +1,
+            "percent",
+            (),
+        )
+        for r in range(1, TOP_K + 1)
+    )
+    + tuple(c for name in (*panels.PANELS, ALL_PANEL) for c in _panel_claims(name))
+)
 
 
 def declared_thresholds() -> dict[str, float]:
@@ -507,6 +680,7 @@ def verdict(low: float, high: float, *, null: float, direction: int) -> str:
 # everything the chapter computes
 # --------------------------------------------------------------------------------------------
 
+
 @dataclass
 class Results:
     """Every result of the chapter (see :func:`compute`)."""
@@ -532,8 +706,15 @@ def _interval(d: np.ndarray, level: float) -> tuple[float, float]:
     return bootstrap.percentile_interval(d, level)
 
 
-def compute(ext: pd.DataFrame, *, seed: int, n_boot: int = 2000, level: float = 0.95,
-            table1: pd.DataFrame | None = None, panel_names=None) -> Results:
+def compute(
+    ext: pd.DataFrame,
+    *,
+    seed: int,
+    n_boot: int = 2000,
+    level: float = 0.95,
+    table1: pd.DataFrame | None = None,
+    panel_names=None,
+) -> Results:
     """Every statistic the scorecard needs, from the MMLU-Pro rows (:func:`selfconf.data.fetch.read_mmlu_pro_calibration`).
 
     Definition: Table 1 per model by :func:`selfconf.report.from_frame` (row bootstrap within model, its
@@ -556,12 +737,18 @@ def compute(ext: pd.DataFrame, *, seed: int, n_boot: int = 2000, level: float = 
     th = declared_thresholds()
     hc = th["high_conf_points"] / 100
     if table1 is None:
-        table1 = report.from_frame(ext[["model", "item_id", "confidence", "correct"]], confidence_scale="unit",
-                                   seed=seed, n_boot=n_boot, ece_bins=int(th["ece_bins"]))
+        table1 = report.from_frame(
+            ext[["model", "item_id", "confidence", "correct"]],
+            confidence_scale="unit",
+            seed=seed,
+            n_boot=n_boot,
+            ece_bins=int(th["ece_bins"]),
+        )
     n_models = int(ext["model"].nunique())
     n_items = int(ext["item_id"].nunique())
-    d = model_draws(ext, n_boot=n_boot, rng=summary.model_rng(seed, "real:models"), threshold=hc,
-                    n_bins=int(th["ece_bins"]))
+    d = model_draws(
+        ext, n_boot=n_boot, rng=summary.model_rng(seed, "real:models"), threshold=hc, n_bins=int(th["ece_bins"])
+    )
     tests: dict[str, tuple[float, float, float]] = {}
 
     def put(name: str, point: float, draws: np.ndarray) -> None:
@@ -572,10 +759,16 @@ def compute(ext: pd.DataFrame, *, seed: int, n_boot: int = 2000, level: float = 
     put("min_citl_pp", 100 * P["citl"].min(), 100 * D["citl"].min(axis=1))
     sat = P["median_confidence"] >= hc - metrics.EDGE_TOL
     put("n_saturated", sat.sum(), (D["median_confidence"] >= hc - metrics.EDGE_TOL).sum(axis=1))
-    put("pooled_high_conf_wrong_pct", 100 * P["high_conf_wrong"].sum() / P["high_conf_n"].sum(),
-        100 * D["high_conf_wrong"].sum(axis=1) / D["high_conf_n"].sum(axis=1))
-    put("max_ece_minus_abs_citl_pp", 100 * (P["ece"] - np.abs(P["citl"])).max(),
-        100 * (D["ece"] - np.abs(D["citl"])).max(axis=1))
+    put(
+        "pooled_high_conf_wrong_pct",
+        100 * P["high_conf_wrong"].sum() / P["high_conf_n"].sum(),
+        100 * D["high_conf_wrong"].sum(axis=1) / D["high_conf_n"].sum(axis=1),
+    )
+    put(
+        "max_ece_minus_abs_citl_pp",
+        100 * (P["ece"] - np.abs(P["citl"])).max(),
+        100 * (D["ece"] - np.abs(D["citl"])).max(axis=1),
+    )
     put("n_all_bins_positive", (P["nonpositive_bins"] == 0).sum(), (D["nonpositive_bins"] == 0).sum(axis=1))
     put("min_auroc", P["auroc"].min(), D["auroc"].min(axis=1))
     put("max_auroc", P["auroc"].max(), D["auroc"].max(axis=1))
@@ -592,9 +785,14 @@ def compute(ext: pd.DataFrame, *, seed: int, n_boot: int = 2000, level: float = 
         sub = used[used["model"] == m]
         lv, pos, neg = metrics.level_counts(sub["confidence"].to_numpy(float), sub["correct"].to_numpy())
         point = metrics.counts_statistics(lv, pos, neg, coverages=(cov, 1.0))["risk_coverage"][0]
-        dr = np.concatenate([metrics.counts_statistics(lv, a, b, coverages=(cov,))["risk_coverage"][:, 0]
-                             for a, b in bootstrap.count_draws(pos, neg, n_boot=n_boot,
-                                                               rng=summary.model_rng(seed, f"real:risk:{m}"))])
+        dr = np.concatenate(
+            [
+                metrics.counts_statistics(lv, a, b, coverages=(cov,))["risk_coverage"][:, 0]
+                for a, b in bootstrap.count_draws(
+                    pos, neg, n_boot=n_boot, rng=summary.model_rng(seed, f"real:risk:{m}")
+                )
+            ]
+        )
         put(f"residual_error_top{r}_pct", 100 * point[0], 100 * dr)
         risk_detail[m] = {"rank": r, "error_at_full_coverage_pct": 100 * float(point[1])}
 
@@ -603,26 +801,30 @@ def compute(ext: pd.DataFrame, *, seed: int, n_boot: int = 2000, level: float = 
     names = list(choices) if panel_names is None else list(panel_names)
     presults = {}
     for name in names:
-        res = panels.panel_intervals(pf, choices[name].members, n_boot=n_boot, level=level,
-                                     rng=summary.model_rng(seed, f"panel:{name}"))
+        res = panels.panel_intervals(
+            pf, choices[name].members, n_boot=n_boot, level=level, rng=summary.model_rng(seed, f"panel:{name}")
+        )
         presults[name] = res
         for s in panels.PANEL_STATISTICS:
             ci_lo, ci_hi = res[f"{s}_ci"]
             tests[f"{name}:{s}"] = (float(res[s]), float(ci_lo), float(ci_hi))
-    return Results(ext, table1, d, choices, presults, tests, top, th, n_models, n_items, level,
-                   {"risk": risk_detail})
+    return Results(ext, table1, d, choices, presults, tests, top, th, n_models, n_items, level, {"risk": risk_detail})
 
 
 def _null_value(c: Claim, th: dict[str, float], n_models: int) -> float:
     if c.null == "half":
         return n_models / 2
     if isinstance(c.null, str) and c.null.startswith("quoted:"):
-            return float(quoted_value(c.null.split(":", 1)[1]))
+        return float(quoted_value(c.null.split(":", 1)[1]))
     return float(c.null)
 
 
-_SIGNAL_STAT = {"self": "self_auroc_pooled", "canonical": "panel_auroc", "label_free": "panel_auroc_labelfree",
-                "rank_normalised": "self_auroc_ranknorm"}
+_SIGNAL_STAT = {
+    "self": "self_auroc_pooled",
+    "canonical": "panel_auroc",
+    "label_free": "panel_auroc_labelfree",
+    "rank_normalised": "self_auroc_ranknorm",
+}
 
 
 def scorecard(res: Results) -> list[dict[str, Any]]:
@@ -668,12 +870,26 @@ def scorecard(res: Results) -> list[dict[str, Any]]:
         if c.panel:
             rec.update(members=list(res.panel_results[c.panel]["members"]), signal=c.signal, panel=c.panel)
         if c.id.startswith("residual_error_top"):
-            rec["model"] = res.top_models[int(c.id[len("residual_error_top"):]) - 1]
-        rec.update(test={"statistic": c.test, "value": tv, "ci_low": tlo, "ci_high": thi, "null": null,
-                         "direction": "above" if c.direction > 0 else "below"},
-                   unit=c.unit, rule=_RULE + ("; not comparable when the canonical and label-free codings give the "
-                                              "same signal on every row" if c.not_comparable_if else ""),
-                   paper_claim_ids=list(c.paper_ids), declared=DECLARED)
+            rec["model"] = res.top_models[int(c.id[len("residual_error_top") :]) - 1]
+        rec.update(
+            test={
+                "statistic": c.test,
+                "value": tv,
+                "ci_low": tlo,
+                "ci_high": thi,
+                "null": null,
+                "direction": "above" if c.direction > 0 else "below",
+            },
+            unit=c.unit,
+            rule=_RULE
+            + (
+                "; not comparable when the canonical and label-free codings give the same signal on every row"
+                if c.not_comparable_if
+                else ""
+            ),
+            paper_claim_ids=list(c.paper_ids),
+            declared=DECLARED,
+        )
         out.append(rec)
     return out
 

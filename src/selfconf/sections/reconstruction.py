@@ -58,8 +58,11 @@ def cn_interval(df: pd.DataFrame, *, seed: int, n_boot: int) -> dict[str, float]
     {'cn_panel_vs_self_delta': 0.18, 'cn_panel_vs_self_delta_ci_lo': 0.15, 'cn_panel_vs_self_delta_ci_hi': 0.21}
     """
     cn = panel_analysis(df, PANELS["CN"], n_boot=n_boot, rng=model_rng(seed, "panel:CN"))
-    return {"cn_panel_vs_self_delta": cn["delta_panel_minus_self"], "cn_panel_vs_self_delta_ci_lo": cn["delta_ci"][0],
-            "cn_panel_vs_self_delta_ci_hi": cn["delta_ci"][1]}
+    return {
+        "cn_panel_vs_self_delta": cn["delta_panel_minus_self"],
+        "cn_panel_vs_self_delta_ci_lo": cn["delta_ci"][0],
+        "cn_panel_vs_self_delta_ci_hi": cn["delta_ci"][1],
+    }
 
 
 def plausibility(rows: pd.DataFrame, grid: int = GRID) -> dict[str, Any]:
@@ -141,8 +144,12 @@ def compute(df: pd.DataFrame, *, seed: int, n_boot: int, grid: int = GRID) -> Co
     b.add("counts", "recon_off_grid_pct", 100 * len(off_grid) / len(rows), "rows")
     refusal_heavy = str(rows.groupby("model")["refusal"].sum().idxmax())
     b.add("counts", "recon_refusal_model", refusal_heavy, "rows")
-    b.add("counts", "recon_refusal_model_median",
-          float(rows.loc[rows["model"] == refusal_heavy, "confidence"].median()), "rows")
+    b.add(
+        "counts",
+        "recon_refusal_model_median",
+        float(rows.loc[rows["model"] == refusal_heavy, "confidence"].median()),
+        "rows",
+    )
     b.table("graded", rows)
     b.table("off_grid", off_grid)
     b.table("cn_interval", pd.Series(cn_interval(df, seed=seed, n_boot=n_boot)))
@@ -198,13 +205,18 @@ def fidelity_tables(root: str | Path) -> list[tuple[str, str, pd.DataFrame, list
     out = []
     for path in sorted(root.rglob("fidelity*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
-        frame = pd.DataFrame([{
-            "constraint": r.get("id", r.get("name", r.get("term", ""))),
-            "kind": r.get("kind", ""),
-            "printed": r.get("printed", r.get("target", "")),
-            "achieved": r.get("shows") or _shown(r.get("achieved", r.get("recomputed", r.get("value"))),
-                                                 r.get("decimals", 3)),
-            "status": STATUS.get(r.get("status", ""), r.get("status", "")),
-        } for r in fidelity_records(doc)])
+        frame = pd.DataFrame(
+            [
+                {
+                    "constraint": r.get("id", r.get("name", r.get("term", ""))),
+                    "kind": r.get("kind", ""),
+                    "printed": r.get("printed", r.get("target", "")),
+                    "achieved": r.get("shows")
+                    or _shown(r.get("achieved", r.get("recomputed", r.get("value"))), r.get("decimals", 3)),
+                    "status": STATUS.get(r.get("status", ""), r.get("status", "")),
+                }
+                for r in fidelity_records(doc)
+            ]
+        )
         out.append((str(path.relative_to(root)), path.stem, frame, list(doc)))
     return out

@@ -91,8 +91,16 @@ def frontier_rows(rows: pd.DataFrame) -> pd.DataFrame:
     return g[g["tier"] == "frontier"]
 
 
-def frontier_table1(fr: pd.DataFrame, *, seed: int, n_boot: int, threshold_points: float,
-                    coverages_pct: Sequence[float], level: float, n_bins: int) -> pd.DataFrame:
+def frontier_table1(
+    fr: pd.DataFrame,
+    *,
+    seed: int,
+    n_boot: int,
+    threshold_points: float,
+    coverages_pct: Sequence[float],
+    level: float,
+    n_bins: int,
+) -> pd.DataFrame:
     """Table 1: :func:`selfconf.stats.summary.table1` on the frontier rows, ordered by accuracy (stable).
 
     Definition: the columns of :data:`selfconf.stats.summary.TABLE1_COLUMNS` plus ``median_points`` (median
@@ -133,13 +141,22 @@ def frontier_table1(fr: pd.DataFrame, *, seed: int, n_boot: int, threshold_point
     (['a', 'b'], [75.0, 75.0])
     """
     t1 = summary.table1(
-        fr.assign(confidence=fr["conf01"]), rng=seed, n_boot=n_boot, threshold=threshold_points / 100,
-        coverages=[c / 100 for c in coverages_pct], level=level, n_bins=n_bins,
+        fr.assign(confidence=fr["conf01"]),
+        rng=seed,
+        n_boot=n_boot,
+        threshold=threshold_points / 100,
+        coverages=[c / 100 for c in coverages_pct],
+        level=level,
+        n_bins=n_bins,
     )
     t1 = t1.sort_values("accuracy", ascending=False, kind="stable").reset_index(drop=True)
     t1["median_points"] = [float(np.median(fr.loc[fr["model"] == m, "confidence"])) for m in t1["model"]]
-    t1["ece_lower"] = [metrics.ece(fr.loc[fr["model"] == m, "conf01"], fr.loc[fr["model"] == m, "correct"],
-                                   n_bins=n_bins, edge="lower") for m in t1["model"]]
+    t1["ece_lower"] = [
+        metrics.ece(
+            fr.loc[fr["model"] == m, "conf01"], fr.loc[fr["model"] == m, "correct"], n_bins=n_bins, edge="lower"
+        )
+        for m in t1["model"]
+    ]
     return t1
 
 
@@ -173,10 +190,14 @@ def saturation(fr: pd.DataFrame, t1: pd.DataFrame, refusals: pd.Series, threshol
     refusal_model = str(refusals.idxmax())
     iqr = {m: float(np.subtract(*np.percentile(fr.loc[fr["model"] == m, "confidence"], [75, 25]))) for m in models}
     others = [m for m in models if m != refusal_model]
-    return {"saturated": t1[t1["median_points"] >= threshold_points],
-            "departing": t1[t1["median_points"] < threshold_points],
-            "refusals": refusals, "refusal_model": refusal_model, "iqr": iqr,
-            "dispersed_model": max(others, key=lambda m: iqr[m])}
+    return {
+        "saturated": t1[t1["median_points"] >= threshold_points],
+        "departing": t1[t1["median_points"] < threshold_points],
+        "refusals": refusals,
+        "refusal_model": refusal_model,
+        "iqr": iqr,
+        "dispersed_model": max(others, key=lambda m: iqr[m]),
+    }
 
 
 def reliability_gaps(fr: pd.DataFrame, models: Sequence[str], n_bins: int) -> dict[str, Any]:
@@ -212,8 +233,12 @@ def reliability_gaps(fr: pd.DataFrame, models: Sequence[str], n_bins: int) -> di
     occupied = bins[bins["n"] > 0]
     nonpos = occupied.assign(nonpositive=occupied["gap"] <= 0).groupby("model", sort=False)["nonpositive"].sum()
     nonpos = nonpos.reindex(models).astype(int)
-    return {"occupied": occupied, "nonpositive": nonpos,
-            "all_positive": [m for m in models if nonpos[m] == 0], "rest": [m for m in models if nonpos[m] > 0]}
+    return {
+        "occupied": occupied,
+        "nonpositive": nonpos,
+        "all_positive": [m for m in models if nonpos[m] == 0],
+        "rest": [m for m in models if nonpos[m] > 0],
+    }
 
 
 def roc_points(conf: Any, correct: Any) -> pd.DataFrame:
@@ -281,13 +306,21 @@ def table2(fr: pd.DataFrame, t1: pd.DataFrame, coverages_pct: Sequence[float], t
         sub = fr[fr["model"] == r.model]
         ties = metrics.risk_coverage_table(sub["conf01"], sub["correct"], [c20], covered=t1.attrs["covered"])
         ceil20 = metrics.risk_coverage(sub["conf01"], sub["correct"], [c20], covered="ceil")[c20]  # the other rule
-        diag.append({
-            "model": r.model, "n": len(sub), "k_floor": int(ties["k"][0]),
-            "k_ceil": int(metrics.risk_coverage_table(sub["conf01"], sub["correct"], [c20], covered="ceil")["k"][0]),
-            "error_floor_pct": 100 * r.risk_coverage[c20], "error_ceil_pct": 100 * ceil20,
-            "cut_in_tie": bool(ties["cut_in_tie"][0]),
-            "error_min_pct": 100 * ties["error_rate_min"][0], "error_max_pct": 100 * ties["error_rate_max"][0],
-        })
+        diag.append(
+            {
+                "model": r.model,
+                "n": len(sub),
+                "k_floor": int(ties["k"][0]),
+                "k_ceil": int(
+                    metrics.risk_coverage_table(sub["conf01"], sub["correct"], [c20], covered="ceil")["k"][0]
+                ),
+                "error_floor_pct": 100 * r.risk_coverage[c20],
+                "error_ceil_pct": 100 * ceil20,
+                "cut_in_tie": bool(ties["cut_in_tie"][0]),
+                "error_min_pct": 100 * ties["error_rate_min"][0],
+                "error_max_pct": 100 * ties["error_rate_max"][0],
+            }
+        )
     return {"top": top, "diagnostics": pd.DataFrame(diag)}
 
 
@@ -302,9 +335,13 @@ def risk_coverage_long(t1: pd.DataFrame, top_models: Sequence[str]) -> pd.DataFr
     {'model': 'a', 'coverage': 20.0, 'error_rate': 25.0, 'top': 'yes'}
     """
     top = set(top_models)
-    return pd.DataFrame([{"model": r.model, "coverage": 100 * cov, "error_rate": 100 * err,
-                          "top": "yes" if r.model in top else "no"}
-                         for r in t1.itertuples() for cov, err in r.risk_coverage.items()])
+    return pd.DataFrame(
+        [
+            {"model": r.model, "coverage": 100 * cov, "error_rate": 100 * err, "top": "yes" if r.model in top else "no"}
+            for r in t1.itertuples()
+            for cov, err in r.risk_coverage.items()
+        ]
+    )
 
 
 def figure1(graded_rows: pd.DataFrame) -> pd.DataFrame:
@@ -324,18 +361,36 @@ def figure1(graded_rows: pd.DataFrame) -> pd.DataFrame:
     >>> figure1(g)[["n", "accuracy_pct", "median_conf", "above_diagonal"]].to_dict("records")
     [{'n': 2, 'accuracy_pct': 50.0, 'median_conf': 80.0, 'above_diagonal': True}]
     """
-    fig = (graded_rows.groupby(["tier", "model", "model_id"], sort=False)
-           .agg(n=("correct", "size"), accuracy=("correct", "mean"), median_conf=("confidence", "median"),
-                mean_conf=("confidence", "mean"))
-           .reset_index())
+    fig = (
+        graded_rows.groupby(["tier", "model", "model_id"], sort=False)
+        .agg(
+            n=("correct", "size"),
+            accuracy=("correct", "mean"),
+            median_conf=("confidence", "median"),
+            mean_conf=("confidence", "mean"),
+        )
+        .reset_index()
+    )
     fig["accuracy_pct"] = 100 * fig["accuracy"]
     fig["above_diagonal"] = fig["median_conf"] > fig["accuracy_pct"]
     return fig
 
 
-def compute(rows: pd.DataFrame, excl: ExclusionReport, *, seed: int, n_boot: int, threshold_points: float,
-            chance: float, auroc_cut: float, n_bins: int, level: float, coverages_pct: Sequence[float],
-            top_k: int = TOP_K, panel_members: dict[str, tuple[str, ...]] | None = None) -> Computed:
+def compute(
+    rows: pd.DataFrame,
+    excl: ExclusionReport,
+    *,
+    seed: int,
+    n_boot: int,
+    threshold_points: float,
+    chance: float,
+    auroc_cut: float,
+    n_bins: int,
+    level: float,
+    coverages_pct: Sequence[float],
+    top_k: int = TOP_K,
+    panel_members: dict[str, tuple[str, ...]] | None = None,
+) -> Computed:
     """Everything Result 1 glues, from the collection rows.
 
     Parameters
@@ -394,23 +449,33 @@ def compute(rows: pd.DataFrame, excl: ExclusionReport, *, seed: int, n_boot: int
     fr = frontier_rows(rows)
 
     # Table 1
-    t1 = frontier_table1(fr, seed=seed, n_boot=n_boot, threshold_points=threshold_points,
-                         coverages_pct=coverages_pct, level=level, n_bins=n_bins)
+    t1 = frontier_table1(
+        fr,
+        seed=seed,
+        n_boot=n_boot,
+        threshold_points=threshold_points,
+        coverages_pct=coverages_pct,
+        level=level,
+        n_bins=n_bins,
+    )
     models = list(t1["model"])
     by_model = t1.set_index("model")
     for r in t1.itertuples():
-        pv.update("table1", {
-            f"t1_{r.model}_n": r.n,
-            f"t1_{r.model}_acc": 100 * r.accuracy,
-            f"t1_{r.model}_mean_conf": 100 * r.mean_confidence,
-            f"t1_{r.model}_citl": 100 * r.citl,
-            f"t1_{r.model}_brier": r.brier,
-            f"t1_{r.model}_ece": r.ece,
-            f"t1_{r.model}_self_auroc": r.auroc,
-            f"t1_{r.model}_self_auroc_ci_lo": r.auroc_ci_low,
-            f"t1_{r.model}_self_auroc_ci_hi": r.auroc_ci_high,
-            f"fig1_{r.model}_median_conf": r.median_points,
-        })
+        pv.update(
+            "table1",
+            {
+                f"t1_{r.model}_n": r.n,
+                f"t1_{r.model}_acc": 100 * r.accuracy,
+                f"t1_{r.model}_mean_conf": 100 * r.mean_confidence,
+                f"t1_{r.model}_citl": 100 * r.citl,
+                f"t1_{r.model}_brier": r.brier,
+                f"t1_{r.model}_ece": r.ece,
+                f"t1_{r.model}_self_auroc": r.auroc,
+                f"t1_{r.model}_self_auroc_ci_lo": r.auroc_ci_low,
+                f"t1_{r.model}_self_auroc_ci_hi": r.auroc_ci_high,
+                f"fig1_{r.model}_median_conf": r.median_points,
+            },
+        )
     # models whose ECE prints differently (3 decimals, as Table 1 prints it) under the other bin-edge rule
     n_edge_differs = int(sum(f"{a:.3f}" != f"{b:.3f}" for a, b in zip(t1["ece"], t1["ece_lower"])))
     pv.add("table1", "r1_n_ece_edge_differs", n_edge_differs, "rows")
@@ -420,22 +485,25 @@ def compute(rows: pd.DataFrame, excl: ExclusionReport, *, seed: int, n_boot: int
     sat = saturation(fr, t1, excl.per_model.set_index("model")["refusals"], threshold_points)
     refusal_model, dispersed_model = sat["refusal_model"], sat["dispersed_model"]
     saturated, departing = sat["saturated"], sat["departing"]
-    pv.update("calibration", {
-        "r1_n_frontier_models": n_frontier,
-        "r1_n_models_median_in_band_of": n_frontier,
-        "r1_n_models_median_in_band": len(saturated),
-        "r1_median_band_min": saturated["median_points"].min(),
-        "r1_median_band_max": saturated["median_points"].max(),
-        "r1_acc_span_min": 100 * saturated["accuracy"].min(),
-        "r1_acc_span_max": 100 * saturated["accuracy"].max(),
-        "r1_n_models_depart": len(departing),
-        "r1_refusal_model_median_conf": by_model.loc[refusal_model, "median_points"],
-        "r1_refusal_model_acc": 100 * by_model.loc[refusal_model, "accuracy"],
-        "r1_refusal_model_citl": 100 * by_model.loc[refusal_model, "citl"],
-        "r1_refusal_model_ece": by_model.loc[refusal_model, "ece"],
-        "r1_citl_range_min": 100 * t1["citl"].min(),
-        "r1_citl_range_max": 100 * t1["citl"].max(),
-    })
+    pv.update(
+        "calibration",
+        {
+            "r1_n_frontier_models": n_frontier,
+            "r1_n_models_median_in_band_of": n_frontier,
+            "r1_n_models_median_in_band": len(saturated),
+            "r1_median_band_min": saturated["median_points"].min(),
+            "r1_median_band_max": saturated["median_points"].max(),
+            "r1_acc_span_min": 100 * saturated["accuracy"].min(),
+            "r1_acc_span_max": 100 * saturated["accuracy"].max(),
+            "r1_n_models_depart": len(departing),
+            "r1_refusal_model_median_conf": by_model.loc[refusal_model, "median_points"],
+            "r1_refusal_model_acc": 100 * by_model.loc[refusal_model, "accuracy"],
+            "r1_refusal_model_citl": 100 * by_model.loc[refusal_model, "citl"],
+            "r1_refusal_model_ece": by_model.loc[refusal_model, "ece"],
+            "r1_citl_range_min": 100 * t1["citl"].min(),
+            "r1_citl_range_max": 100 * t1["citl"].max(),
+        },
+    )
     pv.add("calibration", "r1_refusal_model", refusal_model, "rows")
     pv.add("calibration", "r1_refusal_model_refusals", int(sat["refusals"][refusal_model]), "rows")
     pv.add("calibration", "r1_dispersed_model", dispersed_model, "rows")
@@ -443,54 +511,79 @@ def compute(rows: pd.DataFrame, excl: ExclusionReport, *, seed: int, n_boot: int
     pv.add("calibration", "r1_dispersed_model_median_conf", by_model.loc[dispersed_model, "median_points"])
     gaps = reliability_gaps(fr, models, n_bins)
     nonpos, rest = gaps["nonpositive"], gaps["rest"]
-    pv.update("calibration", {
-        "r1_n_models_all_bins_positive": len(gaps["all_positive"]),
-        "r1_n_models_all_bins_positive_of": n_frontier,
-        "r1_n_other_models_bins": len(rest),
-        "r1_n_nonpositive_bins_other_models": int(nonpos[rest].max()) if rest else 0,
-    })
+    pv.update(
+        "calibration",
+        {
+            "r1_n_models_all_bins_positive": len(gaps["all_positive"]),
+            "r1_n_models_all_bins_positive_of": n_frontier,
+            "r1_n_other_models_bins": len(rest),
+            "r1_n_nonpositive_bins_other_models": int(nonpos[rest].max()) if rest else 0,
+        },
+    )
     occupied = gaps["occupied"]
-    sat_table = pd.DataFrame({
-        "model": models,
-        "median_points": [by_model.loc[m, "median_points"] for m in models],
-        "iqr": [sat["iqr"][m] for m in models],
-        "saturated": [bool(by_model.loc[m, "median_points"] >= threshold_points) for m in models],
-        "refusals": [int(sat["refusals"][m]) for m in models],
-        "occupied_bins": occupied.groupby("model", sort=False).size().reindex(models).to_list(),
-        "nonpositive_bins": nonpos.to_list(),
-        "abs_citl_pp": (100 * by_model.loc[models, "citl"].abs()).to_list(),
-        "ece_x100": (100 * by_model.loc[models, "ece"]).to_list(),
-    })
+    sat_table = pd.DataFrame(
+        {
+            "model": models,
+            "median_points": [by_model.loc[m, "median_points"] for m in models],
+            "iqr": [sat["iqr"][m] for m in models],
+            "saturated": [bool(by_model.loc[m, "median_points"] >= threshold_points) for m in models],
+            "refusals": [int(sat["refusals"][m]) for m in models],
+            "occupied_bins": occupied.groupby("model", sort=False).size().reindex(models).to_list(),
+            "nonpositive_bins": nonpos.to_list(),
+            "abs_citl_pp": (100 * by_model.loc[models, "citl"].abs()).to_list(),
+            "ece_x100": (100 * by_model.loc[models, "ece"]).to_list(),
+        }
+    )
 
     # the refusal-heavy model without its refusals, and confident errors
     ref = fr[(fr["model"] == refusal_model) & (fr["refusal"] == 0)]
-    pv.update("refusals_high_confidence", {
-        "r1_anthropic_self_auroc_excl_refusals": metrics.auroc(ref["conf01"], ref["correct"]),
-        "r1_anthropic_n_excl_refusals": len(ref),
-        "r1_anthropic_self_auroc_upper_bound": by_model.loc[refusal_model, "auroc"],
-    })
+    pv.update(
+        "refusals_high_confidence",
+        {
+            "r1_anthropic_self_auroc_excl_refusals": metrics.auroc(ref["conf01"], ref["correct"]),
+            "r1_anthropic_n_excl_refusals": len(ref),
+            "r1_anthropic_self_auroc_upper_bound": by_model.loc[refusal_model, "auroc"],
+        },
+    )
     hc = t1[["model", "high_conf_n", "high_conf_wrong", "high_conf_error_rate"]]
-    pv.update("refusals_high_confidence", {
-        "r1_highconf_pooled_n_models": n_frontier,
-        "r1_highconf_wrong_n": int(hc["high_conf_wrong"].sum()),
-        "r1_highconf_total_n": int(hc["high_conf_n"].sum()),
-        "r1_highconf_wrong_pooled_pct": 100 * hc["high_conf_wrong"].sum() / hc["high_conf_n"].sum(),
-        "r1_highconf_wrong_permodel_min": 100 * hc["high_conf_error_rate"].min(),
-        "r1_highconf_wrong_permodel_max": 100 * hc["high_conf_error_rate"].max(),
-        "r1_highconf_wrong_macro_pct": 100 * hc["high_conf_error_rate"].mean(),
-    })
+    pv.update(
+        "refusals_high_confidence",
+        {
+            "r1_highconf_pooled_n_models": n_frontier,
+            "r1_highconf_wrong_n": int(hc["high_conf_wrong"].sum()),
+            "r1_highconf_total_n": int(hc["high_conf_n"].sum()),
+            "r1_highconf_wrong_pooled_pct": 100 * hc["high_conf_wrong"].sum() / hc["high_conf_n"].sum(),
+            "r1_highconf_wrong_permodel_min": 100 * hc["high_conf_error_rate"].min(),
+            "r1_highconf_wrong_permodel_max": 100 * hc["high_conf_error_rate"].max(),
+            "r1_highconf_wrong_macro_pct": 100 * hc["high_conf_error_rate"].mean(),
+        },
+    )
 
     # discrimination
-    pv.update("discrimination", {
-        "r1_self_auroc_span_min": t1["auroc"].min(),
-        "r1_self_auroc_span_max": t1["auroc"].max(),
-        "r1_n_models_below_threshold": int((t1["auroc"] < auroc_cut).sum()),
-        "r1_n_models_below_threshold_of": n_frontier,
-    })
-    pv.add("discrimination", "r1_n_ci_exclude_chance",
-           int(((t1["auroc_ci_low"] > chance) | (t1["auroc_ci_high"] < chance)).sum()), "rows")
-    roc = pd.concat([roc_points(fr.loc[fr["model"] == m, "conf01"], fr.loc[fr["model"] == m, "correct"]).assign(
-        model=m, auroc=by_model.loc[m, "auroc"]) for m in models], ignore_index=True)
+    pv.update(
+        "discrimination",
+        {
+            "r1_self_auroc_span_min": t1["auroc"].min(),
+            "r1_self_auroc_span_max": t1["auroc"].max(),
+            "r1_n_models_below_threshold": int((t1["auroc"] < auroc_cut).sum()),
+            "r1_n_models_below_threshold_of": n_frontier,
+        },
+    )
+    pv.add(
+        "discrimination",
+        "r1_n_ci_exclude_chance",
+        int(((t1["auroc_ci_low"] > chance) | (t1["auroc_ci_high"] < chance)).sum()),
+        "rows",
+    )
+    roc = pd.concat(
+        [
+            roc_points(fr.loc[fr["model"] == m, "conf01"], fr.loc[fr["model"] == m, "correct"]).assign(
+                model=m, auroc=by_model.loc[m, "auroc"]
+            )
+            for m in models
+        ],
+        ignore_index=True,
+    )
     roc["cutoff_points"] = np.where(np.isfinite(roc["cutoff"]), 100 * roc["cutoff"], np.nan)
 
     # Table 2
@@ -506,84 +599,125 @@ def compute(rows: pd.DataFrame, excl: ExclusionReport, *, seed: int, n_boot: int
     # panels: one generator per panel, derived like the per-model streams of Table 1
     panel_res = {}
     for name, members in panel_members.items():
-        panel_res[name] = panels.panel_analysis(rows, members, n_boot=n_boot,
-                                                rng=summary.model_rng(seed, f"panel:{name}"))
+        panel_res[name] = panels.panel_analysis(
+            rows, members, n_boot=n_boot, rng=summary.model_rng(seed, f"panel:{name}")
+        )
         pv.add("panels", f"r1_panel_members_{name}", ", ".join(members), "rows")
     pv.add("panels", "r1_n_panels_used", len(panel_members), "rows")
     prefix = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
     for name, res in panel_res.items():
         k = prefix[name]
-        pv.update("panels", {
-            f"{k}_panel_auroc": res["panel_auroc"],
-            f"{k}_self_auroc_pooled": res["self_auroc_pooled"],
-            f"{k}_panel_vs_self_delta": res["delta_panel_minus_self"],
-            f"{k}_panel_vs_self_delta_ci_lo": res["delta_ci"][0],
-            f"{k}_panel_vs_self_delta_ci_hi": res["delta_ci"][1],
-        })
+        pv.update(
+            "panels",
+            {
+                f"{k}_panel_auroc": res["panel_auroc"],
+                f"{k}_self_auroc_pooled": res["self_auroc_pooled"],
+                f"{k}_panel_vs_self_delta": res["delta_panel_minus_self"],
+                f"{k}_panel_vs_self_delta_ci_lo": res["delta_ci"][0],
+                f"{k}_panel_vs_self_delta_ci_hi": res["delta_ci"][1],
+            },
+        )
         if name != "US":  # the paper prints the separate panel and self intervals for CN and cross-bloc
-            pv.update("panels", {
-                f"{k}_panel_auroc_ci_lo": res["panel_ci"][0], f"{k}_panel_auroc_ci_hi": res["panel_ci"][1],
-                f"{k}_self_auroc_pooled_ci_lo": res["self_ci"][0], f"{k}_self_auroc_pooled_ci_hi": res["self_ci"][1],
-            })
+            pv.update(
+                "panels",
+                {
+                    f"{k}_panel_auroc_ci_lo": res["panel_ci"][0],
+                    f"{k}_panel_auroc_ci_hi": res["panel_ci"][1],
+                    f"{k}_self_auroc_pooled_ci_lo": res["self_ci"][0],
+                    f"{k}_self_auroc_pooled_ci_hi": res["self_ci"][1],
+                },
+            )
     us, cn = panel_res["US"], panel_res["CN"]
-    pv.update("panels", {
-        "us_self_auroc_pooled_decomp": us["self_auroc_pooled"],
-        "us_within_model_self_auroc_min": us["within_model_min"],
-        "us_within_model_self_auroc_max": us["within_model_max"],
-        "us_within_model_self_auroc_macro": us["within_model_macro"],
-        "us_self_auroc_ranknorm": us["self_auroc_ranknorm"],
-        "us_between_model_identity_contribution": us["between_model_identity"],
-        "cn_self_auroc_pooled_decomp": cn["self_auroc_pooled"],
-        "cn_self_auroc_pooled_decomp2": cn["self_auroc_pooled"],
-        "cn_self_auroc_ranknorm": cn["self_auroc_ranknorm"],
-        "r1_anthropic_self_auroc_full": by_model.loc[refusal_model, "auroc"],
-        # label-free recoding
-        "cn_panel_auroc_labelfree": cn["panel_auroc_labelfree"],
-        "us_panel_auroc_labelfree": us["panel_auroc_labelfree"],
-        "r1_lf_cn_panel_auroc": cn["panel_auroc"],
-        "r1_lf_cn_self_auroc": cn["self_auroc_pooled"],
-        "r1_lf_us_panel_auroc": us["panel_auroc"],
-        "r1_lf_cn_panel_auroc_labelfree_cmp": cn["panel_auroc_labelfree"],
-        "r1_lf_cn_self_auroc_cmp": cn["self_auroc_pooled"],
-    })
+    pv.update(
+        "panels",
+        {
+            "us_self_auroc_pooled_decomp": us["self_auroc_pooled"],
+            "us_within_model_self_auroc_min": us["within_model_min"],
+            "us_within_model_self_auroc_max": us["within_model_max"],
+            "us_within_model_self_auroc_macro": us["within_model_macro"],
+            "us_self_auroc_ranknorm": us["self_auroc_ranknorm"],
+            "us_between_model_identity_contribution": us["between_model_identity"],
+            "cn_self_auroc_pooled_decomp": cn["self_auroc_pooled"],
+            "cn_self_auroc_pooled_decomp2": cn["self_auroc_pooled"],
+            "cn_self_auroc_ranknorm": cn["self_auroc_ranknorm"],
+            "r1_anthropic_self_auroc_full": by_model.loc[refusal_model, "auroc"],
+            # label-free recoding
+            "cn_panel_auroc_labelfree": cn["panel_auroc_labelfree"],
+            "us_panel_auroc_labelfree": us["panel_auroc_labelfree"],
+            "r1_lf_cn_panel_auroc": cn["panel_auroc"],
+            "r1_lf_cn_self_auroc": cn["self_auroc_pooled"],
+            "r1_lf_us_panel_auroc": us["panel_auroc"],
+            "r1_lf_cn_panel_auroc_labelfree_cmp": cn["panel_auroc_labelfree"],
+            "r1_lf_cn_self_auroc_cmp": cn["self_auroc_pooled"],
+        },
+    )
 
     # Figure 1: every model
     fig = figure1(graded(rows))
     loc = fig[fig["tier"] == "local"]
-    pv.update("figure1", {
-        "fig1_n_models_words": len(fig), "fig1_n_models": len(fig), "r1_fig_n_models": len(fig),
-        "fig1_n_items": rows["item_id"].nunique(),
-        "fig1_refusal_model_median": by_model.loc[refusal_model, "median_points"],
-        "fig1_refusal_model_acc": 100 * by_model.loc[refusal_model, "accuracy"],
-        "fig1_refusal_model_citl": 100 * by_model.loc[refusal_model, "citl"],
-        "fig1_best_self_auroc": t1["auroc"].max(),
-        "fig1_smallest_gap": 100 * t1["citl"].min(),
-        "fig1_n_local_models": len(loc),
-        "fig1_local_acc_min": loc["accuracy_pct"].min(),
-        "fig1_local_acc_max": loc["accuracy_pct"].max(),
-        "r1_local_acc_max": loc["accuracy_pct"].max(),
-        "fig1_local_median_conf_min": loc["median_conf"].min(),
-        "fig1_local_median_conf_max": loc["median_conf"].max(),
-        "r1_local_median_band_min": loc["median_conf"].min(),
-        "r1_local_median_band_max": loc["median_conf"].max(),
-        "fig1_local_n_min": int(loc["n"].min()),
-        "fig1_local_n_max": int(loc["n"].max()),
-    })
+    pv.update(
+        "figure1",
+        {
+            "fig1_n_models_words": len(fig),
+            "fig1_n_models": len(fig),
+            "r1_fig_n_models": len(fig),
+            "fig1_n_items": rows["item_id"].nunique(),
+            "fig1_refusal_model_median": by_model.loc[refusal_model, "median_points"],
+            "fig1_refusal_model_acc": 100 * by_model.loc[refusal_model, "accuracy"],
+            "fig1_refusal_model_citl": 100 * by_model.loc[refusal_model, "citl"],
+            "fig1_best_self_auroc": t1["auroc"].max(),
+            "fig1_smallest_gap": 100 * t1["citl"].min(),
+            "fig1_n_local_models": len(loc),
+            "fig1_local_acc_min": loc["accuracy_pct"].min(),
+            "fig1_local_acc_max": loc["accuracy_pct"].max(),
+            "r1_local_acc_max": loc["accuracy_pct"].max(),
+            "fig1_local_median_conf_min": loc["median_conf"].min(),
+            "fig1_local_median_conf_max": loc["median_conf"].max(),
+            "r1_local_median_band_min": loc["median_conf"].min(),
+            "r1_local_median_band_max": loc["median_conf"].max(),
+            "fig1_local_n_min": int(loc["n"].min()),
+            "fig1_local_n_max": int(loc["n"].max()),
+        },
+    )
     best_model = str(t1.loc[t1["auroc"].idxmax(), "model"])
     smallest_gap_model = str(t1.loc[t1["citl"].idxmin(), "model"])
     pv.add("figure1", "fig1_n_above_diagonal", int(fig["above_diagonal"].sum()), "rows")
     pv.add("figure1", "fig1_best_model", best_model, "rows")
     pv.add("figure1", "fig1_smallest_gap_model", smallest_gap_model, "rows")
     # caption wording chosen from the rows
-    pv.add("figure1", "fig1_best_phrase", "has the best self-AUROC" if best_model == refusal_model
-           else f"does not have the best self-AUROC (that is {best_model}, shown next)", "rows")
-    pv.add("figure1", "fig1_smallest_gap_note", "the model with dispersed confidence"
-           if smallest_gap_model == dispersed_model
-           else f"not the model with the most dispersed confidence ({dispersed_model})", "rows")
+    pv.add(
+        "figure1",
+        "fig1_best_phrase",
+        "has the best self-AUROC"
+        if best_model == refusal_model
+        else f"does not have the best self-AUROC (that is {best_model}, shown next)",
+        "rows",
+    )
+    pv.add(
+        "figure1",
+        "fig1_smallest_gap_note",
+        "the model with dispersed confidence"
+        if smallest_gap_model == dispersed_model
+        else f"not the model with the most dispersed confidence ({dispersed_model})",
+        "rows",
+    )
 
-    tables = {"table1": t1, "saturation": sat_table, "occupied_bins": occupied, "high_confidence": hc,
-              "table2_top": top, "table2_diagnostics": t2["diagnostics"], "roc": roc,
-              "risk_coverage": risk_coverage_long(t1, list(top["model"])), "figure1": fig}
-    facts = {"models": models, "refusal_model": refusal_model, "dispersed_model": dispersed_model,
-             "panel_members": panel_members, "panel_results": panel_res}
+    tables = {
+        "table1": t1,
+        "saturation": sat_table,
+        "occupied_bins": occupied,
+        "high_confidence": hc,
+        "table2_top": top,
+        "table2_diagnostics": t2["diagnostics"],
+        "roc": roc,
+        "risk_coverage": risk_coverage_long(t1, list(top["model"])),
+        "figure1": fig,
+    }
+    facts = {
+        "models": models,
+        "refusal_model": refusal_model,
+        "dispersed_model": dispersed_model,
+        "panel_members": panel_members,
+        "panel_results": panel_res,
+    }
     return pv.build(tables, facts)

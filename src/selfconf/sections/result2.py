@@ -68,7 +68,8 @@ def holm_verdict(p_holm: tuple[float, float], alpha: float = ALPHA) -> str:
 
 #: Repeats of the canonical confirmatory values glued under other ids (the paper prints them more than once).
 _REPEATS = {
-    "r2_ladder_delta": "ladder_core_vs_placebo_delta", "r2_ladder_delta_observed": "ladder_core_vs_placebo_delta",
+    "r2_ladder_delta": "ladder_core_vs_placebo_delta",
+    "r2_ladder_delta_observed": "ladder_core_vs_placebo_delta",
     "r2_ladder_delta_ci_lo": "ladder_core_vs_placebo_delta_ci_lo",
     "r2_ladder_delta_ci_hi": "ladder_core_vs_placebo_delta_ci_hi",
     "t3cap_core_vs_placebo_delta": "ladder_core_vs_placebo_delta",
@@ -82,8 +83,15 @@ _REPEATS = {
 }
 
 
-def compute(frames: dict[str, pd.DataFrame], profiles: dict[str, pd.DataFrame], *, bound: float, n_rungs: int,
-            seed: int, n_boot: int) -> Computed:
+def compute(
+    frames: dict[str, pd.DataFrame],
+    profiles: dict[str, pd.DataFrame],
+    *,
+    bound: float,
+    n_rungs: int,
+    seed: int,
+    n_boot: int,
+) -> Computed:
     """Every value page 05 glues, from the ladder's scored rows and profiles.
 
     Parameters
@@ -125,8 +133,14 @@ def compute(frames: dict[str, pd.DataFrame], profiles: dict[str, pd.DataFrame], 
     if len(eligible) != 1:
         raise ValueError(f"{len(eligible)} confirmatory-eligible rungs; this page expects exactly one")
     confirmatory = eligible["subject"].iloc[0]
-    b.update("rungs", {"ladder_n_rungs_demoted": len(demoted), "ladder_n_eligible_rungs": len(eligible),
-                       "r2_ladder_n_rungs_scope": len(eligible)})
+    b.update(
+        "rungs",
+        {
+            "ladder_n_rungs_demoted": len(demoted),
+            "ladder_n_eligible_rungs": len(eligible),
+            "r2_ladder_n_rungs_scope": len(eligible),
+        },
+    )
     for k, row in demoted.iterrows():
         b.add("rungs", f"ladder_demoted_rung{k + 1}_off_acc", row["off_accuracy"])
         b.add("rungs", f"ladder_demoted_rung{k + 1}_off_auroc", row["off_auroc"])
@@ -137,11 +151,22 @@ def compute(frames: dict[str, pd.DataFrame], profiles: dict[str, pd.DataFrame], 
     # -- the battery
     conf = frames[confirmatory]
     scored = ladder.scored_rows(conf)
-    b.update("battery", {"ladder_n_items_battery": conf["item_id"].nunique(), "ladder_n_bins": conf["bin"].nunique(),
-                         "ladder_n_nontrap_items": scored["item_id"].nunique()})
+    b.update(
+        "battery",
+        {
+            "ladder_n_items_battery": conf["item_id"].nunique(),
+            "ladder_n_bins": conf["bin"].nunique(),
+            "ladder_n_nontrap_items": scored["item_id"].nunique(),
+        },
+    )
     b.add("battery", "ladder_n_trap_items", int(conf.loc[conf["is_trap"], "item_id"].nunique()), origin="rows")
-    b.table("per_bin", conf.drop_duplicates("item_id").groupby("bin")
-            .agg(items=("item_id", "size"), trap_items=("is_trap", "sum")).reset_index())
+    b.table(
+        "per_bin",
+        conf.drop_duplicates("item_id")
+        .groupby("bin")
+        .agg(items=("item_id", "size"), trap_items=("is_trap", "sum"))
+        .reset_index(),
+    )
 
     # -- Table 3 and the confirmatory family
     t3 = ladder.arm_table(conf).set_index("arm")
@@ -150,16 +175,27 @@ def compute(frames: dict[str, pd.DataFrame], profiles: dict[str, pd.DataFrame], 
     b.table("contrasts", contr)
     b.add("table3", "ladder_n_rows_per_arm", int(t3.loc["off", "n_rows"]))
     for arm in ladder.ARMS:
-        b.update("table3", {f"t3_{arm}_acc": t3.loc[arm, "accuracy"], f"t3_{arm}_auroc": t3.loc[arm, "auroc"],
-                            f"t3_{arm}_brier": t3.loc[arm, "brier"], f"t3_{arm}_ece": t3.loc[arm, "ece"]})
+        b.update(
+            "table3",
+            {
+                f"t3_{arm}_acc": t3.loc[arm, "accuracy"],
+                f"t3_{arm}_auroc": t3.loc[arm, "auroc"],
+                f"t3_{arm}_brier": t3.loc[arm, "brier"],
+                f"t3_{arm}_ece": t3.loc[arm, "ece"],
+            },
+        )
     b.add("table3", "r2_surviving_off_acc", t3.loc["off", "accuracy"])
     b.update("table3", {"t3cap_core_ece": t3.loc["core", "ece"], "t3cap_placebo_ece": t3.loc["placebo", "ece"]})
     pl, off = contr.loc["core-placebo"], contr.loc["core-off"]
     canon = {
-        "ladder_core_vs_placebo_delta": pl["delta"], "ladder_core_vs_placebo_delta_ci_lo": pl["ci_low"],
-        "ladder_core_vs_placebo_delta_ci_hi": pl["ci_high"], "ladder_core_vs_placebo_p_raw": pl["p_raw"],
-        "ladder_core_vs_off_delta": off["delta"], "ladder_core_vs_off_delta_ci_lo": off["ci_low"],
-        "ladder_core_vs_off_delta_ci_hi": off["ci_high"], "ladder_core_vs_off_p_raw": off["p_raw"],
+        "ladder_core_vs_placebo_delta": pl["delta"],
+        "ladder_core_vs_placebo_delta_ci_lo": pl["ci_low"],
+        "ladder_core_vs_placebo_delta_ci_hi": pl["ci_high"],
+        "ladder_core_vs_placebo_p_raw": pl["p_raw"],
+        "ladder_core_vs_off_delta": off["delta"],
+        "ladder_core_vs_off_delta_ci_lo": off["ci_low"],
+        "ladder_core_vs_off_delta_ci_hi": off["ci_high"],
+        "ladder_core_vs_off_p_raw": off["p_raw"],
         "ladder_p_holm_adj": pl["p_holm"],
     }
     b.update("table3", canon)
@@ -168,10 +204,18 @@ def compute(frames: dict[str, pd.DataFrame], profiles: dict[str, pd.DataFrame], 
     b.add("table3", "ladder_holm_raw_off_unrounded", off["p_raw"], origin="rows")
     b.add("table3", "ladder_n_pairs_placebo", int(pl["n_pairs"]), origin="rows")
     b.add("table3", "ladder_n_pairs_off", int(off["n_pairs"]), origin="rows")
-    b.add("table3", "r2_ece_core_vs_placebo", compare_wording(t3.loc["core", "ece"], t3.loc["placebo", "ece"]),
-          origin="rows")
-    b.add("table3", "r2_brier_core_vs_placebo",
-          compare_wording(t3.loc["core", "brier"], t3.loc["placebo", "brier"]), origin="rows")
+    b.add(
+        "table3",
+        "r2_ece_core_vs_placebo",
+        compare_wording(t3.loc["core", "ece"], t3.loc["placebo", "ece"]),
+        origin="rows",
+    )
+    b.add(
+        "table3",
+        "r2_brier_core_vs_placebo",
+        compare_wording(t3.loc["core", "brier"], t3.loc["placebo", "brier"]),
+        origin="rows",
+    )
     b.add("table3", "r2_alpha", ALPHA, origin="parameter")
     holm_pair = (pl["p_holm"], off["p_holm"])
     b.add("table3", "r2_holm_verdict", holm_verdict(holm_pair), origin="rows")
@@ -188,16 +232,30 @@ def compute(frames: dict[str, pd.DataFrame], profiles: dict[str, pd.DataFrame], 
     # -- the oracle ceiling
     orc = {s: ladder.oracle_ceiling(frames[s]) for s in ladder.SUBJECTS}
     oc = orc[confirmatory]
-    b.update("oracle", {
-        "oracle_auroc_confirmatory": oc["auroc"], "oracle_n_rows_confirmatory": oc["n_rows"],
-        "oracle_bin_acc_sd": oc["bin_acc_sd"], "oracle_bin_acc_range_min": oc["bin_acc_min"],
-        "oracle_bin_acc_range_max": oc["bin_acc_max"], "r2_oracle_n_bins": oc["n_bins"],
-        "oracle_auroc_subjects_min": min(o["auroc"] for o in orc.values()),
-        "oracle_auroc_subjects_max": max(o["auroc"] for o in orc.values()),
-    })
-    b.table("oracle", pd.DataFrame({"subject": list(orc), "auroc": [o["auroc"] for o in orc.values()],
-                                    "n_rows": [o["n_rows"] for o in orc.values()],
-                                    "bin_acc_sd": [o["bin_acc_sd"] for o in orc.values()]}))
+    b.update(
+        "oracle",
+        {
+            "oracle_auroc_confirmatory": oc["auroc"],
+            "oracle_n_rows_confirmatory": oc["n_rows"],
+            "oracle_bin_acc_sd": oc["bin_acc_sd"],
+            "oracle_bin_acc_range_min": oc["bin_acc_min"],
+            "oracle_bin_acc_range_max": oc["bin_acc_max"],
+            "r2_oracle_n_bins": oc["n_bins"],
+            "oracle_auroc_subjects_min": min(o["auroc"] for o in orc.values()),
+            "oracle_auroc_subjects_max": max(o["auroc"] for o in orc.values()),
+        },
+    )
+    b.table(
+        "oracle",
+        pd.DataFrame(
+            {
+                "subject": list(orc),
+                "auroc": [o["auroc"] for o in orc.values()],
+                "n_rows": [o["n_rows"] for o in orc.values()],
+                "bin_acc_sd": [o["bin_acc_sd"] for o in orc.values()],
+            }
+        ),
+    )
     b.table("oracle_bin_acc", oc["bin_acc"].rename("accuracy").reset_index())
 
     # -- placebo validation

@@ -17,11 +17,19 @@ from selfconf.sections.computed import Builder, Computed
 __all__ = ["EXAMPLE_CELLS", "SHORT_NAMES", "ci_zero_phrase", "compute", "microprobe_top_phrase"]
 
 #: Short local-model names used in the glue keys.
-SHORT_NAMES = {"glm4:9b": "glm4", "llama3.2:3b": "llama32", "mistral:7b": "mistral7b", "phi4-mini": "phi4mini",
-               "qwen3:8b": "qwen3"}
+SHORT_NAMES = {
+    "glm4:9b": "glm4",
+    "llama3.2:3b": "llama32",
+    "mistral:7b": "mistral7b",
+    "phi4-mini": "phi4mini",
+    "qwen3:8b": "qwen3",
+}
 #: The (model, bin) cells of the topic-labelled pass the paper quotes, with the glue-key stem of each.
-EXAMPLE_CELLS = {("llama3.2:3b", "physics"): "topic_llama32_physics", ("phi4-mini", "logic"): "topic_phi4mini_logic",
-                 ("llama3.2:3b", "history"): "topic_llama32_history"}
+EXAMPLE_CELLS = {
+    ("llama3.2:3b", "physics"): "topic_llama32_physics",
+    ("phi4-mini", "logic"): "topic_phi4mini_logic",
+    ("llama3.2:3b", "history"): "topic_llama32_history",
+}
 
 
 def microprobe_top_phrase(mp: pd.DataFrame) -> str:
@@ -53,12 +61,22 @@ def ci_zero_phrase(includes_zero: pd.Series) -> str:
     ('Every per-probe bootstrap interval', '1 of the 2 per-probe bootstrap intervals')
     """
     n = int(includes_zero.sum())
-    return "Every per-probe bootstrap interval" if n == len(includes_zero) else \
-        f"{n} of the {len(includes_zero)} per-probe bootstrap intervals"
+    return (
+        "Every per-probe bootstrap interval"
+        if n == len(includes_zero)
+        else f"{n} of the {len(includes_zero)} per-probe bootstrap intervals"
+    )
 
 
-def compute(frames: dict[str, pd.DataFrame], probe_tables: dict[str, pd.DataFrame], *, bound: float,
-            seed: int, n_boot: int, frontier_subject: str = ladder.FRONTIER_RUNG) -> Computed:
+def compute(
+    frames: dict[str, pd.DataFrame],
+    probe_tables: dict[str, pd.DataFrame],
+    *,
+    bound: float,
+    seed: int,
+    n_boot: int,
+    frontier_subject: str = ladder.FRONTIER_RUNG,
+) -> Computed:
     """Every value page 06 glues, from the ladder's scored rows and the local probe tables.
 
     Parameters
@@ -98,44 +116,85 @@ def compute(frames: dict[str, pd.DataFrame], probe_tables: dict[str, pd.DataFram
         raise ValueError(f"{frontier_subject} is not a demoted rung in these rows; the frontier rung must be one")
     b.add("frontier", "r3_frontier_rung_subject", frontier_subject, origin="rows")
     fr = ladder.frontier_rung(frames[frontier_subject], n_boot=n_boot, seed=seed)
-    b.update("frontier", {
-        "expl_rung_core_auroc": fr["core"]["estimate"], "r3_expl_rung_core_auroc_b": fr["core"]["estimate"],
-        "expl_rung_core_auroc_ci_lo": fr["core"]["low"], "expl_rung_core_auroc_ci_hi": fr["core"]["high"],
-        "expl_rung_shuffled_auroc": fr["shuffled"]["estimate"],
-        "r3_expl_rung_shuffled_auroc_b": fr["shuffled"]["estimate"],
-        "expl_rung_shuffled_auroc_ci_lo": fr["shuffled"]["low"], "expl_rung_shuffled_auroc_ci_hi": fr["shuffled"]["high"],
-        "expl_rung_core_minus_shuffled_delta": fr["delta"]["estimate"],
-        "expl_rung_core_minus_shuffled_delta_ci_lo": fr["delta"]["low"],
-        "expl_rung_core_minus_shuffled_delta_ci_hi": fr["delta"]["high"],
-    })
+    b.update(
+        "frontier",
+        {
+            "expl_rung_core_auroc": fr["core"]["estimate"],
+            "r3_expl_rung_core_auroc_b": fr["core"]["estimate"],
+            "expl_rung_core_auroc_ci_lo": fr["core"]["low"],
+            "expl_rung_core_auroc_ci_hi": fr["core"]["high"],
+            "expl_rung_shuffled_auroc": fr["shuffled"]["estimate"],
+            "r3_expl_rung_shuffled_auroc_b": fr["shuffled"]["estimate"],
+            "expl_rung_shuffled_auroc_ci_lo": fr["shuffled"]["low"],
+            "expl_rung_shuffled_auroc_ci_hi": fr["shuffled"]["high"],
+            "expl_rung_core_minus_shuffled_delta": fr["delta"]["estimate"],
+            "expl_rung_core_minus_shuffled_delta_ci_lo": fr["delta"]["low"],
+            "expl_rung_core_minus_shuffled_delta_ci_hi": fr["delta"]["high"],
+        },
+    )
     b.add("frontier", "r3_frontier_n_core", fr["core"]["n"], origin="rows")
     b.add("frontier", "r3_frontier_n_shuffled", fr["shuffled"]["n"], origin="rows")
-    b.table("frontier", pd.DataFrame(
-        [{"part": part, "n": fr[part].get("n"), "estimate": fr[part]["estimate"], "low": fr[part]["low"],
-          "high": fr[part]["high"]} for part in ("core", "shuffled", "delta")]).set_index("part"))
+    b.table(
+        "frontier",
+        pd.DataFrame(
+            [
+                {
+                    "part": part,
+                    "n": fr[part].get("n"),
+                    "estimate": fr[part]["estimate"],
+                    "low": fr[part]["low"],
+                    "high": fr[part]["high"],
+                }
+                for part in ("core", "shuffled", "delta")
+            ]
+        ).set_index("part"),
+    )
 
     # -- the same arms on the confirmatory rung (exploratory contrast)
     conf = frames[status[~status["demoted"]]["subject"].iloc[0]]
     t3 = ladder.arm_table(conf).set_index("arm")
-    b.update("confirmatory", {"r3_shuffled_auroc": t3.loc["shuffled", "auroc"],
-                              "r3_placebo_auroc": t3.loc["placebo", "auroc"], "r3_core_auroc": t3.loc["core", "auroc"]})
+    b.update(
+        "confirmatory",
+        {
+            "r3_shuffled_auroc": t3.loc["shuffled", "auroc"],
+            "r3_placebo_auroc": t3.loc["placebo", "auroc"],
+            "r3_core_auroc": t3.loc["core", "auroc"],
+        },
+    )
     pc = ladder.paired_contrast(conf, "shuffled", n_boot=n_boot, seed=seed)
-    b.update("confirmatory", {"ladder_shuffled_paired_delta": pc.estimate, "ladder_shuffled_paired_delta_ci_lo": pc.low,
-                              "ladder_shuffled_paired_delta_ci_hi": pc.high})
+    b.update(
+        "confirmatory",
+        {
+            "ladder_shuffled_paired_delta": pc.estimate,
+            "ladder_shuffled_paired_delta_ci_lo": pc.low,
+            "ladder_shuffled_paired_delta_ci_hi": pc.high,
+        },
+    )
 
     # -- the local microprobe (Table 4)
     mp = manipulation.microprobe_table(probe_tables["microprobe"])
     for _, r in mp.iterrows():
         s = SHORT_NAMES[r["model"]]
-        b.update("microprobe", {f"t4_{s}_conf_at_0": int(r["conf_at_0"]), f"t4_{s}_conf_at_95": int(r["conf_at_95"]),
-                                f"t4_{s}_delta": int(r["delta"])})
+        b.update(
+            "microprobe",
+            {
+                f"t4_{s}_conf_at_0": int(r["conf_at_0"]),
+                f"t4_{s}_conf_at_95": int(r["conf_at_95"]),
+                f"t4_{s}_delta": int(r["delta"]),
+            },
+        )
     top = mp.loc[mp["delta"].idxmax()]
     b.add("microprobe", "r3_microprobe_top_model", top["model"], origin="rows")
     b.add("microprobe", "r3_microprobe_top_phrase", microprobe_top_phrase(mp), origin="rows")
-    b.update("microprobe", {"r3_microprobe_conf_before": int(top["conf_at_0"]),
-                            "r3_microprobe_conf_after": int(top["conf_at_95"]),
-                            "r3_microprobe_largest_shift": int(top["delta"]),
-                            "r3_microprobe_up_to": int(mp["delta"].max())})
+    b.update(
+        "microprobe",
+        {
+            "r3_microprobe_conf_before": int(top["conf_at_0"]),
+            "r3_microprobe_conf_after": int(top["conf_at_95"]),
+            "r3_microprobe_largest_shift": int(top["delta"]),
+            "r3_microprobe_up_to": int(mp["delta"].max()),
+        },
+    )
     b.table("microprobe", mp)
 
     # -- the topic-labelled pass
@@ -143,14 +202,17 @@ def compute(frames: dict[str, pd.DataFrame], probe_tables: dict[str, pd.DataFram
     ts = manipulation.topic_summary(tp, n_boot=n_boot, seed=seed).set_index("model")
     for m in ("glm4:9b", "llama3.2:3b", "mistral:7b", "phi4-mini"):
         b.add("topic", f"topic_{SHORT_NAMES[m]}_brier_delta", ts.loc[m, "brier_delta"])
-    b.update("topic", {
-        "topic_n_models_consumed": int(ts["consumed"].sum()),
-        "topic_llama32_acc_before": ts.loc["llama3.2:3b", "acc_true_pct"],
-        "topic_llama32_acc_after": ts.loc["llama3.2:3b", "acc_false_pct"],
-        "topic_qwen3_acc": ts.loc["qwen3:8b", "acc_true_pct"],
-        "topic_qwen3_conf": ts.loc["qwen3:8b", "mean_conf_true"],
-        "topic_qwen3_delta": ts.loc["qwen3:8b", "brier_delta"],
-    })
+    b.update(
+        "topic",
+        {
+            "topic_n_models_consumed": int(ts["consumed"].sum()),
+            "topic_llama32_acc_before": ts.loc["llama3.2:3b", "acc_true_pct"],
+            "topic_llama32_acc_after": ts.loc["llama3.2:3b", "acc_false_pct"],
+            "topic_qwen3_acc": ts.loc["qwen3:8b", "acc_true_pct"],
+            "topic_qwen3_conf": ts.loc["qwen3:8b", "mean_conf_true"],
+            "topic_qwen3_delta": ts.loc["qwen3:8b", "brier_delta"],
+        },
+    )
     b.add("topic", "topic_all_ci_include_zero", bool(ts["ci_includes_zero"].all()), origin="rows")
     b.add("topic", "topic_ci_zero_phrase", ci_zero_phrase(ts["ci_includes_zero"]), origin="rows")
     b.add("topic", "topic_qwen3_conf_false", ts.loc["qwen3:8b", "mean_conf_false"], origin="rows")

@@ -38,8 +38,9 @@ floor is the rule the printed table implies.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from numbers import Integral
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -47,17 +48,28 @@ import pandas as pd
 from selfconf import bootstrap, metrics
 from selfconf.stats.streams import stream
 
-__all__ = ["TABLE1_COLUMNS", "COVERED_RULES", "base_seed", "model_rng",
-           "row_bootstrap_auroc", "table1"]
+__all__ = ["TABLE1_COLUMNS", "COVERED_RULES", "base_seed", "model_rng", "row_bootstrap_auroc", "table1"]
 
 #: Rules for the number of rows kept at a coverage (see the module docstring).
 COVERED_RULES = metrics.COVERED_RULES
 
 #: Columns of the frame returned by :func:`table1`, in order.
 TABLE1_COLUMNS = [
-    "model", "n", "accuracy", "mean_confidence", "median_confidence", "citl", "brier", "ece",
-    "auroc", "auroc_ci_low", "auroc_ci_high", "high_conf_error_rate", "high_conf_n",
-    "high_conf_wrong", "risk_coverage",
+    "model",
+    "n",
+    "accuracy",
+    "mean_confidence",
+    "median_confidence",
+    "citl",
+    "brier",
+    "ece",
+    "auroc",
+    "auroc_ci_low",
+    "auroc_ci_high",
+    "high_conf_error_rate",
+    "high_conf_n",
+    "high_conf_wrong",
+    "risk_coverage",
 ]
 
 _REQUIRED = ("model", "confidence", "correct")
@@ -256,24 +268,34 @@ def table1(
             a, lo, hi, n_undef = float("nan"), float("nan"), float("nan"), int(n_boot)
         undefined[m] = n_undef
         n_high, n_wrong = metrics.high_conf_counts(c, y, threshold)
-        rows.append({
-            "model": m,
-            "n": int(y.size),
-            "accuracy": float(y.mean()),
-            "mean_confidence": float(c.mean()),
-            "median_confidence": float(np.median(c)),
-            "citl": metrics.citl(c, y),
-            "brier": metrics.brier(c, y),
-            "ece": metrics.ece(c, y, n_bins=n_bins),
-            "auroc": a,
-            "auroc_ci_low": lo,
-            "auroc_ci_high": hi,
-            "high_conf_error_rate": float(n_wrong / n_high) if n_high else float("nan"),
-            "high_conf_n": int(n_high),
-            "high_conf_wrong": int(n_wrong),
-            "risk_coverage": _risk_coverage(c, y, coverages, covered),
-        })
+        rows.append(
+            {
+                "model": m,
+                "n": int(y.size),
+                "accuracy": float(y.mean()),
+                "mean_confidence": float(c.mean()),
+                "median_confidence": float(np.median(c)),
+                "citl": metrics.citl(c, y),
+                "brier": metrics.brier(c, y),
+                "ece": metrics.ece(c, y, n_bins=n_bins),
+                "auroc": a,
+                "auroc_ci_low": lo,
+                "auroc_ci_high": hi,
+                "high_conf_error_rate": float(n_wrong / n_high) if n_high else float("nan"),
+                "high_conf_n": int(n_high),
+                "high_conf_wrong": int(n_wrong),
+                "risk_coverage": _risk_coverage(c, y, coverages, covered),
+            }
+        )
     out = pd.DataFrame(rows, columns=TABLE1_COLUMNS)
-    out.attrs.update({"seed": seed, "n_boot": int(n_boot), "level": float(level), "threshold": float(threshold),
-                      "covered": covered, "auroc_undefined_draws": undefined})
+    out.attrs.update(
+        {
+            "seed": seed,
+            "n_boot": int(n_boot),
+            "level": float(level),
+            "threshold": float(threshold),
+            "covered": covered,
+            "auroc_undefined_draws": undefined,
+        }
+    )
     return out

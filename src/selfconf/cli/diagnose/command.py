@@ -65,15 +65,29 @@ def format_result(res, label: str) -> str:
         f"  tier                          {res.tier}",
     ]
     if not res.complete:
-        lines.append(f"  {res.n_missing} of {res.n_items} items have no reply (more than {100 * MAX_MISSING_SHARE:g} %): "
-                     "no composite and no tier; the components above describe only the replies given")
+        lines.append(
+            f"  {res.n_missing} of {res.n_items} items have no reply (more than {100 * MAX_MISSING_SHARE:g} %): "
+            "no composite and no tier; the components above describe only the replies given"
+        )
     if res.left_out:
         lines.append(f"  (undefined, left out of the composite: {', '.join(res.left_out)})")
-    lines.append("  by domain: " + ", ".join(
-        f"{d['domain']} {_fmt(d['accuracy'], pct=True)}%/{_fmt(d['mean_confidence'], pct=True)}" for d in res.by_domain
-    ) + "  (accuracy % / mean confidence)")
-    lines.append("  tiers: " + "; ".join(f">= {lo:g} {name}" if math.isfinite(lo) else f"below: {name} "
-                                         f"(or {BOTTOM_NOT_OVERCONFIDENT} if not overconfident)" for lo, name in TIERS))
+    lines.append(
+        "  by domain: "
+        + ", ".join(
+            f"{d['domain']} {_fmt(d['accuracy'], pct=True)}%/{_fmt(d['mean_confidence'], pct=True)}"
+            for d in res.by_domain
+        )
+        + "  (accuracy % / mean confidence)"
+    )
+    lines.append(
+        "  tiers: "
+        + "; ".join(
+            f">= {lo:g} {name}"
+            if math.isfinite(lo)
+            else f"below: {name} (or {BOTTOM_NOT_OVERCONFIDENT} if not overconfident)"
+            for lo, name in TIERS
+        )
+    )
     return "\n".join(lines)
 
 
@@ -97,7 +111,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             "Either query an endpoint (--base-url/--model; replies are logged to --out and the run resumes if\n"
             "interrupted) or score existing replies (--answers FILE).\n\n"
             "A file of answers (--answers): CSV, TSV or JSONL (optionally .gz) with columns "
-            + ", ".join(REPLY_FIELDS) + "\n"
+            + ", ".join(REPLY_FIELDS)
+            + "\n"
             "(other columns are ignored; a `model` column with several models needs --model), one row per battery\n"
             f"item. item_id must be the battery's ids as printed by --list-battery: probes {probe_ids[0]} ...\n"
             f"{probe_ids[-1]}, traps {trap_ids[0]} ... {trap_ids[-1]}. The replies must answer the battery's question\n"
@@ -117,18 +132,27 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         ),
     )
     src = p.add_mutually_exclusive_group()
-    src.add_argument("--answers", metavar="FILE",
-                     help="CSV/TSV/JSONL of replies with columns " + ", ".join(REPLY_FIELDS) + " (see above)")
+    src.add_argument(
+        "--answers",
+        metavar="FILE",
+        help="CSV/TSV/JSONL of replies with columns " + ", ".join(REPLY_FIELDS) + " (see above)",
+    )
     src.add_argument("--base-url", help="API root of an OpenAI-compatible endpoint to run the battery against")
     p.add_argument("--model", help="model name (with --base-url); with --answers, keep only this model's rows")
     p.add_argument("--out", help="JSONL log of replies (with --base-url; default diagnose-<model>.jsonl)")
-    p.add_argument("--confidence-scale", choices=("auto", "percent", "unit"), default="auto",
-                   help="scale of the confidences: auto (default; rule below), percent = 0-100, unit = 0-1")
+    p.add_argument(
+        "--confidence-scale",
+        choices=("auto", "percent", "unit"),
+        default="auto",
+        help="scale of the confidences: auto (default; rule below), percent = 0-100, unit = 0-1",
+    )
     add_client_arguments_no_url(p)
     p.add_argument("--concurrency", type=int, default=4, help="parallel requests (default 4)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--items", action="store_true", help="with --json: include the per-item grading")
-    p.add_argument("--list-battery", action="store_true", help="print the battery (id, kind, domain, question) and exit")
+    p.add_argument(
+        "--list-battery", action="store_true", help="print the battery (id, kind, domain, question) and exit"
+    )
     return p
 
 
@@ -158,10 +182,19 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--base-url needs --model")
         out = args.out or f"diagnose-{args.model.replace('/', '_')}.jsonl"
         client = client_from_args(args)
-        s = collect(battery_questions(battery), client, out, concurrency=args.concurrency,
-                    system_prompt=DIAGNOSE_SYSTEM_PROMPT, prompt_id=PROMPT_ID)
-        print(f"{out}: {s.written} new replies, {s.skipped_done} already logged, {s.parse_failures} parse failures, "
-              f"{s.endpoint_failures} endpoint failures", file=sys.stderr)
+        s = collect(
+            battery_questions(battery),
+            client,
+            out,
+            concurrency=args.concurrency,
+            system_prompt=DIAGNOSE_SYSTEM_PROMPT,
+            prompt_id=PROMPT_ID,
+        )
+        print(
+            f"{out}: {s.written} new replies, {s.skipped_done} already logged, {s.parse_failures} parse failures, "
+            f"{s.endpoint_failures} endpoint failures",
+            file=sys.stderr,
+        )
         records = [r for r in read_rows(out) if str(r.get("model")) == args.model]
         label = f"{args.model} ({out})"
     res = score_answers(records, battery, source=str(args.answers or label), confidence_scale=args.confidence_scale)
@@ -179,8 +212,10 @@ def _answer_records(path: str, model: str | None) -> list[dict]:
         records = read_rows(path, require=REPLY_FIELDS)
     except ValueError as exc:
         if "missing column" in str(exc) or "(the file must have" in str(exc):
-            raise ValueError(f"{exc}; `selfconf diagnose --answers` needs columns {', '.join(REPLY_FIELDS)} "
-                             "(see `selfconf diagnose --help`)") from None
+            raise ValueError(
+                f"{exc}; `selfconf diagnose --answers` needs columns {', '.join(REPLY_FIELDS)} "
+                "(see `selfconf diagnose --help`)"
+            ) from None
         raise
     models = list(dict.fromkeys(str(r["model"]) for r in records if "model" in r))
     if model is not None:
@@ -191,6 +226,8 @@ def _answer_records(path: str, model: str | None) -> list[dict]:
             raise ValueError(f"{path}: no rows for --model {model!r} (models in the file: {', '.join(models)})")
         return kept
     if len(models) > 1:
-        raise ValueError(f"{path}: rows of {len(models)} models ({', '.join(models[:5])}"
-                         f"{', ...' if len(models) > 5 else ''}); choose one with --model")
+        raise ValueError(
+            f"{path}: rows of {len(models)} models ({', '.join(models[:5])}"
+            f"{', ...' if len(models) > 5 else ''}); choose one with --model"
+        )
     return records

@@ -65,14 +65,17 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
 from selfconf.data.answers import is_refusal, normalize
+from selfconf.data.rows import NULL_WORDS
+from selfconf.data.validate import resolve_scale
 
 __all__ = [
     "ABSTAIN",
@@ -117,7 +120,7 @@ BOTTOM_NOT_OVERCONFIDENT = "uninformative"
 DIAGNOSE_SYSTEM_PROMPT = (
     'Answer the question briefly. Respond with ONLY a JSON object like {"answer": "<short answer>", '
     '"confidence": 85}. confidence is an integer 0-100 for how likely it is that your answer is correct. '
-    'If the question has no correct answer (for example it rests on a false premise) or the answer cannot '
+    "If the question has no correct answer (for example it rests on a false premise) or the answer cannot "
     'be known, set answer to "ABSTAIN". No other text.'
 )
 
@@ -159,7 +162,7 @@ def parse_number(answer: Any, *, percent_as_fraction: bool = False) -> float | N
     if not m:
         return None
     x = float(m.group(0))
-    if percent_as_fraction and s[m.end():].lstrip().startswith("%"):
+    if percent_as_fraction and s[m.end() :].lstrip().startswith("%"):
         x /= 100.0
     return x
 
@@ -216,8 +219,9 @@ def grade_item(item: dict, answer: Any, confidence: float | None = None) -> tupl
     return 0, False
 
 
-def components(confidence: np.ndarray, correct: np.ndarray, trap_abstained: np.ndarray,
-               probe_abstained: np.ndarray | None = None) -> dict[str, float]:
+def components(
+    confidence: np.ndarray, correct: np.ndarray, trap_abstained: np.ndarray, probe_abstained: np.ndarray | None = None
+) -> dict[str, float]:
     """The raw components from probe confidences (0–1), probe correctness, trap and probe abstentions.
 
     Definition: module docstring (``brier``, ``gap``, ``discrimination``, ``trap_abstention``,
@@ -231,13 +235,18 @@ def components(confidence: np.ndarray, correct: np.ndarray, trap_abstained: np.n
     Example: ``components(np.array([0.0]), np.array([0]), np.array([True]), np.array([True]))``
     has ``brier`` 0.0 and ``probe_answer_rate`` 0.0.
     """
-    from selfconf import metrics# imported here: scipy (via metrics) is slow to load for `--help`
+    from selfconf import metrics  # imported here: scipy (via metrics) is slow to load for `--help`
 
     c = np.asarray(confidence, dtype=float)
     y = np.asarray(correct, dtype=int)
     t = np.asarray(trap_abstained, dtype=bool)
-    out = {"brier": math.nan, "gap": math.nan, "discrimination": math.nan, "trap_abstention": math.nan,
-           "probe_answer_rate": 1.0}
+    out = {
+        "brier": math.nan,
+        "gap": math.nan,
+        "discrimination": math.nan,
+        "trap_abstention": math.nan,
+        "probe_answer_rate": 1.0,
+    }
     if c.size:
         out["brier"] = metrics.brier(c, y)
         out["gap"] = metrics.citl(c, y)
@@ -348,8 +357,6 @@ def _json_safe(x):
 
 def _confidences(got: dict[str, dict], source: str, confidence_scale: str) -> tuple[str, str]:
     """Parse every reply's confidence in place (to 0–1 or None) with the report's scale rule."""
-    from selfconf.report.core import resolve_scale
-    from selfconf.data.rows import NULL_WORDS
 
     keys = list(got)
     raw = np.full(len(keys), np.nan)
@@ -370,9 +377,12 @@ def _confidences(got: dict[str, dict], source: str, confidence_scale: str) -> tu
         try:
             raw[j] = float(text)
         except ValueError:
-            raise ValueError(f"{source}: record {rec['record']} (item {iid}): confidence {v!r} is not a number") from None
-    scale, reason = resolve_scale(raw, pct, confidence_scale,
-                                  lambda j: f"{source}: record {got[keys[j]]['record']} (item {keys[j]})")
+            raise ValueError(
+                f"{source}: record {rec['record']} (item {iid}): confidence {v!r} is not a number"
+            ) from None
+    scale, reason = resolve_scale(
+        raw, pct, confidence_scale, lambda j: f"{source}: record {got[keys[j]]['record']} (item {keys[j]})"
+    )
     unit = raw / 100.0 if scale == "percent" else raw
     percent = raw if scale == "percent" else raw * 100.0  # as stated, on 0-100 (no round trip)
     for j, iid in enumerate(keys):
@@ -385,8 +395,9 @@ def _confidences(got: dict[str, dict], source: str, confidence_scale: str) -> tu
 REPLY_FIELDS = ("item_id", "answer", "confidence")
 
 
-def score_answers(answers: Iterable[dict], battery: dict | None = None, *, source: str = "answers",
-                  confidence_scale: str = "auto") -> DiagnosticResult:
+def score_answers(
+    answers: Iterable[dict], battery: dict | None = None, *, source: str = "answers", confidence_scale: str = "auto"
+) -> DiagnosticResult:
     """Score replies ``[{"item_id", "answer", "confidence"}, ...]`` against the battery.
 
     Definition: every reply is graded (:func:`grade_item`) and the components, composite and
@@ -413,12 +424,16 @@ def score_answers(answers: Iterable[dict], battery: dict | None = None, *, sourc
     for i, a in enumerate(answers, start=1):
         lacking = [f for f in REPLY_FIELDS if f not in a]
         if lacking:
-            raise ValueError(f"{source}: record {i}: missing field(s) {', '.join(lacking)} "
-                             f"(a reply needs {', '.join(REPLY_FIELDS)}; has: {', '.join(map(str, a)) or 'none'})")
+            raise ValueError(
+                f"{source}: record {i}: missing field(s) {', '.join(lacking)} "
+                f"(a reply needs {', '.join(REPLY_FIELDS)}; has: {', '.join(map(str, a)) or 'none'})"
+            )
         iid = str(a.get("item_id", "")).strip()
         if iid not in by_id:
-            raise ValueError(f"{source}: record {i}: item_id {iid!r} is not in the battery "
-                             "(ids are those of `selfconf diagnose --list-battery`)")
+            raise ValueError(
+                f"{source}: record {i}: item_id {iid!r} is not in the battery "
+                "(ids are those of `selfconf diagnose --list-battery`)"
+            )
         if iid in got:
             raise ValueError(f"{source}: record {i}: item_id {iid!r} appears twice")
         conf = a.get("confidence")
@@ -433,12 +448,19 @@ def score_answers(answers: Iterable[dict], battery: dict | None = None, *, sourc
             rows.append({"item_id": it["id"], "kind": it["kind"], "domain": it["domain"], "status": "missing"})
             continue
         correct, ab = grade_item(it, rec["answer"], rec["confidence"])
-        rows.append({
-            "item_id": it["id"], "kind": it["kind"], "domain": it["domain"], "status": "answered",
-            "answer": rec["answer"],
-            "confidence": rec["confidence_percent"], "confidence_unit": rec["confidence"],
-            "correct": correct, "abstained": ab,
-        })
+        rows.append(
+            {
+                "item_id": it["id"],
+                "kind": it["kind"],
+                "domain": it["domain"],
+                "status": "answered",
+                "answer": rec["answer"],
+                "confidence": rec["confidence_percent"],
+                "confidence_unit": rec["confidence"],
+                "correct": correct,
+                "abstained": ab,
+            }
+        )
     answered = [r for r in rows if r["status"] == "answered"]
     probes = [r for r in answered if r["kind"] == "probe"]
     scored = [r for r in probes if r["confidence"] is not None]
@@ -460,12 +482,14 @@ def score_answers(answers: Iterable[dict], battery: dict | None = None, *, sourc
     for d in dict.fromkeys(it["domain"] for it in battery["items"]):
         rs = [r for r in answered if r["domain"] == d]
         cs = [r["confidence_unit"] for r in rs if r["confidence_unit"] is not None]
-        domains.append({
-            "domain": d,
-            "n": len(rs),
-            "accuracy": float(np.mean([r["correct"] for r in rs])) if rs else math.nan,
-            "mean_confidence": float(np.mean(cs)) if cs else math.nan,
-        })
+        domains.append(
+            {
+                "domain": d,
+                "n": len(rs),
+                "accuracy": float(np.mean([r["correct"] for r in rs])) if rs else math.nan,
+                "mean_confidence": float(np.mean(cs)) if cs else math.nan,
+            }
+        )
     return DiagnosticResult(
         n_items=n_items,
         n_probes=sum(it["kind"] == "probe" for it in battery["items"]),
