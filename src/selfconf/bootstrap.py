@@ -247,9 +247,9 @@ def resample_indices(
     if groups is None:
         return gen.integers(0, n, size=(n_boot, n), dtype=dt)
     code = _labels(groups, "groups", n)
-    idx = np.empty((n_boot, n), dtype=dt)
+    idx: np.ndarray = np.empty((n_boot, n), dtype=dt)
     for g in range(int(code.max()) + 1):
-        rows = np.flatnonzero(code == g).astype(dt)
+        rows: np.ndarray = np.flatnonzero(code == g).astype(dt)
         pick = gen.integers(0, rows.size, size=(n_boot, rows.size), dtype=dt)
         idx[:, rows] = rows[pick]
     return idx
@@ -836,10 +836,10 @@ def count_draws(pos: Any, neg: Any, *, n_boot: int, rng: np.random.Generator | i
     while done < n_boot:
         b = min(step, n_boot - done)
         draw = gen.multinomial(n, prob, size=b)
-        full = np.zeros((b, 2 * k), dtype=np.int64)
+        full: np.ndarray = np.zeros((b, 2 * k), dtype=np.int64)
         full[:, used] = draw
-        full = full.reshape(b, k, 2)
-        yield full[:, :, 1], full[:, :, 0]
+        by_level = full.reshape(b, k, 2)
+        yield by_level[:, :, 1], by_level[:, :, 0]
         done += b
 
 
@@ -1057,8 +1057,8 @@ def poisson_count_draws(pos: Any, neg: Any, *, n_boot: int, rng: np.random.Gener
     done = 0
     while done < n_boot:
         b = min(step, n_boot - done)
-        full = np.zeros((b, 2 * k), dtype=np.int64)
+        full: np.ndarray = np.zeros((b, 2 * k), dtype=np.int64)
         full[:, used] = gen.poisson(lam, size=(b, used.size))
-        full = full.reshape(b, k, 2)
-        yield full[:, :, 1], full[:, :, 0]
+        by_level = full.reshape(b, k, 2)
+        yield by_level[:, :, 1], by_level[:, :, 0]
         done += b

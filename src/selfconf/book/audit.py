@@ -571,7 +571,8 @@ def explain_failures(
             ex.ideal_n_boot, ex.ideal_seeds = entry["n_boot"], entry["seeds"]
             ex.note_id, ex.source = cid, entry["source"]
         # a conflict needs a bound that excludes the print beyond the tolerance (judging.conflict_excludes)
-        supported, notes_here = [], []
+        supported: list[Any] = []
+        notes_here: list[Any] = []
         for k in conflicts_by_root.get(root, []) + limits_by_root.get(root, []):
             b = bound_for(k, r.id, root, sign)
             if b is not None and manifest is not None and r.id in manifest.by_id:

@@ -242,7 +242,7 @@ def format_report(res: RerunResult, root: Path | None = None) -> str:
         + (", ".join(f"{k}={v}" for k, v in res.params.items()) or "default parameters")
         + f": executed in {res.seconds:.1f} s -> {where}/{res.stem}.ipynb",
     ]
-    groups = {"deterministic": [], "bootstrap": [], "other": []}
+    groups: dict[str, list[Any]] = {"deterministic": [], "bootstrap": [], "other": []}
     for d in res.diffs:
         groups[d.kind].append(d)
     det = groups["deterministic"]

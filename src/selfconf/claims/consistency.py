@@ -165,7 +165,8 @@ def _fmt(x, d: int = 3, signed: bool = False) -> str:
     return fmt(x, d, signed=signed)
 
 
-def _ival(iv: tuple, d: int = 4) -> str:
+def _ival(iv: tuple | None, d: int = 4) -> str:
+    assert iv is not None, "an interval was expected"
     return f"[{_fmt(iv[0], d)}, {_fmt(iv[1], d)}]"
 
 
@@ -666,8 +667,8 @@ def _argext(p: Printed, ids: dict, fn) -> tuple[list, Fraction]:
 def check_range(p: Printed, lo_id: str, hi_id: str, comp: dict, what: str, signed: bool = False) -> Result:
     """A printed range equals the min and max of its printed components (after rounding to the range's decimals)."""
     vals = {m: p.exact(c) for m, c in comp.items()}
-    mn_m = min(vals, key=vals.get)
-    mx_m = max(vals, key=vals.get)
+    mn_m = min(vals, key=vals.__getitem__)
+    mx_m = max(vals, key=vals.__getitem__)
     d = p.decimals(lo_id)
     mn = Fraction(repr(round(float(vals[mn_m]), d))) if d < p.decimals(comp[mn_m]) else vals[mn_m]
     mx = Fraction(repr(round(float(vals[mx_m]), d))) if d < p.decimals(comp[mx_m]) else vals[mx_m]
@@ -728,7 +729,9 @@ def check_median_band(p: Printed, models: Sequence[str]) -> Result:
 
 def check_count_below(p: Printed, models: Sequence[str]) -> Result:
     thr = p.exact("r1_auroc_threshold")
-    below, above, edge = [], [], []
+    below: list[str] = []
+    above: list[str] = []
+    edge: list[str] = []
     for m in models:
         lo, hi = p.interval(f"t1_{m}_self_auroc")
         (below if hi < thr else above if lo >= thr else edge).append(m)
@@ -751,7 +754,7 @@ def check_cis_exclude_chance(p: Printed, models: Sequence[str]) -> Result:
     chance = p.exact("r1_chance_auroc")
     lows = {m: p.interval(f"t1_{m}_self_auroc_ci_lo")[0] for m in models}
     bad = [m for m, v in lows.items() if v <= chance]
-    m0 = min(lows, key=lows.get)
+    m0 = min(lows, key=lows.__getitem__)
     desc = f"Every Table 1 self-AUROC interval lies above chance ({p.show('r1_chance_auroc')}), as the caption says."
     arith = f"smallest lower end {p.show(f't1_{m0}_self_auroc_ci_lo')} ({m0})"
     return (FAIL if bad else PASS), desc, arith + (f"; touching or below chance: {', '.join(bad)}" if bad else "")
@@ -1060,7 +1063,7 @@ def check_bench_zhipu(p: Printed) -> Result:
 
 def check_bench_range(p: Printed, models: Sequence[str]) -> Result:
     gaps = {m: p.exact(f"bench_age_{m}_gap_pp") for m in models}
-    lo_m, hi_m = min(gaps, key=gaps.get), max(gaps, key=gaps.get)
+    lo_m, hi_m = min(gaps, key=gaps.__getitem__), max(gaps, key=gaps.__getitem__)
     ok = _rounds_to(gaps[lo_m], p.interval("bench_age_gap_range_min")) and _rounds_to(
         gaps[hi_m], p.interval("bench_age_gap_range_max")
     )
@@ -1421,7 +1424,7 @@ def check_topic_ceiling(p: Printed) -> Result:
 
 def check_table4_max(p: Printed, rows: Sequence[str]) -> Result:
     d = {r: p.exact(f"t4_{r}_delta") for r in rows}
-    top = max(d, key=d.get)
+    top = max(d, key=d.__getitem__)
     desc = (
         "The text names glm4:9b as the model with the largest microprobe shift: the biggest Table 4 Δ must be "
         "on that row (its two confidences are restated in the text and checked under Repeats)."
@@ -1488,7 +1491,7 @@ def check_regrade_accuracy(p: Printed) -> Result:
         + f" (printed {p.show('regrade_acc_after')}%). "
     )
     if ok_ns:
-        show = ok_ns if len(ok_ns) <= 8 else ok_ns[:4] + ["..."] + ok_ns[-3:]
+        show: list[int | str] = list(ok_ns) if len(ok_ns) <= 8 else [*ok_ns[:4], "...", *ok_ns[-3:]]
         arith += (
             f"Denominators from {n:,} to {n_hi:,} (the grader model's full graded set) that work: "
             f"{len(ok_ns)}: {', '.join(map(str, show))}"

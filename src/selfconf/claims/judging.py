@@ -202,7 +202,11 @@ def fmt(
     if missing is not None and (x is None or _is_nan(x)):
         return missing
     v = 100.0 * float(x) if percent else float(x)
-    spec = f".{int(decimals)}f" if significant is None else f".{int(significant)}g"
+    if decimals is not None:
+        spec = f".{int(decimals)}f"
+    else:
+        assert significant is not None  # exactly one of the two is given (checked above)
+        spec = f".{int(significant)}g"
     s = format(v, spec)
     if s.startswith("-") and float(s) == 0:
         s = s[1:]

@@ -111,7 +111,7 @@ def repository_url(root: Path | None = None) -> str:
     cfg = book_file("_config.yml", root)
     url = (cfg.get("repository") or {}).get("url")
     if not url:
-        raise ValueError(f"{root / '_config.yml'}: repository.url is not set")
+        raise ValueError(f"{(root or project_root()) / '_config.yml'}: repository.url is not set")
     return str(url).rstrip("/")
 
 

@@ -336,7 +336,7 @@ def _load_raw(d: Path) -> tuple[pd.DataFrame, ExclusionReport]:
         if unmapped:
             unmapped_all[name] = sorted(unmapped)
     # a model may not appear in both tiers
-    tiers = {}
+    tiers: dict[str, Any] = {}
     for r in recs:
         if tiers.setdefault(r["model"], r["tier"]) != r["tier"]:
             raise DataError(d / RAW_FILES[r["tier"]], None, "model", f"model {r['model']!r} appears in both tiers")

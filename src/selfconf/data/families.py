@@ -250,7 +250,8 @@ def load_ladder(path: str | os.PathLike) -> tuple[dict[str, pd.DataFrame], dict[
             f"ladder/profiles-<subject>.json for {', '.join(SUBJECTS)})"
         )
     rep = LoadReport("ladder", layout, str(d))
-    frames, profiles = {}, {}
+    frames: dict[str, Any] = {}
+    profiles: dict[str, Any] = {}
     for s in SUBJECTS:
         for name, reader, out in (
             (f"ladder/scored-arms-{s}.jsonl", lambda p, u: _ladder_rows(p, s, u), frames),

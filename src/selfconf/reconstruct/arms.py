@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from selfconf.reconstruct.fidelity import ideal_bootstrap, judge
+from selfconf.reconstruct.judged import ideal_bootstrap, judge
 from selfconf.reconstruct.targets import printed_values
 from selfconf.sections import manipulation as man
 
@@ -147,7 +147,7 @@ def _boot_ci(d: np.ndarray, rng: np.random.Generator, n_boot: int = 20000) -> tu
 
 def _topic(rng: np.random.Generator, T: dict[str, float], heldout: list[dict]) -> list[dict]:
     rows = []
-    prof = {}
+    prof: dict[tuple[str, str], list[Any]] = {}
     for r in heldout:
         prof.setdefault((r["model"], r["bin"]), []).append(r["correct"])
     for m in LOCAL_MODELS:
@@ -197,6 +197,7 @@ def _topic(rng: np.random.Generator, T: dict[str, float], heldout: list[dict]) -
                 lg = np.nonzero(bins == TOPIC_BINS.index("logic"))[0]
                 ct[lg], cf[lg] = (10, 16), (60, 70)
                 fixed[lg] = True
+            assert tid is not None  # every topic model has a Brier target
             target = T[tid]
             d = _brier_delta(ct, yt, cf, yf)
             for _ in range(100000):
@@ -286,7 +287,11 @@ def _twostage_once(rng: np.random.Generator, T: dict[str, float]) -> list[dict] 
     n_items = int(T.get("twostage_n_items", 150))
     lo_t, hi_t = T["twostage_self_auroc_min"], T["twostage_self_auroc_max"]
     delta_t = T["twostage_delta_auroc"]
-    y, c_in, c_ph, lab, model_of = {}, {}, {}, {}, {}
+    y: dict[str, Any] = {}
+    c_in: dict[str, Any] = {}
+    c_ph: dict[str, Any] = {}
+    lab: dict[str, Any] = {}
+    model_of: dict[str, Any] = {}
     for m in LOCAL_MODELS:
         labelled = np.zeros(n_items, bool)
         labelled[rng.choice(n_items, size=_COVERAGE[m], replace=False)] = True

@@ -32,6 +32,7 @@ import csv
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -412,6 +413,7 @@ def _solve(
         key = (not inside, abs(val - c))
         if best is None or key < best[0]:
             best = (key, float(x), val)
+    assert best is not None  # the grid is never empty
     return best[1], best[2]
 
 
@@ -439,7 +441,7 @@ def tune_structure(
     members = {k: tuple(v) for k, v in panels.PANELS.items()}
     struct = Structure()
     key = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
-    fitted = {}
+    fitted: dict[str, Any] = {}
 
     def evaluate(which: str) -> dict:
         rows, codes = build_rows(T, tables, plan, fails, struct, seed_seq)

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, metrics
-from selfconf.claims.judging import Manifest, fidelity_record, fidelity_records, load_manifest
+from selfconf.claims.judging import Manifest, fidelity_record
 from selfconf.claims.judging import judge as _judge
 from selfconf.data.collection import graded
 from selfconf.panels import PANELS, panel_analysis
@@ -217,6 +217,7 @@ def fidelity_records(T: Targets, values: dict[str, float]) -> list[dict]:
     """One record per design/result1 claim (plus the moonshot first-party count), in the schema of
     :func:`selfconf.claims.judging.fidelity_record`; a repeat is judged with its canonical claim's value."""
     m = T.manifest
+    assert m is not None  # Targets builds its manifest in __post_init__
     recs = []
     for c in T.raw["claims"]:
         if c["section"] not in SECTIONS and c["id"] not in EXTRA_CLAIMS:
@@ -257,22 +258,3 @@ def risk_coverage_conventions(
             }
             out[f"t2_{m}_err_cov{cov}"] = {name: 100 * float(cum[k]) / k for name, k in ks.items()}
     return out
-
-
-#: Bootstrap seeds and draws behind the ``ideal_bootstrap`` values of the fidelity files: many draws
-#: over seeds other than the book's, so a reader can tell a seed's luck from a limit of the data.
-IDEAL_SEEDS = tuple(range(1, 11))
-IDEAL_N_BOOT = 4000
-
-
-def ideal_bootstrap(recompute_fn, judged: dict[str, dict]) -> dict[str, dict]:
-    """Large-B value of every bootstrap-kind claim in ``judged``: :func:`mean_over_seeds`
-    of ``recompute_fn`` over :data:`IDEAL_SEEDS` with :data:`IDEAL_N_BOOT` draws each."""
-    ids = sorted(k for k, r in judged.items() if r["kind"] in ("bootstrap", "bootstrap-derived"))
-    return mean_over_seeds(recompute_fn, lambda values: ids, IDEAL_SEEDS, IDEAL_N_BOOT)
-
-
-def judge(values: dict[str, float], claims_path: str = "data/paper/claims.yaml") -> dict[str, dict]:
-    """Judge recomputed values against the manifest by the book's one rule
-    (:func:`selfconf.claims.judging.fidelity_records`, the audit's rule)."""
-    return fidelity_records(load_manifest(claims_path), values)

@@ -72,7 +72,7 @@ from typing import Any
 import numpy as np
 
 from selfconf.reconstruct import arms
-from selfconf.reconstruct.fidelity import ideal_bootstrap, judge
+from selfconf.reconstruct.judged import ideal_bootstrap, judge
 from selfconf.reconstruct.targets import printed_values
 from selfconf.sections import ladder as lad
 from selfconf.stats.normal import Z975
@@ -308,6 +308,14 @@ def _boot_auc(w: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
 class _Subject:
     """Mutable arrays for one subject; shapes (arms, scored items, reps) unless noted."""
 
+    # set by the generator's search and polish passes (declared here for the type checker only)
+    attempt_log: list[Any]
+    knobs: dict[str, Any]
+    boot_attempt: int
+    boot_miss_before_polish: Any
+    polish_miss: Any
+    boot_miss: Any
+
     def __init__(self, name: str):
         self.name = name
         A, I, R = len(ARMS), N_SCORED, N_REPS
@@ -407,7 +415,8 @@ def _assign_correctness(rng: np.random.Generator, S: _Subject, design: dict, ora
     # parse failure blocked) go to single slots of not-yet-correct cells
     for b in range(N_BINS):
         items = np.nonzero(S.bin_of == b)[0]
-        p_item = rng.beta(*design.get("item_beta", (0.6, 0.6)), size=len(items)) + 0.05
+        beta_a, beta_b = design.get("item_beta", (0.6, 0.6))
+        p_item = rng.beta(beta_a, beta_b, size=len(items)) + 0.05
         cells = [(i, r) for i in items for r in range(R)]
         w = np.array([p_item[list(items).index(i)] for i, _ in cells])
         n_full = int(k_bin[b]) // A

@@ -40,6 +40,7 @@ class Targets:
 
     def canonical(self, cid: str) -> dict:
         """The claim a repeat (``same_as``) restates, or the claim itself."""
+        assert self.manifest is not None  # set in __post_init__
         return self.manifest.canonical(cid)
 
     def values(self) -> dict[str, float]:

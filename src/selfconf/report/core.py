@@ -360,7 +360,7 @@ def _unit_stats(
     """
     from selfconf import bootstrap, metrics
 
-    opts = dict(n_bins=ece_bins, binning=ece_binning, edge=ece_edge, threshold=HIGH_CONF)
+    opts: dict[str, Any] = dict(n_bins=ece_bins, binning=ece_binning, edge=ece_edge, threshold=HIGH_CONF)
     sigma = metrics.smooth_ece_bandwidth(lv, pos, neg)
     kern = metrics.smooth_kernel(lv, sigma)
     band_kern = metrics.smooth_kernel(lv, sigma, _SMOOTH_GRID)
@@ -387,6 +387,7 @@ def _unit_stats(
         for m in CI_METRICS:
             draws[m].append(st[m])
         curves.append(metrics.smooth_reliability(lv, P, Q, sigma, _SMOOTH_GRID, kernel=band_kern)["accuracy"])
+    assert point is not None, "count_draws yields at least one batch"
     r: dict[str, Any] = {}
     stacked = np.stack([np.concatenate(draws[m]) for m in CI_METRICS])  # (metrics, draws)
     if stacked.shape[1] and np.isfinite(stacked).all():  # the usual case: one quantile call for every interval
@@ -594,6 +595,7 @@ def compute_records(
     units: list[tuple[int, int | None]] = [(m, None) for m in range(n_models)]
     unit_of_row = [rows.model]
     if rows.by:
+        assert rows.groups is not None and rows.group is not None, "rows read with --by carry their groups"
         n_groups = rows.groups.size
         combos = np.unique(rows.model * n_groups + rows.group)
         units += [(int(c // n_groups), int(c % n_groups)) for c in combos]
@@ -628,6 +630,7 @@ def compute_records(
             )
         if ref_known is not None:
             ref_known_u += np.bincount(uo[ref_known], minlength=n_units)
+            assert rows.refusal is not None, "refusals are known where ref_known is set"
             ref_sum_u += np.bincount(uo[ref_known], weights=rows.refusal[ref_known], minlength=n_units)
 
     def unit_record(u: int) -> dict[str, Any]:
@@ -635,7 +638,7 @@ def compute_records(
         rc = reason_u[u]
         n_rows = int(n_rows_u[u])
         name = str(rows.models[m])
-        gname = None if g is None else str(rows.groups[g])
+        gname = None if g is None or rows.groups is None else str(rows.groups[g])
         rec: dict[str, Any] = {"model": name, "group": gname, "rows": n_rows}
         cnt = per_unit.get(u)
         if cnt is not None and cnt[0].size:
@@ -1077,7 +1080,7 @@ def compute_report(rows: LoadedRows, *, seed: int = 0, n_boot: int = 2000) -> pd
     )
     empty = [m for m in list(rows.missing_confidence) + list(rows.missing_correct) if m not in set(tab["model"])]
     for m in dict.fromkeys(empty):
-        blank = {c: np.nan for c in tab.columns}
+        blank: dict[str, Any] = {c: np.nan for c in tab.columns}
         blank.update(model=m, n=0, high_conf_n=0, high_conf_wrong=0, risk_coverage={c: np.nan for c in COVERAGES})
         tab = pd.concat([tab, pd.DataFrame([blank])], ignore_index=True)
     tab["excluded_missing_confidence"] = [rows.missing_confidence.get(m, 0) for m in tab["model"]]
