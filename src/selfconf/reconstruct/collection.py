@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from selfconf import panels
+from selfconf.data.collection import COLUMNS
 from selfconf.reconstruct.anneal import ModelTable
 from selfconf.reconstruct.bounds import clustered_auroc_se, clustered_contrast_se
 from selfconf.reconstruct.frontier import FRONTIER, FrontierPlan
@@ -57,19 +58,6 @@ __all__ = [
 
 N_ITEMS = 1500
 ITEM_IDS = [f"sqa-{i:04d}" for i in range(1, N_ITEMS + 1)]
-COLUMNS = [
-    "tier",
-    "model",
-    "model_id",
-    "item_id",
-    "confidence",
-    "parse_ok",
-    "correct",
-    "refusal",
-    "answer_class",
-    "graded_by",
-    "served_by",
-]
 
 #: 1,500 minus Table 1 n (models not listed parse every item).
 FRONTIER_PARSE_FAILURES = {"google": 39, "alibaba": 3, "zhipu": 7, "mistral": 5}

@@ -40,6 +40,7 @@ import pandas as pd
 
 from selfconf import bootstrap as _bs
 from selfconf import metrics as _m
+from selfconf.data.families import LADDER_FIELDS
 from selfconf.data.paths import resolve
 from selfconf.stats.streams import stream
 
@@ -79,16 +80,7 @@ DEGENERACY_BOUND = 0.85
 #: ceiling-demoted rungs; this book takes Claude Opus 4.8 (a decision recorded in docs/decisions.md).
 FRONTIER_RUNG = "opus48"
 
-_FIELDS = {
-    "item_id": str,
-    "bin": str,
-    "arm": str,
-    "replicate": int,
-    "is_trap": bool,
-    "status": str,
-    "abstained": bool,
-    "correct": bool,
-}
+_FIELDS = LADDER_FIELDS
 
 
 # ------------------------------------------------------------------------------------ loading
