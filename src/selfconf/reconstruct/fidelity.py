@@ -208,7 +208,9 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
 
 
 def judge(c: dict, x: float | None, by_id: dict) -> tuple[str, float | None]:
-    """Status of one claim given its recomputed value, by the book's one rule (:func:`selfconf.claims.judging.judge`)."""
+    """Status of one claim given its recomputed value, by the book's one rule
+    (:func:`selfconf.claims.judging.judge`).
+    """
     j = _judge(Manifest(list(by_id.values())), c["id"], x)
     return j.status, j.tolerance
 
