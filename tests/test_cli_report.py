@@ -104,7 +104,7 @@ def test_unit_scale_gives_the_same_report(good_csv, tmp_path, capsys):
     p = run_json(capsys, str(good_csv), "--n-boot", "200", "--seed", "7")
     u = run_json(capsys, str(unit), "--n-boot", "200", "--seed", "7", "--confidence-scale", "unit")
     assert p["confidence_scale"] == "percent" and u["confidence_scale"] == "unit"
-    for mp, mu in zip(p["models"], u["models"]):
+    for mp, mu in zip(p["models"], u["models"], strict=True):
         for k in JSON_MODEL_KEYS:
             if isinstance(mp[k], float):
                 assert mp[k] == pytest.approx(mu[k], abs=1e-12), k
@@ -190,7 +190,7 @@ def test_from_frame_matches_the_command_line(good_csv, capsys):
     doc = run_json(capsys, str(good_csv), "--n-boot", "150", "--seed", "3")
     tab = from_frame(pd.read_csv(good_csv), n_boot=150, seed=3)
     assert list(tab.columns) == list(JSON_MODEL_KEYS)
-    for m, r in zip(doc["models"], tab.to_dict("records")):
+    for m, r in zip(doc["models"], tab.to_dict("records"), strict=True):
         for k in ("n", "accuracy", "auroc", "auroc_ci_low", "auroc_ci_high", "brier_ci_high", "smooth_ece", "aurc"):
             assert m[k] == pytest.approx(r[k], abs=0), k
         assert m["excluded"] == r["excluded"]

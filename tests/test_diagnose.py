@@ -329,7 +329,9 @@ def test_unknown_at_high_confidence_is_not_an_abstention():
     ],
 )
 def test_confidences_use_the_report_scale_rule(values, scale, expect_conf):
-    answers = [{"item_id": it["id"], "answer": it["answers"][0], "confidence": v} for it, v in zip(ITEMS, values)]
+    answers = [
+        {"item_id": it["id"], "answer": it["answers"][0], "confidence": v} for it, v in zip(ITEMS, values, strict=True)
+    ]
     res = score_answers(answers, confidence_scale=scale)
     assert res.mean_confidence == pytest.approx(expect_conf)
     assert res.confidence_scale == (

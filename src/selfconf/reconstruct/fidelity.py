@@ -104,7 +104,7 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
             "r1_n_frontier_models": n_front,
         }
     )
-    rngs = dict(zip(TABLE1, (np.random.default_rng(s) for s in ss.spawn(len(TABLE1)))))
+    rngs = dict(zip(TABLE1, (np.random.default_rng(s) for s in ss.spawn(len(TABLE1))), strict=False))
     st = {m: _model_stats(g, m, rngs[m], n_boot) for m in TABLE1}
     for m, s in st.items():
         v[f"t1_{m}_n"] = s["n"]
@@ -162,7 +162,7 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
     v["fig1_local_n_max"] = max(x[0] for x in loc.values())
     # panels
     key = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
-    prng = dict(zip(PANELS, (np.random.default_rng(s) for s in ss.spawn(len(PANELS)))))
+    prng = dict(zip(PANELS, (np.random.default_rng(s) for s in ss.spawn(len(PANELS))), strict=False))
     for name, members in PANELS.items():
         k = key[name]
         pa = panel_analysis(df, members, n_boot=n_boot, rng=prng[name])
@@ -180,7 +180,7 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
             v["us_within_model_self_auroc_macro"] = pa["within_model_macro"]
             v["us_between_model_identity_contribution"] = pa["between_model_identity"]
     # benchmark-age arm: unpaired percentile bootstrap, each benchmark resampled on its own
-    brng = dict(zip(BENCH_MODELS, (np.random.default_rng(s) for s in ss.spawn(len(BENCH_MODELS)))))
+    brng = dict(zip(BENCH_MODELS, (np.random.default_rng(s) for s in ss.spawn(len(BENCH_MODELS))), strict=False))
     gaps = {}
     for m in BENCH_MODELS:
         t = bench[(bench["model"] == m)]["correct"].to_numpy()
