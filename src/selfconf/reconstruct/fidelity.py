@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, metrics
-from selfconf.claims.judging import Manifest, fidelity_record, fidelity_records, load_manifest
-from selfconf.claims.judging import judge as _judge
+from selfconf.claims.judging import fidelity_record, load_manifest
+from selfconf.claims.judging import fidelity_records as _judged_records
 from selfconf.data.collection import graded
 from selfconf.panels import PANELS, panel_analysis
 from selfconf.reconstruct.bench_age import BENCH_MODELS
@@ -207,14 +207,6 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
     return {k: (float(x) if not isinstance(x, int) else x) for k, x in v.items()}
 
 
-def judge(c: dict, x: float | None, by_id: dict) -> tuple[str, float | None]:
-    """Status of one claim given its recomputed value, by the book's one rule
-    (:func:`selfconf.claims.judging.judge`).
-    """
-    j = _judge(Manifest(list(by_id.values())), c["id"], x)
-    return j.status, j.tolerance
-
-
 def fidelity_records(T: Targets, values: dict[str, float]) -> list[dict]:
     """One record per design/result1 claim (plus the moonshot first-party count), in the schema of
     :func:`selfconf.claims.judging.fidelity_record`; a repeat is judged with its canonical claim's value."""
@@ -277,4 +269,4 @@ def ideal_bootstrap(recompute_fn, judged: dict[str, dict]) -> dict[str, dict]:
 def judge(values: dict[str, float], claims_path: str = "data/paper/claims.yaml") -> dict[str, dict]:
     """Judge recomputed values against the manifest by the book's one rule
     (:func:`selfconf.claims.judging.fidelity_records`, the audit's rule)."""
-    return fidelity_records(load_manifest(claims_path), values)
+    return _judged_records(load_manifest(claims_path), values)
