@@ -87,7 +87,7 @@ def test_terminal_table_reports_units_and_exclusions(good_csv, capsys):
     assert "excluded 2 (1 without a confidence, 1 ungraded, 0 refusals without a confidence)" in out
     assert "confidence scale: percent (auto-detected" in out and "edge upper" in out
     assert "excluded without a confidence: a: 1" in out and "excluded ungraded: b: 1" in out
-    row_a = next(l for l in out.splitlines() if l.startswith("a "))
+    row_a = next(line for line in out.splitlines() if line.startswith("a "))
     assert " 40.0 " in row_a  # accuracy in percent
     assert "+39.0" in row_a  # CITL in percentage points: mean conf 79.0 - 40.0
 
@@ -96,8 +96,8 @@ def test_unit_scale_gives_the_same_report(good_csv, tmp_path, capsys):
     unit = tmp_path / "unit.csv"
     lines = good_csv.read_text().splitlines()
     out = [lines[0]]
-    for l in lines[1:]:
-        f = l.split(",")
+    for line in lines[1:]:
+        f = line.split(",")
         f[2] = "" if f[2] == "" else str(int(f[2]) / 100)
         out.append(",".join(f))
     unit.write_text("\n".join(out) + "\n")
