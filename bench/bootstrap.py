@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"RATIO sklearn loop / auroc_ci fast path : {med_loop / med_fast:7.1f}x")
 
     # nine Table-1-sized CIs
-    data = [synthetic_rows(n, acc, args.seed + k) for k, (n, acc) in enumerate(zip(TABLE1_N, TABLE1_ACC))]
+    data = [synthetic_rows(n, acc, args.seed + k) for k, (n, acc) in enumerate(zip(TABLE1_N, TABLE1_ACC, strict=True))]
     data = [(m.from_percent(p), y) for p, y in data]
 
     def nine(fn):

@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         if section is None:
             raise SystemExit("no built section to rerun: pass --section")
         rerun = []
-        for i in range(a.repeat):
+        for _ in range(a.repeat):
             rerun.append(
                 timed(
                     [PY, "-m", "selfconf.book.rerun", section, "--seed", "7", "--n-boot", "5000"],

@@ -67,8 +67,8 @@ def read_time(path: Path, repeat: int = 3) -> float:
 def cold_read_time(path: Path) -> float:
     """Wall time of a fresh interpreter that imports pyarrow and reads the file (no report code)."""
     code = (
-        "import time, pyarrow.csv as c; t = time.perf_counter(); c.read_csv(%r); "
-        "print(time.perf_counter() - t)" % str(path)
+        f"import time, pyarrow.csv as c; t = time.perf_counter(); c.read_csv({str(path)!r}); "
+        "print(time.perf_counter() - t)"
     )
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True, stdout=subprocess.DEVNULL)

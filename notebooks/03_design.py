@@ -205,7 +205,7 @@ CI_LEVEL = glue.quoted("ci_level_pct") / 100
 age = res.tables["benchmark_age"]
 glue_part("benchmark_age")
 age_show = as_text(age, {"acc_older_pct": "{:.1f}", "acc_simpleqa_pct": "{:.1f}", "gap_pp": "{:+.1f}"})
-age_show["CI"] = [f"[{lo:+.1f}, {hi:+.1f}]" for lo, hi in zip(age["gap_ci_low"], age["gap_ci_high"])]
+age_show["CI"] = [f"[{lo:+.1f}, {hi:+.1f}]" for lo, hi in zip(age["gap_ci_low"], age["gap_ci_high"], strict=True)]
 age_show = age_show[["model", "n_older", "acc_older_pct", "n_simpleqa", "acc_simpleqa_pct", "gap_pp", "CI"]]
 age_show.columns = [
     "model",

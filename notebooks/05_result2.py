@@ -220,7 +220,7 @@ holm_show = pd.DataFrame(
         "contrast": ["CORE > " + c.split("-", 1)[1].upper() for c in holm_df["contrast"]],
         "matched cells": holm_df["n_pairs"].astype(int),
         "ΔAUROC": [f"{v:+.5f}" for v in holm_df["delta"]],
-        "95% CI": [f"[{lo:+.5f}, {hi:+.5f}]" for lo, hi in zip(holm_df["ci_low"], holm_df["ci_high"])],
+        "95% CI": [f"[{lo:+.5f}, {hi:+.5f}]" for lo, hi in zip(holm_df["ci_low"], holm_df["ci_high"], strict=True)],
         "raw p": [f"{v:.5f}" for v in holm_df["p_raw"]],
         "Holm-adjusted p": [f"{v:.5f}" for v in holm_df["p_holm"]],
     }

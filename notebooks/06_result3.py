@@ -213,7 +213,7 @@ shown = pd.DataFrame(
         "Brier (true)": [f"{v:.3f}" for v in tsr["brier_true"]],
         "Brier (false)": [f"{v:.3f}" for v in tsr["brier_false"]],
         "Brier change": [f"{v:+.3f}" for v in tsr["brier_delta"]],
-        "95% CI": [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(tsr["ci_low"], tsr["ci_high"])],
+        "95% CI": [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(tsr["ci_low"], tsr["ci_high"], strict=True)],
         "consumed the false profile": ["yes" if c else "no" for c in tsr["consumed"]],
     }
 )

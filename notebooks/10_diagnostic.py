@@ -185,7 +185,7 @@ table(tiers, "diagnostic_tiers", caption="Tiers of the composite (0–100)")
 
 # %% tags=["hide-input"]
 domains = list(dict.fromkeys(probes["domain"]))
-p_know = dict(zip(domains, rng.uniform(0.35, 0.9, len(domains))))
+p_know = dict(zip(domains, rng.uniform(0.35, 0.9, len(domains)), strict=True))
 
 
 def simulate(style: str) -> list[dict]:
@@ -225,7 +225,7 @@ def boot_composite(res, n_boot: int, rng: np.random.Generator) -> tuple[float, f
     t = np.array([r["abstained"] for r in tr])
     ip = rng.integers(0, c.size, size=(n_boot, c.size))
     it = rng.integers(0, t.size, size=(n_boot, t.size))
-    draws = np.array([composite(components(c[a], y[a], t[b]))[0] for a, b in zip(ip, it)])
+    draws = np.array([composite(components(c[a], y[a], t[b]))[0] for a, b in zip(ip, it, strict=True)])
     lo, hi = np.nanquantile(draws, [0.025, 0.975])
     return float(lo), float(hi)
 

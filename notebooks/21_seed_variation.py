@@ -168,6 +168,7 @@ shown = pd.DataFrame(
             for a, b in zip(
                 runs.groupby("model", sort=False)["auroc_ci_low"].min(),
                 runs.groupby("model", sort=False)["auroc_ci_low"].max(),
+                strict=True,
             )
         ],
         "high: mean": mc["high: mean"].map("{:.4f}".format),
@@ -177,6 +178,7 @@ shown = pd.DataFrame(
             for a, b in zip(
                 runs.groupby("model", sort=False)["auroc_ci_high"].min(),
                 runs.groupby("model", sort=False)["auroc_ci_high"].max(),
+                strict=True,
             )
         ],
         "predicted SD": mc["predicted SD"].map("{:.5f}".format),

@@ -136,7 +136,9 @@ show = pd.DataFrame(
         "Brier": _fmt(t_sorted["brier"], ".3f"),
         "ECE": _fmt(t_sorted["ece"], ".3f"),
         "self-AUROC": _fmt(t_sorted["auroc"], ".3f"),
-        "95% CI": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(t_sorted["auroc_ci_low"], t_sorted["auroc_ci_high"])],
+        "95% CI": [
+            f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(t_sorted["auroc_ci_low"], t_sorted["auroc_ci_high"], strict=True)
+        ],
         f"err. at conf. ≥ {HC_POINTS:.0f} (%)": _fmt(100 * t_sorted["high_conf_error_rate"], ".1f"),
         f"err. at {100 * LOW_COVERAGE:.0f}% coverage (%)": [
             f"{100 * rc[LOW_COVERAGE]:.1f}" for rc in t_sorted["risk_coverage"]

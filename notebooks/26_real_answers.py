@@ -226,7 +226,7 @@ subs = [
     (name, prov, c.members[j])
     for name, c in choices.items()
     if name != realanswers.ALL_PANEL
-    for j, (prov, why) in enumerate(zip(c.paper_providers, c.reasons))
+    for j, (prov, why) in enumerate(zip(c.paper_providers, c.reasons, strict=True))
     if "not in the data" in why
 ]
 parts = []
@@ -279,7 +279,7 @@ def with_ci(frame, col, spec=".3f", scale=1.0):
     """'value [low, high]' for every row of a from_frame column with its interval."""
     return [
         f"{scale * v:{spec}} {ci_text(lo, hi, spec, scale)}"
-        for v, lo, hi in zip(frame[col], frame[f"{col}_ci_low"], frame[f"{col}_ci_high"])
+        for v, lo, hi in zip(frame[col], frame[f"{col}_ci_low"], frame[f"{col}_ci_high"], strict=True)
     ]
 
 
@@ -427,6 +427,7 @@ rel = pd.DataFrame(
             r.reliability["mean_conf"],
             r.reliability["acc"],
             r.reliability["n"],
+            strict=True,
         )
     ]
 )
@@ -490,7 +491,7 @@ curves = pd.DataFrame(
     [
         {"model": r.model, "coverage": 100 * c, "risk": 100 * k}
         for r in t1.itertuples()
-        for c, k in zip(r.risk_coverage_curve["coverage"], r.risk_coverage_curve["risk"])
+        for c, k in zip(r.risk_coverage_curve["coverage"], r.risk_coverage_curve["risk"], strict=True)
     ]
 )
 top3 = set(t1["model"].head(realanswers.TOP_K))
@@ -761,11 +762,11 @@ _ = table(
             "subject": subj.index,
             "answers": [f"{v:,}" for v in subj["answers"]],
             "self-AUROC, median over models": [f"{v:.3f}" for v in subj["auroc_median"]],
-            "lowest–highest": [f"{a:.3f}–{b:.3f}" for a, b in zip(subj["auroc_min"], subj["auroc_max"])],
+            "lowest–highest": [f"{a:.3f}–{b:.3f}" for a, b in zip(subj["auroc_min"], subj["auroc_max"], strict=True)],
             f"models with AUROC interval above {CHANCE:g}": [f"{v}" for v in subj["n_auroc_ci_above"]],
             "CITL (pp), median over models": [f"{100 * v:+.1f}" for v in subj["citl_median"]],
             "CITL lowest–highest": [
-                f"{100 * a:+.1f} to {100 * b:+.1f}" for a, b in zip(subj["citl_min"], subj["citl_max"])
+                f"{100 * a:+.1f} to {100 * b:+.1f}" for a, b in zip(subj["citl_min"], subj["citl_max"], strict=True)
             ],
             "models with CITL interval above 0": [f"{v}" for v in subj["n_citl_ci_above"]],
         }

@@ -62,7 +62,8 @@ def test_audit_bootstrap_claims(built_book, root):
     outside = [r for r in doc["claims"] if r["section"] in built and r["status"] == "outside_tolerance"]
     if outside:
         warnings.warn(
-            "bootstrap claims outside Monte-Carlo tolerance: " + ", ".join(f"{r['id']} {r['detail']}" for r in outside)
+            "bootstrap claims outside Monte-Carlo tolerance: " + ", ".join(f"{r['id']} {r['detail']}" for r in outside),
+            stacklevel=1,
         )
     gross = [
         r["id"]

@@ -76,7 +76,7 @@ def test_min_delong_se_search_beats_block_tied_table_and_is_consistent():
     order = np.argsort(-score, kind="stable")
     cuts = np.cumsum(GOOGLE_ROWS)
     wrong = 1 - y[order]
-    assert [int(wrong[a:b].sum()) for a, b in zip(np.r_[0, cuts[:-1]], cuts)] == GOOGLE_ERRORS
+    assert [int(wrong[a:b].sum()) for a, b in zip(np.r_[0, cuts[:-1]], cuts, strict=True)] == GOOGLE_ERRORS
     assert all(score[order][k - 1] != score[order][k] for k in cuts[:-1])  # no tie straddles a block
 
 

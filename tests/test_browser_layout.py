@@ -22,7 +22,8 @@ JS_LAYOUT = """() => {
     const box = d.parentElement.getBoundingClientRect();
     const svg = d.querySelector('svg');
     if (svg) { const r = svg.getBoundingClientRect();
-      if (r.width > box.width + 1 || r.right > window.innerWidth + 1) wide.push(d.id + ' ' + Math.round(r.width) + '>' + Math.round(box.width)); }
+      if (r.width > box.width + 1 || r.right > window.innerWidth + 1)
+        wide.push(d.id + ' ' + Math.round(r.width) + '>' + Math.round(box.width)); }
   }
   const overflowing = [];
   for (const el of document.querySelectorAll('main *')) {
@@ -31,24 +32,31 @@ JS_LAYOUT = """() => {
       // inside a box that scrolls sideways on its own, an overflow is intended (wide tables)
       let p = el.parentElement, scrolls = false;
       while (p && p !== document.body) { const ox = getComputedStyle(p).overflowX;
-        if ((ox === 'auto' || ox === 'scroll') && p.getBoundingClientRect().right <= window.innerWidth + 1) { scrolls = true; break; }
+        if ((ox === 'auto' || ox === 'scroll') && p.getBoundingClientRect().right <= window.innerWidth + 1) {
+          scrolls = true; break; }
         p = p.parentElement; }
-      if (!scrolls) overflowing.push(el.tagName.toLowerCase() + '.' + (el.className && el.className.baseVal === undefined ? el.className : '') );
+      if (!scrolls) overflowing.push(el.tagName.toLowerCase() + '.' +
+        (el.className && el.className.baseVal === undefined ? el.className : '') );
     }
   }
-  const visibleSearch = Array.from(document.querySelectorAll('.search-button-field, .search-button, #searchbox, input[type=search]'))
-      .filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; }).length;
-  return {scrollWidth: doc.scrollWidth, innerWidth: window.innerWidth, wide, overflowing: overflowing.slice(0, 5), visibleSearch};
+  const visibleSearch = Array.from(
+      document.querySelectorAll('.search-button-field, .search-button, #searchbox, input[type=search]'))
+      .filter(e => { const r = e.getBoundingClientRect();
+        return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; }).length;
+  return {scrollWidth: doc.scrollWidth, innerWidth: window.innerWidth, wide, overflowing: overflowing.slice(0, 5),
+          visibleSearch};
 }"""
 
 JS_CONTRAST = """() => {
   const el = document.querySelector('.bd-header-announcement');
   if (!el) return null;
   const rgb = s => (s.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => { const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+  const lum = ([r, g, b]) => {
+    const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
     return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
   let bgEl = el, bg = rgb(getComputedStyle(bgEl).backgroundColor);
-  while (bg.length === 4 && bg[3] === 0 && bgEl.parentElement) { bgEl = bgEl.parentElement; bg = rgb(getComputedStyle(bgEl).backgroundColor); }
+  while (bg.length === 4 && bg[3] === 0 && bgEl.parentElement) {
+    bgEl = bgEl.parentElement; bg = rgb(getComputedStyle(bgEl).backgroundColor); }
   if (bg.length < 3) bg = [255, 255, 255];
   const out = [];
   for (const t of [el, ...el.querySelectorAll('*')]) {

@@ -39,7 +39,8 @@ JS_LAYOUT = """() => {
     let p = el.parentElement, own = false;   // inside a box that scrolls sideways by itself?
     while (p && p !== document.body) {
       const ox = getComputedStyle(p).overflowX;
-      if ((ox === 'auto' || ox === 'scroll') && p.getBoundingClientRect().right <= window.innerWidth + 1) { own = true; break; }
+      if ((ox === 'auto' || ox === 'scroll') && p.getBoundingClientRect().right <= window.innerWidth + 1) {
+        own = true; break; }
       p = p.parentElement;
     }
     if (!own) bad.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + ' right=' + Math.round(r.right));
@@ -48,7 +49,8 @@ JS_LAYOUT = """() => {
   const b = box.getBoundingClientRect();
   return {docWidth: doc.scrollWidth, innerWidth: window.innerWidth, bad: bad.slice(0, 8),
           box: {right: b.right, overflowX: getComputedStyle(box).overflowX, overflowY: getComputedStyle(box).overflowY,
-                scrollW: box.scrollWidth, clientW: box.clientWidth, scrollH: box.scrollHeight, clientH: box.clientHeight}};
+                scrollW: box.scrollWidth, clientW: box.clientWidth,
+                scrollH: box.scrollHeight, clientH: box.clientHeight}};
 }"""
 
 JS_STICKY = """() => {
@@ -76,7 +78,8 @@ JS_CHARTS = """() => Array.from(document.querySelectorAll('div.chart')).map(d =>
       .filter(g => !/mark-group/.test(g.getAttribute('class'))).reduce((n, g) => n + g.children.length, 0) : 0;
   const select = d.querySelector('.vega-bindings select');
   return {id: d.id, svg: !!svg, marks, text: d.textContent.slice(0, 100),
-          titles: svg ? Array.from(svg.querySelectorAll('g.mark-group g.role-title text, .role-title-text')).map(t => t.textContent) : [],
+          titles: svg ? Array.from(svg.querySelectorAll('g.mark-group g.role-title text, .role-title-text'))
+                          .map(t => t.textContent) : [],
           areas: svg ? svg.querySelectorAll('g.mark-area path').length : 0,
           lines: svg ? svg.querySelectorAll('g.mark-line path').length : 0,
           dots: svg ? svg.querySelectorAll('g.mark-symbol path').length : 0,

@@ -23,7 +23,7 @@ SHARED = ROOT.parent / "shared" / "external"
 
 
 def read_jsonl(p: Path) -> list[dict]:
-    return [json.loads(l) for l in p.read_text(encoding="utf-8").splitlines() if l.strip()]
+    return [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 # --------------------------------------------------------------------------- prompt & parsing

@@ -21,7 +21,7 @@ def test_connection_dropped_mid_response_is_retried(stub, questions_csv, api_key
     out = tmp_path / "m.jsonl"
     assert cli.main(collect_argv(stub, "midbody", questions_csv, out, "--limit", "6")) == 0
     assert n_lines(out) == 6
-    assert all(json.loads(l)["attempts"] == 2 for l in open(out))
+    assert all(json.loads(line)["attempts"] == 2 for line in open(out))
     assert "Traceback" not in capsys.readouterr().err
 
 
@@ -56,7 +56,7 @@ def test_a_second_collect_on_the_same_out_is_refused(stub, questions_csv, api_ke
     for t in ts:
         t.join()
     assert sorted(codes) in ([0, 2], [0, 0])  # [0, 0] only if the first finished before the second started
-    ids = [json.loads(l)["item_id"] for l in open(out)]
+    ids = [json.loads(line)["item_id"] for line in open(out)]
     assert len(ids) == len(set(ids)) == 20
     assert not (tmp_path / "c.jsonl.lock").exists()
 
@@ -112,11 +112,11 @@ def test_grade_reuses_llm_verdicts_and_fails_when_every_call_fails(stub, tmp_pat
     # a working grader, then a re-run against a dead one: earlier verdicts are kept, nothing is asked
     ok = ["--llm-base-url", stub.base_url, "--llm-model", "judge", "--llm-api-key-env", ""]
     assert cli.main(["grade", str(src), "--out", str(out), *ok]) == 0
-    first = [json.loads(l) for l in open(out)]
+    first = [json.loads(line) for line in open(out)]
     assert all(r["graded_by"] == "llm" for r in first)
     assert cli.main(["grade", str(src), "--out", str(out), *dead]) == 0
     assert "reused 3 earlier LLM verdicts" in capsys.readouterr().err
-    assert [json.loads(l)["correct"] for l in open(out)] == [r["correct"] for r in first]
+    assert [json.loads(line)["correct"] for line in open(out)] == [r["correct"] for r in first]
 
 
 def test_grade_needs_an_answer_column(tmp_path, capsys):

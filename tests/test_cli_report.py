@@ -87,7 +87,7 @@ def test_terminal_table_reports_units_and_exclusions(good_csv, capsys):
     assert "excluded 2 (1 without a confidence, 1 ungraded, 0 refusals without a confidence)" in out
     assert "confidence scale: percent (auto-detected" in out and "edge upper" in out
     assert "excluded without a confidence: a: 1" in out and "excluded ungraded: b: 1" in out
-    row_a = next(l for l in out.splitlines() if l.startswith("a "))
+    row_a = next(line for line in out.splitlines() if line.startswith("a "))
     assert " 40.0 " in row_a  # accuracy in percent
     assert "+39.0" in row_a  # CITL in percentage points: mean conf 79.0 - 40.0
 
@@ -96,15 +96,15 @@ def test_unit_scale_gives_the_same_report(good_csv, tmp_path, capsys):
     unit = tmp_path / "unit.csv"
     lines = good_csv.read_text().splitlines()
     out = [lines[0]]
-    for l in lines[1:]:
-        f = l.split(",")
+    for line in lines[1:]:
+        f = line.split(",")
         f[2] = "" if f[2] == "" else str(int(f[2]) / 100)
         out.append(",".join(f))
     unit.write_text("\n".join(out) + "\n")
     p = run_json(capsys, str(good_csv), "--n-boot", "200", "--seed", "7")
     u = run_json(capsys, str(unit), "--n-boot", "200", "--seed", "7", "--confidence-scale", "unit")
     assert p["confidence_scale"] == "percent" and u["confidence_scale"] == "unit"
-    for mp, mu in zip(p["models"], u["models"]):
+    for mp, mu in zip(p["models"], u["models"], strict=True):
         for k in JSON_MODEL_KEYS:
             if isinstance(mp[k], float):
                 assert mp[k] == pytest.approx(mu[k], abs=1e-12), k
@@ -190,7 +190,7 @@ def test_from_frame_matches_the_command_line(good_csv, capsys):
     doc = run_json(capsys, str(good_csv), "--n-boot", "150", "--seed", "3")
     tab = from_frame(pd.read_csv(good_csv), n_boot=150, seed=3)
     assert list(tab.columns) == list(JSON_MODEL_KEYS)
-    for m, r in zip(doc["models"], tab.to_dict("records")):
+    for m, r in zip(doc["models"], tab.to_dict("records"), strict=True):
         for k in ("n", "accuracy", "auroc", "auroc_ci_low", "auroc_ci_high", "brier_ci_high", "smooth_ece", "aurc"):
             assert m[k] == pytest.approx(r[k], abs=0), k
         assert m["excluded"] == r["excluded"]

@@ -33,7 +33,7 @@ def synthetic(n_models: int, n_items: int, seed: int = 0, heaped: bool = True):
         skill = rng.uniform(0.3, 0.9)
         conf = rng.choice([60, 70, 80, 90, 95, 100], n_items) if heaped else rng.integers(0, 101, n_items)
         correct = (rng.random(n_items) < skill).astype(int)
-        rows += [(f"model-{m}", str(i), int(c), int(y)) for i, (c, y) in enumerate(zip(conf, correct))]
+        rows += [(f"model-{m}", str(i), int(c), int(y)) for i, (c, y) in enumerate(zip(conf, correct, strict=True))]
     return rows
 
 
@@ -328,7 +328,7 @@ def test_poisson_resampling_on_the_command_line(tmp_path, capsys):
         docs[scheme] = run_json(capsys, str(path), "--n-boot", "200", "--resampling", scheme)
         assert docs[scheme]["resampling"] == scheme
         tab = report.from_frame(df, n_boot=200, resampling=scheme)
-        for m, r in zip(docs[scheme]["models"], tab.to_dict("records")):
+        for m, r in zip(docs[scheme]["models"], tab.to_dict("records"), strict=True):
             assert m["accuracy_ci_low"] == r["accuracy_ci_low"] and m["auroc_ci_high"] == r["auroc_ci_high"]
     rows, pois = docs["rows"]["models"], docs["poisson"]["models"]
     assert [m["auroc"] for m in rows] == [m["auroc"] for m in pois]  # point estimates do not resample

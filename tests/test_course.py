@@ -308,7 +308,8 @@ def test_downloaded_teaching_notebook_runs_in_a_fresh_environment(tmp_path, edit
     runner = (
         "import nbformat, sys; from nbclient import NotebookClient; "
         "nb = nbformat.read(sys.argv[1], as_version=4); "
-        "NotebookClient(nb, timeout=1800, kernel_name='python3', resources={'metadata': {'path': sys.argv[2]}}).execute(); "
+        "NotebookClient(nb, timeout=1800, kernel_name='python3', resources={'metadata': {'path': sys.argv[2]}})"
+        ".execute(); "
         "nbformat.write(nb, sys.argv[1])"
     )
     env = {

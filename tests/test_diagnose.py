@@ -329,7 +329,9 @@ def test_unknown_at_high_confidence_is_not_an_abstention():
     ],
 )
 def test_confidences_use_the_report_scale_rule(values, scale, expect_conf):
-    answers = [{"item_id": it["id"], "answer": it["answers"][0], "confidence": v} for it, v in zip(ITEMS, values)]
+    answers = [
+        {"item_id": it["id"], "answer": it["answers"][0], "confidence": v} for it, v in zip(ITEMS, values, strict=True)
+    ]
     res = score_answers(answers, confidence_scale=scale)
     assert res.mean_confidence == pytest.approx(expect_conf)
     assert res.confidence_scale == (
@@ -356,7 +358,8 @@ def test_scale_errors_come_from_the_report_rule():
     # one detection function, shared: diagnose does not carry a copy of the rule
     import selfconf.cli.diagnose.scoring as scoring
 
-    assert "resolve_scale" not in vars(scoring) and report.resolve_scale.__module__ == "selfconf.data.validate"
+    # the diagnostic uses the one scale rule itself, not a copy of it
+    assert scoring.resolve_scale is report.resolve_scale and report.resolve_scale.__module__ == "selfconf.data.validate"
 
 
 def test_cli_confidence_scale_flag(tmp_path, capsys):

@@ -121,7 +121,7 @@ def test_grade_cli_end_to_end(stub, questions_csv, api_key, tmp_path, capsys):
     graded = tmp_path / "graded.jsonl"
     assert cli.main(["grade", str(raw), "--out", str(graded)]) == 0
     err = capsys.readouterr().err
-    rows = [json.loads(l) for l in graded.read_text().splitlines()]
+    rows = [json.loads(line) for line in graded.read_text().splitlines()]
     assert len(rows) == 20
     assert all({"correct", "refusal", "graded_by"} <= set(r) for r in rows)
     no_answer = sum(r["graded_by"] == "no_answer" for r in rows)
@@ -152,7 +152,7 @@ def test_grade_cli_llm_stage_through_stub(stub, questions_csv, api_key, tmp_path
         ]
     )
     assert rc == 0
-    rows = [json.loads(l) for l in graded.read_text().splitlines()]
+    rows = [json.loads(line) for line in graded.read_text().splitlines()]
     assert not [r for r in rows if r["graded_by"] == "unresolved"]
     assert {r["graded_by"] for r in rows} <= {"normalised_match", "llm"}
     assert "stage 2:" in capsys.readouterr().err

@@ -40,7 +40,7 @@ def loop_ece(conf, correct, n_bins=10):
     correct = [int(v) for v in correct]
     n = len(conf)
     members = [[] for _ in range(n_bins)]
-    for c, y in zip(conf, correct):
+    for c, y in zip(conf, correct, strict=True):
         # bin j covers [j/B, (j+1)/B); the last bin also holds 1.0
         placed = False
         for j in range(n_bins):
@@ -409,7 +409,7 @@ def test_auroc_does_not_import_scipy_stats():
 def loop_ece_lower(conf, correct, n_bins=10):
     """Plain-loop ECE with the lower-edge rule: bin j covers (j/B, (j+1)/B], the first also holds 0."""
     members = [[] for _ in range(n_bins)]
-    for c, y in zip(map(float, conf), map(int, correct)):
+    for c, y in zip(map(float, conf), map(int, correct), strict=True):
         for j in range(n_bins):
             lo, hi = j / n_bins, (j + 1) / n_bins
             if (lo + 1e-9 < c <= hi + 1e-9) or (j == 0 and c <= hi + 1e-9):

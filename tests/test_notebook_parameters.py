@@ -18,7 +18,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
 
 def _code(cell) -> str:
     # drop IPython magics / shell escapes so ast can parse the rest
-    return "\n".join(l for l in cell.source.splitlines() if not l.lstrip().startswith(("%", "!")))
+    return "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!")))
 
 
 def parameters_of(path: Path):

@@ -241,7 +241,7 @@ def test_paper_objects_keep_their_numbers_and_captions(built_book):
     found = {}
     for page in _pages(built_book):
         soup = _soup(page)
-        for (kind, label), n in want.items():
+        for (kind, label), _n in want.items():
             el = soup.find(id=label)
             if el is None:
                 continue

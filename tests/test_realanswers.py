@@ -169,7 +169,7 @@ def test_auroc_scored_counts_equals_row_auroc_with_ties_across_groups():
         pos = rng.integers(0, 6, size=k)
         neg = rng.integers(0, 6, size=k)
         s = np.repeat(score, pos + neg)
-        y = np.concatenate([np.r_[np.ones(p), np.zeros(q)] for p, q in zip(pos, neg)])
+        y = np.concatenate([np.r_[np.ones(p), np.zeros(q)] for p, q in zip(pos, neg, strict=True)])
         if 0 < y.sum() < y.size:
             assert metrics.auroc_scored_counts(score, pos, neg)[0] == pytest.approx(metrics.auroc(s, y), abs=1e-12)
     assert np.isnan(metrics.auroc_scored_counts([[0.1, 0.2]], [[1, 1]], [[0, 0]])[0])
@@ -185,7 +185,7 @@ def test_cell_count_draws_matches_a_loop():
     got = np.concatenate(list(bootstrap.cell_count_draws(mult, clusters, cells, 5, chunk=4)))
     want = np.zeros((13, 5))
     for b in range(13):
-        for g, c in zip(clusters, cells):
+        for g, c in zip(clusters, cells, strict=True):
             want[b, c] += mult[b, g]
     assert np.array_equal(got, want)
     with pytest.raises(ValueError, match="cells"):
@@ -314,7 +314,7 @@ def _plain_auroc(scores, correct):
     levels = sorted(set(scores))
     pos = {v: 0 for v in levels}
     neg = {v: 0 for v in levels}
-    for s, y in zip(scores, correct):
+    for s, y in zip(scores, correct, strict=True):
         if y:
             pos[s] += 1
         else:

@@ -93,12 +93,12 @@ def test_full_arms_regeneration_is_byte_identical(tmp_path):
 def _toy_subject(rng: np.random.Generator) -> gen._Subject:
     """A subject whose CORE and PLACEBO confidences share an item effect (a paired, clustered design)."""
     S = gen._Subject("toy")
-    A, I, R = S.correct.shape
-    item = rng.normal(size=(I, 1))
-    S.correct[:] = (rng.random((A, I, R)) < 1 / (1 + np.exp(-(1.5 + 1.2 * item)))).astype(np.int8)
-    latent = 80 + 6 * item + 8 * S.correct + rng.normal(0, 6, (A, I, R))
+    A, n_items, R = S.correct.shape
+    item = rng.normal(size=(n_items, 1))
+    S.correct[:] = (rng.random((A, n_items, R)) < 1 / (1 + np.exp(-(1.5 + 1.2 * item)))).astype(np.int8)
+    latent = 80 + 6 * item + 8 * S.correct + rng.normal(0, 6, (A, n_items, R))
     S.conf[:] = np.clip(np.round(latent / 5) * 5, 0, 100).astype(np.int16)
-    S.abstained[:] = rng.random((A, I, R)) < 0.03
+    S.abstained[:] = rng.random((A, n_items, R)) < 0.03
     return S
 
 

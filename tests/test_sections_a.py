@@ -151,7 +151,9 @@ def test_introduction_brier_range_from_the_rows():
     sources = resolve_families(DATA, ["probes"])
     tables, _ = families.load_probes(sources.path("probes"))
     ts = manipulation.topic_summary(tables["topic_probes"], n_boot=N_BOOT, seed=0)
-    res = introduction.compute({f"topic_{m}_brier_delta": d for m, d in zip(ts["model"], ts["brier_delta"])})
+    res = introduction.compute(
+        {f"topic_{m}_brier_delta": d for m, d in zip(ts["model"], ts["brier_delta"], strict=True)}
+    )
     assert res.values == {
         "intro_c3_topic_brier_delta_min": 0.014181250000000034,
         "intro_c3_topic_brier_delta_max": 0.11312499999999998,

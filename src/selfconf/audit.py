@@ -1,4 +1,6 @@
-"""``python -m selfconf.audit``: the command's name, kept where the project's issues give it; the code is :mod:`selfconf.book.audit`."""
+"""``python -m selfconf.audit``: the command's name, kept where the project's issues give it; the code is
+:mod:`selfconf.book.audit`.
+"""
 
 import sys
 

@@ -1,4 +1,6 @@
-"""``python -m selfconf.build``: the command's name, kept where the project's issues give it; the code is :mod:`selfconf.book.build`."""
+"""``python -m selfconf.build``: the command's name, kept where the project's issues give it; the code is
+:mod:`selfconf.book.build`.
+"""
 
 import sys
 

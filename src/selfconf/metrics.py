@@ -887,8 +887,8 @@ def risk_coverage_table(
         "error_rate_max",
         "error_rate_expected",
     ]
-    cols: list[Any] = list(zip(*rows)) if rows else [[] for _ in names]
-    return {name: np.asarray(col) for name, col in zip(names, cols)}
+    cols: list[Any] = list(zip(*rows, strict=True)) if rows else [[] for _ in names]
+    return {name: np.asarray(col) for name, col in zip(names, cols, strict=True)}
 
 
 def risk_coverage(
@@ -929,7 +929,7 @@ def risk_coverage(
     if tie_rule not in key:
         raise ValueError(f"tie_rule must be 'row_order' or 'expected', got {tie_rule!r}")
     tab = risk_coverage_table(confidence, correct, coverages, covered)
-    return {float(cov): float(v) for cov, v in zip(tab["coverage"], tab[key[tie_rule]])}
+    return {float(cov): float(v) for cov, v in zip(tab["coverage"], tab[key[tie_rule]], strict=True)}
 
 
 # --------------------------------------------------------------------------

@@ -39,8 +39,11 @@ __all__ = ["CHROMIUM", "toc_order", "print_book", "main"]
 
 CHROMIUM = os.environ.get("SELFCONF_CHROMIUM", "/usr/bin/chromium")
 PDF_NAME = "selfconf-book.pdf"
-_READY = """() => Array.from(document.querySelectorAll('div.selfconf-vega')).every(d =>
-  (d.querySelector('svg') && d.querySelector('svg g[class*="mark-"] > *')) || /could not be drawn/.test(d.textContent))"""
+_READY = (
+    "() => Array.from(document.querySelectorAll('div.selfconf-vega')).every(d =>\n"
+    "  (d.querySelector('svg') && d.querySelector('svg g[class*=\"mark-\"] > *'))"
+    " || /could not be drawn/.test(d.textContent))"
+)
 
 
 def toc_order(root: Path | None = None) -> list[str]:

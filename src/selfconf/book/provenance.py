@@ -169,7 +169,8 @@ def legend_html() -> str:
     """The short legend each page with pasted numbers carries (what the marks and origins mean)."""
     shown = ["reconstruction-only", "original-data", "parameter", "simulation", "external-data"]
     items = "".join(
-        f'<li><span class="selfconf-num selfconf-legend-sample" data-origin="{o}">n</span> {html.escape(ORIGINS[o])}</li>'
+        f'<li><span class="selfconf-num selfconf-legend-sample" data-origin="{o}">n</span> '
+        f"{html.escape(ORIGINS[o])}</li>"
         for o in shown
     )
     return (

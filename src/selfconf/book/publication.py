@@ -15,7 +15,8 @@ Loaded by ``_config.yml`` (``sphinx.extra_extensions: [selfconf.book.publication
   (:mod:`selfconf.book.vega` writes it) in a docutils ``figure`` with a caption and a label, so charts are
   numbered and cross-referenced like any figure.
 * **Substitutions** ``{{ book_version }}`` (from ``selfconf.__version__``), ``{{ repository_url }}``
-  and ``{{ repository_link }}`` (from ``repository.url`` in ``_config.yml``, the one place it is set) for the How-to-cite page.
+  and ``{{ repository_link }}`` (from ``repository.url`` in ``_config.yml``, the one place it is set) for the
+  How-to-cite page.
 * **The PDF link**: every page's footer links ``selfconf-book.pdf`` at the site root, which
   ``make pdf`` (:mod:`selfconf.book.pdf`) writes next to ``index.html``.
 
@@ -205,8 +206,8 @@ def mention_nodes(text: str, docname: str = "") -> list | None:
 def _link_mentions(app, doctree) -> None:  # doctree-read
     """Turn every running-text mention of the paper's numbered objects into a cross-reference.
 
-    Section headings, code, raw HTML and existing links are left alone (table and figure captions are linked).  Only in a book that contains
-    the paper's result pages (a small test project has no targets to link to).
+    Section headings, code, raw HTML and existing links are left alone (table and figure captions are linked).
+    Only in a book that contains the paper's result pages (a small test project has no targets to link to).
     """
     if not any(d.endswith("04_result1") for d in app.env.found_docs):
         return

@@ -401,7 +401,9 @@ def setup(app) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m selfconf.book.vega install-js DIR``: write ``DIR/selfconf-vega.js`` (e.g. ``book/_static/vendor``)."""
+    """``python -m selfconf.book.vega install-js DIR``: write ``DIR/selfconf-vega.js``
+    (e.g. ``book/_static/vendor``).
+    """
     ap = argparse.ArgumentParser(prog="python -m selfconf.book.vega", description="Offline Vega bundle for the book.")
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("install-js", help="write <dir>/selfconf-vega.js, e.g. book/_static/vendor")

@@ -275,7 +275,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument(
         "--unresolved-as-incorrect",
         action="store_true",
-        help="grade rows no stage could resolve as incorrect (graded_by=unresolved_as_incorrect) instead of leaving correct empty",
+        help="grade rows no stage could resolve as incorrect (graded_by=unresolved_as_incorrect) "
+        "instead of leaving correct empty",
     )
     return p
 

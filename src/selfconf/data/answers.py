@@ -110,7 +110,8 @@ REFUSAL_PATTERNS: tuple[str, ...] = (
     r"\b(?:do not|don t|dont) know\b",
     r"\bnot (?:sure|certain|known)\b",
     r"\bno idea\b",
-    r"\b(?:cannot|can t|cant|unable to|not able to) (?:answer|determine|say|verify|confirm|find|recall|provide|know|identify)\b",
+    r"\b(?:cannot|can t|cant|unable to|not able to) "
+    r"(?:answer|determine|say|verify|confirm|find|recall|provide|know|identify)\b",
     r"\bi (?:cannot|can t|am unable|m unable|am not able|m not able)\b",
     r"\b(?:no|not enough|insufficient|no reliable|limited) (?:information|data|knowledge|record|records)\b",
     r"\bi (?:do not|don t) have (?:information|access|enough|data|the|that|reliable)\b",

@@ -239,7 +239,8 @@ def fetch_simpleqa(
     digest = sha256(full)
     if digest != SIMPLEQA_SHA256:
         log(
-            f"warning: {full} has SHA-256 {digest}, not the expected {SIMPLEQA_SHA256}; the published file may have changed"
+            f"warning: {full} has SHA-256 {digest}, not the expected {SIMPLEQA_SHA256}; "
+            "the published file may have changed"
         )
     sample_name = f"simpleqa_sample_{n_items}_seed{sample_seed}.csv" if n_items > 0 else "simpleqa_all.csv"
     sample = d / sample_name

@@ -2,8 +2,9 @@
 
 The paper's replication package is out of reach, so the book computes from rows generated to be
 consistent with every printed number of the *Design* and *Result 1* sections (the collection), of the
-profile-injection ladder (Result 2, Result 3's frontier rung) and of the probes and limitation arms.  Run ``python -m selfconf.reconstruct``
-(``make data``); ``--check`` regenerates into a temporary folder and compares bytes.
+profile-injection ladder (Result 2, Result 3's frontier rung) and of the probes and limitation arms.  Run
+``python -m selfconf.reconstruct`` (``make data``); ``--check`` regenerates into a temporary folder and compares
+bytes.
 
 Modules
 -------

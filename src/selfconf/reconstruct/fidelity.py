@@ -18,14 +18,13 @@ import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, metrics
-from selfconf.claims.judging import Manifest, fidelity_record
-from selfconf.claims.judging import judge as _judge
+from selfconf.claims.judging import fidelity_record
 from selfconf.data.collection import graded
 from selfconf.panels import PANELS, panel_analysis
 from selfconf.reconstruct.bench_age import BENCH_MODELS
 from selfconf.reconstruct.targets import Targets
 
-__all__ = ["SECTIONS", "compute_values", "judge", "fidelity_records", "mean_over_seeds"]
+__all__ = ["SECTIONS", "compute_values", "fidelity_records", "mean_over_seeds"]
 
 SECTIONS = ("design", "result1")
 EXTRA_CLAIMS = ("repro_moonshot_firstparty_n",)
@@ -104,7 +103,7 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
             "r1_n_frontier_models": n_front,
         }
     )
-    rngs = dict(zip(TABLE1, (np.random.default_rng(s) for s in ss.spawn(len(TABLE1)))))
+    rngs = dict(zip(TABLE1, (np.random.default_rng(s) for s in ss.spawn(len(TABLE1))), strict=False))
     st = {m: _model_stats(g, m, rngs[m], n_boot) for m in TABLE1}
     for m, s in st.items():
         v[f"t1_{m}_n"] = s["n"]
@@ -162,7 +161,7 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
     v["fig1_local_n_max"] = max(x[0] for x in loc.values())
     # panels
     key = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
-    prng = dict(zip(PANELS, (np.random.default_rng(s) for s in ss.spawn(len(PANELS)))))
+    prng = dict(zip(PANELS, (np.random.default_rng(s) for s in ss.spawn(len(PANELS))), strict=False))
     for name, members in PANELS.items():
         k = key[name]
         pa = panel_analysis(df, members, n_boot=n_boot, rng=prng[name])
@@ -180,7 +179,7 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
             v["us_within_model_self_auroc_macro"] = pa["within_model_macro"]
             v["us_between_model_identity_contribution"] = pa["between_model_identity"]
     # benchmark-age arm: unpaired percentile bootstrap, each benchmark resampled on its own
-    brng = dict(zip(BENCH_MODELS, (np.random.default_rng(s) for s in ss.spawn(len(BENCH_MODELS)))))
+    brng = dict(zip(BENCH_MODELS, (np.random.default_rng(s) for s in ss.spawn(len(BENCH_MODELS))), strict=False))
     gaps = {}
     for m in BENCH_MODELS:
         t = bench[(bench["model"] == m)]["correct"].to_numpy()
@@ -205,12 +204,6 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
     ms = df[(df["model"] == "moonshot")]
     v["repro_moonshot_firstparty_n"] = int((ms["served_by"] == "first_party").sum())
     return {k: (float(x) if not isinstance(x, int) else x) for k, x in v.items()}
-
-
-def judge(c: dict, x: float | None, by_id: dict) -> tuple[str, float | None]:
-    """Status of one claim given its recomputed value, by the book's one rule (:func:`selfconf.claims.judging.judge`)."""
-    j = _judge(Manifest(list(by_id.values())), c["id"], x)
-    return j.status, j.tolerance
 
 
 def fidelity_records(T: Targets, values: dict[str, float]) -> list[dict]:

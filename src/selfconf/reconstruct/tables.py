@@ -127,7 +127,7 @@ def ranknorm_pooled_auroc(tables: list[tuple[np.ndarray, np.ndarray, np.ndarray]
     Percentile of a row = (number of the model's rows below + half the rows tied) / n.
     """
     scores, a0s, a1s = [], [], []
-    for v, a0, a1 in tables:
+    for _v, a0, a1 in tables:
         tot = a0 + a1
         n = tot.sum()
         pct = (np.cumsum(tot) - tot + 0.5 * tot) / n

@@ -290,7 +290,8 @@ def panel_frame(ext: pd.DataFrame) -> pd.DataFrame:
 
     >>> f = panel_frame(pd.DataFrame({"model": ["m"], "item_id": [0], "confidence": [0.85], "correct": [1],
     ...                               "answer": ["C"]}))
-    >>> [f[c].iloc[0].item() if c != "answer_class" else f[c].iloc[0] for c in ("parse_ok", "confidence", "refusal", "answer_class")]
+    >>> [f[c].iloc[0].item() if c != "answer_class" else f[c].iloc[0]
+    ...  for c in ("parse_ok", "confidence", "refusal", "answer_class")]
     [1, 85, 0, 'C']
     """
     need = ("model", "item_id", "confidence", "correct", "answer")
@@ -391,7 +392,8 @@ def model_draws(
     Examples
     --------
     >>> ext = pd.DataFrame({"model": ["a"] * 4 + ["b"] * 4, "item_id": [0, 1, 2, 3] * 2,
-    ...                     "confidence": [0.9, 0.8, 0.6, 0.3, 0.9, 0.9, 0.5, 0.5], "correct": [1, 1, 0, 0, 1, 0, 1, 0]})
+    ...                     "confidence": [0.9, 0.8, 0.6, 0.3, 0.9, 0.9, 0.5, 0.5],
+    ...                     "correct": [1, 1, 0, 0, 1, 0, 1, 0]})
     >>> d = model_draws(ext, n_boot=20, rng=0)
     >>> d.point["auroc"].tolist(), d.draws["auroc"].shape
     ([1.0, 0.5], (20, 2))
@@ -715,7 +717,8 @@ def compute(
     table1: pd.DataFrame | None = None,
     panel_names=None,
 ) -> Results:
-    """Every statistic the scorecard needs, from the MMLU-Pro rows (:func:`selfconf.data.fetch.read_mmlu_pro_calibration`).
+    """Every statistic the scorecard needs, from the MMLU-Pro rows
+    (:func:`selfconf.data.fetch.read_mmlu_pro_calibration`).
 
     Definition: Table 1 per model by :func:`selfconf.report.from_frame` (row bootstrap within model, its
     seeds); the model-summary tests on one item-clustered draw (:func:`model_draws`, generator

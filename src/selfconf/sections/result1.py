@@ -477,7 +477,7 @@ def compute(
             },
         )
     # models whose ECE prints differently (3 decimals, as Table 1 prints it) under the other bin-edge rule
-    n_edge_differs = int(sum(f"{a:.3f}" != f"{b:.3f}" for a, b in zip(t1["ece"], t1["ece_lower"])))
+    n_edge_differs = int(sum(f"{a:.3f}" != f"{b:.3f}" for a, b in zip(t1["ece"], t1["ece_lower"], strict=True)))
     pv.add("table1", "r1_n_ece_edge_differs", n_edge_differs, "rows")
 
     # calibration: saturation and the sign of the binned gaps

@@ -28,8 +28,9 @@ How many rows a coverage keeps
 ------------------------------
 At coverage c of n rows, :func:`table1` keeps ``k = max(1, floor(c n))`` rows by default
 (``covered="floor"``, the default of :func:`selfconf.metrics.risk_coverage` too); ``covered="ceil"``
-keeps ``ceil(c n)``.  The two differ only when c n is not an integer.  The paper does not state its rule, but its Table 2 fixes it by simple integer
-arithmetic (a GRIM-style check; Brown & Heathers 2017): for the model with n = 1,461 graded
+keeps ``ceil(c n)``.  The two differ only when c n is not an integer.  The paper does not state its rule, but
+its Table 2 fixes it by simple integer arithmetic (a GRIM-style check; Brown & Heathers 2017): for the model with
+n = 1,461 graded
 rows it prints 18.7% at 40% and 15.1% at 20% coverage.  Over floor(c n) = 584 and 292 rows,
 109/584 = 18.66% and 44/292 = 15.07% print that way; over ceil(c n) = 585 and 293 rows no
 error count can (109/585 = 18.63%, 110/585 = 18.80%; 44/293 = 15.02%, 45/293 = 15.36%).  So

@@ -52,16 +52,19 @@ def format_result(res, label: str) -> str:
     lines = [
         f"diagnostic for {label}: {res.n_items} items ({res.n_probes} probes, {res.n_traps} traps)",
         f"  confidence scale: {res.confidence_scale} ({res.confidence_scale_reason})",
-        f"  missing replies {res.n_missing}; replies without a usable confidence {res.n_no_confidence}; probes scored {res.n_probes_scored}",
+        f"  missing replies {res.n_missing}; replies without a usable confidence {res.n_no_confidence}; "
+        f"probes scored {res.n_probes_scored}",
         f"  accuracy on probes            {_fmt(res.accuracy, pct=True)} %",
         f"  mean stated confidence        {_fmt(res.mean_confidence, pct=True)}",
         f"  Brier score                   {_fmt(res.brier)}",
         f"  overconfidence gap            {_fmt(res.gap, pct=True, signed=True)} pp (mean confidence - accuracy)",
-        f"  discrimination proxy          {_fmt(res.discrimination, pct=True, signed=True)} pp (mean conf. correct - incorrect)",
+        f"  discrimination proxy          {_fmt(res.discrimination, pct=True, signed=True)} pp "
+        "(mean conf. correct - incorrect)",
         f"  trap abstention rate          {_fmt(res.trap_abstention, pct=True)} %",
         f"  abstentions on answerable     {_fmt(res.probe_abstention, pct=True)} % (the composite is multiplied by "
         f"the answer rate {_fmt(res.probe_answer_rate, pct=True)} %)",
-        f"  composite                     {_fmt(res.composite, pct=False) if math.isnan(res.composite) else f'{res.composite:.1f}'} / 100",
+        "  composite                     "
+        f"{_fmt(res.composite, pct=False) if math.isnan(res.composite) else f'{res.composite:.1f}'} / 100",
         f"  tier                          {res.tier}",
     ]
     if not res.complete:
@@ -102,8 +105,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         help=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description=(
-            f"The paper's appendix diagnostic with selfconf's own battery ({b['name']} {b['version']}: {n_probe} short\n"
-            f"probes with deterministic answers across domain bins, plus {n_trap} trap questions whose right answer is\n"
+            f"The paper's appendix diagnostic with selfconf's own battery ({b['name']} {b['version']}: "
+            f"{n_probe} short\n"
+            f"probes with deterministic answers across domain bins, plus {n_trap} trap questions whose right answer "
+            "is\n"
             "the token ABSTAIN). Scores the Brier score, the overconfidence gap (mean confidence - accuracy), a\n"
             "discrimination proxy (mean confidence on correct minus incorrect answers) and the trap-abstention rate,\n"
             "combines them into a 0-100 composite (weights " + ", ".join(f"{k} {w}" for k, w in WEIGHTS.items()) + ")\n"
@@ -122,12 +127,14 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         ),
         epilog=(
             "rules: an abstention is the token ABSTAIN (at any confidence) or refusal prose such as 'unknown' or\n"
-            f"'I don't know' stated below {100 * PROSE_ABSTAIN_BELOW:g} % confidence (above it, it is an ordinary answer);\n"
+            f"'I don't know' stated below {100 * PROSE_ABSTAIN_BELOW:g} % confidence "
+            "(above it, it is an ordinary answer);\n"
             "an abstention on an answerable probe is a wrong answer, so abstaining on everything scores 0;\n"
             f"more than {100 * MAX_MISSING_SHARE:g} % of the items without a reply (or with an empty answer) gives\n"
             "'incomplete (k of n answered)' and no tier. Confidences follow the scale rule of `selfconf report`\n"
             "(--confidence-scale auto: a value above 1 or written with % means 0-100; all within [0, 1] with one\n"
-            "strictly between means 0-1; only 0s and 1s, at least one 1, is ambiguous; a mix is an error naming the records).\n\n"
+            "strictly between means 0-1; only 0s and 1s, at least one 1, is ambiguous; a mix is an error naming "
+            "the records).\n\n"
             "the tool is a quick screen, not the paper's result: its discrimination score is a proxy, not AUROC"
         ),
     )
