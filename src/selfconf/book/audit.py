@@ -111,7 +111,10 @@ class AuditRecord:
 
 
 def load_claims(path: str | Path = CLAIMS) -> dict:
-    """The claim manifest as a dict (``{"claims": [...], ...}``), read once by :func:`selfconf.claims.judging.load_manifest`."""
+    """The claim manifest as a dict (``{"claims": [...], ...}``).
+
+    Read once by :func:`selfconf.claims.judging.load_manifest`, the one manifest loader.
+    """
     return judging.load_manifest(path).raw
 
 

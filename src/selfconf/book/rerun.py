@@ -272,7 +272,8 @@ def format_report(res: RerunResult, root: Path | None = None) -> str:
     if other:
         changed = [d for d in other if not d.identical]
         lines.append(
-            f"other glued values (not claims; reported, not asserted): {len(other) - len(changed)}/{len(other)} identical"
+            f"other glued values (not claims; reported, not asserted): {len(other) - len(changed)}/{len(other)} "
+            "identical"
         )
         for d in changed:
             s = d.shift

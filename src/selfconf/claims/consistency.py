@@ -370,7 +370,10 @@ def check_refusal_rows(p: Printed, k_anthropic: Sequence[int]) -> Result:
         "its correct answers (a refusal is never graded correct)."
     )
     kmax = max(k_anthropic) if k_anthropic else None
-    arith = f"{n:,} - {kept:,} = {n - kept:,} refusal rows; correct answers {', '.join(map(str, k_anthropic)) or '?'} <= {kept:,}"
+    arith = (
+        f"{n:,} - {kept:,} = {n - kept:,} refusal rows; correct answers "
+        f"{', '.join(map(str, k_anthropic)) or '?'} <= {kept:,}"
+    )
     ok = kept <= n and (kmax is None or kmax <= kept)
     return (PASS if ok else FAIL), desc, arith
 
@@ -473,7 +476,8 @@ def check_citl(p: Printed, m: str) -> Result:
     return (
         FAIL,
         desc,
-        f"{head}. Mean confidence minus accuracy lies in {_ival(_sub(p.interval(f't1_{m}_mean_conf'), acc_iv), 3)}, outside the printed CITL's rounding interval",
+        f"{head}. Mean confidence minus accuracy lies in {_ival(_sub(p.interval(f't1_{m}_mean_conf'), acc_iv), 3)}, "
+        "outside the printed CITL's rounding interval",
     )
 
 
@@ -620,7 +624,8 @@ def check_auroc_ci(p: Printed, m: str, ks: Sequence[int]) -> Result:
         return (
             FAIL,
             desc,
-            f"{p.show(f't1_{m}_self_auroc')} lies outside [{p.show(f't1_{m}_self_auroc_ci_lo')}, {p.show(f't1_{m}_self_auroc_ci_hi')}]",
+            f"{p.show(f't1_{m}_self_auroc')} lies outside [{p.show(f't1_{m}_self_auroc_ci_lo')}, "
+            f"{p.show(f't1_{m}_self_auroc_ci_hi')}]",
         )
     if not ks:
         return UNCLEAR, desc, "no whole-number correct count fits the printed accuracy, so n_correct is unknown"
@@ -768,7 +773,10 @@ def check_all_overconfident(p: Printed, models: Sequence[str]) -> Result:
 
 
 def check_extremes(p: Printed, models: Sequence[str]) -> Result:
-    """Best self-AUROC = refusal-heavy (lowest-accuracy, median 42) model; smallest CITL = dispersed (median 60) model."""
+    """Best self-AUROC = refusal-heavy (lowest-accuracy, median 42) model.
+
+    Smallest CITL = dispersed (median 60) model.
+    """
     best, _ = _argext(p, {m: f"t1_{m}_self_auroc" for m in models}, max)
     worst_acc, _ = _argext(p, {m: f"t1_{m}_acc" for m in models}, min)
     low_med, _ = _argext(p, {m: f"fig1_{m}_median_conf" for m in models}, min)
@@ -853,12 +861,13 @@ def check_covered_counts(p: Printed, m: str, coverages: Sequence[int]) -> Result
         alive = {(mm, e) for (mm, e) in opts if any(e <= e0 and e0 - e <= m0 - mm for (m0, e0) in alive)}
         chain_sets.append(alive)
     desc = (
-        f"{m}: each printed error rate at partial coverage ({'/'.join(str(c) for c in sorted(coverages, reverse=True) if c != 100)}%) "
+        f"{m}: each printed error rate at partial coverage "
+        f"({'/'.join(str(c) for c in sorted(coverages, reverse=True) if c != 100)}%) "
         "is a whole number of errors among the covered answers (covered count = coverage x n, rounded either "
         "way), and the covered sets nest."
     )
     parts = []
-    for (c, _), s in zip(levels, chain_sets):
+    for (c, _), s in zip(levels, chain_sets, strict=False):
         parts.append(f"{c}%: " + (", ".join(f"{e}/{mm}" for mm, e in sorted(s)) or "none"))
     arith = "; ".join(parts)
     return (PASS if all(chain_sets) else FAIL), desc, arith
@@ -866,7 +875,7 @@ def check_covered_counts(p: Printed, m: str, coverages: Sequence[int]) -> Result
 
 def check_decreasing_risk(p: Printed, m: str, coverages: Sequence[int]) -> Result:
     vals = [(c, p.exact(f"t2_{m}_err_cov{c}")) for c in sorted(coverages, reverse=True)]
-    ok = all(a[1] > b[1] for a, b in zip(vals, vals[1:]))
+    ok = all(a[1] > b[1] for a, b in zip(vals, vals[1:], strict=False))
     desc = (
         f"{m}: the error rate falls as coverage shrinks to the most confident answers (the row is in Table 2 because "
         "its confidence discriminates best)."
@@ -921,10 +930,15 @@ def check_us_middle_member(p: Printed) -> Result:
         f"US panel: a macro-average over {n} members whose smallest and largest are printed implies the "
         "remaining member's value, which must lie between them."
     )
+    third = (
+        3 * p.exact("us_within_model_self_auroc_macro")
+        - p.exact("us_within_model_self_auroc_min")
+        - p.exact("us_within_model_self_auroc_max")
+    )
     arith = (
         f"3 x {p.show('us_within_model_self_auroc_macro')} - {p.show('us_within_model_self_auroc_min')} - "
         f"{p.show('us_within_model_self_auroc_max')} = "
-        f"{_fmt(3 * p.exact('us_within_model_self_auroc_macro') - p.exact('us_within_model_self_auroc_min') - p.exact('us_within_model_self_auroc_max'))}; "
+        f"{_fmt(third)}; "
         f"third member in {_ival(mid)} (Table 1 google, on the full set: {p.show('t1_google_self_auroc')})"
     )
     return (PASS if inside else FAIL), desc, arith
@@ -955,7 +969,8 @@ def check_labelfree(p: Printed) -> Result:
         "still beats self-assessment, as the text says."
     )
     arith = (
-        f"CN {p.show('cn_panel_auroc')} -> {p.show('cn_panel_auroc_labelfree')} (> self {p.show('cn_self_auroc_pooled')}); "
+        f"CN {p.show('cn_panel_auroc')} -> {p.show('cn_panel_auroc_labelfree')} (> self "
+        f"{p.show('cn_self_auroc_pooled')}); "
         f"US {p.show('us_panel_auroc')} -> {p.show('us_panel_auroc_labelfree')}"
     )
     return (PASS if ok else FAIL), desc, arith
@@ -1131,7 +1146,10 @@ def check_battery(p: Printed) -> Result:
         int(p.exact(i)) for i in ("ladder_n_items_battery", "ladder_n_bins", "ladder_n_nontrap_items")
     )
     desc = "The non-trap items are a subset of the battery (the remainder are trap items)."
-    arith = f"{items} - {nontrap} = {items - nontrap} trap items; {items} / {bins} bins = {Fraction(items, bins)} items per bin"
+    arith = (
+        f"{items} - {nontrap} = {items - nontrap} trap items; {items} / {bins} bins = {Fraction(items, bins)} "
+        "items per bin"
+    )
     return (PASS if 0 <= nontrap <= items else FAIL), desc, arith
 
 
@@ -1194,7 +1212,10 @@ def check_placebo_rho(p: Printed) -> Result:
     ]
     worst = max(ids, key=lambda i: abs(p.exact(i)))
     ok = all(max(abs(x) for x in p.interval(i)) < bound for i in ids)
-    desc = f"Each rung's placebo profile passed its validation: |rho| below the {p.show('ladder_placebo_rho_bound')} bound."
+    desc = (
+        f"Each rung's placebo profile passed its validation: |rho| below the {p.show('ladder_placebo_rho_bound')} "
+        "bound."
+    )
     arith = ", ".join(p.show(i, True) for i in ids) + f"; largest |rho| {abs(p.f(worst)):.4f} < {_fmt(bound, 2)}"
     return (PASS if ok else FAIL), desc, arith
 
@@ -1228,7 +1249,7 @@ def check_holm(p: Printed) -> Result:
             desc,
             arith + "No unrounded raw p-values in the printed rounding intervals give the printed adjusted p",
         )
-    fa, fb = A.ravel()[ok], B.ravel()[ok]
+    fa = A.ravel()[ok]
     # bootstrap p-values are often j / 2000 (B = 2,000 draws)
     n_draws = int(p.exact("bootstrap_n_draws")) if p.has("bootstrap_n_draws") else 2000
     lat = [j for j in _int_range(a_iv[0] * n_draws, a_iv[1] * n_draws) if _rounds_to(2 * Fraction(j, n_draws), adj_iv)]
@@ -1291,10 +1312,13 @@ def check_power(p: Printed) -> Result:
         f"{p.show('ladder_power_min_delta')} or more."
     )
     arith = (
-        f"SE = ({p.show('ladder_core_vs_placebo_delta_ci_hi', True)} - ({p.show('ladder_core_vs_placebo_delta_ci_lo', True)})) / 3.92 "
-        f"-> [{se_rng[0]:.4f}, {se_rng[1]:.4f}] (prints {p.show('ladder_power_se')}); 80%-power effect (1.96 + 0.84) x SE "
+        f"SE = ({p.show('ladder_core_vs_placebo_delta_ci_hi', True)} - "
+        f"({p.show('ladder_core_vs_placebo_delta_ci_lo', True)})) / 3.92 "
+        f"-> [{se_rng[0]:.4f}, {se_rng[1]:.4f}] (prints {p.show('ladder_power_se')}); 80%-power effect (1.96 + 0.84) "
+        "x SE "
         f"-> [{mde[0]:.4f}, {mde[1]:.4f}] ({mde_printed_se:.4f} with SE = {p.show('ladder_power_se')}); "
-        f"power at {p.show('ladder_power_min_delta')}: {power_min:.2f}; at the observed {p.show('ladder_core_vs_placebo_delta', True)}: {power_obs:.2f}"
+        f"power at {p.show('ladder_power_min_delta')}: {power_min:.2f}; at the observed "
+        f"{p.show('ladder_core_vs_placebo_delta', True)}: {power_obs:.2f}"
     )
     return (PASS if se_ok and mde_ok else FAIL), desc, arith
 
@@ -1302,7 +1326,10 @@ def check_power(p: Printed) -> Result:
 def check_brier_ge_ece_sq(p: Printed, arm: str) -> Result:
     b, e = p.interval(f"t3_{arm}_brier"), p.interval(f"t3_{arm}_ece")
     desc = f"Table 3 {arm.upper()}: Brier is at least ECE squared."
-    arith = f"{p.show(f't3_{arm}_brier')} >= {p.show(f't3_{arm}_ece')}^2 = {float(e[0]) ** 2:.4f} (at the low end of ECE's rounding)"
+    arith = (
+        f"{p.show(f't3_{arm}_brier')} >= {p.show(f't3_{arm}_ece')}^2 = {float(e[0]) ** 2:.4f} (at the low end of "
+        "ECE's rounding)"
+    )
     return (PASS if b[1] >= e[0] ** 2 else FAIL), desc, arith
 
 
@@ -1328,7 +1355,10 @@ def check_oracle_inside(p: Printed) -> Result:
         p.exact("oracle_auroc_subjects_max"),
     )
     desc = "The confirmatory subject's oracle AUROC lies inside the range printed over all ladder subjects."
-    arith = f"{p.show('oracle_auroc_subjects_min')} <= {p.show('oracle_auroc_confirmatory')} <= {p.show('oracle_auroc_subjects_max')}"
+    arith = (
+        f"{p.show('oracle_auroc_subjects_min')} <= {p.show('oracle_auroc_confirmatory')} <= "
+        f"{p.show('oracle_auroc_subjects_max')}"
+    )
     return (PASS if lo <= v <= hi else FAIL), desc, arith
 
 
@@ -1346,7 +1376,8 @@ def check_bin_sd(p: Printed) -> Result:
     )
     arith = (
         f"range {p.show('oracle_bin_acc_range_min')}-{p.show('oracle_bin_acc_range_max')} over {k} bins: SD at least "
-        f"{sd_min_pop:.3f} (population; {sd_min_smp:.3f} sample) and at most {sd_max:.3f}; printed {p.show('oracle_bin_acc_sd')}"
+        f"{sd_min_pop:.3f} (population; {sd_min_smp:.3f} sample) and at most {sd_max:.3f}; printed "
+        f"{p.show('oracle_bin_acc_sd')}"
     )
     ok = float(sd[1]) >= sd_min_pop and float(sd[0]) <= sd_max
     return (PASS if ok else FAIL), desc, arith
@@ -1384,7 +1415,10 @@ def check_topic_grim(p: Printed) -> Result:
     kb = reachable_counts(n, p.interval("topic_llama32_acc_before"))
     ka = reachable_counts(n, p.interval("topic_llama32_acc_after"))
     desc = f"Topic-labelled pass, llama3.2: both accuracies are whole numbers of correct probes out of {n}."
-    arith = f"before {p.show('topic_llama32_acc_before')}%: {_ks(kb, n, 100, 1)}; after {p.show('topic_llama32_acc_after')}%: {_ks(ka, n, 100, 1)}"
+    arith = (
+        f"before {p.show('topic_llama32_acc_before')}%: {_ks(kb, n, 100, 1)}; after "
+        f"{p.show('topic_llama32_acc_after')}%: {_ks(ka, n, 100, 1)}"
+    )
     return (PASS if kb and ka else FAIL), desc, arith
 
 

@@ -181,7 +181,7 @@ def _frame(recs: list[dict]) -> pd.DataFrame:
 def _check_unique(recs: list[dict], lines: list[int], path) -> None:
     seen = validate.SeenKeys()
     ids: dict[str, tuple[str, int]] = {}
-    for r, ln in zip(recs, lines):
+    for r, ln in zip(recs, lines, strict=False):
         key = (r["model"], r["item_id"])
         first = seen.add(key, ln)
         if first is not None:
@@ -236,7 +236,7 @@ def _read_csv_checked(path: Path, columns: list[str]):
         for ln, row in enumerate(reader, start=2):
             if len(row) != len(header):
                 raise DataError(path, ln, None, f"expected {len(header)} fields, got {len(row)}")
-            yield ln, dict(zip(header, row))
+            yield ln, dict(zip(header, row, strict=False))
 
 
 def _load_contract(d: Path, path: Path | None = None) -> tuple[pd.DataFrame, ExclusionReport]:

@@ -254,7 +254,7 @@ def load_ladder(path: str | os.PathLike) -> tuple[dict[str, pd.DataFrame], dict[
     profiles: dict[str, Any] = {}
     for s in SUBJECTS:
         for name, reader, out in (
-            (f"ladder/scored-arms-{s}.jsonl", lambda p, u: _ladder_rows(p, s, u), frames),
+            (f"ladder/scored-arms-{s}.jsonl", lambda p, u, s=s: _ladder_rows(p, s, u), frames),
             (f"ladder/profiles-{s}.json", _profiles, profiles),
         ):
             unmapped: set[str] = set()
@@ -552,7 +552,10 @@ def export_raw(
                 df = tables[stem.split("/")[1]]
                 _jsonl(
                     out / name,
-                    ({c: _py(v, cols[c]) for c, v in zip(cols, row)} for row in df[list(cols)].itertuples(index=False)),
+                    (
+                        {c: _py(v, cols[c]) for c, v in zip(cols, row, strict=False)}
+                        for row in df[list(cols)].itertuples(index=False)
+                    ),
                 )
                 written.append(out / name)
         else:

@@ -291,7 +291,6 @@ def _twostage_once(rng: np.random.Generator, T: dict[str, float]) -> list[dict] 
     c_in: dict[str, Any] = {}
     c_ph: dict[str, Any] = {}
     lab: dict[str, Any] = {}
-    model_of: dict[str, Any] = {}
     for m in LOCAL_MODELS:
         labelled = np.zeros(n_items, bool)
         labelled[rng.choice(n_items, size=_COVERAGE[m], replace=False)] = True

@@ -258,7 +258,6 @@ def _brier(y: np.ndarray, s: np.ndarray) -> float:
 def _ece(y: np.ndarray, s: np.ndarray) -> float:
     """ECE over the ten equal-width bins of :func:`selfconf.metrics.ece` ([0,10), ..., [90,100])."""
     b = np.minimum(s.astype(int) // 10, 9)
-    n = np.bincount(b, minlength=10)
     cs = np.bincount(b, weights=s / 100.0, minlength=10)
     ys = np.bincount(b, weights=y.astype(float), minlength=10)
     return float(np.abs(cs - ys).sum() / len(y))
@@ -318,12 +317,12 @@ class _Subject:
 
     def __init__(self, name: str):
         self.name = name
-        A, I, R = len(ARMS), N_SCORED, N_REPS
+        A, n_it, R = len(ARMS), N_SCORED, N_REPS
         self.bin_of = np.repeat(np.arange(N_BINS), BIN_SCORED)
-        self.ok = np.ones((A, I, R), bool)
-        self.correct = np.zeros((A, I, R), np.int8)
-        self.abstained = np.zeros((A, I, R), bool)
-        self.conf = np.full((A, I, R), -1, np.int16)
+        self.ok = np.ones((A, n_it, R), bool)
+        self.correct = np.zeros((A, n_it, R), np.int8)
+        self.abstained = np.zeros((A, n_it, R), bool)
+        self.conf = np.full((A, n_it, R), -1, np.int16)
         # trap items: (arms, bins, reps)
         self.trap_abstained = np.zeros((A, N_BINS, R), bool)
         self.trap_conf = np.full((A, N_BINS, R), -1, np.int16)
@@ -402,9 +401,9 @@ def _bin_targets(
 
 
 def _assign_correctness(rng: np.random.Generator, S: _Subject, design: dict, oracle_target: float | None):
-    A, I, R = S.correct.shape
+    A, n_it, R = S.correct.shape
     # parse failures: uniformly over non-trap rows
-    flat = rng.choice(A * I * R, size=design["n_fail"], replace=False)
+    flat = rng.choice(A * n_it * R, size=design["n_fail"], replace=False)
     S.ok.reshape(-1)[flat] = False
     ok_item = S.ok.sum(axis=(0, 2))  # parsed rows per item
     n_ok_bin = np.bincount(S.bin_of, weights=ok_item, minlength=N_BINS).astype(int)
@@ -536,14 +535,14 @@ def _initial_confidences(rng: np.random.Generator, S: _Subject, design: dict):
     conf = mean + disc[arm] * (correct - 0.85) + item effect + cell noise, snapped to the 5-point
     grid; for a non-CORE arm a cell answered alike in both arms copies the CORE confidence with
     probability ``copy[arm]``."""
-    A, I, R = S.correct.shape
-    item_eff = rng.normal(0, design.get("item_sd", 4.0), size=I)
+    A, n_it, R = S.correct.shape
+    item_eff = rng.normal(0, design.get("item_sd", 4.0), size=n_it)
     core = ARMS.index("core")
     mu = design["conf_mean"]
     disc = design.get("disc", {})
-    noise = rng.normal(0, design.get("noise_sd", 6.0), size=(I, R))
+    noise = rng.normal(0, design.get("noise_sd", 6.0), size=(n_it, R))
     for a in [core] + [k for k in range(A) if k != core]:
-        own = rng.normal(0, design.get("noise_sd", 6.0), size=(I, R))
+        own = rng.normal(0, design.get("noise_sd", 6.0), size=(n_it, R))
         sh = design.get("shared", 0.5)
         lat = (
             mu
@@ -556,7 +555,7 @@ def _initial_confidences(rng: np.random.Generator, S: _Subject, design: dict):
         if a != core:
             share = design["copy"].get(ARMS[a], 0.0)
             both = S.answered()[a] & S.answered()[core] & (S.correct[a] == S.correct[core])
-            u = rng.random((I, R))
+            u = rng.random((n_it, R))
             copy = both & (u < share)
             S.conf[a] = np.where(copy, S.conf[core], S.conf[a])
             anti = design.get("anti", {}).get(ARMS[a], 0.0)

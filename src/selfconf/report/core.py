@@ -20,8 +20,9 @@ Confidence scale (``--confidence-scale``, :func:`resolve_scale`)
     ``percent`` (0–100), ``unit`` (0–1) or ``auto`` (default): a value above 1, or one written
     with a trailing ``%``, means percent; all values within [0, 1] with at least one strictly
     between 0 and 1 means unit; values that are all exactly 0 or 1, with at least one 1, are
-    ambiguous (an error asking for the flag; all 0 means the same on either scale); values above 1 together with fractional values at or below 1 are a mixed file
-    (an error naming the first rows of each kind).  ``%`` is refused under ``unit``.  The scale
+    ambiguous (an error asking for the flag; all 0 means the same on either scale); values above 1
+    together with fractional values at or below 1 are a mixed file (an error naming the first rows
+    of each kind).  ``%`` is refused under ``unit``.  The scale
     used, and why, is printed in every output.
 
 Same answer for the same data
@@ -405,7 +406,7 @@ def _unit_stats(
     r["high_conf_n"] = int(point["high_conf_n"][0])
     key = [coverage_key(c) for c in COVERAGES]
     for name in ("risk_coverage", "risk_coverage_min", "risk_coverage_max"):
-        r[name] = {k: float(v) for k, v in zip(key, point[name][0])}
+        r[name] = {k: float(v) for k, v in zip(key, point[name][0], strict=False)}
     curve = metrics.risk_coverage_curve(lv, pos, neg)
     r["risk_coverage_curve"] = {"coverage": curve["coverage"].tolist(), "risk": curve["risk"].tolist()}
     rel = metrics.reliability_bins(
@@ -673,12 +674,12 @@ def compute_records(
         rec["refusal_rate"] = (
             float(ref_sum_u[u] / ref_known_u[u]) if rows.refusal is not None and ref_known_u[u] else _nan()
         )
-        rec["excluded"] = {r: int(v) for r, v in zip(EXCLUSION_REASONS, rc)}
+        rec["excluded"] = {r: int(v) for r, v in zip(EXCLUSION_REASONS, rc, strict=False)}
         share = float(rc.sum() / n_rows) if n_rows else 0.0
         rec["excluded_share"] = share
         rec["warning"] = None
         if share > EXCLUDED_WARN:
-            parts = ", ".join(f"{v} {_REASON_TEXT[r]}" for r, v in zip(EXCLUSION_REASONS, rc) if v)
+            parts = ", ".join(f"{v} {_REASON_TEXT[r]}" for r, v in zip(EXCLUSION_REASONS, rc, strict=False) if v)
             rec["warning"] = (
                 f"{100 * share:.1f}% of its {n_rows} rows excluded ({parts}); the statistics describe "
                 "only the remaining rows and may be biased"
@@ -811,14 +812,17 @@ def conventions(tab: pd.DataFrame) -> list[str]:
         )
         if a["ece_edge"] == "upper"
         else (
-            "lower: a confidence exactly on a bin edge goes to the bin below it (scikit-learn's and Guo et al.'s rule); "
+            "lower: a confidence exactly on a bin edge goes to the bin below it (scikit-learn's and Guo et al.'s "
+            "rule); "
             "--ece-edge upper is the book's rule"
         )
     )
     return [
-        f"confidence scale: {a['confidence_scale']} ({a['confidence_scale_reason']}); all proportions below on 0-1 in JSON",
+        f"confidence scale: {a['confidence_scale']} ({a['confidence_scale_reason']}); all proportions below on 0-1 "
+        "in JSON",
         f"ECE: {a['ece_bins']} {a['ece_binning'].replace('_', '-')} bins, edge {edge}",
-        "smooth ECE: Blasiok & Nakkiran (2023) reflected-Gaussian kernel, bandwidth at the fixed point sigma = smECE(sigma)",
+        "smooth ECE: Blasiok & Nakkiran (2023) reflected-Gaussian kernel, bandwidth at the fixed point sigma = "
+        "smECE(sigma)",
         (
             f"intervals: {100 * a['level']:g}% percentile row bootstrap within each model, {a['n_boot']} draws, "
             f"seed {a['seed']}"
@@ -954,7 +958,12 @@ def interval_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
 
 def _text_table(head: list[str], body: list[list[str]]) -> list[str]:
     widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h) for i, h in enumerate(head)]
-    line = lambda cells: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))  # noqa: E731
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=False))
+        )
+
     return [line(head), line(["-" * w for w in widths])] + [line(b) for b in body]
 
 
@@ -1069,7 +1078,8 @@ def compute_report(rows: LoadedRows, *, seed: int = 0, n_boot: int = 2000) -> pd
     if rows.frame.empty:
         raise ValueError(
             "no usable rows: every row lacks a confidence or a grade "
-            f"({sum(rows.missing_confidence.values())} without confidence, {sum(rows.missing_correct.values())} ungraded)"
+            f"({sum(rows.missing_confidence.values())} without confidence, {sum(rows.missing_correct.values())} "
+            "ungraded)"
         )
     tab = table1(
         rows.frame[["model", "confidence", "correct"]],

@@ -50,7 +50,7 @@ def reliability_frame(tab: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         if r["group"] is not None or not r["n"]:
             continue
         rel, sm = r["reliability"], r["smooth_reliability"]
-        for lo, hi, n, c, a in zip(rel["lo"], rel["hi"], rel["n"], rel["mean_conf"], rel["acc"]):
+        for lo, hi, n, c, a in zip(rel["lo"], rel["hi"], rel["n"], rel["mean_conf"], rel["acc"], strict=False):
             pts.append(
                 {
                     "model": r["model"],
@@ -60,7 +60,7 @@ def reliability_frame(tab: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
                     "acc": 100 * a,
                 }
             )
-        for t, a, lo, hi, d in zip(sm["t"], sm["accuracy"], sm["low"], sm["high"], sm["density"]):
+        for t, a, lo, hi, d in zip(sm["t"], sm["accuracy"], sm["low"], sm["high"], sm["density"], strict=False):
             if d is None or d < 1e-3:  # no data near t: the smoothed accuracy is not informative there
                 continue
             curve.append(
@@ -165,7 +165,8 @@ def risk_coverage_chart(tab: pd.DataFrame, models: list[str]):
             continue
         c = r["risk_coverage_curve"]
         rows += [
-            {"model": r["model"], "coverage": 100 * cv, "risk": 100 * rk} for cv, rk in zip(c["coverage"], c["risk"])
+            {"model": r["model"], "coverage": 100 * cv, "risk": 100 * rk}
+            for cv, rk in zip(c["coverage"], c["risk"], strict=False)
         ]
     base = (
         alt.Chart(pd.DataFrame(rows))
@@ -252,7 +253,7 @@ def build_html(tab: pd.DataFrame) -> str:
     acc_col = head.index("acc %")
     thead = "".join(f"<th>{esc(h)}</th>" for h in head)
     trs = []
-    for r, cells in zip(recs, body):
+    for r, cells in zip(recs, body, strict=False):
         tds = []
         for j, c in enumerate(cells):
             if j == acc_col and r["warning"]:
@@ -311,10 +312,12 @@ td.warn {{ background: #fff3cd; color: #7a4b00; font-weight: 600; }}
 </head>
 <body>
 <h1>Stated-confidence report</h1>
-<p class="note">inputs: {inputs} · confidence scale: <strong>{esc(a["confidence_scale"])}</strong> ({esc(a["confidence_scale_reason"])})
+<p class="note">inputs: {inputs} · confidence scale: <strong>{esc(a["confidence_scale"])}</strong>
+({esc(a["confidence_scale_reason"])})
 · {a["n_boot"]:,} bootstrap draws, seed {a["seed"]} · <code>selfconf report</code></p>
 <div class="table-box"><table id="table1"><thead><tr>{thead}</tr></thead><tbody>{"".join(trs)}</tbody></table></div>
-<p class="note">Accuracy, confidence, error and refusal rates in percent; CITL (mean confidence − accuracy) in percentage points;
+<p class="note">Accuracy, confidence, error and refusal rates in percent;
+CITL (mean confidence − accuracy) in percentage points;
 Brier, ECE, smooth ECE, AUROC and AURC on the 0–1 scale. A ⚠ marks a model with more than 5% of its rows excluded.</p>
 {excl_html}
 <h2>95% intervals</h2>
