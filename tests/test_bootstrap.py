@@ -206,6 +206,7 @@ def test_paired_contrast_same_rows():
     np.testing.assert_allclose(res.auroc_a.draws, arm.draws, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_paired_contrast_separate_arm_rows_matches_explicit_oracle():
     rng = np.random.default_rng(7)
     n_items = 60

@@ -101,6 +101,7 @@ def test_jsonl_log_refuses_a_corrupt_middle_line(tmp_path):
 BEHAVIOURS = ["calibrated", "overconfident", "refusing", "malformed", "slow", "flaky", "ratelimited", "dropping"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model", BEHAVIOURS)
 def test_collect_against_stub_writes_every_item_once(model, stub, questions_csv, api_key, tmp_path, capsys):
     out = tmp_path / f"{model}.jsonl"

@@ -6,6 +6,7 @@ import json
 import threading
 import time
 
+import pytest
 from conftest_stub import api_key, collect_argv, questions_csv, stub  # noqa: F401
 
 from selfconf import cli
@@ -25,6 +26,7 @@ def test_connection_dropped_mid_response_is_retried(stub, questions_csv, api_key
     assert "Traceback" not in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_timeout_bounds_a_trickled_body(stub, questions_csv, api_key, tmp_path, capsys):
     out = tmp_path / "t.jsonl"
     t0 = time.monotonic()

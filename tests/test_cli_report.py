@@ -232,6 +232,7 @@ def test_html_renders_both_charts_offline(good_csv, tmp_path, capsys):
     assert ">chart failed to render" not in dom
 
 
+@pytest.mark.slow
 def test_pipeline_collect_grade_report_separates_the_scripted_models(stub, questions_csv, api_key, tmp_path, capsys):
     graded = []
     for model in ("calibrated", "overconfident", "refusing", "malformed"):

@@ -24,6 +24,7 @@ def test_shipped_collection_is_byte_identical_to_the_reconstruction():
     )
 
 
+@pytest.mark.slow
 def test_load_collection_is_marked_as_a_reconstruction_and_equals_the_loader():
     df = datasets.load("collection")
     ref, report = load_collection(ROOT / "data" / "reconstructed")
@@ -56,6 +57,7 @@ def isolated(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.slow
 @needs_shared
 def test_mmlu_pro_from_shared_then_from_the_cache(isolated, monkeypatch):
     monkeypatch.setenv("SELFCONF_EXTERNAL_FROM", str(SHARED))

@@ -194,6 +194,7 @@ def test_list_battery(capsys):
     assert "give --answers FILE" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model", ["flaky", "dropping"])
 def test_diagnose_survives_transport_failures(model, stub, api_key, tmp_path, capsys):
     argv = [

@@ -69,6 +69,7 @@ def _rows(n_models=6, n=400, seed=5):
     )
 
 
+@pytest.mark.slow
 def test_output_does_not_depend_on_the_thread_count(monkeypatch):
     df = _rows()
     docs = []

@@ -191,6 +191,7 @@ def test_implications_restates_canonical_values():
         implications.compute({k: v for k, v in vals.items() if k != "expl_rung_shuffled_auroc"})
 
 
+@pytest.mark.slow
 def test_external_on_a_few_models(rows):
     path = resolve("data/external/mmlu-pro-calibration")
     if not path.is_dir():

@@ -29,10 +29,11 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from selfconf.book.glue import glued_values
-from selfconf.book.kernels import run_papermill
-from selfconf.book.scorecard import ensure_scorecard
-from selfconf.course import add_install_cell, make_student
 from selfconf.data.paths import book_file, project_root
+
+# The kernel manager (jupyter_client), the scorecard (pandas, the sections) and the course edition (otter) are
+# imported in the functions that use them: the `selfconf` command line imports this module through `rerun` to
+# build its parser, and `selfconf report --json` must start without them (tests/test_report_speed.py).
 
 __all__ = [
     "PHASES",
@@ -250,6 +251,8 @@ def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "bo
     os.environ["SELFCONF_ROOT"] = str(root)
     os.environ["SELFCONF_BOOK"] = "1"  # selfconf.book.in_book(): the kernel runs a page of the book
     try:
+        from selfconf.book.kernels import run_papermill
+
         run_papermill(src, part, params, cwd=root / "book")
     except pm.PapermillExecutionError as e:
         os.replace(part, dst)
@@ -298,6 +301,8 @@ def with_install_cell(nb_path: Path, root: Path) -> None:
     import nbformat
 
     nb = nbformat.read(nb_path, as_version=4)
+    from selfconf.course import add_install_cell
+
     add_install_cell(nb, root)
     tmp = nb_path.with_name(nb_path.name + f".{os.getpid()}.tmp")
     nbformat.write(nb, tmp)
@@ -365,6 +370,8 @@ def _after_execution(out: Path) -> None:
 
     ``_build/scorecard.json`` comes from the executed chapter ``26_real_answers`` (its glued records).
     """
+    from selfconf.book.scorecard import ensure_scorecard
+
     written = ensure_scorecard(out)
     if written is not None:
         print(f"  scorecard: {written.relative_to(project_root())}", flush=True)
@@ -412,6 +419,8 @@ def main(argv: list[str] | None = None) -> int:
         execute(a.only, _parse_params(a.param), a.jobs, not a.no_cache)
     if a.step in ("student", "html", "all"):
         # the student edition first: the teaching pages offer its notebooks (book/_static/student/) for download
+
+        from selfconf.course import make_student
 
         make_student()
     if a.step in ("html", "all"):
