@@ -116,7 +116,7 @@ glue_part(res, "confirmatory")
 glue.quoted("ladder_shuffled_manipcheck_n_failures")
 glue.quoted("ladder_shuffled_manipcheck_judge_1")
 glue.quoted("ladder_shuffled_manipcheck_judge_2")
-glue.quoted("ladder_shuffled_manipcheck_bound")
+_ = glue.quoted("ladder_shuffled_manipcheck_bound")  # the cell shows nothing
 
 # %% [markdown]
 # On the confirmatory rung SHUFFLED lands between PLACEBO and CORE ({glue:text}`r3_shuffled_auroc:.3f`

@@ -129,7 +129,7 @@ alt.Chart(au).mark_point(filled=True, size=80).encode(
 
 # %% tags=["hide-input"]
 glue_part(res, "ladder")
-glue.quoted("ladder_n_rungs", as_id="lim_ladder_n_subjects")
+_ = glue.quoted("ladder_n_rungs", as_id="lim_ladder_n_subjects")  # the cell shows nothing
 
 # %% [markdown]
 # The null of Result 2 rests on {glue:text}`lim_ladder_n_confirmatory_rungs` confirmatory rung of one
@@ -156,7 +156,7 @@ glue.quoted("grading_spotcheck_n_errors", as_id="lim_spotcheck_errors")
 glue.quoted("grading_crossfamily_audit_n", as_id="lim_audit_n")
 glue.quoted("grading_crossfamily_audit_agreed", as_id="lim_audit_agreed")
 glue.quoted("grading_crossfamily_audit_n", as_id="lim_audit_agreed_denominator")
-glue.quoted("grader_family_cn_panel_members")
+_ = glue.quoted("grader_family_cn_panel_members")  # the cell shows nothing
 
 # %% [markdown]
 # ### The grader grading itself: the cross-family regrade
