@@ -784,6 +784,34 @@ def holm(pvalues: Any) -> np.ndarray:
 __all__ += ["count_draws", "interval_or_nan"]
 
 
+def _cell_draws(pos: Any, neg: Any, n_boot: int, rng: Any, max_cells: int, sample: Any, name: str):
+    """The chunked draws of :func:`count_draws` and :func:`poisson_count_draws`, which differ only in ``sample``.
+
+    The (level, class) cells are laid out level-major, wrong before right; empty cells are skipped;
+    ``sample(gen, counts_of_used_cells, b)`` returns the ``(b, used cells)`` resampled counts of one chunk.
+    Yields ``(P, Q)`` as documented there.
+    """
+    p = np.asarray(pos, dtype=np.int64)
+    q = np.asarray(neg, dtype=np.int64)
+    n_boot = _check_n_boot(n_boot)
+    gen = as_generator(rng)
+    k = p.size
+    cells = np.stack([q, p], axis=1).ravel()  # level-major, wrong then right
+    used = np.flatnonzero(cells > 0)
+    if not used.size:
+        raise ValueError(f"{name}: no rows to resample")
+    counts = cells[used]
+    step = max(1, int(max_cells) // max(1, used.size))
+    done = 0
+    while done < n_boot:
+        b = min(step, n_boot - done)
+        full: np.ndarray = np.zeros((b, 2 * k), dtype=np.int64)
+        full[:, used] = sample(gen, counts, b)
+        by_level = full.reshape(b, k, 2)
+        yield by_level[:, :, 1], by_level[:, :, 0]
+        done += b
+
+
 def count_draws(pos: Any, neg: Any, *, n_boot: int, rng: np.random.Generator | int, max_cells: int = 4_000_000):
     """Row-bootstrap draws expressed as per-level counts, yielded in chunks.
 
@@ -820,27 +848,12 @@ def count_draws(pos: Any, neg: Any, *, n_boot: int, rng: np.random.Generator | i
     >>> (P + Q).sum(axis=1).tolist()
     [6, 6, 6, 6]
     """
-    p = np.asarray(pos, dtype=np.int64)
-    q = np.asarray(neg, dtype=np.int64)
-    n_boot = _check_n_boot(n_boot)
-    gen = as_generator(rng)
-    k = p.size
-    cells = np.stack([q, p], axis=1).ravel()  # level-major, wrong then right
-    used = np.flatnonzero(cells > 0)
-    n = int(cells.sum())
-    if n == 0:
-        raise ValueError("count_draws: no rows to resample")
-    prob = cells[used] / n
-    step = max(1, int(max_cells) // max(1, used.size))
-    done = 0
-    while done < n_boot:
-        b = min(step, n_boot - done)
-        draw = gen.multinomial(n, prob, size=b)
-        full: np.ndarray = np.zeros((b, 2 * k), dtype=np.int64)
-        full[:, used] = draw
-        by_level = full.reshape(b, k, 2)
-        yield by_level[:, :, 1], by_level[:, :, 0]
-        done += b
+
+    def multinomial(gen: np.random.Generator, counts: np.ndarray, b: int) -> np.ndarray:
+        n = int(counts.sum())
+        return gen.multinomial(n, counts / n, size=b)
+
+    yield from _cell_draws(pos, neg, n_boot, rng, max_cells, multinomial, "count_draws")
 
 
 def interval_or_nan(draws: Any, level: float = 0.95) -> tuple[float, float, int]:
@@ -1043,22 +1056,8 @@ def poisson_count_draws(pos: Any, neg: Any, *, n_boot: int, rng: np.random.Gener
     >>> P.shape, bool((Q[:, 0] == 0).all())  # an empty cell stays empty
     ((4, 2), True)
     """
-    p = np.asarray(pos, dtype=np.int64)
-    q = np.asarray(neg, dtype=np.int64)
-    n_boot = _check_n_boot(n_boot)
-    gen = as_generator(rng)
-    k = p.size
-    cells = np.stack([q, p], axis=1).ravel()  # level-major, wrong then right
-    used = np.flatnonzero(cells > 0)
-    if not used.size:
-        raise ValueError("poisson_count_draws: no rows to resample")
-    lam = cells[used].astype(float)
-    step = max(1, int(max_cells) // max(1, used.size))
-    done = 0
-    while done < n_boot:
-        b = min(step, n_boot - done)
-        full: np.ndarray = np.zeros((b, 2 * k), dtype=np.int64)
-        full[:, used] = gen.poisson(lam, size=(b, used.size))
-        by_level = full.reshape(b, k, 2)
-        yield by_level[:, :, 1], by_level[:, :, 0]
-        done += b
+
+    def poisson(gen: np.random.Generator, counts: np.ndarray, b: int) -> np.ndarray:
+        return gen.poisson(counts.astype(float), size=(b, counts.size))
+
+    yield from _cell_draws(pos, neg, n_boot, rng, max_cells, poisson, "poisson_count_draws")
