@@ -528,26 +528,13 @@ long = pd.DataFrame(
         )
     ]
 )
-enc_y = alt.Y(
-    "signal:N", title=None, sort=["self (pooled)", "self (rank-normalised)", "panel agreement", "panel (label-free)"]
-)
-base = alt.Chart(long).encode(y=enc_y, color=alt.Color("signal:N", legend=None))
-(
-    base.mark_rule().encode(
-        x=alt.X("low:Q", title="AUROC for the row's correctness", scale=alt.Scale(domain=[0.5, 0.9])), x2="high:Q"
-    )
-    + base.mark_point(filled=True, size=70).encode(
-        x="auroc:Q",
-        tooltip=[
-            "panel",
-            "signal",
-            alt.Tooltip("auroc:Q", format=".3f"),
-            alt.Tooltip("low:Q", format=".3f", title=f"{LVL} CI low"),
-            alt.Tooltip("high:Q", format=".3f", title=f"{LVL} CI high"),
-        ],
-    )
-).properties(width=360, height=90).facet(row=alt.Row("panel:N", sort=list(PANELS), title=None)).properties(
-    title=f"Self-confidence versus panel agreement (item-clustered {LVL} CIs)"
+charts.panel_forest(
+    long,
+    signal_order=["self (pooled)", "self (rank-normalised)", "panel agreement", "panel (label-free)"],
+    panel_order=list(PANELS),
+    domain=(0.5, 0.9),
+    title=f"Self-confidence versus panel agreement (item-clustered {LVL} CIs)",
+    level_label=LVL,
 )
 
 # %% [markdown]

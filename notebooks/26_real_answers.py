@@ -665,26 +665,15 @@ forest = pd.DataFrame(
         for s, lab in sig_label.items()
     ]
 )
-fbase = alt.Chart(forest).encode(
-    y=alt.Y("signal:N", title=None, sort=list(sig_label.values())), color=alt.Color("signal:N", legend=None)
+charts.panel_forest(
+    forest,
+    signal_order=list(sig_label.values()),
+    panel_order=list(PANEL_LABEL.values()),
+    domain=(0.6, 0.95),
+    title=f"Self-confidence against panel agreement on MMLU-Pro ({LVL} item-clustered intervals)",
+    level_label=LVL,
+    point_size=60,
 )
-(
-    fbase.mark_rule().encode(
-        x=alt.X("low:Q", title="AUROC for the row's correctness", scale=alt.Scale(domain=[0.6, 0.95])), x2="high:Q"
-    )
-    + fbase.mark_point(filled=True, size=60).encode(
-        x="auroc:Q",
-        tooltip=[
-            "panel:N",
-            "signal:N",
-            alt.Tooltip("auroc:Q", format=".3f"),
-            alt.Tooltip("low:Q", format=".3f", title=f"{LVL} CI low"),
-            alt.Tooltip("high:Q", format=".3f", title=f"{LVL} CI high"),
-        ],
-    )
-).properties(width=360, height=90).facet(
-    row=alt.Row("panel:N", sort=list(PANEL_LABEL.values()), title=None)
-).properties(title=f"Self-confidence against panel agreement on MMLU-Pro ({LVL} item-clustered intervals)")
 
 # %% [markdown]
 # On the US analogue the panel's agreement count reaches {glue:text}`real_us_panel_auroc:.3f` against

@@ -40,3 +40,37 @@ def test_header_font_size_only_when_asked():
 def test_missing_columns_are_named():
     with pytest.raises(ValueError, match=r"\['gap'\] missing"):
         charts.reliability_diagrams(_bins().drop(columns="gap"), order=["a"], title="R")
+
+
+def _forest() -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {"panel": "CN", "signal": "self", "auroc": 0.7, "low": 0.68, "high": 0.72},
+            {"panel": "CN", "signal": "panel", "auroc": 0.77, "low": float("nan"), "high": float("nan")},
+        ]
+    )
+
+
+def test_panel_forest_rows_per_panel_rule_over_the_interval_and_point_at_the_auroc():
+    spec = charts.panel_forest(
+        _forest(),
+        signal_order=["self", "panel"],
+        panel_order=["CN"],
+        domain=(0.5, 0.9),
+        title="F",
+        level_label="95%",
+        point_size=60,
+    ).to_dict()
+    assert spec["facet"]["row"]["field"] == "panel" and spec["facet"]["row"]["sort"] == ["CN"]
+    rule, point = spec["spec"]["layer"]
+    assert rule["mark"]["type"] == "rule" and rule["encoding"]["x2"]["field"] == "high"
+    assert rule["encoding"]["x"]["scale"]["domain"] == [0.5, 0.9]
+    assert point["mark"]["size"] == 60 and point["encoding"]["x"]["field"] == "auroc"
+    assert point["encoding"]["tooltip"][3]["title"] == "95% CI low" and spec["title"] == "F"
+
+
+def test_panel_forest_missing_columns_are_named():
+    with pytest.raises(ValueError, match=r"\['high'\] missing"):
+        charts.panel_forest(
+            _forest().drop(columns="high"), signal_order=[], panel_order=[], domain=(0, 1), title="F", level_label="95%"
+        )

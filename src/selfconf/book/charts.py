@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-__all__ = ["RELIABILITY_COLUMNS", "reliability_diagrams"]
+__all__ = ["RELIABILITY_COLUMNS", "reliability_diagrams", "FOREST_COLUMNS", "panel_forest"]
 
 #: Columns :func:`reliability_diagrams` reads: one row per model and occupied bin (``gap`` = mean_conf - acc).
 RELIABILITY_COLUMNS = ("model", "lo", "hi", "mean_conf", "acc", "n", "gap")
@@ -76,5 +76,57 @@ def reliability_diagrams(
         alt.layer(diag, pts, data=bins)
         .properties(width=size, height=size)
         .facet(facet=facet, columns=columns)
+        .properties(title=title)
+    )
+
+
+#: Columns :func:`panel_forest` reads: one row per panel and signal (``low``/``high`` NaN draw no interval).
+FOREST_COLUMNS = ("panel", "signal", "auroc", "low", "high")
+
+
+def panel_forest(
+    rows: pd.DataFrame,
+    *,
+    signal_order: Sequence[str],
+    panel_order: Sequence[str],
+    domain: tuple[float, float],
+    title: str,
+    level_label: str,
+    point_size: int = 70,
+) -> alt.FacetChart:
+    """Forest plot of each panel's signals: a point at the AUROC and a rule over its interval, one row per panel.
+
+    The signals are the AUROCs of self-stated confidence and of panel agreement for the correctness of a row
+    (the paper's Result 1 comparison); a signal without an interval (``low``/``high`` NaN) is a point only.
+    ``level_label`` names the interval in the tooltip (e.g. ``"95%"``). Reference: Chernets (2026), Result 1.
+
+    Example::
+
+        panel_forest(df, signal_order=["self (pooled)", "panel agreement"], panel_order=["CN", "US"],
+                     domain=(0.5, 0.9), title="Self-confidence versus panel agreement", level_label="95%")
+    """
+    missing = [c for c in FOREST_COLUMNS if c not in rows.columns]
+    if missing:
+        raise ValueError(f"panel_forest: column(s) {missing} missing")
+    base = alt.Chart(rows).encode(
+        y=alt.Y("signal:N", title=None, sort=list(signal_order)), color=alt.Color("signal:N", legend=None)
+    )
+    rules = base.mark_rule().encode(
+        x=alt.X("low:Q", title="AUROC for the row's correctness", scale=alt.Scale(domain=list(domain))), x2="high:Q"
+    )
+    points = base.mark_point(filled=True, size=point_size).encode(
+        x="auroc:Q",
+        tooltip=[
+            "panel:N",
+            "signal:N",
+            alt.Tooltip("auroc:Q", format=".3f"),
+            alt.Tooltip("low:Q", format=".3f", title=f"{level_label} CI low"),
+            alt.Tooltip("high:Q", format=".3f", title=f"{level_label} CI high"),
+        ],
+    )
+    return (
+        (rules + points)
+        .properties(width=360, height=90)
+        .facet(row=alt.Row("panel:N", sort=list(panel_order), title=None))
         .properties(title=title)
     )
