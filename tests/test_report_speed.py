@@ -117,3 +117,108 @@ def test_the_package_exports_what_the_book_imports():
 
     assert HIGH_CONF == 0.8 and COVERAGES[0] == 1.0 and coverage_key(0.8) == "0.8"
     assert report.coverage_key is report_core.coverage_key
+
+
+def _keys(tmp_path, values, name="k.csv"):
+    from selfconf.data import rows as R
+
+    path = tmp_path / name
+    path.write_text("model,item_id,confidence,correct\n" + "".join(f"m,{v},50,1\n" for v in values))
+    return R.columns_from([R.read_file(path, ["model", "item_id"], ["model"])]).keys("item_id").tolist()
+
+
+@pytest.mark.parametrize(
+    "values, same",
+    [
+        (["1", "2", "10", "0"], None),  # canonical: the values themselves
+        (["7", "07"], False),  # parse alike, differ as text
+        (["0x1F", "31"], False),  # Arrow parses hex
+        (["0xFFFFF", "1048575"], False),  # hex with as many characters as the decimal has digits
+        (["-0", "0"], False),
+        (["00", "0"], False),
+        (["+5", "5"], False),
+        ([" 5", "5"], True),  # equal after trimming, as identifiers() decides
+        (["a", "b"], False),
+        (["9223372036854775807", "1"], None),
+    ],
+)
+def test_item_keys_equal_exactly_where_the_identifiers_are(tmp_path, values, same):
+    keys = _keys(tmp_path, values)
+    from selfconf.data import rows as R
+
+    path = tmp_path / "k.csv"
+    codes = R.columns_from([R.read_file(path, ["model", "item_id"], ["model"])]).identifiers("item_id")[0].tolist()
+    # the keys partition the rows as the codes do
+    assert [[a == b for b in keys] for a in keys] == [[a == b for b in codes] for a in codes]
+    if same is None:
+        assert keys == [int(v) for v in values]  # the canonical path: no hashing
+    else:
+        assert (keys[0] == keys[1]) is same
+
+
+def test_duplicate_check_tells_07_from_7_and_names_the_item(tmp_path):
+    path = tmp_path / "rows.csv"
+    path.write_text("model,item_id,confidence,correct\na,7,50,1\na,07,60,0\nb,7,50,1\n")
+    rows = report.load_rows([path])  # no duplicate: "07" is not "7"
+    assert rows.rows_read == 3
+    path.write_text("model,item_id,confidence,correct\na,7,50,1\nb,7,60,0\na,7,70,1\n")
+    with pytest.raises(ValueError, match=r"line 4: duplicate row for model 'a', item_id '7' \(first at .*line 2\)"):
+        report.load_rows([path])
+    path.write_text("model,item_id,confidence,correct\na,x 1,50,1\na, x 1 ,60,0\n")
+    with pytest.raises(ValueError, match=r"line 3: duplicate row for model 'a', item_id 'x 1'"):
+        report.load_rows([path])
+
+
+def test_huge_sparse_integer_ids_still_find_duplicates(tmp_path):
+    path = tmp_path / "rows.csv"
+    big = 2**62 + 5
+    path.write_text(f"model,item_id,confidence,correct\na,{big},50,1\nb,{big},60,0\nb,3,60,0\nb,{big},70,1\n")
+    with pytest.raises(ValueError, match=rf"line 5: duplicate row for model 'b', item_id '{big}'"):
+        report.load_rows([path])
+
+
+def test_models_read_as_a_dictionary_match_models_read_as_text(tmp_path):
+    # a CSV (the reader encodes the model column) and a JSONL file (a list, encoded later) in one report
+    csv_path, jsonl_path = tmp_path / "a.csv", tmp_path / "b.jsonl"
+    csv_path.write_text("model,item_id,confidence,correct\nzeta,1,50,1\nalpha,1,60,0\nzeta,2,70,1\n")
+    jsonl_path.write_text(
+        "\n".join(
+            json.dumps(r)
+            for r in (
+                {"model": "alpha", "item_id": 2, "confidence": 80, "correct": 1},
+                {"model": "mid", "item_id": 1, "confidence": 40, "correct": 0},
+            )
+        )
+    )
+    rows = report.load_rows([csv_path, jsonl_path])
+    assert rows.models.tolist() == ["alpha", "mid", "zeta"]
+    assert [rows.models[c] for c in rows.model] == ["zeta", "alpha", "zeta", "alpha", "mid"]
+    one = report.load_rows([csv_path])
+    assert one.models.tolist() == ["alpha", "zeta"] and one.model.tolist() == [1, 0, 1]
+
+
+def test_counts_statistics_subset_gives_the_same_values():
+    rng = np.random.default_rng(5)
+    lv = np.linspace(0.05, 1.0, 20)
+    P, Q = rng.integers(0, 30, (50, 20)), rng.integers(0, 30, (50, 20))
+    P[:, 3] = Q[:, 3] = 0  # an empty level in every draw
+    full = metrics.counts_statistics(lv, P, Q, smooth_sigma=0.1, coverages=(1.0, 0.5))
+    sub = metrics.counts_statistics(
+        lv, P.astype(float), Q.astype(float), smooth_sigma=0.1, coverages=(), statistics=("ece", "aurc")
+    )
+    assert "median_confidence" not in sub and "auroc" not in sub and "smooth_ece" not in sub
+    for k in ("n", "accuracy", "brier", "ece", "aurc", "high_conf_error_rate"):
+        np.testing.assert_array_equal(sub[k], full[k])
+
+
+def test_hugepage_switch_respects_the_environment(monkeypatch):
+    import numpy._core.multiarray as mu
+
+    calls = []
+    monkeypatch.setattr(mu, "_set_madvise_hugepage", lambda flag: calls.append(flag) or True)
+    monkeypatch.setenv("NUMPY_MADVISE_HUGEPAGE", "1")
+    report_command._no_hugepage_advice()
+    assert calls == []  # the user's setting stands
+    monkeypatch.delenv("NUMPY_MADVISE_HUGEPAGE")
+    report_command._no_hugepage_advice()
+    assert calls == [False]

@@ -26,7 +26,7 @@ References are given per function.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -1053,29 +1053,39 @@ _IMAGES = (-4, -2, 0, 2, 4)
 _KERNEL_REACH = 10.0
 
 
-def _image_distances(grid: np.ndarray, levels: np.ndarray) -> list[tuple[float, np.ndarray]]:
+def _image_distances(
+    grid: np.ndarray, levels: np.ndarray, reach: float = math.inf
+) -> list[tuple[float, np.ndarray | None]]:
     """Per image of the levels (x + j and -x + j, j in :data:`_IMAGES`): (distance of the image's
     span from the grid's span, squared distances grid x level).  Independent of sigma, so a
-    bandwidth search on one grid computes it once."""
+    bandwidth search on one grid computes it once; the squared distances of an image farther
+    than ``reach`` from the grid (which :func:`_kernel_from_distances` skips at any bandwidth
+    with ``_KERNEL_REACH * sigma <= reach``) are not computed (None)."""
     g_lo, g_hi = float(grid.min()), float(grid.max())
     l_lo, l_hi = float(levels.min()), float(levels.max())
-    out = []
+    out: list[tuple[float, np.ndarray | None]] = []
     for j in _IMAGES:
         for sign in (1.0, -1.0):
             p_lo, p_hi = (l_lo + j, l_hi + j) if sign > 0 else (j - l_hi, j - l_lo)
             gap = max(0.0, p_lo - g_hi, g_lo - p_hi)
+            if gap > reach:
+                out.append((gap, None))
+                continue
             d = grid[:, None] - (sign * levels[None, :] + j)
             out.append((gap, d * d))
     return out
 
 
-def _kernel_from_distances(dist: list[tuple[float, np.ndarray]], shape: tuple[int, int], sigma: float) -> np.ndarray:
+def _kernel_from_distances(
+    dist: list[tuple[float, np.ndarray | None]], shape: tuple[int, int], sigma: float
+) -> np.ndarray:
     out = np.zeros(shape)
     reach = _KERNEL_REACH * sigma
     scale = -0.5 / (sigma * sigma)
     for gap, d2 in dist:
         if gap > reach:
             continue
+        assert d2 is not None, "distances are computed for every image within reach"
         e = d2 * scale
         # weights below exp(-650) ~ 1e-282 are set to 0: left in, they and their products
         # are subnormal numbers, which the processor handles a hundred times slower
@@ -1096,7 +1106,9 @@ def _reflected_kernel(grid: np.ndarray, levels: np.ndarray, sigma: float) -> np.
     levels = np.asarray(levels, dtype=float)
     if not grid.size or not levels.size:
         return np.zeros((grid.size, levels.size))
-    return _kernel_from_distances(_image_distances(grid, levels), (grid.size, levels.size), float(sigma))
+    sigma = float(sigma)
+    dist = _image_distances(grid, levels, _KERNEL_REACH * sigma)
+    return _kernel_from_distances(dist, (grid.size, levels.size), sigma)
 
 
 def _smooth_grid(sigma: float) -> np.ndarray:
@@ -1143,15 +1155,16 @@ def smooth_ece_bandwidth(levels: Any, pos: Any, neg: Any, *, refine: int = 12) -
     lv = np.asarray(levels, float)
     p = np.asarray(pos, float)[None, :]
     t = p + np.asarray(neg, float)[None, :]
-    cache: dict[int, list] = {}  # grid size -> squared image distances (sigma-free)
+    cache: dict[int, tuple[float, list]] = {}  # grid size -> (reach, squared image distances within it)
 
     def at(sigma: float) -> float:
         grid = _smooth_grid(sigma)
         if not lv.size:
             return float(_smooth_ece_at(lv, p, t, sigma)[0])
-        if grid.size not in cache:
-            cache[grid.size] = _image_distances(grid, lv)
-        kern = _kernel_from_distances(cache[grid.size], (grid.size, lv.size), sigma)
+        reach = _KERNEL_REACH * sigma
+        if grid.size not in cache or cache[grid.size][0] < reach:
+            cache[grid.size] = (reach, _image_distances(grid, lv, reach))
+        kern = _kernel_from_distances(cache[grid.size][1], (grid.size, lv.size), sigma)
         return float(_smooth_ece_at(lv, p, t, sigma, kern)[0])
 
     hi, lo = 1.0, 0.0  # hi: sigma >= smECE(sigma); lo: sigma < smECE(sigma)
@@ -1299,6 +1312,7 @@ def counts_statistics(
     covered: str = "floor",
     smooth_sigma: float | None = None,
     smooth_kernel: np.ndarray | None = None,
+    statistics: Collection[str] | None = None,
 ) -> dict[str, np.ndarray]:
     """Every report statistic from per-level counts, batched over draws.
 
@@ -1332,6 +1346,10 @@ def counts_statistics(
     smooth_sigma : bandwidth for ``smooth_ece``
     smooth_kernel : optional precomputed kernel of ``smooth_sigma`` on the smooth-ECE grid
         (``_reflected_kernel(_smooth_grid(sigma), levels, sigma)``), reused across calls
+    statistics : optional collection of the keys to compute (default: all); ``n``, ``accuracy``,
+        ``mean_confidence``, ``citl``, ``brier`` and ``high_conf_n`` always come (they cost one pass),
+        the others only when named (bootstrap draws skip ``median_confidence`` and the risk–coverage
+        columns, which have no interval).  The values do not depend on the selection.
 
     Returns
     -------
@@ -1349,8 +1367,12 @@ def counts_statistics(
     (0.6666666666666666, 0.75)
     """
     lv = np.asarray(levels, dtype=float)
-    P = np.atleast_2d(np.asarray(pos)).astype(float)
-    Q = np.atleast_2d(np.asarray(neg)).astype(float)
+    P = np.atleast_2d(np.asarray(pos, dtype=float))  # no copy when already float (bootstrap draws)
+    Q = np.atleast_2d(np.asarray(neg, dtype=float))
+
+    def want(key: str) -> bool:
+        return statistics is None or key in statistics
+
     if P.shape != Q.shape or P.shape[-1] != lv.size:
         raise ValueError(f"counts_statistics: pos {P.shape}, neg {Q.shape} and levels {lv.shape} do not match")
     if lv.size and np.any(np.diff(lv) <= 0):
@@ -1374,14 +1396,17 @@ def counts_statistics(
         out["n"] = n
         out["accuracy"] = acc
         out["mean_confidence"] = mconf
-        mid = np.stack([(n - 1) // 2, n // 2], axis=1)  # (B, 2)
-        li = _count_at_or_below(cumT, mid).clip(0, K - 1)
-        out["median_confidence"] = lv[li].mean(axis=1)
+        if want("median_confidence"):
+            mid = np.stack([(n - 1) // 2, n // 2], axis=1)  # (B, 2)
+            li = _count_at_or_below(cumT, mid).clip(0, K - 1)
+            out["median_confidence"] = lv[li].mean(axis=1)
         out["citl"] = mconf - acc
         out["brier"] = (P @ (lv - 1.0) ** 2 + Q @ lv**2) / n
         # ECE: |sum over the bin of (c - y)| summed over bins, / n
-        resid = T * lv - P
-        if binning == "equal_width":
+        resid = T * lv - P if want("ece") else None
+        if resid is None:
+            pass
+        elif binning == "equal_width":
             onehot = np.zeros((K, n_bins))
             onehot[np.arange(K), _bin_index(lv, n_bins, edge)] = 1.0
             gap = resid @ onehot
@@ -1394,12 +1419,14 @@ def counts_statistics(
             b = _count_at_or_below(inner, probe, strict=edge != "upper")
             flat = (b + np.arange(B)[:, None] * n_bins).ravel()
             gap = np.bincount(flat, weights=resid.ravel(), minlength=B * n_bins).reshape(B, n_bins)
-        out["ece"] = np.abs(gap).sum(axis=1) / n
-        # AUROC (Mann-Whitney with ties): U = sum_k pos_k (neg strictly below + neg_k / 2)
-        u = np.einsum("bk,bk->b", P, cumQ - 0.5 * Q)
-        n1, n0 = n - nQ, nQ
-        den = n1 * n0
-        out["auroc"] = np.where(den > 0, u / np.where(den > 0, den, 1.0), np.nan)
+        if resid is not None:
+            out["ece"] = np.abs(gap).sum(axis=1) / n
+        if want("auroc"):
+            # AUROC (Mann-Whitney with ties): U = sum_k pos_k (neg strictly below + neg_k / 2)
+            u = np.einsum("bk,bk->b", P, cumQ - 0.5 * Q)
+            n1, n0 = n - nQ, nQ
+            den = n1 * n0
+            out["auroc"] = np.where(den > 0, u / np.where(den > 0, den, 1.0), np.nan)
         high = lv >= float(threshold) - EDGE_TOL
         hn = T[:, high].sum(axis=1)
         out["high_conf_n"] = hn
@@ -1408,7 +1435,6 @@ def counts_statistics(
         # strictly above it, t = T_k rows and e = Q_k errors in its tie group
         above = n[:, None] - cumT
         err_above = nQ[:, None] - cumQ
-        below_excl = cumT - T  # rows strictly below level k, non-decreasing in k
         rc, rmin, rmax = [], [], []
         n_int = n.astype(np.int64)
         # bootstrap draws share one n: skip the sort of np.unique then
@@ -1427,7 +1453,8 @@ def counts_statistics(
         )
         # the group holding the k-th most confident row: the highest level with rows at or above
         # it >= k, i.e. rows strictly below it <= n - k (one lookup for every coverage)
-        gs = (_count_at_or_below(below_excl, n[:, None] - ks) - 1).clip(0, K - 1) if len(coverages) else ks
+        # (cumT - T: rows strictly below level k, non-decreasing in k)
+        gs = (_count_at_or_below(cumT - T, n[:, None] - ks) - 1).clip(0, K - 1) if len(coverages) else ks
         r = np.arange(B)
         for j in range(len(coverages)):
             k, g = ks[:, j], gs[:, j]
@@ -1439,16 +1466,20 @@ def counts_statistics(
         out["risk_coverage"] = np.stack(rc, axis=1) if rc else np.empty((B, 0))
         out["risk_coverage_min"] = np.stack(rmin, axis=1) if rmin else np.empty((B, 0))
         out["risk_coverage_max"] = np.stack(rmax, axis=1) if rmax else np.empty((B, 0))
-        # AURC: per tie group (a - s r)(H(s + t) - H(s)) + e; H(s + t) at level k is H(s) at k - 1
-        rate = np.where(T > 0, Q / np.where(T > 0, T, 1), 0.0)
-        h_s = _harmonic(above)
-        h_st = np.empty_like(h_s)
-        if K:
-            h_st[:, 1:] = h_s[:, :-1]
-            h_st[:, 0] = _harmonic(n)
-        per_group = (err_above - above * rate) * (h_st - h_s) + Q
-        out["aurc"] = np.where(T > 0, per_group, 0.0).sum(axis=1) / n
-        if smooth_sigma is not None:
+        if want("aurc"):
+            # AURC: per tie group (a - s r)(H(s + t) - H(s)) + e; H(s + t) at level k is H(s) at k - 1.
+            # An empty level (T = 0, so Q = 0) has rate 0 / 1 and adds nothing (masked: the two harmonic
+            # numbers may come from different evaluations, table or series, and differ in the last bit)
+            nonempty = T > 0
+            rate = Q / np.where(nonempty, T, 1.0)
+            h_s = _harmonic(above)
+            h_st = np.empty_like(h_s)
+            if K:
+                h_st[:, 1:] = h_s[:, :-1]
+                h_st[:, 0] = _harmonic(n)
+            per_group = (err_above - above * rate) * (h_st - h_s) + Q
+            out["aurc"] = np.where(nonempty, per_group, 0.0).sum(axis=1) / n
+        if smooth_sigma is not None and want("smooth_ece"):
             out["smooth_ece"] = _smooth_ece_at(lv, P, T, float(smooth_sigma), smooth_kernel)
     return out
 

@@ -167,7 +167,13 @@ def _arrow_csv(path: Path, kind: str, gz: bool, want: Sequence[str]) -> RowFile 
     if len(set(header)) != len(header):
         return None
     present = [c for c in want if c in header]
-    strings = {c: pa.string() for c in present if c in ("model", "item_id", "group")}
+    # identifiers are text; the model column, with few distinct values, is dictionary-encoded while the
+    # file is parsed (in Arrow's threads), which saves a hashing pass over the rows later (identifiers)
+    strings = {
+        c: pa.dictionary(pa.int32(), pa.string()) if c == "model" else pa.string()
+        for c in present
+        if c in ("model", "item_id", "group")
+    }
     try:
         table = pcsv.read_csv(
             str(path),
@@ -283,6 +289,11 @@ class Columns:
             return f"{rf.path}: row {i - int(self.offsets[f])}"
         return f"{rf.path}: line {rf.line_of(i - int(self.offsets[f]))}"
 
+    def text_at(self, name: str, i: int) -> str | None:
+        """The value of column ``name`` at global row ``i`` as trimmed text (None when missing), for messages."""
+        v = self._arrow(name, text=True)[i].as_py()
+        return None if v is None else v.strip()
+
     def has(self, name: str) -> bool:
         return any(name in rf.data for rf in self.files)
 
@@ -322,11 +333,19 @@ class Columns:
 
         An empty or missing value is an error naming the file and line.
         """
+        import pyarrow as pa
         import pyarrow.compute as pc
 
-        # one hashing pass over the rows; trimming and the emptiness check then run on the distinct
-        # values only (values equal after trimming share a code)
-        enc = pc.dictionary_encode(self._arrow(name, text=True)).combine_chunks()
+        # one hashing pass over the rows (none when the reader already encoded the column); trimming and
+        # the emptiness check then run on the distinct values only (values equal after trimming share a code)
+        parts: list[Any] = [rf.data.get(name) for rf in self.files]
+        if all(isinstance(v, pa.ChunkedArray) and pa.types.is_dictionary(v.type) for v in parts):
+            enc = pa.chunked_array([ch for v in parts for ch in v.chunks], type=parts[0].type)
+            enc = enc.unify_dictionaries().combine_chunks()
+            if not isinstance(enc, pa.DictionaryArray):  # pragma: no cover - no rows at all
+                enc = pc.dictionary_encode(self._arrow(name, text=True)).combine_chunks()
+        else:
+            enc = pc.dictionary_encode(self._arrow(name, text=True)).combine_chunks()
         trimmed = pc.utf8_trim_whitespace(enc.dictionary).to_pylist()
         idx = enc.indices
         null_rows = idx.null_count > 0
@@ -339,7 +358,37 @@ class Columns:
             i = int(np.flatnonzero(bad)[0])
             raise ValueError(f"{self.where(i)}: field '{name}' is empty")
         names, inverse = np.unique(np.array(trimmed, dtype=object).astype(str), return_inverse=True)
-        return inverse.reshape(-1).astype(np.int64)[codes], names.astype(object)
+        inverse = inverse.reshape(-1).astype(np.int64)
+        if inverse.size == names.size and np.array_equal(inverse, np.arange(names.size)):
+            return codes, names.astype(object)  # the dictionary is already in name order (a sorted file)
+        return inverse[codes], names.astype(object)
+
+    def keys(self, name: str) -> np.ndarray:
+        """Non-negative int64 keys of an identifier column, equal exactly where :meth:`identifiers` gives
+        equal codes (the values are equal after trimming); the keys are neither dense nor in name order.
+
+        Identifiers that are all canonical decimal integers (digits only, no sign, no leading zero, no
+        space: what most benchmarks use for item ids) are their own keys: parsing them is an order of
+        magnitude cheaper than hashing the strings, and "7" and "07" (which parse alike but differ as
+        text) are not canonical, so they take the general path.  Otherwise the keys are the codes of
+        :meth:`identifiers`, which also reports an empty or missing value by file and line.
+
+        Example: ``columns_from([read_file("rows.csv", ["item_id"], ["item_id"])]).keys("item_id")``.
+        """
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        arr = self._arrow(name, text=True)
+        if arr.null_count == 0 and len(arr) and all(pa.types.is_string(ch.type) for ch in arr.chunks):
+            try:
+                value = pc.cast(arr, pa.int64())
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                value = None
+            if value is not None:
+                v = _numpy(value)
+                if v.min() >= 0 and _canonical_decimals(arr, v):
+                    return v
+        return self.identifiers(name)[0]
 
     def number(self, name: str) -> tuple[np.ndarray, np.ndarray]:
         """(values as float64 with NaN for missing, boolean mask of values written with '%')."""
@@ -390,6 +439,44 @@ class Columns:
         out = np.where(t, 1.0, 0.0)
         out[null] = np.nan
         return out
+
+
+#: Indexed by a digit count d = 1..19: the least and the greatest int64 with d decimal digits.
+_LEAST_WITH_DIGITS = np.array([0, 0] + [10**d for d in range(1, 19)], dtype=np.int64)
+_MOST_WITH_DIGITS = np.array([-1] + [10**d - 1 for d in range(1, 19)] + [np.iinfo(np.int64).max], dtype=np.int64)
+
+
+def _canonical_decimals(arr, v: np.ndarray) -> bool:
+    """Whether every string of ``arr`` (a null-free Arrow string array) is the canonical decimal form of
+    ``v`` (its values as Arrow parsed them, all >= 0).
+
+    Arrow's parser also takes a "-", a "0x" hex prefix and leading zeros, so a string is canonical when
+    it is exactly as long as v has decimal digits and starts with "0" only if it is "0" (which rules out
+    hex: "0xFFFFF" has the 7 digits of 1048575).  Lengths and first bytes are read from the Arrow
+    buffers, chunk by chunk.
+    """
+    import pyarrow as pa
+
+    at = 0
+    for ch in arr.chunks if isinstance(arr, pa.ChunkedArray) else [arr]:
+        m = len(ch)
+        if not m:
+            continue
+        _, off_buf, data_buf = ch.buffers()
+        offs = np.frombuffer(off_buf, dtype=np.int32, count=m + 1, offset=ch.offset * 4)
+        length = np.diff(offs)
+        data = np.frombuffer(data_buf, dtype=np.uint8)
+        if length.min() < 1:
+            return False
+        if length.max() > 19:  # more characters than any int64 has digits: leading zeros
+            return False
+        w = v[at : at + m]
+        if not ((w >= _LEAST_WITH_DIGITS[length]) & (w <= _MOST_WITH_DIGITS[length])).all():
+            return False  # not as many decimal digits as characters
+        if ((data[offs[:-1]] == ord("0")) & (length > 1)).any():
+            return False
+        at += m
+    return True
 
 
 _NUMPY_TYPES = {

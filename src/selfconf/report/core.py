@@ -211,12 +211,16 @@ class Rows:
 
 def _rows_from_columns(cols, *, confidence_scale: str, by: str | None, inputs: list[str]) -> Rows:
     model, models = cols.identifiers("model")
-    item, _ = cols.identifiers("item_id")
-    key = model * (int(item.max()) + 1 if item.size else 1) + item
+    item = cols.keys("item_id")
+    span = int(item.max()) + 1 if item.size else 1
+    if span * max(1, models.size) >= 1 << 62:  # sparse integer ids: dense codes keep model x item in range
+        item, _ = cols.identifiers("item_id")
+        span = int(item.max()) + 1 if item.size else 1
+    key = model * span + item
     dup = validate.first_duplicate(key)
     if dup is not None:
         i, j = dup
-        item_name = cols.identifiers("item_id")[1][item[i]]
+        item_name = cols.text_at("item_id", i)
         raise ValueError(
             f"{cols.where(i)}: duplicate row for model {models[model[i]]!r}, item_id {item_name!r} "
             f"(first at {cols.where(j)})"
@@ -311,7 +315,9 @@ def _cell_counts(
     unit: np.ndarray, code: np.ndarray, y: np.ndarray, n_units: int, k: int
 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Per unit: (level indices used, pos counts, neg counts)."""
-    cells = (unit * k + code) * 2 + y
+    cells = unit * (2 * k)  # (unit * k + code) * 2 + y, in one array (10M rows: each temporary costs)
+    cells += 2 * code
+    cells += y
     if n_units * k * 2 <= 50_000_000:
         c = np.bincount(cells, minlength=n_units * k * 2).reshape(n_units, k, 2)
         out = []
@@ -374,15 +380,21 @@ def _unit_stats(
         if not rows_drawn.all():  # a Poisson draw without rows (probability exp(-n)) defines no statistic
             P, Q = P[rows_drawn > 0], Q[rows_drawn > 0]
         first = point is None
-        if first:
-            P, Q = np.vstack([pos[None, :], P]), np.vstack([neg[None, :], Q])
-        # risk at the coverages has no interval: the draws skip it (a third of the statistics' time)
-        st = metrics.counts_statistics(lv, P, Q, smooth_sigma=sigma, smooth_kernel=kern, **opts, coverages=())
+        # one contiguous float copy of each draw's counts (the observed counts in row 0 of the first
+        # batch), which every statistic below then reads without converting again
+        P, Q = _as_float_rows(P, pos if first else None), _as_float_rows(Q, neg if first else None)
+        # the median and risk at the coverages have no interval: the draws skip them (a third of the
+        # statistics' time)
+        st = metrics.counts_statistics(
+            lv, P, Q, smooth_sigma=sigma, smooth_kernel=kern, **opts, coverages=(), statistics=CI_METRICS
+        )
         if first:
             point = {k: v[:1] for k, v in st.items()}
             # row-wise arithmetic only (no products), so the same values as in a batch with the draws
             risk = metrics.counts_statistics(lv, pos[None, :], neg[None, :], **opts, coverages=COVERAGES)
-            point.update({k: risk[k] for k in ("risk_coverage", "risk_coverage_min", "risk_coverage_max")})
+            point.update(
+                {k: risk[k] for k in ("median_confidence", "risk_coverage", "risk_coverage_min", "risk_coverage_max")}
+            )
             st = {k: v[1:] for k, v in st.items()}
             P, Q = P[1:], Q[1:]
         for m in CI_METRICS:
@@ -431,6 +443,17 @@ def _unit_stats(
         "density": [_f(x) for x in sm["density"]],
     }
     return r
+
+
+def _as_float_rows(draws: np.ndarray, observed: np.ndarray | None) -> np.ndarray:
+    """``draws`` (b, K) as a new C-contiguous float array, with ``observed`` (K,) as an extra first row if given."""
+    b, k = draws.shape
+    first = 0 if observed is None else 1
+    out = np.empty((b + first, k))
+    if first:
+        out[0] = observed
+    out[first:] = draws
+    return out
 
 
 def _workers(n_tasks: int) -> int:
