@@ -1,8 +1,9 @@
 """Layout of the built book in headless Chromium at a phone width (390 px) and a desktop width (1400 px).
 
-At both widths: no page scrolls sideways, no chart is wider than its container, and no table is wider than
-its own scrolling box's container.  Also: the announcement banner's text meets WCAG AA contrast (4.5:1), and
-each page shows one search control.  Uses the same local server and network block as ``test_browser.py``.
+At both widths: no page scrolls sideways, no chart is wider than its container, no table is wider than
+its own scrolling box's container, and every table caption wraps inside the visible part of that box.
+Also: the announcement banner's text meets WCAG AA contrast (4.5:1), and each page shows one search
+control.  Uses the same local server and network block as ``test_browser.py``.
 """
 
 from __future__ import annotations
@@ -39,12 +40,24 @@ JS_LAYOUT = """() => {
         (el.className && el.className.baseVal === undefined ? el.className : '') );
     }
   }
+  // a table caption must be readable without scrolling: inside the visible part of its scrolling box
+  const captions = [];
+  let nCaptions = 0;
+  for (const c of document.querySelectorAll('main table caption')) {
+    nCaptions += 1;
+    let p = c.parentElement;
+    while (p && p !== document.body && !['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) p = p.parentElement;
+    const box = (p && p !== document.body ? p : document.querySelector('main')).getBoundingClientRect();
+    const r = c.getBoundingClientRect();
+    if (r.right > box.right + 1 || r.left < box.left - 1)
+      captions.push(Math.round(r.width) + ' px > ' + Math.round(box.width) + ' px: ' + c.textContent.slice(0, 50));
+  }
   const visibleSearch = Array.from(
       document.querySelectorAll('.search-button-field, .search-button, #searchbox, input[type=search]'))
       .filter(e => { const r = e.getBoundingClientRect();
         return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; }).length;
   return {scrollWidth: doc.scrollWidth, innerWidth: window.innerWidth, wide, overflowing: overflowing.slice(0, 5),
-          visibleSearch};
+          visibleSearch, captions, nCaptions};
 }"""
 
 JS_CONTRAST = """() => {
@@ -127,6 +140,14 @@ def test_no_chart_wider_than_its_container(layout, width):
     assert n > 10
     bad = [f"  {rel}: {c}" for (w, rel), r in sorted(rec.items()) if w == width for c in r["wide"]]
     assert not bad, f"charts wider than their container at {width} px:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_table_captions_wrap_inside_their_scrolling_box(layout, width):
+    rec, _ = layout
+    assert sum(r["nCaptions"] for (w, _), r in rec.items() if w == width) > 50  # the numbered tables are there
+    bad = [f"  {rel}: {c}" for (w, rel), r in sorted(rec.items()) if w == width for c in r["captions"]]
+    assert not bad, f"captions running past the visible part of their table's box at {width} px:\n" + "\n".join(bad)
 
 
 def test_one_search_control_per_page(layout):
