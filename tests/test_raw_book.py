@@ -80,9 +80,27 @@ def raw_builds(built_book, root, tmp_path_factory):
     return out
 
 
+#: A line a notebook kernel (ipykernel 7.4) sometimes writes to its stderr, which the build inherits, while it
+#: tears its sockets down after the notebook has run: its tornado logger reports an exception raised in a
+#: ZMQStream callback.  The results are received and saved by then, and what this file checks of them (every
+#: cell executed, every claim equal) does not rest on the log; so this line alone is not a build error.  It was
+#: seen twice in fresh-clone test runs (2026-12-01), each time the only ERROR line of the build.
+KERNEL_TEARDOWN = "ERROR:tornado.general:Uncaught exception in ZMQStream callback"
+
+
+def _errors(log: str) -> list[str]:
+    """The log's ERROR lines, but for the kernel teardown line above."""
+    return [ln for ln in log.splitlines() if "ERROR" in ln and ln.strip() != KERNEL_TEARDOWN]
+
+
+def test_error_filter_keeps_every_other_error():
+    log = f"ok\n{KERNEL_TEARDOWN}\nERROR: a cell failed\n[IPKernelApp] ERROR | x\n"
+    assert _errors(log) == ["ERROR: a cell failed", "[IPKernelApp] ERROR | x"]
+
+
 def test_full_raw_package_gives_the_reconstruction_build_numbers(raw_builds, root):
     project, log = raw_builds["full"]
-    assert not [ln for ln in log.splitlines() if "ERROR" in ln]
+    assert not _errors(log)
     assert not re.search(r"WARNING|warning:", log), "the HTML build must be warning-free"
     names = sorted(p.stem for p in (root / "book").glob("*.ipynb"))
     assert names and sorted(p.stem for p in (project / "book").glob("*.ipynb")) == names
@@ -105,7 +123,7 @@ def test_full_raw_package_gives_the_reconstruction_build_numbers(raw_builds, roo
 
 def test_collection_alone_labels_each_page_by_family(raw_builds):
     project, log = raw_builds["partial"]
-    assert not [ln for ln in log.splitlines() if "ERROR" in ln]
+    assert not _errors(log)
     html = project / "_build" / "html" / "book"
     expect = {
         "04_result1": {"collection": "original"},
