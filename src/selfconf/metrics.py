@@ -1403,23 +1403,21 @@ def counts_statistics(
         out["citl"] = mconf - acc
         out["brier"] = (P @ (lv - 1.0) ** 2 + Q @ lv**2) / n
         # ECE: |sum over the bin of (c - y)| summed over bins, / n
-        resid = T * lv - P if want("ece") else None
-        if resid is None:
-            pass
-        elif binning == "equal_width":
-            onehot = np.zeros((K, n_bins))
-            onehot[np.arange(K), _bin_index(lv, n_bins, edge)] = 1.0
-            gap = resid @ onehot
-        else:
-            posn = (np.arange(1, n_bins)[None, :] * n[:, None]) // n_bins  # (B, n_bins-1)
-            inner_idx = _count_at_or_below(cumT, posn).clip(0, K - 1)
-            inner = lv[inner_idx]  # (B, n_bins-1), non-decreasing
-            # bin of level k = number of inner edges at or below it (upper) / strictly below (lower)
-            probe = np.broadcast_to((lv + EDGE_TOL) if edge == "upper" else (lv - EDGE_TOL), (B, K))
-            b = _count_at_or_below(inner, probe, strict=edge != "upper")
-            flat = (b + np.arange(B)[:, None] * n_bins).ravel()
-            gap = np.bincount(flat, weights=resid.ravel(), minlength=B * n_bins).reshape(B, n_bins)
-        if resid is not None:
+        if want("ece"):
+            resid = T * lv - P
+            if binning == "equal_width":
+                onehot = np.zeros((K, n_bins))
+                onehot[np.arange(K), _bin_index(lv, n_bins, edge)] = 1.0
+                gap = resid @ onehot
+            else:
+                posn = (np.arange(1, n_bins)[None, :] * n[:, None]) // n_bins  # (B, n_bins-1)
+                inner_idx = _count_at_or_below(cumT, posn).clip(0, K - 1)
+                inner = lv[inner_idx]  # (B, n_bins-1), non-decreasing
+                # bin of level k = number of inner edges at or below it (upper) / strictly below (lower)
+                probe = np.broadcast_to((lv + EDGE_TOL) if edge == "upper" else (lv - EDGE_TOL), (B, K))
+                b = _count_at_or_below(inner, probe, strict=edge != "upper")
+                flat = (b + np.arange(B)[:, None] * n_bins).ravel()
+                gap = np.bincount(flat, weights=resid.ravel(), minlength=B * n_bins).reshape(B, n_bins)
             out["ece"] = np.abs(gap).sum(axis=1) / n
         if want("auroc"):
             # AUROC (Mann-Whitney with ties): U = sum_k pos_k (neg strictly below + neg_k / 2)

@@ -342,8 +342,6 @@ class Columns:
         if all(isinstance(v, pa.ChunkedArray) and pa.types.is_dictionary(v.type) for v in parts):
             enc = pa.chunked_array([ch for v in parts for ch in v.chunks], type=parts[0].type)
             enc = enc.unify_dictionaries().combine_chunks()
-            if not isinstance(enc, pa.DictionaryArray):  # pragma: no cover - no rows at all
-                enc = pc.dictionary_encode(self._arrow(name, text=True)).combine_chunks()
         else:
             enc = pc.dictionary_encode(self._arrow(name, text=True)).combine_chunks()
         trimmed = pc.utf8_trim_whitespace(enc.dictionary).to_pylist()
