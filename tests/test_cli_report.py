@@ -178,7 +178,7 @@ def test_all_rows_excluded_is_an_error_not_an_empty_table(tmp_path, capsys):
 def test_a_model_with_every_row_excluded_still_appears(tmp_path, capsys):
     p = tmp_path / "rows.csv"
     p.write_text("model,item_id,confidence,correct\na,1,50,1\na,2,60,0\nz,1,,1\n")
-    doc = run_json(capsys, str(p), "--n-boot", "50")
+    doc = run_json(capsys, str(p), "--n-boot", "100")
     z = doc["models"][1]
     assert z["model"] == "z" and z["n"] == 0 and z["accuracy"] is None
     assert doc["excluded"]["missing_confidence"] == {"z": 1}

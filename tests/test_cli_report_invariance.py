@@ -96,13 +96,13 @@ def test_permuted_stub_pipeline_output_gives_identical_json(stub, questions_csv,
 )
 def test_auto_scale(tmp_path, capsys, values, scale):
     p = write_csv(tmp_path / "r.csv", [("m", i, v, i % 2) for i, v in enumerate(values)])
-    doc = run_json(capsys, str(p), "--n-boot", "20")
+    doc = run_json(capsys, str(p), "--n-boot", "100")
     assert doc["confidence_scale"] == scale and "auto-detected" in doc["confidence_scale_reason"]
 
 
 def test_unit_file_under_auto_reports_unit_means(tmp_path, capsys):
     p = write_csv(tmp_path / "r.csv", [("m", i, 0.9, 1) for i in range(10)])
-    doc = run_json(capsys, str(p), "--n-boot", "20")
+    doc = run_json(capsys, str(p), "--n-boot", "100")
     assert doc["models"][0]["mean_confidence"] == pytest.approx(0.9)
 
 
@@ -159,7 +159,7 @@ def test_bom_crlf_and_gzip_read_like_plain_utf8(tmp_path, capsys):
             ).encode()
         )
     )
-    docs = [run_json(capsys, str(p), "--n-boot", "50")["models"] for p in (plain, bom, gz, jl)]
+    docs = [run_json(capsys, str(p), "--n-boot", "100")["models"] for p in (plain, bom, gz, jl)]
     assert docs[0] == docs[1] == docs[2] == docs[3]
 
 
@@ -206,7 +206,7 @@ def test_ungraded_share_above_5_percent_warns_in_every_output(tmp_path, capsys):
     write_csv(
         p2, [("m", 300 + i, "", 0, 1) for i in range(3)], ("model", "item_id", "confidence", "correct", "refusal")
     )
-    doc = run_json(capsys, str(p), str(p2), "--n-boot", "50", "--html", str(tmp_path / "r.html"))
+    doc = run_json(capsys, str(p), str(p2), "--n-boot", "100", "--html", str(tmp_path / "r.html"))
     m = next(x for x in doc["models"] if x["model"] == "m")
     assert m["accuracy"] == 1.0 and m["n"] == 60
     assert m["excluded"] == {"missing_confidence": 2, "missing_correct": 40, "refusal_without_confidence": 3}
@@ -215,7 +215,7 @@ def test_ungraded_share_above_5_percent_warns_in_every_output(tmp_path, capsys):
     assert any(w.startswith("m: ") for w in doc["warnings"])
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert 'class="warn" data-excluded-warning=' in html
-    assert cli.main(["report", str(p), str(p2), "--n-boot", "50"]) == 0
+    assert cli.main(["report", str(p), str(p2), "--n-boot", "100"]) == 0
     assert "WARNING m:" in capsys.readouterr().out
 
 
@@ -373,7 +373,7 @@ def test_by_column_and_ece_options(tmp_path, capsys):
         capsys,
         str(p),
         "--n-boot",
-        "50",
+        "100",
         "--by",
         "subject",
         "--ece-edge",
@@ -434,8 +434,12 @@ def test_from_frame_signature_and_defaults():
         "ece_binning": "equal_width",
         "ece_edge": "upper",
         "resampling": "rows",
+        "ece_snap": True,
+        "high_confidence": 0.8,
+        "coverages": (1.0, 0.8, 0.6, 0.4, 0.2),
     }
-    with pytest.raises(ValueError, match=r"frame: row 1: field 'confidence' must be a number"):
+    # 1-based, like the line numbers of files: the second row is row 2
+    with pytest.raises(ValueError, match=r"frame: row 2: field 'confidence' must be a number, got 'x'"):
         from_frame(
             pd.DataFrame({"model": ["a", "a"], "item_id": [1, 2], "confidence": ["0.5", "x"], "correct": [1, 0]})
         )

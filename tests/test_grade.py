@@ -74,6 +74,30 @@ def test_stage1_outcomes():
     assert grade_stage1("unknown", "Unknown")["correct"] == 1
 
 
+@pytest.mark.parametrize(
+    "answer,gold,expect",
+    [
+        ("B", "C", (0, "choice_mismatch")),
+        ("(b)", "C", (0, "choice_mismatch")),
+        ("The answer is B.", "C", (0, "choice_mismatch")),
+        ("c", "C", (1, "normalised_match")),
+        ("Paris", "C", (None, "unresolved")),  # not a letter: left to the LLM stage
+        ("B", "Paris", (None, "unresolved")),
+    ],
+)
+def test_stage1_single_letter_against_a_different_letter_is_wrong(answer, gold, expect):
+    g = grade_stage1(answer, gold)
+    assert (g["correct"], g["graded_by"]) == expect
+
+
+def test_grade_help_documents_choice_mismatch(capsys):
+    from selfconf import cli
+
+    with pytest.raises(SystemExit):
+        cli.main(["grade", "--help"])
+    assert "graded_by=choice_mismatch" in capsys.readouterr().out
+
+
 def test_grade_rows_requires_gold():
     with pytest.raises(ValueError, match="f.jsonl: row 2: no 'gold'"):
         grade_rows([{"answer": "a", "gold": "a"}, {"answer": "b"}], source="f.jsonl")

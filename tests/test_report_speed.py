@@ -104,7 +104,7 @@ def test_json_report_does_not_import_pandas(tmp_path):
     code = (
         "import sys, io, contextlib\nfrom selfconf.cli.commands import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        f"    rc = main(['report', {str(path)!r}, '--json', '--n-boot', '20'])\n"
+        f"    rc = main(['report', {str(path)!r}, '--json', '--n-boot', '100'])\n"
         "print(rc, 'pandas' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()

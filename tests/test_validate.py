@@ -133,7 +133,7 @@ def _reference_scale(raw, percent_sign, scale, where):
     present = ~np.isnan(raw)
     if not np.isfinite(raw[present]).all():
         i = int(np.flatnonzero(present & ~np.isfinite(raw))[0])
-        raise ValueError(f"{where(i)}: field 'confidence' must be finite, got {raw[i]!r}")
+        raise ValueError(f"{where(i)}: field 'confidence' must be finite, got {float(raw[i])}")
     neg = present & (raw < 0)
     if neg.any():
         i = int(np.flatnonzero(neg)[0])

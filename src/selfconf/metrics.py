@@ -524,13 +524,18 @@ def _check_edge(edge: str) -> str:
     return edge
 
 
-def _bin_index(c: np.ndarray, n_bins: int, edge: str = "upper") -> np.ndarray:
+def _bin_index(c: np.ndarray, n_bins: int, edge: str = "upper", snap: bool = True) -> np.ndarray:
     """Equal-width bin of each confidence.
 
     ``edge="upper"``: floor(c * B + EDGE_TOL), a value on an interior edge goes to the bin that
     starts there; ``edge="lower"``: ceil(c * B - EDGE_TOL) - 1, it goes to the bin that ends there.
-    0.0 is always in the first bin and 1.0 in the last.
+    0.0 is always in the first bin and 1.0 in the last.  ``snap=False``: no tolerance; the value is
+    compared with the edges ``numpy.linspace(0, 1, B + 1)`` as stored, by ``searchsorted`` (side
+    ``"left"`` for ``lower``: scikit-learn's ``calibration_curve`` exactly; ``"right"`` for ``upper``).
     """
+    if not snap:
+        inner = np.linspace(0.0, 1.0, n_bins + 1)[1:-1]
+        return np.searchsorted(inner, c, side="left" if edge == "lower" else "right").astype(np.intp)
     if edge == "upper":
         idx = np.floor(c * n_bins + EDGE_TOL).astype(np.intp)
     else:
@@ -561,6 +566,7 @@ def reliability_bins(
     *,
     edge: str = "upper",
     binning: str = "equal_width",
+    snap: bool = True,
 ) -> dict[str, np.ndarray]:
     """Per-bin summary for a reliability diagram.
 
@@ -574,7 +580,11 @@ def reliability_bins(
       that *ends* there (0.8 -> (0.7, 0.8]); the bin of c is ``max(ceil(c * B - 1e-9) - 1, 0)``.
 
     0.0 is in the first bin and 1.0 in the last under both rules.  The 1e-9
-    (:data:`EDGE_TOL`) absorbs binary rounding so that e.g. ``0.7 + 0.1`` is treated as 0.8.
+    (:data:`EDGE_TOL`) absorbs binary rounding so that e.g. ``0.7 + 0.1`` is treated as 0.8
+    (*snapping*).  ``snap=False`` turns it off: the stored value is compared with the edges
+    ``numpy.linspace(0, 1, B + 1)`` (equal width) or the stored edge values (equal mass), so
+    ``0.5000000000000001`` lies above 0.5; with ``edge="lower"`` the equal-width bins are then exactly
+    those of scikit-learn's ``calibration_curve(strategy="uniform")``.
 
     ``binning="equal_mass"``: the interior edges are the confidences at sorted positions
     floor(b n / B), b = 1, ..., B-1 (duplicates dropped), so each bin holds about n / B rows;
@@ -615,6 +625,8 @@ def reliability_bins(
     [0, 0, 0, 0, 0, 0, 0, 0, 2, 1]
     >>> reliability_bins([0.8, 0.8, 1.0], [1, 0, 1], edge="lower")["n"].tolist()
     [0, 0, 0, 0, 0, 0, 0, 2, 0, 1]
+    >>> reliability_bins([0.5000000000000001], [1], edge="lower", snap=False)["n"].tolist()  # above 0.5
+    [0, 0, 0, 0, 0, 1, 0, 0, 0, 0]
     """
     n_bins = _check_n_bins(n_bins)
     _check_edge(edge)
@@ -622,13 +634,14 @@ def reliability_bins(
         raise ValueError(f"binning must be one of {BINNINGS}, got {binning!r}")
     c, y = _conf_and_correct(confidence, correct)
     if binning == "equal_width":
-        b = _bin_index(c, n_bins, edge)
+        b = _bin_index(c, n_bins, edge, snap)
         edges = np.arange(n_bins + 1) / n_bins
     else:
         inner = _equal_mass_edges(c, n_bins)
         side: Literal["left", "right"] = "right" if edge == "upper" else "left"
         # upper: a value equal to an edge goes above it; the EDGE_TOL guard as for equal width
-        shifted = c + EDGE_TOL if edge == "upper" else c - EDGE_TOL
+        tol = EDGE_TOL if snap else 0.0
+        shifted = c + tol if edge == "upper" else c - tol
         b = np.searchsorted(inner, shifted, side=side).astype(np.intp)
         edges = np.concatenate([[0.0], inner, [1.0]])
         n_bins = edges.size - 1
@@ -655,6 +668,7 @@ def ece(
     *,
     edge: str = "upper",
     binning: str = "equal_width",
+    snap: bool = True,
 ) -> float:
     """Expected calibration error over confidence bins.
 
@@ -662,7 +676,8 @@ def ece(
     occupied bins b, using the bins of :func:`reliability_bins` (default: ten equal-width
     bins [0, 0.1), [0.1, 0.2), ..., [0.9, 1.0]; ``edge="upper"`` puts a value on an interior
     edge into the upper bin, ``edge="lower"``, scikit-learn's and Guo et al.'s rule, into the
-    lower one; ``binning="equal_mass"`` uses bins of about n / B rows each).  By the triangle
+    lower one; ``binning="equal_mass"`` uses bins of about n / B rows each; ``snap=False`` compares
+    the stored values with the edges without the 1e-9 tolerance, see :func:`reliability_bins`).  By the triangle
     inequality ECE >= |CITL|, with equality iff every occupied bin's gap has the same sign.
 
     Parameters
@@ -692,7 +707,7 @@ def ece(
     >>> round(ece([0.9, 0.9, 1.0], [1, 1, 0], edge="lower"), 4)  # 0.9 now shares no bin with 1.0
     0.4
     """
-    rb = reliability_bins(confidence, correct, n_bins, edge=edge, binning=binning)
+    rb = reliability_bins(confidence, correct, n_bins, edge=edge, binning=binning, snap=snap)
     occ = rb["n"] > 0
     total = rb["n"].sum()
     return float(np.sum(rb["n"][occ] / total * np.abs(rb["gap"][occ])))
@@ -1313,6 +1328,7 @@ def counts_statistics(
     smooth_sigma: float | None = None,
     smooth_kernel: np.ndarray | None = None,
     statistics: Collection[str] | None = None,
+    snap: bool = True,
 ) -> dict[str, np.ndarray]:
     """Every report statistic from per-level counts, batched over draws.
 
@@ -1340,7 +1356,7 @@ def counts_statistics(
     ----------
     levels : array (K,), ascending distinct 0–1 confidences
     pos, neg : arrays (K,) or (B, K) of counts (bootstrap draws on the first axis)
-    n_bins, binning, edge : ECE options (see :func:`reliability_bins`)
+    n_bins, binning, edge, snap : ECE options (see :func:`reliability_bins`)
     threshold : high-confidence cut-off (0–1)
     coverages, covered : risk–coverage cuts (see :func:`risk_coverage_table`)
     smooth_sigma : bandwidth for ``smooth_ece``
@@ -1407,14 +1423,15 @@ def counts_statistics(
             resid = T * lv - P
             if binning == "equal_width":
                 onehot = np.zeros((K, n_bins))
-                onehot[np.arange(K), _bin_index(lv, n_bins, edge)] = 1.0
+                onehot[np.arange(K), _bin_index(lv, n_bins, edge, snap)] = 1.0
                 gap = resid @ onehot
             else:
                 posn = (np.arange(1, n_bins)[None, :] * n[:, None]) // n_bins  # (B, n_bins-1)
                 inner_idx = _count_at_or_below(cumT, posn).clip(0, K - 1)
                 inner = lv[inner_idx]  # (B, n_bins-1), non-decreasing
                 # bin of level k = number of inner edges at or below it (upper) / strictly below (lower)
-                probe = np.broadcast_to((lv + EDGE_TOL) if edge == "upper" else (lv - EDGE_TOL), (B, K))
+                tol = EDGE_TOL if snap else 0.0
+                probe = np.broadcast_to((lv + tol) if edge == "upper" else (lv - tol), (B, K))
                 b = _count_at_or_below(inner, probe, strict=edge != "upper")
                 flat = (b + np.arange(B)[:, None] * n_bins).ravel()
                 gap = np.bincount(flat, weights=resid.ravel(), minlength=B * n_bins).reshape(B, n_bins)

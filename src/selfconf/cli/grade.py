@@ -13,7 +13,10 @@ Stage 1 (deterministic, :func:`grade_stage1`)
        incorrect with ``refusal = 1``, ``graded_by = "refusal"``.
     4. Both normalised strings are plain numbers and differ: incorrect,
        ``graded_by = "numeric_mismatch"``.
-    5. Anything else is ``unresolved``.
+    5. Both are a single letter A–Z (a multiple-choice option, after normalisation and after removing
+       an "the answer is" style preamble from the answer) and differ: incorrect,
+       ``graded_by = "choice_mismatch"``.
+    6. Anything else is ``unresolved``.
 
 Stage 2 (optional, :func:`grade_stage2`)
     Each unresolved row is sent to an LLM through :class:`selfconf.cli.collect.ChatClient` with a
@@ -84,6 +87,11 @@ def _is_number(s: str) -> bool:
     return re.fullmatch(r"-?\d+(?:\.\d+)?", s) is not None
 
 
+def _is_letter(s: str) -> bool:
+    """A normalised multiple-choice option: exactly one letter a-z."""
+    return re.fullmatch(r"[a-z]", s) is not None
+
+
 def grade_stage1(answer: Any, gold: Any, raw: Any = None) -> dict[str, Any]:
     """Deterministic grade of one answer: ``{"correct", "refusal", "graded_by"}``.
 
@@ -94,6 +102,8 @@ def grade_stage1(answer: Any, gold: Any, raw: Any = None) -> dict[str, Any]:
     1
     >>> grade_stage1(None, "Paris", raw="I'm sorry, I cannot determine that.")["graded_by"]
     'refusal_prose'
+    >>> grade_stage1("B", "C")
+    {'correct': 0, 'refusal': 0, 'graded_by': 'choice_mismatch'}
     """
     if answer is None or (isinstance(answer, str) and not answer.strip() and raw):
         if raw is not None and str(raw).strip() and is_refusal(raw):
@@ -107,6 +117,8 @@ def grade_stage1(answer: Any, gold: Any, raw: Any = None) -> dict[str, Any]:
         return {"correct": 0, "refusal": 1, "graded_by": "refusal"}
     if _is_number(a) and _is_number(g) and float(a) != float(g):
         return {"correct": 0, "refusal": 0, "graded_by": "numeric_mismatch"}
+    if _is_letter(g) and (_is_letter(a) or _is_letter(normalize(strip_preamble(answer)))):
+        return {"correct": 0, "refusal": 0, "graded_by": "choice_mismatch"}
     return {"correct": None, "refusal": 0, "graded_by": "unresolved"}
 
 
@@ -245,7 +257,10 @@ def _help_epilog() -> str:
     return (
         f"{norm}\n\nrefusal lexicon (regular expressions searched in the normalised answer; the last one in the raw "
         f"answer):\n{lex}\n\nA reply with no parseable answer whose raw text matches the lexicon is a refusal "
-        "(graded_by=refusal_prose).\nRe-running with an existing --out reuses its LLM verdicts for unchanged rows.\n"
+        "(graded_by=refusal_prose).\n"
+        "A single-letter answer (A-Z, after normalisation and preamble removal) against a different single-letter "
+        "gold is wrong (graded_by=choice_mismatch);\na longer answer against a letter gold stays unresolved.\n"
+        "Re-running with an existing --out reuses its LLM verdicts for unchanged rows.\n"
         "Exit status 3 when every grader call failed. The input must have answer and gold columns.\n"
         "The output keeps every input row; counts per graded_by value are printed to stderr."
     )
@@ -262,7 +277,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             "Add correct (1/0/empty), refusal (1/0) and graded_by to each row of a `selfconf collect` file. "
             "Stage 1 is deterministic: normalised string equality with gold (case, accents, punctuation, "
             "articles, whitespace, thousands separators, number words are normalised), a refusal lexicon, and "
-            "a numeric-mismatch rule. Rows still unresolved are left ungraded unless --llm-base-url is given, "
+            "a numeric-mismatch rule and a choice-mismatch rule (a single letter A-Z against a different single-letter "
+            "gold is wrong). Rows still unresolved are left ungraded unless --llm-base-url is given, "
             "in which case an LLM is asked only whether the answer is equivalent to gold."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,

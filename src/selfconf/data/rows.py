@@ -286,7 +286,7 @@ class Columns:
         f = int(np.searchsorted(self.offsets, i, side="right") - 1)
         rf = self.files[f]
         if rf.kind == "frame":
-            return f"{rf.path}: row {i - int(self.offsets[f])}"
+            return f"{rf.path}: row {i - int(self.offsets[f]) + 1}"  # 1-based, like the file lines
         return f"{rf.path}: line {rf.line_of(i - int(self.offsets[f]))}"
 
     def text_at(self, name: str, i: int) -> str | None:
@@ -425,7 +425,8 @@ class Columns:
         arr = self._arrow(name)
         if arr.type == pa.float64():
             v = _numpy(pc.fill_null(arr, np.nan)) if arr.null_count else _numpy(arr)
-            validate.check_binary(~np.isnan(v) & (v != 0) & (v != 1), self.where, name, lambda i: arr[i].as_py())
+            # the message quotes the value as typed ('2', not 2.0): the column's text, not its parsed float
+            validate.check_binary(~np.isnan(v) & (v != 0) & (v != 1), self.where, name, lambda i: self.text_at(name, i))
             return v
         low = pc.utf8_lower(pc.utf8_trim_whitespace(arr))
         null = pc.fill_null(

@@ -289,7 +289,7 @@ def resolve_scale(
     values = raw if present.all() else raw[present]  # (no copy in the usual case: nothing missing)
     if not np.isfinite(values).all():
         i = int(np.flatnonzero(present & ~np.isfinite(raw))[0])
-        raise ValueError(f"{where(i)}: field 'confidence' must be finite, got {raw[i]!r}")
+        raise ValueError(f"{where(i)}: field 'confidence' must be finite, got {float(raw[i])}")
     lowest = float(values.min()) if values.size else 0.0
     highest = float(values.max()) if values.size else 0.0
     if lowest < 0:

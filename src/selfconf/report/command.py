@@ -11,7 +11,17 @@ import json
 import sys
 
 from selfconf.data.validate import SCALES
-from selfconf.report.core import RESAMPLING, compute_records, format_table, load_rows, report_json
+from selfconf.report import core
+from selfconf.report.core import (
+    MIN_N_BOOT,
+    RESAMPLING,
+    compute_records,
+    flagged_intervals,
+    format_table,
+    load_rows,
+    report_json,
+    warnings_of,
+)
 
 __all__ = ["HELP", "add_parser", "run"]
 
@@ -36,11 +46,20 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             "  * risk@c uses floor(c*n) rows; when the cut falls inside tied confidences it is the expectation\n"
             "    over tie orders (JSON adds risk_coverage_min/max, the best and worst tie orders);\n"
             "  * ECE edge rule: 'upper' (default, the book's) puts a confidence lying on a bin edge into the bin\n"
-            "    above; 'lower' is scikit-learn's calibration_curve and Guo et al. (2017);\n"
+            "    above; 'lower' is the rule of scikit-learn's calibration_curve and Guo et al. (2017);\n"
+            "  * ECE snapping (--ece-snap, default): a confidence within 1e-9 of a bin edge counts as on the edge,\n"
+            "    so float artefacts such as 0.7 + 0.1 = 0.7999999999999999 or 0.5000000000000001 land in the\n"
+            "    bin of the value they stand for; --no-ece-snap compares the stored value with edges computed\n"
+            "    as numpy.linspace(0, 1, bins + 1), exactly as calibration_curve does (--ece-edge lower\n"
+            "    --no-ece-snap gives its bins);\n"
+            "  * an interval is flagged (* in the tables, interval_flags in JSON) when it has zero width, is\n"
+            "    computed on fewer than 30 rows or rests on fewer than 100 draws: it is then no 95% interval;\n"
+            "  * warnings (excluded rows, a --confidence-scale percent on 0-1 data) go to stderr in every mode;\n"
             "  * rows without a confidence, ungraded rows and refusals without a confidence are excluded, counted\n"
             "    per model and reason; more than 5% excluded gives the model a warning."
         ),
         epilog=(
+            _metrics_help() + "\n\n"
             "scale rule (--confidence-scale auto): any value above 1 or written with a trailing % means percent;\n"
             "all values in [0, 1] with one strictly between means unit; only 0s and 1s (at least one 1) is\n"
             "ambiguous (an error asking for the flag; all 0s read the same on either scale); values above 1\n"
@@ -49,8 +68,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             "input rules: CRLF or LF; a row with too few or too many fields, bytes that are not UTF-8 (a Latin-1\n"
             "export), an empty or header-only file, a duplicate (model, item_id) or an invalid value stop the\n"
             "report with an error naming the file and line; nothing is dropped silently.\n\n"
-            "JSON: per model (and group) every metric with <metric>_ci_low / <metric>_ci_high (accuracy,\n"
-            "mean_confidence, citl, brier, ece, smooth_ece, auroc, high_conf_error_rate, aurc), refusal_rate,\n"
+            "JSON: per model (and group) every metric with <metric>_ci_low / <metric>_ci_high ("
+            + ", ".join(core.ci_metrics())
+            + "),\n<proportion>_wilson_low/_high ("
+            + ", ".join(m.name for m in core.METRICS if m.proportion)
+            + "), interval_flags,\n"
             "risk_coverage (+ _min/_max), risk_coverage_curve, reliability bins, smooth_reliability with its band,\n"
             "excluded counts per reason, excluded_share and warning; the settings and conventions at the top.\n"
             "HTML: the table scrolls in its own box (sticky header); reliability as small multiples up to 12\n"
@@ -67,7 +89,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         help="scale of the confidence column: auto (default; rule below), percent = 0-100, unit = 0-1",
     )
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    p.add_argument("--n-boot", type=int, default=2000, help="bootstrap draws for every interval (default 2000)")
+    p.add_argument(
+        "--n-boot",
+        type=int,
+        default=2000,
+        help=f"bootstrap draws for every interval (default 2000; at least {MIN_N_BOOT})",
+    )
     p.add_argument(
         "--resampling",
         choices=RESAMPLING,
@@ -91,6 +118,25 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "(scikit-learn's and Guo et al.'s)",
     )
     p.add_argument(
+        "--ece-snap",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="count a confidence within 1e-9 of a bin edge as on the edge (default); --no-ece-snap: compare "
+        "the stored value as scikit-learn's calibration_curve does",
+    )
+    p.add_argument(
+        "--high-confidence",
+        metavar="T",
+        default="0.8",
+        help="threshold (0-1) of the high-confidence error rate, answers with confidence >= T (default 0.8)",
+    )
+    p.add_argument(
+        "--coverages",
+        metavar="LIST",
+        default="100,80,60,40,20",
+        help="coverages in percent of the risk@c columns (default 100,80,60,40,20)",
+    )
+    p.add_argument(
         "--by",
         metavar="COLUMN",
         default=None,
@@ -99,6 +145,16 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON (proportions on the 0-1 scale) instead of the table")
     p.add_argument("--html", metavar="FILE", default=None, help="also write a self-contained offline HTML report")
     return p
+
+
+def _metrics_help() -> str:
+    """The metrics paragraph of ``--help``, from the registry :data:`selfconf.report.core.METRICS`."""
+    lines = ["metrics (terminal column, JSON key: meaning):"]
+    for m in core.METRICS:
+        tag = " [interval]" if m.interval else ""
+        tag += " [Wilson]" if m.proportion else ""
+        lines.append(f"  {m.header.format(hc='T')}, {m.name}: {m.help}{tag}")
+    return "\n".join(lines)
 
 
 def _keep_freed_blocks(threshold: int = 16 << 20) -> None:
@@ -151,8 +207,13 @@ def _no_hugepage_advice() -> None:
 def run(args: argparse.Namespace) -> int:
     _keep_freed_blocks()
     _no_hugepage_advice()
-    if args.n_boot < 1:
-        raise ValueError(f"--n-boot must be >= 1, got {args.n_boot}")
+    if args.n_boot < MIN_N_BOOT:
+        raise ValueError(
+            f"--n-boot must be at least {MIN_N_BOOT} (fewer draws give percentile intervals that are mostly "
+            f"noise), got {args.n_boot}"
+        )
+    high_confidence = core.check_high_confidence(getattr(args, "high_confidence", "0.8"))
+    coverages = core.parse_coverages(getattr(args, "coverages", "100,80,60,40,20"))
     if args.seed < 0:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
     if args.ece_bins < 1:
@@ -166,7 +227,20 @@ def run(args: argparse.Namespace) -> int:
         ece_binning=args.ece_binning,
         ece_edge=args.ece_edge,
         resampling=getattr(args, "resampling", "rows"),
+        ece_snap=getattr(args, "ece_snap", True),
+        high_confidence=high_confidence,
+        coverages=coverages,
     )
+    # warnings reach the person at the terminal in every mode (stdout may be a file or a pipe)
+    for w in warnings_of(tab):
+        print(f"WARNING {w}", file=sys.stderr)
+    n_flagged = len(flagged_intervals(tab))
+    if n_flagged:
+        print(
+            f"note: {n_flagged} model/group(s) have flagged intervals (zero width, fewer than {core.SMALL_N} rows "
+            f"or fewer than {MIN_N_BOOT} draws); see interval_flags / the * marks",
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps(report_json(tab), indent=2, allow_nan=False))
     else:

@@ -103,67 +103,125 @@ EXCLUDED_WARN = 0.05
 REQUIRED = ("model", "item_id", "confidence", "correct")
 #: Bootstrap schemes of the intervals (``--resampling``): the row bootstrap and the Poisson bootstrap.
 RESAMPLING = ("rows", "poisson")
-#: Metrics reported with a percentile bootstrap interval (``<metric>_ci_low`` / ``_ci_high``).
-CI_METRICS = (
-    "accuracy",
-    "mean_confidence",
-    "citl",
-    "brier",
-    "ece",
-    "smooth_ece",
-    "auroc",
-    "high_conf_error_rate",
-    "aurc",
-)
 EXCLUSION_REASONS = ("missing_confidence", "missing_correct", "refusal_without_confidence")
+#: Below this many bootstrap draws the command line refuses to run (``--n-boot``); the Python API
+#: accepts fewer and flags every interval.
+MIN_N_BOOT = 100
+#: An interval computed on fewer rows than this is flagged (``interval_flags``).
+SMALL_N = 30
+#: Best and worst tie orders of a risk@c cut further apart than this (0-1 scale) are shown next to
+#: the expectation in the terminal and the HTML.
+TIE_RANGE_SHOWN = 0.01
 
-#: Keys of every object in the ``models`` (and ``groups``) lists of ``--json``, in order.
-JSON_MODEL_KEYS = (
-    "model",
-    "group",
-    "n",
-    "rows",
-    "accuracy",
-    "accuracy_ci_low",
-    "accuracy_ci_high",
-    "mean_confidence",
-    "mean_confidence_ci_low",
-    "mean_confidence_ci_high",
-    "median_confidence",
-    "citl",
-    "citl_ci_low",
-    "citl_ci_high",
-    "brier",
-    "brier_ci_low",
-    "brier_ci_high",
-    "ece",
-    "ece_ci_low",
-    "ece_ci_high",
-    "smooth_ece",
-    "smooth_ece_ci_low",
-    "smooth_ece_ci_high",
-    "smooth_ece_bandwidth",
-    "auroc",
-    "auroc_ci_low",
-    "auroc_ci_high",
-    "high_conf_error_rate",
-    "high_conf_error_rate_ci_low",
-    "high_conf_error_rate_ci_high",
-    "high_conf_n",
-    "refusal_rate",
-    "aurc",
-    "aurc_ci_low",
-    "aurc_ci_high",
-    "risk_coverage",
-    "risk_coverage_min",
-    "risk_coverage_max",
-    "risk_coverage_curve",
-    "excluded",
-    "excluded_share",
-    "warning",
-    "reliability",
-    "smooth_reliability",
+
+@dataclass(frozen=True)
+class Metric:
+    """One reported metric: the registry entry that every output of the report is derived from.
+
+    ``name`` is the JSON key (and DataFrame column); ``header`` the terminal/HTML column; ``unit``
+    ``"pct"`` (a 0-1 share shown in percent), ``"pp"`` (a 0-1 difference shown in signed percentage
+    points) or ``"num"`` (shown on 0-1 with three decimals); ``interval``: a percentile bootstrap
+    interval (``<name>_ci_low`` / ``<name>_ci_high``); ``headline_interval``: that interval also as
+    a column of the headline table; ``trials``: the JSON key counting the rows the metric is computed
+    on, when it is a proportion (then a Wilson interval ``<name>_wilson_low`` / ``_wilson_high`` is
+    added) or differs from ``n``; ``extra``: further JSON keys that follow it; ``compute``: for a
+    metric that :func:`selfconf.metrics.counts_statistics` does not compute, a function
+    ``(levels, pos, neg) -> array (B,)`` over draws (rows of ``pos``/``neg``); ``help``: one line
+    for ``--help``.
+    """
+
+    name: str
+    header: str
+    unit: str
+    help: str
+    interval: bool = True
+    headline_interval: bool = False
+    trials: str | None = None
+    proportion: bool = False
+    extra: tuple[str, ...] = ()
+    compute: Any = None
+
+
+#: The report's metrics, in display order: the terminal table, the JSON keys, the HTML columns, the
+#: intervals and the ``--help`` text are all derived from this one list (add a metric here, with its
+#: function and tests, and it appears everywhere).
+METRICS: tuple[Metric, ...] = (
+    Metric("accuracy", "acc %", "pct", "share correct", headline_interval=True, trials="n", proportion=True),
+    Metric("mean_confidence", "mean conf", "pct", "mean stated confidence"),
+    Metric("median_confidence", "median conf", "pct", "median stated confidence", interval=False),
+    Metric("citl", "CITL pp", "pp", "calibration-in-the-large, mean confidence minus accuracy"),
+    Metric("brier", "Brier", "num", "Brier score, mean (confidence - correct)^2"),
+    Metric("ece", "ECE", "num", "binned expected calibration error (--ece-bins, --ece-binning, --ece-edge)"),
+    Metric(
+        "smooth_ece",
+        "smECE",
+        "num",
+        "smooth ECE (Blasiok & Nakkiran 2023), kernel bandwidth at its fixed point",
+        extra=("smooth_ece_bandwidth",),
+    ),
+    Metric("auroc", "AUROC", "num", "self-AUROC, confidence separating right from wrong", headline_interval=True),
+    Metric(
+        "high_conf_error_rate",
+        "err@conf≥{hc} %",
+        "pct",
+        "share wrong among answers with confidence >= --high-confidence",
+        trials="high_conf_n",
+        proportion=True,
+        extra=("high_conf_n",),
+    ),
+    Metric(
+        "refusal_rate",
+        "refusal %",
+        "pct",
+        "share of rows with refusal = 1 (no bootstrap interval; Wilson interval in JSON)",
+        interval=False,
+        trials="refusal_n",
+        proportion=True,
+    ),
+    Metric("aurc", "AURC", "num", "area under the risk-coverage curve"),
 )
+
+
+def ci_metrics() -> tuple[str, ...]:
+    """Names of the metrics with a bootstrap interval, from :data:`METRICS`."""
+    return tuple(m.name for m in METRICS if m.interval)
+
+
+def json_model_keys() -> tuple[str, ...]:
+    """Keys of every object in the ``models`` (and ``groups``) lists of ``--json``, from :data:`METRICS`.
+
+    The keys that existed before the registry keep their order; the added ones follow them.
+    """
+    keys = ["model", "group", "n", "rows"]
+    for m in METRICS:
+        keys.append(m.name)
+        if m.interval:
+            keys += [f"{m.name}_ci_low", f"{m.name}_ci_high"]
+        keys += list(m.extra)
+    keys += [
+        "risk_coverage",
+        "risk_coverage_min",
+        "risk_coverage_max",
+        "risk_coverage_curve",
+        "excluded",
+        "excluded_share",
+        "warning",
+        "reliability",
+        "smooth_reliability",
+    ]
+    for m in METRICS:
+        if m.proportion:
+            keys += [f"{m.name}_wilson_low", f"{m.name}_wilson_high"]
+        if m.trials and m.trials not in keys:
+            keys.append(m.trials)
+    keys.append("interval_flags")
+    return tuple(keys)
+
+
+#: Metrics reported with a percentile bootstrap interval (``<metric>_ci_low`` / ``_ci_high``).
+CI_METRICS = ci_metrics()
+#: Keys of every object in the ``models`` (and ``groups``) lists of ``--json``, in order.
+JSON_MODEL_KEYS = json_model_keys()
 _SMOOTH_GRID = np.linspace(0.0, 1.0, 51)
 
 
@@ -193,6 +251,8 @@ class Rows:
     by: str | None = None
     groups: np.ndarray | None = None
     group: np.ndarray | None = None
+    #: warnings about the input as a whole (e.g. ``--confidence-scale percent`` on data within [0, 1])
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def rows_read(self) -> int:
@@ -236,7 +296,20 @@ def _rows_from_columns(cols, *, confidence_scale: str, by: str | None, inputs: l
             missing = [str(rf.path) for rf in cols.files if by not in rf.columns]
             raise ValueError(f"--by {by}: no column {by!r} in {', '.join(missing)}")
         group, groups = cols.identifiers(by)
-    return Rows(models, model, conf, raw, correct, refusal, scale, reason, inputs, by, groups, group)
+    warnings = []
+    given = raw[~np.isnan(raw)]
+    if confidence_scale == "percent" and given.size and float(given.max()) <= 1.0 and not bool(pct.any()):
+        warnings.append(
+            f"--confidence-scale percent, but every confidence is within [0, 1] (largest {_plain(given.max())}): "
+            "read as percent they are all at most 1%; if they are probabilities, use --confidence-scale unit or auto"
+        )
+    return Rows(models, model, conf, raw, correct, refusal, scale, reason, inputs, by, groups, group, warnings)
+
+
+def _plain(x: Any) -> str:
+    """A number as a person would type it: ``2`` not ``2.0``, ``inf`` not ``np.float64(inf)``."""
+    v = float(x)
+    return str(int(v)) if v.is_integer() else repr(v)
 
 
 def load_rows(paths: Sequence[str | Path], *, confidence_scale: str = "auto", by: str | None = None) -> Rows:
@@ -260,7 +333,8 @@ def load_rows(paths: Sequence[str | Path], *, confidence_scale: str = "auto", by
 def rows_from_frame(
     df: pd.DataFrame, *, confidence_scale: str = "auto", by: str | None = None, source: str = "frame"
 ) -> Rows:
-    """Validate an in-memory frame like :func:`load_rows`; errors name ``source`` and the row (0-based).
+    """Validate an in-memory frame like :func:`load_rows`; errors name ``source`` and the row (1-based: row 1 is
+    the frame's first row, as line numbers in files are).
 
     Example: ``rows_from_frame(pd.DataFrame({"model": ["a"], "item_id": [1], "confidence": [0.7],
     "correct": [1]})).scale`` -> ``"unit"``.
@@ -359,6 +433,9 @@ def _unit_stats(
     ece_binning: str,
     ece_edge: str,
     resampling: str = "rows",
+    ece_snap: bool = True,
+    high_confidence: float = 0.8,
+    coverages: Sequence[float] = (1.0, 0.8, 0.6, 0.4, 0.2),
 ) -> dict[str, Any]:
     """Point estimates, intervals and curves of one unit (a model, or a model x group).
 
@@ -367,11 +444,15 @@ def _unit_stats(
     """
     from selfconf import bootstrap, metrics
 
-    opts: dict[str, Any] = dict(n_bins=ece_bins, binning=ece_binning, edge=ece_edge, threshold=HIGH_CONF)
+    opts: dict[str, Any] = dict(n_bins=ece_bins, binning=ece_binning, edge=ece_edge, threshold=high_confidence)
+    if not ece_snap:  # only passed when off: the default call is the one the statistics layer always had
+        opts["snap"] = False
+    ci_names = ci_metrics()
+    own = [m for m in METRICS if m.compute is not None]  # metrics outside counts_statistics
     sigma = metrics.smooth_ece_bandwidth(lv, pos, neg)
     kern = metrics.smooth_kernel(lv, sigma)
     band_kern = metrics.smooth_kernel(lv, sigma, _SMOOTH_GRID)
-    draws: dict[str, list] = {m: [] for m in CI_METRICS}
+    draws: dict[str, list] = {m: [] for m in ci_names}
     curves = []
     point = None
     draw = bootstrap.poisson_count_draws if resampling == "poisson" else bootstrap.count_draws
@@ -386,43 +467,53 @@ def _unit_stats(
         # the median and risk at the coverages have no interval: the draws skip them (a third of the
         # statistics' time)
         st = metrics.counts_statistics(
-            lv, P, Q, smooth_sigma=sigma, smooth_kernel=kern, **opts, coverages=(), statistics=CI_METRICS
+            lv, P, Q, smooth_sigma=sigma, smooth_kernel=kern, **opts, coverages=(), statistics=ci_names
         )
+        for m in own:
+            st[m.name] = np.asarray(m.compute(lv, P, Q), dtype=float)
         if first:
             point = {k: v[:1] for k, v in st.items()}
             # row-wise arithmetic only (no products), so the same values as in a batch with the draws
-            risk = metrics.counts_statistics(lv, pos[None, :], neg[None, :], **opts, coverages=COVERAGES)
+            risk = metrics.counts_statistics(lv, pos[None, :], neg[None, :], **opts, coverages=tuple(coverages))
             point.update(
                 {k: risk[k] for k in ("median_confidence", "risk_coverage", "risk_coverage_min", "risk_coverage_max")}
             )
             st = {k: v[1:] for k, v in st.items()}
             P, Q = P[1:], Q[1:]
-        for m in CI_METRICS:
-            draws[m].append(st[m])
+        for name in ci_names:
+            draws[name].append(st[name])
         curves.append(metrics.smooth_reliability(lv, P, Q, sigma, _SMOOTH_GRID, kernel=band_kern)["accuracy"])
     assert point is not None, "count_draws yields at least one batch"
     r: dict[str, Any] = {}
-    stacked = np.stack([np.concatenate(draws[m]) for m in CI_METRICS])  # (metrics, draws)
+    stacked = np.stack([np.concatenate(draws[m]) for m in ci_names])  # (metrics, draws)
     if stacked.shape[1] and np.isfinite(stacked).all():  # the usual case: one quantile call for every interval
         a = (1.0 - level) / 2.0
         bounds = np.quantile(stacked, [a, 1.0 - a], axis=1)
-        intervals = {m: (float(bounds[0, i]), float(bounds[1, i])) for i, m in enumerate(CI_METRICS)}
+        intervals = {m: (float(bounds[0, i]), float(bounds[1, i])) for i, m in enumerate(ci_names)}
     else:
-        intervals = {m: bootstrap.interval_or_nan(stacked[i], level)[:2] for i, m in enumerate(CI_METRICS)}
-    for m in CI_METRICS:
-        r[m] = float(point[m][0])
-        r[f"{m}_ci_low"], r[f"{m}_ci_high"] = intervals[m]
+        intervals = {m: bootstrap.interval_or_nan(stacked[i], level)[:2] for i, m in enumerate(ci_names)}
+    for name in ci_names:
+        r[name] = float(point[name][0])
+        r[f"{name}_ci_low"], r[f"{name}_ci_high"] = intervals[name]
+    for mm in own:
+        if not mm.interval:
+            r[mm.name] = float(np.asarray(mm.compute(lv, pos[None, :].astype(float), neg[None, :].astype(float)))[0])
     r["n"] = int(point["n"][0])
     r["median_confidence"] = float(point["median_confidence"][0])
     r["smooth_ece_bandwidth"] = float(sigma)
     r["high_conf_n"] = int(point["high_conf_n"][0])
-    key = [coverage_key(c) for c in COVERAGES]
+    key = [coverage_key(c) for c in coverages]
     for name in ("risk_coverage", "risk_coverage_min", "risk_coverage_max"):
         r[name] = {k: float(v) for k, v in zip(key, point[name][0], strict=False)}
     curve = metrics.risk_coverage_curve(lv, pos, neg)
     r["risk_coverage_curve"] = {"coverage": curve["coverage"].tolist(), "risk": curve["risk"].tolist()}
     rel = metrics.reliability_bins(
-        np.repeat(lv, pos + neg), _expand_correct(pos, neg), ece_bins, edge=ece_edge, binning=ece_binning
+        np.repeat(lv, pos + neg),
+        _expand_correct(pos, neg),
+        ece_bins,
+        edge=ece_edge,
+        binning=ece_binning,
+        **({} if ece_snap else {"snap": False}),
     )
     occ = rel["n"] > 0
     r["reliability"] = {k: [float(x) for x in rel[k][occ]] for k in ("lo", "hi", "mean_conf", "acc")}
@@ -534,7 +625,7 @@ class ReportTable(list):
         """The table as the DataFrame :func:`compute` returns (``attrs`` copied)."""
         import pandas as pd
 
-        tab = pd.DataFrame(list(self), columns=list(JSON_MODEL_KEYS))
+        tab = pd.DataFrame(list(self), columns=list(json_model_keys()))
         for c in ("model", "group", "warning"):  # keep None as None (pandas would infer a str dtype with NaN)
             tab[c] = pd.Series([r[c] for r in self], dtype=object)
         tab.attrs.update(self.attrs)
@@ -551,6 +642,9 @@ def compute(
     ece_edge: str = "upper",
     level: float = 0.95,
     resampling: str = "rows",
+    ece_snap: bool = True,
+    high_confidence: float = HIGH_CONF,
+    coverages: Sequence[float] = COVERAGES,
 ) -> pd.DataFrame:
     """Every report statistic, one row per model (sorted by name), then per (model, group) with ``--by``.
 
@@ -573,6 +667,9 @@ def compute(
         ece_edge=ece_edge,
         level=level,
         resampling=resampling,
+        ece_snap=ece_snap,
+        high_confidence=high_confidence,
+        coverages=coverages,
     ).to_frame()
 
 
@@ -586,6 +683,9 @@ def compute_records(
     ece_edge: str = "upper",
     level: float = 0.95,
     resampling: str = "rows",
+    ece_snap: bool = True,
+    high_confidence: float = HIGH_CONF,
+    coverages: Sequence[float] = COVERAGES,
 ) -> ReportTable:
     """:func:`compute` without pandas: the same rows as a :class:`ReportTable` (list of dicts + ``attrs``).
 
@@ -607,6 +707,8 @@ def compute_records(
         raise ValueError(f"--resampling must be one of {', '.join(RESAMPLING)}, got {resampling!r}")
     if ece_edge not in metrics.EDGE_RULES:
         raise ValueError(f"--ece-edge must be one of {', '.join(metrics.EDGE_RULES)}, got {ece_edge!r}")
+    high_confidence = check_high_confidence(high_confidence)
+    coverages = check_coverages(coverages)
     reasons = rows.reasons()
     used = reasons < 0
     if not used.any():
@@ -679,10 +781,13 @@ def compute_records(
                     ece_binning=ece_binning,
                     ece_edge=ece_edge,
                     resampling=resampling,
+                    ece_snap=ece_snap,
+                    high_confidence=high_confidence,
+                    coverages=coverages,
                 )
             )
         else:
-            rec.update({k: _nan() for k in JSON_MODEL_KEYS if k not in ("model", "group", "rows")})
+            rec.update({k: _nan() for k in json_model_keys() if k not in ("model", "group", "rows")})
             rec.update(
                 n=0,
                 high_conf_n=0,
@@ -690,13 +795,15 @@ def compute_records(
                 smooth_reliability=None,
                 risk_coverage_curve=None,
                 **{
-                    k: {coverage_key(c): None for c in COVERAGES}
+                    k: {coverage_key(c): None for c in coverages}
                     for k in ("risk_coverage", "risk_coverage_min", "risk_coverage_max")
                 },
             )
         rec["refusal_rate"] = (
             float(ref_sum_u[u] / ref_known_u[u]) if rows.refusal is not None and ref_known_u[u] else _nan()
         )
+        rec["refusal_n"] = int(ref_known_u[u]) if rows.refusal is not None else 0
+        _add_wilson_and_flags(rec, level=level, n_boot=n_boot)
         rec["excluded"] = {r: int(v) for r, v in zip(EXCLUSION_REASONS, rc, strict=False)}
         share = float(rc.sum() / n_rows) if n_rows else 0.0
         rec["excluded_share"] = share
@@ -718,6 +825,10 @@ def compute_records(
         ece_bins=int(ece_bins),
         ece_binning=ece_binning,
         ece_edge=ece_edge,
+        ece_snap=bool(ece_snap),
+        high_confidence=high_confidence,
+        coverages=tuple(coverages),
+        warnings=list(getattr(rows, "warnings", [])),
         confidence_scale=rows.scale,
         confidence_scale_reason=rows.scale_reason,
         by=rows.by,
@@ -725,7 +836,100 @@ def compute_records(
         rows_used=int(used.sum()),
         inputs=list(rows.inputs),
     )
-    return ReportTable([{k: r[k] for k in JSON_MODEL_KEYS} for r in out], attrs)
+    keys = json_model_keys()
+    return ReportTable([{k: r[k] for k in keys} for r in out], attrs)
+
+
+def check_high_confidence(x: Any) -> float:
+    """The ``--high-confidence`` threshold on 0-1, validated (a value in (0, 1]); the message quotes the value given."""
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise ValueError(f"--high-confidence must be a number in (0, 1], got {x!s}") from None
+    if not (0.0 < v <= 1.0) or isinstance(x, bool):
+        raise ValueError(f"--high-confidence must be a number in (0, 1] (0-1 scale, e.g. 0.8), got {x!s}")
+    return v
+
+
+def check_coverages(cs: Any) -> tuple[float, ...]:
+    """The risk@c coverages on 0-1, validated: each in (0, 1], no repeats, in the order given."""
+    if isinstance(cs, str):
+        cs = parse_coverages(cs)
+    out = []
+    for c in cs:
+        v = float(c)
+        if not (0.0 < v <= 1.0):
+            raise ValueError(f"--coverages: each coverage must be in (0, 100] percent, got {100 * v:g}")
+        out.append(v)
+    if not out:
+        raise ValueError("--coverages: give at least one coverage, e.g. 100,80,60,40,20")
+    if len(set(out)) != len(out):
+        raise ValueError(f"--coverages: a coverage is repeated in {', '.join(f'{100 * v:g}' for v in out)}")
+    return tuple(out)
+
+
+def parse_coverages(text: str) -> tuple[float, ...]:
+    """``"100,80,60,40,20"`` (percent, as on the command line) -> ``(1.0, 0.8, 0.6, 0.4, 0.2)``.
+
+    Example: ``parse_coverages("100,50")`` -> ``(1.0, 0.5)``.
+    """
+    out = []
+    for part in str(text).split(","):
+        p = part.strip().rstrip("%").strip()
+        try:
+            v = float(p)
+        except ValueError:
+            raise ValueError(f"--coverages: {part.strip()!s} is not a number (percent, e.g. 100,80,60,40,20)") from None
+        if not (0.0 < v <= 100.0):
+            raise ValueError(f"--coverages: each coverage must be in (0, 100] percent, got {part.strip()!s}")
+        out.append(v / 100.0)
+    return tuple(out)
+
+
+def _interval_rows_of(rec: dict[str, Any], m: Metric) -> int:
+    """The rows a metric's interval is computed on: its ``trials`` key (``high_conf_n``...) or ``n``."""
+    key = m.trials if m.trials and m.trials in rec else "n"
+    v = rec.get(key)
+    return 0 if v is None or (isinstance(v, float) and math.isnan(v)) else int(v)
+
+
+def _add_wilson_and_flags(rec: dict[str, Any], *, level: float, n_boot: int) -> None:
+    """Add the Wilson intervals of the proportions and the ``interval_flags`` of one record (in place).
+
+    A percentile bootstrap interval is flagged when it has zero width, when it is computed on fewer
+    than :data:`SMALL_N` rows, or when fewer than :data:`MIN_N_BOOT` draws were made; the flag is
+    the reason in words.
+    """
+    from selfconf.stats.proportions import wilson_interval
+
+    for m in METRICS:
+        if m.proportion:
+            trials = _interval_rows_of(rec, m)
+            v = rec.get(m.name)
+            if trials > 0 and v is not None and not math.isnan(float(v)):
+                rec[f"{m.name}_wilson_low"], rec[f"{m.name}_wilson_high"] = wilson_interval(
+                    round(float(v) * trials), trials, level
+                )
+            else:
+                rec[f"{m.name}_wilson_low"], rec[f"{m.name}_wilson_high"] = _nan(), _nan()
+    flags: dict[str, str] = {}
+    for m in METRICS:
+        if not m.interval:
+            continue
+        low, high = rec.get(f"{m.name}_ci_low"), rec.get(f"{m.name}_ci_high")
+        if low is None or high is None or math.isnan(float(low)):
+            continue  # no interval at all (shown as a dash)
+        why = []
+        rows = _interval_rows_of(rec, m)
+        if rows < SMALL_N:
+            why.append(f"computed on {rows} rows (fewer than {SMALL_N})")
+        if high == low:
+            why.append("zero width (every bootstrap draw gave the same value)")
+        if n_boot < MIN_N_BOOT:
+            why.append(f"only {n_boot} bootstrap draws (fewer than {MIN_N_BOOT})")
+        if why:
+            flags[m.name] = "; ".join(why)
+    rec["interval_flags"] = flags
 
 
 _REASON_TEXT = {
@@ -746,6 +950,9 @@ def from_frame(
     ece_binning: str = "equal_width",
     ece_edge: str = "upper",
     resampling: str = "rows",
+    ece_snap: bool = True,
+    high_confidence: float = HIGH_CONF,
+    coverages: Sequence[float] = COVERAGES,
 ) -> pd.DataFrame:
     """The report of ``selfconf report`` for an in-memory frame: one row per model (and group).
 
@@ -763,6 +970,11 @@ def from_frame(
     by : optional category column (rows per model x value follow the per-model rows)
     ece_bins, ece_binning, ece_edge : ECE options (see :func:`selfconf.metrics.ece`)
     resampling : {"rows", "poisson"}, the row bootstrap (default) or the Poisson bootstrap
+    ece_snap : snap confidences within 1e-9 of a bin edge onto it (default; ``False``: scikit-learn's bins)
+    high_confidence : threshold (0-1) of ``high_conf_error_rate``
+    coverages : 0-1 coverages of ``risk_coverage`` (keys :func:`coverage_key`)
+
+    Errors name the row 1-based (row 1 is the frame's first row).
 
     Returns
     -------
@@ -790,6 +1002,9 @@ def from_frame(
         ece_binning=ece_binning,
         ece_edge=ece_edge,
         resampling=resampling,
+        ece_snap=ece_snap,
+        high_confidence=high_confidence,
+        coverages=coverages,
     )
 
 
@@ -840,6 +1055,11 @@ def conventions(tab: pd.DataFrame) -> list[str]:
             "--ece-edge upper is the book's rule"
         )
     )
+    if not a.get("ece_snap", True):
+        edge += (
+            "; no snapping: a confidence is compared with the edges as stored (0.5000000000000001 is above "
+            "0.5), as scikit-learn's calibration_curve does"
+        )
     return [
         f"confidence scale: {a['confidence_scale']} ({a['confidence_scale_reason']}); all proportions below on 0-1 "
         "in JSON",
@@ -857,15 +1077,48 @@ def conventions(tab: pd.DataFrame) -> list[str]:
         ),
         "risk@c: error rate among the floor(c*n) most confident answers, expected over the orders of tied "
         "confidences (min/max over tie orders in JSON); AURC: mean risk over k = 1..n, same tie rule",
-        f"high-confidence error: share wrong among answers with confidence >= {HIGH_CONF:g} (0-1 scale)",
+        f"high-confidence error: share wrong among answers with confidence >= {_hc(a):g} (0-1 scale)",
         "refusal rate: share of the model's rows with refusal = 1, among rows where the refusal flag is given",
+    ] + (
+        []
+        if tuple(_covs(a)) == COVERAGES
+        else ["risk@c coverages (--coverages): " + ", ".join(f"{100 * c:g}%" for c in _covs(a))]
+    )
+
+
+def _hc(attrs: dict) -> float:
+    return float(attrs.get("high_confidence", HIGH_CONF))
+
+
+def _covs(attrs: dict) -> tuple[float, ...]:
+    return tuple(attrs.get("coverages", COVERAGES))
+
+
+def warnings_of(tab: pd.DataFrame) -> list[str]:
+    """Every warning of a report, one line each: input warnings, then one per model with one."""
+    recs = tab.to_dict("records")
+    return list(tab.attrs.get("warnings", [])) + [
+        f"{r['model']}: {r['warning']}" for r in recs if r["group"] is None and r["warning"]
     ]
+
+
+def flagged_intervals(tab: pd.DataFrame) -> list[str]:
+    """One line per unit with a flagged interval: ``model[ / group]: metrics: reason`` (same reason grouped)."""
+    out = []
+    for r in tab.to_dict("records"):
+        flags = r.get("interval_flags") or {}
+        by_reason: dict[str, list[str]] = {}
+        for m, why in flags.items():
+            by_reason.setdefault(why, []).append(m)
+        unit = str(r["model"]) + ("" if r["group"] is None else f" / {r['group']}")
+        out += [f"{unit}: {', '.join(ms)}: {why}" for why, ms in by_reason.items()]
+    return out
 
 
 def report_json(tab: pd.DataFrame) -> dict:
     """The ``--json`` document: settings, conventions, exclusions, ``models`` (and ``groups``)."""
     a = tab.attrs
-    recs = [{k: _jsonable(r[k]) for k in JSON_MODEL_KEYS} for r in tab.to_dict("records")]
+    recs = [{k: _jsonable(r[k]) for k in json_model_keys()} for r in tab.to_dict("records")]
     models = [r for r in recs if r["group"] is None]
     groups = [r for r in recs if r["group"] is not None]
     excl = {
@@ -883,16 +1136,22 @@ def report_json(tab: pd.DataFrame) -> dict:
         "ece_bins": a["ece_bins"],
         "ece_binning": a["ece_binning"],
         "ece_edge": a["ece_edge"],
-        "high_confidence_threshold": HIGH_CONF,
-        "coverages": [coverage_key(c) for c in COVERAGES],
+        "high_confidence_threshold": _hc(a),
+        "coverages": [coverage_key(c) for c in _covs(a)],
         "by": a["by"],
         "rows_read": a["rows_read"],
         "rows_used": a["rows_used"],
         "excluded": {"total": int(sum(sum(d.values()) for d in excl.values())), **excl},
-        "warnings": [f"{r['model']}: {r['warning']}" for r in models if r["warning"]],
+        "warnings": warnings_of(tab),
         "conventions": conventions(tab),
         "models": models,
     }
+    doc["ece_snap"] = bool(a.get("ece_snap", True))
+    doc["interval_flag_rules"] = (
+        f"a bootstrap interval is flagged (interval_flags, per model) when it has zero width, is computed on fewer "
+        f"than {SMALL_N} rows, or rests on fewer than {MIN_N_BOOT} draws; accuracy, refusal_rate and "
+        "high_conf_error_rate also carry a Wilson score interval (<metric>_wilson_low/_high)"
+    )
     if a["by"]:
         doc["groups"] = groups
     return doc
@@ -906,76 +1165,93 @@ def _num(x: Any, d: int = 3) -> str:
     return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{float(x):.{d}f}"
 
 
+#: Marks an interval cell whose interval is flagged (``interval_flags``); the reasons follow the table.
+FLAG_MARK = "*"
+
+
 def _ci(r: dict, m: str, pct: bool) -> str:
     lo, hi = r[f"{m}_ci_low"], r[f"{m}_ci_high"]
     if lo is None or (isinstance(lo, float) and math.isnan(lo)):
         return "—"
-    return f"[{_pct(lo)}, {_pct(hi)}]" if pct else f"[{_num(lo)}, {_num(hi)}]"
+    mark = FLAG_MARK if m in (r.get("interval_flags") or {}) else ""
+    return (f"[{_pct(lo)}, {_pct(hi)}]" if pct else f"[{_num(lo)}, {_num(hi)}]") + mark
+
+
+def _cell(r: dict, m: Metric) -> str:
+    """A metric's value in display units (:attr:`Metric.unit`)."""
+    x = r[m.name]
+    if m.unit == "pp":
+        return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * float(x):+.1f}"
+    s = _pct(x) if m.unit == "pct" else _num(x)
+    if m.name == "high_conf_error_rate" and r["n"]:
+        s += f" (n={int(r['high_conf_n'])})"
+    return s
+
+
+def _risk_cell(r: dict, key: str) -> str:
+    """risk@c in percent; the best-worst tie-order range beside it when wider than :data:`TIE_RANGE_SHOWN`."""
+    v = r["risk_coverage"].get(key)
+    lo, hi = (r.get("risk_coverage_min") or {}).get(key), (r.get("risk_coverage_max") or {}).get(key)
+    s = _pct(v)
+    if lo is not None and hi is not None and not (math.isnan(lo) or math.isnan(hi)) and hi - lo > TIE_RANGE_SHOWN:
+        s += f" ({_pct(lo)}–{_pct(hi)})"
+    return s
+
+
+TIE_NOTE = (
+    "risk@c x (lo–hi): x is the expectation over the orders of tied confidences, lo–hi the best and worst "
+    "tie orders, shown when more than 1 pp apart"
+)
+
+
+def tie_ranges_shown(tab: pd.DataFrame) -> bool:
+    """Whether any risk@c cell of the table shows a tie-order range."""
+    return any(
+        " (" in _risk_cell(r, coverage_key(c))
+        for r in tab.to_dict("records")
+        for c in _covs(tab.attrs)
+        if r["risk_coverage"]
+    )
+
+
+def _header(m: Metric, attrs: dict) -> str:
+    return m.header.format(hc=f"{100 * _hc(attrs):g}")
 
 
 def table_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     """Header and string cells of the main terminal/HTML table, in display units."""
-    head = (
-        ["model"]
-        + (["group"] if tab.attrs.get("by") else [])
-        + [
-            "n",
-            "acc %",
-            "acc 95% CI",
-            "mean conf",
-            "median conf",
-            "CITL pp",
-            "Brier",
-            "ECE",
-            "smECE",
-            "AUROC",
-            "AUROC 95% CI",
-            "err@conf≥80 %",
-            "refusal %",
-            "AURC",
-        ]
-        + [f"risk@{int(c * 100)}%" for c in COVERAGES]
-        + ["excluded"]
-    )
+    a = tab.attrs
+    head = ["model"] + (["group"] if a.get("by") else []) + ["n"]
+    for m in METRICS:
+        head.append(_header(m, a))
+        if m.headline_interval:
+            head.append(f"{_header(m, a).removesuffix(' %')} {100 * a.get('level', 0.95):g}% CI")
+    head += [f"risk@{100 * c:g}%" for c in _covs(a)] + ["excluded"]
     body = []
     for r in tab.to_dict("records"):
-        citl = r["citl"]
         exc = sum(r["excluded"].values())
-        cells = [str(r["model"])] + (
-            [str(r["group"]) if r["group"] is not None else "(all)"] if tab.attrs.get("by") else []
-        )
-        cells += [
-            str(int(r["n"])),
-            _pct(r["accuracy"]),
-            _ci(r, "accuracy", True),
-            _pct(r["mean_confidence"]),
-            _pct(r["median_confidence"]),
-            ("—" if math.isnan(citl) else f"{100 * citl:+.1f}"),
-            _num(r["brier"]),
-            _num(r["ece"]),
-            _num(r["smooth_ece"]),
-            _num(r["auroc"]),
-            _ci(r, "auroc", False),
-            _pct(r["high_conf_error_rate"]) + (f" (n={int(r['high_conf_n'])})" if r["n"] else ""),
-            _pct(r["refusal_rate"]),
-            _num(r["aurc"]),
-        ]
-        cells += [_pct(r["risk_coverage"].get(coverage_key(c))) for c in COVERAGES]
+        cells = [str(r["model"])] + ([str(r["group"]) if r["group"] is not None else "(all)"] if a.get("by") else [])
+        cells.append(str(int(r["n"])))
+        for m in METRICS:
+            cells.append(_cell(r, m))
+            if m.headline_interval:
+                cells.append(_ci(r, m.name, m.unit != "num"))
+        cells += [_risk_cell(r, coverage_key(c)) for c in _covs(a)]
         cells.append(f"{exc} ({100 * r['excluded_share']:.1f}%)")
         body.append(cells)
     return head, body
 
 
 def interval_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
-    """Header and cells of the intervals table (every metric of :data:`CI_METRICS`)."""
-    pct = {"accuracy", "mean_confidence", "citl", "high_conf_error_rate"}
-    head = ["model"] + (["group"] if tab.attrs.get("by") else []) + [m for m in CI_METRICS]
+    """Header and cells of the intervals table (every metric of :data:`METRICS` with an interval)."""
+    ms = [m for m in METRICS if m.interval]
+    head = ["model"] + (["group"] if tab.attrs.get("by") else []) + [m.name for m in ms]
     body = []
     for r in tab.to_dict("records"):
         cells = [str(r["model"])] + (
             [str(r["group"]) if r["group"] is not None else "(all)"] if tab.attrs.get("by") else []
         )
-        body.append(cells + [_ci(r, m, m in pct) for m in CI_METRICS])
+        body.append(cells + [_ci(r, m.name, m.unit != "num") for m in ms])
     return head, body
 
 
@@ -995,6 +1271,10 @@ def format_table(tab: pd.DataFrame) -> str:
     a = tab.attrs
     out = _text_table(*table_rows(tab))
     out += ["", "95% intervals (percent for acc/conf/CITL/err, 0-1 otherwise):"] + _text_table(*interval_rows(tab))
+    flagged = flagged_intervals(tab)
+    if flagged:
+        out.append(f"{FLAG_MARK} flagged intervals (do not read them as 95% intervals):")
+        out += [f"  {line}" for line in flagged]
     out.append("")
     models = [r for r in tab.to_dict("records") if r["group"] is None]
     tot = {k: sum(r["excluded"][k] for r in models) for k in EXCLUSION_REASONS}
@@ -1007,12 +1287,16 @@ def format_table(tab: pd.DataFrame) -> str:
         for k in EXCLUSION_REASONS:
             if r["excluded"][k]:
                 out.append(f"  excluded {_REASON_TEXT[k]}: {r['model']}: {r['excluded'][k]}")
+    for w in a.get("warnings", []):
+        out.append(f"WARNING {w}")
     for r in models:
         if r["warning"]:
             out.append(f"WARNING {r['model']}: {r['warning']}")
     out.append(
         "units: acc/conf/err/refusal in percent, CITL in percentage points; Brier, ECE, smECE, AUROC, AURC on 0-1"
     )
+    if tie_ranges_shown(tab):
+        out.append(TIE_NOTE)
     out += conventions(tab)
     return "\n".join(out)
 
@@ -1056,18 +1340,19 @@ def prepare_frame(df: pd.DataFrame, *, scale: str = "unit", source: str = "frame
     bad = df["confidence"].notna() & conf.isna()
     if bad.any():
         i = int(np.flatnonzero(bad.to_numpy())[0])
-        raise ValueError(f"{source}: row {i}: field 'confidence' is not a number: {df['confidence'].iloc[i]!r}")
+        raise ValueError(f"{source}: row {i + 1}: field 'confidence' is not a number: {df['confidence'].iloc[i]!s}")
     oor = conf.notna() & ((conf < 0) | (conf > hi))
     if oor.any():
         i = int(np.flatnonzero(oor.to_numpy())[0])
         raise ValueError(
-            f"{source}: row {i}: field 'confidence' = {conf.iloc[i]!r} is outside the {scale} scale [0, {hi:g}]"
+            f"{source}: row {i + 1}: field 'confidence' = {df['confidence'].iloc[i]!s} is outside the {scale} scale "
+            f"[0, {hi:g}]"
         )
     dup = df.duplicated(["model", "item_id"])
     if dup.any():
         i = int(np.flatnonzero(dup.to_numpy())[0])
         raise ValueError(
-            f"{source}: row {i}: duplicate (model, item_id) = ({df['model'].iloc[i]!r}, {df['item_id'].iloc[i]!r})"
+            f"{source}: row {i + 1}: duplicate (model, item_id) = ({df['model'].iloc[i]!s}, {df['item_id'].iloc[i]!s})"
         )
     no_conf = conf.isna()
     no_corr = ~no_conf & pd.to_numeric(df["correct"], errors="coerce").isna()

@@ -26,7 +26,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from selfconf.report.core import conventions, interval_rows, table_rows
+from selfconf.report.core import (
+    METRICS,
+    TIE_NOTE,
+    conventions,
+    flagged_intervals,
+    interval_rows,
+    table_rows,
+    tie_ranges_shown,
+)
 
 __all__ = [
     "reliability_frame",
@@ -36,11 +44,57 @@ __all__ = [
     "build_html",
     "write_html",
     "FACET_MAX",
+    "CURVE_POINTS",
+    "curve_points",
 ]
 
 #: Up to this many models the reliability diagrams are small multiples; above it, one diagram
 #: with a model selector (a tangle of 50 lines reads as nothing).
 FACET_MAX = 12
+#: Below this window width (CSS px) the charts are redrawn to fit it (one small multiple per row).
+NARROW_PX = 700
+#: Most points drawn per model on the risk–coverage curve: a longer curve (one point per distinct
+#: confidence, e.g. token probabilities) is evaluated at this many evenly spaced coverages.
+CURVE_POINTS = 101
+
+
+def curve_points(coverage, risk, max_points: int = CURVE_POINTS) -> tuple[list[float], list[float]]:
+    """A risk–coverage curve with at most ``max_points`` points, exact at each point it keeps.
+
+    Definition: the input points are the ends of the tie groups (:func:`selfconf.metrics.risk_coverage_curve`);
+    inside a tie group the expected number of errors is linear in the rows covered, so the expected risk at
+    any coverage g is ``E(g) / g`` with ``E`` interpolated linearly between the group ends (and 0 at 0).
+    A curve with more points than ``max_points`` is evaluated at ``max_points`` coverages evenly spaced from
+    its first point to 1; a shorter one is returned unchanged.
+
+    Reference: Geifman & El-Yaniv (2017), selective risk.
+
+    Examples
+    --------
+    >>> curve_points([0.5, 1.0], [0.0, 0.5])
+    ([0.5, 1.0], [0.0, 0.5])
+    >>> cov, rk = curve_points([0.25, 0.5, 0.75, 1.0], [0.0, 0.0, 1 / 3, 0.5], max_points=3)
+    >>> [round(x, 4) for x in cov], [round(x, 4) for x in rk]
+    ([0.25, 0.625, 1.0], [0.0, 0.2, 0.5])
+    """
+    import numpy as np
+
+    cov = np.asarray(coverage, float)
+    rk = np.asarray(risk, float)
+    if cov.size <= max_points:
+        return cov.tolist(), rk.tolist()
+    errors = np.concatenate([[0.0], cov * rk])  # errors per row of the whole unit, at each group end
+    grid = np.linspace(cov[0], 1.0, max_points)
+    e = np.interp(grid, np.concatenate([[0.0], cov]), errors)
+    return grid.tolist(), (e / grid).tolist()
+
+
+def _no_row_limit():
+    """altair's 5,000-row guard off while a page is built: every chart here is already a bounded summary
+    (bins, a 51-point smooth grid, at most :data:`CURVE_POINTS` points per curve, one point per model)."""
+    import altair as alt
+
+    return alt.data_transformers.enable("default", max_rows=None)
 
 
 def reliability_frame(tab: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -166,7 +220,7 @@ def risk_coverage_chart(tab: pd.DataFrame, models: list[str]):
         c = r["risk_coverage_curve"]
         rows += [
             {"model": r["model"], "coverage": 100 * cv, "risk": 100 * rk}
-            for cv, rk in zip(c["coverage"], c["risk"], strict=False)
+            for cv, rk in zip(*curve_points(c["coverage"], c["risk"]), strict=False)
         ]
     base = (
         alt.Chart(pd.DataFrame(rows))
@@ -244,13 +298,22 @@ def build_html(tab: pd.DataFrame) -> str:
     models = [r["model"] for r in tab.to_dict("records") if r["group"] is None and r["n"]]
     pts, curve = reliability_frame(tab)
     ece_note = f"{a['ece_bins']} {a['ece_binning'].replace('_', '-')} bins"
-    specs = {"overconfidence": overconfidence_chart(tab).to_dict()}
-    if models:
-        specs["reliability"] = reliability_chart(pts, curve, models, ece_note=ece_note).to_dict()
-        specs["riskcoverage"] = risk_coverage_chart(tab, models).to_dict()
+    with _no_row_limit():
+        specs = {"overconfidence": overconfidence_chart(tab).to_dict()}
+        if models:
+            specs["reliability"] = reliability_chart(pts, curve, models, ece_note=ece_note).to_dict()
+            specs["riskcoverage"] = risk_coverage_chart(tab, models).to_dict()
     head, body = table_rows(tab)
     recs = tab.to_dict("records")
     acc_col = head.index("acc %")
+    # headline columns holding an interval: the column after a metric with headline_interval
+    ci_cols: dict[int, str] = {}
+    j = 1 + (1 if a.get("by") else 0) + 1  # model, [group], n
+    for m in METRICS:
+        j += 1
+        if m.headline_interval:
+            ci_cols[j] = m.name
+            j += 1
     thead = "".join(f"<th>{esc(h)}</th>" for h in head)
     trs = []
     for r, cells in zip(recs, body, strict=False):
@@ -262,17 +325,31 @@ def build_html(tab: pd.DataFrame) -> str:
                     f"{esc(c)} ⚠ {100 * r['excluded_share']:.0f}% excluded</td>"
                 )
             else:
-                tds.append(f"<td>{esc(c)}</td>")
+                tds.append(_td(c, (r.get("interval_flags") or {}).get(ci_cols.get(j, ""))))
         trs.append("<tr>" + "".join(tds) + "</tr>")
     ih, ib = interval_rows(tab)
     itable = (
         "<table><thead><tr>"
         + "".join(f"<th>{esc(h)}</th>" for h in ih)
         + "</tr></thead><tbody>"
-        + "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>" for r in ib)
+        + "".join(
+            "<tr>"
+            + "".join(_td(c, (r.get("interval_flags") or {}).get(h)) for h, c in zip(ih, cells, strict=False))
+            + "</tr>"
+            for r, cells in zip(recs, ib, strict=False)
+        )
         + "</tbody></table>"
     )
-    warn = [
+    flagged = flagged_intervals(tab)
+    flag_html = (
+        '<p class="note"><strong>* flagged intervals</strong> (zero width, fewer than 30 rows or fewer than 100 '
+        "draws: do not read them as 95% intervals; the Wilson intervals of the proportions are in the JSON):</p>"
+        f'<ul class="note flags">{"".join(f"<li>{esc(x)}</li>" for x in flagged)}</ul>'
+        if flagged
+        else ""
+    )
+    tie_html = f'<p class="note">{esc(TIE_NOTE)}.</p>' if tie_ranges_shown(tab) else ""
+    warn = [f"<li>{esc(w)}</li>" for w in a.get("warnings", [])] + [
         f"<li><strong>{esc(r['model'])}</strong>: {esc(r['warning'])}</li>"
         for r in recs
         if r["group"] is None and r["warning"]
@@ -288,6 +365,7 @@ def build_html(tab: pd.DataFrame) -> str:
     spec_json = json.dumps(specs).replace("</", "<\\/")
     js = _js_bundle(_vl_version()).replace("</script", "<\\/script")
     charts = "".join(f'<div class="chart" id="{k}"></div>' for k in specs)
+    NARROW = NARROW_PX
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -297,6 +375,7 @@ def build_html(tab: pd.DataFrame) -> str:
 <style>
 html, body {{ max-width: 100%; overflow-x: hidden; }}
 body {{ font-family: system-ui, sans-serif; margin: 1.5em; color: #222; box-sizing: border-box; }}
+@media (max-width: 700px) {{ body {{ margin: 1em; }} h1 {{ font-size: 1.4em; }} .charts {{ gap: 1em; }} }}
 .table-box {{ max-width: 100%; max-height: 70vh; overflow: auto; border: 1px solid #ccc; }}
 table {{ border-collapse: collapse; font-size: 0.85em; }}
 thead th {{ position: sticky; top: 0; background: #f4f4f4; z-index: 1; }}
@@ -304,6 +383,7 @@ th, td {{ border-bottom: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right
 th:first-child, td:first-child {{ text-align: left; position: sticky; left: 0; background: #fff; }}
 thead th:first-child {{ background: #f4f4f4; z-index: 2; }}
 td.warn {{ background: #fff3cd; color: #7a4b00; font-weight: 600; }}
+td.flag {{ color: #8a1c1c; }}
 .charts {{ display: flex; flex-wrap: wrap; gap: 2em; margin-top: 1.5em; max-width: 100%; }}
 .chart {{ max-width: 100%; overflow-x: auto; }}
 .note {{ color: #555; font-size: 0.85em; }}
@@ -319,15 +399,51 @@ td.warn {{ background: #fff3cd; color: #7a4b00; font-weight: 600; }}
 <p class="note">Accuracy, confidence, error and refusal rates in percent;
 CITL (mean confidence − accuracy) in percentage points;
 Brier, ECE, smooth ECE, AUROC and AURC on the 0–1 scale. A ⚠ marks a model with more than 5% of its rows excluded.</p>
-{excl_html}
+{tie_html}{excl_html}
 <h2>95% intervals</h2>
 <div class="table-box">{itable}</div>
+{flag_html}
 <h2>Conventions</h2>
 <ul class="note">{conv}</ul>
 <div class="charts">{charts}</div>
 <script type="text/javascript">
 const specs = {spec_json};
-for (const [id, spec] of Object.entries(specs)) {{
+// narrow screens (phones): every chart is redrawn to the width available, one small multiple per row,
+// titles wrapped, the legend below the plot; text keeps Vega's sizes (10 px and up)
+function fitToWidth(spec, avail) {{
+  if (avail >= {NARROW}) return spec;
+  const w = Math.max(180, avail - 80);  // room for the y axis and its title
+  const wrap = (t) => {{
+    if (typeof t !== "string") return t;
+    const max = Math.max(20, Math.floor(w / 7)), lines = [];
+    let cur = "";
+    for (const word of t.split(" ")) {{
+      if (cur && (cur + " " + word).length > max) {{ lines.push(cur); cur = word; }}
+      else cur = cur ? cur + " " + word : word;
+    }}
+    if (cur) lines.push(cur);
+    return lines;
+  }};
+  const fixTitle = (v) => {{
+    if (typeof v.title === "string") v.title = wrap(v.title);
+    else if (v.title && typeof v.title.text === "string") v.title.text = wrap(v.title.text);
+  }};
+  const resize = (v) => {{
+    if (typeof v.width === "number") {{
+      const ratio = (typeof v.height === "number" ? v.height : v.width) / v.width;
+      v.height = Math.round(w * Math.min(ratio, 1)); v.width = w;
+    }}
+    fixTitle(v);
+  }};
+  fixTitle(spec);
+  if (Array.isArray(spec.concat)) {{ spec.columns = 1; spec.concat.forEach(resize); }}
+  else resize(spec);
+  spec.config = Object.assign({{}}, spec.config, {{legend: {{orient: "bottom", columns: 2, labelLimit: w / 2 - 20}}}});
+  return spec;
+}}
+const avail = Math.min(window.innerWidth, document.documentElement.clientWidth) - 2 * 16;
+for (const [id, spec0] of Object.entries(specs)) {{
+  const spec = fitToWidth(spec0, avail);
   vegaEmbed("#" + id, spec, {{renderer: "svg", actions: false}}).catch(err => {{
     document.getElementById(id).textContent = "chart failed to render: " + err;
   }});
@@ -336,6 +452,14 @@ for (const [id, spec] of Object.entries(specs)) {{
 </body>
 </html>
 """
+
+
+def _td(text: str, flag: str | None) -> str:
+    """A table cell; a flagged interval carries its reason (``data-interval-flag`` and a tooltip)."""
+    if not flag:
+        return f"<td>{html.escape(text)}</td>"
+    f = html.escape(flag)
+    return f'<td class="flag" data-interval-flag="{f}" title="{f}">{html.escape(text)}</td>'
 
 
 def write_html(path: str | Path, tab: pd.DataFrame) -> Path:
