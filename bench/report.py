@@ -18,6 +18,12 @@ into start-up and the work proper, and so is the time of the bootstrap draws alo
 sampler on every model, in-process, no statistic computed): no implementation that draws the same
 bootstrap with numpy's samplers can take less.  Targets (issue 11): ratio <= 10 and peak < 500 MB
 at 1M rows; ratio <= 10 and peak < 2 GB at 10M rows.
+
+``--recalibrate isotonic`` (or temperature, histogram) adds a run with that option and prints its cost
+beside the plain run.  ``--baseline-src DIR`` (the ``src`` folder of another checkout, e.g. ``git worktree
+add /tmp/base main``) times that code's report on the same file in the same run, alternating with this
+one ``--repeat`` times, and prints the ratio of the medians (on a shared machine only a side-by-side
+comparison means anything).
 """
 
 from __future__ import annotations
@@ -147,6 +153,51 @@ def draws_alone(path: Path, n_boot: int, resampling: str) -> tuple[float, int]:
     return time.perf_counter() - t0, _workers(m)
 
 
+def _report_wall(path: Path, n_boot: int, resampling: str, src: str | None, extra: list[str]) -> float:
+    """Wall time of one ``report --json`` child, with ``src`` first on its PYTHONPATH when given."""
+    env = dict(os.environ)
+    if src:
+        env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    argv = ["report", str(path), "--json", "--n-boot", str(n_boot), "--resampling", resampling, *extra]
+    t0 = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-c", _REPORT_WITH_PEAK, *argv],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    return time.perf_counter() - t0
+
+
+def side_by_side(path: Path, a: argparse.Namespace) -> None:
+    """Alternate the report of ``--baseline-src``, this one and (with ``--recalibrate``) this one with it."""
+    here = str(Path(__file__).resolve().parents[1] / "src")
+    runs: dict[str, list[float]] = {"baseline": [], "this": []}
+    if a.recalibrate:
+        runs[f"this --recalibrate {a.recalibrate}"] = []
+    for _ in range(a.repeat):
+        if a.baseline_src:
+            runs["baseline"].append(_report_wall(path, a.n_boot, a.resampling, a.baseline_src, []))
+        runs["this"].append(_report_wall(path, a.n_boot, a.resampling, here, []))
+        if a.recalibrate:
+            runs[f"this --recalibrate {a.recalibrate}"].append(
+                _report_wall(path, a.n_boot, a.resampling, here, ["--recalibrate", a.recalibrate])
+            )
+    med = {k: float(np.median(v)) for k, v in runs.items() if v}
+    for k, v in runs.items():
+        if v:
+            print(f"side by side, {k:32s} median {med[k]:6.2f} s  ({', '.join(f'{x:.2f}' for x in v)})")
+    if "baseline" in med:
+        print(f"this / baseline: {med['this'] / med['baseline']:.3f} (target <= 1.10)")
+    if a.recalibrate:
+        k = f"this --recalibrate {a.recalibrate}"
+        print(
+            f"--recalibrate {a.recalibrate} costs {med[k] - med['this']:.2f} s = "
+            f"{med[k] / med['this']:.2f}x the plain run"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--models", type=int, default=100)
@@ -165,12 +216,20 @@ def main(argv: list[str] | None = None) -> int:
         help="CSV to use: written (seeded) when missing, else reused as is (give the --models and --items "
         "it was written with); default a temporary file",
     )
+    ap.add_argument("--recalibrate", choices=("isotonic", "temperature", "histogram"), default=None)
+    ap.add_argument("--baseline-src", default=None, help="src folder of another checkout to time side by side")
+    ap.add_argument("--repeat", type=int, default=3, help="alternating runs of the side-by-side comparison")
+    ap.add_argument("--side-by-side-only", action="store_true", help="print only the side-by-side comparison")
     a = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         path = a.file or Path(tmp) / "rows.csv"
         if not path.is_file():
             make_file(path, a.models, a.items)
         n = a.models * a.items
+        if a.baseline_src or a.recalibrate:
+            side_by_side(path, a)
+            if a.side_by_side_only:
+                return 0
         t_start = startup_time()
         t_read = read_time(path)
         env = dict(os.environ)

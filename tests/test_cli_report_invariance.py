@@ -437,6 +437,8 @@ def test_from_frame_signature_and_defaults():
         "ece_snap": True,
         "high_confidence": 0.8,
         "coverages": (1.0, 0.8, 0.6, 0.4, 0.2),
+        "recalibrate": None,
+        "folds": 5,
     }
     # 1-based, like the line numbers of files: the second row is row 2
     with pytest.raises(ValueError, match=r"frame: row 2: field 'confidence' must be a number, got 'x'"):

@@ -217,7 +217,7 @@ def test_metric_registry_drives_every_output(small_csv, tmp_path, capsys, monkey
         "dummy %",
         "pct",
         "share of answers with confidence >= 0.5 (a test metric)",
-        compute=lambda lv, P, Q: ((P + Q)[:, lv >= 0.5].sum(axis=1)) / (P + Q).sum(axis=1),
+        compute=lambda lv, P, Q, opts: ((P + Q)[:, lv >= 0.5].sum(axis=1)) / (P + Q).sum(axis=1),
     )
     monkeypatch.setattr(core, "METRICS", core.METRICS + (dummy,))
     name = dummy.name

@@ -137,6 +137,15 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         help="coverages in percent of the risk@c columns (default 100,80,60,40,20)",
     )
     p.add_argument(
+        "--recalibrate",
+        choices=core.RECALIBRATIONS,
+        default=None,
+        help="also report ECE, Brier and AUROC after recalibrating each model's confidences (isotonic regression, "
+        "temperature scaling or histogram binning), fitted by k-fold cross-fitting so that no row is scored by a "
+        "map fitted on it; off by default",
+    )
+    p.add_argument("--folds", type=int, default=5, help="folds of --recalibrate's cross-fitting (default 5)")
+    p.add_argument(
         "--by",
         metavar="COLUMN",
         default=None,
@@ -230,6 +239,8 @@ def run(args: argparse.Namespace) -> int:
         ece_snap=getattr(args, "ece_snap", True),
         high_confidence=high_confidence,
         coverages=coverages,
+        recalibrate=getattr(args, "recalibrate", None),
+        folds=getattr(args, "folds", 5),
     )
     # warnings reach the person at the terminal in every mode (stdout may be a file or a pipe)
     for w in warnings_of(tab):

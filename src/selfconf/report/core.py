@@ -67,6 +67,7 @@ import numpy as np
 # (no import cycle is involved: tests/test_layers.py checks there is none)
 from selfconf.data import validate
 from selfconf.data.validate import SCALES, resolve_scale
+from selfconf.stats.calibration import RECALIBRATIONS
 from selfconf.stats.streams import stream
 
 if TYPE_CHECKING:  # pandas is imported when a report is computed, so `--help` starts fast
@@ -126,8 +127,9 @@ class Metric:
     on, when it is a proportion (then a Wilson interval ``<name>_wilson_low`` / ``_wilson_high`` is
     added) or differs from ``n``; ``extra``: further JSON keys that follow it; ``compute``: for a
     metric that :func:`selfconf.metrics.counts_statistics` does not compute, a function
-    ``(levels, pos, neg) -> array (B,)`` over draws (rows of ``pos``/``neg``); ``help``: one line
-    for ``--help``.
+    ``(levels, pos, neg, options) -> array (B,)`` over draws (rows of ``pos``/``neg``; ``options``
+    the ECE options ``n_bins``, ``binning``, ``edge``, ``snap``); ``terminal``: a column of the
+    terminal and HTML tables (else JSON and DataFrame only); ``help``: one line for ``--help``.
     """
 
     name: str
@@ -140,6 +142,19 @@ class Metric:
     proportion: bool = False
     extra: tuple[str, ...] = ()
     compute: Any = None
+    terminal: bool = True
+
+
+def _mce(lv, P, Q, opts):
+    from selfconf.stats.calibration import mce_counts
+
+    return mce_counts(lv, P, Q, **opts)
+
+
+def _debiased_ece(lv, P, Q, opts):
+    from selfconf.stats.calibration import debiased_ece_counts
+
+    return debiased_ece_counts(lv, P, Q, **opts)
 
 
 #: The report's metrics, in display order: the terminal table, the JSON keys, the HTML columns, the
@@ -179,6 +194,22 @@ METRICS: tuple[Metric, ...] = (
         proportion=True,
     ),
     Metric("aurc", "AURC", "num", "area under the risk-coverage curve"),
+    Metric(
+        "mce",
+        "MCE",
+        "num",
+        "maximum calibration error, the largest bin gap on the ECE bins (JSON only)",
+        compute=_mce,
+        terminal=False,
+    ),
+    Metric(
+        "ece_debiased",
+        "debiased CE",
+        "num",
+        "debiased l2 calibration error on the ECE bins (Kumar, Liang & Ma 2019; JSON only)",
+        compute=_debiased_ece,
+        terminal=False,
+    ),
 )
 
 
@@ -214,7 +245,7 @@ def json_model_keys() -> tuple[str, ...]:
             keys += [f"{m.name}_wilson_low", f"{m.name}_wilson_high"]
         if m.trials and m.trials not in keys:
             keys.append(m.trials)
-    keys.append("interval_flags")
+    keys += ["interval_flags", "recalibrated"]
     return tuple(keys)
 
 
@@ -368,9 +399,63 @@ def rows_from_frame(
 # --------------------------------------------------------------------------------------------
 
 
-def _unit_rng(seed: int, model: str, group: str | None) -> np.random.Generator:
-    """The draws of one model (or model x group): :func:`selfconf.stats.streams.stream` of the names."""
-    return stream(seed, str(model)) if group is None else stream(seed, str(model), str(group))
+def _unit_rng(seed: int, model: str, group: str | None, *purpose: str) -> np.random.Generator:
+    """The draws of one model (or model x group): :func:`selfconf.stats.streams.stream` of the names.
+
+    ``purpose`` names a separate stream (``"recalibrate"``: the folds and draws of the recalibration), so
+    that turning an option on leaves every other draw unchanged.
+    """
+    names = (str(model),) if group is None else (str(model), str(group))
+    return stream(seed, *names, *purpose)
+
+
+#: Statistics reported after recalibration, out of sample.
+RECAL_METRICS = ("ece", "brier", "auroc")
+
+
+def _recalibrated(
+    lv: np.ndarray,
+    pos: np.ndarray,
+    neg: np.ndarray,
+    *,
+    method: str,
+    folds: int,
+    rng: np.random.Generator,
+    n_boot: int,
+    level: float,
+    ece_opts: dict[str, Any],
+    resampling: str,
+) -> dict[str, Any]:
+    """ECE, Brier and AUROC of the cross-fitted recalibrated confidences, with percentile intervals.
+
+    The fold split and the fitted maps are held fixed; the interval resamples the rows of the
+    out-of-sample (recalibrated confidence, correct) pairs, so it does not include the variation of
+    refitting (stated in the conventions).  A unit with fewer than 2 x folds rows gets no recalibration.
+    """
+    from selfconf import bootstrap, metrics
+    from selfconf.stats.calibration import cross_fit
+
+    n = int(pos.sum() + neg.sum())
+    out: dict[str, Any] = {"method": method, "folds": folds}
+    if n < 2 * folds:
+        out.update({k: None for m in RECAL_METRICS for k in (m, f"{m}_ci_low", f"{m}_ci_high")})
+        out["note"] = f"not recalibrated: {n} rows, fewer than 2 x {folds} folds"
+        return out
+    rl, rp, rq = cross_fit(lv, pos, neg, method=method, folds=folds, rng=rng, n_bins=int(ece_opts["n_bins"]))
+    point = metrics.counts_statistics(rl, rp, rq, **ece_opts, coverages=(), statistics=RECAL_METRICS)
+    draw = bootstrap.poisson_count_draws if resampling == "poisson" else bootstrap.count_draws
+    got: dict[str, list] = {m: [] for m in RECAL_METRICS}
+    for P, Q in draw(rp, rq, n_boot=n_boot, rng=rng):
+        keep = (P.sum(axis=1) + Q.sum(axis=1)) > 0
+        st = metrics.counts_statistics(
+            rl, P[keep].astype(float), Q[keep].astype(float), **ece_opts, coverages=(), statistics=RECAL_METRICS
+        )
+        for m in RECAL_METRICS:
+            got[m].append(st[m])
+    for m in RECAL_METRICS:
+        lo, hi = bootstrap.interval_or_nan(np.concatenate(got[m]), level)[:2]
+        out[m], out[f"{m}_ci_low"], out[f"{m}_ci_high"] = _f(point[m][0]), _f(lo), _f(hi)
+    return out
 
 
 def _level_codes(conf: np.ndarray, raw: np.ndarray, scale: str) -> tuple[np.ndarray, np.ndarray]:
@@ -448,6 +533,7 @@ def _unit_stats(
     if not ece_snap:  # only passed when off: the default call is the one the statistics layer always had
         opts["snap"] = False
     ci_names = ci_metrics()
+    ece_opts = {"n_bins": ece_bins, "binning": ece_binning, "edge": ece_edge, "snap": bool(ece_snap)}
     own = [m for m in METRICS if m.compute is not None]  # metrics outside counts_statistics
     sigma = metrics.smooth_ece_bandwidth(lv, pos, neg)
     kern = metrics.smooth_kernel(lv, sigma)
@@ -470,7 +556,7 @@ def _unit_stats(
             lv, P, Q, smooth_sigma=sigma, smooth_kernel=kern, **opts, coverages=(), statistics=ci_names
         )
         for m in own:
-            st[m.name] = np.asarray(m.compute(lv, P, Q), dtype=float)
+            st[m.name] = np.asarray(m.compute(lv, P, Q, ece_opts), dtype=float)
         if first:
             point = {k: v[:1] for k, v in st.items()}
             # row-wise arithmetic only (no products), so the same values as in a batch with the draws
@@ -497,7 +583,9 @@ def _unit_stats(
         r[f"{name}_ci_low"], r[f"{name}_ci_high"] = intervals[name]
     for mm in own:
         if not mm.interval:
-            r[mm.name] = float(np.asarray(mm.compute(lv, pos[None, :].astype(float), neg[None, :].astype(float)))[0])
+            r[mm.name] = float(
+                np.asarray(mm.compute(lv, pos[None, :].astype(float), neg[None, :].astype(float), ece_opts))[0]
+            )
     r["n"] = int(point["n"][0])
     r["median_confidence"] = float(point["median_confidence"][0])
     r["smooth_ece_bandwidth"] = float(sigma)
@@ -645,6 +733,8 @@ def compute(
     ece_snap: bool = True,
     high_confidence: float = HIGH_CONF,
     coverages: Sequence[float] = COVERAGES,
+    recalibrate: str | None = None,
+    folds: int = 5,
 ) -> pd.DataFrame:
     """Every report statistic, one row per model (sorted by name), then per (model, group) with ``--by``.
 
@@ -670,6 +760,8 @@ def compute(
         ece_snap=ece_snap,
         high_confidence=high_confidence,
         coverages=coverages,
+        recalibrate=recalibrate,
+        folds=folds,
     ).to_frame()
 
 
@@ -686,6 +778,8 @@ def compute_records(
     ece_snap: bool = True,
     high_confidence: float = HIGH_CONF,
     coverages: Sequence[float] = COVERAGES,
+    recalibrate: str | None = None,
+    folds: int = 5,
 ) -> ReportTable:
     """:func:`compute` without pandas: the same rows as a :class:`ReportTable` (list of dicts + ``attrs``).
 
@@ -709,6 +803,10 @@ def compute_records(
         raise ValueError(f"--ece-edge must be one of {', '.join(metrics.EDGE_RULES)}, got {ece_edge!r}")
     high_confidence = check_high_confidence(high_confidence)
     coverages = check_coverages(coverages)
+    if recalibrate is not None and recalibrate not in RECALIBRATIONS:
+        raise ValueError(f"--recalibrate must be one of {', '.join(RECALIBRATIONS)}, got {recalibrate}")
+    if isinstance(folds, bool) or int(folds) != folds or folds < 2:
+        raise ValueError(f"--folds must be an integer of at least 2, got {folds}")
     reasons = rows.reasons()
     used = reasons < 0
     if not used.any():
@@ -786,6 +884,21 @@ def compute_records(
                     coverages=coverages,
                 )
             )
+            if recalibrate:
+                rec["recalibrated"] = _recalibrated(
+                    lv[idx],
+                    pos,
+                    neg,
+                    method=recalibrate,
+                    folds=int(folds),
+                    rng=_unit_rng(seed, name, gname, "recalibrate"),
+                    n_boot=n_boot,
+                    level=level,
+                    ece_opts=dict(
+                        n_bins=ece_bins, binning=ece_binning, edge=ece_edge, **({} if ece_snap else {"snap": False})
+                    ),
+                    resampling=resampling,
+                )
         else:
             rec.update({k: _nan() for k in json_model_keys() if k not in ("model", "group", "rows")})
             rec.update(
@@ -803,6 +916,7 @@ def compute_records(
             float(ref_sum_u[u] / ref_known_u[u]) if rows.refusal is not None and ref_known_u[u] else _nan()
         )
         rec["refusal_n"] = int(ref_known_u[u]) if rows.refusal is not None else 0
+        rec.setdefault("recalibrated", None)
         _add_wilson_and_flags(rec, level=level, n_boot=n_boot)
         rec["excluded"] = {r: int(v) for r, v in zip(EXCLUSION_REASONS, rc, strict=False)}
         share = float(rc.sum() / n_rows) if n_rows else 0.0
@@ -829,6 +943,8 @@ def compute_records(
         high_confidence=high_confidence,
         coverages=tuple(coverages),
         warnings=list(getattr(rows, "warnings", [])),
+        recalibrate=recalibrate,
+        folds=int(folds),
         confidence_scale=rows.scale,
         confidence_scale_reason=rows.scale_reason,
         by=rows.by,
@@ -953,6 +1069,8 @@ def from_frame(
     ece_snap: bool = True,
     high_confidence: float = HIGH_CONF,
     coverages: Sequence[float] = COVERAGES,
+    recalibrate: str | None = None,
+    folds: int = 5,
 ) -> pd.DataFrame:
     """The report of ``selfconf report`` for an in-memory frame: one row per model (and group).
 
@@ -973,6 +1091,8 @@ def from_frame(
     ece_snap : snap confidences within 1e-9 of a bin edge onto it (default; ``False``: scikit-learn's bins)
     high_confidence : threshold (0-1) of ``high_conf_error_rate``
     coverages : 0-1 coverages of ``risk_coverage`` (keys :func:`coverage_key`)
+    recalibrate : None (default), "isotonic", "temperature" or "histogram": ECE, Brier and AUROC after
+        recalibration, cross-fitted with ``folds`` folds (column ``recalibrated``)
 
     Errors name the row 1-based (row 1 is the frame's first row).
 
@@ -1005,6 +1125,8 @@ def from_frame(
         ece_snap=ece_snap,
         high_confidence=high_confidence,
         coverages=coverages,
+        recalibrate=recalibrate,
+        folds=folds,
     )
 
 
@@ -1060,7 +1182,7 @@ def conventions(tab: pd.DataFrame) -> list[str]:
             "; no snapping: a confidence is compared with the edges as stored (0.5000000000000001 is above "
             "0.5), as scikit-learn's calibration_curve does"
         )
-    return [
+    lines = [
         f"confidence scale: {a['confidence_scale']} ({a['confidence_scale_reason']}); all proportions below on 0-1 "
         "in JSON",
         f"ECE: {a['ece_bins']} {a['ece_binning'].replace('_', '-')} bins, edge {edge}",
@@ -1079,11 +1201,44 @@ def conventions(tab: pd.DataFrame) -> list[str]:
         "confidences (min/max over tie orders in JSON); AURC: mean risk over k = 1..n, same tie rule",
         f"high-confidence error: share wrong among answers with confidence >= {_hc(a):g} (0-1 scale)",
         "refusal rate: share of the model's rows with refusal = 1, among rows where the refusal flag is given",
-    ] + (
-        []
-        if tuple(_covs(a)) == COVERAGES
-        else ["risk@c coverages (--coverages): " + ", ".join(f"{100 * c:g}%" for c in _covs(a))]
-    )
+    ]
+    if tuple(_covs(a)) != COVERAGES:
+        lines.append("risk@c coverages (--coverages): " + ", ".join(f"{100 * c:g}%" for c in _covs(a)))
+    return lines + _recal_conventions(a)
+
+
+def _recal_conventions(a: dict) -> list[str]:
+    if not a.get("recalibrate"):
+        return []
+    return [
+        f"recalibration (--recalibrate {a['recalibrate']}): fitted by {a['folds']}-fold cross-fitting within each "
+        "model (rows dealt to folds at random through their counts), every row scored by a map fitted without it; "
+        "ECE, Brier and AUROC of the recalibrated confidences with percentile bootstrap intervals over the rows, "
+        "split and maps held fixed (refitting variation not included)"
+    ]
+
+
+def recal_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """Header and cells of the out-of-sample recalibration table (empty without ``--recalibrate``)."""
+    a = tab.attrs
+    if not a.get("recalibrate"):
+        return [], []
+    head = ["model"] + (["group"] if a.get("by") else [])
+    for m in RECAL_METRICS:
+        head += [f"{m} after", f"{m} 95% CI", f"{m} before"]
+    body = []
+    for r in tab.to_dict("records"):
+        rc = r.get("recalibrated") or {}
+        cells = [str(r["model"])] + ([str(r["group"]) if r["group"] is not None else "(all)"] if a.get("by") else [])
+        for m in RECAL_METRICS:
+            v = rc.get(m)
+            cells += [
+                _num(v),
+                "—" if rc.get(f"{m}_ci_low") is None else f"[{_num(rc[f'{m}_ci_low'])}, {_num(rc[f'{m}_ci_high'])}]",
+                _num(r[m]),
+            ]
+        body.append(cells)
+    return head, body
 
 
 def _hc(attrs: dict) -> float:
@@ -1147,6 +1302,8 @@ def report_json(tab: pd.DataFrame) -> dict:
         "models": models,
     }
     doc["ece_snap"] = bool(a.get("ece_snap", True))
+    doc["recalibrate"] = a.get("recalibrate")
+    doc["folds"] = a.get("folds", 5)
     doc["interval_flag_rules"] = (
         f"a bootstrap interval is flagged (interval_flags, per model) when it has zero width, is computed on fewer "
         f"than {SMALL_N} rows, or rests on fewer than {MIN_N_BOOT} draws; accuracy, refusal_rate and "
@@ -1214,6 +1371,11 @@ def tie_ranges_shown(tab: pd.DataFrame) -> bool:
     )
 
 
+def _shown() -> list[Metric]:
+    """The metrics of the terminal and HTML tables (:attr:`Metric.terminal`)."""
+    return [m for m in METRICS if m.terminal]
+
+
 def _header(m: Metric, attrs: dict) -> str:
     return m.header.format(hc=f"{100 * _hc(attrs):g}")
 
@@ -1222,7 +1384,7 @@ def table_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     """Header and string cells of the main terminal/HTML table, in display units."""
     a = tab.attrs
     head = ["model"] + (["group"] if a.get("by") else []) + ["n"]
-    for m in METRICS:
+    for m in _shown():
         head.append(_header(m, a))
         if m.headline_interval:
             head.append(f"{_header(m, a).removesuffix(' %')} {100 * a.get('level', 0.95):g}% CI")
@@ -1232,7 +1394,7 @@ def table_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
         exc = sum(r["excluded"].values())
         cells = [str(r["model"])] + ([str(r["group"]) if r["group"] is not None else "(all)"] if a.get("by") else [])
         cells.append(str(int(r["n"])))
-        for m in METRICS:
+        for m in _shown():
             cells.append(_cell(r, m))
             if m.headline_interval:
                 cells.append(_ci(r, m.name, m.unit != "num"))
@@ -1244,7 +1406,7 @@ def table_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
 
 def interval_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     """Header and cells of the intervals table (every metric of :data:`METRICS` with an interval)."""
-    ms = [m for m in METRICS if m.interval]
+    ms = [m for m in _shown() if m.interval]
     head = ["model"] + (["group"] if tab.attrs.get("by") else []) + [m.name for m in ms]
     body = []
     for r in tab.to_dict("records"):
@@ -1275,6 +1437,10 @@ def format_table(tab: pd.DataFrame) -> str:
     if flagged:
         out.append(f"{FLAG_MARK} flagged intervals (do not read them as 95% intervals):")
         out += [f"  {line}" for line in flagged]
+    rh, rb = recal_rows(tab)
+    if rh:
+        out += ["", f"out of sample after --recalibrate {a['recalibrate']} ({a['folds']}-fold cross-fitting; 0-1):"]
+        out += _text_table(rh, rb)
     out.append("")
     models = [r for r in tab.to_dict("records") if r["group"] is None]
     tot = {k: sum(r["excluded"][k] for r in models) for k in EXCLUSION_REASONS}

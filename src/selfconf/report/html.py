@@ -32,6 +32,7 @@ from selfconf.report.core import (
     conventions,
     flagged_intervals,
     interval_rows,
+    recal_rows,
     table_rows,
     tie_ranges_shown,
 )
@@ -310,6 +311,8 @@ def build_html(tab: pd.DataFrame) -> str:
     ci_cols: dict[int, str] = {}
     j = 1 + (1 if a.get("by") else 0) + 1  # model, [group], n
     for m in METRICS:
+        if not m.terminal:
+            continue
         j += 1
         if m.headline_interval:
             ci_cols[j] = m.name
@@ -349,6 +352,17 @@ def build_html(tab: pd.DataFrame) -> str:
         else ""
     )
     tie_html = f'<p class="note">{esc(TIE_NOTE)}.</p>' if tie_ranges_shown(tab) else ""
+    rh, rb = recal_rows(tab)
+    recal_html = (
+        f"<h2>Out of sample after recalibration ({esc(str(a['recalibrate']))}, {a['folds']}-fold cross-fitting)</h2>"
+        '<div class="table-box"><table id="recalibrated"><thead><tr>'
+        + "".join(f"<th>{esc(h)}</th>" for h in rh)
+        + "</tr></thead><tbody>"
+        + "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rb)
+        + "</tbody></table></div>"
+        if rh
+        else ""
+    )
     warn = [f"<li>{esc(w)}</li>" for w in a.get("warnings", [])] + [
         f"<li><strong>{esc(r['model'])}</strong>: {esc(r['warning'])}</li>"
         for r in recs
@@ -402,7 +416,7 @@ Brier, ECE, smooth ECE, AUROC and AURC on the 0–1 scale. A ⚠ marks a model w
 {tie_html}{excl_html}
 <h2>95% intervals</h2>
 <div class="table-box">{itable}</div>
-{flag_html}
+{flag_html}{recal_html}
 <h2>Conventions</h2>
 <ul class="note">{conv}</ul>
 <div class="charts">{charts}</div>
