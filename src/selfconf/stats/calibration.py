@@ -71,6 +71,10 @@ def _bin_sums(levels, pos, neg, opts) -> tuple[np.ndarray, np.ndarray, np.ndarra
     T = P + Q
     B, K = T.shape
     nb = int(opts.get("n_bins", 10))
+    if opts.get("binning", "equal_width") == "equal_width":  # one bin per level for every draw: matrix products
+        onehot = np.zeros((K, nb))
+        onehot[np.arange(K), metrics._bin_index(lv, nb, opts.get("edge", "upper"), opts.get("snap", True))] = 1.0
+        return T @ onehot, (T * lv - P) @ onehot, P @ onehot
     b = level_bins(lv, T, **opts)
     flat = (b + np.arange(B)[:, None] * nb).ravel()
 
