@@ -239,3 +239,19 @@ def test_metric_registry_drives_every_output(small_csv, tmp_path, capsys, monkey
     assert f"dummy %, {name}: share of answers" in help_text and name in help_text.split("JSON:")[1]
     tab = from_frame(df, n_boot=100)
     assert name in tab.columns and list(tab.columns) == list(core.json_model_keys())
+
+
+def test_messages_quote_values_as_typed_and_count_frame_rows_from_one(tmp_path, capsys):
+    p = _csv(tmp_path / "b.csv", [("a", 1, 50, 2), ("a", 2, 60, 1)])
+    rc, _, err = _run(capsys, str(p))
+    assert rc == 2 and "line 2: field 'correct' must be 0/1 (or true/false), got '2'" in err
+    p = _csv(tmp_path / "i.csv", [("a", 1, "inf", 1), ("a", 2, 60, 1)])
+    rc, _, err = _run(capsys, str(p))
+    assert rc == 2 and "must be finite, got inf" in err and "np.float64" not in err
+    frame = pd.DataFrame({"model": ["a", "a", "a"], "item_id": [1, 2, 3], "confidence": [50, 60, 70]})
+    with pytest.raises(ValueError, match=r"frame: row 3: field 'correct' must be 0/1 \(or true/false\), got '2'"):
+        from_frame(frame.assign(correct=[1, 0, 2]))
+    with pytest.raises(ValueError, match=r"frame: row 2: field 'confidence' is not a number: x"):
+        core.prepare_frame(
+            pd.DataFrame({"model": ["a", "a"], "item_id": [1, 2], "confidence": [0.5, "x"], "correct": [1, 0]})
+        )

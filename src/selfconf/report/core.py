@@ -75,6 +75,18 @@ if TYPE_CHECKING:  # pandas is imported when a report is computed, so `--help` s
 
 __all__ = [
     "JSON_MODEL_KEYS",
+    "METRICS",
+    "Metric",
+    "ci_metrics",
+    "json_model_keys",
+    "MIN_N_BOOT",
+    "SMALL_N",
+    "RECALIBRATIONS",
+    "check_high_confidence",
+    "check_coverages",
+    "parse_coverages",
+    "warnings_of",
+    "flagged_intervals",
     "CI_METRICS",
     "COVERAGES",
     "SCALES",
@@ -214,7 +226,10 @@ METRICS: tuple[Metric, ...] = (
 
 
 def ci_metrics() -> tuple[str, ...]:
-    """Names of the metrics with a bootstrap interval, from :data:`METRICS`."""
+    """Names of the metrics with a bootstrap interval, from :data:`METRICS`.
+
+    Example: ``ci_metrics()[:2]`` -> ``("accuracy", "mean_confidence")``.
+    """
     return tuple(m.name for m in METRICS if m.interval)
 
 
@@ -222,6 +237,8 @@ def json_model_keys() -> tuple[str, ...]:
     """Keys of every object in the ``models`` (and ``groups``) lists of ``--json``, from :data:`METRICS`.
 
     The keys that existed before the registry keep their order; the added ones follow them.
+
+    Example: ``json_model_keys()[:5]`` -> ``("model", "group", "n", "rows", "accuracy")``.
     """
     keys = ["model", "group", "n", "rows"]
     for m in METRICS:
@@ -957,7 +974,10 @@ def compute_records(
 
 
 def check_high_confidence(x: Any) -> float:
-    """The ``--high-confidence`` threshold on 0-1, validated (a value in (0, 1]); the message quotes the value given."""
+    """The ``--high-confidence`` threshold on 0-1, validated (a value in (0, 1]); the message quotes the value given.
+
+    Example: ``check_high_confidence("0.9")`` -> ``0.9``; ``check_high_confidence("80")`` raises ValueError.
+    """
     try:
         v = float(x)
     except (TypeError, ValueError):
@@ -968,7 +988,10 @@ def check_high_confidence(x: Any) -> float:
 
 
 def check_coverages(cs: Any) -> tuple[float, ...]:
-    """The risk@c coverages on 0-1, validated: each in (0, 1], no repeats, in the order given."""
+    """The risk@c coverages on 0-1, validated: each in (0, 1], no repeats, in the order given.
+
+    Example: ``check_coverages("100,50")`` -> ``(1.0, 0.5)``; ``check_coverages([0.5, 0.5])`` raises ValueError.
+    """
     if isinstance(cs, str):
         cs = parse_coverages(cs)
     out = []

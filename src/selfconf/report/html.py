@@ -344,10 +344,12 @@ def build_html(tab: pd.DataFrame) -> str:
         + "</tbody></table>"
     )
     flagged = flagged_intervals(tab)
+    # a long list (many small --by cells) is folded, so that the charts stay near the top of the page
     flag_html = (
-        '<p class="note"><strong>* flagged intervals</strong> (zero width, fewer than 30 rows or fewer than 100 '
-        "draws: do not read them as 95% intervals; the Wilson intervals of the proportions are in the JSON):</p>"
-        f'<ul class="note flags">{"".join(f"<li>{esc(x)}</li>" for x in flagged)}</ul>'
+        f'<details class="note flags"{" open" if len(flagged) <= 8 else ""}><summary><strong>* flagged '
+        f"intervals</strong> in {len(flagged)} model/group row(s): zero width, fewer than 30 rows or fewer than 100 "
+        "draws; do not read them as 95% intervals (the Wilson intervals of the proportions are in the JSON)</summary>"
+        f"<ul>{''.join(f'<li>{esc(x)}</li>' for x in flagged)}</ul></details>"
         if flagged
         else ""
     )
