@@ -84,14 +84,6 @@ def _passed(name: str, text: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def editions(tmp_path_factory):
-    """Student and instructor editions of every teaching notebook (fails if the shipped checks are stale)."""
-    out = tmp_path_factory.mktemp("editions")
-    course.make_student(out)
-    return out
-
-
-@pytest.fixture(scope="module")
 def kernel_env(tmp_path_factory):
     """The kernels read MMLU-Pro from ../shared (through SELFCONF_EXTERNAL_FROM) into an empty cache."""
     saved = {k: os.environ.get(k) for k in ("SELFCONF_CACHE", "SELFCONF_EXTERNAL_FROM", "SELFCONF_BOOK")}
@@ -105,6 +97,24 @@ def kernel_env(tmp_path_factory):
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
+
+
+@pytest.fixture(scope="module")
+def editions(tmp_path_factory, kernel_env):
+    """Student and instructor editions of every teaching notebook (fails if the shipped checks are stale); the
+    prose's numbers come from executing the masters at the reduced settings."""
+    from selfconf.book import glue
+
+    out = tmp_path_factory.mktemp("editions")
+    runs = tmp_path_factory.mktemp("masters")
+
+    def values(stem: str) -> dict:  # the masters executed here at FAST settings, as the book's build would
+        nb = _execute(_with_params(jupytext.read(ROOT / "notebooks" / f"{stem}.py"), FAST[stem]), ROOT)
+        nbformat.write(nb, runs / f"{stem}.ipynb")
+        return glue.glued_in_notebook(runs / f"{stem}.ipynb")
+
+    course.make_student(out, values=values)
+    return out
 
 
 # ------------------------------------------------------------------ editions (no execution)
@@ -254,16 +264,79 @@ def test_teaching_pages_show_code_behind_toggles(built_book):
         assert "BEGIN QUESTION" not in soup.get_text() and "ASSIGNMENT CONFIG" not in soup.get_text()
 
 
-# ------------------------------------------------------------------ a downloaded notebook in a fresh environment
+# ------------------------------------------------------------------ the launch environment (Binder, a fresh venv)
+
+OFFLINE = ROOT / "tests" / "fixtures" / "offline"  # sitecustomize.py that blocks every non-local connection
+
+
+def _publish_root(tmp: Path, students: Path | None = None) -> Path:
+    """A minimal checkout for ``course.publish``: configuration, pins, one executed page, the student notebooks."""
+    import shutil
+
+    root = tmp / "checkout"
+    (root / "book").mkdir(parents=True)
+    (root / "_build" / "student").mkdir(parents=True)
+    for name in ("pyproject.toml", "requirements.txt", "_config.yml", "_toc.yml"):
+        shutil.copyfile(ROOT / name, root / name)
+    nbformat.write(nbformat.v4.new_notebook(), root / "book" / "00_abstract.ipynb")
+    for stem in course.TEACHING:
+        if students is not None:
+            shutil.copyfile(students / f"{stem}.ipynb", root / "_build" / "student" / f"{stem}.ipynb")
+        else:
+            nbformat.write(nbformat.v4.new_notebook(), root / "_build" / "student" / f"{stem}.ipynb")
+    return root
+
+
+def _repo2docker_pick(tree: Path, monkeypatch):
+    """The buildpack repo2docker picks for ``tree`` (its own detection loop, as ``Repo2Docker.find_image``)."""
+    from repo2docker.app import Repo2Docker
+
+    app = Repo2Docker()
+    monkeypatch.chdir(tree)  # repo2docker's buildpacks read the repository from the working directory
+    for bp_class in app.buildpacks:
+        bp = bp_class(base_image=app.base_image)
+        if bp.detect():
+            bp.platform = "linux/amd64"
+            return bp
+    return app.default_buildpack(base_image=app.base_image)
+
+
+def test_repo2docker_resolves_python_311_for_the_published_tree(tmp_path, monkeypatch):
+    """repo2docker's own buildpack detection (no image is built) reads the published tree: Python 3.11, the
+    binder/requirements.txt installed into the kernel's environment; without runtime.txt it would not be 3.11."""
+    pytest.importorskip("repo2docker")
+    from packaging.specifiers import SpecifierSet
+
+    tree = course.publish(tmp_path / "tree", _publish_root(tmp_path))
+    assert (tree / "binder" / "runtime.txt").read_text().strip() == f"python-{course.PYTHON_VERSION}"
+    bp = _repo2docker_pick(tree, monkeypatch)
+    assert type(bp).__name__ == "PythonBuildPack"
+    assert bp.python_version == "3.11" and bp._python_version_source == "runtime"
+    import tomllib
+
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
+    assert bp.python_version in SpecifierSet(requires)
+    dockerfile = bp.render()
+    assert 'pip install --no-cache-dir -r "binder/requirements.txt"' in dockerfile
+    assert "environment.py-3.11-" in " ".join(bp.get_build_script_files())
+    req = (tree / "binder" / "requirements.txt").read_text()
+    assert f"selfconf[course] @ git+{course.repository_url(ROOT)}@" in req
+    assert "numpy==" in req and "otter-grader==7.0.0" in req
+    readme = (tree / "README.md").read_text()
+    assert "Colab" in readme and "3.11" in readme
+    (tree / "binder" / "runtime.txt").unlink()  # the tree as it was: repo2docker's default Python, not 3.11
+    assert _repo2docker_pick(tree, monkeypatch).python_version != "3.11"
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
-def test_downloaded_teaching_notebook_runs_in_a_fresh_environment(tmp_path, editions):
-    """A venv with only nbclient and ipykernel from the registry; the notebook's install cell installs the
-    package from a local wheel (SELFCONF_WHEEL) and the notebook then executes top to bottom."""
+def test_published_student_notebook_runs_offline_in_a_fresh_311_venv(tmp_path, editions):
+    """A fresh Python 3.11 venv installs the published tree's binder/requirements.txt (the package line
+    pointing at a local wheel instead of the repository; the rest resolves from pip's cache), then runs the
+    student notebook of page 21 top to bottom with every non-local connection blocked."""
     import shutil
+    import zipfile
 
+    tree = course.publish(tmp_path / "tree", _publish_root(tmp_path, editions))
     src = tmp_path / "src-copy"  # build from a copy: setuptools writes build/ and *.egg-info beside the sources
     src.mkdir()
     for name in ("pyproject.toml", "README.md", "LICENSE"):
@@ -277,33 +350,42 @@ def test_downloaded_teaching_notebook_runs_in_a_fresh_environment(tmp_path, edit
     )
     assert r.returncode == 0, r.stdout + r.stderr
     wheel = next(wheels.glob("selfconf-*.whl"))
-    import zipfile
-
     names = zipfile.ZipFile(wheel).namelist()
     assert "selfconf/datasets/collection.csv.gz" in names
-    assert any(n.startswith("selfconf/course/checks/20_calibration_vs_discrimination/") for n in names)
+    assert any(n.startswith("selfconf/course/checks/21_seed_variation/") for n in names)
+
+    req = (tree / "binder" / "requirements.txt").read_text().splitlines()
+    package = [i for i, line in enumerate(req) if line.startswith("selfconf[course] @ git+")]
+    assert len(package) == 1
+    req[package[0]] = f"selfconf[course] @ {wheel.resolve().as_uri()}"
+    local_req = tmp_path / "requirements-local.txt"
+    local_req.write_text("\n".join(req) + "\n")
 
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     py = env_dir / "bin" / "python"
-    r = subprocess.run([str(py), "-m", "pip", "install", "-q", "nbclient", "ipykernel"], capture_output=True, text=True)
-    assert r.returncode == 0, r.stdout + r.stderr
+    version = subprocess.run([str(py), "-c", "import sys; print(sys.version_info[:2])"], capture_output=True, text=True)
+    assert version.stdout.strip() == "(3, 11)"
+    env = {k: v for k, v in os.environ.items() if k.startswith(("PIP_", "XDG_")) or k in ("PATH", "HOME")}
+    env.update({"PATH": f"{env_dir / 'bin'}:{os.environ['PATH']}", "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+    r = subprocess.run(
+        [str(py), "-m", "pip", "install", "-q", "-r", str(local_req)], capture_output=True, text=True, env=env
+    )
+    assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
+
+    offline = {**env, "PYTHONPATH": str(OFFLINE), "HOME": str(tmp_path / "home"), "SELFCONF_CACHE": str(tmp_path / "c")}
     probe = subprocess.run(
-        [str(py), "-c", "import importlib.util as u; print(u.find_spec('selfconf'), u.find_spec('altair'))"],
+        [str(py), "-c", "import urllib.request as u; u.urlopen('https://pypi.org', timeout=5)"],
         capture_output=True,
         text=True,
-        env={"PATH": os.environ["PATH"]},
+        env=offline,
     )
-    assert probe.stdout.split() == ["None", "None"], "the fresh environment must not have the package yet"
+    assert probe.returncode != 0 and "network blocked" in probe.stderr, "the offline block does not hold"
 
-    # the notebook a student downloads from the teaching page: the master with its install cell (what the
-    # build writes into book/, outputs aside), here at a reduced bootstrap setting
-    stem = "20_calibration_vs_discrimination"
-    nb = jupytext.read(ROOT / "notebooks" / f"{stem}.py")
-    course.add_install_cell(nb, ROOT)
-    _with_params(nb, FAST[stem])
+    stem = "21_seed_variation"
     work = tmp_path / "student-home"
     work.mkdir()
+    nb = _with_params(nbformat.read(tree / "student" / f"{stem}.ipynb", as_version=4), FAST[stem])
     nbformat.write(nb, work / f"{stem}.ipynb")
     runner = (
         "import nbformat, sys; from nbclient import NotebookClient; "
@@ -312,36 +394,40 @@ def test_downloaded_teaching_notebook_runs_in_a_fresh_environment(tmp_path, edit
         ".execute(); "
         "nbformat.write(nb, sys.argv[1])"
     )
-    env = {
-        "PATH": f"{env_dir / 'bin'}:{os.environ['PATH']}",
-        "HOME": str(tmp_path / "home"),
-        "SELFCONF_WHEEL": str(wheel),
-        "SELFCONF_EXTERNAL_FROM": str(SHARED),
-        "SELFCONF_CACHE": str(tmp_path / "cache"),
-        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
-    }
-    if os.environ.get("PIP_INDEX_URL"):
-        env["PIP_INDEX_URL"] = os.environ["PIP_INDEX_URL"]
-    if os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache" / "pip").is_dir():
-        env["PIP_CACHE_DIR"] = str(Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "pip")
     r = subprocess.run(
         [str(py), "-c", runner, str(work / f"{stem}.ipynb"), str(work)],
         capture_output=True,
         text=True,
-        env=env,
+        env=offline,
         cwd=work,
         timeout=3600,
     )
     assert r.returncode == 0, (r.stdout + r.stderr)[-6000:]
     done = nbformat.read(work / f"{stem}.ipynb", as_version=4)
     assert not [o for c in done.cells if c.cell_type == "code" for o in c.outputs if o.get("output_type") == "error"]
-    installed = subprocess.run(
-        [str(py), "-c", "import selfconf, otter, altair; print(selfconf.__file__)"],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    assert str(env_dir) in installed.stdout, installed.stdout + installed.stderr
+    results = _check_results(done)
+    assert sorted(results) == sorted(_checked_in_master(stem)) and all("Not yet" in t for t in results.values())
+    assert not _remote_scripts(done), _remote_scripts(done)
+
+
+#: A script loaded from another host: an http(s) address of a .js file, or any address on a JavaScript CDN.
+REMOTE_SCRIPT = re.compile(
+    r"https?://(?:cdn\.jsdelivr\.net|unpkg\.com|cdnjs\.cloudflare\.com)[^\s\"')]*|https?://[^\s\"')]+\.js\b"
+)
+
+
+def _remote_scripts(nb) -> list[str]:
+    """Remote script addresses (a CDN's Vega, require.js) in the outputs of an executed notebook."""
+    found = []
+    for c in nb.cells:
+        for o in c.get("outputs", []):
+            for v in (o.get("data") or {}).values():
+                text = v if isinstance(v, str) else "".join(v) if isinstance(v, list) else ""
+                found += re.findall(
+                    r"""(?:src=|import\(|paths:\s*\{[^}]*?)["']?(https?://[^"'\s)]+\.js[^"'\s)]*)""", text
+                )
+                found += re.findall(r"https?://cdn\.jsdelivr\.net[^\s\"')]*", text)
+    return sorted(set(found))
 
 
 @pytest.mark.book

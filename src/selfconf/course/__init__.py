@@ -28,11 +28,14 @@ Project Jupyter et al. (2018), "Binder 2.0", SciPy proceedings (the Binder envir
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from selfconf import __version__
 from selfconf.data.paths import book_file, project_root
@@ -52,6 +55,8 @@ __all__ = [
     "exercises",
     "student_links",
     "publish",
+    "launch_requirements",
+    "PYTHON_VERSION",
     "main",
 ]
 
@@ -197,15 +202,105 @@ def _otter_assign(master: Path, out: Path) -> None:
         raise RuntimeError(f"otter assign failed on {master.name}:\n{tail}")
 
 
-def _student_notebook(path: Path):
-    """Read otter's student notebook and drop what only the book's HTML uses (layout tags, book-only cells)."""
+#: A MyST role in Markdown: ``{name}`content```.
+MYST_ROLE = re.compile(r"\{([a-z][a-z0-9:_-]*)\}`([^`]*)`")
+#: A fenced MyST directive (``{bibliography}``, ``{dropdown}``, ...), backtick or colon fence.
+MYST_DIRECTIVE = re.compile(r"^(```|:::)\{([a-z][a-z0-9:_-]*)\}[^\n]*\n(.*?)^\1[ \t]*$", re.M | re.S)
+
+
+def _bib(root: Path):
+    from pybtex.database import parse_file
+
+    return parse_file(str(root / "references.bib"))
+
+
+def _cite_key(key: str) -> str:
+    return key.strip().removeprefix("t-")
+
+
+def _cite_name(entry) -> str:
+    people = entry.persons.get("author") or entry.persons.get("editor") or []
+    last = [" ".join(p.last_names) for p in people]
+    if not last:
+        return entry.fields.get("title", "?")
+    if len(last) == 1:
+        return last[0]
+    if len(last) == 2:
+        return f"{last[0]} and {last[1]}"
+    return f"{last[0]} et al."
+
+
+def render_myst(text: str, values: dict, bib=None, cited: list | None = None) -> str:
+    """Markdown without MyST for a notebook outside the book: every role rendered to plain Markdown.
+
+    ``{glue:text}`key:fmt``` and ``{glue}`key``` become ``format(values[key], fmt)``; ``{cite:p}`` becomes
+    "(Guo et al., 2017)" and ``{cite:t}`` "Guo et al. (2017)" (keys looked up in ``bib``, a pybtex
+    database, and appended to ``cited``); ``{ref}`text <label>``` and ``{term}`text <label>``` become
+    ``text``; a ``{bibliography}`` directive becomes the list of works in ``cited``.  Any other role or
+    directive is an error, so none can reach a student notebook unrendered.
+
+    >>> render_myst("AUROC {glue:text}`a:.3f` ({term}`AUROC`)", {"a": 0.71234})
+    'AUROC 0.712 (AUROC)'
+    """
+
+    def role(m: re.Match) -> str:
+        name, body = m.group(1), m.group(2)
+        if name in ("glue", "glue:text", "glue:md"):
+            key, _, fmt = body.partition(":")
+            if key not in values:
+                raise KeyError(f"glue key {key!r} has no value for the student edition (pass make_student(values=...))")
+            return format(values[key], fmt)
+        if name in ("cite:p", "cite:t"):
+            if bib is None:
+                raise ValueError(f"{m.group(0)}: no bibliography to render a citation")
+            parts = []
+            for key in body.split(","):
+                entry = bib.entries[_cite_key(key)]
+                if cited is not None and _cite_key(key) not in cited:
+                    cited.append(_cite_key(key))
+                year = entry.fields.get("year", "n.d.")
+                parts.append(f"{_cite_name(entry)} ({year})" if name == "cite:t" else f"{_cite_name(entry)}, {year}")
+            return "; ".join(parts) if name == "cite:t" else "(" + "; ".join(parts) + ")"
+        if name in ("ref", "term", "doc"):
+            shown = re.match(r"(.*?)\s*<[^>]*>\s*$", body)
+            return shown.group(1) if shown else body
+        raise ValueError(f"MyST role {{{name}}} has no rendering for a notebook: {m.group(0)}")
+
+    def directive(m: re.Match) -> str:
+        if m.group(2) != "bibliography":
+            raise ValueError(f"MyST directive {{{m.group(2)}}} has no rendering for a notebook")
+        if bib is None or not cited:
+            return ""
+        from pybtex.database import BibliographyData
+        from pybtex.plugin import find_plugin
+
+        style = find_plugin("pybtex.style.formatting", "plain")()
+        sub = BibliographyData({k: bib.entries[k] for k in cited})
+        return "\n".join(
+            "- " + " ".join(e.text.render_as("markdown").split("\n"))
+            for e in style.format_entries(sub.entries.values())
+        )
+
+    out = MYST_ROLE.sub(role, text)
+    return MYST_DIRECTIVE.sub(directive, out)
+
+
+def _student_notebook(path: Path, values: dict | None = None, bib=None):
+    """Read otter's student notebook and make it a notebook for Jupyter: drop what only the book's HTML uses
+    (layout tags, ``book-only`` cells), keep ``student-only`` cells (hidden in the book), and render every
+    MyST role of the Markdown cells (:func:`render_myst`) with the book's glued ``values``."""
     import nbformat
 
     nb = nbformat.read(path, as_version=4)
-    keep = []
+    keep: list = []
+    cited: list[str] = []
     for c in nb.cells:
         tags = list(c.get("metadata", {}).get("tags", []))
-        if "book-only" in tags or "remove-cell" in tags and c.get("metadata", {}).get("selfconf") != INSTALL_TAG:
+        if "book-only" in tags:
+            continue
+        if "student-only" in tags:
+            tags = [t for t in tags if t not in ("remove-cell", "student-only")]
+        elif "remove-cell" in tags and c.get("metadata", {}).get("selfconf") != INSTALL_TAG:
             continue
         tags = [t for t in tags if t not in BOOK_TAGS]
         if tags:
@@ -215,6 +310,8 @@ def _student_notebook(path: Path):
         c.metadata.pop("mystnb", None)
         if c.cell_type == "code":
             c.outputs, c.execution_count = [], None
+        elif c.cell_type == "markdown":
+            c.source = render_myst(c.source, values or {}, bib, cited)
         keep.append(c)
     nb.cells = keep
     return nb
@@ -226,6 +323,7 @@ def make_student(
     update_checks: bool = False,
     root: Path | None = None,
     stems: tuple[str, ...] = TEACHING,
+    values: Callable[[str], Mapping[str, Any]] | None = None,
 ) -> list[Path]:
     """Write the student edition of every teaching notebook; return the notebooks written.
 
@@ -235,6 +333,11 @@ def make_student(
     ``out_dir/instructor/``.  The checks otter writes are compared with the package's copy
     (:data:`CHECKS_DIR`): ``update_checks=True`` replaces the copy, otherwise a difference is an error
     telling you to run ``python -m selfconf.course student --update-checks``.
+
+    The prose of the student notebook shows the book's numbers as plain text: every glue role is rendered
+    with ``values(stem)``, the values the book's executed notebook glued (``selfconf.book.build.teaching_values``;
+    this layer does not read the book); citations become "(Author, year)" with a reference list.  Without
+    ``values`` a glue role is an error.
     """
     import jupytext
     import nbformat
@@ -245,8 +348,10 @@ def make_student(
     site = root / "book" / "_static" / "student"
     site.mkdir(parents=True, exist_ok=True)
     cell = install_cell(root)
+    bib = _bib(root)
     written, stale = [], []
     for stem in stems:
+        glued = dict(values(stem)) if values is not None else {}
         with tempfile.TemporaryDirectory(prefix=f"selfconf-assign-{stem}-") as tmp:
             t = Path(tmp)
             nb = jupytext.read(root / "notebooks" / f"{stem}.py")
@@ -254,7 +359,7 @@ def make_student(
             master = t / f"{stem}.ipynb"
             nbformat.write(nb, master)
             _otter_assign(master, t / "out")
-            student = _student_notebook(t / "out" / "student" / f"{stem}.ipynb")
+            student = _student_notebook(t / "out" / "student" / f"{stem}.ipynb", glued, bib)
             for dest in (out / f"{stem}.ipynb", site / f"{stem}.ipynb"):
                 nbformat.write(student, dest)
             shutil.copyfile(t / "out" / "autograder" / f"{stem}.ipynb", out / "instructor" / f"{stem}.ipynb")
@@ -306,16 +411,71 @@ def student_links(stem: str, root: Path | None = None) -> str:
 # ------------------------------------------------------------------------------------------ publishing
 
 BINDER_NOTE = "# Binder environment of the published notebooks: the book's package at the commit they were built from\n"
+#: The Python version the published tree asks repo2docker (Binder) for: ``binder/runtime.txt``.
+PYTHON_VERSION = "3.11"
+#: Packages the launch environment leaves to Binder's own Jupyter (pinning them could break its server).
+_JUPYTER_STACK = {"ipykernel", "jupyter-client", "jupyter-core", "notebook", "jupyterlab", "tornado", "traitlets"}
+#: What the published README says a Colab user needs (Colab brings its own Python; the install cell does the rest).
+COLAB_NOTE = (
+    "Colab: nothing to set up. Colab's runtime brings its own Python (3.11 or newer is needed; every current Colab "
+    "runtime is newer), and the first cell of each notebook installs `selfconf[course]` from this repository at "
+    "the commit above when it is missing (about a minute). The exercise checks and the MMLU-Pro lab's sample ship "
+    "inside the package, so after that first cell the notebook needs no network."
+)
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def launch_requirements(root: Path | None = None) -> list[str]:
+    """The pinned requirements of the launch environment, ``name==version`` each, sorted.
+
+    Definition: the package's own dependencies and its ``course`` extra (``pyproject.toml``), each pinned to
+    the version ``requirements.txt`` (the environment the book is built and tested with) pins; Jupyter's own
+    packages (:data:`_JUPYTER_STACK`) stay unpinned so Binder's server keeps its versions.  A dependency
+    that ``requirements.txt`` does not pin is an error.
+
+    Example: ``any(r.startswith("numpy==") for r in launch_requirements())``.
+    """
+    import tomllib
+
+    root = root or project_root()
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = list(project["dependencies"]) + list(project["optional-dependencies"]["course"])
+    pins = {}
+    for line in (root / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if "==" in line:
+            name, ver = line.split("==", 1)
+            pins[_canonical(name)] = f"{name.strip()}=={ver.strip()}"
+    out, missing = set(), []
+    for req in wanted:
+        name = _canonical(re.split(r"[<>=!~;\[ ]", req, maxsplit=1)[0])
+        if name in _JUPYTER_STACK:
+            out.add(name)
+        elif name in pins:
+            out.add(pins[name])
+        else:
+            missing.append(name)
+    if missing:
+        raise ValueError(f"{root / 'requirements.txt'}: no pin for {', '.join(sorted(missing))}")
+    return sorted(out, key=str.lower)
 
 
 def publish(dest: str | os.PathLike = "_build/notebooks", root: Path | None = None) -> Path:
     """Lay out the tree of the notebooks branch in ``dest``; return it.
 
     ``book/<page>.ipynb`` for every executed page (with its install cell), ``student/<stem>.ipynb`` for
-    every student notebook, ``binder/requirements.txt`` installing ``selfconf[course]`` from the
-    repository at :func:`book_ref`, and a README.  The launch buttons of the site open
-    ``<branch>/book/<page>.ipynb`` (``repository.branch`` of ``_config.yml``), so every page they are on
-    must be here; :func:`selfconf.course.main` ``publish`` refuses to write a tree without them.
+    every student notebook, and a Binder environment that repo2docker reads from ``binder/``:
+    ``runtime.txt`` (``python-3.11``: without it repo2docker picks its default Python, older than the
+    package's ``requires-python``) and ``requirements.txt`` (``selfconf[course]`` from the repository at
+    :func:`book_ref`, and :func:`launch_requirements`); and a README that also says what Colab needs.
+    The launch buttons of the site open ``<branch>/book/<page>.ipynb`` (``repository.branch`` of
+    ``_config.yml``), so every page they are on must be here; :func:`selfconf.course.main` ``publish``
+    refuses to write a tree without them.
+
+    Reference: repo2docker documentation, "Configuration files" (``runtime.txt``, the ``binder/`` folder).
     """
     root = root or project_root()
     d = Path(dest) if Path(dest).is_absolute() else root / dest
@@ -335,14 +495,22 @@ def publish(dest: str | os.PathLike = "_build/notebooks", root: Path | None = No
     for p in students:
         shutil.copyfile(p, d / "student" / p.name)
     ref = book_ref(root)
+    (d / "binder" / "runtime.txt").write_text(f"python-{PYTHON_VERSION}\n", encoding="utf-8")
     (d / "binder" / "requirements.txt").write_text(
-        BINDER_NOTE + f"selfconf[course] @ git+{repository_url(root)}@{ref}\n", encoding="utf-8"
+        BINDER_NOTE
+        + f"selfconf[course] @ git+{repository_url(root)}@{ref}\n"
+        + "# pinned as the book's build pins them (requirements.txt of the commit above)\n"
+        + "".join(f"{r}\n" for r in launch_requirements(root)),
+        encoding="utf-8",
     )
     (d / "README.md").write_text(
         f"# Notebooks of selfconf-book {__version__}\n\nBuilt from {repository_url(root)} at `{ref}` by the "
         "publishing workflow; do not edit (the branch is replaced on every publication).\n\n"
         "- `book/`: every page of the book as an executed notebook (the instructor edition of the teaching chapter).\n"
-        "- `student/`: the teaching notebooks with the exercises blank and their checks kept.\n",
+        "- `student/`: the teaching notebooks with the exercises blank and their checks kept.\n"
+        f"- `binder/`: the launch environment. Binder (repo2docker) reads `runtime.txt` (Python {PYTHON_VERSION}) "
+        "and `requirements.txt` (this book's package at the commit above, with pinned dependencies).\n\n"
+        f"{COLAB_NOTE}\n",
         encoding="utf-8",
     )
     return d
@@ -359,9 +527,11 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("publish", help="lay out the notebooks branch (default _build/notebooks)")
     p.add_argument("dest", nargs="?", default="_build/notebooks")
     a = ap.parse_args(argv)
-    if a.step == "student":
-        for path in make_student(update_checks=a.update_checks):
-            print(path)
+    if a.step == "student":  # the book's build makes it: the prose's numbers are the executed pages' glued values
+        cmd = [sys.executable, "-m", "selfconf.book.build", "student"] + (
+            ["--update-checks"] if a.update_checks else []
+        )
+        return subprocess.run(cmd, cwd=project_root()).returncode
     else:
         print(publish(a.dest))
     return 0
