@@ -162,12 +162,59 @@ def test_the_install_cell_pins_the_repository_and_reads_the_wheel_variable():
     assert course.book_ref(ROOT) in cell.source and "remove-cell" in cell.metadata["tags"]
 
 
+@pytest.fixture
+def offline_kernel(monkeypatch, tmp_path):
+    """Kernels started in this test cannot reach the network (tests/fixtures/offline/sitecustomize.py) and see
+    no local copy of the external data: the MMLU-Pro lab must run from the sample shipped in the package."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(OFFLINE), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv("SELFCONF_EXTERNAL_FROM", "none")
+    monkeypatch.setenv("SELFCONF_CACHE", str(tmp_path / "empty-cache"))
+    monkeypatch.delenv("SELFCONF_BOOK", raising=False)
+
+
+def _markdown_roles(nb) -> list[str]:
+    """MyST roles and directives left in the Markdown a student reads: Markdown cells and Markdown outputs."""
+    texts = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    for c in nb.cells:
+        for o in c.get("outputs", []):
+            md = (o.get("data") or {}).get("text/markdown")
+            texts.append("".join(md) if isinstance(md, list) else md or "")
+    found = []
+    for t in texts:
+        found += [m.group(0) for m in course.MYST_ROLE.finditer(t)]
+        found += re.findall(r"^(?:```|:::)\{[a-z][\w:-]*\}", t, flags=re.M)
+    return found
+
+
+#: Sentences that only make sense on the book's page (toggles, launch buttons, the links above the page).
+BOOK_ONLY_PHRASES = (
+    "behind a toggle",
+    "behind toggles",
+    "rocket button",
+    "links below",
+    "reference answer",
+    "paper's printed",
+)
+
+
 @pytest.mark.slow
-@pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
-def test_unfilled_student_notebooks_run_and_every_check_says_not_yet(editions, kernel_env, tmp_path):
+def test_unfilled_student_notebooks_run_offline_and_every_check_says_not_yet(editions, offline_kernel, tmp_path):
+    """Each student notebook, blank, runs top to bottom with the network blocked; its prose has no MyST role or
+    book-only sentence, its outputs no remote script (charts inline Vega), and every check says 'Not yet'."""
     for stem in course.TEACHING:
-        nb = _with_params(nbformat.read(editions / f"{stem}.ipynb", as_version=4), FAST[stem])
-        results = _check_results(_execute(nb, tmp_path))
+        nb = nbformat.read(editions / f"{stem}.ipynb", as_version=4)
+        prose = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+        assert not _markdown_roles(nb), f"{stem}: MyST left in the student notebook: {_markdown_roles(nb)[:5]}"
+        leftover = [p for p in BOOK_ONLY_PHRASES if p in prose]
+        assert not leftover, f"{stem}: book-only sentences in the student notebook: {leftover}"
+        done = _execute(_with_params(nb, FAST[stem]), tmp_path)
+        errors = [o for c in done.cells if c.cell_type == "code" for o in c.outputs if o.get("output_type") == "error"]
+        assert not errors, f"{stem}: {errors[:1]}"
+        assert not _remote_scripts(done), f"{stem}: remote scripts in the outputs: {_remote_scripts(done)[:5]}"
+        assert not _markdown_roles(done), f"{stem}: MyST in the outputs: {_markdown_roles(done)[:5]}"
+        charts = [c for c in done.cells for o in c.get("outputs", []) if "vegaEmbed" in str(o.get("data", {}))]
+        assert charts, f"{stem}: no chart drawn"
+        results = _check_results(done)
         assert sorted(results) == sorted(_checked_in_master(stem))
         for name, text in results.items():
             assert not _passed(name, text), f"{stem} {name}: a blank answer passed"
@@ -209,6 +256,61 @@ def test_a_plausible_wrong_answer_fails_each_check(editions, kernel_env, tmp_pat
         passed = [n for n, t in results.items() if _passed(n, t)]
         assert not passed, f"{stem}: wrong answers accepted by {passed}"
         assert all("Not yet" in t for t in results.values())
+
+
+def _fill(nb, answers: dict[str, str]):
+    """Put ``answers[exercise]`` into the answer cell before each ``grader.check("<exercise>")`` (others stay blank)."""
+    pending = []
+    for c in nb.cells:
+        if c.cell_type == "code" and "otter_answer_cell" in c.metadata.get("tags", []):
+            pending.append(c)
+        m = CHECK_CALL.match(c.source.strip()) if c.cell_type == "code" else None
+        if m:
+            if m.group(1) in answers:
+                pending[-1].source = answers[m.group(1)]
+            pending = []
+    return nb
+
+
+@pytest.mark.slow
+def test_graded_mode_scores_three_fake_submissions(editions, offline_kernel, tmp_path):
+    """otter-grader's local grading (no Docker) with the autograder `make student` writes, hidden tests included:
+    all right gets every point, all wrong none, the mixed one the points of its right exercise; no failure
+    output shows an expected value."""
+    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
+    try:
+        from course_wrong_answers import RIGHT_21, WRONG
+    finally:
+        sys.path.pop(0)
+    stem = "21_seed_variation"
+    zip_path = course.autograder_zip(stem, editions)
+    import zipfile
+
+    names = zipfile.ZipFile(zip_path).namelist()
+    hidden_in_zip = [n for n in names if n.startswith("tests/")]
+    assert sorted(hidden_in_zip) == sorted(f"tests/{e}.py" for e in _checked_in_master(stem))
+    assert "hidden=True" in zipfile.ZipFile(zip_path).read("tests/draws-needed.py").decode()
+    student = nbformat.read(editions / f"{stem}.ipynb", as_version=4)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    subs = {
+        "all-right": RIGHT_21,
+        "all-wrong": WRONG[stem],
+        "mixed": {"two-seeds": RIGHT_21["two-seeds"], "draws-needed": WRONG[stem]["draws-needed"]},
+    }
+    for name, answers in subs.items():
+        nb = _with_params(_fill(nbformat.from_dict(student), answers), FAST[stem])
+        nbformat.write(nb, folder / f"{name}.ipynb")
+    table = course.grade(folder, zip_path, tmp_path / "grades.csv").set_index("submission")
+    assert (tmp_path / "grades.csv").is_file()
+    assert not table["error"].astype(bool).any(), table["error"].tolist()
+    possible = table.loc["all-right.ipynb", "possible"]
+    assert possible > 0 and (table["possible"] == possible).all()
+    assert table.loc["all-right.ipynb", "total"] == possible
+    assert table.loc["all-wrong.ipynb", "total"] == 0
+    mixed = table.loc["mixed.ipynb"]
+    assert mixed["two-seeds"] == table.loc["all-right.ipynb", "two-seeds"] > 0 and mixed["draws-needed"] == 0
+    assert 0 < mixed["total"] < possible
 
 
 # ------------------------------------------------------------------ launch buttons and published notebooks

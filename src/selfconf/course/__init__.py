@@ -53,7 +53,11 @@ __all__ = [
     "add_install_cell",
     "make_student",
     "exercises",
+    "offline_charts",
+    "render_myst",
     "student_links",
+    "autograder_zip",
+    "grade",
     "publish",
     "launch_requirements",
     "PYTHON_VERSION",
@@ -98,6 +102,24 @@ def grader(stem: str):
             "(the notebook's first cell does this when the package is missing)"
         ) from None
     return otter.Notebook(tests_dir=str(folder))
+
+
+def offline_charts() -> str:
+    """Make altair draw with no network in a notebook outside the book; return the renderer's name.
+
+    Definition: altair's ``html`` renderer with its ``inline`` template, which puts Vega, Vega-Lite and
+    vega-embed (bundled by ``vl-convert-python``) inside each chart's output instead of loading them from a
+    CDN.  Sliders and other bindings keep working; each chart's output is about 1 MB.  The book draws its
+    charts with its own renderer (``selfconf.book.vega``) instead.
+
+    Reference: altair documentation, "Displaying Altair Charts" (offline rendering).
+
+    Example: ``course.offline_charts()`` before the first chart of a student notebook.
+    """
+    import altair as alt
+
+    alt.renderers.enable("html", template="inline")
+    return "html"
 
 
 def exercises(stem: str) -> list[str]:
@@ -285,6 +307,10 @@ def render_myst(text: str, values: dict, bib=None, cited: list | None = None) ->
     return MYST_DIRECTIVE.sub(directive, out)
 
 
+#: A parameter line ``name = book value  # student edition: student value``.
+STUDENT_VALUE = re.compile(r"^(\w+ = )(.+?)\s*# student edition: (.+)$", re.M)
+
+
 def _student_notebook(path: Path, values: dict | None = None, bib=None):
     """Read otter's student notebook and make it a notebook for Jupyter: drop what only the book's HTML uses
     (layout tags, ``book-only`` cells), keep ``student-only`` cells (hidden in the book), and render every
@@ -310,6 +336,8 @@ def _student_notebook(path: Path, values: dict | None = None, bib=None):
         c.metadata.pop("mystnb", None)
         if c.cell_type == "code":
             c.outputs, c.execution_count = [], None
+            if "parameters" in tags:  # a parameter may name its student-edition value in a trailing comment
+                c.source = STUDENT_VALUE.sub(r"\1\3  # the book uses \2", c.source)
         elif c.cell_type == "markdown":
             c.source = render_myst(c.source, values or {}, bib, cited)
         keep.append(c)
@@ -356,6 +384,11 @@ def make_student(
             t = Path(tmp)
             nb = jupytext.read(root / "notebooks" / f"{stem}.py")
             add_install_cell(nb, root, cell)
+            reqs = t / "requirements.txt"  # what a hosted grader installs: the package at the book's commit
+            reqs.write_text(f"selfconf[course] @ git+{repository_url(root)}@{book_ref(root)}\n", encoding="utf-8")
+            for c in nb.cells:
+                if c.cell_type == "raw" and c.source.startswith("# ASSIGNMENT CONFIG"):
+                    c.source += f"\nrequirements: {reqs}\noverwrite_requirements: false"
             master = t / f"{stem}.ipynb"
             nbformat.write(nb, master)
             _otter_assign(master, t / "out")
@@ -363,6 +396,10 @@ def make_student(
             for dest in (out / f"{stem}.ipynb", site / f"{stem}.ipynb"):
                 nbformat.write(student, dest)
             shutil.copyfile(t / "out" / "autograder" / f"{stem}.ipynb", out / "instructor" / f"{stem}.ipynb")
+            (out / "autograder").mkdir(exist_ok=True)
+            zips = sorted((t / "out" / "autograder").glob(f"{stem}-autograder_*.zip"))
+            if zips:
+                shutil.copyfile(zips[-1], out / "autograder" / f"{stem}-autograder.zip")
             written.append(out / f"{stem}.ipynb")
             made = {
                 p.name: p.read_text(encoding="utf-8") for p in sorted((t / "out" / "student" / "tests").glob("*.py"))
@@ -387,6 +424,72 @@ def make_student(
             "`python -m selfconf.course student --update-checks` and commit src/selfconf/course/checks/"
         )
     return written
+
+
+# ------------------------------------------------------------------------------------------ graded mode
+
+
+def autograder_zip(stem: str, out_dir: str | os.PathLike = "_build/student", root: Path | None = None) -> Path:
+    """The autograder of ``stem`` that :func:`make_student` wrote: ``<out_dir>/autograder/<stem>-autograder.zip``.
+
+    It holds every check of the notebook, the hidden, pointed ones included (otter-grader's own hidden tests),
+    and a ``requirements.txt`` installing ``selfconf[course]`` at the commit the book was built from: upload
+    it to a hosted grader (Gradescope's otter image), or give it to :func:`grade` to grade locally."""
+    root = root or project_root()
+    out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
+    path = out / "autograder" / f"{stem}-autograder.zip"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no autograder; run `make student` first")
+    return path
+
+
+def grade(
+    submissions: str | os.PathLike,
+    autograder: str | os.PathLike,
+    out_csv: str | os.PathLike | None = None,
+):
+    """Grade every ``*.ipynb`` in the folder ``submissions`` with ``autograder`` on this machine; return a table.
+
+    Definition: each notebook is executed and scored by ``otter.api.grade_submission`` (otter-grader's grading
+    without Docker: a temporary folder, this Python environment, which must have ``selfconf[course]``),
+    public and hidden checks alike.  One row per submission: ``submission``, ``total``, ``possible``,
+    ``percent`` and one column per exercise with its points; a notebook that cannot be executed gets a row
+    with ``total`` 0 and its error in ``error``.  ``out_csv`` also writes the table as CSV.
+
+    Reference: otter-grader documentation, "Grading Locally" and ``otter.api.grade_submission``.
+
+    Example::
+
+        grade("submissions/", autograder_zip("21_seed_variation"), "grades.csv")
+    """
+    import contextlib
+    import io
+
+    import pandas as pd
+
+    try:
+        from otter.api import grade_submission
+    except ImportError:
+        raise ImportError("grading needs otter-grader: pip install 'selfconf[course]'") from None
+    folder = Path(submissions)
+    notebooks = sorted(folder.glob("*.ipynb"))
+    if not notebooks:
+        raise FileNotFoundError(f"{folder}: no submitted notebooks (*.ipynb)")
+    rows = []
+    for nb in notebooks:
+        row: dict[str, Any] = {"submission": nb.name}
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                res = grade_submission(str(nb), str(autograder), quiet=True)
+            row.update(total=res.total, possible=res.possible, percent=round(100 * res.percent, 1), error="")
+            row.update({name: res.get_score(name) for name in sorted(res.test_files)})
+        except Exception as e:  # noqa: BLE001 - one broken submission must not stop a class's grading
+            row.update(total=0, possible=None, percent=0.0, error=f"{type(e).__name__}: {e}")
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    if out_csv is not None:
+        table.to_csv(out_csv, index=False)
+    return table
 
 
 def student_links(stem: str, root: Path | None = None) -> str:
@@ -517,7 +620,7 @@ def publish(dest: str | os.PathLike = "_build/notebooks", root: Path | None = No
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m selfconf.course student [--update-checks] | publish [DEST]``."""
+    """``python -m selfconf.course student [--update-checks] | publish [DEST] | grade SUBMISSIONS``."""
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m selfconf.course", description=main.__doc__)
@@ -526,7 +629,17 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--update-checks", action="store_true", help="refresh the package's copy of the checks")
     p = sub.add_parser("publish", help="lay out the notebooks branch (default _build/notebooks)")
     p.add_argument("dest", nargs="?", default="_build/notebooks")
+    g = sub.add_parser("grade", help="grade a folder of submitted notebooks on this machine (no Docker)")
+    g.add_argument("submissions", help="folder of the students' .ipynb files")
+    g.add_argument("--notebook", default=TEACHING[0], choices=TEACHING, help="which teaching notebook they are")
+    g.add_argument("--autograder", help="autograder zip (default: the one `make student` wrote)")
+    g.add_argument("--out", default="grades.csv", help="CSV of the scores (default grades.csv)")
     a = ap.parse_args(argv)
+    if a.step == "grade":
+        table = grade(a.submissions, a.autograder or autograder_zip(a.notebook), a.out)
+        print(table.to_string(index=False))
+        print(f"written: {a.out}")
+        return 0
     if a.step == "student":  # the book's build makes it: the prose's numbers are the executed pages' glued values
         cmd = [sys.executable, "-m", "selfconf.book.build", "student"] + (
             ["--update-checks"] if a.update_checks else []
