@@ -1241,16 +1241,16 @@ test_coverage_below_10_graded(coverage_below_10, score_c, y_rc, coverages)
 # %% [markdown]
 # ### Exercise 6 (`bin-edges`): one edge rule against the other
 #
-# On the heaped confidences `heap_c` (outcomes `heap_y`), compute the twenty-bin equal-width ECE
-# (`n_bins=20`; the table above used ten and fifteen) with `edge="upper"` (`ece_upper`) and with `edge="lower"`
+# On the heaped confidences `heap_c` (outcomes `heap_y`), compute the twelve-bin equal-width ECE
+# (`n_bins=12`; the table above used ten and fifteen) with `edge="upper"` (`ece_upper`) and with `edge="lower"`
 # (`ece_lower`), and the ratio of the larger to the smaller (`edge_ratio`).
 
 # %% [raw] tags=["remove-cell"]
 # # BEGIN SOLUTION
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the reference solution", "code_prompt_hide": "Hide the reference solution"}
-ece_upper = metrics.ece(heap_c, heap_y, n_bins=20, edge="upper")  # SOLUTION
-ece_lower = metrics.ece(heap_c, heap_y, n_bins=20, edge="lower")  # SOLUTION
+ece_upper = metrics.ece(heap_c, heap_y, n_bins=12, edge="upper")  # SOLUTION
+ece_lower = metrics.ece(heap_c, heap_y, n_bins=12, edge="lower")  # SOLUTION
 edge_ratio = max(ece_upper, ece_lower) / min(ece_upper, ece_lower)  # SOLUTION
 
 # %% [raw] tags=["remove-cell"]

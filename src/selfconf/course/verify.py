@@ -45,7 +45,7 @@ __all__ = [
 
 #: Bins of the edge-rule and equal-mass exercises: a count the page's tables do not show, so an answer cannot
 #: be copied from them.
-EDGE_BINS = 20
+EDGE_BINS = 12
 MASS_BINS = 20
 
 
