@@ -15,7 +15,8 @@
 #
 # Every confidence interval in Table 1 is a {term}`percentile <Percentile interval>` {term}`bootstrap` interval
 # from a finite number of resamples. Draw another set of resamples of the same size and the end points move a little, even though the
-# rows are the same. This page recomputes the self-AUROC intervals of Table 1 under many seeds and
+# rows are the same. This page recomputes the {term}`self-AUROC <AUROC>` intervals of Table 1 (AUROC measures
+# {term}`discrimination`, not calibration) under many seeds and
 # measures that {term}`Monte-Carlo error`: how far the end points wander, and whether the wandering can change the
 # printed third decimal. Beside the spread it shows Table 1's own interval.
 #
