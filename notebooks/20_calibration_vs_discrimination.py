@@ -13,17 +13,24 @@
 # %% [markdown]
 # # Calibration versus discrimination
 #
-# Two questions are often folded into the one word *calibration*:
+# Several questions are often folded into the one word *calibration*. This chapter keeps four of them apart,
+# each with its own measure:
 #
-# 1. **Calibration in the large** — does the *level* of stated confidence match the level of accuracy?
-#    Measured by CITL (mean confidence minus accuracy), the expected calibration error (ECE) {cite:p}`t-guo2017calibration` and, mixed
-#    with discrimination, the Brier score {cite:p}`t-brier1950verification`.
-# 2. **Discrimination** — does a model say higher numbers on the answers it gets right than on the ones
-#    it gets wrong? Measured by the AUROC of confidence as a predictor of correctness {cite:p}`t-hanley1982meaning`.
+# 1. **{term}`Calibration in the large`** — does the *average* stated confidence match the accuracy?
+#    Measured by {term}`CITL` (mean confidence minus accuracy). It ignores which answers get which confidence.
+# 2. **{term}`Calibration per confidence level`** — among the answers stated with about the same confidence, is the
+#    share correct about that confidence? Drawn as a {term}`reliability diagram` and summarised by the expected
+#    calibration error ({term}`ECE`) {cite:p}`t-guo2017calibration`; the reliability term of the
+#    {term}`Brier score` {cite:p}`t-brier1950verification` measures it too.
+# 3. **{term}`Discrimination`** — does a model say higher numbers on the answers it gets right than on the ones
+#    it gets wrong? Measured by the {term}`AUROC` of confidence as a predictor of correctness {cite:p}`t-hanley1982meaning`.
+# 4. **{term}`Selective prediction`** — if the model answers only the questions it is most confident about, how
+#    often is it wrong on those? Read off the {term}`risk–coverage curve`.
 #
-# They are different properties. This chapter separates them on simulated answers, where we control
-# the truth, looks at one choice hidden inside every ECE (the bins), and ends with a lab on real
-# answers of 26 models. The figures are interactive: move a slider and the chart redraws in your browser,
+# A model can have any one of these without the others (the first can hold while the second fails; the first two
+# can hold while the third fails), and the Brier score mixes the second and the third. This chapter separates them
+# on simulated answers, where we control the truth, looks at one choice hidden inside every ECE (the bins), and
+# ends with a lab on real answers of 26 models. The figures are interactive: move a slider and the chart redraws in your browser,
 # from numbers this notebook computed for every slider position.
 #
 # **Learning objectives.** After this chapter you can
@@ -35,11 +42,20 @@
 # - show on heaped, LLM-like confidences how the choice of bins moves ECE, and report an ECE with its binning;
 # - read a risk–coverage curve and find the coverage at which a model's error rate falls below a target.
 #
+
+# %% [markdown] tags=["book-only"]
 # **How to use this page.** Every code cell is behind a toggle (*Show code cell source*): the code uses
 # only the package's public API (`selfconf.metrics`, `selfconf.datasets`, `selfconf.bootstrap`). The
 # rocket button at the top opens this notebook in Colab or Binder, where its first cell installs the
 # package. The exercises at the end have checks that answer at once; the student edition leaves the
 # answers blank (links below), and this page shows the reference solutions behind toggles.
+
+# %% [markdown] tags=["remove-cell", "student-only"]
+# **How to use this notebook.** Run the cells from the top: the first installs the book's package when it is
+# missing, and the code uses only its public API (`selfconf.metrics`, `selfconf.datasets`, `selfconf.bootstrap`).
+# Tables and charts are computed by this notebook; the numbers quoted in the text are those of the book's page,
+# computed by the same code with the same seed. The exercises at the end have an empty answer cell (`...`) and a
+# check cell that answers at once. The terms in bold are defined in the book's glossary.
 
 # %% tags=["remove-input", "book-only"]
 from selfconf.book import in_book, show_markdown
@@ -54,6 +70,7 @@ seed = 20261130
 n_boot = 2000
 data_dir = "data/reconstructed"  # read only by the binning section's comparison with the collection
 n_answers = 1500
+lab_data = "mmlu-pro"  # student edition: "mmlu-pro-sample"
 
 # %% [raw] tags=["remove-cell"]
 # # ASSIGNMENT CONFIG
@@ -62,7 +79,7 @@ n_answers = 1500
 # export_cell: false
 # run_tests: false
 # solutions_pdf: false
-# generate: false
+# generate: true
 # tests:
 #     files: true
 #     ok_format: false
@@ -76,7 +93,9 @@ from selfconf import bootstrap, course, datasets, metrics
 from selfconf.book import in_book, page_banner, table, vega
 
 if in_book():
-    vega.enable()  # the book draws altair charts with its own offline Vega bundle; elsewhere altair's default
+    vega.enable()  # the book draws altair charts with its own offline Vega bundle
+else:
+    course.offline_charts()  # elsewhere too, no network: Vega is inlined in each chart
 rng = np.random.default_rng(seed)
 # Checks for the exercises (otter-grader): grader.check("name") says at once whether an answer passes
 grader = course.grader("20_calibration_vs_discrimination")
@@ -141,11 +160,13 @@ for m, r in (("A", summary.iloc[0]), ("B", summary.iloc[1])):
 _ = glue.value("teach_accuracy", 100 * correct.mean(), origin="simulation")
 
 # %% [markdown]
-# Model A overstates its accuracy by {glue:text}`teach_A_citl:.1f` percentage points (ECE
-# {glue:text}`teach_A_ece:.3f`) yet ranks its answers well (AUROC {glue:text}`teach_A_auroc:.3f`). Model B is
-# off by only {glue:text}`teach_B_citl:+.1f` points in the large (ECE {glue:text}`teach_B_ece:.3f`), but its
-# AUROC of {glue:text}`teach_B_auroc:.3f` says its confidence barely separates right from wrong answers.
-# A good calibration score does not imply discrimination, and the converse fails too.
+# Model A overstates its accuracy by {glue:text}`teach_A_citl:.1f` percentage points (CITL), and per
+# confidence level it is off by about as much (ECE {glue:text}`teach_A_ece:.3f`), yet it ranks its answers well
+# (AUROC {glue:text}`teach_A_auroc:.3f`). Model B is calibrated in the large (CITL {glue:text}`teach_B_citl:+.1f`
+# points) but not per confidence level: its ECE is {glue:text}`teach_B_ece:.3f`, because the answers it states
+# 0.70 for are not right 70 % of the time; and its AUROC of {glue:text}`teach_B_auroc:.3f` says its confidence
+# barely separates right from wrong answers. Calibration of either kind does not imply discrimination, and the
+# converse fails too.
 
 # %% [markdown]
 # ## Reliability diagrams and ROC curves
@@ -374,14 +395,14 @@ reliability_panel = (diag + rel_now).properties(width=230, height=260, title="Re
 # {glue:text}`teach_grid_ece_min:.3f` to {glue:text}`teach_grid_ece_max:.3f` and the Brier score from
 # {glue:text}`teach_grid_brier_min:.3f` to {glue:text}`teach_grid_brier_max:.3f`. The lowest ECE on the grid,
 # {glue:text}`teach_grid_best_ece:.3f`, comes from the setting {glue:text}`teach_grid_best_setting`.
-# Platt scaling {cite:p}`t-platt1999probabilistic` and temperature scaling {cite:p}`t-guo2017calibration` are
+# {term}`Platt scaling` {cite:p}`t-platt1999probabilistic` and {term}`temperature scaling` {cite:p}`t-guo2017calibration` are
 # maps of exactly this kind (strictly increasing), so they can lower ECE but leave AUROC where it was: they
 # cannot repair a weak ranking.
 
 # %% [markdown]
 # ### Isotonic regression is different: it creates ties
 #
-# Isotonic recalibration {cite:p}`t-zadrozny2002transforming` replaces each stated confidence by a fitted
+# {term}`Isotonic <Isotonic regression>` {term}`recalibration` {cite:p}`t-zadrozny2002transforming` replaces each stated confidence by a fitted
 # accuracy that may only go up with the confidence, never down. It is *non-decreasing*, not strictly
 # increasing: where the observed accuracy dips between neighbouring confidence levels, it pools those levels
 # into one value. Pooled levels become ties, a tie between a right and a wrong answer counts one half, so
@@ -392,7 +413,15 @@ reliability_panel = (diag + rel_now).properties(width=230, height=260, title="Re
 from sklearn.isotonic import IsotonicRegression
 
 iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip")
-conf_iso = iso.fit_transform(conf_a, correct)
+conf_iso = iso.fit_transform(conf_a, correct)  # fitted and scored on the same answers: in sample
+# cross-fitted: five folds; each answer gets the value of a fit made on the other four folds only
+N_FOLDS = 5
+fold = np.random.default_rng([seed, 7]).permutation(n_answers) % N_FOLDS
+conf_iso_cf = np.empty(n_answers)
+for f in range(N_FOLDS):
+    held = fold == f
+    fitted = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(conf_a[~held], correct[~held])
+    conf_iso_cf[held] = fitted.predict(conf_a[held])
 pooled = (
     pd.DataFrame({"stated": conf_a, "fitted": conf_iso})
     .groupby("fitted")
@@ -409,7 +438,8 @@ iso_row = {
     "AUROC before": metrics.auroc(conf_a, correct),
     "AUROC after": metrics.auroc(conf_iso, correct),
     "ECE before": metrics.ece(conf_a, correct),
-    "ECE after": metrics.ece(conf_iso, correct),
+    "ECE after (in sample)": metrics.ece(conf_iso, correct),
+    f"ECE after ({N_FOLDS}-fold cross-fitted)": metrics.ece(conf_iso_cf, correct),
 }
 ties = pooled[pooled["n_levels"] > 1][["fitted", "levels", "answers"]]
 ties_shown = ties.assign(fitted=ties["fitted"].map("{:.3f}".format)).rename(
@@ -433,7 +463,10 @@ glue.value("teach_iso_levels_after", int(iso_row["levels after"]), origin="simul
 glue.value("teach_iso_n_pools", len(ties), origin="simulation")
 glue.value("teach_iso_auroc_before", float(iso_row["AUROC before"]), origin="simulation")
 glue.value("teach_iso_auroc_after", float(iso_row["AUROC after"]), origin="simulation")
-glue.value("teach_iso_ece_after", float(iso_row["ECE after"]), origin="simulation")
+glue.value("teach_iso_ece_after", float(iso_row["ECE after (in sample)"]), origin="simulation")
+glue.value("teach_iso_ece_cf", float(iso_row[f"ECE after ({N_FOLDS}-fold cross-fitted)"]), origin="simulation")
+glue.value("teach_iso_n_folds", N_FOLDS, origin="parameter")
+glue.value("teach_iso_ece_before", float(iso_row["ECE before"]), origin="simulation")
 d_auc = iso_row["AUROC after"] - iso_row["AUROC before"]
 _ = glue.value(
     "teach_iso_auroc_move",
@@ -443,12 +476,17 @@ _ = glue.value(
 
 # %% [markdown]
 # Model A's {glue:text}`teach_iso_levels_before` stated levels become {glue:text}`teach_iso_levels_after`
-# fitted values: {glue:text}`teach_iso_n_pools` groups of neighbouring levels are pooled into ties. The ECE
-# drops to {glue:text}`teach_iso_ece_after:.3f`, and the AUROC moves from {glue:text}`teach_iso_auroc_before:.4f`
-# to {glue:text}`teach_iso_auroc_after:.4f` (the fit {glue:text}`teach_iso_auroc_move`). Fitted and scored on
-# the same answers, pooling a dip can even raise the AUROC, because the pooled pairs that were ranked the
-# wrong way now count one half each; on new answers the ties lose information instead. Either way the
-# ranking is no longer the model's own, which is why AUROC should be reported on the confidences as stated.
+# fitted values: {glue:text}`teach_iso_n_pools` groups of neighbouring levels are pooled into ties. Scored on the
+# answers it was fitted to, the ECE drops from {glue:text}`teach_iso_ece_before:.3f` to
+# {glue:text}`teach_iso_ece_after:.3f`. **That in-sample number is not a result:** isotonic regression sets each
+# fitted value to the accuracy of its own group of answers, so its in-sample ECE is close to zero by construction,
+# whatever the model. Cross-fitted ({glue:text}`teach_iso_n_folds` folds: each answer's recalibrated value comes from
+# a fit that never saw that answer) the ECE is {glue:text}`teach_iso_ece_cf:.3f`, the number to expect on new
+# answers. The AUROC moves from {glue:text}`teach_iso_auroc_before:.4f` to {glue:text}`teach_iso_auroc_after:.4f`
+# (the fit {glue:text}`teach_iso_auroc_move`). The same warning holds for it: fitted and scored on the same answers,
+# pooling a dip can even raise the AUROC, because the pooled pairs that were ranked the wrong way now count one
+# half each; on new answers the ties lose information instead. Either way the ranking is no longer the model's own,
+# which is why AUROC should be reported on the confidences as stated.
 
 # %% [markdown]
 # ## A predictor that knows nothing, calibrated in the large
@@ -488,7 +526,7 @@ _ = glue.value("teach_const_auroc", const["AUROC"], origin="simulation")
 # %% [markdown]
 # ## What the Brier score is made of
 #
-# {cite:t}`t-murphy1973partition` split the Brier score of forecasts that take a finite set of values into three parts.
+# {cite:t}`t-murphy1973partition` split the Brier score ({term}`Murphy decomposition`) of forecasts that take a finite set of values into three parts.
 # Group the answers by the confidence stated, let group $g$ hold $n_g$ of the $N$ answers with stated value
 # $f_g$ and share correct $\bar o_g$, and let $\bar o$ be the overall share correct. Then
 #
@@ -498,9 +536,10 @@ _ = glue.value("teach_const_auroc", const["AUROC"], origin="simulation")
 # \;+\; \underbrace{\bar o\,(1-\bar o)}_{\text{uncertainty}} .
 # $$
 #
-# *Reliability* (lower is better) is a calibration term: how far each stated value is from the accuracy of
-# the answers given that value. *Resolution* (higher is better) is a discrimination term: how much the
-# groups' accuracies spread around the overall accuracy. *Uncertainty* depends on the questions alone.
+# {term}`Reliability` (lower is better) is the term of calibration per confidence level: how far each stated value
+# is from the accuracy of the answers given that value. {term}`Resolution` (higher is better) is a discrimination
+# term: how much the groups' accuracies spread around the overall accuracy. {term}`Uncertainty` depends on the
+# questions alone.
 # A strictly increasing transform keeps the groups, so it keeps the resolution; only the reliability
 # moves. `metrics.brier_decomposition` computes the three terms.
 
@@ -599,8 +638,8 @@ dec_readout = (
 # ## ECE depends on its bins
 #
 # ECE averages the gap between confidence and accuracy over bins of confidence. How the bins are cut is a
-# choice, and the number changes with it. *Equal-width* bins split the 0–1 scale into intervals of one
-# length (the paper's Table 1 uses ten equal-width bins); *equal-mass* bins cut at quantiles of the stated
+# choice, and the number changes with it. {term}`Equal-width <Equal-width bins>` bins split the 0–1 scale into intervals of one
+# length (the paper's Table 1 uses ten equal-width bins); {term}`equal-mass <Equal-mass bins>` bins cut at quantiles of the stated
 # confidence so that each bin holds about the same number of answers {cite:p}`t-nixon2019measuring`. A value
 # lying exactly on an edge has to go to one side: `edge="upper"` puts 0.8 into $[0.8, 0.9)$, `edge="lower"`
 # (scikit-learn's rule) into $(0.7, 0.8]$.
@@ -758,9 +797,11 @@ _ = glue.value("teach_ece_worst_ratio", float(worst["largest / smallest"]), orig
 # %% [markdown]
 # ## Risk, coverage, and what AUROC promises
 #
-# A model that may abstain answers only when its confidence is high. At *coverage* $c$ it answers the share
-# $c$ of questions with the highest confidences; its *selective risk* is the error rate among them. The
-# risk–coverage curve traces this for every $c$ {cite:p}`t-geifman2017selective`. At full coverage the risk is
+# A model that may abstain answers only when its confidence is high. At {term}`coverage` $\phi$ (a share
+# between 0 and 1; the letter $c$ stays the confidence) it answers the share $\phi$ of questions with the
+# highest confidences; its {term}`selective risk` is the error rate among them. The risk–coverage curve traces
+# this for every $\phi$ {cite:p}`t-geifman2017selective`. This is the fourth property of the introduction,
+# {term}`selective prediction`: it depends on the ranking (as AUROC does) but looks at one end of it. At full coverage the risk is
 # one minus the accuracy, whatever the confidences.
 #
 # AUROC summarises the ranking over **all** cut-offs at once. It does not say where along the ranking the
@@ -865,10 +906,12 @@ _ = glue.value("teach_rc_cross", 100 * float(cross.min()) if len(cross) else 100
 #
 # Write your answer in the cell under each exercise (replace every `...`), run it, then run the check
 # cell after it: `grader.check("<name>")` prints *All test cases passed!* or, for each failed check, a
-# message starting with **Not yet** and the test that failed. The variables of the page (`conf_a`,
+# message starting with **Not yet** and what to look at. The variables of the page (`conf_a`,
 # `conf_b`, `correct`, `heap_c`, `heap_y`, `score_c`, `score_d`, `y_rc`, `coverages`) are defined above;
-# run the page's cells first. On this page each reference solution is shown behind a toggle and its check
-# below it; try first.
+# run the page's cells first. A number may be typed to the decimals the page prints it with.
+
+# %% [markdown] tags=["book-only"]
+# On this page each reference solution is shown behind a toggle and its check below it; try first.
 
 # %% [raw] tags=["remove-cell"]
 # # BEGIN QUESTION
@@ -877,9 +920,11 @@ _ = glue.value("teach_rc_cross", 100 * float(cross.min()) if len(cross) else 100
 # %% [markdown]
 # ### Exercise 1 (`ece-by-hand`): an ECE by hand
 #
-# Compute the ten-bin, equal-width ECE of model A with numpy alone — bins $[0, 0.1), \dots, [0.9, 1]$, a
-# value on an edge in the upper bin, each bin's $|\text{mean confidence} - \text{accuracy}|$ weighted by its
-# share of answers — and store it in `ece_hand`. Then compare it with `metrics.ece(conf_a, correct)`.
+# Compute the ten-bin, equal-width ECE of model A from its definition, with numpy — bins $[0, 0.1), \dots,
+# [0.9, 1]$, a value on an edge in the upper bin, each bin's $|\text{mean confidence} - \text{accuracy}|$
+# weighted by its share of answers. Store the number of answers in each bin in `n_bin` (ten counts), the accuracy
+# in each bin in `acc_bin` (ten shares, 0 for an empty bin) and the ECE in `ece_hand`. The check compares all
+# three, so it checks your steps and not only the result; compare with `metrics.ece(conf_a, correct)` afterwards.
 
 # %% [raw] tags=["remove-cell"]
 # # BEGIN SOLUTION
@@ -899,19 +944,34 @@ ece_hand = float(np.sum(n_bin / n_bin.sum() * np.abs(mean_conf_bin - acc_bin))) 
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
 """ # BEGIN TEST CONFIG
-failure_message: "Not yet: ece_hand should be the share-weighted mean of |mean confidence - accuracy| over the ten bins of model A."
-success_message: "Right: your ECE equals metrics.ece(conf_a, correct)."
+points: 0
+failure_message: "Not yet: n_bin counts the answers in each of the ten bins, acc_bin is the share correct in each (0 when empty), and ece_hand weights each bin's |mean confidence - accuracy| by its share of answers."
+success_message: "Right: your bins and your ECE agree with metrics.ece(conf_a, correct)."
 """  # END TEST CONFIG
 
 
-def test_ece_hand(ece_hand, conf_a, correct):
-    from selfconf import metrics
+def test_ece_by_hand(ece_hand, n_bin, acc_bin, conf_a, correct):
+    from selfconf.course import verify
 
-    assert isinstance(ece_hand, (int, float)) and not isinstance(ece_hand, bool), "ece_hand is not a number yet"
-    assert abs(ece_hand - metrics.ece(conf_a, correct)) < 1e-9, f"ece_hand = {ece_hand:.4f} is not the ten-bin ECE"
+    verify.ece_by_hand(ece_hand, n_bin, acc_bin, conf_a, correct)
 
 
-test_ece_hand(ece_hand, conf_a, correct)
+test_ece_by_hand(ece_hand, n_bin, acc_bin, conf_a, correct)
+
+# %% tags=["remove-cell"]
+""" # BEGIN TEST CONFIG
+hidden: true
+points: 2
+"""  # END TEST CONFIG
+
+
+def test_ece_by_hand_graded(ece_hand, n_bin, acc_bin, conf_a, correct):
+    from selfconf.course import verify
+
+    verify.ece_by_hand(ece_hand, n_bin, acc_bin, conf_a, correct)
+
+
+test_ece_by_hand_graded(ece_hand, n_bin, acc_bin, conf_a, correct)
 
 # %% [raw] tags=["remove-cell"]
 # # END TESTS
@@ -927,8 +987,10 @@ test_ece_hand(ece_hand, conf_a, correct)
 # ### Exercise 2 (`constant-90`): a model that always says 90
 #
 # A model states 0.9 on every one of 1,000 answers, and 720 of them are correct (`ex_c`, `ex_y` below).
-# Using the definitions (not `metrics`), compute its CITL on the 0–1 scale (`citl_90`), its ten-bin ECE
-# (`ece_90`), its Brier score (`brier_90`) and its AUROC (`auroc_90`).
+# Work out from the definitions, on paper or with one line of arithmetic each, its CITL on the 0–1 scale
+# (`citl_90`), its ten-bin ECE (`ece_90`), its Brier score (`brier_90`) and its AUROC (`auroc_90`). The check
+# compares the four values only (three or four decimals are enough), so keep `metrics` for checking yourself
+# afterwards.
 
 # %% [raw] tags=["remove-cell"]
 # # BEGIN SOLUTION
@@ -949,27 +1011,34 @@ auroc_90 = 0.5  # SOLUTION
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
 """ # BEGIN TEST CONFIG
+points: 0
 failure_message: "Not yet: one answer in one bin gives ECE = |CITL|; the Brier score averages (c - y)^2 over right AND wrong answers; every pair is a tie."
 success_message: "Right: all four agree with selfconf.metrics."
 """  # END TEST CONFIG
 
 
 def test_constant_90(citl_90, ece_90, brier_90, auroc_90, ex_c, ex_y):
-    from selfconf import metrics
+    from selfconf.course import verify
 
-    got = {"citl_90": citl_90, "ece_90": ece_90, "brier_90": brier_90, "auroc_90": auroc_90}
-    want = {
-        "citl_90": metrics.citl(ex_c, ex_y),
-        "ece_90": metrics.ece(ex_c, ex_y),
-        "brier_90": metrics.brier(ex_c, ex_y),
-        "auroc_90": metrics.auroc(ex_c, ex_y),
-    }
-    for k in got:
-        assert isinstance(got[k], (int, float)), f"{k} is not a number yet"
-        assert abs(got[k] - want[k]) < 1e-9, f"{k} = {got[k]:.4f} is not right"
+    verify.constant_90(citl_90, ece_90, brier_90, auroc_90, ex_c, ex_y)
 
 
 test_constant_90(citl_90, ece_90, brier_90, auroc_90, ex_c, ex_y)
+
+# %% tags=["remove-cell"]
+""" # BEGIN TEST CONFIG
+hidden: true
+points: 2
+"""  # END TEST CONFIG
+
+
+def test_constant_90_graded(citl_90, ece_90, brier_90, auroc_90, ex_c, ex_y):
+    from selfconf.course import verify
+
+    verify.constant_90(citl_90, ece_90, brier_90, auroc_90, ex_c, ex_y)
+
+
+test_constant_90_graded(citl_90, ece_90, brier_90, auroc_90, ex_c, ex_y)
 
 # %% [raw] tags=["remove-cell"]
 # # END TESTS
@@ -984,9 +1053,10 @@ test_constant_90(citl_90, ece_90, brier_90, auroc_90, ex_c, ex_y)
 # %% [markdown]
 # ### Exercise 3 (`monotone-auroc`): a transform that keeps the ranking
 #
-# Write a function `my_transform(c)` that maps confidences in $[0, 1]$ into $[0, 1]$, is strictly increasing,
-# and is not the identity (choose your own; not one of the slider's). Compute `auroc_after`, the AUROC of
-# model A after your transform, and check that it equals the AUROC before while the ECE moves.
+# Write a function `my_transform(c)` that maps confidences in $[0, 1]$ into $[0, 1]$ (0 and 1 included), is
+# strictly increasing, and is not the identity (choose your own; not one of the slider's). Apply it to model A
+# (`conf_after = my_transform(conf_a)`) and compute, on `conf_after`, the ECE (`ece_after`) and the AUROC
+# (`auroc_after`). Compare them with model A's: the AUROC stays, the ECE moves.
 
 # %% [raw] tags=["remove-cell"]
 # # BEGIN SOLUTION
@@ -997,7 +1067,9 @@ def my_transform(c):
     return np.sqrt(c)  # SOLUTION
 
 
-auroc_after = metrics.auroc(my_transform(conf_a), correct)  # SOLUTION
+conf_after = my_transform(conf_a)  # SOLUTION
+ece_after = metrics.ece(conf_after, correct)  # SOLUTION
+auroc_after = metrics.auroc(conf_after, correct)  # SOLUTION
 
 # %% [raw] tags=["remove-cell"]
 # # END SOLUTION
@@ -1007,28 +1079,34 @@ auroc_after = metrics.auroc(my_transform(conf_a), correct)  # SOLUTION
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
 """ # BEGIN TEST CONFIG
-failure_message: "Not yet: the transform must keep every pair of distinct confidences in the same order (and distinct), stay in [0, 1], and change the ECE."
+points: 0
+failure_message: "Not yet: the transform must keep every pair of distinct values of [0, 1] in the same order (and distinct), map 0 and 1 into [0, 1], and change the ECE; ece_after and auroc_after are computed on conf_after."
 success_message: "Right: the ranking and so the AUROC are unchanged, the ECE is not."
 """  # END TEST CONFIG
 
 
-def test_monotone_auroc(my_transform, auroc_after, conf_a, correct):
-    import numpy as np
+def test_monotone_auroc(my_transform, conf_after, ece_after, auroc_after, conf_a, correct):
+    from selfconf.course import verify
 
-    from selfconf import metrics
-
-    assert callable(my_transform), "my_transform is not a function yet"
-    levels = np.unique(conf_a)
-    out = np.asarray(my_transform(levels), dtype=float)
-    assert out.shape == levels.shape and np.all((out >= 0) & (out <= 1)), "my_transform must map [0, 1] into [0, 1]"
-    assert np.all(np.diff(out) > 0), "my_transform is not strictly increasing on model A's confidence levels"
-    moved = metrics.ece(np.asarray(my_transform(conf_a), dtype=float), correct)
-    assert abs(moved - metrics.ece(conf_a, correct)) > 1e-3, "the ECE did not move: is it the identity?"
-    assert isinstance(auroc_after, float), "auroc_after is not a number yet"
-    assert abs(auroc_after - metrics.auroc(conf_a, correct)) < 1e-12, "auroc_after differs from model A's AUROC"
+    verify.monotone_auroc(my_transform, conf_after, ece_after, auroc_after, conf_a, correct)
 
 
-test_monotone_auroc(my_transform, auroc_after, conf_a, correct)
+test_monotone_auroc(my_transform, conf_after, ece_after, auroc_after, conf_a, correct)
+
+# %% tags=["remove-cell"]
+""" # BEGIN TEST CONFIG
+hidden: true
+points: 2
+"""  # END TEST CONFIG
+
+
+def test_monotone_auroc_graded(my_transform, conf_after, ece_after, auroc_after, conf_a, correct):
+    from selfconf.course import verify
+
+    verify.monotone_auroc(my_transform, conf_after, ece_after, auroc_after, conf_a, correct)
+
+
+test_monotone_auroc_graded(my_transform, conf_after, ece_after, auroc_after, conf_a, correct)
 
 # %% [raw] tags=["remove-cell"]
 # # END TESTS
@@ -1060,25 +1138,34 @@ conf_rev = (1 - conf_a) - (1 - conf_a).mean() + conf_a.mean()  # SOLUTION
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
 """ # BEGIN TEST CONFIG
+points: 0
 failure_message: "Not yet: conf_rev should be 1 - conf_a moved by one constant so that its mean equals conf_a's mean."
 success_message: "Right: the same CITL as model A, and the AUROC is one minus A's."
 """  # END TEST CONFIG
 
 
 def test_reverse_ranking(conf_rev, conf_a, correct):
-    import numpy as np
+    from selfconf.course import verify
 
-    from selfconf import metrics
-
-    assert isinstance(conf_rev, np.ndarray) and conf_rev.shape == conf_a.shape, (
-        "conf_rev is not an array like conf_a yet"
-    )
-    assert abs(metrics.citl(conf_rev, correct) - metrics.citl(conf_a, correct)) < 1e-12, "its CITL is not model A's"
-    assert np.ptp(conf_rev + conf_a) < 1e-12, "conf_rev is not 1 - conf_a plus a constant"
-    assert abs(metrics.auroc(conf_rev, correct) - (1 - metrics.auroc(conf_a, correct))) < 1e-12
+    verify.reverse_ranking(conf_rev, conf_a, correct)
 
 
 test_reverse_ranking(conf_rev, conf_a, correct)
+
+# %% tags=["remove-cell"]
+""" # BEGIN TEST CONFIG
+hidden: true
+points: 1
+"""  # END TEST CONFIG
+
+
+def test_reverse_ranking_graded(conf_rev, conf_a, correct):
+    from selfconf.course import verify
+
+    verify.reverse_ranking(conf_rev, conf_a, correct)
+
+
+test_reverse_ranking_graded(conf_rev, conf_a, correct)
 
 # %% [raw] tags=["remove-cell"]
 # # END TESTS
@@ -1112,21 +1199,34 @@ coverage_below_10 = max(cv for cv, rk in risk_c.items() if rk < 0.10)  # SOLUTIO
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
 """ # BEGIN TEST CONFIG
+points: 0
 failure_message: "Not yet: look for the LARGEST coverage on the grid whose risk is below 0.10 (answering more is better), for model C."
 success_message: "Right: above that coverage model C is wrong on 10 % or more of what it answers."
 """  # END TEST CONFIG
 
 
 def test_coverage_below_10(coverage_below_10, score_c, y_rc, coverages):
-    from selfconf import metrics
+    from selfconf.course import verify
 
-    risk = metrics.risk_coverage(score_c, y_rc, coverages=tuple(coverages))
-    want = max(cv for cv, rk in risk.items() if rk < 0.10)
-    assert isinstance(coverage_below_10, float), "coverage_below_10 is not a number yet"
-    assert abs(coverage_below_10 - want) < 1e-9, f"at {coverage_below_10} the answer is not the largest such coverage"
+    verify.coverage_below_10(coverage_below_10, score_c, y_rc, coverages)
 
 
 test_coverage_below_10(coverage_below_10, score_c, y_rc, coverages)
+
+# %% tags=["remove-cell"]
+""" # BEGIN TEST CONFIG
+hidden: true
+points: 1
+"""  # END TEST CONFIG
+
+
+def test_coverage_below_10_graded(coverage_below_10, score_c, y_rc, coverages):
+    from selfconf.course import verify
+
+    verify.coverage_below_10(coverage_below_10, score_c, y_rc, coverages)
+
+
+test_coverage_below_10_graded(coverage_below_10, score_c, y_rc, coverages)
 
 # %% [raw] tags=["remove-cell"]
 # # END TESTS
@@ -1141,16 +1241,16 @@ test_coverage_below_10(coverage_below_10, score_c, y_rc, coverages)
 # %% [markdown]
 # ### Exercise 6 (`bin-edges`): one edge rule against the other
 #
-# On the heaped confidences `heap_c` (outcomes `heap_y`), compute the ten-bin equal-width ECE with
-# `edge="upper"` (`ece_upper`) and with `edge="lower"` (`ece_lower`), and the ratio of the larger to the
-# smaller (`edge_ratio`).
+# On the heaped confidences `heap_c` (outcomes `heap_y`), compute the twelve-bin equal-width ECE
+# (`n_bins=12`; the table above used ten and fifteen) with `edge="upper"` (`ece_upper`) and with `edge="lower"`
+# (`ece_lower`), and the ratio of the larger to the smaller (`edge_ratio`).
 
 # %% [raw] tags=["remove-cell"]
 # # BEGIN SOLUTION
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the reference solution", "code_prompt_hide": "Hide the reference solution"}
-ece_upper = metrics.ece(heap_c, heap_y, n_bins=10, edge="upper")  # SOLUTION
-ece_lower = metrics.ece(heap_c, heap_y, n_bins=10, edge="lower")  # SOLUTION
+ece_upper = metrics.ece(heap_c, heap_y, n_bins=12, edge="upper")  # SOLUTION
+ece_lower = metrics.ece(heap_c, heap_y, n_bins=12, edge="lower")  # SOLUTION
 edge_ratio = max(ece_upper, ece_lower) / min(ece_upper, ece_lower)  # SOLUTION
 
 # %% [raw] tags=["remove-cell"]
@@ -1161,26 +1261,34 @@ edge_ratio = max(ece_upper, ece_lower) / min(ece_upper, ece_lower)  # SOLUTION
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
 """ # BEGIN TEST CONFIG
+points: 0
 failure_message: "Not yet: metrics.ece takes edge='upper' or edge='lower'; the ratio is larger / smaller."
 success_message: "Right: the same rows, two edge rules, two different ECEs."
 """  # END TEST CONFIG
 
 
 def test_bin_edges(ece_upper, ece_lower, edge_ratio, heap_c, heap_y):
-    from selfconf import metrics
+    from selfconf.course import verify
 
-    up = metrics.ece(heap_c, heap_y, n_bins=10, edge="upper")
-    lo = metrics.ece(heap_c, heap_y, n_bins=10, edge="lower")
-    for name, got, want in (
-        ("ece_upper", ece_upper, up),
-        ("ece_lower", ece_lower, lo),
-        ("edge_ratio", edge_ratio, max(up, lo) / min(up, lo)),
-    ):
-        assert isinstance(got, float), f"{name} is not a number yet"
-        assert abs(got - want) < 1e-9, f"{name} = {got:.4f} is not right"
+    verify.bin_edges(ece_upper, ece_lower, edge_ratio, heap_c, heap_y)
 
 
 test_bin_edges(ece_upper, ece_lower, edge_ratio, heap_c, heap_y)
+
+# %% tags=["remove-cell"]
+""" # BEGIN TEST CONFIG
+hidden: true
+points: 1
+"""  # END TEST CONFIG
+
+
+def test_bin_edges_graded(ece_upper, ece_lower, edge_ratio, heap_c, heap_y):
+    from selfconf.course import verify
+
+    verify.bin_edges(ece_upper, ece_lower, edge_ratio, heap_c, heap_y)
+
+
+test_bin_edges_graded(ece_upper, ece_lower, edge_ratio, heap_c, heap_y)
 
 # %% [raw] tags=["remove-cell"]
 # # END TESTS
@@ -1195,14 +1303,14 @@ test_bin_edges(ece_upper, ece_lower, edge_ratio, heap_c, heap_y)
 # %% [markdown]
 # ### Exercise 7 (`equal-mass-bins`): how many equal-mass bins survive the spikes?
 #
-# Ask for ten equal-mass bins on `heap_c` (`metrics.reliability_bins(..., binning="equal_mass")`) and count
-# the bins that hold at least one answer (`n_mass_bins`). Why is it not ten?
+# Ask for twenty equal-mass bins on `heap_c` (`metrics.reliability_bins(..., n_bins=20, binning="equal_mass")`)
+# and count the bins that hold at least one answer (`n_mass_bins`). Why is it not twenty?
 
 # %% [raw] tags=["remove-cell"]
 # # BEGIN SOLUTION
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the reference solution", "code_prompt_hide": "Hide the reference solution"}
-mass_bins = metrics.reliability_bins(heap_c, heap_y, n_bins=10, binning="equal_mass")  # SOLUTION
+mass_bins = metrics.reliability_bins(heap_c, heap_y, n_bins=20, binning="equal_mass")  # SOLUTION
 n_mass_bins = int((mass_bins["n"] > 0).sum())  # SOLUTION
 
 # %% [raw] tags=["remove-cell"]
@@ -1213,20 +1321,34 @@ n_mass_bins = int((mass_bins["n"] > 0).sum())  # SOLUTION
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
 """ # BEGIN TEST CONFIG
+points: 0
 failure_message: "Not yet: count the occupied bins that metrics.reliability_bins returns; quantiles that fall inside one spike are the same edge."
 success_message: "Right: tied confidences stay in one bin, so a spike swallows several quantiles."
 """  # END TEST CONFIG
 
 
 def test_equal_mass_bins(n_mass_bins, heap_c, heap_y):
-    from selfconf import metrics
+    from selfconf.course import verify
 
-    want = int((metrics.reliability_bins(heap_c, heap_y, n_bins=10, binning="equal_mass")["n"] > 0).sum())
-    assert isinstance(n_mass_bins, int), "n_mass_bins is not a whole number yet"
-    assert n_mass_bins == want, f"{n_mass_bins} is not the number of occupied equal-mass bins"
+    verify.equal_mass_bins(n_mass_bins, heap_c, heap_y)
 
 
 test_equal_mass_bins(n_mass_bins, heap_c, heap_y)
+
+# %% tags=["remove-cell"]
+""" # BEGIN TEST CONFIG
+hidden: true
+points: 1
+"""  # END TEST CONFIG
+
+
+def test_equal_mass_bins_graded(n_mass_bins, heap_c, heap_y):
+    from selfconf.course import verify
+
+    verify.equal_mass_bins(n_mass_bins, heap_c, heap_y)
+
+
+test_equal_mass_bins_graded(n_mass_bins, heap_c, heap_y)
 
 # %% [raw] tags=["remove-cell"]
 # # END TESTS
@@ -1242,8 +1364,9 @@ test_equal_mass_bins(n_mass_bins, heap_c, heap_y)
 # ### Exercise 8 (`brier-decomposition`): decompose a Brier score
 #
 # Group model B's answers by their stated confidence and compute Murphy's reliability (`rel_b`),
-# resolution (`res_b`) and uncertainty (`unc_b`) yourself (numpy or pandas). Check that
-# `rel_b - res_b + unc_b` equals `metrics.brier(conf_b, correct)`.
+# resolution (`res_b`) and uncertainty (`unc_b`) yourself, with numpy or pandas, from the formula above. Check
+# that `rel_b - res_b + unc_b` equals `metrics.brier(conf_b, correct)`. The check compares your three terms with
+# `metrics.brier_decomposition` and cannot see how you computed them: use that function only to check yourself.
 
 # %% [raw] tags=["remove-cell"]
 # # BEGIN SOLUTION
@@ -1263,26 +1386,34 @@ unc_b = float(o_bar * (1 - o_bar))  # SOLUTION
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
 """ # BEGIN TEST CONFIG
+points: 0
 failure_message: "Not yet: reliability compares each stated value with the accuracy of ITS group; resolution compares the group accuracies with the overall accuracy."
 success_message: "Right: your three terms add up to model B's Brier score."
 """  # END TEST CONFIG
 
 
 def test_brier_decomposition(rel_b, res_b, unc_b, conf_b, correct):
-    from selfconf import metrics
+    from selfconf.course import verify
 
-    d = metrics.brier_decomposition(conf_b, correct)
-    for name, got, key in (
-        ("rel_b", rel_b, "reliability"),
-        ("res_b", res_b, "resolution"),
-        ("unc_b", unc_b, "uncertainty"),
-    ):
-        assert isinstance(got, float), f"{name} is not a number yet"
-        assert abs(got - d[key]) < 1e-9, f"{name} = {got:.5f} is not the {key} term"
-    assert abs(rel_b - res_b + unc_b - metrics.brier(conf_b, correct)) < 1e-9
+    verify.brier_decomposition(rel_b, res_b, unc_b, conf_b, correct)
 
 
 test_brier_decomposition(rel_b, res_b, unc_b, conf_b, correct)
+
+# %% tags=["remove-cell"]
+""" # BEGIN TEST CONFIG
+hidden: true
+points: 2
+"""  # END TEST CONFIG
+
+
+def test_brier_decomposition_graded(rel_b, res_b, unc_b, conf_b, correct):
+    from selfconf.course import verify
+
+    verify.brier_decomposition(rel_b, res_b, unc_b, conf_b, correct)
+
+
+test_brier_decomposition_graded(rel_b, res_b, unc_b, conf_b, correct)
 
 # %% [raw] tags=["remove-cell"]
 # # END TESTS
@@ -1318,26 +1449,34 @@ zero_terms = {"reliability", "resolution"}  # SOLUTION
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
 """ # BEGIN TEST CONFIG
+points: 0
 failure_message: "Not yet: with one group whose stated value equals its accuracy, which terms vanish? Uncertainty depends on the questions only."
 success_message: "Right: only the uncertainty is left, p(1 - p)."
 """  # END TEST CONFIG
 
 
 def test_constant_brier(brier_const, p_one_minus_p, zero_terms, conf_const, correct):
-    from selfconf import metrics
+    from selfconf.course import verify
 
-    p = correct.mean()
-    assert isinstance(brier_const, float) and abs(brier_const - metrics.brier(conf_const, correct)) < 1e-12, (
-        "brier_const is not right yet"
-    )
-    assert isinstance(p_one_minus_p, float) and abs(p_one_minus_p - p * (1 - p)) < 1e-12, (
-        "p_one_minus_p is not right yet"
-    )
-    assert isinstance(zero_terms, (set, frozenset, list, tuple)), "zero_terms is not a set of names yet"
-    assert set(zero_terms) == {"reliability", "resolution"}, f"{set(zero_terms)} are not the zero terms"
+    verify.constant_brier(brier_const, p_one_minus_p, zero_terms, conf_const, correct)
 
 
 test_constant_brier(brier_const, p_one_minus_p, zero_terms, conf_const, correct)
+
+# %% tags=["remove-cell"]
+""" # BEGIN TEST CONFIG
+hidden: true
+points: 1
+"""  # END TEST CONFIG
+
+
+def test_constant_brier_graded(brier_const, p_one_minus_p, zero_terms, conf_const, correct):
+    from selfconf.course import verify
+
+    verify.constant_brier(brier_const, p_one_minus_p, zero_terms, conf_const, correct)
+
+
+test_constant_brier_graded(brier_const, p_one_minus_p, zero_terms, conf_const, correct)
 
 # %% [raw] tags=["remove-cell"]
 # # END TESTS
@@ -1352,15 +1491,17 @@ test_constant_brier(brier_const, p_one_minus_p, zero_terms, conf_const, correct)
 # %% [markdown]
 # ### Exercise 10 (`isotonic-ties`): the ties of isotonic regression
 #
-# Fit `IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip")` to model A (confidence as the input,
-# correctness as the target) and transform model A's confidences with it (`conf_fit`). Count the distinct
-# fitted values (`n_levels_fit`) and compute the AUROC of the fitted values (`auroc_fit`).
+# The page fitted isotonic regression to model A; now fit
+# `IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip")` to model B (`conf_b` as the input, `correct`
+# as the target) and transform model B's confidences with it (`conf_fit`). Count the distinct fitted values
+# (`n_levels_fit`) and compute the AUROC of the fitted values (`auroc_fit`). Compare them with model B's levels
+# and AUROC as stated.
 
 # %% [raw] tags=["remove-cell"]
 # # BEGIN SOLUTION
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the reference solution", "code_prompt_hide": "Hide the reference solution"}
-conf_fit = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit_transform(conf_a, correct)  # SOLUTION
+conf_fit = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit_transform(conf_b, correct)  # SOLUTION
 n_levels_fit = int(np.unique(conf_fit).size)  # SOLUTION
 auroc_fit = metrics.auroc(conf_fit, correct)  # SOLUTION
 
@@ -1372,26 +1513,34 @@ auroc_fit = metrics.auroc(conf_fit, correct)  # SOLUTION
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
 """ # BEGIN TEST CONFIG
+points: 0
 failure_message: "Not yet: count the distinct values AFTER the fit, and score the fitted values, not the stated ones."
-success_message: "Right: fewer levels than model A states, and a different AUROC."
+success_message: "Right: fewer levels than model B states, and a different AUROC."
 """  # END TEST CONFIG
 
 
-def test_isotonic_ties(n_levels_fit, auroc_fit, conf_a, correct):
-    import numpy as np
-    from sklearn.isotonic import IsotonicRegression
+def test_isotonic_ties(n_levels_fit, auroc_fit, conf_b, correct):
+    from selfconf.course import verify
 
-    from selfconf import metrics
-
-    fit = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit_transform(conf_a, correct)
-    assert isinstance(n_levels_fit, int), "n_levels_fit is not a whole number yet"
-    assert n_levels_fit == np.unique(fit).size, f"{n_levels_fit} is not the number of distinct fitted values"
-    assert isinstance(auroc_fit, float) and abs(auroc_fit - metrics.auroc(fit, correct)) < 1e-12, (
-        "auroc_fit is not right yet"
-    )
+    verify.isotonic_ties(n_levels_fit, auroc_fit, conf_b, correct)
 
 
-test_isotonic_ties(n_levels_fit, auroc_fit, conf_a, correct)
+test_isotonic_ties(n_levels_fit, auroc_fit, conf_b, correct)
+
+# %% tags=["remove-cell"]
+""" # BEGIN TEST CONFIG
+hidden: true
+points: 1
+"""  # END TEST CONFIG
+
+
+def test_isotonic_ties_graded(n_levels_fit, auroc_fit, conf_b, correct):
+    from selfconf.course import verify
+
+    verify.isotonic_ties(n_levels_fit, auroc_fit, conf_b, correct)
+
+
+test_isotonic_ties_graded(n_levels_fit, auroc_fit, conf_b, correct)
 
 # %% [raw] tags=["remove-cell"]
 # # END TESTS
@@ -1406,10 +1555,16 @@ test_isotonic_ties(n_levels_fit, auroc_fit, conf_a, correct)
 # answering the same 12,032 ten-option questions with a verbalised confidence {cite:p}`t-wang2024mmlupro`.
 # These are real model outputs, not the paper's rows and not a reconstruction; the first call downloads
 # them (about 14 MB, checksums verified) and later calls read the cached copy. Confidences are on the 0–1
-# scale and missing where the reply had none.
+# scale and missing where the reply had none. `datasets.load("mmlu-pro-sample")` returns the same models'
+# answers on a fixed sample of 1,000 of the questions, shipped inside the package, for work with no network.
+
+# %% [markdown] tags=["remove-cell", "student-only"]
+# This notebook reads the shipped sample (the parameter `lab_data` at the top is `"mmlu-pro-sample"`), so the lab
+# runs with no network; its table therefore differs a little from the book's page, and the numbers quoted in the
+# text below are the book's, from all 12,032 questions. Set `lab_data = "mmlu-pro"` and rerun for the full data.
 
 # %% tags=["hide-input"]
-mmlu = datasets.load("mmlu-pro")
+mmlu = datasets.load(lab_data)
 mmlu_graded = mmlu.dropna(subset=["confidence"])
 lab = (
     mmlu_graded.groupby("model")
@@ -1434,8 +1589,8 @@ lab["answers"] = lab["answers"].astype(int)
 table(
     lab,
     "teaching_mmlu_lab",
-    caption="MMLU-Pro, 26 models (real third-party answers): accuracy, mean stated "
-    "confidence, how heaped the confidences are, and self-AUROC",
+    caption=f"MMLU-Pro, {lab.shape[0]} models, {mmlu['item_id'].nunique():,} questions (real third-party answers): "
+    "accuracy, mean stated confidence, how heaped the confidences are, and self-AUROC",
     float_format="%.3f",
 )
 
@@ -1480,22 +1635,34 @@ auroc_gpt4o = metrics.auroc(g4o["confidence"], g4o["correct"])  # SOLUTION
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
 """ # BEGIN TEST CONFIG
+points: 0
 failure_message: "Not yet: keep only the answers with confidence >= 0.8 before taking the share wrong; the AUROC uses all of the model's answers."
 success_message: "Right: compare it with 1 - the mean confidence of those answers."
 """  # END TEST CONFIG
 
 
 def test_mmlu_lab(wrong_share_80, auroc_gpt4o, mmlu_graded):
-    from selfconf import metrics
+    from selfconf.course import verify
 
-    g = mmlu_graded[mmlu_graded["model"] == "gpt-4o-2024-08-06"]
-    assert isinstance(wrong_share_80, float), "wrong_share_80 is not a number yet"
-    want = metrics.high_conf_error_rate(g["confidence"], g["correct"], threshold=0.8)
-    assert abs(wrong_share_80 - want) < 1e-9, f"{wrong_share_80:.4f} is not the share wrong among confidence >= 0.8"
-    assert isinstance(auroc_gpt4o, float) and abs(auroc_gpt4o - metrics.auroc(g["confidence"], g["correct"])) < 1e-12
+    verify.mmlu_lab(wrong_share_80, auroc_gpt4o, mmlu_graded)
 
 
 test_mmlu_lab(wrong_share_80, auroc_gpt4o, mmlu_graded)
+
+# %% tags=["remove-cell"]
+""" # BEGIN TEST CONFIG
+hidden: true
+points: 2
+"""  # END TEST CONFIG
+
+
+def test_mmlu_lab_graded(wrong_share_80, auroc_gpt4o, mmlu_graded):
+    from selfconf.course import verify
+
+    verify.mmlu_lab(wrong_share_80, auroc_gpt4o, mmlu_graded)
+
+
+test_mmlu_lab_graded(wrong_share_80, auroc_gpt4o, mmlu_graded)
 
 # %% [raw] tags=["remove-cell"]
 # # END TESTS

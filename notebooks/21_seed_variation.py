@@ -13,11 +13,12 @@
 # %% [markdown]
 # # How much do the intervals move?
 #
-# Every confidence interval in Table 1 is a percentile bootstrap interval from a finite number of
-# resamples. Draw another set of resamples of the same size and the end points move a little, even though the
-# rows are the same. This page recomputes the self-AUROC intervals of Table 1 under many seeds and
-# measures that Monte-Carlo error: how far the end points wander, and whether the wandering can change the
-# printed third decimal. Beside the spread it shows Table 1's interval as the paper prints it.
+# Every confidence interval in Table 1 is a {term}`percentile <Percentile interval>` {term}`bootstrap` interval
+# from a finite number of resamples. Draw another set of resamples of the same size and the end points move a little, even though the
+# rows are the same. This page recomputes the {term}`self-AUROC <AUROC>` intervals of Table 1 (AUROC measures
+# {term}`discrimination`, not calibration) under many seeds and
+# measures that {term}`Monte-Carlo error`: how far the end points wander, and whether the wandering can change the
+# printed third decimal. Beside the spread it shows Table 1's own interval.
 #
 # **Learning objectives.** After this page you can
 #
@@ -27,8 +28,16 @@
 #   (`selfconf.bootstrap.endpoint_mc_sd`), and choose the draws needed for a target precision;
 # - decide whether a difference in the third decimal between two reports of "the same" interval means anything.
 #
+
+# %% [markdown] tags=["book-only"]
 # The code is behind the toggles and uses the package's public API; the two exercises at the end have checks,
 # and the student edition (links below) leaves their answers blank.
+
+# %% [markdown] tags=["remove-cell", "student-only"]
+# Run the cells from the top: the first installs the book's package when it is missing, and the code uses only its
+# public API. Tables and charts are computed by this notebook from the reconstruction shipped with the package;
+# the numbers quoted in the text are those of the book's page. The exercises at the end have an empty answer cell
+# (`...`) and a check cell that answers at once.
 
 # %% tags=["remove-input", "book-only"]
 from selfconf.book import in_book, show_markdown
@@ -52,7 +61,7 @@ n_seeds = 20
 # export_cell: false
 # run_tests: false
 # solutions_pdf: false
-# generate: false
+# generate: true
 # tests:
 #     files: true
 #     ok_format: false
@@ -70,12 +79,13 @@ if in_book():  # the book's build: rows from data_dir (the original package wher
     from selfconf import data
     from selfconf.data.sources import resolve_families
 
-    vega.enable()
+    vega.enable()  # the book's offline Vega bundle
     sources = resolve_families(data_dir, ["collection"])  # from data_dir if there, else the reconstruction
     banner(data_dir, seed=seed, n_boot=n_boot, families=sources)
     rows_all = data.load_collection(sources.path("collection"))[0]
     ROWS = glue.rows_origin(sources)  # origin of numbers from these rows that the paper does not print
 else:  # on its own (Colab, Binder, Jupyter): the reconstruction shipped inside the package
+    course.offline_charts()  # charts with no network: Vega is inlined in each chart
     rows_all = datasets.load("collection")
     ROWS = "reconstruction-only"
 n_excluded = int((rows_all["parse_ok"] == 0).sum())
@@ -200,8 +210,9 @@ table(
     "seed_variation_auroc_ci",
     claims=claims,
     printed=printed,
-    caption=f"Self-AUROC 95% interval end points: the paper's printed Table 1 interval, this build's Table 1 "
-    f"interval (frontier models only), and their spread over {n_seeds} other seeds "
+    caption="Self-AUROC 95% interval end points: "
+    + ("the paper's printed Table 1 interval, this build's Table 1 interval" if printed else "Table 1's interval")
+    + f" (frontier models only), and their spread over {n_seeds} other seeds "
     f"({n_boot:,} draws each): mean, SD, range, the SD "
     "predicted for a sample quantile, and how many different values each end point shows when printed "
     "with three decimals",
@@ -257,12 +268,18 @@ _ = glue.value(
 # {glue:text}`seedvar_n_endpoints` end points take more than one value across the seeds, so the third
 # decimal of a {glue:text}`seedvar_n_boot:,`-draw interval is partly luck. This is why the audit compares bootstrap numbers with a
 # tolerance (half a printed unit plus three Monte-Carlo standard errors) and deterministic numbers exactly.
-#
+
+# %% [markdown] tags=["book-only"]
 # The *paper prints* columns hold Table 1's interval as the paper prints it for each frontier model; the
 # *Table 1* columns hold this build's Table 1 interval (the paper's seed is not published: this build uses its own
 # page seed, and a cell that does not print as the paper prints it is marked "≠ paper"). For {glue:text}`seedvar_n_t1_inside` of the {glue:text}`seedvar_n_t1`
 # frontier models both of Table 1's end points lie inside the range the {glue:text}`seedvar_n_seeds` other seeds
 # give: Table 1's interval is one draw from the same spread, not a more exact one.
+
+# %% [markdown] tags=["remove-cell", "student-only"]
+# The *Table 1* columns hold Table 1's interval for each frontier model, computed here with Table 1's call at the
+# page seed. Compare them with the range columns: Table 1's interval is one draw from the same spread as the other
+# seeds', not a more exact one.
 
 # %% tags=["hide-input"]
 order = mc.sort_values("AUROC", ascending=False)["model"].tolist()
@@ -376,23 +393,34 @@ low_shift = ci_seed_2.low - ci_seed_1.low  # SOLUTION
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
 """ # BEGIN TEST CONFIG
+points: 0
 failure_message: "Not yet: two calls of bootstrap.auroc_ci on google's rows with the same n_boot, rng=1 and rng=2."
 success_message: "Right: same rows, same estimate, two seeds, two intervals."
 """  # END TEST CONFIG
 
 
 def test_two_seeds(ci_seed_1, ci_seed_2, low_shift, rows, n_boot):
-    from selfconf import bootstrap
+    from selfconf.course import verify
 
-    g = rows[rows["model"] == "google"]
-    for name, got, s in (("ci_seed_1", ci_seed_1, 1), ("ci_seed_2", ci_seed_2, 2)):
-        want = bootstrap.auroc_ci(g["confidence"], g["correct"], n_boot=n_boot, rng=s)
-        assert hasattr(got, "low") and hasattr(got, "high"), f"{name} is not an interval yet"
-        assert (got.low, got.high) == (want.low, want.high), f"{name} is not google's interval with rng={s}"
-    assert isinstance(low_shift, float) and abs(low_shift - (ci_seed_2.low - ci_seed_1.low)) < 1e-15
+    verify.two_seeds(ci_seed_1, ci_seed_2, low_shift, rows, n_boot)
 
 
 test_two_seeds(ci_seed_1, ci_seed_2, low_shift, rows, n_boot)
+
+# %% tags=["remove-cell"]
+""" # BEGIN TEST CONFIG
+hidden: true
+points: 1
+"""  # END TEST CONFIG
+
+
+def test_two_seeds_graded(ci_seed_1, ci_seed_2, low_shift, rows, n_boot):
+    from selfconf.course import verify
+
+    verify.two_seeds(ci_seed_1, ci_seed_2, low_shift, rows, n_boot)
+
+
+test_two_seeds_graded(ci_seed_1, ci_seed_2, low_shift, rows, n_boot)
 
 # %% [raw] tags=["remove-cell"]
 # # END TESTS
@@ -410,7 +438,7 @@ test_two_seeds(ci_seed_1, ci_seed_2, low_shift, rows, n_boot)
 #
 # In two or three sentences: why do the two intervals of Exercise 1 differ although the rows are the same,
 # is the difference large compared with the interval's width, and would the two intervals support different
-# conclusions about google's self-AUROC? (No automatic check: compare with the reference answer.)
+# conclusions about google's self-AUROC? (No automatic check: a written answer is read by a person.)
 
 # %% [raw] tags=["remove-cell"]
 # # BEGIN SOLUTION
@@ -457,24 +485,34 @@ draws_needed = bootstrap.draws_for_mc_sd(google_low, google_high, 0.0005)  # SOL
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
 """ # BEGIN TEST CONFIG
+points: 0
 failure_message: "Not yet: the SD falls like 1 / sqrt(draws); find the smallest whole number of draws with endpoint_mc_sd(google_low, google_high, draws) <= 0.0005."
 success_message: "Right: halving the error costs four times the draws."
 """  # END TEST CONFIG
 
 
 def test_draws_needed(draws_needed, google_low, google_high):
-    from selfconf import bootstrap
+    from selfconf.course import verify
 
-    assert isinstance(draws_needed, int), "draws_needed is not a whole number yet"
-    assert bootstrap.endpoint_mc_sd(google_low, google_high, draws_needed) <= 0.0005, (
-        f"{draws_needed} draws are too few"
-    )
-    assert bootstrap.endpoint_mc_sd(google_low, google_high, draws_needed - 1) > 0.0005, (
-        f"{draws_needed} is not the smallest"
-    )
+    verify.draws_needed(draws_needed, google_low, google_high)
 
 
 test_draws_needed(draws_needed, google_low, google_high)
+
+# %% tags=["remove-cell"]
+""" # BEGIN TEST CONFIG
+hidden: true
+points: 1
+"""  # END TEST CONFIG
+
+
+def test_draws_needed_graded(draws_needed, google_low, google_high):
+    from selfconf.course import verify
+
+    verify.draws_needed(draws_needed, google_low, google_high)
+
+
+test_draws_needed_graded(draws_needed, google_low, google_high)
 
 # %% [raw] tags=["remove-cell"]
 # # END TESTS

@@ -84,14 +84,6 @@ def _passed(name: str, text: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def editions(tmp_path_factory):
-    """Student and instructor editions of every teaching notebook (fails if the shipped checks are stale)."""
-    out = tmp_path_factory.mktemp("editions")
-    course.make_student(out)
-    return out
-
-
-@pytest.fixture(scope="module")
 def kernel_env(tmp_path_factory):
     """The kernels read MMLU-Pro from ../shared (through SELFCONF_EXTERNAL_FROM) into an empty cache."""
     saved = {k: os.environ.get(k) for k in ("SELFCONF_CACHE", "SELFCONF_EXTERNAL_FROM", "SELFCONF_BOOK")}
@@ -105,6 +97,24 @@ def kernel_env(tmp_path_factory):
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
+
+
+@pytest.fixture(scope="module")
+def editions(tmp_path_factory, kernel_env):
+    """Student and instructor editions of every teaching notebook (fails if the shipped checks are stale); the
+    prose's numbers come from executing the masters at the reduced settings."""
+    from selfconf.book import glue
+
+    out = tmp_path_factory.mktemp("editions")
+    runs = tmp_path_factory.mktemp("masters")
+
+    def values(stem: str) -> dict:  # the masters executed here at FAST settings, as the book's build would
+        nb = _execute(_with_params(jupytext.read(ROOT / "notebooks" / f"{stem}.py"), FAST[stem]), ROOT)
+        nbformat.write(nb, runs / f"{stem}.ipynb")
+        return glue.glued_in_notebook(runs / f"{stem}.ipynb")
+
+    course.make_student(out, values=values)
+    return out
 
 
 # ------------------------------------------------------------------ editions (no execution)
@@ -152,12 +162,59 @@ def test_the_install_cell_pins_the_repository_and_reads_the_wheel_variable():
     assert course.book_ref(ROOT) in cell.source and "remove-cell" in cell.metadata["tags"]
 
 
+@pytest.fixture
+def offline_kernel(monkeypatch, tmp_path):
+    """Kernels started in this test cannot reach the network (tests/fixtures/offline/sitecustomize.py) and see
+    no local copy of the external data: the MMLU-Pro lab must run from the sample shipped in the package."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(OFFLINE), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv("SELFCONF_EXTERNAL_FROM", "none")
+    monkeypatch.setenv("SELFCONF_CACHE", str(tmp_path / "empty-cache"))
+    monkeypatch.delenv("SELFCONF_BOOK", raising=False)
+
+
+def _markdown_roles(nb) -> list[str]:
+    """MyST roles and directives left in the Markdown a student reads: Markdown cells and Markdown outputs."""
+    texts = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    for c in nb.cells:
+        for o in c.get("outputs", []):
+            md = (o.get("data") or {}).get("text/markdown")
+            texts.append("".join(md) if isinstance(md, list) else md or "")
+    found = []
+    for t in texts:
+        found += [m.group(0) for m in course.MYST_ROLE.finditer(t)]
+        found += re.findall(r"^(?:```|:::)\{[a-z][\w:-]*\}", t, flags=re.M)
+    return found
+
+
+#: Sentences that only make sense on the book's page (toggles, launch buttons, the links above the page).
+BOOK_ONLY_PHRASES = (
+    "behind a toggle",
+    "behind toggles",
+    "rocket button",
+    "links below",
+    "reference answer",
+    "paper's printed",
+)
+
+
 @pytest.mark.slow
-@pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
-def test_unfilled_student_notebooks_run_and_every_check_says_not_yet(editions, kernel_env, tmp_path):
+def test_unfilled_student_notebooks_run_offline_and_every_check_says_not_yet(editions, offline_kernel, tmp_path):
+    """Each student notebook, blank, runs top to bottom with the network blocked; its prose has no MyST role or
+    book-only sentence, its outputs no remote script (charts inline Vega), and every check says 'Not yet'."""
     for stem in course.TEACHING:
-        nb = _with_params(nbformat.read(editions / f"{stem}.ipynb", as_version=4), FAST[stem])
-        results = _check_results(_execute(nb, tmp_path))
+        nb = nbformat.read(editions / f"{stem}.ipynb", as_version=4)
+        prose = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+        assert not _markdown_roles(nb), f"{stem}: MyST left in the student notebook: {_markdown_roles(nb)[:5]}"
+        leftover = [p for p in BOOK_ONLY_PHRASES if p in prose]
+        assert not leftover, f"{stem}: book-only sentences in the student notebook: {leftover}"
+        done = _execute(_with_params(nb, FAST[stem]), tmp_path)
+        errors = [o for c in done.cells if c.cell_type == "code" for o in c.outputs if o.get("output_type") == "error"]
+        assert not errors, f"{stem}: {errors[:1]}"
+        assert not _remote_scripts(done), f"{stem}: remote scripts in the outputs: {_remote_scripts(done)[:5]}"
+        assert not _markdown_roles(done), f"{stem}: MyST in the outputs: {_markdown_roles(done)[:5]}"
+        charts = [c for c in done.cells for o in c.get("outputs", []) if "vegaEmbed" in str(o.get("data", {}))]
+        assert charts, f"{stem}: no chart drawn"
+        results = _check_results(done)
         assert sorted(results) == sorted(_checked_in_master(stem))
         for name, text in results.items():
             assert not _passed(name, text), f"{stem} {name}: a blank answer passed"
@@ -199,6 +256,61 @@ def test_a_plausible_wrong_answer_fails_each_check(editions, kernel_env, tmp_pat
         passed = [n for n, t in results.items() if _passed(n, t)]
         assert not passed, f"{stem}: wrong answers accepted by {passed}"
         assert all("Not yet" in t for t in results.values())
+
+
+def _fill(nb, answers: dict[str, str]):
+    """Put ``answers[exercise]`` into the answer cell before each ``grader.check("<exercise>")`` (others stay blank)."""
+    pending = []
+    for c in nb.cells:
+        if c.cell_type == "code" and "otter_answer_cell" in c.metadata.get("tags", []):
+            pending.append(c)
+        m = CHECK_CALL.match(c.source.strip()) if c.cell_type == "code" else None
+        if m:
+            if m.group(1) in answers:
+                pending[-1].source = answers[m.group(1)]
+            pending = []
+    return nb
+
+
+@pytest.mark.slow
+def test_graded_mode_scores_three_fake_submissions(editions, offline_kernel, tmp_path):
+    """otter-grader's local grading (no Docker) with the autograder `make student` writes, hidden tests included:
+    all right gets every point, all wrong none, the mixed one the points of its right exercise; no failure
+    output shows an expected value."""
+    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
+    try:
+        from course_wrong_answers import RIGHT_21, WRONG
+    finally:
+        sys.path.pop(0)
+    stem = "21_seed_variation"
+    zip_path = course.autograder_zip(stem, editions)
+    import zipfile
+
+    names = zipfile.ZipFile(zip_path).namelist()
+    hidden_in_zip = [n for n in names if n.startswith("tests/")]
+    assert sorted(hidden_in_zip) == sorted(f"tests/{e}.py" for e in _checked_in_master(stem))
+    assert "hidden=True" in zipfile.ZipFile(zip_path).read("tests/draws-needed.py").decode()
+    student = nbformat.read(editions / f"{stem}.ipynb", as_version=4)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    subs = {
+        "all-right": RIGHT_21,
+        "all-wrong": WRONG[stem],
+        "mixed": {"two-seeds": RIGHT_21["two-seeds"], "draws-needed": WRONG[stem]["draws-needed"]},
+    }
+    for name, answers in subs.items():
+        nb = _with_params(_fill(nbformat.from_dict(student), answers), FAST[stem])
+        nbformat.write(nb, folder / f"{name}.ipynb")
+    table = course.grade(folder, zip_path, tmp_path / "grades.csv").set_index("submission")
+    assert (tmp_path / "grades.csv").is_file()
+    assert not table["error"].astype(bool).any(), table["error"].tolist()
+    possible = table.loc["all-right.ipynb", "possible"]
+    assert possible > 0 and (table["possible"] == possible).all()
+    assert table.loc["all-right.ipynb", "total"] == possible
+    assert table.loc["all-wrong.ipynb", "total"] == 0
+    mixed = table.loc["mixed.ipynb"]
+    assert mixed["two-seeds"] == table.loc["all-right.ipynb", "two-seeds"] > 0 and mixed["draws-needed"] == 0
+    assert 0 < mixed["total"] < possible
 
 
 # ------------------------------------------------------------------ launch buttons and published notebooks
@@ -254,16 +366,79 @@ def test_teaching_pages_show_code_behind_toggles(built_book):
         assert "BEGIN QUESTION" not in soup.get_text() and "ASSIGNMENT CONFIG" not in soup.get_text()
 
 
-# ------------------------------------------------------------------ a downloaded notebook in a fresh environment
+# ------------------------------------------------------------------ the launch environment (Binder, a fresh venv)
+
+OFFLINE = ROOT / "tests" / "fixtures" / "offline"  # sitecustomize.py that blocks every non-local connection
+
+
+def _publish_root(tmp: Path, students: Path | None = None) -> Path:
+    """A minimal checkout for ``course.publish``: configuration, pins, one executed page, the student notebooks."""
+    import shutil
+
+    root = tmp / "checkout"
+    (root / "book").mkdir(parents=True)
+    (root / "_build" / "student").mkdir(parents=True)
+    for name in ("pyproject.toml", "requirements.txt", "_config.yml", "_toc.yml"):
+        shutil.copyfile(ROOT / name, root / name)
+    nbformat.write(nbformat.v4.new_notebook(), root / "book" / "00_abstract.ipynb")
+    for stem in course.TEACHING:
+        if students is not None:
+            shutil.copyfile(students / f"{stem}.ipynb", root / "_build" / "student" / f"{stem}.ipynb")
+        else:
+            nbformat.write(nbformat.v4.new_notebook(), root / "_build" / "student" / f"{stem}.ipynb")
+    return root
+
+
+def _repo2docker_pick(tree: Path, monkeypatch):
+    """The buildpack repo2docker picks for ``tree`` (its own detection loop, as ``Repo2Docker.find_image``)."""
+    from repo2docker.app import Repo2Docker
+
+    app = Repo2Docker()
+    monkeypatch.chdir(tree)  # repo2docker's buildpacks read the repository from the working directory
+    for bp_class in app.buildpacks:
+        bp = bp_class(base_image=app.base_image)
+        if bp.detect():
+            bp.platform = "linux/amd64"
+            return bp
+    return app.default_buildpack(base_image=app.base_image)
+
+
+def test_repo2docker_resolves_python_311_for_the_published_tree(tmp_path, monkeypatch):
+    """repo2docker's own buildpack detection (no image is built) reads the published tree: Python 3.11, the
+    binder/requirements.txt installed into the kernel's environment; without runtime.txt it would not be 3.11."""
+    pytest.importorskip("repo2docker")
+    from packaging.specifiers import SpecifierSet
+
+    tree = course.publish(tmp_path / "tree", _publish_root(tmp_path))
+    assert (tree / "binder" / "runtime.txt").read_text().strip() == f"python-{course.PYTHON_VERSION}"
+    bp = _repo2docker_pick(tree, monkeypatch)
+    assert type(bp).__name__ == "PythonBuildPack"
+    assert bp.python_version == "3.11" and bp._python_version_source == "runtime"
+    import tomllib
+
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
+    assert bp.python_version in SpecifierSet(requires)
+    dockerfile = bp.render()
+    assert 'pip install --no-cache-dir -r "binder/requirements.txt"' in dockerfile
+    assert "environment.py-3.11-" in " ".join(bp.get_build_script_files())
+    req = (tree / "binder" / "requirements.txt").read_text()
+    assert f"selfconf[course] @ git+{course.repository_url(ROOT)}@" in req
+    assert "numpy==" in req and "otter-grader==7.0.0" in req
+    readme = (tree / "README.md").read_text()
+    assert "Colab" in readme and "3.11" in readme
+    (tree / "binder" / "runtime.txt").unlink()  # the tree as it was: repo2docker's default Python, not 3.11
+    assert _repo2docker_pick(tree, monkeypatch).python_version != "3.11"
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
-def test_downloaded_teaching_notebook_runs_in_a_fresh_environment(tmp_path, editions):
-    """A venv with only nbclient and ipykernel from the registry; the notebook's install cell installs the
-    package from a local wheel (SELFCONF_WHEEL) and the notebook then executes top to bottom."""
+def test_published_student_notebook_runs_offline_in_a_fresh_311_venv(tmp_path, editions):
+    """A fresh Python 3.11 venv installs the published tree's binder/requirements.txt (the package line
+    pointing at a local wheel instead of the repository; the rest resolves from pip's cache), then runs the
+    student notebook of page 21 top to bottom with every non-local connection blocked."""
     import shutil
+    import zipfile
 
+    tree = course.publish(tmp_path / "tree", _publish_root(tmp_path, editions))
     src = tmp_path / "src-copy"  # build from a copy: setuptools writes build/ and *.egg-info beside the sources
     src.mkdir()
     for name in ("pyproject.toml", "README.md", "LICENSE"):
@@ -277,33 +452,42 @@ def test_downloaded_teaching_notebook_runs_in_a_fresh_environment(tmp_path, edit
     )
     assert r.returncode == 0, r.stdout + r.stderr
     wheel = next(wheels.glob("selfconf-*.whl"))
-    import zipfile
-
     names = zipfile.ZipFile(wheel).namelist()
     assert "selfconf/datasets/collection.csv.gz" in names
-    assert any(n.startswith("selfconf/course/checks/20_calibration_vs_discrimination/") for n in names)
+    assert any(n.startswith("selfconf/course/checks/21_seed_variation/") for n in names)
+
+    req = (tree / "binder" / "requirements.txt").read_text().splitlines()
+    package = [i for i, line in enumerate(req) if line.startswith("selfconf[course] @ git+")]
+    assert len(package) == 1
+    req[package[0]] = f"selfconf[course] @ {wheel.resolve().as_uri()}"
+    local_req = tmp_path / "requirements-local.txt"
+    local_req.write_text("\n".join(req) + "\n")
 
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     py = env_dir / "bin" / "python"
-    r = subprocess.run([str(py), "-m", "pip", "install", "-q", "nbclient", "ipykernel"], capture_output=True, text=True)
-    assert r.returncode == 0, r.stdout + r.stderr
+    version = subprocess.run([str(py), "-c", "import sys; print(sys.version_info[:2])"], capture_output=True, text=True)
+    assert version.stdout.strip() == "(3, 11)"
+    env = {k: v for k, v in os.environ.items() if k.startswith(("PIP_", "XDG_")) or k in ("PATH", "HOME")}
+    env.update({"PATH": f"{env_dir / 'bin'}:{os.environ['PATH']}", "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+    r = subprocess.run(
+        [str(py), "-m", "pip", "install", "-q", "-r", str(local_req)], capture_output=True, text=True, env=env
+    )
+    assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
+
+    offline = {**env, "PYTHONPATH": str(OFFLINE), "HOME": str(tmp_path / "home"), "SELFCONF_CACHE": str(tmp_path / "c")}
     probe = subprocess.run(
-        [str(py), "-c", "import importlib.util as u; print(u.find_spec('selfconf'), u.find_spec('altair'))"],
+        [str(py), "-c", "import urllib.request as u; u.urlopen('https://pypi.org', timeout=5)"],
         capture_output=True,
         text=True,
-        env={"PATH": os.environ["PATH"]},
+        env=offline,
     )
-    assert probe.stdout.split() == ["None", "None"], "the fresh environment must not have the package yet"
+    assert probe.returncode != 0 and "network blocked" in probe.stderr, "the offline block does not hold"
 
-    # the notebook a student downloads from the teaching page: the master with its install cell (what the
-    # build writes into book/, outputs aside), here at a reduced bootstrap setting
-    stem = "20_calibration_vs_discrimination"
-    nb = jupytext.read(ROOT / "notebooks" / f"{stem}.py")
-    course.add_install_cell(nb, ROOT)
-    _with_params(nb, FAST[stem])
+    stem = "21_seed_variation"
     work = tmp_path / "student-home"
     work.mkdir()
+    nb = _with_params(nbformat.read(tree / "student" / f"{stem}.ipynb", as_version=4), FAST[stem])
     nbformat.write(nb, work / f"{stem}.ipynb")
     runner = (
         "import nbformat, sys; from nbclient import NotebookClient; "
@@ -312,36 +496,40 @@ def test_downloaded_teaching_notebook_runs_in_a_fresh_environment(tmp_path, edit
         ".execute(); "
         "nbformat.write(nb, sys.argv[1])"
     )
-    env = {
-        "PATH": f"{env_dir / 'bin'}:{os.environ['PATH']}",
-        "HOME": str(tmp_path / "home"),
-        "SELFCONF_WHEEL": str(wheel),
-        "SELFCONF_EXTERNAL_FROM": str(SHARED),
-        "SELFCONF_CACHE": str(tmp_path / "cache"),
-        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
-    }
-    if os.environ.get("PIP_INDEX_URL"):
-        env["PIP_INDEX_URL"] = os.environ["PIP_INDEX_URL"]
-    if os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache" / "pip").is_dir():
-        env["PIP_CACHE_DIR"] = str(Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "pip")
     r = subprocess.run(
         [str(py), "-c", runner, str(work / f"{stem}.ipynb"), str(work)],
         capture_output=True,
         text=True,
-        env=env,
+        env=offline,
         cwd=work,
         timeout=3600,
     )
     assert r.returncode == 0, (r.stdout + r.stderr)[-6000:]
     done = nbformat.read(work / f"{stem}.ipynb", as_version=4)
     assert not [o for c in done.cells if c.cell_type == "code" for o in c.outputs if o.get("output_type") == "error"]
-    installed = subprocess.run(
-        [str(py), "-c", "import selfconf, otter, altair; print(selfconf.__file__)"],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    assert str(env_dir) in installed.stdout, installed.stdout + installed.stderr
+    results = _check_results(done)
+    assert sorted(results) == sorted(_checked_in_master(stem)) and all("Not yet" in t for t in results.values())
+    assert not _remote_scripts(done), _remote_scripts(done)
+
+
+#: A script loaded from another host: an http(s) address of a .js file, or any address on a JavaScript CDN.
+REMOTE_SCRIPT = re.compile(
+    r"https?://(?:cdn\.jsdelivr\.net|unpkg\.com|cdnjs\.cloudflare\.com)[^\s\"')]*|https?://[^\s\"')]+\.js\b"
+)
+
+
+def _remote_scripts(nb) -> list[str]:
+    """Remote script addresses (a CDN's Vega, require.js) in the outputs of an executed notebook."""
+    found = []
+    for c in nb.cells:
+        for o in c.get("outputs", []):
+            for v in (o.get("data") or {}).values():
+                text = v if isinstance(v, str) else "".join(v) if isinstance(v, list) else ""
+                found += re.findall(
+                    r"""(?:src=|import\(|paths:\s*\{[^}]*?)["']?(https?://[^"'\s)]+\.js[^"'\s)]*)""", text
+                )
+                found += re.findall(r"https?://cdn\.jsdelivr\.net[^\s\"')]*", text)
+    return sorted(set(found))
 
 
 @pytest.mark.book

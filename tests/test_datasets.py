@@ -7,6 +7,7 @@ import gzip
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -36,13 +37,13 @@ def test_load_collection_is_marked_as_a_reconstruction_and_equals_the_loader():
 
 def test_names_lists_every_data_set_with_a_licence():
     n = datasets.names()
-    assert list(n["name"]) == ["collection", "mmlu-pro"]
+    assert list(n["name"]) == ["collection", "mmlu-pro", "mmlu-pro-sample"]
     assert n["licence"].str.contains("MIT").all()
     assert n.set_index("name").loc["collection", "reconstruction"] and n.set_index("name").loc["collection", "shipped"]
 
 
 def test_unknown_name_lists_the_known_ones():
-    with pytest.raises(KeyError, match="known: collection, mmlu-pro"):
+    with pytest.raises(KeyError, match="known: collection, mmlu-pro, mmlu-pro-sample"):
         datasets.load("mmlu")
 
 
@@ -114,3 +115,32 @@ def test_a_missing_local_source_folder_is_named(isolated, monkeypatch):
     monkeypatch.setenv("SELFCONF_EXTERNAL_FROM", str(isolated / "nowhere"))
     with pytest.raises(FileNotFoundError, match="SELFCONF_EXTERNAL_FROM=.*nowhere"):
         datasets.load("mmlu-pro")
+
+
+def test_the_mmlu_pro_sample_ships_with_its_source_note_and_loads_offline(monkeypatch, tmp_path):
+    """The teaching lab's offline data: 26 models x 1,000 questions inside the package, with the licence note."""
+    monkeypatch.setenv("SELFCONF_EXTERNAL_FROM", "none")
+    monkeypatch.setenv("SELFCONF_CACHE", str(tmp_path / "empty"))
+    s = datasets.load("mmlu-pro-sample")
+    assert s.shape == (26 * datasets.MMLU_SAMPLE_QUESTIONS, 7) and s["model"].nunique() == 26
+    assert s["item_id"].nunique() == datasets.MMLU_SAMPLE_QUESTIONS and "gpt-4o-2024-08-06" in set(s["model"])
+    assert datasets.names().set_index("name").loc["mmlu-pro-sample", "shipped"]
+    note = datasets.MMLU_SAMPLE_NOTE.read_text(encoding="utf-8")
+    assert (
+        "MIT" in note and "Permission is hereby granted" in note and "ddc349e31695f3c2f8b8dfb2c3376a720914df55" in note
+    )
+
+
+@needs_shared
+def test_the_mmlu_pro_sample_is_the_full_datas_rows_on_its_questions(monkeypatch, tmp_path):
+    monkeypatch.setenv("SELFCONF_EXTERNAL_FROM", str(SHARED))
+    monkeypatch.setenv("SELFCONF_CACHE", str(tmp_path / "cache"))
+    full = datasets.load("mmlu-pro")
+    sample = datasets.load("mmlu-pro-sample")
+    ids = np.sort(
+        np.random.default_rng(datasets.MMLU_SAMPLE_SEED).choice(
+            np.sort(full["item_id"].unique()), datasets.MMLU_SAMPLE_QUESTIONS, replace=False
+        )
+    )
+    want = full[full["item_id"].isin(ids)].sort_values(["model", "item_id"], kind="stable").reset_index(drop=True)
+    pd.testing.assert_frame_equal(sample.reset_index(drop=True), want, check_dtype=False)

@@ -377,6 +377,17 @@ def _after_execution(out: Path) -> None:
         print(f"  scorecard: {written.relative_to(project_root())}", flush=True)
 
 
+def teaching_values(stem: str) -> dict:
+    """The values a teaching notebook glued, for its student edition's prose (``selfconf.course.make_student``):
+    read from ``book/<stem>.ipynb``, which is executed first (through the cache) when it is missing."""
+    from selfconf.book import glue
+
+    nb = project_root() / "book" / f"{stem}.ipynb"
+    if not nb.is_file():
+        execute(only=[stem])
+    return glue.glued_in_notebook(nb)
+
+
 def build_html(root: Path | None = None) -> None:
     """``jupyter-book build . -W -n --keep-going``: any warning fails the build."""
     root = root or project_root()
@@ -405,6 +416,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", help="notebook stems to execute (default: all)")
     ap.add_argument("--jobs", type=int, default=None, help="parallel notebooks (default: all cores)")
     ap.add_argument("--no-cache", action="store_true")
+    ap.add_argument("--update-checks", action="store_true", help="student: refresh the package's copy of the checks")
     ap.add_argument(
         "-p",
         "--param",
@@ -422,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
 
         from selfconf.course import make_student
 
-        make_student()
+        make_student(update_checks=a.update_checks, values=teaching_values)
     if a.step in ("html", "all"):
         build_html()
     print(f"done in {time.perf_counter() - t0:.1f} s")

@@ -28,11 +28,14 @@ Project Jupyter et al. (2018), "Binder 2.0", SciPy proceedings (the Binder envir
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from selfconf import __version__
 from selfconf.data.paths import book_file, project_root
@@ -50,8 +53,14 @@ __all__ = [
     "add_install_cell",
     "make_student",
     "exercises",
+    "offline_charts",
+    "render_myst",
     "student_links",
+    "autograder_zip",
+    "grade",
     "publish",
+    "launch_requirements",
+    "PYTHON_VERSION",
     "main",
 ]
 
@@ -93,6 +102,24 @@ def grader(stem: str):
             "(the notebook's first cell does this when the package is missing)"
         ) from None
     return otter.Notebook(tests_dir=str(folder))
+
+
+def offline_charts() -> str:
+    """Make altair draw with no network in a notebook outside the book; return the renderer's name.
+
+    Definition: altair's ``html`` renderer with its ``inline`` template, which puts Vega, Vega-Lite and
+    vega-embed (bundled by ``vl-convert-python``) inside each chart's output instead of loading them from a
+    CDN.  Sliders and other bindings keep working; each chart's output is about 1 MB.  The book draws its
+    charts with its own renderer (``selfconf.book.vega``) instead.
+
+    Reference: altair documentation, "Displaying Altair Charts" (offline rendering).
+
+    Example: ``course.offline_charts()`` before the first chart of a student notebook.
+    """
+    import altair as alt
+
+    alt.renderers.enable("html", template="inline")
+    return "html"
 
 
 def exercises(stem: str) -> list[str]:
@@ -197,15 +224,109 @@ def _otter_assign(master: Path, out: Path) -> None:
         raise RuntimeError(f"otter assign failed on {master.name}:\n{tail}")
 
 
-def _student_notebook(path: Path):
-    """Read otter's student notebook and drop what only the book's HTML uses (layout tags, book-only cells)."""
+#: A MyST role in Markdown: ``{name}`content```.
+MYST_ROLE = re.compile(r"\{([a-z][a-z0-9:_-]*)\}`([^`]*)`")
+#: A fenced MyST directive (``{bibliography}``, ``{dropdown}``, ...), backtick or colon fence.
+MYST_DIRECTIVE = re.compile(r"^(```|:::)\{([a-z][a-z0-9:_-]*)\}[^\n]*\n(.*?)^\1[ \t]*$", re.M | re.S)
+
+
+def _bib(root: Path):
+    from pybtex.database import parse_file
+
+    return parse_file(str(root / "references.bib"))
+
+
+def _cite_key(key: str) -> str:
+    return key.strip().removeprefix("t-")
+
+
+def _cite_name(entry) -> str:
+    people = entry.persons.get("author") or entry.persons.get("editor") or []
+    last = [" ".join(p.last_names) for p in people]
+    if not last:
+        return entry.fields.get("title", "?")
+    if len(last) == 1:
+        return last[0]
+    if len(last) == 2:
+        return f"{last[0]} and {last[1]}"
+    return f"{last[0]} et al."
+
+
+def render_myst(text: str, values: dict, bib=None, cited: list | None = None) -> str:
+    """Markdown without MyST for a notebook outside the book: every role rendered to plain Markdown.
+
+    ``{glue:text}`key:fmt``` and ``{glue}`key``` become ``format(values[key], fmt)``; ``{cite:p}`` becomes
+    "(Guo et al., 2017)" and ``{cite:t}`` "Guo et al. (2017)" (keys looked up in ``bib``, a pybtex
+    database, and appended to ``cited``); ``{ref}`text <label>``` and ``{term}`text <label>``` become
+    ``text``; a ``{bibliography}`` directive becomes the list of works in ``cited``.  Any other role or
+    directive is an error, so none can reach a student notebook unrendered.
+
+    >>> render_myst("AUROC {glue:text}`a:.3f` ({term}`AUROC`)", {"a": 0.71234})
+    'AUROC 0.712 (AUROC)'
+    """
+
+    def role(m: re.Match) -> str:
+        name, body = m.group(1), m.group(2)
+        if name in ("glue", "glue:text", "glue:md"):
+            key, _, fmt = body.partition(":")
+            if key not in values:
+                raise KeyError(f"glue key {key!r} has no value for the student edition (pass make_student(values=...))")
+            return format(values[key], fmt)
+        if name in ("cite:p", "cite:t"):
+            if bib is None:
+                raise ValueError(f"{m.group(0)}: no bibliography to render a citation")
+            parts = []
+            for key in body.split(","):
+                entry = bib.entries[_cite_key(key)]
+                if cited is not None and _cite_key(key) not in cited:
+                    cited.append(_cite_key(key))
+                year = entry.fields.get("year", "n.d.")
+                parts.append(f"{_cite_name(entry)} ({year})" if name == "cite:t" else f"{_cite_name(entry)}, {year}")
+            return "; ".join(parts) if name == "cite:t" else "(" + "; ".join(parts) + ")"
+        if name in ("ref", "term", "doc"):
+            shown = re.match(r"(.*?)\s*<[^>]*>\s*$", body)
+            return shown.group(1) if shown else body
+        raise ValueError(f"MyST role {{{name}}} has no rendering for a notebook: {m.group(0)}")
+
+    def directive(m: re.Match) -> str:
+        if m.group(2) != "bibliography":
+            raise ValueError(f"MyST directive {{{m.group(2)}}} has no rendering for a notebook")
+        if bib is None or not cited:
+            return ""
+        from pybtex.database import BibliographyData
+        from pybtex.plugin import find_plugin
+
+        style = find_plugin("pybtex.style.formatting", "plain")()
+        sub = BibliographyData({k: bib.entries[k] for k in cited})
+        return "\n".join(
+            "- " + " ".join(e.text.render_as("markdown").split("\n"))
+            for e in style.format_entries(sub.entries.values())
+        )
+
+    out = MYST_ROLE.sub(role, text)
+    return MYST_DIRECTIVE.sub(directive, out)
+
+
+#: A parameter line ``name = book value  # student edition: student value``.
+STUDENT_VALUE = re.compile(r"^(\w+ = )(.+?)\s*# student edition: (.+)$", re.M)
+
+
+def _student_notebook(path: Path, values: dict | None = None, bib=None):
+    """Read otter's student notebook and make it a notebook for Jupyter: drop what only the book's HTML uses
+    (layout tags, ``book-only`` cells), keep ``student-only`` cells (hidden in the book), and render every
+    MyST role of the Markdown cells (:func:`render_myst`) with the book's glued ``values``."""
     import nbformat
 
     nb = nbformat.read(path, as_version=4)
-    keep = []
+    keep: list = []
+    cited: list[str] = []
     for c in nb.cells:
         tags = list(c.get("metadata", {}).get("tags", []))
-        if "book-only" in tags or "remove-cell" in tags and c.get("metadata", {}).get("selfconf") != INSTALL_TAG:
+        if "book-only" in tags:
+            continue
+        if "student-only" in tags:
+            tags = [t for t in tags if t not in ("remove-cell", "student-only")]
+        elif "remove-cell" in tags and c.get("metadata", {}).get("selfconf") != INSTALL_TAG:
             continue
         tags = [t for t in tags if t not in BOOK_TAGS]
         if tags:
@@ -215,6 +336,10 @@ def _student_notebook(path: Path):
         c.metadata.pop("mystnb", None)
         if c.cell_type == "code":
             c.outputs, c.execution_count = [], None
+            if "parameters" in tags:  # a parameter may name its student-edition value in a trailing comment
+                c.source = STUDENT_VALUE.sub(r"\1\3  # the book uses \2", c.source)
+        elif c.cell_type == "markdown":
+            c.source = render_myst(c.source, values or {}, bib, cited)
         keep.append(c)
     nb.cells = keep
     return nb
@@ -226,6 +351,7 @@ def make_student(
     update_checks: bool = False,
     root: Path | None = None,
     stems: tuple[str, ...] = TEACHING,
+    values: Callable[[str], Mapping[str, Any]] | None = None,
 ) -> list[Path]:
     """Write the student edition of every teaching notebook; return the notebooks written.
 
@@ -235,6 +361,11 @@ def make_student(
     ``out_dir/instructor/``.  The checks otter writes are compared with the package's copy
     (:data:`CHECKS_DIR`): ``update_checks=True`` replaces the copy, otherwise a difference is an error
     telling you to run ``python -m selfconf.course student --update-checks``.
+
+    The prose of the student notebook shows the book's numbers as plain text: every glue role is rendered
+    with ``values(stem)``, the values the book's executed notebook glued (``selfconf.book.build.teaching_values``;
+    this layer does not read the book); citations become "(Author, year)" with a reference list.  Without
+    ``values`` a glue role is an error.
     """
     import jupytext
     import nbformat
@@ -245,19 +376,30 @@ def make_student(
     site = root / "book" / "_static" / "student"
     site.mkdir(parents=True, exist_ok=True)
     cell = install_cell(root)
+    bib = _bib(root)
     written, stale = [], []
     for stem in stems:
+        glued = dict(values(stem)) if values is not None else {}
         with tempfile.TemporaryDirectory(prefix=f"selfconf-assign-{stem}-") as tmp:
             t = Path(tmp)
             nb = jupytext.read(root / "notebooks" / f"{stem}.py")
             add_install_cell(nb, root, cell)
+            reqs = t / "requirements.txt"  # what a hosted grader installs: the package at the book's commit
+            reqs.write_text(f"selfconf[course] @ git+{repository_url(root)}@{book_ref(root)}\n", encoding="utf-8")
+            for c in nb.cells:
+                if c.cell_type == "raw" and c.source.startswith("# ASSIGNMENT CONFIG"):
+                    c.source += f"\nrequirements: {reqs}\noverwrite_requirements: false"
             master = t / f"{stem}.ipynb"
             nbformat.write(nb, master)
             _otter_assign(master, t / "out")
-            student = _student_notebook(t / "out" / "student" / f"{stem}.ipynb")
+            student = _student_notebook(t / "out" / "student" / f"{stem}.ipynb", glued, bib)
             for dest in (out / f"{stem}.ipynb", site / f"{stem}.ipynb"):
                 nbformat.write(student, dest)
             shutil.copyfile(t / "out" / "autograder" / f"{stem}.ipynb", out / "instructor" / f"{stem}.ipynb")
+            (out / "autograder").mkdir(exist_ok=True)
+            zips = sorted((t / "out" / "autograder").glob(f"{stem}-autograder_*.zip"))
+            if zips:
+                shutil.copyfile(zips[-1], out / "autograder" / f"{stem}-autograder.zip")
             written.append(out / f"{stem}.ipynb")
             made = {
                 p.name: p.read_text(encoding="utf-8") for p in sorted((t / "out" / "student" / "tests").glob("*.py"))
@@ -284,6 +426,72 @@ def make_student(
     return written
 
 
+# ------------------------------------------------------------------------------------------ graded mode
+
+
+def autograder_zip(stem: str, out_dir: str | os.PathLike = "_build/student", root: Path | None = None) -> Path:
+    """The autograder of ``stem`` that :func:`make_student` wrote: ``<out_dir>/autograder/<stem>-autograder.zip``.
+
+    It holds every check of the notebook, the hidden, pointed ones included (otter-grader's own hidden tests),
+    and a ``requirements.txt`` installing ``selfconf[course]`` at the commit the book was built from: upload
+    it to a hosted grader (Gradescope's otter image), or give it to :func:`grade` to grade locally."""
+    root = root or project_root()
+    out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
+    path = out / "autograder" / f"{stem}-autograder.zip"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no autograder; run `make student` first")
+    return path
+
+
+def grade(
+    submissions: str | os.PathLike,
+    autograder: str | os.PathLike,
+    out_csv: str | os.PathLike | None = None,
+):
+    """Grade every ``*.ipynb`` in the folder ``submissions`` with ``autograder`` on this machine; return a table.
+
+    Definition: each notebook is executed and scored by ``otter.api.grade_submission`` (otter-grader's grading
+    without Docker: a temporary folder, this Python environment, which must have ``selfconf[course]``),
+    public and hidden checks alike.  One row per submission: ``submission``, ``total``, ``possible``,
+    ``percent`` and one column per exercise with its points; a notebook that cannot be executed gets a row
+    with ``total`` 0 and its error in ``error``.  ``out_csv`` also writes the table as CSV.
+
+    Reference: otter-grader documentation, "Grading Locally" and ``otter.api.grade_submission``.
+
+    Example::
+
+        grade("submissions/", autograder_zip("21_seed_variation"), "grades.csv")
+    """
+    import contextlib
+    import io
+
+    import pandas as pd
+
+    try:
+        from otter.api import grade_submission
+    except ImportError:
+        raise ImportError("grading needs otter-grader: pip install 'selfconf[course]'") from None
+    folder = Path(submissions)
+    notebooks = sorted(folder.glob("*.ipynb"))
+    if not notebooks:
+        raise FileNotFoundError(f"{folder}: no submitted notebooks (*.ipynb)")
+    rows = []
+    for nb in notebooks:
+        row: dict[str, Any] = {"submission": nb.name}
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                res = grade_submission(str(nb), str(autograder), quiet=True)
+            row.update(total=res.total, possible=res.possible, percent=round(100 * res.percent, 1), error="")
+            row.update({name: res.get_score(name) for name in sorted(res.test_files)})
+        except Exception as e:  # noqa: BLE001 - one broken submission must not stop a class's grading
+            row.update(total=0, possible=None, percent=0.0, error=f"{type(e).__name__}: {e}")
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    if out_csv is not None:
+        table.to_csv(out_csv, index=False)
+    return table
+
+
 def student_links(stem: str, root: Path | None = None) -> str:
     """Markdown with the ways to open the student edition of ``stem``: Colab, Binder, download.
 
@@ -306,16 +514,71 @@ def student_links(stem: str, root: Path | None = None) -> str:
 # ------------------------------------------------------------------------------------------ publishing
 
 BINDER_NOTE = "# Binder environment of the published notebooks: the book's package at the commit they were built from\n"
+#: The Python version the published tree asks repo2docker (Binder) for: ``binder/runtime.txt``.
+PYTHON_VERSION = "3.11"
+#: Packages the launch environment leaves to Binder's own Jupyter (pinning them could break its server).
+_JUPYTER_STACK = {"ipykernel", "jupyter-client", "jupyter-core", "notebook", "jupyterlab", "tornado", "traitlets"}
+#: What the published README says a Colab user needs (Colab brings its own Python; the install cell does the rest).
+COLAB_NOTE = (
+    "Colab: nothing to set up. Colab's runtime brings its own Python (3.11 or newer is needed; every current Colab "
+    "runtime is newer), and the first cell of each notebook installs `selfconf[course]` from this repository at "
+    "the commit above when it is missing (about a minute). The exercise checks and the MMLU-Pro lab's sample ship "
+    "inside the package, so after that first cell the notebook needs no network."
+)
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def launch_requirements(root: Path | None = None) -> list[str]:
+    """The pinned requirements of the launch environment, ``name==version`` each, sorted.
+
+    Definition: the package's own dependencies and its ``course`` extra (``pyproject.toml``), each pinned to
+    the version ``requirements.txt`` (the environment the book is built and tested with) pins; Jupyter's own
+    packages (:data:`_JUPYTER_STACK`) stay unpinned so Binder's server keeps its versions.  A dependency
+    that ``requirements.txt`` does not pin is an error.
+
+    Example: ``any(r.startswith("numpy==") for r in launch_requirements())``.
+    """
+    import tomllib
+
+    root = root or project_root()
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = list(project["dependencies"]) + list(project["optional-dependencies"]["course"])
+    pins = {}
+    for line in (root / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if "==" in line:
+            name, ver = line.split("==", 1)
+            pins[_canonical(name)] = f"{name.strip()}=={ver.strip()}"
+    out, missing = set(), []
+    for req in wanted:
+        name = _canonical(re.split(r"[<>=!~;\[ ]", req, maxsplit=1)[0])
+        if name in _JUPYTER_STACK:
+            out.add(name)
+        elif name in pins:
+            out.add(pins[name])
+        else:
+            missing.append(name)
+    if missing:
+        raise ValueError(f"{root / 'requirements.txt'}: no pin for {', '.join(sorted(missing))}")
+    return sorted(out, key=str.lower)
 
 
 def publish(dest: str | os.PathLike = "_build/notebooks", root: Path | None = None) -> Path:
     """Lay out the tree of the notebooks branch in ``dest``; return it.
 
     ``book/<page>.ipynb`` for every executed page (with its install cell), ``student/<stem>.ipynb`` for
-    every student notebook, ``binder/requirements.txt`` installing ``selfconf[course]`` from the
-    repository at :func:`book_ref`, and a README.  The launch buttons of the site open
-    ``<branch>/book/<page>.ipynb`` (``repository.branch`` of ``_config.yml``), so every page they are on
-    must be here; :func:`selfconf.course.main` ``publish`` refuses to write a tree without them.
+    every student notebook, and a Binder environment that repo2docker reads from ``binder/``:
+    ``runtime.txt`` (``python-3.11``: without it repo2docker picks its default Python, older than the
+    package's ``requires-python``) and ``requirements.txt`` (``selfconf[course]`` from the repository at
+    :func:`book_ref`, and :func:`launch_requirements`); and a README that also says what Colab needs.
+    The launch buttons of the site open ``<branch>/book/<page>.ipynb`` (``repository.branch`` of
+    ``_config.yml``), so every page they are on must be here; :func:`selfconf.course.main` ``publish``
+    refuses to write a tree without them.
+
+    Reference: repo2docker documentation, "Configuration files" (``runtime.txt``, the ``binder/`` folder).
     """
     root = root or project_root()
     d = Path(dest) if Path(dest).is_absolute() else root / dest
@@ -335,21 +598,29 @@ def publish(dest: str | os.PathLike = "_build/notebooks", root: Path | None = No
     for p in students:
         shutil.copyfile(p, d / "student" / p.name)
     ref = book_ref(root)
+    (d / "binder" / "runtime.txt").write_text(f"python-{PYTHON_VERSION}\n", encoding="utf-8")
     (d / "binder" / "requirements.txt").write_text(
-        BINDER_NOTE + f"selfconf[course] @ git+{repository_url(root)}@{ref}\n", encoding="utf-8"
+        BINDER_NOTE
+        + f"selfconf[course] @ git+{repository_url(root)}@{ref}\n"
+        + "# pinned as the book's build pins them (requirements.txt of the commit above)\n"
+        + "".join(f"{r}\n" for r in launch_requirements(root)),
+        encoding="utf-8",
     )
     (d / "README.md").write_text(
         f"# Notebooks of selfconf-book {__version__}\n\nBuilt from {repository_url(root)} at `{ref}` by the "
         "publishing workflow; do not edit (the branch is replaced on every publication).\n\n"
         "- `book/`: every page of the book as an executed notebook (the instructor edition of the teaching chapter).\n"
-        "- `student/`: the teaching notebooks with the exercises blank and their checks kept.\n",
+        "- `student/`: the teaching notebooks with the exercises blank and their checks kept.\n"
+        f"- `binder/`: the launch environment. Binder (repo2docker) reads `runtime.txt` (Python {PYTHON_VERSION}) "
+        "and `requirements.txt` (this book's package at the commit above, with pinned dependencies).\n\n"
+        f"{COLAB_NOTE}\n",
         encoding="utf-8",
     )
     return d
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m selfconf.course student [--update-checks] | publish [DEST]``."""
+    """``python -m selfconf.course student [--update-checks] | publish [DEST] | grade SUBMISSIONS``."""
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m selfconf.course", description=main.__doc__)
@@ -358,10 +629,22 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--update-checks", action="store_true", help="refresh the package's copy of the checks")
     p = sub.add_parser("publish", help="lay out the notebooks branch (default _build/notebooks)")
     p.add_argument("dest", nargs="?", default="_build/notebooks")
+    g = sub.add_parser("grade", help="grade a folder of submitted notebooks on this machine (no Docker)")
+    g.add_argument("submissions", help="folder of the students' .ipynb files")
+    g.add_argument("--notebook", default=TEACHING[0], choices=TEACHING, help="which teaching notebook they are")
+    g.add_argument("--autograder", help="autograder zip (default: the one `make student` wrote)")
+    g.add_argument("--out", default="grades.csv", help="CSV of the scores (default grades.csv)")
     a = ap.parse_args(argv)
-    if a.step == "student":
-        for path in make_student(update_checks=a.update_checks):
-            print(path)
+    if a.step == "grade":
+        table = grade(a.submissions, a.autograder or autograder_zip(a.notebook), a.out)
+        print(table.to_string(index=False))
+        print(f"written: {a.out}")
+        return 0
+    if a.step == "student":  # the book's build makes it: the prose's numbers are the executed pages' glued values
+        cmd = [sys.executable, "-m", "selfconf.book.build", "student"] + (
+            ["--update-checks"] if a.update_checks else []
+        )
+        return subprocess.run(cmd, cwd=project_root()).returncode
     else:
         print(publish(a.dest))
     return 0

@@ -16,6 +16,12 @@
     first use from the repository at the pinned commit by :func:`selfconf.data.fetch.fetch_mmlu_pro_calibration`,
     every file checked against its pinned SHA-256, and kept in a cache folder.
 
+``"mmlu-pro-sample"``
+    The same 26 models' answers on a fixed sample of 1,000 of the 12,032 questions (seeded draw, see
+    :func:`pack_mmlu_sample`), shipped inside the package as ``mmlu-pro-sample.csv.gz`` (with its source and
+    licence note, ``mmlu-pro-sample.SOURCE.md``), so the teaching lab runs offline.  A subset of the data
+    above, never a replacement: the full data stay a download.
+
 Where ``"mmlu-pro"`` comes from, in order: the cache (``$SELFCONF_CACHE`` or ``~/.cache/selfconf``),
 already verified; the project's ``data/external/mmlu-pro-calibration/`` when run inside the book's
 checkout (``make external`` puts it there); a local copy named by ``SELFCONF_EXTERNAL_FROM`` (a folder
@@ -43,7 +49,7 @@ from selfconf.data import fetch as _fetch
 from selfconf.data.collection import load_collection_csv
 from selfconf.data.paths import project_root, resolve
 
-__all__ = ["DATASETS", "Dataset", "names", "load", "cache_dir", "collection_file", "pack", "main"]
+__all__ = ["DATASETS", "Dataset", "names", "load", "cache_dir", "collection_file", "pack", "pack_mmlu_sample", "main"]
 
 COLLECTION_GZ = Path(__file__).with_name("collection.csv.gz")
 
@@ -79,7 +85,22 @@ DATASETS: dict[str, Dataset] = {
         False,
         False,
     ),
+    "mmlu-pro-sample": Dataset(
+        "mmlu-pro-sample",
+        "The 26 models' MMLU-Pro answers on a fixed seeded sample of 1,000 of the 12,032 questions (26 x 1,000 rows), "
+        "for offline teaching; a subset of 'mmlu-pro'",
+        "MIT (Linwei94/LLM-Calibration-Study; licence and source note shipped beside the file)",
+        "this package (a sample of 'mmlu-pro' at the pinned commit)",
+        False,
+        True,
+    ),
 }
+#: The shipped sample of the MMLU-Pro answers and its source note (licence, commit, how it was drawn).
+MMLU_SAMPLE_GZ = Path(__file__).with_name("mmlu-pro-sample.csv.gz")
+MMLU_SAMPLE_NOTE = Path(__file__).with_name("mmlu-pro-sample.SOURCE.md")
+#: Questions in the shipped sample, and the seed of their draw.
+MMLU_SAMPLE_QUESTIONS = 1000
+MMLU_SAMPLE_SEED = 20261130
 
 
 def names():
@@ -93,7 +114,7 @@ def names():
     Example
     -------
     >>> list(names()["name"])
-    ['collection', 'mmlu-pro']
+    ['collection', 'mmlu-pro', 'mmlu-pro-sample']
     """
     import pandas as pd
 
@@ -187,7 +208,7 @@ def load(name: str, *, log=None):
 
     Parameters
     ----------
-    name : {"collection", "mmlu-pro"}
+    name : {"collection", "mmlu-pro", "mmlu-pro-sample"}
     log : callable, optional
         Receives progress lines of a download (default: silent).
 
@@ -215,6 +236,13 @@ def load(name: str, *, log=None):
         df, report = load_collection_csv(collection_file())
         return _attrs(df, name, parse_failures=int(report.total_parse_failures))
 
+    if name == "mmlu-pro-sample":
+        import pandas as pd
+
+        df = pd.read_csv(MMLU_SAMPLE_GZ, dtype={"model": "string", "category": "string", "answer": "string"})
+        df["gold"] = df["gold"].astype("string")
+        df["answer"] = df["answer"].fillna("")  # no extracted letter: "" in the full data, as CSV writes it
+        return _attrs(df, name, commit=_fetch.MMLU_PRO_COMMIT, unparsed_confidence=int(df["confidence"].isna().sum()))
     folder = _mmlu_pro_folder(log or (lambda msg: None))
     df = _fetch.read_mmlu_pro_calibration(folder)
     return _attrs(df, name, commit=_fetch.MMLU_PRO_COMMIT, unparsed_confidence=int(df["confidence"].isna().sum()))
@@ -238,15 +266,39 @@ def pack(src: str | os.PathLike = "data/reconstructed/collection.csv", dest: str
     return d
 
 
+def pack_mmlu_sample(dest: str | os.PathLike | None = None) -> Path:
+    """Write the shipped MMLU-Pro sample from the full data (``load("mmlu-pro")``); return its path.
+
+    Definition: the questions are ``MMLU_SAMPLE_QUESTIONS`` item ids drawn without replacement by
+    ``numpy.random.default_rng(MMLU_SAMPLE_SEED)`` from the sorted ids; every model's rows on them are kept,
+    unchanged, sorted by model and item.  gzip with mtime 0, so the same data give the same bytes.
+    Example: ``python -m selfconf.datasets pack-mmlu-sample`` (with the full data in the cache or
+    ``SELFCONF_EXTERNAL_FROM``)."""
+    import numpy as np
+
+    full = load("mmlu-pro")
+    ids = np.sort(full["item_id"].unique())
+    keep = np.sort(np.random.default_rng(MMLU_SAMPLE_SEED).choice(ids, MMLU_SAMPLE_QUESTIONS, replace=False))
+    sample = full[full["item_id"].isin(keep)].sort_values(["model", "item_id"], kind="stable")
+    d = Path(dest) if dest else MMLU_SAMPLE_GZ
+    tmp = d.with_name(d.name + ".part")
+    with open(tmp, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=9, mtime=0) as gz:
+        gz.write(sample.to_csv(index=False).encode("utf-8"))
+    os.replace(tmp, d)
+    return d
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m selfconf.datasets pack|names``: refresh the shipped copy, or list the data sets."""
+    """``python -m selfconf.datasets pack|pack-mmlu-sample|names``: refresh a shipped copy, or list the data sets."""
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m selfconf.datasets", description=main.__doc__)
-    ap.add_argument("step", choices=["pack", "names"])
+    ap.add_argument("step", choices=["pack", "pack-mmlu-sample", "names"])
     a = ap.parse_args(argv)
     if a.step == "pack":
         print(pack())
+    elif a.step == "pack-mmlu-sample":
+        print(pack_mmlu_sample())
     else:
         print(names()[["name", "licence", "shipped"]].to_string(index=False))
     return 0

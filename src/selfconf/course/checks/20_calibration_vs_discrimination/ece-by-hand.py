@@ -5,11 +5,10 @@ OK_FORMAT = False
 name = "ece-by-hand"
 points = None
 
-@test_case(points=None, hidden=False, 
-    success_message="Right: your ECE equals metrics.ece(conf_a, correct).", 
-    failure_message="Not yet: ece_hand should be the share-weighted mean of |mean confidence - accuracy| over the ten bins of model A.")
-def test_ece_hand(ece_hand, conf_a, correct):
-    from selfconf import metrics
-    assert isinstance(ece_hand, (int, float)) and (not isinstance(ece_hand, bool)), 'ece_hand is not a number yet'
-    assert abs(ece_hand - metrics.ece(conf_a, correct)) < 1e-09, f'ece_hand = {ece_hand:.4f} is not the ten-bin ECE'
+@test_case(points=0, hidden=False, 
+    success_message="Right: your bins and your ECE agree with metrics.ece(conf_a, correct).", 
+    failure_message="Not yet: n_bin counts the answers in each of the ten bins, acc_bin is the share correct in each (0 when empty), and ece_hand weights each bin's |mean confidence - accuracy| by its share of answers.")
+def test_ece_by_hand(ece_hand, n_bin, acc_bin, conf_a, correct):
+    from selfconf.course import verify
+    verify.ece_by_hand(ece_hand, n_bin, acc_bin, conf_a, correct)
 

@@ -5,12 +5,10 @@ OK_FORMAT = False
 name = "draws-needed"
 points = None
 
-@test_case(points=None, hidden=False, 
+@test_case(points=0, hidden=False, 
     success_message="Right: halving the error costs four times the draws.", 
     failure_message="Not yet: the SD falls like 1 / sqrt(draws); find the smallest whole number of draws with endpoint_mc_sd(google_low, google_high, draws) <= 0.0005.")
 def test_draws_needed(draws_needed, google_low, google_high):
-    from selfconf import bootstrap
-    assert isinstance(draws_needed, int), 'draws_needed is not a whole number yet'
-    assert bootstrap.endpoint_mc_sd(google_low, google_high, draws_needed) <= 0.0005, f'{draws_needed} draws are too few'
-    assert bootstrap.endpoint_mc_sd(google_low, google_high, draws_needed - 1) > 0.0005, f'{draws_needed} is not the smallest'
+    from selfconf.course import verify
+    verify.draws_needed(draws_needed, google_low, google_high)
 
