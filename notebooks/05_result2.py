@@ -210,6 +210,9 @@ _ = table(
 # is narrow: on {glue:text}`r2_ladder_n_rungs_scope` confirmatory rung, injecting the measured profile did
 # not demonstrably repair discrimination. The point estimate is positive; the data fit both no effect and
 # a small one.
+#
+# {glue:text}`r2_core_off_reading` (The paper prints CORE > OFF as [{printed}`ladder_core_vs_off_delta_ci_lo`,
+# {printed}`ladder_core_vs_off_delta_ci_hi`] with raw p = {printed}`ladder_core_vs_off_p_raw`.)
 
 # %% tags=["hide-input"]
 holm_df = contr.loc[
