@@ -960,9 +960,9 @@ _ = table(
 # the records whose statistic depends on tie order: the range over orders, each with its interval
 tie_rows = [
     {
-        "claim": short(rec),
-        f"expected over tie orders [{LVL} CI]": here_text(rec, src=rec["test"]),
-        f"most favourable order for the claim [{LVL} CI]": here_text(
+        "model (rank by self-AUROC)": f"{rec.get('model', '')} ({rec['id'][len('residual_error_top') :]})",
+        f"expected over orders [{LVL} CI]": here_text(rec, src=rec["test"]),
+        f"most favourable order [{LVL} CI]": here_text(
             rec, src=rec["test"]["tie_max" if rec["test"]["direction"] == "above" else "tie_min"]
         ),
         f"least favourable order [{LVL} CI]": here_text(
@@ -976,7 +976,7 @@ tie_rows = [
 _ = table(
     pd.DataFrame(tie_rows),
     "real_scorecard_tie_order",
-    caption=f"Scorecard records that depend on tie order: error rate (%) at {COVERAGE:g}% coverage over the orders of the tied answers at the cut",
+    caption=f"Scorecard records that depend on tie order: error rate (%) at {COVERAGE:g}% coverage over the orders of the tied answers at the cut (most and least favourable for the claim that the error stays above {realanswers.RESIDUAL_ERROR_FLOOR_PCT:g}%)",
 )
 
 path = realanswers.write_scorecard(records)
@@ -1014,7 +1014,24 @@ glue.value(
     listing([r for r in paper_recs if r["verdict"] in ("inconclusive", "not comparable", "not applicable")]),
     origin="external-data",
 )
-_ = glue.value("real_ext_holds_list", listing([r for r in ext_recs if r["verdict"] == "holds"]), origin="external-data")
+glue.value("real_ext_holds_list", listing([r for r in ext_recs if r["verdict"] == "holds"]), origin="external-data")
+# a claim that holds by less than one printed unit of its statistic is on the edge: say so
+UNIT_STEP = {"auroc": 0.001, "percent": 0.1, "pp": 0.1, "models": 1.0}
+edge = [r for r in paper_recs if r["verdict"] == "holds" and r["test"]["margin"] < UNIT_STEP[r["unit"]]]
+_ = glue.value(
+    "real_edge_phrase",
+    (
+        "On the edge: "
+        + "; ".join(
+            f"{label(r)} holds by {r['test']['margin']:.2g} (less than one printed unit, {UNIT_STEP[r['unit']]:g})"
+            for r in edge
+        )
+        + "."
+    )
+    if edge
+    else "Every claim of the paper that holds here clears its null by at least one printed unit.",
+    origin="external-data",
+)
 
 # %% [markdown]
 # Verdicts over the {glue:text}`real_n_records` records: holds {glue:text}`real_n_holds`, does not hold
@@ -1023,8 +1040,9 @@ _ = glue.value("real_ext_holds_list", listing([r for r in ext_recs if r["verdict
 # verdict of {glue:text}`real_n_verdict_changed` of them.
 #
 # **The paper's claims** ({glue:text}`real_n_paper_records` records, {glue:text}`real_n_paper_holds` hold). Hold on
-# these answers: {glue:text}`real_holds_list`. Do not hold: {glue:text}`real_not_hold_list`. Undecided here
-# (inconclusive, not comparable or not applicable): {glue:text}`real_undecided_list`.
+# these answers: {glue:text}`real_holds_list`. {glue:text}`real_edge_phrase` Do not hold:
+# {glue:text}`real_not_hold_list`. Undecided here (inconclusive, not comparable or not applicable):
+# {glue:text}`real_undecided_list`.
 #
 # **This chapter's extensions** ({glue:text}`real_n_extension_records` records, {glue:text}`real_n_extension_holds`
 # hold; claims the paper does not make, so they neither support nor contradict it): hold:
