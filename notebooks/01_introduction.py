@@ -107,8 +107,8 @@ _ = glue.claims(derived.values)
 # {glue:text}`intro_c1_n_models_below_threshold` of {glue:text}`intro_c1_n_models_below_of` models stay below
 # [{glue:text}`intro_c1_auroc_threshold`]{.quoted}. A panel of independent models reaches
 # {glue:text}`intro_c1_cn_panel_auroc:.3f` where self-assessment gives {glue:text}`intro_c1_cn_self_auroc:.3f`;
-# the apparent counterexample on another panel is mostly model identity, not per-item self-knowledge
-# ([Result 1](04_result1.ipynb)).
+# the apparent counterexample on another panel the paper's decomposition attributes mostly to model identity,
+# not to per-item self-knowledge ([Result 1](04_result1.ipynb)).
 #
 # **C2 — no confirmatory repair.** Handing the model its own measured per-domain accuracy profile at answer
 # time did not beat a placebo profile on the {glue:text}`intro_c2_ladder_n_confirmatory_rungs` confirmatory

@@ -15,7 +15,8 @@
 #
 # A harness that feeds a model a profile of its own competence has created an input channel, and inputs
 # can be forged. The paper separates three claims of decreasing strength: (i) *causal manipulability*,
-# shown here, a forged profile changes stated confidence and degrades calibration in controlled runs;
+# which the paper reports as shown by its controlled runs: a forged profile changes stated confidence and
+# degrades calibration;
 # (ii) an *integrity vulnerability*, which matters only for harnesses that really inject profiles from a
 # source an adversary can touch; (iii) a *practical attack surface* in deployed pipelines, which the paper
 # motivates but does not test. Three pieces of evidence back claim (i): an exploratory frontier rung of
@@ -227,13 +228,23 @@ _ = table(shown, "result3_topic_pass", caption="Topic-labelled pass: Brier chang
 # (llama3.2:3b, whose accuracy also falls from {glue:text}`topic_llama32_acc_before:.1f`% to
 # {glue:text}`topic_llama32_acc_after:.1f`%), {glue:text}`topic_mistral7b_brier_delta:+.3f` (mistral:7b) and
 # {glue:text}`topic_phi4mini_brier_delta:+.3f` (phi4-mini). {glue:text}`topic_ci_zero_phrase` at
-# n = [{glue:text}`topic_bootstrap_n`]{.quoted} contains zero, so this pass shows direction and mechanism,
-# not per-model effect sizes. The fifth model, qwen3:8b, is at the ceiling on this battery
+# n = [{glue:text}`topic_bootstrap_n`]{.quoted} contains zero, so the paper reads this pass as evidence of
+# direction and mechanism, not of per-model effect sizes. The fifth model, qwen3:8b, is at the ceiling on this battery
 # ({glue:text}`topic_qwen3_acc:.0f`% accuracy, confidence {glue:text}`topic_qwen3_conf:.0f` in both arms,
 # Brier change {glue:text}`topic_qwen3_delta:.0f`): nothing to attack.
 
 # %% tags=["hide-input"]
 glue_part(res, "examples")
+# what the probe rows of this build are: the paper's live runs, or rows reconstructed to their summaries
+glue.value(
+    "r3_probe_rows_phrase",
+    "The probe rows on this page are a reconstruction, built so that the paper's per-model summaries hold, with "
+    "the individual probes invented (see the probes' data card), so the page restates what those runs reported "
+    "and does not rerun them."
+    if sources["probes"].source == "reconstruction"
+    else "The probe rows on this page are the original replication rows, so the page recomputes those runs.",
+    origin="build",
+)
 cells = res.tables["examples"]
 base = alt.Chart(cells).encode(
     x=alt.X("claim change:Q", title="false minus true claimed bin accuracy (points)"),
@@ -261,9 +272,9 @@ base = alt.Chart(cells).encode(
 # A falsely low claim deflates confidence on answers that are right: llama3.2 in history (held-out accuracy
 # {glue:text}`topic_llama32_history_heldout_acc:.0f`%) drops from {glue:text}`topic_llama32_history_conf_before:.0f`
 # to {glue:text}`topic_llama32_history_conf_after:.0f`. Each dot in the chart is one model × bin; points
-# fall along the direction of the forged claim. Both sides of the boundary have now been run live:
-# unlabelled items leave the profile inert (the frozen null), labelled items let a forged self-image flow
-# into stated confidence and through to calibration.
+# fall along the direction of the forged claim. The paper reports both sides of the boundary from its live
+# runs: unlabelled items leave the profile inert (the frozen null), labelled items let a forged self-image flow
+# into stated confidence and through to calibration. {glue:text}`r3_probe_rows_phrase`
 
 # %% [markdown]
 # ## Result 3 in one figure

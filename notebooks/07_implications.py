@@ -51,8 +51,8 @@ for fact in implications.QUOTED:
 # full of {glue:text}`impl_median_band_min:.0f`–{glue:text}`impl_median_band_max:.0f` confidences looks reassuring. If
 # votes are weighted by certainty, the weights should come from each model's measured calibration.
 #
-# **3. Authenticate the profile slot.** The threat model has three levels: causal manipulability is
-# demonstrated; an integrity vulnerability exists only where a harness injects profiles from a source an
+# **3. Authenticate the profile slot.** The threat model has three levels: causal manipulability, which the
+# paper reports as demonstrated by its exploratory runs; an integrity vulnerability exists only where a harness injects profiles from a source an
 # adversary can influence; a practical attack on deployed pipelines remains a hypothesis. For harnesses in
 # the middle class, the repair channel is the exposure: the same slot that should fix calibration accepts
 # forgeries that push discrimination to chance ({glue:text}`impl_expl_rung_shuffled_auroc:.3f`) and worsen

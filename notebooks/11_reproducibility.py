@@ -85,8 +85,9 @@ _ = quoted("repro_n_scripts")
 #    printed number at the printed precision (bootstrap values within a stated Monte-Carlo tolerance), by one
 #    rule (`selfconf.claims.judging`); every pasted number carries the result inline (hover or focus it). What the
 #    audit shows depends on the rows. With the shipped reconstruction, which was fitted to the published
-#    statistics, a match shows that the analysis computes each statistic as the paper defines it and that the
-#    published numbers can hold together; a difference shows a conflict among the published numbers or
+#    statistics, a match shows that the analysis and the published numbers can hold together; it does not test
+#    that the analysis computes each statistic as the paper defines it, because the generators check their fit
+#    with this same package code (only an independent implementation tests the definitions); a difference shows a conflict among the published numbers or
 #    Monte-Carlo noise. It does not show that the paper's data are as described: only the original package
 #    in `data/raw/` turns the same page into a reproduction audit. The
 #    [consistency page](13_consistency.ipynb) checks the paper's printed numbers against each other.

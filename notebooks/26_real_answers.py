@@ -17,7 +17,9 @@
 # :class: note
 # This chapter is **not** part of the paper. Every number of the paper's own sections in this book is computed
 # from reconstructed rows, and those rows were generated so that the paper's printed statistics come out: they
-# show that the analysis is right and that the published numbers can hold together, not that the findings hold.
+# show that the analysis and the published numbers can hold together, not that the findings hold (nor, since the
+# generators check their fit with the same package code, that the analysis computes each statistic as the paper
+# defines it).
 # Here the whole analysis of Result 1 runs, through the same package functions, on answers nobody on this
 # project shaped: the MMLU-Pro results of another group (the *LLM-Calibration-Study* repository of Linwei Tao
 # et al., MIT licence), in which many models stated a verbalised confidence for the same questions. Each claim
@@ -106,6 +108,20 @@
 #     Each panel record's `value` is the AUROC of its signal with its interval; the `test` entry holds the
 #     difference that decides the verdict.
 
+# %% [markdown]
+# ## Amendment of 2026-12-02: the paper's claim, its side, scope and tie order
+#
+# *Added on 2026-12-02, after the results of this page existed, to correct how the scorecard states and reads the paper's claims. The declaration above is unchanged and still pinned by its digest. Every record of `_build/scorecard.json` keeps its declared claim text (`paper_claim_declared`) and declared verdict (`verdict_declared`) beside the amended ones, and the scorecard tables below show both verdicts. A test pins this cell and the amendment in `selfconf.sections.realanswers` (`AMENDED`, `AMENDMENTS`, `AMENDMENT_CHANGES`) as it pins the declaration.*
+#
+# What changed, and why:
+#
+# 1. **What the paper found.** Each record's `paper_claim` now states what the paper found on that panel or statistic. The declared text had the US panel backwards: the paper finds the members' pooled self-assessment *above* its US panel, an apparent reversal it explains largely by which model answered (model identity), not a panel that predicts better.
+# 2. **Scope and the paper's value.** Each record has `scope`: `paper` where the paper makes the claim, `extension` where this chapter goes beyond it (the all-models panel, and the label-free and rank-normalised records of the cross-bloc panel, for which the paper prints no value). `paper_value` is the paper's printed value of the tested statistic (the difference of two printed AUROCs where the paper prints both terms but not their difference), or null; `paper_null` is the null in the paper's own terms (half of the paper's API models where the null is half the models). Both are taken from the paper's claim manifest by `selfconf.book.scorecard.with_paper_values`, at the book level like the audit; the analysis never reads them.
+# 3. **The paper's side.** A claim holds only if the interval of its test statistic lies on the side of the null where the paper's value lies. Where the declared direction disagreed with the paper (the US panel's panel-minus-self record and its label-free version), the paper's side replaces it.
+# 4. **Tie order.** The error rate among the most confident answers at the lowest coverage depends on how a run of equal confidences at the cut is ordered. Those records report the range over tie orders (`test.tie_min`, `test.tie_max`, each with its interval); such a record holds only if the order least favourable to the claim holds, does not hold only if the most favourable order does not, and is inconclusive otherwise.
+# 5. **Not applicable.** A rank-normalised record tests that a pooled self-AUROC above the panel's is model identity. On a panel whose pooled self-AUROC is clearly below the panel's (the panel-minus-self interval lies above zero) there is no reversal to explain, so the record is *not applicable* instead of holding by default.
+# 6. **Margin.** `test.margin` says how far the deciding interval clears the null on the claimed side (negative when it does not), so a claim that holds by a hair reads as one.
+
 # %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
@@ -122,6 +138,7 @@ import pandas as pd
 
 from selfconf import panels
 from selfconf.book import charts, glue, page_banner, table, vega
+from selfconf.book import scorecard as book_scorecard
 from selfconf.data.fetch import MMLU_PRO_COMMIT, MMLU_PRO_REPO, read_mmlu_pro_calibration
 from selfconf.data.paths import resolve
 from selfconf.data.sources import resolve_families
@@ -800,13 +817,16 @@ alt.Chart(heat).mark_rect().encode(
 #
 # ## The scorecard
 #
-# The declared claims with the value here, its interval and the verdict. The column "paper" shows the Result 1
-# number each claim rests on as this book computes it (hover it for the paper's print; a mark shows where the two
-# differ). Model-level claims first, then the panels. The machine-readable records are in
-# `_build/scorecard.json`.
+# The declared claims with the value here, its interval and the verdict under the amended rule (the verdict under
+# the declared rule beside it, see the amendment above). The column "scope" says whether the claim is the paper's
+# or this chapter's extension. The column "paper" shows the Result 1 number each claim rests on as this book
+# computes it (hover it for the paper's print; a mark shows where the two differ). Model-level claims first, then
+# the panels. The machine-readable records are in `_build/scorecard.json`, with the paper's printed value of each
+# tested statistic (`paper_value`).
 
 # %% tags=["hide-input"]
-records = realanswers.scorecard(res)
+# the amended records; the paper's printed values come from its claim manifest at the book level (never the analysis)
+records = book_scorecard.with_paper_values(realanswers.scorecard(res))
 r1 = (
     glue.glued_in_notebook(resolve("book") / "04_result1.ipynb")
     if (resolve("book") / "04_result1.ipynb").is_file()
@@ -873,11 +893,13 @@ for rec in (r for r in records if "panel" not in r):
     rows.append(
         {
             "claim": short(rec),
+            "scope": rec["scope"],
             "paper": "",
             "paper: of": "",
             f"here [{LVL} CI]": here_text(rec),
             "claimed side of the null": null_text(rec, "{:g}"),
             "verdict": rec["verdict"],
+            "declared verdict": rec["verdict_declared"],
         }
     )
     if ids:
@@ -908,11 +930,14 @@ for rec in (r for r in records if "panel" in r):
         {
             "panel": PANEL_LABEL[rec["panel"]],
             "signal": rec["signal"].replace("_", "-"),
+            "scope": rec["scope"],
             "paper AUROC": "",
             "paper Δ": "",
             f"AUROC here [{LVL} CI]": here_text(rec, spec="{:.3f}"),
             f"test here [{LVL} CI]": here_text(rec, src=rec["test"], spec=sig),
+            "claimed side": rec["test"]["direction"],
             "verdict": rec["verdict"],
+            "declared verdict": rec["verdict_declared"],
         }
     )
     if ids:
@@ -927,9 +952,31 @@ _ = table(
     "real_scorecard_panels",
     claims=pmap,
     caption=(
-        "Scorecard, panel claims: Result 1 against MMLU-Pro. The test of each signal, claimed to lie above its null: "
+        "Scorecard, panel claims: Result 1 against MMLU-Pro. The test of each signal and its null: "
         + "; ".join(f"{s.replace('_', '-')}: {TEST_LABEL[s]} (null {nulls[s]:g})" for s in realanswers.SIGNALS)
+        + ". The claimed side is the paper's where it prints a value (amendment of 2026-12-02)"
     ),
+)
+# the records whose statistic depends on tie order: the range over orders, each with its interval
+tie_rows = [
+    {
+        "model (rank by self-AUROC)": f"{rec.get('model', '')} ({rec['id'][len('residual_error_top') :]})",
+        f"expected over orders [{LVL} CI]": here_text(rec, src=rec["test"]),
+        f"most favourable order [{LVL} CI]": here_text(
+            rec, src=rec["test"]["tie_max" if rec["test"]["direction"] == "above" else "tie_min"]
+        ),
+        f"least favourable order [{LVL} CI]": here_text(
+            rec, src=rec["test"]["tie_min" if rec["test"]["direction"] == "above" else "tie_max"]
+        ),
+        "verdict": rec["verdict"],
+    }
+    for rec in records
+    if "tie_min" in rec["test"]
+]
+_ = table(
+    pd.DataFrame(tie_rows),
+    "real_scorecard_tie_order",
+    caption=f"Scorecard records that depend on tie order: error rate (%) at {COVERAGE:g}% coverage over the orders of the tied answers at the cut (most and least favourable for the claim that the error stays above {realanswers.RESIDUAL_ERROR_FLOOR_PCT:g}%)",
 )
 
 path = realanswers.write_scorecard(records)
@@ -938,17 +985,68 @@ counts = pd.Series([r["verdict"] for r in records]).value_counts()
 glue.value("real_n_records", len(records), origin="external-data")
 for v in realanswers.VERDICTS:
     glue.value(f"real_n_{v.replace(' ', '_')}", int(counts.get(v, 0)), origin="external-data")
-held = [
-    short(r) if "panel" not in r else f"{PANEL_LABEL[r['panel']]} panel, {TEST_LABEL[r['signal']]}"
-    for r in records
-    if r["verdict"] == "holds"
-]
-_ = glue.value("real_holds_list", "; ".join(held) if held else "none of the claims", origin="external-data")
+
+
+def label(r):
+    return short(r) if "panel" not in r else f"{PANEL_LABEL[r['panel']]} panel, {TEST_LABEL[r['signal']]}"
+
+
+def listing(recs):
+    return "; ".join(label(r) for r in recs) if recs else "none"
+
+
+# the paper's claims and the chapter's extensions are listed apart
+paper_recs = [r for r in records if r["scope"] == "paper"]
+ext_recs = [r for r in records if r["scope"] == "extension"]
+glue.value("real_n_paper_records", len(paper_recs), origin="external-data")
+glue.value("real_n_extension_records", len(ext_recs), origin="external-data")
+glue.value("real_n_paper_holds", sum(r["verdict"] == "holds" for r in paper_recs), origin="external-data")
+glue.value("real_n_extension_holds", sum(r["verdict"] == "holds" for r in ext_recs), origin="external-data")
+glue.value(
+    "real_n_verdict_changed", sum(r["verdict"] != r["verdict_declared"] for r in records), origin="external-data"
+)
+glue.value("real_holds_list", listing([r for r in paper_recs if r["verdict"] == "holds"]), origin="external-data")
+glue.value(
+    "real_not_hold_list", listing([r for r in paper_recs if r["verdict"] == "does not hold"]), origin="external-data"
+)
+glue.value(
+    "real_undecided_list",
+    listing([r for r in paper_recs if r["verdict"] in ("inconclusive", "not comparable", "not applicable")]),
+    origin="external-data",
+)
+glue.value("real_ext_holds_list", listing([r for r in ext_recs if r["verdict"] == "holds"]), origin="external-data")
+# a claim that holds by less than one printed unit of its statistic is on the edge: say so
+UNIT_STEP = {"auroc": 0.001, "percent": 0.1, "pp": 0.1, "models": 1.0}
+edge = [r for r in paper_recs if r["verdict"] == "holds" and r["test"]["margin"] < UNIT_STEP[r["unit"]]]
+_ = glue.value(
+    "real_edge_phrase",
+    (
+        "On the edge: "
+        + "; ".join(
+            f"{label(r)} holds by {r['test']['margin']:.2g} (less than one printed unit, {UNIT_STEP[r['unit']]:g})"
+            for r in edge
+        )
+        + "."
+    )
+    if edge
+    else "Every claim of the paper that holds here clears its null by at least one printed unit.",
+    origin="external-data",
+)
 
 # %% [markdown]
 # Verdicts over the {glue:text}`real_n_records` records: holds {glue:text}`real_n_holds`, does not hold
 # {glue:text}`real_n_does_not_hold`, inconclusive {glue:text}`real_n_inconclusive`, not comparable
-# {glue:text}`real_n_not_comparable`.
+# {glue:text}`real_n_not_comparable`, not applicable {glue:text}`real_n_not_applicable`; the amendment changed the
+# verdict of {glue:text}`real_n_verdict_changed` of them.
+#
+# **The paper's claims** ({glue:text}`real_n_paper_records` records, {glue:text}`real_n_paper_holds` hold). Hold on
+# these answers: {glue:text}`real_holds_list`. {glue:text}`real_edge_phrase` Do not hold:
+# {glue:text}`real_not_hold_list`. Undecided here (inconclusive, not comparable or not applicable):
+# {glue:text}`real_undecided_list`.
+#
+# **This chapter's extensions** ({glue:text}`real_n_extension_records` records, {glue:text}`real_n_extension_holds`
+# hold; claims the paper does not make, so they neither support nor contradict it): hold:
+# {glue:text}`real_ext_holds_list`.
 #
 # ## How to read the scorecard
 #
@@ -970,4 +1068,12 @@ _ = glue.value("real_holds_list", "; ".join(held) if held else "none of the clai
 # here re-measures those. Several claims are about levels that depend on difficulty (the share of confident
 # answers that are wrong, the error left at a fixed coverage): on questions the models mostly get right these
 # fall, so a "does not hold" there says the claim is tied to hard questions, not that confidence has become
-# trustworthy. A claim that holds on both kinds of question is the stronger for it; here that is: {glue:text}`real_holds_list`.
+# trustworthy. A claim of the paper that holds on both kinds of question is the stronger for it; here that is:
+# {glue:text}`real_holds_list`. The extensions are not among them: the paper does not make those claims.
+#
+# **What "not applicable" and the tie-order range mean.** A rank-normalised record explains a reversal (pooled
+# self-confidence above the panel) as model identity; where the panel is clearly ahead of pooled self-confidence
+# there is nothing to explain, and the record says so instead of holding. The error left at the lowest coverage
+# is decided, for some models, by one run of answers that share the confidence at the cut: the table of tie
+# orders shows how far the order inside that run moves the rate, and the verdict holds only if the least
+# favourable order does.

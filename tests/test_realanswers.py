@@ -8,6 +8,7 @@ import dataclasses
 import doctest
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import jupytext
@@ -77,6 +78,159 @@ def test_declaration_is_frozen():
     assert hashlib.sha256(_declaration_module().encode()).hexdigest() == DECLARATION_MODULE_SHA256, (
         "the declared rule or claims in selfconf.sections.realanswers were edited after their results existed"
     )
+
+
+# The amendment of 2026-12-02 (issue 20), pinned like the declaration: its cell in the chapter and its data in the
+# module.  A further change is a new, dated amendment with its own digest, never an edit of this one.
+AMENDMENT_CELL_SHA256 = "84f22a9157b508897dc6ffc2d8969b7ad07159025c533c2106fd9444745fbfa1"
+AMENDMENT_MODULE_SHA256 = "b2dfef628d7731c249946088bcd1ac1700f129ab7d35d9fff47a3a52bccde81e"
+
+
+def _amendment_cell() -> str:
+    nb = jupytext.read(CHAPTER)
+    cells = [
+        c.source for c in nb.cells if c.cell_type == "markdown" and c.source.startswith("## Amendment of 2026-12-02")
+    ]
+    assert len(cells) == 1, "the chapter must hold exactly one cell of the 2026-12-02 amendment"
+    return cells[0]
+
+
+def _amendment_module() -> str:
+    return json.dumps(
+        {
+            "amended": realanswers.AMENDED,
+            "changes": [list(c) for c in realanswers.AMENDMENT_CHANGES],
+            "amendments": {k: dataclasses.asdict(a) for k, a in realanswers.AMENDMENTS.items()},
+            "rule": realanswers._RULE_AMENDED,
+        },
+        sort_keys=True,
+    )
+
+
+def test_amendment_is_dated_visible_and_frozen():
+    """The declaration stays (its digests above are unchanged) and the amendment beside it is pinned too."""
+    nb = jupytext.read(CHAPTER)
+    heads = [c.source.splitlines()[0] for c in nb.cells if c.cell_type == "markdown" and c.source.startswith("## ")]
+    decl = next(i for i, h in enumerate(heads) if h.startswith("## The scorecard, declared before computing"))
+    assert heads[decl + 1].startswith("## Amendment of 2026-12-02")  # right after the declaration, visible
+    cell = _amendment_cell()
+    assert realanswers.AMENDED == "2026-12-02" and realanswers.DECLARED == "2026-12-01"
+    for name in ("paper_claim_declared", "verdict_declared", "scope", "paper_value", "not applicable", "tie"):
+        assert name in cell, name
+    assert hashlib.sha256(cell.encode()).hexdigest() == AMENDMENT_CELL_SHA256, "the amendment cell was edited"
+    assert hashlib.sha256(_amendment_module().encode()).hexdigest() == AMENDMENT_MODULE_SHA256, (
+        "the amendment in selfconf.sections.realanswers was edited; add a new dated amendment instead"
+    )
+
+
+def test_every_claim_is_amended_with_a_scope_and_manifest_ids():
+    from selfconf.claims.judging import load_manifest
+
+    m = load_manifest()
+    assert set(realanswers.AMENDMENTS) == {c.id for c in realanswers.SCORECARD}
+    for c in realanswers.SCORECARD:
+        a = realanswers.AMENDMENTS[c.id]
+        assert a.scope in ("paper", "extension"), c.id
+        assert a.paper_claim and not re.search(r"\d\.\d|\d\s*%", a.paper_claim), c.id  # numbers: paper_value
+        for cid in (*a.paper_value_ids, *([a.paper_of_id] if a.paper_of_id else [])):
+            assert cid in m.by_id, (c.id, cid)
+        if a.scope == "extension":
+            assert not a.paper_value_ids and a.paper_side is None, c.id
+        if c.panel == realanswers.ALL_PANEL:
+            assert a.scope == "extension"
+    # the paper's US panel: pooled self above the panel, explained by model identity
+    us = realanswers.AMENDMENTS["panel_US_canonical"]
+    assert us.paper_side == "below" and "identity" in us.paper_claim
+
+
+def test_amended_verdict_rule():
+    A, av = realanswers.Amendment, realanswers.amended_verdict
+    t = {"ci_low": 0.02, "ci_high": 0.05, "null": 0.0}
+    assert av(t, A("paper", "x", "above"), declared_direction=+1) == ("holds", +1)
+    assert av(t, A("paper", "x", "below"), declared_direction=+1) == ("does not hold", -1)  # the paper's side wins
+    assert av(t, A("extension", "x"), declared_direction=-1) == ("does not hold", -1)  # no print: declared side
+    rn = A("paper", "x", "above", applicable_if="reversal")
+    assert av(t, rn, declared_direction=+1, reversal=False) == ("not applicable", +1)
+    assert av(t, rn, declared_direction=+1, reversal=True) == ("holds", +1)
+    tie = A("paper", "x", "above", tie_order=True)
+
+    def tt(lo_min, hi_min, lo_max, hi_max):
+        return {
+            **t,
+            "null": 10.0,
+            "tie_min": {"ci_low": lo_min, "ci_high": hi_min},
+            "tie_max": {"ci_low": lo_max, "ci_high": hi_max},
+        }
+
+    assert av(tt(11, 12, 13, 14), tie, declared_direction=+1)[0] == "holds"
+    assert av(tt(1, 2, 16, 20), tie, declared_direction=+1)[0] == "inconclusive"  # the order decides
+    assert av(tt(1, 2, 3, 4), tie, declared_direction=+1)[0] == "does not hold"
+
+
+def test_paper_values_from_the_manifest_and_side_conflicts():
+    recs = [
+        {
+            "id": "panel_US_canonical",
+            "paper_value_ids": ["us_panel_vs_self_delta"],
+            "paper_of_id": None,
+            "test": {"null": 0.0, "direction": "below"},
+        },
+        {
+            "id": "most_below_auroc_cutoff",
+            "paper_value_ids": ["r1_n_models_below_threshold"],
+            "paper_of_id": "r1_n_models_below_threshold_of",
+            "test": {"null": 13.0, "direction": "above"},
+        },
+        {
+            "id": "panel_CN_label_free",
+            "paper_value_ids": ["cn_panel_auroc_labelfree", "cn_self_auroc_pooled"],
+            "paper_of_id": None,
+            "test": {"null": 0.0, "direction": "above"},
+        },
+        {"id": "ext", "paper_value_ids": [], "paper_of_id": None, "test": {"null": 0.0, "direction": "above"}},
+    ]
+    out = scorecard.with_paper_values(recs)
+    assert [r["paper_value"] for r in out] == [-0.145, 6.0, 0.23, None]
+    assert out[1]["paper_null"] == 4.5  # half of the paper's nine API models, not of the models here
+    assert "paper_value" not in recs[0]  # the input is left alone
+    with pytest.raises(ValueError, match="other side"):
+        scorecard.with_paper_values([{**recs[0], "test": {"null": 0.0, "direction": "above"}}])
+
+
+def _check_no_holds_against_the_paper(records):
+    """No record holds with its deciding interval on the other side of the null from the paper's value."""
+    for r in records:
+        assert {"scope", "paper_value", "paper_claim_declared", "verdict_declared", "amended"} <= set(r), r["id"]
+        assert r["scope"] in ("paper", "extension")
+        if r["verdict"] != "holds" or r["paper_value"] is None:
+            continue
+        t, pn = r["test"], r["paper_null"]
+        paper_above = r["paper_value"] > pn
+        deciding = t if "tie_min" not in t else (t["tie_min"] if paper_above else t["tie_max"])
+        assert (deciding["ci_low"] > pn) if paper_above else (deciding["ci_high"] < pn), r["id"]
+    assert not scorecard.paper_side_conflicts(records)
+
+
+@pytest.mark.slow
+@needs_ext
+def test_amended_scorecard_on_the_real_answers():
+    ext = read_mmlu_pro_calibration(EXT)
+    res = realanswers.compute(ext, seed=1, n_boot=40)
+    records = scorecard.with_paper_values(realanswers.scorecard(res))
+    _check_no_holds_against_the_paper(records)
+    by_id = {r["id"]: r for r in records}
+    # the US analogue's panel beats self: the paper's US reversal is not reproduced, so it does not hold
+    assert by_id["panel_US_canonical"]["test"]["direction"] == "below"
+    assert by_id["panel_US_canonical"]["verdict"] == "does not hold"
+    assert by_id["panel_US_canonical"]["verdict_declared"] == "holds"
+    # no reversal on any panel here: every rank-normalised record is not applicable
+    assert {by_id[f"panel_{p}_rank_normalised"]["verdict"] for p in (*panels.PANELS, realanswers.ALL_PANEL)} == {
+        "not applicable"
+    }
+    for r in range(1, realanswers.TOP_K + 1):
+        t = by_id[f"residual_error_top{r}"]["test"]
+        assert t["tie_min"]["value"] <= t["value"] <= t["tie_max"]["value"]
+    assert all(by_id[f"panel_{realanswers.ALL_PANEL}_{s}"]["scope"] == "extension" for s in realanswers.SIGNALS)
 
 
 def test_declaration_comes_before_any_computation_and_names_every_claim():
@@ -396,6 +550,7 @@ def _check_scorecard_json(records):
 def test_built_scorecard_json(built_book, root):
     records = json.loads((root / realanswers.SCORECARD_PATH).read_text(encoding="utf-8"))
     _check_scorecard_json(records)
+    _check_no_holds_against_the_paper(records)
     _check_against_loop(records, "CN")
     assert records == scorecard.scorecard_from_notebook(root / "book" / f"{realanswers.NOTEBOOK}.ipynb")
     page = (built_book / "book" / f"{realanswers.NOTEBOOK}.html").read_text(encoding="utf-8")

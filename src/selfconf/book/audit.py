@@ -6,8 +6,9 @@ token, value, decimals, section and kind.  The executed notebooks glue values un
 allowed to read the manifest's target values.
 
 What a record shows depends on the rows: with the shipped reconstruction a match shows that the
-analysis computes the statistic as the paper defines it and that the published numbers can hold
-together (the rows were fitted to them); with the original replication package it is a reproduction.
+analysis and the published numbers can hold together (the rows were fitted to them, with the fit checked by
+this same package code, so it does not test the package's definitions); with the original replication
+package it is a reproduction.
 
 Rules
 -----
@@ -281,9 +282,10 @@ FIDELITY_PATTERN = "fidelity*.json"
 #: What the audit shows in each case the build can be in.
 WHAT_A_MATCH_SHOWS = {
     "reconstruction": "The rows are a reconstruction fitted to the published statistics: a match shows that the "
-    "analysis computes each statistic as the paper defines it and that the published numbers can "
-    "hold together; a difference shows a conflict among the published numbers or Monte-Carlo "
-    "noise. Neither shows that the paper's data are as described.",
+    "analysis and the published numbers can hold together. It does not test that the analysis computes each "
+    "statistic as the paper defines it, because the generators check their fit with this same package code; "
+    "only an independent implementation tests the definitions. A difference shows a conflict among the published "
+    "numbers or Monte-Carlo noise. Neither shows that the paper's data are as described.",
     "original": "The rows are the paper's own replication package: a match reproduces the printed number from the "
     "original data, a difference is a failure to reproduce it.",
     "mixed": "Some data families come from the paper's replication package and some from the book's reconstruction "

@@ -2,18 +2,24 @@
 
 The records are computed by :func:`selfconf.sections.realanswers.scorecard` inside the chapter's notebook and
 glued there; this module reads them back from the executed notebook, so the file always matches the page.
+
+:func:`with_paper_values` fills each record's ``paper_value`` (amendment of 2026-12-02) from the paper's claim
+manifest.  That is the only place the scorecard touches ``data/paper/claims.yaml``: the analysis module names the
+claims (:data:`selfconf.sections.realanswers.AMENDMENTS`) but never reads their values, as for the audit.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from selfconf.book.glue import glued_in_notebook
+from selfconf.claims.judging import CLAIMS, load_manifest
 from selfconf.data.paths import resolve
 from selfconf.sections.realanswers import NOTEBOOK, SCORECARD_KEY, SCORECARD_PATH, write_scorecard
 
-__all__ = ["scorecard_from_notebook", "ensure_scorecard"]
+__all__ = ["scorecard_from_notebook", "ensure_scorecard", "with_paper_values", "paper_side_conflicts"]
 
 
 def scorecard_from_notebook(nb_path: str | Path) -> list[dict]:
@@ -44,3 +50,58 @@ def ensure_scorecard(book_dir: str | Path = "book", path: str | Path = SCORECARD
     if not nb.is_file():
         return None
     return write_scorecard(scorecard_from_notebook(nb), path)
+
+
+def with_paper_values(records: list[dict], claims_path: str | Path = CLAIMS) -> list[dict]:
+    """The records with ``paper_value`` and ``paper_null`` filled from the paper's claim manifest.
+
+    Definition: ``paper_value`` is the printed value of the one claim in ``paper_value_ids``, or the first minus
+    the second when two are named (a difference of two printed values, rounded to their decimals); ``None`` when
+    none is named.  ``paper_null`` is the null in the paper's own terms: half the paper's number of models
+    (``paper_of_id``) for a null of half the models, else the record's null.  A record whose ``paper_value``
+    lies on the other side of ``paper_null`` than its claimed side raises: the amendment's side must be the
+    paper's.  Returns new dicts; the input is not changed.
+
+    Reference: Chernets (2026), Result 1; the scorecard amendment of 2026-12-02 (chapter "The paper's claims on
+    real answers").
+
+    Example: ``with_paper_values(realanswers.scorecard(res))[0]["paper_value"]`` (the paper's smallest CITL).
+    """
+    m = load_manifest(claims_path)
+    out = []
+    for rec in records:
+        r: dict[str, Any] = {**rec, "test": dict(rec.get("test", {}))}
+        ids = list(rec.get("paper_value_ids") or [])
+        if len(ids) > 2:
+            raise ValueError(f"scorecard record {rec['id']!r}: at most two paper_value_ids, got {ids}")
+        for cid in ids:
+            if cid not in m.by_id:
+                raise KeyError(f"scorecard record {rec['id']!r}: claim {cid!r} is not in {claims_path}")
+        vals = [float(m.by_id[c]["value"]) for c in ids]
+        dec = max((int(m.by_id[c].get("decimals", 3)) for c in ids), default=3)
+        r["paper_value"] = None if not vals else (vals[0] if len(vals) == 1 else round(vals[0] - vals[1], dec))
+        of = rec.get("paper_of_id")
+        null = r["test"].get("null")
+        r["paper_null"] = float(m.by_id[of]["value"]) / 2 if of else null
+        out.append(r)
+    bad = paper_side_conflicts(out)
+    if bad:
+        raise ValueError(f"scorecard: the paper's value lies on the other side of the null than claimed for {bad}")
+    return out
+
+
+def paper_side_conflicts(records: list[dict]) -> list[str]:
+    """Ids of records whose ``paper_value`` is not on the claimed side of ``paper_null`` (empty when all agree).
+
+    >>> paper_side_conflicts([{"id": "a", "paper_value": -0.1, "paper_null": 0.0, "test": {"direction": "above"}}])
+    ['a']
+    """
+    bad = []
+    for r in records:
+        pv, pn = r.get("paper_value"), r.get("paper_null")
+        if pv is None or pn is None:
+            continue
+        side = r["test"]["direction"]
+        if (side == "above" and not pv > pn) or (side == "below" and not pv < pn):
+            bad.append(r["id"])
+    return bad

@@ -11,6 +11,9 @@ call it without papermill:
   for the claims that summarise many models at once (how many are saturated, the lowest CITL, ...);
 * :data:`SCORECARD`, :func:`verdict`, :func:`scorecard` - the pre-declared scorecard (declared
   2026-12-01): each Result 1 claim in our words, the statistic that tests it here and the verdict rule;
+* :data:`AMENDED`, :data:`AMENDMENTS`, :func:`amended_verdict` - the dated amendment of 2026-12-02 (issue 20):
+  scope, the paper's value and finding, the paper's side, tie-order ranges and "not applicable"; the declaration
+  itself is kept unchanged;
 * :func:`compute` - every result of the chapter from the downloaded files; :func:`write_scorecard`,
   :func:`selfconf.book.scorecard.ensure_scorecard` - ``_build/scorecard.json`` from the executed chapter.
 
@@ -64,6 +67,11 @@ __all__ = [
     "SCORECARD",
     "declared_thresholds",
     "verdict",
+    "AMENDED",
+    "AMENDMENT_CHANGES",
+    "Amendment",
+    "AMENDMENTS",
+    "amended_verdict",
     "Results",
     "compute",
     "scorecard",
@@ -79,7 +87,7 @@ NOTEBOOK = "26_real_answers"
 SCORECARD_PATH = "_build/scorecard.json"
 #: The glue key under which the chapter stores the scorecard records as JSON text.
 SCORECARD_KEY = "real_scorecard_json"
-VERDICTS = ("holds", "does not hold", "inconclusive", "not comparable")
+VERDICTS = ("holds", "does not hold", "inconclusive", "not comparable", "not applicable")
 #: Panel signals of the scorecard (the ``signal`` key of a panel record).
 SIGNALS = ("self", "canonical", "label_free", "rank_normalised")
 
@@ -468,6 +476,15 @@ _RULE = (
 )
 
 
+#: The verdict rule as amended on :data:`AMENDED` (the declared :data:`_RULE` is kept for the record).
+_RULE_AMENDED = (
+    "holds if the interval of the test statistic lies entirely on the paper's side of the null (the declared side "
+    "where the paper prints no value); does not hold if it lies entirely on the other side; inconclusive otherwise; "
+    "for a statistic that depends on tie order, holds only if the worst order holds and does not hold only if the "
+    "best order does not; not applicable when the claim explains a reversal the data do not show"
+)
+
+
 def _panel_claims(panel: str) -> list[Claim]:
     k = {"US": "us", "CN": "cn", "cross_bloc": "xb"}.get(panel)
     ids = (lambda *names: tuple(f"{k}_{n}" for n in names)) if k else (lambda *names: ())
@@ -654,6 +671,261 @@ def declared_thresholds() -> dict[str, float]:
     }
 
 
+# --------------------------------------------------------------------------------------------
+# the amendment of 2026-12-02 (issue 20): dated and visible; the declaration above is kept as declared
+# --------------------------------------------------------------------------------------------
+
+#: The day the scorecard was amended.  The declaration (:data:`DECLARED`, :data:`SCORECARD`, :data:`PANEL_RULE`, the
+#: constants) is unchanged and its digest is still pinned; the amendment adds fields to every record and changes
+#: how a verdict is read, for the reasons in :data:`AMENDMENT_CHANGES`.  Each record keeps its declared verdict
+#: (``verdict_declared``) and declared claim text (``paper_claim_declared``) beside the amended ones.
+AMENDED = "2026-12-02"
+
+#: What the amendment changed, and why (the chapter's amendment cell says the same in prose).
+AMENDMENT_CHANGES: tuple[tuple[str, str], ...] = (
+    (
+        "scope and paper_value",
+        "every record says whether the paper makes the claim (scope 'paper') or the chapter extends it ('extension'), "
+        "and carries the paper's printed value of the tested statistic (paper_value, null where the paper prints "
+        "none), so a reader can see which claims are the paper's",
+    ),
+    (
+        "paper_claim",
+        "paper_claim now states what the paper found on that panel or statistic; the declared text had the US panel "
+        "backwards (the paper finds pooled self-assessment above the US panel, which it explains by model identity)",
+    ),
+    (
+        "the paper's side",
+        "'holds' requires the interval on the side of the null where the paper's value lies; where the declared "
+        "direction disagreed with the paper (the US panel's panel-minus-self and label-free records), the paper's "
+        "side replaces it",
+    ),
+    (
+        "tie order",
+        "the error rate at the lowest coverage depends on how a tie group at the cut is ordered; the record reports "
+        "the range over tie orders and holds only if the worst order holds (does not hold only if the best order "
+        "does not)",
+    ),
+    (
+        "not applicable",
+        "a rank-normalised record tests that a pooled self-AUROC above the panel is model identity; on a panel "
+        "whose pooled self-AUROC is clearly below the panel there is no such reversal to explain, and the record "
+        "is 'not applicable' instead of 'holds'",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Amendment:
+    """What the amendment of :data:`AMENDED` adds to one declared claim.
+
+    ``scope``: ``"paper"`` when the paper makes the claim, ``"extension"`` otherwise.  ``paper_claim``: what the
+    paper found, in our words (no number: the number is ``paper_value``).  ``paper_side``: the side of the null on
+    which the paper's printed value lies (``"above"``/``"below"``, read from the paper; ``None`` where it prints no
+    value, and the declared side stands).  ``paper_value_ids``: the claims of the paper's manifest whose printed
+    values give the paper's value of the tested statistic (one id: that value; two: the first minus the second);
+    the analysis never reads them, :func:`selfconf.book.scorecard.with_paper_values` does.  ``paper_of_id``: for a
+    null of half the models, the claim printing the paper's number of models.  ``applicable_if``: ``"reversal"``
+    when the record only applies to a panel whose pooled self-AUROC is not clearly below the panel's.
+    ``tie_order``: the statistic depends on the order of a tie group (the verdict uses the range of orders).
+    """
+
+    scope: str
+    paper_claim: str
+    paper_side: str | None = None
+    paper_value_ids: tuple[str, ...] = ()
+    paper_of_id: str | None = None
+    applicable_if: str | None = None
+    tie_order: bool = False
+
+
+#: The paper's Table 2 models by rank of self-AUROC (the claims printing their error at the lowest coverage).
+_PAPER_TOP_ERROR_IDS = ("r1_riskcov_anthropic_err20", "r1_riskcov_xai_err20", "r1_riskcov_google_err20")
+
+_MODEL_AMENDMENTS: dict[str, Amendment] = {
+    "overconfident_every_model": Amendment(
+        "paper",
+        "The paper finds overconfidence in every model it evaluated: each model's mean stated confidence exceeds its "
+        "accuracy (the value is its smallest CITL among the API models).",
+        "above",
+        ("r1_citl_range_min",),
+    ),
+    "saturated_typical_confidence": Amendment(
+        "paper",
+        "The paper finds the median stated confidence of most API models in a saturated band at or above its "
+        "high-confidence threshold while their accuracy varies widely; the refusal-heavy and the dispersed-confidence "
+        "models depart from it.",
+        "above",
+        ("r1_n_models_median_in_band",),
+        "r1_n_models_median_in_band_of",
+    ),
+    "confident_answers_mostly_wrong": Amendment(
+        "paper",
+        "The paper finds most API answers stated at or above its high-confidence threshold wrong, pooled over the "
+        "API models.",
+        "above",
+        ("r1_highconf_wrong_pooled_pct",),
+    ),
+    "ece_close_to_abs_citl": Amendment(
+        "paper",
+        "The paper finds each API model's ECE almost equal to its |CITL| (the gap is positive in every occupied bin "
+        "for most models); it prints no single number for how close, so the declared tolerance is this chapter's.",
+    ),
+    "gap_positive_every_bin": Amendment(
+        "paper",
+        "The paper finds the confidence-minus-accuracy gap positive in every occupied bin for most API models (all "
+        "but one bin for the others).",
+        "above",
+        ("r1_n_models_all_bins_positive",),
+        "r1_n_models_all_bins_positive_of",
+    ),
+    "every_ci_excludes_chance": Amendment(
+        "paper",
+        "The paper finds every API model's self-AUROC interval above chance (the value is the bottom of its printed "
+        "range).",
+        "above",
+        ("r1_self_auroc_span_min",),
+    ),
+    "best_self_auroc_moderate": Amendment(
+        "paper",
+        "The paper's highest self-AUROC (the refusal-heavy model's, which it reads as an upper bound on elicited "
+        "self-knowledge) is the top of its printed range; the ceiling tested here is this chapter's declared "
+        "number, not the paper's.",
+        "below",
+        ("r1_self_auroc_span_max",),
+    ),
+    "most_below_auroc_cutoff": Amendment(
+        "paper",
+        "The paper finds self-AUROC below its descriptive cut-off for most API models.",
+        "above",
+        ("r1_n_models_below_threshold",),
+        "r1_n_models_below_threshold_of",
+    ),
+    **{
+        f"residual_error_top{r}": Amendment(
+            "paper",
+            "The paper finds that each of its three best self-AUROC models keeps a substantial error rate among its "
+            "most confident fifth of answers (its Table 2; the value is the paper's model of the same rank).",
+            "above",
+            (_PAPER_TOP_ERROR_IDS[r - 1],),
+            tie_order=True,
+        )
+        for r in range(1, TOP_K + 1)
+    },
+}
+
+_PAPER_PANEL_FINDINGS = {
+    "US": {
+        "self": "On the US panel the paper finds the members' pooled self-assessment above chance and above the "
+        "panel's agreement signal (its apparent reversal).",
+        "canonical": "On the US panel the paper finds pooled self-assessment above the panel (panel minus self below "
+        "zero), a reversal it explains largely by model identity: ranked within each model, the pooled self-AUROC "
+        "falls below the panel's.",
+        "label_free": "On the US panel the paper's label-free agreement signal is also below pooled self-assessment "
+        "(the value is the difference of its two printed AUROCs).",
+        "rank_normalised": "On the US panel the paper finds the reversal largely between-model identity: once each "
+        "model's confidences are ranked within the model, pooled self falls below the panel (the value is the "
+        "difference of its two printed AUROCs).",
+    },
+    "CN": {
+        "self": "On the CN panel (the headline comparison) the paper finds pooled self-assessment only weakly above "
+        "chance.",
+        "canonical": "On the CN panel (the headline comparison) the paper finds the agreement count far ahead of "
+        "pooled self-assessment.",
+        "label_free": "On the CN panel the paper finds the panel still ahead under the label-free recoding (the value "
+        "is the difference of its two printed AUROCs).",
+        "rank_normalised": "On the CN panel the paper finds no reversal to explain: rank normalisation leaves pooled "
+        "self-assessment far below the panel (the value is the difference of its two printed AUROCs).",
+    },
+    "cross_bloc": {
+        "self": "On the cross-bloc panel the paper finds pooled self-assessment above chance.",
+        "canonical": "On the cross-bloc panel the paper finds the panel ahead of pooled self-assessment, by less "
+        "than on the CN panel.",
+    },
+}
+
+_PANEL_VALUE_IDS = {
+    ("US", "self"): ("us_self_auroc_pooled",),
+    ("US", "canonical"): ("us_panel_vs_self_delta",),
+    ("US", "label_free"): ("us_panel_auroc_labelfree", "us_self_auroc_pooled"),
+    ("US", "rank_normalised"): ("us_panel_auroc", "us_self_auroc_ranknorm"),
+    ("CN", "self"): ("cn_self_auroc_pooled",),
+    ("CN", "canonical"): ("cn_panel_vs_self_delta",),
+    ("CN", "label_free"): ("cn_panel_auroc_labelfree", "cn_self_auroc_pooled"),
+    ("CN", "rank_normalised"): ("cn_panel_auroc", "cn_self_auroc_ranknorm"),
+    ("cross_bloc", "self"): ("xb_self_auroc_pooled",),
+    ("cross_bloc", "canonical"): ("xb_panel_vs_self_delta",),
+}
+#: The side of the null on which the paper's value of each panel test lies (read from the paper's Result 1).
+_PANEL_PAPER_SIDE = {
+    ("US", "self"): "above",
+    ("US", "canonical"): "below",
+    ("US", "label_free"): "below",
+    ("US", "rank_normalised"): "above",
+    ("CN", "self"): "above",
+    ("CN", "canonical"): "above",
+    ("CN", "label_free"): "above",
+    ("CN", "rank_normalised"): "above",
+    ("cross_bloc", "self"): "above",
+    ("cross_bloc", "canonical"): "above",
+}
+
+
+def _panel_amendment(c: Claim) -> Amendment:
+    assert c.panel is not None and c.signal is not None
+    key = (c.panel, c.signal)
+    finding = _PAPER_PANEL_FINDINGS.get(c.panel, {}).get(c.signal)
+    applicable = "reversal" if c.signal == "rank_normalised" else None
+    if finding is None:
+        where = "the all-models panel" if c.panel == ALL_PANEL else f"the {c.panel} panel for this signal"
+        return Amendment(
+            "extension",
+            f"Not a claim of the paper (it prints no value on {where}); this chapter's extension: {c.paper_claim}",
+            applicable_if=applicable,
+        )
+    return Amendment("paper", finding, _PANEL_PAPER_SIDE[key], _PANEL_VALUE_IDS[key], applicable_if=applicable)
+
+
+#: The amendment of every declared claim, by claim id.
+AMENDMENTS: dict[str, Amendment] = {
+    c.id: (_panel_amendment(c) if c.panel else _MODEL_AMENDMENTS[c.id]) for c in SCORECARD
+}
+
+
+def amended_verdict(
+    test: dict[str, Any], a: Amendment, *, declared_direction: int, reversal: bool | None = None
+) -> tuple[str, int]:
+    """The verdict under the amendment of :data:`AMENDED`, and the claimed side (+1 above, -1 below) it used.
+
+    Definition: the claimed side is the paper's side (``a.paper_side``) where the paper prints a value, else
+    the declared one.  A record whose claim needs a reversal the data do not show (``a.applicable_if ==
+    "reversal"`` and ``reversal`` False) is ``not applicable``.  A tie-order dependent statistic
+    (``a.tie_order``) holds only if the interval of its worst order for the claim holds, does not hold only if
+    its best order does not hold, and is inconclusive otherwise (``test`` then carries ``tie_min``/``tie_max``,
+    each with ``ci_low``/``ci_high``).  Otherwise :func:`verdict` on the test interval.
+
+    >>> a = Amendment("paper", "", "below")
+    >>> amended_verdict({"ci_low": 0.05, "ci_high": 0.09, "null": 0.0}, a, declared_direction=+1)
+    ('does not hold', -1)
+    >>> t = {"ci_low": 9.0, "ci_high": 11.0, "null": 8.0, "tie_min": {"ci_low": 7.0, "ci_high": 9.0},
+    ...      "tie_max": {"ci_low": 9.0, "ci_high": 12.0}}
+    >>> amended_verdict(t, Amendment("paper", "", "above", tie_order=True), declared_direction=+1)
+    ('inconclusive', 1)
+    """
+    side = {"above": +1, "below": -1}[a.paper_side] if a.paper_side else declared_direction
+    if a.applicable_if == "reversal" and reversal is False:
+        return "not applicable", side
+    null = float(test["null"])
+    if a.tie_order:
+        worst, best = (test["tie_min"], test["tie_max"]) if side > 0 else (test["tie_max"], test["tie_min"])
+        v_worst = verdict(worst["ci_low"], worst["ci_high"], null=null, direction=side)
+        v_best = verdict(best["ci_low"], best["ci_high"], null=null, direction=side)
+        if v_worst == "holds":
+            return "holds", side
+        return ("does not hold" if v_best == "does not hold" else "inconclusive"), side
+    return verdict(float(test["ci_low"]), float(test["ci_high"]), null=null, direction=side), side
+
+
 def verdict(low: float, high: float, *, null: float, direction: int) -> str:
     """The declared verdict rule on an interval [low, high] of a test statistic.
 
@@ -787,16 +1059,22 @@ def compute(
     for r, m in enumerate(top, start=1):
         sub = used[used["model"] == m]
         lv, pos, neg = metrics.level_counts(sub["confidence"].to_numpy(float), sub["correct"].to_numpy())
-        point = metrics.counts_statistics(lv, pos, neg, coverages=(cov, 1.0))["risk_coverage"][0]
-        dr = np.concatenate(
-            [
-                metrics.counts_statistics(lv, a, b, coverages=(cov,))["risk_coverage"][:, 0]
-                for a, b in bootstrap.count_draws(
-                    pos, neg, n_boot=n_boot, rng=summary.model_rng(seed, f"real:risk:{m}")
-                )
-            ]
-        )
+        pst = metrics.counts_statistics(lv, pos, neg, coverages=(cov, 1.0))
+        point = pst["risk_coverage"][0]
+        # the expected rate over tie orders (the declared statistic) and the best and worst tie orders, on the
+        # same draws (amendment 2026-12-02: a tie-order dependent statistic reports its range)
+        drs = [
+            metrics.counts_statistics(lv, a, b, coverages=(cov,))
+            for a, b in bootstrap.count_draws(pos, neg, n_boot=n_boot, rng=summary.model_rng(seed, f"real:risk:{m}"))
+        ]
+        dr = np.concatenate([st["risk_coverage"][:, 0] for st in drs])
         put(f"residual_error_top{r}_pct", 100 * point[0], 100 * dr)
+        for end in ("min", "max"):
+            put(
+                f"residual_error_top{r}_pct:tie_{end}",
+                100 * float(pst[f"risk_coverage_{end}"][0, 0]),
+                100 * np.concatenate([st[f"risk_coverage_{end}"][:, 0] for st in drs]),
+            )
         risk_detail[m] = {"rank": r, "error_at_full_coverage_pct": 100 * float(point[1])}
 
     pf = panel_frame(ext)
@@ -840,6 +1118,14 @@ def scorecard(res: Results) -> list[dict[str, Any]]:
     same as ``value``), ``unit``, ``rule``, ``paper_claim_ids`` (the Result 1 claims that print the paper's
     value), ``model`` for the residual-error records and ``declared``.
 
+    Amended on :data:`AMENDED` (see :data:`AMENDMENT_CHANGES`): ``verdict`` is :func:`amended_verdict`'s (the
+    declared one is ``verdict_declared``), ``paper_claim`` states what the paper found (the declared text is
+    ``paper_claim_declared``), and every record has ``scope`` (``"paper"``/``"extension"``), ``paper_value`` (left
+    ``None`` here: :func:`selfconf.book.scorecard.with_paper_values` fills it from the paper's manifest, which
+    the analysis never reads), ``paper_value_ids``, ``paper_of_id`` and ``amended``; ``test`` gains
+    ``direction_declared``, ``margin`` (how far the deciding interval clears the null on the claimed side,
+    negative when it does not) and, for tie-order dependent statistics, ``tie_min``/``tie_max``.
+
     ``not comparable``: a label-free record whose canonical and label-free agreement counts coincide on
     every row (lettered answers: two correct answers always share a letter), so the recoding removes
     nothing and cannot test what the paper's sensitivity check tests.
@@ -869,22 +1155,36 @@ def scorecard(res: Results) -> list[dict[str, Any]]:
             assert c.panel is not None  # only panel records carry this condition
             if res.panel_results[c.panel]["n_rows_codings_differ"] == 0:
                 v = "not comparable"
+        declared_v = v
+        a = AMENDMENTS[c.id]
+        test: dict[str, Any] = {"statistic": c.test, "value": tv, "ci_low": tlo, "ci_high": thi, "null": null}
+        if a.tie_order:
+            for end in ("min", "max"):
+                ev, elo, ehi = res.tests[f"{key}:tie_{end}"]
+                test[f"tie_{end}"] = {"value": ev, "ci_low": elo, "ci_high": ehi}
+        reversal = None
+        if c.panel:
+            # a reversal: the pooled self-AUROC is not clearly below the panel's (panel - self interval not above 0)
+            reversal = not res.tests[f"{c.panel}:delta_panel_minus_self"][1] > 0
+        if v != "not comparable":
+            v, side = amended_verdict(test, a, declared_direction=c.direction, reversal=reversal)
+        else:
+            side = {"above": +1, "below": -1}[a.paper_side] if a.paper_side else c.direction
+        used = test if not a.tie_order else (test["tie_min"] if side > 0 else test["tie_max"])
+        test.update(
+            direction="above" if side > 0 else "below",
+            direction_declared="above" if c.direction > 0 else "below",
+            margin=float(used["ci_low"] - null) if side > 0 else float(null - used["ci_high"]),
+        )
         rec["verdict"] = v
         if c.panel:
             rec.update(members=list(res.panel_results[c.panel]["members"]), signal=c.signal, panel=c.panel)
         if c.id.startswith("residual_error_top"):
             rec["model"] = res.top_models[int(c.id[len("residual_error_top") :]) - 1]
         rec.update(
-            test={
-                "statistic": c.test,
-                "value": tv,
-                "ci_low": tlo,
-                "ci_high": thi,
-                "null": null,
-                "direction": "above" if c.direction > 0 else "below",
-            },
+            test=test,
             unit=c.unit,
-            rule=_RULE
+            rule=_RULE_AMENDED
             + (
                 "; not comparable when the canonical and label-free codings give the same signal on every row"
                 if c.not_comparable_if
@@ -892,7 +1192,17 @@ def scorecard(res: Results) -> list[dict[str, Any]]:
             ),
             paper_claim_ids=list(c.paper_ids),
             declared=DECLARED,
+            # the amendment (AMENDED): scope, the paper's value (filled by selfconf.book.scorecard.with_paper_values,
+            # never by the analysis), the declared text and verdict kept beside the amended ones
+            scope=a.scope,
+            paper_value=None,
+            paper_value_ids=list(a.paper_value_ids),
+            paper_of_id=a.paper_of_id,
+            paper_claim_declared=c.paper_claim,
+            verdict_declared=declared_v,
+            amended=AMENDED,
         )
+        rec["paper_claim"] = a.paper_claim
         out.append(rec)
     return out
 
