@@ -52,6 +52,14 @@ __all__ = [
     "panel_analysis",
     "PANEL_STATISTICS",
     "panel_intervals",
+    "READINGS",
+    "CANONICAL_READING",
+    "READING_DEFINITIONS",
+    "READING_COLUMNS",
+    "check_reading",
+    "all_readings",
+    "concurrence_signal",
+    "panel_readings",
 ]
 
 #: Pre-registered panels (members in the order the paper lists them).
@@ -80,6 +88,13 @@ class PanelRows:
     correct: np.ndarray
     refusal: np.ndarray
     answer: np.ndarray
+    #: (n_items, n_members) True where the member has a graded row; ``None`` = every cell (the canonical
+    #: population); only ``panel_rows(..., population="any_answered")`` leaves cells without a row.
+    present: np.ndarray | None = None
+
+    def has_row(self) -> np.ndarray:
+        """(n_items, n_members) boolean: the member has a graded row on the item."""
+        return np.ones(self.correct.shape, dtype=bool) if self.present is None else self.present
 
     def long(self, score: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Flatten an (n_items, n_members) score to row vectors: score, correct, item index, member index."""
@@ -89,19 +104,25 @@ class PanelRows:
         return score.ravel(), self.correct.ravel(), item_idx, member_idx
 
 
-def panel_rows(df: pd.DataFrame, members: tuple[str, ...] | list[str]) -> PanelRows:
+def panel_rows(df: pd.DataFrame, members: tuple[str, ...] | list[str], population: str = "all_answered") -> PanelRows:
     """Build :class:`PanelRows` from collection rows (all rows; parse failures are dropped here).
 
-    Raises ``ValueError`` if a member has no rows at all.
+    ``population`` (a reading, :data:`READINGS`): ``all_answered`` (canonical) keeps the items on which
+    every member has a graded row; ``any_answered`` keeps the items on which at least one member has one,
+    and marks the members without a row in :attr:`PanelRows.present`.  Raises ``ValueError`` if a member
+    has no rows at all.
     """
     members = tuple(members)
+    if population not in READINGS["population"]:
+        raise ValueError(f"population must be one of {READINGS['population']}, got {population!r}")
     g = df[(df["parse_ok"] == 1) & df["model"].isin(members)]
     present = set(g["model"].unique())  # once, not once per member
     missing = [m for m in members if m not in present]
     if missing:
         raise ValueError(f"panel members without graded rows: {', '.join(missing)}")
     counts = g.groupby("item_id")["model"].nunique()
-    items = np.array(sorted(counts.index[counts == len(members)]))
+    keep = counts == len(members) if population == "all_answered" else counts >= 1
+    items = np.array(sorted(counts.index[keep]))
     g = g[g["item_id"].isin(items)]
     codes, _ = pd.factorize(g["answer_class"].astype(str))
     g = g.assign(_code=codes)
@@ -113,7 +134,11 @@ def panel_rows(df: pd.DataFrame, members: tuple[str, ...] | list[str]) -> PanelR
         mat = np.zeros(shape, dtype=dtype)
         mat[pos_item, pos_member] = g[col].to_numpy(dtype=dtype)
         out[col] = mat
-    return PanelRows(members, items, out["confidence"], out["correct"], out["refusal"], out["_code"])
+    has_row: np.ndarray | None = None
+    if population != "all_answered":
+        has_row = np.zeros(shape, dtype=bool)
+        has_row[pos_item, pos_member] = True
+    return PanelRows(members, items, out["confidence"], out["correct"], out["refusal"], out["_code"], has_row)
 
 
 def agreement_signal(p: PanelRows, coding: str = "canonical") -> np.ndarray:
@@ -126,6 +151,8 @@ def agreement_signal(p: PanelRows, coding: str = "canonical") -> np.ndarray:
         raise ValueError(f"coding must be one of {CODINGS}, got {coding!r}")
     a = p.answer
     answered = p.refusal == 0
+    if p.present is not None:  # a member without a row has no answer (population "any_answered")
+        answered &= p.present
     same = a[:, :, None] == a[:, None, :]
     if coding == "canonical":
         both_correct = (p.correct[:, :, None] == 1) & (p.correct[:, None, :] == 1)
@@ -350,3 +377,361 @@ def panel_intervals(
         level=float(level),
     )
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# readings: every reasonable reading of the panel comparison, the canonical one first
+# --------------------------------------------------------------------------------------------
+
+#: The reading options, per dimension; the FIRST value of each is the canonical reading (the paper's, and
+#: every default of this module).  Definitions: :data:`READING_DEFINITIONS`.
+READINGS: dict[str, tuple[str, ...]] = {
+    "signal": ("count", "any", "majority"),
+    "coding": ("canonical", "label_free"),
+    "indeterminate": ("not_concurring", "concurring", "dropped"),
+    "ties": ("half", "loss", "win"),
+    "aggregation": ("pooled", "macro", "rank_normalised", "per_member"),
+    "population": ("all_answered", "any_answered"),
+}
+#: The canonical reading (Result 1's and chapter 26's numbers): the first option of every dimension.
+CANONICAL_READING: dict[str, str] = {k: v[0] for k, v in READINGS.items()}
+
+#: One sentence per option (the ``selfconf panel --help`` text and the chapter's table are built from it).
+READING_DEFINITIONS: dict[str, dict[str, str]] = {
+    "signal": {
+        "count": "the number of other members whose answer concurs with the row's (canonical)",
+        "any": "1 if at least one other member concurs, else 0 (binary)",
+        "majority": "1 if a strict majority of the other members concurs (with 3 members: both), else 0",
+    },
+    "coding": {
+        "canonical": "two answers concur when both are graded correct or have the same answer class (canonical)",
+        "label_free": "two answers concur only when they have the same answer class; correctness is never used",
+    },
+    "indeterminate": {
+        "not_concurring": "an indeterminate answer (a refusal, a member without a graded row on the item: "
+        "parse failure, no confidence, unresolved equivalence) concurs with nothing (canonical)",
+        "concurring": "every pair with an indeterminate answer counts as concurring (the generous bound)",
+        "dropped": "items on which any member's answer is indeterminate are removed (for self and panel alike)",
+    },
+    "ties": {
+        "half": "a tied (correct, wrong) pair counts one half in the AUROC (Mann-Whitney; canonical)",
+        "loss": "a tied pair counts as a wrong ordering: AUROC = P(S1 > S0)",
+        "win": "a tied pair counts as a right ordering: AUROC = P(S1 >= S0)",
+    },
+    "aggregation": {
+        "pooled": "one AUROC over all members' rows pooled, for the panel signal and for stated confidence (canonical)",
+        "macro": "the mean over members of each member's own AUROC (panel and self alike)",
+        "rank_normalised": "self: pooled AUROC of each member's confidences replaced by their within-member "
+        "mid-rank percentile; panel: the pooled AUROC (the count is already on one scale for every member)",
+        "per_member": "one comparison per member: its panel-signal AUROC against its own self-AUROC",
+    },
+    "population": {
+        "all_answered": "the items on which every member has a graded row (canonical)",
+        "any_answered": "the items on which at least one member has a graded row; an absent member is an "
+        "indeterminate answer",
+    },
+}
+
+
+def check_reading(reading: dict[str, str] | None = None, **options: str) -> dict[str, str]:
+    """A complete reading: the canonical one with ``reading`` / ``options`` overriding dimensions.
+
+    Definition: a reading fixes one option of each dimension of :data:`READINGS` (signal, coding,
+    indeterminate, ties, aggregation, population); unnamed dimensions take the canonical option.  An unknown
+    dimension or option raises ``ValueError`` naming the allowed values.
+
+    Reference: Steegen, Tuerlinckx, Gelman & Vanpaemel (2016), multiverse analysis.
+
+    >>> check_reading(ties="loss")["ties"], check_reading(ties="loss")["signal"]
+    ('loss', 'count')
+    >>> check_reading() == CANONICAL_READING
+    True
+    """
+    out = dict(CANONICAL_READING)
+    for k, v in {**(reading or {}), **options}.items():
+        if k not in READINGS:
+            raise ValueError(f"unknown reading {k!r}; readings are {', '.join(READINGS)}")
+        if v not in READINGS[k]:
+            raise ValueError(f"reading {k}={v!r}: must be one of {', '.join(READINGS[k])}")
+        out[k] = v
+    return out
+
+
+def all_readings() -> list[dict[str, str]]:
+    """Every combination of the options of :data:`READINGS`, the canonical reading first.
+
+    >>> r = all_readings()
+    >>> len(r), r[0] == CANONICAL_READING
+    (432, True)
+    """
+    import itertools
+
+    keys = list(READINGS)
+    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*READINGS.values())]
+
+
+def concurrence_signal(p: PanelRows, coding: str = "canonical", indeterminate: str = "not_concurring") -> np.ndarray:
+    """Number of other members concurring with each row under a coding reading, shape (n_items, n_members).
+
+    Definition: :func:`agreement_signal` (``coding`` canonical or label-free), where a pair in which either
+    answer is indeterminate (a refusal, or a member without a graded row) concurs with nothing
+    (``indeterminate="not_concurring"``, canonical) or counts as concurring (``"concurring"``).  The
+    reading ``"dropped"`` removes items, not pairs (:func:`panel_readings`); here it equals
+    ``"not_concurring"``.
+
+    Reference: Chernets (2026), Result 1 (canonical equivalence coding, label-free recoding).
+
+    >>> rows = pd.DataFrame({"model": ["a", "b", "c"], "item_id": 1, "parse_ok": 1, "confidence": 50,
+    ...                      "correct": [1, 1, 0], "refusal": [0, 0, 1], "answer_class": ["x", "y", "R"]})
+    >>> p = panel_rows(rows, ("a", "b", "c"))
+    >>> concurrence_signal(p).tolist(), concurrence_signal(p, indeterminate="concurring").tolist()
+    ([[1, 1, 0]], [[2, 2, 2]])
+    """
+    if indeterminate not in READINGS["indeterminate"]:
+        raise ValueError(f"indeterminate must be one of {READINGS['indeterminate']}, got {indeterminate!r}")
+    sig = agreement_signal(p, coding)
+    if indeterminate == "concurring":
+        det = (p.refusal == 0) & p.has_row()
+        undecided = ~(det[:, :, None] & det[:, None, :]) & ~np.eye(det.shape[1], dtype=bool)[None]
+        sig = sig + undecided.sum(axis=2)
+    return sig
+
+
+def _signal_levels(n_members: int, signal: str) -> np.ndarray:
+    """(n_members, L) 0/1 matrix mapping agreement counts 0..n_members-1 to the levels of ``signal``."""
+    n = n_members
+    if signal == "count":
+        return np.eye(n)
+    if signal == "any":
+        cut = 1
+    elif signal == "majority":
+        cut = (n - 1) // 2 + 1  # strictly more than half of the n - 1 other members
+    else:
+        raise ValueError(f"signal must be one of {READINGS['signal']}, got {signal!r}")
+    m = np.zeros((n, 2))
+    m[np.arange(n), (np.arange(n) >= cut).astype(int)] = 1.0
+    return m
+
+
+def _row_percentiles(tot: np.ndarray) -> np.ndarray:
+    """Within-member mid-rank percentile of each level from weights (..., levels); 0 where no weight."""
+    n = tot.sum(axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pct = (np.cumsum(tot, axis=-1) - tot + 0.5 * tot) / n
+    return np.where(n > 0, pct, 0.0)
+
+
+def _reading_values(self_c: np.ndarray, sig_c: np.ndarray, signal: str, ties: str, aggregation: str) -> dict:
+    """Panel, self and pooled-self AUROC arrays of one reading from cell counts (internal).
+
+    ``self_c`` (b, members, levels, 2), ``sig_c`` (b, members, members, 2); last axis (wrong, correct).
+    Returns {"panel": (b,) or (b, members), "self": same shape, "self_pooled": (b,)}.
+    """
+    auc = metrics._auroc_from_counts
+    sc = np.einsum("bmlc,lj->bmjc", sig_c, _signal_levels(sig_c.shape[1], signal))
+    pooled_self = self_c.sum(axis=1)
+    self_pooled = auc(pooled_self[..., 1], pooled_self[..., 0], ties)
+    pooled_sig = sc.sum(axis=1)
+    if aggregation == "pooled":
+        return {
+            "panel": auc(pooled_sig[..., 1], pooled_sig[..., 0], ties),
+            "self": self_pooled,
+            "self_pooled": self_pooled,
+        }
+    if aggregation == "rank_normalised":
+        b = self_c.shape[0]
+        pct = _row_percentiles(self_c.sum(axis=-1))
+        rn = metrics.auroc_scored_counts(
+            pct.reshape(b, -1), self_c[..., 1].reshape(b, -1), self_c[..., 0].reshape(b, -1), ties=ties
+        )
+        return {"panel": auc(pooled_sig[..., 1], pooled_sig[..., 0], ties), "self": rn, "self_pooled": self_pooled}
+    within_sig = auc(sc[..., 1], sc[..., 0], ties)
+    within_self = auc(self_c[..., 1], self_c[..., 0], ties)
+    if aggregation == "macro":
+        return {"panel": within_sig.mean(axis=1), "self": within_self.mean(axis=1), "self_pooled": self_pooled}
+    if aggregation == "per_member":
+        return {"panel": within_sig, "self": within_self, "self_pooled": self_pooled}
+    raise ValueError(f"aggregation must be one of {READINGS['aggregation']}, got {aggregation!r}")
+
+
+#: Columns of :func:`panel_readings` (one row per reading, and per member under ``per_member``).
+READING_COLUMNS = (
+    *READINGS,
+    "member",
+    "canonical",
+    "panel_auroc",
+    "panel_auroc_ci_low",
+    "panel_auroc_ci_high",
+    "self_auroc",
+    "self_auroc_ci_low",
+    "self_auroc_ci_high",
+    "self_auroc_pooled",
+    "self_auroc_pooled_ci_low",
+    "self_auroc_pooled_ci_high",
+    "delta",
+    "delta_ci_low",
+    "delta_ci_high",
+    "items",
+    "rows",
+    "undefined_draws",
+)
+
+
+def panel_readings(
+    df: pd.DataFrame,
+    members,
+    *,
+    readings: list[dict[str, str]] | None = None,
+    n_boot: int = 2000,
+    rng=None,
+    level: float = 0.95,
+    multiplicities: np.ndarray | None = None,
+) -> pd.DataFrame:
+    """The panel-versus-self comparison under each reading, with item-clustered percentile intervals.
+
+    Definition: for a reading (:func:`check_reading`; the options are :data:`READINGS`, defined in
+    :data:`READING_DEFINITIONS`) the panel signal of a row is the count of other members concurring with it
+    (coding and indeterminate answers as the reading says), optionally made binary (``signal`` any /
+    majority); its AUROC against the row's correctness and the AUROC of stated confidence are taken with
+    the reading's tie weight (:func:`selfconf.metrics.tie_weight`) and aggregated over members as the reading
+    says (pooled, macro mean, rank-normalised self, or one row per member).  ``delta`` = panel AUROC -
+    self AUROC of the same aggregation (under ``pooled``, the canonical aggregation, that is the pooled
+    self-AUROC); ``self_auroc_pooled`` is always the pooled self-AUROC of the reading's items and ties.
+
+    Intervals: items are drawn with replacement, all their rows with them; every statistic of every reading
+    is recomputed on each draw from per-cell counts (:func:`selfconf.bootstrap.cell_count_draws`).  The draw
+    of the ``all_answered`` population is the first call on ``rng`` (so the canonical row's intervals equal
+    :func:`panel_intervals`' and :func:`panel_analysis`' with the same ``rng``); the ``any_answered``
+    population's draw is the second; the ``dropped`` reading keeps the draw of its population and gives the
+    dropped items no weight.  ``undefined_draws`` counts draws in which a statistic was undefined (a class
+    missing; under macro / per member a member without both classes); they are left out of the quantiles.
+
+    Parameters
+    ----------
+    df : collection rows, as for :func:`panel_rows`
+    members : the panel's models
+    readings : the readings to compute (dicts for :func:`check_reading`); default every one
+        (:func:`all_readings`)
+    n_boot, rng, level : bootstrap draws, seed or Generator, interval level
+    multiplicities : optional (n_boot, n_items) item multiplicities of the ``all_answered`` population
+
+    Returns
+    -------
+    pandas.DataFrame with :data:`READING_COLUMNS`, one row per reading (per member under ``per_member``,
+    whose ``member`` names it; empty otherwise), in the order of ``readings``; ``canonical`` is True on the
+    canonical reading's row only.
+
+    References
+    ----------
+    Chernets (2026), Result 1 and the replication script's alternative readings; Steegen et al. (2016),
+    multiverse analysis; Simonsohn, Simmons & Nelson (2020), specification-curve analysis; Davison & Hinkley
+    (1997), Sec. 3.8.
+
+    Examples
+    --------
+    >>> g = np.random.default_rng(0)
+    >>> n = 40
+    >>> rows = pd.DataFrame({
+    ...     "model": np.repeat(["a", "b", "c"], n), "item_id": np.tile(np.arange(n), 3), "parse_ok": 1,
+    ...     "confidence": g.choice([50, 70, 90], 3 * n), "correct": g.integers(0, 2, 3 * n),
+    ...     "refusal": 0, "answer_class": g.choice(["x", "y"], 3 * n)})
+    >>> t = panel_readings(rows, ("a", "b", "c"), readings=[{}, {"ties": "loss"}], n_boot=50, rng=0)
+    >>> t["canonical"].tolist()
+    [True, False]
+    >>> iv = panel_intervals(rows, ("a", "b", "c"), n_boot=50, rng=0)
+    >>> bool(np.isclose(t["panel_auroc"][0], iv["panel_auroc"]))
+    True
+    >>> (t["delta_ci_low"][0], t["delta_ci_high"][0]) == iv["delta_panel_minus_self_ci"]
+    True
+    """
+    members = tuple(members)
+    wanted = [check_reading(r) for r in (all_readings() if readings is None else readings)]
+    p = panel_rows(df, members, population="any_answered")
+    has = p.has_row()
+    n_m = len(members)
+    lv, code = np.unique(p.confidence[has], return_inverse=True)
+    conf_code = np.zeros(p.confidence.shape, dtype=np.int64)
+    conf_code[has] = code.ravel()
+    k = max(int(lv.size), 1)
+    full = has.all(axis=1)
+    decided = full & (p.refusal == 0).all(axis=1)
+    need_any = any(r["population"] == "any_answered" for r in wanted)
+    gen = bootstrap.as_generator(rng if multiplicities is None or need_any else 0)  # 0: never drawn from
+    idx_all = np.flatnonzero(full)
+    if idx_all.size == 0:
+        raise ValueError(f"panel {', '.join(members)}: no item on which every member has a graded row")
+    if multiplicities is None:
+        mult_all = bootstrap.cluster_multiplicities(idx_all.size, n_boot, gen)
+    else:
+        mult_all = np.asarray(multiplicities)
+        if mult_all.ndim != 2 or mult_all.shape[1] != idx_all.size:
+            raise ValueError(f"multiplicities: expected {idx_all.size} items (columns), got shape {mult_all.shape}")
+    n_draws = mult_all.shape[0]
+    populations = {"all_answered": (idx_all, mult_all)}
+    if need_any:
+        idx_any = np.arange(p.items.size)
+        populations["any_answered"] = (idx_any, bootstrap.cluster_multiplicities(idx_any.size, n_draws, gen))
+    variants = [(c, i) for c in READINGS["coding"] for i in ("not_concurring", "concurring")]
+    signals = {v: concurrence_signal(p, *v) for v in variants}
+
+    def counts_for(idx: np.ndarray, mult: np.ndarray) -> tuple[np.ndarray, dict]:
+        """Cell counts (point estimate first, then the draws) of the rows of items ``idx``."""
+        h = has[idx]
+        item = np.broadcast_to(np.arange(idx.size)[:, None], h.shape)[h]
+        member = np.broadcast_to(np.arange(n_m), h.shape)[h]
+        y = p.correct[idx][h]
+        blocks = [(member * k + conf_code[idx][h]) * 2 + y]
+        off = n_m * k * 2
+        for v in variants:
+            blocks.append(off + (member * n_m + signals[v][idx][h]) * 2 + y)
+            off += n_m * n_m * 2
+        m = np.vstack([np.ones((1, idx.size), dtype=mult.dtype), mult])
+        cnt = np.concatenate(
+            list(bootstrap.cell_count_draws(m, np.tile(item, len(blocks)), np.concatenate(blocks), off))
+        )
+        b = cnt.shape[0]
+        self_c = cnt[:, : n_m * k * 2].reshape(b, n_m, k, 2)
+        sig = {}
+        start = n_m * k * 2
+        for v in variants:
+            sig[v] = cnt[:, start : start + n_m * n_m * 2].reshape(b, n_m, n_m, 2)
+            start += n_m * n_m * 2
+        return self_c, sig
+
+    cache: dict[tuple[str, bool], tuple[np.ndarray, dict, int, int]] = {}
+
+    def cells(population: str, drop: bool):
+        key = (population, drop)
+        if key not in cache:
+            idx, mult = populations[population]
+            keep = decided[idx] if drop else np.ones(idx.size, dtype=bool)
+            if not keep.any():
+                raise ValueError(f"panel {', '.join(members)}: no item is left when indeterminate answers are dropped")
+            sc, sg = counts_for(idx[keep], mult[:, keep])
+            cache[key] = (sc, sg, int(keep.sum()), int(has[idx[keep]].sum()))
+        return cache[key]
+
+    records = []
+    for r in wanted:
+        drop = r["indeterminate"] == "dropped"
+        self_c, sig, n_items, n_rows = cells(r["population"], drop)
+        ind = "not_concurring" if drop else r["indeterminate"]
+        vals = _reading_values(self_c, sig[(r["coding"], ind)], r["signal"], r["ties"], r["aggregation"])
+        per = r["aggregation"] == "per_member"
+        for j in range(n_m) if per else [None]:
+            panel = vals["panel"][:, j] if per else vals["panel"]
+            self_ = vals["self"][:, j] if per else vals["self"]
+            stats = {"panel_auroc": panel, "self_auroc": self_, "self_auroc_pooled": vals["self_pooled"]}
+            stats["delta"] = panel - self_
+            rec: dict[str, Any] = dict(r)
+            rec["member"] = members[j] if per else ""
+            rec["canonical"] = r == CANONICAL_READING
+            undefined = 0
+            for name, d in stats.items():
+                lo, hi, bad = bootstrap.interval_or_nan(d[1:], level)
+                rec[name] = float(d[0])
+                rec[f"{name}_ci_low"], rec[f"{name}_ci_high"] = lo, hi
+                undefined = max(undefined, bad)
+            rec.update(items=n_items, rows=n_rows, undefined_draws=undefined)
+            records.append(rec)
+    return pd.DataFrame.from_records(records, columns=list(READING_COLUMNS))
