@@ -439,37 +439,60 @@ def _row_percentiles(tot: np.ndarray) -> np.ndarray:
     return np.where(n > 0, pct, 0.0)
 
 
-def _reading_values(self_c: np.ndarray, sig_c: np.ndarray, signal: str, ties: str, aggregation: str) -> dict:
-    """Panel, self and pooled-self AUROC arrays of one reading from cell counts (internal).
+def _self_values(self_c: np.ndarray, ties: str, aggregation: str) -> dict[str, np.ndarray]:
+    """Self side of a reading from confidence cell counts ``self_c`` (b, members, levels, 2) (internal).
 
-    ``self_c`` (b, members, levels, 2), ``sig_c`` (b, members, members, 2); last axis (wrong, correct).
-    Returns {"panel": (b,) or (b, members), "self": same shape, "self_pooled": (b,)}.
+    Returns {"self": (b,) or (b, members), "self_pooled": (b,)}; last axis of ``self_c`` is (wrong, correct).
     """
     auc = metrics._auroc_from_counts
-    sc = np.einsum("bmlc,lj->bmjc", sig_c, _signal_levels(sig_c.shape[1], signal))
     pooled_self = self_c.sum(axis=1)
     self_pooled = auc(pooled_self[..., 1], pooled_self[..., 0], ties)
-    pooled_sig = sc.sum(axis=1)
     if aggregation == "pooled":
-        return {
-            "panel": auc(pooled_sig[..., 1], pooled_sig[..., 0], ties),
-            "self": self_pooled,
-            "self_pooled": self_pooled,
-        }
+        return {"self": self_pooled, "self_pooled": self_pooled}
     if aggregation == "rank_normalised":
         b = self_c.shape[0]
         pct = _row_percentiles(self_c.sum(axis=-1))
         rn = metrics.auroc_scored_counts(
             pct.reshape(b, -1), self_c[..., 1].reshape(b, -1), self_c[..., 0].reshape(b, -1), ties=ties
         )
-        return {"panel": auc(pooled_sig[..., 1], pooled_sig[..., 0], ties), "self": rn, "self_pooled": self_pooled}
-    within_sig = auc(sc[..., 1], sc[..., 0], ties)
+        return {"self": rn, "self_pooled": self_pooled}
     within_self = auc(self_c[..., 1], self_c[..., 0], ties)
     if aggregation == "macro":
-        return {"panel": within_sig.mean(axis=1), "self": within_self.mean(axis=1), "self_pooled": self_pooled}
+        return {"self": within_self.mean(axis=1), "self_pooled": self_pooled}
     if aggregation == "per_member":
-        return {"panel": within_sig, "self": within_self, "self_pooled": self_pooled}
+        return {"self": within_self, "self_pooled": self_pooled}
     raise ValueError(f"aggregation must be one of {READINGS['aggregation']}, got {aggregation!r}")
+
+
+def _panel_values(sig_c: np.ndarray, signal: str, ties: str, aggregation: str) -> np.ndarray:
+    """Panel side of a reading from agreement-count cell counts ``sig_c`` (b, members, members, 2) (internal)."""
+    auc = metrics._auroc_from_counts
+    sc = np.einsum("bmlc,lj->bmjc", sig_c, _signal_levels(sig_c.shape[1], signal))
+    if aggregation in ("pooled", "rank_normalised"):  # rank_normalised changes the self side only
+        pooled_sig = sc.sum(axis=1)
+        return auc(pooled_sig[..., 1], pooled_sig[..., 0], ties)
+    within_sig = auc(sc[..., 1], sc[..., 0], ties)
+    if aggregation == "macro":
+        return within_sig.mean(axis=1)
+    if aggregation == "per_member":
+        return within_sig
+    raise ValueError(f"aggregation must be one of {READINGS['aggregation']}, got {aggregation!r}")
+
+
+def _intervals(draws: list[np.ndarray], level: float) -> list[tuple[float, float, int]]:
+    """:func:`selfconf.bootstrap.interval_or_nan` of each draw vector, the all-finite ones in one quantile call."""
+    m = np.column_stack(draws)
+    finite = np.isfinite(m).all(axis=0)
+    out: list[tuple[float, float, int]] = [(np.nan, np.nan, 0)] * m.shape[1]
+    cols = np.flatnonzero(finite)
+    if cols.size:
+        a = (1.0 - level) / 2.0
+        q = np.quantile(m[:, cols], [a, 1.0 - a], axis=0)
+        for n, c in enumerate(cols):
+            out[c] = (float(q[0, n]), float(q[1, n]), 0)
+    for c in np.flatnonzero(~finite):
+        out[c] = bootstrap.interval_or_nan(m[:, c], level)
+    return out
 
 
 #: Columns of :func:`panel_readings` (one row per reading, and per member under ``per_member``).
@@ -592,64 +615,84 @@ def panel_readings(
     variants = [(c, i) for c in READINGS["coding"] for i in ("not_concurring", "concurring")]
     signals = {v: concurrence_signal(p, *v) for v in variants}
 
-    def counts_for(idx: np.ndarray, mult: np.ndarray) -> tuple[np.ndarray, dict]:
-        """Cell counts (point estimate first, then the draws) of the rows of items ``idx``."""
+    n_self, n_sig = n_m * k * 2, n_m * n_m * 2
+    drop_variants = [v for v in variants if v[1] == "not_concurring"]  # nothing indeterminate is left to code
+
+    def counts_for(population: str) -> None:
+        """Cell counts (point estimate first, then the draws) of a population and of its 'dropped' subset,
+        from one product of the cell matrix with the item multiplicities."""
+        idx, mult = populations[population]
         h = has[idx]
         item = np.broadcast_to(np.arange(idx.size)[:, None], h.shape)[h]
         member = np.broadcast_to(np.arange(n_m), h.shape)[h]
         y = p.correct[idx][h]
-        blocks = [(member * k + conf_code[idx][h]) * 2 + y]
-        off = n_m * k * 2
-        for v in variants:
-            blocks.append(off + (member * n_m + signals[v][idx][h]) * 2 + y)
-            off += n_m * n_m * 2
+        kept = np.broadcast_to(decided[idx][:, None], h.shape)[h]
+        if not kept.any():
+            raise ValueError(f"panel {', '.join(members)}: no item is left when indeterminate answers are dropped")
+        blocks, clusters = [], []
+        off = 0
+        layout = []
+        for drop in (False, True):
+            sel = kept if drop else np.ones(item.size, dtype=bool)
+            blocks.append(off + ((member * k + conf_code[idx][h]) * 2 + y)[sel])
+            clusters.append(item[sel])
+            parts: dict[Any, tuple[int, int]] = {"self": (off, n_self)}
+            off += n_self
+            for v in drop_variants if drop else variants:
+                blocks.append(off + ((member * n_m + signals[v][idx][h]) * 2 + y)[sel])
+                clusters.append(item[sel])
+                parts[v] = (off, n_sig)
+                off += n_sig
+            layout.append((drop, parts, int(decided[idx].sum()) if drop else idx.size, int(sel.sum())))
         m = np.vstack([np.ones((1, idx.size), dtype=mult.dtype), mult])
-        cnt = np.concatenate(
-            list(bootstrap.cell_count_draws(m, np.tile(item, len(blocks)), np.concatenate(blocks), off))
-        )
-        b = cnt.shape[0]
-        self_c = cnt[:, : n_m * k * 2].reshape(b, n_m, k, 2)
-        sig = {}
-        start = n_m * k * 2
-        for v in variants:
-            sig[v] = cnt[:, start : start + n_m * n_m * 2].reshape(b, n_m, n_m, 2)
-            start += n_m * n_m * 2
-        return self_c, sig
+        cnt = np.concatenate(list(bootstrap.cell_count_draws(m, np.concatenate(clusters), np.concatenate(blocks), off)))
+        bb = cnt.shape[0]
+        for drop, parts, n_items, n_rows in layout:
+            o, w = parts["self"]
+            sc = cnt[:, o : o + w].reshape(bb, n_m, k, 2)
+            sg = {v: cnt[:, o2 : o2 + w2].reshape(bb, n_m, n_m, 2) for v, (o2, w2) in parts.items() if v != "self"}
+            cache[(population, drop)] = (sc, sg, n_items, n_rows)
 
     cache: dict[tuple[str, bool], tuple[np.ndarray, dict, int, int]] = {}
 
     def cells(population: str, drop: bool):
-        key = (population, drop)
-        if key not in cache:
-            idx, mult = populations[population]
-            keep = decided[idx] if drop else np.ones(idx.size, dtype=bool)
-            if not keep.any():
-                raise ValueError(f"panel {', '.join(members)}: no item is left when indeterminate answers are dropped")
-            sc, sg = counts_for(idx[keep], mult[:, keep])
-            cache[key] = (sc, sg, int(keep.sum()), int(has[idx[keep]].sum()))
-        return cache[key]
+        if (population, drop) not in cache:
+            counts_for(population)
+        return cache[(population, drop)]
 
     records = []
+    draws: list[np.ndarray] = []
+    self_memo: dict[tuple, dict[str, np.ndarray]] = {}
     for r in wanted:
         drop = r["indeterminate"] == "dropped"
         self_c, sig, n_items, n_rows = cells(r["population"], drop)
         ind = "not_concurring" if drop else r["indeterminate"]
-        vals = _reading_values(self_c, sig[(r["coding"], ind)], r["signal"], r["ties"], r["aggregation"])
+        key = (r["population"], drop, r["ties"], r["aggregation"])
+        if key not in self_memo:
+            self_memo[key] = _self_values(self_c, r["ties"], r["aggregation"])
+        sv = self_memo[key]
+        pv = _panel_values(sig[(r["coding"], ind)], r["signal"], r["ties"], r["aggregation"])
         per = r["aggregation"] == "per_member"
         for j in range(n_m) if per else [None]:
-            panel = vals["panel"][:, j] if per else vals["panel"]
-            self_ = vals["self"][:, j] if per else vals["self"]
-            stats = {"panel_auroc": panel, "self_auroc": self_, "self_auroc_pooled": vals["self_pooled"]}
+            panel = pv[:, j] if per else pv
+            self_ = sv["self"][:, j] if per else sv["self"]
+            stats = {"panel_auroc": panel, "self_auroc": self_, "self_auroc_pooled": sv["self_pooled"]}
             stats["delta"] = panel - self_
             rec: dict[str, Any] = dict(r)
             rec["member"] = members[j] if per else ""
             rec["canonical"] = r == CANONICAL_READING
-            undefined = 0
             for name, d in stats.items():
-                lo, hi, bad = bootstrap.interval_or_nan(d[1:], level)
                 rec[name] = float(d[0])
-                rec[f"{name}_ci_low"], rec[f"{name}_ci_high"] = lo, hi
-                undefined = max(undefined, bad)
-            rec.update(items=n_items, rows=n_rows, undefined_draws=undefined)
+                draws.append(d[1:])
+            rec.update(items=n_items, rows=n_rows)
             records.append(rec)
+    names = ("panel_auroc", "self_auroc", "self_auroc_pooled", "delta")
+    iv = iter(_intervals(draws, bootstrap._check_level(level)))
+    for rec in records:
+        undefined = 0
+        for name in names:
+            lo, hi, bad = next(iv)
+            rec[f"{name}_ci_low"], rec[f"{name}_ci_high"] = lo, hi
+            undefined = max(undefined, bad)
+        rec["undefined_draws"] = undefined
     return pd.DataFrame.from_records(records, columns=list(READING_COLUMNS))
