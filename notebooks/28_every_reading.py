@@ -44,7 +44,7 @@ from selfconf.book.pages import TABLE_DIR
 from selfconf.data.fetch import read_mmlu_pro_calibration
 from selfconf.data.paths import resolve
 from selfconf.data.sources import resolve_families
-from selfconf.sections import readings, realanswers
+from selfconf.sections import readings, realanswers, sensitivity
 
 vega.enable()
 alt.data_transformers.disable_max_rows()
@@ -248,18 +248,20 @@ glue.value("readings_n_rows_csv", len(every), origin="parameter")
 
 # %% tags=["remove-input"]
 def driver_sentence(surv, where):
-    """Which option values take part in the reversals, summed over the three panels (from the table)."""
-    tot: dict[str, int] = {}
-    for s in surv.values():
-        for k, n in s["reversing_choices"].items():
-            tot[k] = tot.get(k, 0) + n
+    """Which option values reverse the canonical direction most often, over the three panels (from the table)."""
     n_rev = sum(s["n_reversed"] for s in surv.values())
     n_all = sum(s["n_readings"] for s in surv.values())
+    share = {}
+    for k in next(iter(surv.values()))["reversal_share"]:
+        num = sum(s["reversal_share"][k] * s["n_readings"] for s in surv.values())
+        share[k] = num / n_all  # every option value is used by the same share of each panel's readings
     kept = [LABEL[p] for p, s in surv.items() if s["n_reversed"] == 0 and s["n_inconclusive"] == 0]
     text = f"On {where}, {n_rev} of {n_all} comparisons reverse the canonical direction of their panel"
-    if tot:
-        top = sorted(tot.items(), key=lambda kv: -kv[1])[:3]
-        text += "; the options most often involved are " + ", ".join(f"{k} (in {n})" for k, n in top)
+    top = sorted(share.items(), key=lambda kv: -kv[1])[:3]
+    if n_rev:
+        text += "; the options under which the largest shares of readings reverse are " + ", ".join(
+            f"{k} ({v:.0%} of the readings that use it)" for k, v in top
+        )
     text += (
         ". The canonical conclusion survives every reading on the "
         + ", ".join(kept)
@@ -284,3 +286,141 @@ _ = glue.value("readings_real_drivers", driver_sentence(surv_real, "the MMLU-Pro
 # {glue:text}`readings_rec_drivers`
 #
 # {glue:text}`readings_real_drivers`
+
+# %% [markdown]
+# ## Sensitivities
+#
+# Three further checks a methods reviewer asks for, all on the reconstructed rows; every number below is a
+# property of the reconstruction (nothing here is printed in the paper, except the counts shown beside their
+# bootstrap distribution).
+#
+# **Count statements.** Result 1 states counts over the nine frontier models: how many have a self-AUROC below
+# the descriptive cut-off [{glue:text}`r1_auroc_threshold`]{.quoted}, and how many have a median stated
+# confidence inside the band of the saturated models. Resampling each model's rows
+# ({glue:text}`readings_n_boot:,.0f` draws) gives each count a distribution. The statement that every model's
+# interval excludes 0.5 is a count of intervals, whose distribution would need a bootstrap inside each draw; it is
+# not resampled here.
+
+# %% tags=["hide-input"]
+r1_glued = glue.glued_in_notebook("book/04_result1.ipynb")  # Result 1's computed band (this build), not the paper's
+band = (float(r1_glued["r1_median_band_min"]), float(r1_glued["r1_median_band_max"]))
+cut = glue.quoted("r1_auroc_threshold")
+cc = sensitivity.count_claims(rows, auroc_cut=cut, band=band, seed=seed, n_boot=n_boot)
+cdf = pd.DataFrame(
+    [
+        {
+            "statement": f"models with self-AUROC below {cut}",
+            "on the rows": cc["below"]["point"],
+            "paper prints": "",
+            "share of draws with that count": f"{cc['below']['p_point']:.1%}",
+            "95% range over draws": "{}–{}".format(*cc["below"]["range95"]),
+            "min–max": f"{cc['below']['min']}–{cc['below']['max']}",
+        },
+        {
+            "statement": f"models with median confidence in {band[0]:.0f}–{band[1]:.0f}",
+            "on the rows": cc["band"]["point"],
+            "paper prints": "",
+            "share of draws with that count": f"{cc['band']['p_point']:.1%}",
+            "95% range over draws": "{}–{}".format(*cc["band"]["range95"]),
+            "min–max": f"{cc['band']['min']}–{cc['band']['max']}",
+        },
+    ]
+)
+cdf.index = ["below", "band"]
+table(
+    cdf,
+    "readings_count_claims",
+    caption=f"Row-bootstrap distribution of Result 1's count statements (of {cc['n_models']} frontier models)",
+    printed={
+        ("below", "paper prints"): "r1_n_models_below_threshold",
+        ("band", "paper prints"): "r1_n_models_median_in_band",
+    },
+)
+for key in ("below", "band"):
+    glue.value(f"readings_count_{key}_p", 100 * cc[key]["p_point"], origin=ROWS)
+    glue.value(f"readings_count_{key}_lo", cc[key]["range95"][0], origin=ROWS)
+    glue.value(f"readings_count_{key}_hi", cc[key]["range95"][1], origin=ROWS)
+
+# %% [markdown]
+# The count below the cut-off comes out as on the rows in {glue:text}`readings_count_below_p:.0f`% of draws
+# (95% range {glue:text}`readings_count_below_lo`–{glue:text}`readings_count_below_hi`); the count of medians in
+# the band in {glue:text}`readings_count_band_p:.0f`% (range {glue:text}`readings_count_band_lo`–{glue:text}`readings_count_band_hi`).
+# A count near a threshold is fragile even when each model's value is estimated well.
+#
+# **Grader sensitivity.** {glue:text}`readings_grader_n_llm:,.0f` of the {glue:text}`readings_grader_n_rows:,.0f`
+# graded frontier rows were graded by the LLM stage. Flipping a share of those verdicts at random
+# ({glue:text}`readings_grader_n_draws` draws per share) moves each model's self-AUROC by at most the amounts
+# below; the worst case scores every one of the {glue:text}`readings_grader_n_accepted:,.0f` answers the LLM stage
+# accepted as wrong.
+
+# %% tags=["hide-input"]
+gs = sensitivity.grader_sensitivity(rows, seed=seed, n_draws=200, n_boot=n_boot)
+glue.value("readings_grader_n_llm", gs.attrs["n_llm"], origin=ROWS)
+glue.value("readings_grader_n_rows", gs.attrs["n_rows"], origin=ROWS)
+glue.value("readings_grader_n_draws", gs.attrs["n_draws"], origin="parameter")
+glue.value("readings_grader_n_accepted", gs.attrs["n_accepted"], origin=ROWS)
+glue.value("readings_grader_max_change_1", float(gs[gs["share"] == "1%"]["max_abs_change"].max()), origin=ROWS)
+glue.value("readings_grader_max_change_5", float(gs[gs["share"] == "5%"]["max_abs_change"].max()), origin=ROWS)
+worst = gs[gs["share"] == "worst case"].sort_values("max_abs_change").iloc[-1]
+glue.value("readings_grader_worst_model", str(worst["model"]), origin=ROWS)
+glue.value("readings_grader_worst_from", float(worst["auroc"]), origin=ROWS)
+glue.value("readings_grader_worst_to", float(worst["perturbed"]), origin=ROWS)
+gview = gs.assign(
+    interval=[f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(gs["low"], gs["high"], strict=True)],
+)[["model", "share", "flipped", "auroc", "perturbed", "interval", "max_abs_change"]]
+_ = table(
+    gview.rename(
+        columns={
+            "share": "LLM verdicts flipped",
+            "flipped": "rows changed",
+            "auroc": "self-AUROC",
+            "perturbed": "perturbed (mean over draws; worst case: value)",
+            "interval": "2.5–97.5% over draws (worst case: row bootstrap)",
+            "max_abs_change": "largest change",
+        }
+    ),
+    "readings_grader_sensitivity",
+    caption="Self-AUROC of each frontier model under perturbed LLM-stage verdicts",
+    float_format="%.3f",
+)
+
+# %% [markdown]
+# Flipping 1% of the LLM-stage verdicts changes no model's self-AUROC by more than
+# {glue:text}`readings_grader_max_change_1:.3f` in any draw, 5% by at most
+# {glue:text}`readings_grader_max_change_5:.3f`; in the worst case the largest change is
+# {glue:text}`readings_grader_worst_model`'s, from {glue:text}`readings_grader_worst_from:.3f` to
+# {glue:text}`readings_grader_worst_to:.3f`.
+#
+# **The moonshot first-party split.** The paper pre-defined a sensitivity split for the one model served partly
+# through an aggregator. Below, moonshot's self-AUROC and the CN panel's panel − self on the items of each route.
+
+# %% tags=["hide-input"]
+fp = sensitivity.first_party_split(rows, seed=seed, n_boot=n_boot)
+for _, r in fp.iterrows():
+    glue.value(f"readings_split_{r['route']}_items", int(r["items"]), origin=ROWS)
+    glue.value(f"readings_split_{r['route']}_self", float(r["self_auroc"]), origin=ROWS)
+    glue.value(f"readings_split_{r['route']}_delta", float(r["delta"]), origin=ROWS)
+_ = table(
+    pd.DataFrame(
+        {
+            "route": fp["route"],
+            "items": fp["items"],
+            "moonshot self-AUROC": [
+                f"{a:.3f} [{lo:.3f}, {hi:.3f}]" for a, lo, hi in fp[["self_auroc", "self_low", "self_high"]].to_numpy()
+            ],
+            "CN panel − self": [
+                f"{a:+.3f} [{lo:+.3f}, {hi:+.3f}]".replace("-", "\u2212")
+                for a, lo, hi in fp[["delta", "delta_low", "delta_high"]].to_numpy()
+            ],
+            "CN panel items": fp["panel_items"],
+        }
+    ),
+    "readings_moonshot_split",
+    caption=f"The moonshot first-party split ({LVL} intervals: row bootstrap for self, item-clustered for the panel)",
+)
+
+# %% [markdown]
+# On the {glue:text}`readings_split_first_party_items:,.0f` first-party items moonshot's self-AUROC is
+# {glue:text}`readings_split_first_party_self:.3f` and the CN panel's advantage {glue:text}`readings_split_first_party_delta:+.3f`;
+# on the {glue:text}`readings_split_aggregator_items:,.0f` aggregator items {glue:text}`readings_split_aggregator_self:.3f` and
+# {glue:text}`readings_split_aggregator_delta:+.3f`.

@@ -87,3 +87,70 @@ def test_survival_counts_against_a_hand_table():
     assert (s["min_delta"], s["max_delta"]) == (-0.2, 0.2)
     text = readings.survival_sentence("CN", s)
     assert "under 2 of 5 readings" in text and "reversed under 2" in text and "every reversal uses ties=loss" in text
+
+
+# ---------------------------------------------------------------------------------------------
+# sensitivities (selfconf.sections.sensitivity), on hand-made rows
+# ---------------------------------------------------------------------------------------------
+
+
+def frontier(seed=0, n=80):
+    from selfconf.sections import sensitivity  # noqa: F401  (imported by the tests below)
+
+    g = np.random.default_rng(seed)
+    recs = []
+    for m in ("deepseek", "alibaba", "moonshot", "x"):
+        for i in range(n):
+            y = int(g.random() < 0.6)
+            recs.append(
+                {
+                    "tier": "frontier",
+                    "model": m,
+                    "item_id": i,
+                    "parse_ok": 1,
+                    "confidence": int(g.choice([60, 80, 90, 95])) + 4 * y,
+                    "correct": y,
+                    "refusal": 0,
+                    "answer_class": "g" if y else str(g.choice(["a", "b"])),
+                    "graded_by": "llm" if i % 2 else "string",
+                    "served_by": "aggregator" if (m == "moonshot" and i < n // 2) else "first_party",
+                }
+            )
+    return pd.DataFrame(recs)
+
+
+def test_count_claims_distribution_is_a_distribution_of_the_point_count():
+    from selfconf import metrics
+    from selfconf.sections import sensitivity
+
+    df = frontier()
+    cut = 0.6
+    point = sum(metrics.auroc(g["confidence"], g["correct"]) < cut for _, g in df.groupby("model"))
+    c = sensitivity.count_claims(df, auroc_cut=cut, band=(80, 95), seed=3, n_boot=200)
+    assert c["below"]["point"] == point and c["n_models"] == 4
+    assert abs(sum(c["below"]["distribution"].values()) - 1) < 1e-12
+    assert c["below"]["p_point"] == c["below"]["distribution"].get(point, 0.0)
+    assert c["below"]["min"] <= c["below"]["range95"][0] <= c["below"]["range95"][1] <= c["below"]["max"] <= 4
+
+
+def test_grader_worst_case_and_zero_flips():
+    from selfconf import metrics
+    from selfconf.sections import sensitivity
+
+    df = frontier()
+    g = sensitivity.grader_sensitivity(df, shares=(0.0,), n_draws=5, seed=1, n_boot=50)
+    zero = g[g["share"] == "0%"]
+    assert (zero["max_abs_change"] == 0).all() and (zero["flipped"] == 0).all()
+    worst = g[g["share"] == "worst case"].set_index("model")
+    m = df[df["model"] == "x"]
+    y = np.where((m["graded_by"] == "llm") & (m["correct"] == 1), 0, m["correct"])
+    assert worst.loc["x", "perturbed"] == metrics.auroc(m["confidence"], y)
+    assert worst.loc["x", "flipped"] == int(((m["graded_by"] == "llm") & (m["correct"] == 1)).sum())
+
+
+def test_first_party_split_uses_the_routes_items():
+    from selfconf.sections import sensitivity
+
+    df = frontier()
+    f = sensitivity.first_party_split(df, seed=2, n_boot=50).set_index("route")
+    assert f.loc["aggregator", "items"] == 40 and f.loc["first_party", "items"] == 40

@@ -70,8 +70,9 @@ def survival(table: pd.DataFrame) -> dict[str, dict[str, Any]]:
     Definition: a reading's verdict is the sign of its panel - self interval (:func:`verdict`).  The canonical
     conclusion *survives* a reading when that reading's verdict equals the canonical one; it is *reversed* when
     the verdict is the opposite sign, *inconclusive* when the interval contains zero.  ``reversing_choices``
-    counts, per non-canonical option value, the reversing readings that use it; ``common`` lists the
-    non-canonical option values shared by every reversing reading.
+    counts, per non-canonical option value, the reversing readings that use it; ``reversal_share`` gives, per
+    option value, the share of the readings using it that reverse (the base rate of each option removed);
+    ``common`` lists the non-canonical option values shared by every reversing reading.
 
     >>> t = pd.DataFrame({"panel": "CN", "canonical": [True, False], "delta": [0.1, -0.1],
     ...                   "delta_ci_low": [0.05, -0.2], "delta_ci_high": [0.2, -0.05], "signal": ["count", "any"],
@@ -96,6 +97,12 @@ def survival(table: pd.DataFrame) -> dict[str, dict[str, Any]]:
             choice_sets.append(ch)
             counts.update(ch)
         common = sorted(set.intersection(*choice_sets)) if choice_sets else []
+        share = {}  # per option value: the share of the readings using it that reverse the conclusion
+        for d in dims:
+            for val in panels.READINGS[d]:
+                use = (g[d] == val).to_numpy()
+                if use.any():
+                    share[f"{d}={val}"] = float(rev[use].mean())
         out[str(name)] = {
             "canonical_delta": float(can["delta"]),
             "canonical_ci": (float(can["delta_ci_low"]), float(can["delta_ci_high"])),
@@ -107,6 +114,7 @@ def survival(table: pd.DataFrame) -> dict[str, dict[str, Any]]:
             "n_reversed": int(rev.sum()),
             "reversing_choices": dict(counts.most_common()),
             "common": common,
+            "reversal_share": dict(sorted(share.items(), key=lambda kv: -kv[1])),
             "min_delta": float(g["delta"].min()),
             "max_delta": float(g["delta"].max()),
         }
@@ -143,8 +151,11 @@ def survival_sentence(name: str, s: dict[str, Any]) -> str:
             if s["common"]:
                 text += f"; every reversal uses {' and '.join(s['common'])}."
             else:
-                top = ", ".join(f"{k} ({n})" for k, n in list(s["reversing_choices"].items())[:3])
-                text += f"; no single choice is shared by every reversal (most frequent: {top})."
+                top = ", ".join(f"{k} ({v:.0%})" for k, v in list(s["reversal_share"].items())[:3])
+                text += (
+                    "; no single choice is shared by every reversal (the options under which the largest shares of "
+                    f"readings reverse: {top})."
+                )
         else:
             text += "."
     text += f" Range of panel − self over all readings: {f(s['min_delta'])} to {f(s['max_delta'])}."
