@@ -56,6 +56,11 @@ LVL = f"{LEVEL:.0%}"
 DIMS = list(panels.READINGS)
 glue.value("readings_n_boot", n_boot, origin="parameter")
 glue.value("readings_n_readings", len(panels.all_readings()), origin="parameter")
+glue.value(
+    "readings_n_comparisons",
+    sum(3 if r["aggregation"] == "per_member" else 1 for r in panels.all_readings()),
+    origin="parameter",
+)
 ext_path = resolve(external_dir)
 if not ext_path.is_dir():
     raise FileNotFoundError(
@@ -74,7 +79,7 @@ show_markdown(
 # A reading fixes one option in each of six dimensions; the first option of each is the canonical reading (the
 # paper's, and the default of every function and of `selfconf panel`). {glue:text}`readings_n_readings` combinations
 # result; under *per member* each combination gives one comparison per member, so a three-member panel has
-# 648 comparisons. *Indeterminate* answers are refusals and members without a graded row on the item (a parse
+# {glue:text}`readings_n_comparisons` comparisons. *Indeterminate* answers are refusals and members without a graded row on the item (a parse
 # failure, in the *any member answered* population).
 
 # %% tags=["hide-input"]
@@ -243,7 +248,7 @@ if in_book():
     show_markdown(
         "{download}`Download every reading as CSV (" + f"{len(every):,}" + " rows) <_static/tables/every_reading.csv>`"
     )
-glue.value("readings_n_rows_csv", len(every), origin="parameter")
+_ = glue.value("readings_n_rows_csv", len(every), origin="parameter")
 
 
 # %% tags=["remove-input"]
@@ -256,7 +261,7 @@ def driver_sentence(surv, where):
         num = sum(s["reversal_share"][k] * s["n_readings"] for s in surv.values())
         share[k] = num / n_all  # every option value is used by the same share of each panel's readings
     kept = [LABEL[p] for p, s in surv.items() if s["n_reversed"] == 0 and s["n_inconclusive"] == 0]
-    text = f"On {where}, {n_rev} of {n_all} comparisons reverse the canonical direction of their panel"
+    text = f"On {where}, {n_rev:,} of {n_all:,} comparisons reverse the canonical direction of their panel"
     top = sorted(share.items(), key=lambda kv: -kv[1])[:3]
     if n_rev:
         text += "; the options under which the largest shares of readings reverse are " + ", ".join(
@@ -302,7 +307,7 @@ _ = glue.value("readings_real_drivers", driver_sentence(surv_real, "the MMLU-Pro
 # not resampled here.
 
 # %% tags=["hide-input"]
-r1_glued = glue.glued_in_notebook("book/04_result1.ipynb")  # Result 1's computed band (this build), not the paper's
+r1_glued = glue.glued_in_notebook(resolve("book") / "04_result1.ipynb")  # Result 1's band (this build)
 band = (float(r1_glued["r1_median_band_min"]), float(r1_glued["r1_median_band_max"]))
 cut = glue.quoted("r1_auroc_threshold")
 cc = sensitivity.count_claims(rows, auroc_cut=cut, band=band, seed=seed, n_boot=n_boot)

@@ -188,7 +188,7 @@ def specification_curve(
     long = []
     order = []
     for k in dimensions:
-        for v in dict.fromkeys(d[k]):
+        for v in dict.fromkeys(rows[k]):  # the input order: canonical option first
             order.append(f"{k}: {v}")
         long += [
             {"rank": r, "choice": f"{k}: {v}", "reading": c}
