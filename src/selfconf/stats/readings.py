@@ -30,34 +30,34 @@ CANONICAL_READING: dict[str, str] = {k: v[0] for k, v in READINGS.items()}
 #: One sentence per option (the ``selfconf panel --help`` text and the chapter's table are built from it).
 READING_DEFINITIONS: dict[str, dict[str, str]] = {
     "signal": {
-        "count": "the number of other members whose answer concurs with the row's (canonical)",
+        "count": "the number of other members whose answer concurs with the row's",
         "any": "1 if at least one other member concurs, else 0 (binary)",
         "majority": "1 if a strict majority of the other members concurs (with 3 members: both), else 0",
     },
     "coding": {
-        "canonical": "two answers concur when both are graded correct or have the same answer class (canonical)",
+        "canonical": "two answers concur when both are graded correct or have the same answer class",
         "label_free": "two answers concur only when they have the same answer class; correctness is never used",
     },
     "indeterminate": {
         "not_concurring": "an indeterminate answer (a refusal, a member without a graded row on the item: "
-        "parse failure, no confidence, unresolved equivalence) concurs with nothing (canonical)",
+        "parse failure, no confidence, unresolved equivalence) concurs with nothing",
         "concurring": "every pair with an indeterminate answer counts as concurring (the generous bound)",
         "dropped": "items on which any member's answer is indeterminate are removed (for self and panel alike)",
     },
     "ties": {
-        "half": "a tied (correct, wrong) pair counts one half in the AUROC (Mann-Whitney; canonical)",
+        "half": "a tied (correct, wrong) pair counts one half in the AUROC (Mann-Whitney)",
         "loss": "a tied pair counts as a wrong ordering: AUROC = P(S1 > S0)",
         "win": "a tied pair counts as a right ordering: AUROC = P(S1 >= S0)",
     },
     "aggregation": {
-        "pooled": "one AUROC over all members' rows pooled, for the panel signal and for stated confidence (canonical)",
+        "pooled": "one AUROC over all members' rows pooled, for the panel signal and for stated confidence",
         "macro": "the mean over members of each member's own AUROC (panel and self alike)",
         "rank_normalised": "self: pooled AUROC of each member's confidences replaced by their within-member "
         "mid-rank percentile; panel: the pooled AUROC (the count is already on one scale for every member)",
         "per_member": "one comparison per member: its panel-signal AUROC against its own self-AUROC",
     },
     "population": {
-        "all_answered": "the items on which every member has a graded row (canonical)",
+        "all_answered": "the items on which every member has a graded row",
         "any_answered": "the items on which at least one member has a graded row; an absent member is an "
         "indeterminate answer",
     },
