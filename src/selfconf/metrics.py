@@ -286,15 +286,39 @@ def auroc(score: Any, correct: Any) -> float:
     return float((r1 - n1 * (n1 + 1) / 2.0) / (n1 * n0))
 
 
-def _auroc_from_counts(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+#: Weight of a tied (correct, wrong) pair in the AUROC, by tie reading (``ties=``): "half" is the
+#: Mann-Whitney / Hanley-McNeil convention every default uses; "loss" counts a tie as a wrong ordering
+#: (a lower bound, P(S1 > S0)); "win" as a right one (an upper bound, P(S1 >= S0)).
+TIE_WEIGHTS = {"half": 0.5, "loss": 0.0, "win": 1.0}
+
+
+def tie_weight(ties: str) -> float:
+    """The weight of a tied pair under the tie reading ``ties`` (a key of :data:`TIE_WEIGHTS`).
+
+    Definition: AUROC = P(S1 > S0) + w P(S1 = S0) for a random (correct, wrong) pair, w = 1/2 ("half",
+    the default everywhere), 0 ("loss") or 1 ("win").
+
+    Reference: Hanley & McNeil (1982) (ties counted half); Fawcett (2006), Sec. 5 (ties and the
+    optimistic / pessimistic ROC segments).
+
+    >>> [tie_weight(t) for t in ("half", "loss", "win")]
+    [0.5, 0.0, 1.0]
+    """
+    try:
+        return TIE_WEIGHTS[ties]
+    except KeyError:
+        raise ValueError(f"ties must be one of {tuple(TIE_WEIGHTS)}, got {ties!r}") from None
+
+
+def _auroc_from_counts(pos: np.ndarray, neg: np.ndarray, ties: str = "half") -> np.ndarray:
     """AUROC from per-level class counts; levels on the last axis in ascending score order.
 
-    U = sum_k pos_k * (neg strictly below level k + neg_k / 2).  Rows without both
-    classes give NaN.
+    U = sum_k pos_k * (neg strictly below level k + w neg_k), w = :func:`tie_weight` (1/2 by
+    default).  Rows without both classes give NaN.
     """
     pos = pos.astype(float, copy=False)
     neg = neg.astype(float, copy=False)
-    below = np.cumsum(neg, axis=-1) - 0.5 * neg
+    below = np.cumsum(neg, axis=-1) - (1.0 - tie_weight(ties)) * neg
     u = np.einsum("...k,...k->...", pos, below)
     n1 = pos.sum(axis=-1)
     n0 = neg.sum(axis=-1)
@@ -1520,17 +1544,17 @@ def aurc(confidence: Any, correct: Any) -> float:
     return float(counts_statistics(lv, p, q, coverages=())["aurc"][0])
 
 
-__all__ += ["auroc_scored_counts"]
+__all__ += ["auroc_scored_counts", "TIE_WEIGHTS", "tie_weight"]
 
 
-def auroc_scored_counts(score: Any, pos: Any, neg: Any) -> np.ndarray:
+def auroc_scored_counts(score: Any, pos: Any, neg: Any, ties: str = "half") -> np.ndarray:
     """AUROC of weighted score groups whose scores differ from one draw to the next, batched over draws.
 
     Definition: row ``b`` holds K groups; group k has score ``score[b, k]`` and ``pos[b, k]`` correct and
     ``neg[b, k]`` wrong answers (counts or non-negative weights).  With W1 = sum pos and W0 = sum neg,
 
         AUROC_b = sum_k pos_k (neg of the groups scored strictly lower + neg of the groups scored
-                  equally / 2) / (W1 W0),
+                  equally x w) / (W1 W0),  w = 1/2 (``ties="half"``, default), 0 ("loss") or 1 ("win"),
 
     i.e. the tie-corrected Mann–Whitney AUROC of the data set in which every group's answers carry the
     group's score.  Groups with equal scores (in the same row) are pooled as ties, whichever column they
@@ -1555,6 +1579,8 @@ def auroc_scored_counts(score: Any, pos: Any, neg: Any) -> np.ndarray:
     --------
     >>> auroc_scored_counts([[0.2, 0.9, 0.9]], [[0, 1, 1]], [[1, 0, 1]]).round(4).tolist()
     [0.75]
+    >>> auroc_scored_counts([[0.2, 0.9, 0.9]], [[0, 1, 1]], [[1, 0, 1]], ties="loss").round(4).tolist()
+    [0.5]
     """
     s = np.atleast_2d(np.asarray(score, dtype=float))
     p = np.atleast_2d(np.asarray(pos, dtype=float))
@@ -1579,7 +1605,7 @@ def auroc_scored_counts(score: Any, pos: Any, neg: Any) -> np.ndarray:
     cum = np.cumsum(qs, axis=1)
     below = np.take_along_axis(cum - qs, start, axis=1)  # wrong answers in strictly lower groups
     tied = np.take_along_axis(cum, end, axis=1) - below  # wrong answers in the element's own tie group
-    u = (ps * (below + 0.5 * tied)).sum(axis=1)
+    u = (ps * (below + tie_weight(ties) * tied)).sum(axis=1)
     denom = ps.sum(axis=1) * qs.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(denom > 0, u / np.where(denom > 0, denom, 1.0), np.nan)

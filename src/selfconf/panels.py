@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, metrics
+from selfconf.stats.readings import CANONICAL_READING, READING_DEFINITIONS, READINGS, all_readings, check_reading
 
 __all__ = [
     "PANELS",
@@ -52,6 +53,14 @@ __all__ = [
     "panel_analysis",
     "PANEL_STATISTICS",
     "panel_intervals",
+    "READINGS",
+    "CANONICAL_READING",
+    "READING_DEFINITIONS",
+    "READING_COLUMNS",
+    "check_reading",
+    "all_readings",
+    "concurrence_signal",
+    "panel_readings",
 ]
 
 #: Pre-registered panels (members in the order the paper lists them).
@@ -80,6 +89,13 @@ class PanelRows:
     correct: np.ndarray
     refusal: np.ndarray
     answer: np.ndarray
+    #: (n_items, n_members) True where the member has a graded row; ``None`` = every cell (the canonical
+    #: population); only ``panel_rows(..., population="any_answered")`` leaves cells without a row.
+    present: np.ndarray | None = None
+
+    def has_row(self) -> np.ndarray:
+        """(n_items, n_members) boolean: the member has a graded row on the item."""
+        return np.ones(self.correct.shape, dtype=bool) if self.present is None else self.present
 
     def long(self, score: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Flatten an (n_items, n_members) score to row vectors: score, correct, item index, member index."""
@@ -89,19 +105,25 @@ class PanelRows:
         return score.ravel(), self.correct.ravel(), item_idx, member_idx
 
 
-def panel_rows(df: pd.DataFrame, members: tuple[str, ...] | list[str]) -> PanelRows:
+def panel_rows(df: pd.DataFrame, members: tuple[str, ...] | list[str], population: str = "all_answered") -> PanelRows:
     """Build :class:`PanelRows` from collection rows (all rows; parse failures are dropped here).
 
-    Raises ``ValueError`` if a member has no rows at all.
+    ``population`` (a reading, :data:`READINGS`): ``all_answered`` (canonical) keeps the items on which
+    every member has a graded row; ``any_answered`` keeps the items on which at least one member has one,
+    and marks the members without a row in :attr:`PanelRows.present`.  Raises ``ValueError`` if a member
+    has no rows at all.
     """
     members = tuple(members)
+    if population not in READINGS["population"]:
+        raise ValueError(f"population must be one of {READINGS['population']}, got {population!r}")
     g = df[(df["parse_ok"] == 1) & df["model"].isin(members)]
     present = set(g["model"].unique())  # once, not once per member
     missing = [m for m in members if m not in present]
     if missing:
         raise ValueError(f"panel members without graded rows: {', '.join(missing)}")
     counts = g.groupby("item_id")["model"].nunique()
-    items = np.array(sorted(counts.index[counts == len(members)]))
+    keep = counts == len(members) if population == "all_answered" else counts >= 1
+    items = np.array(sorted(counts.index[keep]))
     g = g[g["item_id"].isin(items)]
     codes, _ = pd.factorize(g["answer_class"].astype(str))
     g = g.assign(_code=codes)
@@ -113,7 +135,11 @@ def panel_rows(df: pd.DataFrame, members: tuple[str, ...] | list[str]) -> PanelR
         mat = np.zeros(shape, dtype=dtype)
         mat[pos_item, pos_member] = g[col].to_numpy(dtype=dtype)
         out[col] = mat
-    return PanelRows(members, items, out["confidence"], out["correct"], out["refusal"], out["_code"])
+    has_row: np.ndarray | None = None
+    if population != "all_answered":
+        has_row = np.zeros(shape, dtype=bool)
+        has_row[pos_item, pos_member] = True
+    return PanelRows(members, items, out["confidence"], out["correct"], out["refusal"], out["_code"], has_row)
 
 
 def agreement_signal(p: PanelRows, coding: str = "canonical") -> np.ndarray:
@@ -126,6 +152,8 @@ def agreement_signal(p: PanelRows, coding: str = "canonical") -> np.ndarray:
         raise ValueError(f"coding must be one of {CODINGS}, got {coding!r}")
     a = p.answer
     answered = p.refusal == 0
+    if p.present is not None:  # a member without a row has no answer (population "any_answered")
+        answered &= p.present
     same = a[:, :, None] == a[:, None, :]
     if coding == "canonical":
         both_correct = (p.correct[:, :, None] == 1) & (p.correct[:, None, :] == 1)
@@ -350,3 +378,321 @@ def panel_intervals(
         level=float(level),
     )
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# readings: every reasonable reading of the panel comparison, the canonical one first
+# --------------------------------------------------------------------------------------------
+
+# READINGS, CANONICAL_READING, READING_DEFINITIONS, check_reading and all_readings live in
+# selfconf.stats.readings (no numpy, no pandas: the command line's --help reads them) and are re-exported here.
+
+
+def concurrence_signal(p: PanelRows, coding: str = "canonical", indeterminate: str = "not_concurring") -> np.ndarray:
+    """Number of other members concurring with each row under a coding reading, shape (n_items, n_members).
+
+    Definition: :func:`agreement_signal` (``coding`` canonical or label-free), where a pair in which either
+    answer is indeterminate (a refusal, or a member without a graded row) concurs with nothing
+    (``indeterminate="not_concurring"``, canonical) or counts as concurring (``"concurring"``).  The
+    reading ``"dropped"`` removes items, not pairs (:func:`panel_readings`); here it equals
+    ``"not_concurring"``.
+
+    Reference: Chernets (2026), Result 1 (canonical equivalence coding, label-free recoding).
+
+    >>> rows = pd.DataFrame({"model": ["a", "b", "c"], "item_id": 1, "parse_ok": 1, "confidence": 50,
+    ...                      "correct": [1, 1, 0], "refusal": [0, 0, 1], "answer_class": ["x", "y", "R"]})
+    >>> p = panel_rows(rows, ("a", "b", "c"))
+    >>> concurrence_signal(p).tolist(), concurrence_signal(p, indeterminate="concurring").tolist()
+    ([[1, 1, 0]], [[2, 2, 2]])
+    """
+    if indeterminate not in READINGS["indeterminate"]:
+        raise ValueError(f"indeterminate must be one of {READINGS['indeterminate']}, got {indeterminate!r}")
+    sig = agreement_signal(p, coding)
+    if indeterminate == "concurring":
+        det = (p.refusal == 0) & p.has_row()
+        undecided = ~(det[:, :, None] & det[:, None, :]) & ~np.eye(det.shape[1], dtype=bool)[None]
+        sig = sig + undecided.sum(axis=2)
+    return sig
+
+
+def _signal_levels(n_members: int, signal: str) -> np.ndarray:
+    """(n_members, L) 0/1 matrix mapping agreement counts 0..n_members-1 to the levels of ``signal``."""
+    n = n_members
+    if signal == "count":
+        return np.eye(n)
+    if signal == "any":
+        cut = 1
+    elif signal == "majority":
+        cut = (n - 1) // 2 + 1  # strictly more than half of the n - 1 other members
+    else:
+        raise ValueError(f"signal must be one of {READINGS['signal']}, got {signal!r}")
+    m = np.zeros((n, 2))
+    m[np.arange(n), (np.arange(n) >= cut).astype(int)] = 1.0
+    return m
+
+
+def _row_percentiles(tot: np.ndarray) -> np.ndarray:
+    """Within-member mid-rank percentile of each level from weights (..., levels); 0 where no weight."""
+    n = tot.sum(axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pct = (np.cumsum(tot, axis=-1) - tot + 0.5 * tot) / n
+    return np.where(n > 0, pct, 0.0)
+
+
+def _self_values(self_c: np.ndarray, ties: str, aggregation: str) -> dict[str, np.ndarray]:
+    """Self side of a reading from confidence cell counts ``self_c`` (b, members, levels, 2) (internal).
+
+    Returns {"self": (b,) or (b, members), "self_pooled": (b,)}; last axis of ``self_c`` is (wrong, correct).
+    """
+    auc = metrics._auroc_from_counts
+    pooled_self = self_c.sum(axis=1)
+    self_pooled = auc(pooled_self[..., 1], pooled_self[..., 0], ties)
+    if aggregation == "pooled":
+        return {"self": self_pooled, "self_pooled": self_pooled}
+    if aggregation == "rank_normalised":
+        b = self_c.shape[0]
+        pct = _row_percentiles(self_c.sum(axis=-1))
+        rn = metrics.auroc_scored_counts(
+            pct.reshape(b, -1), self_c[..., 1].reshape(b, -1), self_c[..., 0].reshape(b, -1), ties=ties
+        )
+        return {"self": rn, "self_pooled": self_pooled}
+    within_self = auc(self_c[..., 1], self_c[..., 0], ties)
+    if aggregation == "macro":
+        return {"self": within_self.mean(axis=1), "self_pooled": self_pooled}
+    if aggregation == "per_member":
+        return {"self": within_self, "self_pooled": self_pooled}
+    raise ValueError(f"aggregation must be one of {READINGS['aggregation']}, got {aggregation!r}")
+
+
+def _panel_values(sig_c: np.ndarray, signal: str, ties: str, aggregation: str) -> np.ndarray:
+    """Panel side of a reading from agreement-count cell counts ``sig_c`` (b, members, members, 2) (internal)."""
+    auc = metrics._auroc_from_counts
+    sc = np.einsum("bmlc,lj->bmjc", sig_c, _signal_levels(sig_c.shape[1], signal))
+    if aggregation in ("pooled", "rank_normalised"):  # rank_normalised changes the self side only
+        pooled_sig = sc.sum(axis=1)
+        return auc(pooled_sig[..., 1], pooled_sig[..., 0], ties)
+    within_sig = auc(sc[..., 1], sc[..., 0], ties)
+    if aggregation == "macro":
+        return within_sig.mean(axis=1)
+    if aggregation == "per_member":
+        return within_sig
+    raise ValueError(f"aggregation must be one of {READINGS['aggregation']}, got {aggregation!r}")
+
+
+def _intervals(draws: list[np.ndarray], level: float) -> list[tuple[float, float, int]]:
+    """:func:`selfconf.bootstrap.interval_or_nan` of each draw vector, the all-finite ones in one quantile call."""
+    m = np.column_stack(draws)
+    finite = np.isfinite(m).all(axis=0)
+    out: list[tuple[float, float, int]] = [(np.nan, np.nan, 0)] * m.shape[1]
+    cols = np.flatnonzero(finite)
+    if cols.size:
+        a = (1.0 - level) / 2.0
+        q = np.quantile(m[:, cols], [a, 1.0 - a], axis=0)
+        for n, c in enumerate(cols):
+            out[c] = (float(q[0, n]), float(q[1, n]), 0)
+    for c in np.flatnonzero(~finite):
+        out[c] = bootstrap.interval_or_nan(m[:, c], level)
+    return out
+
+
+#: Columns of :func:`panel_readings` (one row per reading, and per member under ``per_member``).
+READING_COLUMNS = (
+    *READINGS,
+    "member",
+    "canonical",
+    "panel_auroc",
+    "panel_auroc_ci_low",
+    "panel_auroc_ci_high",
+    "self_auroc",
+    "self_auroc_ci_low",
+    "self_auroc_ci_high",
+    "self_auroc_pooled",
+    "self_auroc_pooled_ci_low",
+    "self_auroc_pooled_ci_high",
+    "delta",
+    "delta_ci_low",
+    "delta_ci_high",
+    "items",
+    "rows",
+    "undefined_draws",
+)
+
+
+def panel_readings(
+    df: pd.DataFrame,
+    members,
+    *,
+    readings: list[dict[str, str]] | None = None,
+    n_boot: int = 2000,
+    rng=None,
+    level: float = 0.95,
+    multiplicities: np.ndarray | None = None,
+) -> pd.DataFrame:
+    """The panel-versus-self comparison under each reading, with item-clustered percentile intervals.
+
+    Definition: for a reading (:func:`check_reading`; the options are :data:`READINGS`, defined in
+    :data:`READING_DEFINITIONS`) the panel signal of a row is the count of other members concurring with it
+    (coding and indeterminate answers as the reading says), optionally made binary (``signal`` any /
+    majority); its AUROC against the row's correctness and the AUROC of stated confidence are taken with
+    the reading's tie weight (:func:`selfconf.metrics.tie_weight`) and aggregated over members as the reading
+    says (pooled, macro mean, rank-normalised self, or one row per member).  ``delta`` = panel AUROC -
+    self AUROC of the same aggregation (under ``pooled``, the canonical aggregation, that is the pooled
+    self-AUROC); ``self_auroc_pooled`` is always the pooled self-AUROC of the reading's items and ties.
+
+    Intervals: items are drawn with replacement, all their rows with them; every statistic of every reading
+    is recomputed on each draw from per-cell counts (:func:`selfconf.bootstrap.cell_count_draws`).  The draw
+    of the ``all_answered`` population is the first call on ``rng`` (so the canonical row's intervals equal
+    :func:`panel_intervals`' and :func:`panel_analysis`' with the same ``rng``); the ``any_answered``
+    population's draw is the second; the ``dropped`` reading keeps the draw of its population and gives the
+    dropped items no weight.  ``undefined_draws`` counts draws in which a statistic was undefined (a class
+    missing; under macro / per member a member without both classes); they are left out of the quantiles.
+
+    Parameters
+    ----------
+    df : collection rows, as for :func:`panel_rows`
+    members : the panel's models
+    readings : the readings to compute (dicts for :func:`check_reading`); default every one
+        (:func:`all_readings`)
+    n_boot, rng, level : bootstrap draws, seed or Generator, interval level
+    multiplicities : optional (n_boot, n_items) item multiplicities of the ``all_answered`` population
+
+    Returns
+    -------
+    pandas.DataFrame with :data:`READING_COLUMNS`, one row per reading (per member under ``per_member``,
+    whose ``member`` names it; empty otherwise), in the order of ``readings``; ``canonical`` is True on the
+    canonical reading's row only.
+
+    References
+    ----------
+    Chernets (2026), Result 1 and the replication script's alternative readings; Steegen et al. (2016),
+    multiverse analysis; Simonsohn, Simmons & Nelson (2020), specification-curve analysis; Davison & Hinkley
+    (1997), Sec. 3.8.
+
+    Examples
+    --------
+    >>> g = np.random.default_rng(0)
+    >>> n = 40
+    >>> rows = pd.DataFrame({
+    ...     "model": np.repeat(["a", "b", "c"], n), "item_id": np.tile(np.arange(n), 3), "parse_ok": 1,
+    ...     "confidence": g.choice([50, 70, 90], 3 * n), "correct": g.integers(0, 2, 3 * n),
+    ...     "refusal": 0, "answer_class": g.choice(["x", "y"], 3 * n)})
+    >>> t = panel_readings(rows, ("a", "b", "c"), readings=[{}, {"ties": "loss"}], n_boot=50, rng=0)
+    >>> t["canonical"].tolist()
+    [True, False]
+    >>> iv = panel_intervals(rows, ("a", "b", "c"), n_boot=50, rng=0)
+    >>> bool(np.isclose(t["panel_auroc"][0], iv["panel_auroc"]))
+    True
+    >>> (t["delta_ci_low"][0], t["delta_ci_high"][0]) == iv["delta_panel_minus_self_ci"]
+    True
+    """
+    members = tuple(members)
+    wanted = [check_reading(r) for r in (all_readings() if readings is None else readings)]
+    p = panel_rows(df, members, population="any_answered")
+    has = p.has_row()
+    n_m = len(members)
+    lv, code = np.unique(p.confidence[has], return_inverse=True)
+    conf_code = np.zeros(p.confidence.shape, dtype=np.int64)
+    conf_code[has] = code.ravel()
+    k = max(int(lv.size), 1)
+    full = has.all(axis=1)
+    decided = full & (p.refusal == 0).all(axis=1)
+    need_any = any(r["population"] == "any_answered" for r in wanted)
+    gen = bootstrap.as_generator(rng if multiplicities is None or need_any else 0)  # 0: never drawn from
+    idx_all = np.flatnonzero(full)
+    if idx_all.size == 0:
+        raise ValueError(f"panel {', '.join(members)}: no item on which every member has a graded row")
+    if multiplicities is None:
+        mult_all = bootstrap.cluster_multiplicities(idx_all.size, n_boot, gen)
+    else:
+        mult_all = np.asarray(multiplicities)
+        if mult_all.ndim != 2 or mult_all.shape[1] != idx_all.size:
+            raise ValueError(f"multiplicities: expected {idx_all.size} items (columns), got shape {mult_all.shape}")
+    n_draws = mult_all.shape[0]
+    populations = {"all_answered": (idx_all, mult_all)}
+    if need_any:
+        idx_any = np.arange(p.items.size)
+        populations["any_answered"] = (idx_any, bootstrap.cluster_multiplicities(idx_any.size, n_draws, gen))
+    variants = [(c, i) for c in READINGS["coding"] for i in ("not_concurring", "concurring")]
+    signals = {v: concurrence_signal(p, *v) for v in variants}
+
+    n_self, n_sig = n_m * k * 2, n_m * n_m * 2
+    drop_variants = [v for v in variants if v[1] == "not_concurring"]  # nothing indeterminate is left to code
+
+    def counts_for(population: str) -> None:
+        """Cell counts (point estimate first, then the draws) of a population and of its 'dropped' subset,
+        from one product of the cell matrix with the item multiplicities."""
+        idx, mult = populations[population]
+        h = has[idx]
+        item = np.broadcast_to(np.arange(idx.size)[:, None], h.shape)[h]
+        member = np.broadcast_to(np.arange(n_m), h.shape)[h]
+        y = p.correct[idx][h]
+        kept = np.broadcast_to(decided[idx][:, None], h.shape)[h]
+        if not kept.any():
+            raise ValueError(f"panel {', '.join(members)}: no item is left when indeterminate answers are dropped")
+        blocks, clusters = [], []
+        off = 0
+        layout = []
+        for drop in (False, True):
+            sel = kept if drop else np.ones(item.size, dtype=bool)
+            blocks.append(off + ((member * k + conf_code[idx][h]) * 2 + y)[sel])
+            clusters.append(item[sel])
+            parts: dict[Any, tuple[int, int]] = {"self": (off, n_self)}
+            off += n_self
+            for v in drop_variants if drop else variants:
+                blocks.append(off + ((member * n_m + signals[v][idx][h]) * 2 + y)[sel])
+                clusters.append(item[sel])
+                parts[v] = (off, n_sig)
+                off += n_sig
+            layout.append((drop, parts, int(decided[idx].sum()) if drop else idx.size, int(sel.sum())))
+        m = np.vstack([np.ones((1, idx.size), dtype=mult.dtype), mult])
+        cnt = np.concatenate(list(bootstrap.cell_count_draws(m, np.concatenate(clusters), np.concatenate(blocks), off)))
+        bb = cnt.shape[0]
+        for drop, parts, n_items, n_rows in layout:
+            o, w = parts["self"]
+            sc = cnt[:, o : o + w].reshape(bb, n_m, k, 2)
+            sg = {v: cnt[:, o2 : o2 + w2].reshape(bb, n_m, n_m, 2) for v, (o2, w2) in parts.items() if v != "self"}
+            cache[(population, drop)] = (sc, sg, n_items, n_rows)
+
+    cache: dict[tuple[str, bool], tuple[np.ndarray, dict, int, int]] = {}
+
+    def cells(population: str, drop: bool):
+        if (population, drop) not in cache:
+            counts_for(population)
+        return cache[(population, drop)]
+
+    records = []
+    draws: list[np.ndarray] = []
+    self_memo: dict[tuple, dict[str, np.ndarray]] = {}
+    for r in wanted:
+        drop = r["indeterminate"] == "dropped"
+        self_c, sig, n_items, n_rows = cells(r["population"], drop)
+        ind = "not_concurring" if drop else r["indeterminate"]
+        key = (r["population"], drop, r["ties"], r["aggregation"])
+        if key not in self_memo:
+            self_memo[key] = _self_values(self_c, r["ties"], r["aggregation"])
+        sv = self_memo[key]
+        pv = _panel_values(sig[(r["coding"], ind)], r["signal"], r["ties"], r["aggregation"])
+        per = r["aggregation"] == "per_member"
+        for j in range(n_m) if per else [None]:
+            panel = pv[:, j] if per else pv
+            self_ = sv["self"][:, j] if per else sv["self"]
+            stats = {"panel_auroc": panel, "self_auroc": self_, "self_auroc_pooled": sv["self_pooled"]}
+            stats["delta"] = panel - self_
+            rec: dict[str, Any] = dict(r)
+            rec["member"] = members[j] if per else ""
+            rec["canonical"] = r == CANONICAL_READING
+            for name, d in stats.items():
+                rec[name] = float(d[0])
+                draws.append(d[1:])
+            rec.update(items=n_items, rows=n_rows)
+            records.append(rec)
+    names = ("panel_auroc", "self_auroc", "self_auroc_pooled", "delta")
+    iv = iter(_intervals(draws, bootstrap._check_level(level)))
+    for rec in records:
+        undefined = 0
+        for name in names:
+            lo, hi, bad = next(iv)
+            rec[f"{name}_ci_low"], rec[f"{name}_ci_high"] = lo, hi
+            undefined = max(undefined, bad)
+        rec["undefined_draws"] = undefined
+    return pd.DataFrame.from_records(records, columns=list(READING_COLUMNS))

@@ -60,6 +60,7 @@ PHASES = {
     "12_reconstruction": 2,
     "14_audit": 3,
     "26_real_answers": 2,  # shows Result 1's claims beside its own (reads the executed 04_result1)
+    "28_every_reading": 2,  # reads Result 1's computed median band (the executed 04_result1)
     "21_seed_variation": 2,  # restates Table 1's intervals from Result 1's executed notebook
 }
 CACHE_DIR = "_build/nbcache"

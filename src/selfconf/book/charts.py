@@ -130,3 +130,77 @@ def panel_forest(
         .facet(row=alt.Row("panel:N", sort=list(panel_order), title=None))
         .properties(title=title)
     )
+
+
+__all__ += ["specification_curve"]
+
+
+def specification_curve(
+    rows: pd.DataFrame, *, dimensions: Sequence[str], title: str, level_label: str, width: int = 560
+) -> alt.VConcatChart:
+    """Specification curve: every reading's panel - self difference, sorted, with its interval; beneath it, the
+    choices that produced each one (one row per option value, a mark where the reading uses it).
+
+    ``rows`` holds one row per reading with ``delta``, ``delta_ci_low``, ``delta_ci_high``, ``canonical``
+    (bool), ``member`` ('' unless per member) and one column per name in ``dimensions``.  The canonical reading
+    is drawn in its own colour.  Reference: Simonsohn, Simmons & Nelson (2020), specification-curve analysis.
+
+    Example: ``specification_curve(t, dimensions=list(READINGS), title="CN", level_label="95%")``.
+    """
+    d = rows.sort_values("delta", kind="mergesort").reset_index(drop=True)
+    d = d.assign(
+        rank=range(1, len(d) + 1),
+        reading=["canonical" if c else "other" for c in d["canonical"]],
+    )
+    top = pd.DataFrame(
+        {
+            "rank": d["rank"],
+            "delta": d["delta"].round(4),
+            "low": d["delta_ci_low"].round(4),
+            "high": d["delta_ci_high"].round(4),
+            "reading": d["reading"],
+            "choices": [
+                ", ".join(f"{k}={r[k]}" for k in dimensions) + (f", member={r['member']}" if r["member"] else "")
+                for _, r in d.iterrows()
+            ],
+        }
+    )
+    colour = alt.Color(
+        "reading:N",
+        scale=alt.Scale(domain=["canonical", "other"], range=["#d62728", "#4c78a8"]),
+        legend=alt.Legend(title=None, orient="top"),
+    )
+    x = alt.X("rank:Q", title=None, axis=alt.Axis(labels=False, ticks=False), scale=alt.Scale(domain=[0, len(d) + 1]))
+    base = alt.Chart(top).encode(x=x)
+    rules = base.mark_rule(opacity=0.35).encode(y="low:Q", y2="high:Q", color=colour)
+    points = base.mark_point(filled=True, size=14).encode(
+        y=alt.Y("delta:Q", title=f"panel − self AUROC ({level_label} CI)"),
+        color=colour,
+        size=alt.condition("datum.reading == 'canonical'", alt.value(90), alt.value(14)),
+        tooltip=[
+            alt.Tooltip("delta:Q", format="+.3f", title="panel − self"),
+            alt.Tooltip("low:Q", format="+.3f", title=f"{level_label} CI low"),
+            alt.Tooltip("high:Q", format="+.3f", title=f"{level_label} CI high"),
+            alt.Tooltip("choices:N"),
+        ],
+    )
+    zero = alt.Chart(pd.DataFrame({"y": [0.0]})).mark_rule(strokeDash=[4, 3], color="#555").encode(y="y:Q")
+    long = []
+    order = []
+    for k in dimensions:
+        for v in dict.fromkeys(rows[k]):  # the input order: canonical option first
+            order.append(f"{k}: {v}")
+        long += [
+            {"rank": r, "choice": f"{k}: {v}", "reading": c}
+            for r, v, c in zip(d["rank"], d[k], d["reading"], strict=True)
+        ]
+    choice_chart = (
+        alt.Chart(pd.DataFrame(long))
+        .mark_tick(thickness=1, size=8)
+        .encode(x=x, y=alt.Y("choice:N", title=None, sort=order), color=colour)
+    )
+    return alt.vconcat(
+        (rules + points + zero).properties(width=width, height=200),
+        choice_chart.properties(width=width, height=12 * len(order)),
+        spacing=4,
+    ).properties(title=title)

@@ -1,0 +1,162 @@
+"""Page "Every reading of the panel comparison": the specification curve of panel minus self, and its summary.
+
+* :func:`compute` - for each panel of a data set, :func:`selfconf.panels.panel_readings` under every reading
+  (item-clustered intervals; the generator of a panel is ``summary.model_rng(seed, "panel:<name>")``, Result 1's
+  rule, so the canonical row's values and intervals are Result 1's / chapter 26's for the same seed and draws);
+* :func:`survival` - per panel, what the canonical conclusion (the sign of panel - self, judged by its interval)
+  becomes under every other reading: kept, inconclusive, or reversed, and which choices produce a reversal;
+* :func:`survival_sentence` - that summary in words (the page glues it; no number in it is typed by hand).
+
+Nothing here reads the paper's claims; the page shows the paper's printed value beside the canonical row through
+the book's ``{printed}`` role.
+
+References: Chernets (2026), Result 1; Steegen, Tuerlinckx, Gelman & Vanpaemel (2016), multiverse analysis;
+Simonsohn, Simmons & Nelson (2020), specification-curve analysis.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from selfconf import panels
+from selfconf.stats import summary
+
+__all__ = ["compute", "survival", "survival_sentence", "verdict", "PANEL_LABEL"]
+
+PANEL_LABEL = {"US": "US", "CN": "CN", "cross_bloc": "cross-bloc"}
+
+
+def compute(
+    rows: pd.DataFrame,
+    members: dict[str, tuple[str, ...]],
+    *,
+    seed: int,
+    n_boot: int,
+    level: float = 0.95,
+    dataset: str = "",
+) -> pd.DataFrame:
+    """Every reading of every panel: the rows of :func:`selfconf.panels.panel_readings` with ``dataset`` and
+    ``panel`` columns in front (``panel`` is the key of ``members``).
+
+    Example: ``compute(rows, {"CN": ("deepseek", "alibaba", "moonshot")}, seed=1, n_boot=200)``.
+    """
+    out = []
+    for name, mem in members.items():
+        t = panels.panel_readings(rows, mem, n_boot=n_boot, rng=summary.model_rng(seed, f"panel:{name}"), level=level)
+        t.insert(0, "panel", name)
+        t.insert(0, "dataset", dataset)
+        out.append(t)
+    return pd.concat(out, ignore_index=True)
+
+
+def verdict(low: float, high: float) -> int:
+    """+1 if an interval lies above 0, -1 if below, 0 if it contains 0 (or is undefined).
+
+    >>> verdict(0.1, 0.2), verdict(-0.2, -0.1), verdict(-0.1, 0.1)
+    (1, -1, 0)
+    """
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return 0
+    return 1 if low > 0 else (-1 if high < 0 else 0)
+
+
+def survival(table: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """Per panel of ``table`` (one data set): the canonical verdict and what every other reading makes of it.
+
+    Definition: a reading's verdict is the sign of its panel - self interval (:func:`verdict`).  The canonical
+    conclusion *survives* a reading when that reading's verdict equals the canonical one; it is *reversed* when
+    the verdict is the opposite sign, *inconclusive* when the interval contains zero.  ``reversing_choices``
+    counts, per non-canonical option value, the reversing readings that use it; ``reversal_share`` gives, per
+    option value, the share of the readings using it that reverse (the base rate of each option removed);
+    ``common`` lists the non-canonical option values shared by every reversing reading.
+
+    >>> t = pd.DataFrame({"panel": "CN", "canonical": [True, False], "delta": [0.1, -0.1],
+    ...                   "delta_ci_low": [0.05, -0.2], "delta_ci_high": [0.2, -0.05], "signal": ["count", "any"],
+    ...                   "coding": "canonical", "indeterminate": "not_concurring", "ties": ["half", "loss"],
+    ...                   "aggregation": "pooled", "population": "all_answered", "member": ""})
+    >>> s = survival(t)["CN"]
+    >>> s["canonical_verdict"], s["n_reversed"], s["common"]
+    (1, 1, ['signal=any', 'ties=loss'])
+    """
+    out: dict[str, dict[str, Any]] = {}
+    dims = list(panels.READINGS)
+    for name, g in table.groupby("panel", sort=False):
+        can = g[g["canonical"]].iloc[0]
+        v0 = verdict(can["delta_ci_low"], can["delta_ci_high"])
+        v = np.array([verdict(lo, hi) for lo, hi in zip(g["delta_ci_low"], g["delta_ci_high"], strict=True)])
+        same_sign = np.sign(g["delta"].to_numpy()) == np.sign(can["delta"])
+        rev = (v == -v0) & (v != 0) if v0 != 0 else np.zeros(len(g), bool)
+        choice_sets = []
+        counts: Counter[str] = Counter()
+        for _, r in g[rev].iterrows():
+            ch = {f"{d}={r[d]}" for d in dims if r[d] != panels.CANONICAL_READING[d]}
+            choice_sets.append(ch)
+            counts.update(ch)
+        common = sorted(set.intersection(*choice_sets)) if choice_sets else []
+        share = {}  # per option value: the share of the readings using it that reverse the conclusion
+        for d in dims:
+            for val in panels.READINGS[d]:
+                use = (g[d] == val).to_numpy()
+                if use.any():
+                    share[f"{d}={val}"] = float(rev[use].mean())
+        out[str(name)] = {
+            "canonical_delta": float(can["delta"]),
+            "canonical_ci": (float(can["delta_ci_low"]), float(can["delta_ci_high"])),
+            "canonical_verdict": v0,
+            "n_readings": int(len(g)),
+            "n_survive": int((v == v0).sum()),
+            "n_same_sign": int(same_sign.sum()),
+            "n_inconclusive": int(((v == 0) & (v0 != 0)).sum()),
+            "n_reversed": int(rev.sum()),
+            "reversing_choices": dict(counts.most_common()),
+            "common": common,
+            "reversal_share": dict(sorted(share.items(), key=lambda kv: -kv[1])),
+            "min_delta": float(g["delta"].min()),
+            "max_delta": float(g["delta"].max()),
+        }
+    return out
+
+
+def survival_sentence(name: str, s: dict[str, Any]) -> str:
+    """One sentence from a :func:`survival` record (numbers formatted here, from the record).
+
+    >>> t = survival_sentence("CN", {"canonical_delta": 0.1, "canonical_ci": (0.05, 0.2), "canonical_verdict": 1,
+    ...     "n_readings": 2, "n_survive": 1, "n_same_sign": 1, "n_inconclusive": 0, "n_reversed": 1,
+    ...     "reversing_choices": {"signal=any": 1}, "common": ["signal=any"], "min_delta": -0.1, "max_delta": 0.1})
+    >>> t[:60]
+    'CN: canonical panel − self +0.100 [+0.050, +0.200] (panel ah'
+    >>> t[t.index("reversed"):]
+    'reversed under 1; every reversal uses signal=any. Range of panel − self over all readings: −0.100 to +0.100.'
+    """
+
+    def f(x: float) -> str:
+        return f"{x:+.3f}".replace("-", "\u2212")
+
+    label = PANEL_LABEL.get(name, name)
+    side = {1: "panel ahead", -1: "self ahead", 0: "interval contains 0"}[s["canonical_verdict"]]
+    lo, hi = s["canonical_ci"]
+    text = f"{label}: canonical panel − self {f(s['canonical_delta'])} [{f(lo)}, {f(hi)}] ({side}). "
+    if s["canonical_verdict"] == 0:
+        text += f"No direction to keep; {s['n_same_sign']} of {s['n_readings']} readings have the canonical sign."
+    else:
+        text += (
+            f"Kept with an interval on the same side under {s['n_survive']} of {s['n_readings']} readings, "
+            f"inconclusive under {s['n_inconclusive']}, reversed under {s['n_reversed']}"
+        )
+        if s["n_reversed"]:
+            if s["common"]:
+                text += f"; every reversal uses {' and '.join(s['common'])}."
+            else:
+                top = ", ".join(f"{k} ({v:.0%})" for k, v in list(s["reversal_share"].items())[:3])
+                text += (
+                    "; no single choice is shared by every reversal (the options under which the largest shares of "
+                    f"readings reverse: {top})."
+                )
+        else:
+            text += "."
+    text += f" Range of panel − self over all readings: {f(s['min_delta'])} to {f(s['max_delta'])}."
+    return text

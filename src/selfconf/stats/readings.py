@@ -1,0 +1,99 @@
+"""The readings of the panel comparison: options, definitions, the canonical reading (no numpy, no pandas).
+
+The computation is :func:`selfconf.panels.panel_readings` (which re-exports these names); they live here so that
+``selfconf panel --help`` defines every reading without loading the statistics.
+
+References: Chernets (2026), Result 1 and its replication script (every non-canonical reading printed beside the
+canonical one); Steegen, Tuerlinckx, Gelman & Vanpaemel (2016), multiverse analysis; Simonsohn, Simmons & Nelson
+(2020), specification-curve analysis.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+__all__ = ["READINGS", "CANONICAL_READING", "READING_DEFINITIONS", "check_reading", "all_readings"]
+
+#: The reading options, per dimension; the FIRST value of each is the canonical reading (the paper's, and
+#: every default of this module).  Definitions: :data:`READING_DEFINITIONS`.
+READINGS: dict[str, tuple[str, ...]] = {
+    "signal": ("count", "any", "majority"),
+    "coding": ("canonical", "label_free"),
+    "indeterminate": ("not_concurring", "concurring", "dropped"),
+    "ties": ("half", "loss", "win"),
+    "aggregation": ("pooled", "macro", "rank_normalised", "per_member"),
+    "population": ("all_answered", "any_answered"),
+}
+#: The canonical reading (Result 1's and chapter 26's numbers): the first option of every dimension.
+CANONICAL_READING: dict[str, str] = {k: v[0] for k, v in READINGS.items()}
+
+#: One sentence per option (the ``selfconf panel --help`` text and the chapter's table are built from it).
+READING_DEFINITIONS: dict[str, dict[str, str]] = {
+    "signal": {
+        "count": "the number of other members whose answer concurs with the row's",
+        "any": "1 if at least one other member concurs, else 0 (binary)",
+        "majority": "1 if a strict majority of the other members concurs (with 3 members: both), else 0",
+    },
+    "coding": {
+        "canonical": "two answers concur when both are graded correct or have the same answer class",
+        "label_free": "two answers concur only when they have the same answer class; correctness is never used",
+    },
+    "indeterminate": {
+        "not_concurring": "an indeterminate answer (a refusal, a member without a graded row on the item: "
+        "parse failure, no confidence, unresolved equivalence) concurs with nothing",
+        "concurring": "every pair with an indeterminate answer counts as concurring (the generous bound)",
+        "dropped": "items on which any member's answer is indeterminate are removed (for self and panel alike)",
+    },
+    "ties": {
+        "half": "a tied (correct, wrong) pair counts one half in the AUROC (Mann-Whitney)",
+        "loss": "a tied pair counts as a wrong ordering: AUROC = P(S1 > S0)",
+        "win": "a tied pair counts as a right ordering: AUROC = P(S1 >= S0)",
+    },
+    "aggregation": {
+        "pooled": "one AUROC over all members' rows pooled, for the panel signal and for stated confidence",
+        "macro": "the mean over members of each member's own AUROC (panel and self alike)",
+        "rank_normalised": "self: pooled AUROC of each member's confidences replaced by their within-member "
+        "mid-rank percentile; panel: the pooled AUROC (the count is already on one scale for every member)",
+        "per_member": "one comparison per member: its panel-signal AUROC against its own self-AUROC",
+    },
+    "population": {
+        "all_answered": "the items on which every member has a graded row",
+        "any_answered": "the items on which at least one member has a graded row; an absent member is an "
+        "indeterminate answer",
+    },
+}
+
+
+def check_reading(reading: dict[str, str] | None = None, **options: str) -> dict[str, str]:
+    """A complete reading: the canonical one with ``reading`` / ``options`` overriding dimensions.
+
+    Definition: a reading fixes one option of each dimension of :data:`READINGS` (signal, coding,
+    indeterminate, ties, aggregation, population); unnamed dimensions take the canonical option.  An unknown
+    dimension or option raises ``ValueError`` naming the allowed values.
+
+    Reference: Steegen, Tuerlinckx, Gelman & Vanpaemel (2016), multiverse analysis.
+
+    >>> check_reading(ties="loss")["ties"], check_reading(ties="loss")["signal"]
+    ('loss', 'count')
+    >>> check_reading() == CANONICAL_READING
+    True
+    """
+    out = dict(CANONICAL_READING)
+    for k, v in {**(reading or {}), **options}.items():
+        if k not in READINGS:
+            raise ValueError(f"unknown reading {k!r}; readings are {', '.join(READINGS)}")
+        if v not in READINGS[k]:
+            raise ValueError(f"reading {k}={v!r}: must be one of {', '.join(READINGS[k])}")
+        out[k] = v
+    return out
+
+
+def all_readings() -> list[dict[str, str]]:
+    """Every combination of the options of :data:`READINGS`, the canonical reading first.
+
+    >>> r = all_readings()
+    >>> len(r), r[0] == CANONICAL_READING
+    (432, True)
+    """
+    keys = list(READINGS)
+    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*READINGS.values())]
