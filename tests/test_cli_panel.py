@@ -50,7 +50,7 @@ def rows_csv(tmp_path) -> Path:
 
 def test_json_records(capsys, rows_csv):
     code, out, _ = run(
-        capsys, "panel", str(rows_csv), "--members", "a,b,c", "--json", "--n-boot", "30", "--reading", "ties=loss,win"
+        capsys, "panel", str(rows_csv), "--members", "a,b,c", "--json", "--n-boot", "100", "--reading", "ties=loss,win"
     )
     assert code == 0
     recs = json.loads(out)
@@ -68,7 +68,7 @@ def test_json_records(capsys, rows_csv):
 
 
 def test_all_readings_table(capsys, rows_csv):
-    code, out, _ = run(capsys, "panel", str(rows_csv), "--members", "a,b,c", "--all-readings", "--n-boot", "20")
+    code, out, _ = run(capsys, "panel", str(rows_csv), "--members", "a,b,c", "--all-readings", "--n-boot", "100")
     assert code == 0
     lines = [ln for ln in out.splitlines() if "[" in ln and "]" in ln and "95% CI" not in ln]
     n = sum(3 if r["aggregation"] == "per_member" else 1 for r in panels.all_readings())
@@ -104,12 +104,20 @@ def test_help_defines_every_reading(capsys):
 def test_bad_input_gets_the_reports_error(capsys, tmp_path, text):
     p = tmp_path / "bad.csv"
     p.write_text(text)
-    code_r, _, err_r = run(capsys, "report", str(p), "--n-boot", "5")
-    code_p, _, err_p = run(capsys, "panel", str(p), "--members", "a,b", "--n-boot", "5")
+    code_r, _, err_r = run(capsys, "report", str(p), "--n-boot", "100")
+    code_p, _, err_p = run(capsys, "panel", str(p), "--members", "a,b", "--n-boot", "100")
     assert code_r == code_p == 2
     assert err_r.startswith("selfconf report: error: ") and err_p.startswith("selfconf panel: error: ")
     assert err_p.removeprefix("selfconf panel: ") == err_r.removeprefix("selfconf report: ")
     assert "Traceback" not in err_p
+
+
+def test_too_few_draws_get_the_reports_error(capsys, rows_csv):
+    code_r, _, err_r = run(capsys, "report", str(rows_csv), "--n-boot", "5")
+    code_p, _, err_p = run(capsys, "panel", str(rows_csv), "--members", "a,b,c", "--n-boot", "5")
+    assert code_r == code_p == 2
+    assert "--n-boot must be at least 100" in err_p
+    assert err_p.removeprefix("selfconf panel: ") == err_r.removeprefix("selfconf report: ")
 
 
 def test_panel_specific_errors(capsys, tmp_path, rows_csv):
@@ -135,7 +143,7 @@ def test_mmlu_pro_canonical_reproduces_chapter_26(capsys, tmp_path):
     choices = realanswers.select_panels(tuple(dict.fromkeys(ext["model"])))
     for name in panels.PANELS:
         members = choices[name].members
-        code, out, _ = run(capsys, "panel", str(path), "--members", ",".join(members), "--json", "--n-boot", "20")
+        code, out, _ = run(capsys, "panel", str(path), "--members", ",".join(members), "--json", "--n-boot", "100")
         assert code == 0
         rec = json.loads(out)[0]
         assert rec["canonical"]

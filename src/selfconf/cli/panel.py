@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from selfconf.data.validate import SCALES
+from selfconf.report.core import MIN_N_BOOT, check_n_boot
 
 __all__ = ["HELP", "add_parser", "run", "panel_table", "records_json", "format_panel_table"]
 
@@ -91,7 +92,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         help="scale of the confidence column: auto (default), percent = 0-100, unit = 0-1 (rule: selfconf report)",
     )
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    p.add_argument("--n-boot", type=int, default=2000, help="bootstrap draws for every interval (default 2000)")
+    p.add_argument(
+        "--n-boot",
+        type=int,
+        default=2000,
+        help=f"bootstrap draws for every interval (default 2000; at least {MIN_N_BOOT})",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON list of records instead of the table")
     return p
 
@@ -267,8 +273,7 @@ def format_panel_table(tab, facts: dict, *, sort: bool = False) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.n_boot < 1:
-        raise ValueError(f"--n-boot must be >= 1, got {args.n_boot}")
+    check_n_boot(args.n_boot)
     if args.seed < 0:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
     members = [m.strip() for m in args.members.split(",") if m.strip()]

@@ -216,11 +216,7 @@ def _no_hugepage_advice() -> None:
 def run(args: argparse.Namespace) -> int:
     _keep_freed_blocks()
     _no_hugepage_advice()
-    if args.n_boot < MIN_N_BOOT:
-        raise ValueError(
-            f"--n-boot must be at least {MIN_N_BOOT} (fewer draws give percentile intervals that are mostly "
-            f"noise), got {args.n_boot}"
-        )
+    core.check_n_boot(args.n_boot)
     high_confidence = core.check_high_confidence(getattr(args, "high_confidence", "0.8"))
     coverages = core.parse_coverages(getattr(args, "coverages", "100,80,60,40,20"))
     if args.seed < 0:

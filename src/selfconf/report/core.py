@@ -80,6 +80,7 @@ __all__ = [
     "ci_metrics",
     "json_model_keys",
     "MIN_N_BOOT",
+    "check_n_boot",
     "SMALL_N",
     "RECALIBRATIONS",
     "check_high_confidence",
@@ -120,6 +121,30 @@ EXCLUSION_REASONS = ("missing_confidence", "missing_correct", "refusal_without_c
 #: Below this many bootstrap draws the command line refuses to run (``--n-boot``); the Python API
 #: accepts fewer and flags every interval.
 MIN_N_BOOT = 100
+
+
+def check_n_boot(n_boot: int) -> int:
+    """The command line's rule for ``--n-boot``: at least :data:`MIN_N_BOOT` draws (``report`` and ``panel``).
+
+    Definition: a percentile interval from fewer than :data:`MIN_N_BOOT` draws is mostly Monte-Carlo noise, so
+    the commands refuse it; the Python API accepts fewer and flags every interval (:func:`interval_flags`).
+    Reference: Efron & Tibshirani (1993), ch. 19 (the number of draws a percentile interval needs).
+
+    >>> check_n_boot(2000)
+    2000
+    >>> check_n_boot(5)
+    Traceback (most recent call last):
+    ...
+    ValueError: --n-boot must be at least 100 (fewer draws give percentile intervals that are mostly noise), got 5
+    """
+    if n_boot < MIN_N_BOOT:
+        raise ValueError(
+            f"--n-boot must be at least {MIN_N_BOOT} (fewer draws give percentile intervals that are mostly "
+            f"noise), got {n_boot}"
+        )
+    return n_boot
+
+
 #: An interval computed on fewer rows than this is flagged (``interval_flags``).
 SMALL_N = 30
 #: Best and worst tie orders of a risk@c cut further apart than this (0-1 scale) are shown next to
