@@ -24,12 +24,11 @@ data_dir = "data/reconstructed"
 book_dir = "book"
 
 # %% tags=["remove-input"]
-from selfconf.book import banner
+from selfconf.book import banner, glue
 from selfconf.book.glue import restate
 from selfconf.data.sources import FAMILIES
 
 # this page reads no rows: it restates numbers of the pages that do, which resolve every family alike
-banner(data_dir, seed=seed, n_boot=n_boot, families=FAMILIES)
 RESTATED = {
     # repeat id: canonical id (section where it is computed)
     "abs_n_models": "design_n_models",
@@ -72,6 +71,9 @@ RESTATED = {
 for repeat, canonical in RESTATED.items():
     restate(repeat, canonical, book_dir=book_dir)
 
+# the banner states the seed of the pages whose values this page restates (its own draws nothing)
+banner(data_dir, seed=glue.restated_seed(book_dir, default=seed), n_boot=n_boot, families=FAMILIES)
+
 # %% [markdown]
 # Evaluation pipelines increasingly treat the confidence a model states next to its answer as something
 # to act on: a weight for its vote, a trigger for abstaining, a self-reported competence profile. The
@@ -107,7 +109,7 @@ for repeat, canonical in RESTATED.items():
 # Holm-adjusted p = {glue:text}`abs_ladder_p_holm:.3f`). The same slot accepts forgeries: a false profile
 # drove an exploratory rung's self-assessment AUROC to chance ({glue:text}`abs_expl_rung_shuffled_auroc:.3f`),
 # and once items carried topic labels it worsened calibration for {glue:text}`abs_topic_n_models_consumed` of
-# [{glue:text}`abs_topic_n_models`]{.quoted} local models.
+# {glue:text}`abs_topic_n_models` local models.
 #
 # The three parts of the title rest on evidence of different strength, labelled throughout: *weakly
 # discriminative* is confirmatory across {glue:text}`abs_n_models_confirmatory` models; *not repaired* is
