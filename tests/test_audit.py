@@ -568,8 +568,8 @@ def test_summary_sentences_follow_the_table(fidelity_dir, why_claims):
 def test_audit_rules_name_every_derivation_and_verdict():
     text = " ".join(r["statement"] for r in judging.rules())
     for k in judging.DERIVATIONS:
-        assert f"*{k}*" in text
-    for phrase in ("*conflict*", "*undetermined*", "*unlucky draw*", "*no reconstruction note*"):
+        assert f"'{k}'" in text
+    for phrase in ("'conflict'", "'undetermined'", "'unlucky draw'", "'no reconstruction note'"):
         assert phrase in text
     assert f"{judging.K_SE} Monte-Carlo SEs" in text and "twice the larger" not in text
 
@@ -580,3 +580,63 @@ def test_data_cards_state_the_judging_rule_from_the_code(root):
         text = (root / card).read_text(encoding="utf-8")
         assert audit.card_text(text) == text, f"{card}: run python -m selfconf.book.audit --write-cards"
         assert "0.003" not in text.split(audit.CARD_BEGIN)[1].split(audit.CARD_END)[0]
+
+
+COUNTED = (
+    "ladder_n_rungs",
+    "ladder_n_arms",
+    "ladder_n_replicates",
+    "t4_n_models",
+    "topic_n_models",
+    "topic_n_probes_per_arm",
+    "twostage_n_items",
+    "twostage_n_models",
+    "regrade_n_rows",
+    "ladder_power_se",
+    "ladder_power_min_delta",
+)
+
+
+def test_numbers_computable_from_shipped_rows_are_not_quoted():
+    """Counts of shipped rows and figures read off a shipped interval are computed and judged, never quoted."""
+    from selfconf.claims.quoted import load_quoted
+
+    m = judging.load_manifest()
+    facts = load_quoted()
+    for cid in COUNTED:
+        assert m.by_id[cid]["kind"] in ("deterministic", "derived"), cid
+        assert cid not in facts, cid
+    # the SE read off the CORE>PLACEBO interval carries the interval's Monte-Carlo error: (1/3.92) x (SE_lo + SE_hi)
+    vals = {"ladder_core_vs_placebo_delta_ci_lo": -0.002, "ladder_core_vs_placebo_delta_ci_hi": 0.086}
+    se_lo = judging.mc_se(m.by_id["ladder_core_vs_placebo_delta_ci_lo"], m.by_id)
+    se_hi = judging.mc_se(m.by_id["ladder_core_vs_placebo_delta_ci_hi"], m.by_id)
+    tol = judging.tolerance(m, "ladder_power_se", vals)
+    assert tol == pytest.approx(0.0005 + 3 * 0.2551067 * (se_lo + se_hi))
+    assert judging.judge(m, "ladder_power_se", 0.02244, values=vals).status == "match"
+
+
+def test_a_claim_printed_as_words_is_judged_as_text():
+    m = judging.load_manifest()
+    assert judging.judge(m, "r1_panel_members_US", "anthropic, openai, google").status == "match"
+    assert judging.judge(m, "r1_panel_members_US", "anthropic, openai, xai").status == "mismatch"
+    assert judging.judge(m, "fig1_smallest_gap_note", "the model with dispersed confidence").status == "match"
+    # 'every CI excludes 0.5' is a count with no Monte-Carlo term: 8 of 9 is outside
+    assert judging.judge(m, "r1_n_ci_exclude_chance", 9).status == "match"
+    assert judging.judge(m, "r1_n_ci_exclude_chance", 8).status == "outside_tolerance"
+
+
+def test_restating_pages_state_the_seed_of_the_pages_they_restate(tmp_path, monkeypatch):
+    from selfconf.book import glue
+
+    nb = {
+        "cells": [
+            {"cell_type": "code", "metadata": {"tags": ["parameters"]}, "source": "seed = 0\nn_boot = 2000\n"},
+            {"cell_type": "code", "metadata": {"tags": ["injected-parameters"]}, "source": "seed = 7\n"},
+        ]
+    }
+    (tmp_path / "04_result1.ipynb").write_text(json.dumps(nb))
+    assert glue.page_seed(tmp_path / "04_result1.ipynb") == 7
+    monkeypatch.setattr(glue, "_RESTATED_FROM", {"abs_x": tmp_path / "04_result1.ipynb"})
+    assert glue.restated_seed(tmp_path, default=0).startswith("7 (the seed of 04_result1")
+    monkeypatch.setattr(glue, "_RESTATED_FROM", {})
+    assert glue.restated_seed(tmp_path, default=0) == 0

@@ -384,6 +384,11 @@ DERIVATIONS: dict[str, tuple[str, Any, Any]] = {
         lambda c, x: dict.fromkeys(_deps(c), 1.0),
         lambda c, x: x[_deps(c)[0]] - x[_deps(c)[1]],
     ),
+    "linear": (
+        "a linear combination sum_i c_i x_i with the manifest's `coefficients`: every input, with weight |c_i|",
+        lambda c, x: {k: abs(float(v)) for k, v in c["coefficients"].items()},
+        lambda c, x: sum(float(v) * x[k] for k, v in c["coefficients"].items()),
+    ),
     "count_excluding": (
         "the number of intervals (pairs of *_ci_lo, *_ci_hi inputs) that exclude `threshold`: no Monte-Carlo "
         "term (tol = half a unit), so the count must print exactly",
@@ -531,6 +536,17 @@ def rules() -> list[dict[str, str]]:
     ['printed form', 'match', 'deterministic']
     """
     deriv = "; ".join(f"*{k}*: {text}" for k, (text, *_) in DERIVATIONS.items())
+    return [{"rule": r["rule"], "statement": _plain(r["statement"])} for r in _rule_list(deriv)]
+
+
+def _plain(text: str) -> str:
+    """Statements are shown in table cells as plain text: *term* -> 'term', `code` -> code."""
+    import re
+
+    return re.sub(r"\*([A-Za-z][^*]*?)\*", r"'\1'", text).replace("`", "")
+
+
+def _rule_list(deriv: str) -> list[dict[str, str]]:
     return [
         {
             "rule": "printed form",
