@@ -123,7 +123,7 @@ banner(data_dir, seed=glue.restated_seed(book_dir, default=seed), n_boot=n_boot,
 # against {glue:text}`intro_c3_expl_rung_core_auroc:.3f` with the true profile; a change of
 # {glue:text}`intro_c3_expl_rung_drop:+.3f`, CI {glue:text}`intro_c3_expl_rung_drop_ci_lo:+.3f` to
 # {glue:text}`intro_c3_expl_rung_drop_ci_hi:+.3f`); one fabricated
-# "[{glue:text}`intro_c3_fabricated_claim_pct`%]{.quoted} accuracy" line moved a local model's confidence from
+# "{glue:text}`intro_c3_fabricated_claim_pct`% accuracy" line moved a local model's confidence from
 # {glue:text}`intro_c3_microprobe_conf_before:.0f` to {glue:text}`intro_c3_microprobe_conf_after:.0f` on an item it
 # gets wrong; and with topic-labelled items, {glue:text}`intro_c3_topic_n_models_consumed` of
 # {glue:text}`intro_c3_topic_n_models` local models took in a false profile to their cost (Brier up

@@ -142,11 +142,13 @@ _ = glue.quoted("ladder_shuffled_manipcheck_bound")  # the cell shows nothing
 mp = res.tables["microprobe"]
 short = result3.SHORT_NAMES
 glue_part(res, "microprobe")  # the wording asks whether the largest shift is also the lowest starting point
-low_claim = glue.quoted("microprobe_claim_low_pct")
-high_claim = glue.quoted("microprobe_claim_high_pct")
-glue.quoted("microprobe_claim_low_pct", as_id="t4cap_claim_low_pct")
-glue.quoted("microprobe_claim_high_pct", as_id="t4cap_claim_high_pct")
-glue.quoted("microprobe_claim_high_pct", as_id="t4_header_claim_high_pct")
+# the two claimed accuracies the profile line states, read from the rows (the audit holds them against the print)
+claimed = probe_tables["microprobe"]["claimed_accuracy_pct"]
+low_claim = glue.claim("microprobe_claim_low_pct", int(claimed.min()))
+high_claim = glue.claim("microprobe_claim_high_pct", int(claimed.max()))
+glue.claim("t4cap_claim_low_pct", low_claim)
+glue.claim("t4cap_claim_high_pct", high_claim)
+glue.claim("t4_header_claim_high_pct", high_claim)
 glue.claim("t4_n_models", int(probe_tables["microprobe"]["model"].nunique()))  # counted from the rows
 glue.quoted("microprobe_unlabeled_delta_approx")
 glue.quoted("microprobe_ceiling_conf_approx")
@@ -172,12 +174,12 @@ _ = table(
 )
 
 # %% [markdown]
-# In the paper's Table 4 the profile line claims [{glue:text}`t4cap_claim_low_pct:.0f`]{.quoted}% or
-# [{glue:text}`t4cap_claim_high_pct:.0f`]{.quoted}% accuracy (column headers: [{glue:text}`microprobe_claim_low_pct:.0f`]{.quoted}%
-# and [{glue:text}`t4_header_claim_high_pct:.0f`]{.quoted}%).
+# In the paper's Table 4 the profile line claims {glue:text}`t4cap_claim_low_pct:.0f`% or
+# {glue:text}`t4cap_claim_high_pct:.0f`% accuracy (column headers: {glue:text}`microprobe_claim_low_pct:.0f`%
+# and {glue:text}`t4_header_claim_high_pct:.0f`%).
 
 # %% [markdown]
-# A single fabricated claim ("[{glue:text}`microprobe_claim_high_pct:.0f`]{.quoted}% accuracy in this
+# A single fabricated claim ("{glue:text}`microprobe_claim_high_pct:.0f`% accuracy in this
 # domain") lifts {glue:text}`r3_microprobe_top_model`'s confidence on an item it gets wrong from
 # {glue:text}`r3_microprobe_conf_before` to {glue:text}`r3_microprobe_conf_after`; with one line of the
 # profile changed, stated confidence moves by up to {glue:text}`r3_microprobe_up_to:+d` points across the

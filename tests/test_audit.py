@@ -594,6 +594,8 @@ COUNTED = (
     "regrade_n_rows",
     "ladder_power_se",
     "ladder_power_min_delta",
+    "microprobe_claim_low_pct",
+    "microprobe_claim_high_pct",
 )
 
 
