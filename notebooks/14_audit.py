@@ -47,8 +47,6 @@ path = audit.write_audit_json(
     records, audit_json, explanations=why, notes=notes, data_source=res.data_source, section_sources=res.section_sources
 )
 summary = audit.summarise(records)
-rules = pd.DataFrame(judging.rules())
-table(rules, "audit_rules", caption="Every rule the audit applies (generated from selfconf.claims.judging)")
 TITLES = {
     "reconstruction": ("What this audit shows with reconstructed rows", "warning"),
     "original": ("A reproduction audit", "note"),
@@ -64,6 +62,11 @@ show_markdown(
 show_markdown(
     f'<p class="selfconf-provenance">audit of the notebooks in <code>{book_dir}/</code> · data: <code>{data_dir}</code>'
     f" · parameters of this page: seed {seed}, bootstrap draws {n_boot:,} (the audit itself draws nothing)</p>"
+)
+table(
+    pd.DataFrame(judging.rules()),
+    "audit_rules",
+    caption="Every rule the audit applies (generated from selfconf.claims.judging)",
 )
 for status, n in summary["by_status"].items():
     glue.value(f"audit_n_{status}", n, origin="build")
