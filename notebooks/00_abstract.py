@@ -24,13 +24,12 @@ data_dir = "data/reconstructed"
 book_dir = "book"
 
 # %% tags=["remove-input"]
-from selfconf.book import banner
+from selfconf.book import banner, glue
 from selfconf.book.glue import ORIGIN_SUFFIX, glued_values, restate
 from selfconf.book.glue import value as glue_value
 from selfconf.data.sources import FAMILIES
 
 # this page reads no rows: it restates numbers of the pages that do, which resolve every family alike
-banner(data_dir, seed=seed, n_boot=n_boot, families=FAMILIES)
 RESTATED = {
     # repeat id: canonical id (section where it is computed)
     "abs_n_models": "design_n_models",
@@ -82,6 +81,9 @@ for key in ("topic_ci_zero_phrase",):
         raise KeyError(f"{key} is not glued by any executed notebook in {book_dir}/ (execute Result 3 first)")
     glue_value(key, _vals[key]["value"], origin=_vals[f"{key}{ORIGIN_SUFFIX}"]["value"])
 
+# the banner states the seed of the pages whose values this page restates (its own draws nothing)
+banner(data_dir, seed=glue.restated_seed(book_dir, default=seed), n_boot=n_boot, families=FAMILIES)
+
 # %% [markdown]
 # Evaluation pipelines increasingly treat the confidence a model states next to its answer as something
 # to act on: a weight for its vote, a trigger for abstaining, a self-reported competence profile. The
@@ -121,9 +123,9 @@ for key in ("topic_ci_zero_phrase",):
 # {glue:text}`abs_ladder_delta:+.3f`, Holm-adjusted p = {glue:text}`abs_ladder_p_holm:.3f`). The same slot is
 # causally manipulable in exploratory runs: a false profile drove an exploratory rung's self-assessment AUROC to
 # chance ({glue:text}`abs_expl_rung_shuffled_auroc:.3f`), and once items carried topic labels it worsened
-# calibration for {glue:text}`abs_topic_n_models_consumed` of [{glue:text}`abs_topic_n_models`]{.quoted} local
+# calibration for {glue:text}`abs_topic_n_models_consumed` of {glue:text}`abs_topic_n_models` local
 # models in their point estimates. {glue:text}`topic_ci_zero_phrase` at
-# n = [{glue:text}`topic_n_probes_per_arm`]{.quoted} probes per arm contains zero, so that pass gives a
+# n = {glue:text}`topic_n_probes_per_arm` probes per arm contains zero, so that pass gives a
 # direction and a mechanism, not per-model effect sizes.
 #
 # The paper concludes that self-assessed confidence, as currently elicited (measured here as verbalised integer

@@ -29,7 +29,6 @@ from selfconf.data.sources import FAMILIES
 from selfconf.sections import introduction
 
 # this page reads no rows: it restates numbers of the pages that do, which resolve every family alike
-banner(data_dir, seed=seed, n_boot=n_boot, families=FAMILIES)
 RESTATED = {
     "intro_n_models": "design_n_models",
     "intro_models_per_provider": "design_models_per_provider",
@@ -78,6 +77,9 @@ restate("intro_c3_expl_rung_drop_ci_hi", "expl_rung_core_minus_shuffled_delta_ci
 derived = introduction.compute({k: v["value"] for k, v in glued_values(book_dir).items()})
 _ = glue.claims(derived.values)
 
+# the banner states the seed of the pages whose values this page restates (its own draws nothing)
+banner(data_dir, seed=glue.restated_seed(book_dir, default=seed), n_boot=n_boot, families=FAMILIES)
+
 # %% [markdown]
 # Evaluation practice has quietly started to use a model's stated confidence as a measuring instrument.
 # LLM judges attach certainty scores to verdicts, agent frameworks route work by self-assessed
@@ -121,10 +123,10 @@ _ = glue.claims(derived.values)
 # against {glue:text}`intro_c3_expl_rung_core_auroc:.3f` with the true profile; a change of
 # {glue:text}`intro_c3_expl_rung_drop:+.3f`, CI {glue:text}`intro_c3_expl_rung_drop_ci_lo:+.3f` to
 # {glue:text}`intro_c3_expl_rung_drop_ci_hi:+.3f`); one fabricated
-# "[{glue:text}`intro_c3_fabricated_claim_pct`%]{.quoted} accuracy" line moved a local model's confidence from
+# "{glue:text}`intro_c3_fabricated_claim_pct`% accuracy" line moved a local model's confidence from
 # {glue:text}`intro_c3_microprobe_conf_before:.0f` to {glue:text}`intro_c3_microprobe_conf_after:.0f` on an item it
 # gets wrong; and with topic-labelled items, {glue:text}`intro_c3_topic_n_models_consumed` of
-# [{glue:text}`intro_c3_topic_n_models`]{.quoted} local models took in a false profile to their cost (Brier up
+# {glue:text}`intro_c3_topic_n_models` local models took in a false profile to their cost (Brier up
 # by {glue:text}`intro_c3_topic_brier_delta_min:+.3f` to {glue:text}`intro_c3_topic_brier_delta_max:+.3f`;
 # [Result 3](06_result3.ipynb)).
 #

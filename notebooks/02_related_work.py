@@ -23,12 +23,11 @@ data_dir = "data/reconstructed"
 book_dir = "book"
 
 # %% tags=["remove-input"]
-from selfconf.book import banner
+from selfconf.book import banner, glue
 from selfconf.book.glue import quoted, restate
 from selfconf.data.sources import FAMILIES
 
 # this page reads no rows: it restates numbers of the pages that do, which resolve every family alike
-banner(data_dir, seed=seed, n_boot=n_boot, families=FAMILIES)
 quoted("rw_azaria_probe_truthfulness_min")
 quoted("rw_azaria_probe_truthfulness_max")
 for repeat, canonical in {
@@ -38,6 +37,9 @@ for repeat, canonical in {
     "rw_auroc_threshold": "r1_auroc_threshold",
 }.items():
     restate(repeat, canonical, book_dir=book_dir)
+
+# the banner states the seed of the pages whose values this page restates (its own draws nothing)
+banner(data_dir, seed=glue.restated_seed(book_dir, default=seed), n_boot=n_boot, families=FAMILIES)
 
 # %% [markdown]
 # **Stated confidence and calibration.** Modern neural networks are known to be miscalibrated {cite:p}`guo2017calibration`, and question-answering language models were shown to be poorly calibrated well before the current

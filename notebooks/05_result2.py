@@ -66,11 +66,13 @@ def glue_part(res, part):
 # %% tags=["hide-input"]
 bound = glue.quoted("ladder_degeneracy_bound")
 glue.quoted("ladder_degeneracy_bound", as_id="r2_degeneracy_bound_2")
-n_rungs = glue.quoted("ladder_n_rungs")
+# the ladder's shape, counted from the rows (the audit holds each count against the paper's print)
+all_rows = pd.concat(frames.values(), ignore_index=True)
+n_rungs = glue.claim("ladder_n_rungs", len(frames))
 for rep in ("r2_ladder_n_rungs_of", "r2_ladder_all_subjects", "r2_oracle_n_subjects"):
-    glue.quoted("ladder_n_rungs", as_id=rep)
-glue.quoted("ladder_n_arms")
-glue.quoted("ladder_n_replicates")
+    glue.claim(rep, n_rungs)
+glue.claim("ladder_n_arms", int(all_rows["arm"].nunique()))
+glue.claim("ladder_n_replicates", int(all_rows["replicate"].nunique()))
 
 res = result2.compute(frames, profiles, bound=bound, n_rungs=n_rungs, seed=seed, n_boot=n_boot)
 glue_part(res, "rungs")
@@ -86,7 +88,7 @@ _ = table(
 )
 
 # %% [markdown]
-# The rule keeps {glue:text}`ladder_n_eligible_rungs` of [{glue:text}`r2_ladder_n_rungs_of`]{.quoted}
+# The rule keeps {glue:text}`ladder_n_eligible_rungs` of {glue:text}`r2_ladder_n_rungs_of`
 # rungs: {glue:text}`ladder_n_rungs_demoted` subjects have OFF accuracy above the bound of
 # [{glue:text}`ladder_degeneracy_bound:.2f`]{.quoted}, at {glue:text}`ladder_demoted_rung1_off_acc:.3f`,
 # {glue:text}`ladder_demoted_rung2_off_acc:.3f` and {glue:text}`ladder_demoted_rung3_off_acc:.3f`, while the
@@ -95,7 +97,7 @@ _ = table(
 # demoted rungs' OFF-arm AUROCs on answered rows are {glue:text}`ladder_demoted_rung1_off_auroc:.3f`,
 # {glue:text}`ladder_demoted_rung2_off_auroc:.3f` and {glue:text}`ladder_demoted_rung3_off_auroc:.3f`
 # (listed in order of OFF accuracy; the paper does not tie these numbers to subject names, and neither does
-# this page's text). All [{glue:text}`r2_ladder_all_subjects`]{.quoted} subjects come from one vendor family,
+# this page's text). All {glue:text}`r2_ladder_all_subjects` subjects come from one vendor family,
 # a limit discussed on the [Limitations](08_limitations.ipynb) page.
 #
 # ## The battery
@@ -179,12 +181,12 @@ _ = table(
 # The paper's caption of Table 3 restates the confirmatory family: CORE − PLACEBO
 # {glue:text}`t3cap_core_vs_placebo_delta:+.3f` [{glue:text}`t3cap_core_vs_placebo_ci_lo:+.3f`,
 # {glue:text}`t3cap_core_vs_placebo_ci_hi:+.3f`], raw p = {glue:text}`t3cap_core_vs_placebo_p_raw:.3f`, Holm-adjusted
-# p = {glue:text}`t3cap_p_holm_adj:.3f`; the ladder has [{glue:text}`ladder_n_rungs`]{.quoted} rungs and
-# [{glue:text}`ladder_n_arms`]{.quoted} arms.
+# p = {glue:text}`t3cap_p_holm_adj:.3f`; the ladder has {glue:text}`ladder_n_rungs` rungs and
+# {glue:text}`ladder_n_arms` arms.
 
 # %% [markdown]
 # Each arm holds {glue:text}`ladder_n_rows_per_arm` scored rows ({glue:text}`ladder_n_nontrap_items`
-# items × [{glue:text}`ladder_n_replicates`]{.quoted} pre-registered fresh-process replicates; the harness
+# items × {glue:text}`ladder_n_replicates` pre-registered fresh-process replicates; the harness
 # exposes neither temperature nor seed). CORE's answered-only AUROC is {glue:text}`t3_core_auroc:.3f`
 # against {glue:text}`t3_placebo_auroc:.3f` for PLACEBO and {glue:text}`t3_off_auroc:.3f` for OFF, with
 # accuracies of {glue:text}`t3_core_acc:.3f`, {glue:text}`t3_placebo_acc:.3f` and {glue:text}`t3_off_acc:.3f`.
@@ -246,9 +248,10 @@ _ = table(
 
 # %% tags=["hide-input"]
 glue_part(res, "power")
-se_q = glue.quoted("ladder_power_se")
+# the paper's SE and smallest detectable effect are read off the interval: computed here, judged by the audit
+glue.claim("ladder_power_se", res["ladder_power_se_computed"])
+glue.claim("ladder_power_min_delta", res["ladder_power_min_delta_computed"])
 pct_q = glue.quoted("ladder_power_pct")
-mde_q = glue.quoted("ladder_power_min_delta")
 power_df = pd.DataFrame(
     {
         "quantity": [
@@ -261,24 +264,26 @@ power_df = pd.DataFrame(
             f"{res['ladder_power_min_delta_computed']:.4f}",
             f"{res['ladder_power_at_observed_pct']:.0f}%",
         ],
-        "paper (quoted)": [f"≈{se_q:.3f}", f"≥{mde_q:.2f} at ~{pct_q:.0f}%", "—"],
+        "paper prints": ["", "", "—"],
     }
 )
 _ = table(
     power_df,
     "ladder_power",
-    caption="Power of the confirmatory contrast: recomputed from the interval, next to the paper's quoted figures",
+    caption="Power of the confirmatory contrast: recomputed from the interval, next to the paper's printed figures",
+    printed={(0, "paper prints"): "ladder_power_se", (1, "paper prints"): "ladder_power_min_delta"},
 )
 
 # %% [markdown]
 # The design was sized for moderate effects. Reading the standard error off the confirmatory interval
-# (width / 2·1.96) gives {glue:text}`ladder_power_se_computed:.4f` here; the paper prints
-# SE ≈ [{glue:text}`ladder_power_se:.3f`]{.quoted} and concludes ~[{glue:text}`ladder_power_pct:.0f`%]{.quoted}
-# power only for ΔAUROC ≥ [{glue:text}`ladder_power_min_delta:.2f`]{.quoted}. With the recomputed SE the
+# (width / 2·1.96) gives {glue:text}`ladder_power_se_computed:.4f` here. The paper's figures, recomputed at
+# its decimals (each marked where it prints differently): SE ≈ {glue:text}`ladder_power_se:.3f`, and
+# ~[{glue:text}`ladder_power_pct:.0f`%]{.quoted} power only for ΔAUROC ≥ {glue:text}`ladder_power_min_delta:.2f`.
+# With the recomputed SE the
 # smallest effect detected with {glue:text}`r2_power_target_pct:.0f`% power is {glue:text}`ladder_power_min_delta_computed:.3f`, larger than
 # the observed {glue:text}`r2_ladder_delta_observed:+.3f`, for which the power was only about
-# {glue:text}`ladder_power_at_observed_pct:.0f`%. The power figures are approximations the paper reads off
-# the CI, so they are shown as quoted, next to the recomputation.
+# {glue:text}`ladder_power_at_observed_pct:.0f`%. The paper reads its power figures off the interval in the
+# same way; the 80 % target is the design's choice and stays quoted.
 #
 # ## The ceiling was not the limit: the oracle
 #
@@ -319,7 +324,7 @@ _ = table(
 # %% [markdown]
 # For the confirmatory subject the oracle reaches {glue:text}`oracle_auroc_confirmatory:.3f` on
 # {glue:text}`oracle_n_rows_confirmatory:,.0f` rows, and {glue:text}`oracle_auroc_subjects_min:.3f`–{glue:text}`oracle_auroc_subjects_max:.3f`
-# across the [{glue:text}`r2_oracle_n_subjects`]{.quoted} ladder subjects. Per-bin accuracy has a (sample) SD
+# across the {glue:text}`r2_oracle_n_subjects` ladder subjects. Per-bin accuracy has a (sample) SD
 # of {glue:text}`oracle_bin_acc_sd:.3f` and runs from {glue:text}`oracle_bin_acc_range_min:.2f` to
 # {glue:text}`oracle_bin_acc_range_max:.2f` over the {glue:text}`r2_oracle_n_bins` bins. The paper reads these
 # values as bins that really differ, so that a truthful profile carries real information and the null above

@@ -143,12 +143,14 @@ _ = glue.quoted("ladder_shuffled_manipcheck_bound")  # the cell shows nothing
 mp = res.tables["microprobe"]
 short = result3.SHORT_NAMES
 glue_part(res, "microprobe")  # the wording asks whether the largest shift is also the lowest starting point
-low_claim = glue.quoted("microprobe_claim_low_pct")
-high_claim = glue.quoted("microprobe_claim_high_pct")
-glue.quoted("microprobe_claim_low_pct", as_id="t4cap_claim_low_pct")
-glue.quoted("microprobe_claim_high_pct", as_id="t4cap_claim_high_pct")
-glue.quoted("microprobe_claim_high_pct", as_id="t4_header_claim_high_pct")
-glue.quoted("t4_n_models")
+# the two claimed accuracies the profile line states, read from the rows (the audit holds them against the print)
+claimed = probe_tables["microprobe"]["claimed_accuracy_pct"]
+low_claim = glue.claim("microprobe_claim_low_pct", int(claimed.min()))
+high_claim = glue.claim("microprobe_claim_high_pct", int(claimed.max()))
+glue.claim("t4cap_claim_low_pct", low_claim)
+glue.claim("t4cap_claim_high_pct", high_claim)
+glue.claim("t4_header_claim_high_pct", high_claim)
+glue.claim("t4_n_models", int(probe_tables["microprobe"]["model"].nunique()))  # counted from the rows
 glue.quoted("microprobe_unlabeled_delta_approx")
 glue.quoted("microprobe_ceiling_conf_approx")
 t4 = mp.rename(
@@ -173,16 +175,16 @@ _ = table(
 )
 
 # %% [markdown]
-# In the paper's Table 4 the profile line claims [{glue:text}`t4cap_claim_low_pct:.0f`]{.quoted}% or
-# [{glue:text}`t4cap_claim_high_pct:.0f`]{.quoted}% accuracy (column headers: [{glue:text}`microprobe_claim_low_pct:.0f`]{.quoted}%
-# and [{glue:text}`t4_header_claim_high_pct:.0f`]{.quoted}%).
+# In the paper's Table 4 the profile line claims {glue:text}`t4cap_claim_low_pct:.0f`% or
+# {glue:text}`t4cap_claim_high_pct:.0f`% accuracy (column headers: {glue:text}`microprobe_claim_low_pct:.0f`%
+# and {glue:text}`t4_header_claim_high_pct:.0f`%).
 
 # %% [markdown]
-# A single fabricated claim ("[{glue:text}`microprobe_claim_high_pct:.0f`]{.quoted}% accuracy in this
+# A single fabricated claim ("{glue:text}`microprobe_claim_high_pct:.0f`% accuracy in this
 # domain") lifts {glue:text}`r3_microprobe_top_model`'s confidence on an item it gets wrong from
 # {glue:text}`r3_microprobe_conf_before` to {glue:text}`r3_microprobe_conf_after`; with one line of the
 # profile changed, stated confidence moves by up to {glue:text}`r3_microprobe_up_to:+d` points across the
-# [{glue:text}`t4_n_models`]{.quoted} models. The largest shift ({glue:text}`r3_microprobe_largest_shift:+d`
+# {glue:text}`t4_n_models` models. The largest shift ({glue:text}`r3_microprobe_largest_shift:+d`
 # points) belongs to {glue:text}`r3_microprobe_top_phrase`; the ceiling-pinned model
 # (confidence [{glue:text}`microprobe_ceiling_conf_approx:.0f`]{.quoted} whatever the claim) has nothing to
 # attack. Two boundary conditions frame the effect: the model must be able to map the item to a profile
@@ -193,16 +195,18 @@ _ = table(
 # ## The topic-labelled pass (exploratory, a disclosed deviation)
 #
 # The first boundary condition can itself be tested: label each probe with its topic, which removes the
-# mapping problem. [{glue:text}`topic_n_models`]{.quoted} local models answer held-out probes twice, once with their true profile (their
+# mapping problem. {glue:text}`topic_n_models` local models answer held-out probes twice, once with their true profile (their
 # accuracy per bin on separate held-out items) and once with a false one (each bin's number inverted),
 # at temperature 0 with a fixed seed.
 
 # %% tags=["hide-input"]
 ts = res.tables["topic"]
-glue.quoted("topic_n_models")
-glue.quoted("topic_n_probes_per_arm")
-glue.quoted("topic_n_models", as_id="topic_n_models_of")
-glue.quoted("topic_n_probes_per_arm", as_id="topic_bootstrap_n")
+# the pass's shape, counted from the rows (the audit holds each count against the paper's print)
+topic_rows = probe_tables["topic_probes"]
+n_topic_models = glue.claim("topic_n_models", int(topic_rows["model"].nunique()))
+n_probes_arm = glue.claim("topic_n_probes_per_arm", int(topic_rows.groupby(["model", "arm"]).size().max()))
+glue.claim("topic_n_models_of", n_topic_models)
+glue.claim("topic_bootstrap_n", n_probes_arm)
 glue_part(res, "topic")
 tsr = ts.reset_index()
 shown = pd.DataFrame(
@@ -222,13 +226,13 @@ _ = table(shown, "result3_topic_pass", caption="Topic-labelled pass: Brier chang
 
 # %% [markdown]
 # Once the items are labelled, the false profile that was inert on unlabelled items is consumed by
-# {glue:text}`topic_n_models_consumed` of [{glue:text}`topic_n_models_of`]{.quoted} models (each answering
-# [{glue:text}`topic_n_probes_per_arm`]{.quoted} held-out probes per arm): Brier worsens by
+# {glue:text}`topic_n_models_consumed` of {glue:text}`topic_n_models_of` models (each answering
+# {glue:text}`topic_n_probes_per_arm` held-out probes per arm): Brier worsens by
 # {glue:text}`topic_glm4_brier_delta:+.3f` (glm4:9b), {glue:text}`topic_llama32_brier_delta:+.3f`
 # (llama3.2:3b, whose accuracy also falls from {glue:text}`topic_llama32_acc_before:.1f`% to
 # {glue:text}`topic_llama32_acc_after:.1f`%), {glue:text}`topic_mistral7b_brier_delta:+.3f` (mistral:7b) and
 # {glue:text}`topic_phi4mini_brier_delta:+.3f` (phi4-mini). {glue:text}`topic_ci_zero_phrase` at
-# n = [{glue:text}`topic_bootstrap_n`]{.quoted} contains zero, so the paper reads this pass as evidence of
+# n = {glue:text}`topic_bootstrap_n` contains zero, so the paper reads this pass as evidence of
 # direction and mechanism, not of per-model effect sizes. The fifth model, qwen3:8b, is at the ceiling on this battery
 # ({glue:text}`topic_qwen3_acc:.0f`% accuracy, confidence {glue:text}`topic_qwen3_conf:.0f` in both arms,
 # Brier change {glue:text}`topic_qwen3_delta:.0f`): nothing to attack.

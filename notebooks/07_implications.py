@@ -23,17 +23,19 @@ data_dir = "data/reconstructed"
 book_dir = "book"
 
 # %% tags=["remove-input"]
-from selfconf.book import banner
+from selfconf.book import banner, glue
 from selfconf.book.glue import quoted, restate
 from selfconf.data.sources import FAMILIES
 from selfconf.sections import implications
 
 # this page reads no rows: it restates numbers of the pages that do, which resolve every family alike
-banner(data_dir, seed=seed, n_boot=n_boot, families=FAMILIES)
 for repeat, canonical in implications.RESTATED.items():
     restate(repeat, canonical, book_dir=book_dir)
 for fact in implications.QUOTED:
     quoted(fact)
+
+# the banner states the seed of the pages whose values this page restates (its own draws nothing)
+banner(data_dir, seed=glue.restated_seed(book_dir, default=seed), n_boot=n_boot, families=FAMILIES)
 
 # %% [markdown]
 # The results come from one task family (open-form factual questions written after 2023) and one way of

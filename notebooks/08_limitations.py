@@ -84,8 +84,8 @@ glue_part(res, "scope")
 # need no LLM; answers those labels cannot resolve are left out and counted.
 
 # %% tags=["hide-input"]
-glue.quoted("twostage_n_items")
-glue.quoted("twostage_n_models")
+glue.claim("twostage_n_items", int(twostage_rows["item_id"].nunique()))  # counted from the rows
+glue.claim("twostage_n_models", int(twostage_rows["model"].nunique()))
 glue.quoted("twostage_unresolvable_pct")
 glue_part(res, "twostage")
 au = res.tables["twostage_auroc"]
@@ -114,7 +114,7 @@ alt.Chart(au).mark_point(filled=True, size=80).encode(
 ).properties(width=420, height=180, title="Two-stage arm: discrimination in both formats")
 
 # %% [markdown]
-# Across [{glue:text}`twostage_n_items`]{.quoted} items × [{glue:text}`twostage_n_models`]{.quoted} local
+# Across {glue:text}`twostage_n_items` items × {glue:text}`twostage_n_models` local
 # models, the deterministic labels resolve {glue:text}`twostage_rows_per_model_min`–{glue:text}`twostage_rows_per_model_max`
 # rows per model (the string-only grader would leave more than
 # [{glue:text}`twostage_unresolvable_pct:.0f`%]{.quoted} unresolved). The post-hoc query lowers stated
@@ -129,12 +129,12 @@ alt.Chart(au).mark_point(filled=True, size=80).encode(
 
 # %% tags=["hide-input"]
 glue_part(res, "ladder")
-_ = glue.quoted("ladder_n_rungs", as_id="lim_ladder_n_subjects")  # the cell shows nothing
+_ = glue.claim("lim_ladder_n_subjects", len(frames))  # counted from the rows; the cell shows nothing
 
 # %% [markdown]
 # The null of Result 2 rests on {glue:text}`lim_ladder_n_confirmatory_rungs` confirmatory rung of one
 # ladder ({glue:text}`lim_ladder_n_items` items, {glue:text}`lim_ladder_n_bins` bins), with all
-# [{glue:text}`lim_ladder_n_subjects`]{.quoted} subjects from one vendor family, and it does not exclude
+# {glue:text}`lim_ladder_n_subjects` subjects from one vendor family, and it does not exclude
 # better repair designs. The manipulation evidence combines an exploratory frontier rung, a local
 # microprobe and a topic-labelled local pass (a disclosed deviation); it is not a confirmatory attack study.
 #
@@ -167,7 +167,7 @@ _ = glue.quoted("grader_family_cn_panel_members")  # the cell shows nothing
 # of another family.
 
 # %% tags=["hide-input"]
-glue.quoted("regrade_n_rows")
+glue.claim("regrade_n_rows", int((regrade_rows["grade_route"] == "llm_self").sum()))  # counted from the rows
 # the reading of the note below: could the whole-set accuracies, read at one decimal, instead be over the
 # self-graded rows only? (every correct count on those rows that prints the "before" value, less the net down-flips)
 glue_part(res, "regrade")
@@ -207,7 +207,7 @@ regrade_show = pd.DataFrame(
 _ = table(regrade_show, "limitations_regrade", caption="Cross-family regrade of the grader model's own answers")
 
 # %% [markdown]
-# A cross-family regrade of all [{glue:text}`regrade_n_rows:,.0f`]{.quoted} self-graded rows (the regrade
+# A cross-family regrade of all {glue:text}`regrade_n_rows:,.0f` self-graded rows (the regrade
 # file holds {glue:text}`regrade_n_rows_computed:,.0f` of them) agrees with the grader on
 # {glue:text}`regrade_agreement_pct:.1f`%, and the disagreements lean towards self-leniency:
 # {glue:text}`regrade_down_flips` answers the grader had passed are failed by the other family, against

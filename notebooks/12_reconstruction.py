@@ -99,13 +99,15 @@ for key, val, origin in res.items("counts", rows_origin=ROWS):
 #
 # For each `fidelity*.json` under the data folder (the collection's, and any other generator's),
 # the table lists every constraint, judged by the same code as the audit (`selfconf.claims.judging`: every
-# generator writes its fidelity file with it).  *match*: the recomputed value prints exactly as the paper
-# prints it; *mismatch*: a deterministic value that prints differently; *within* / *outside tolerance*: a
-# bootstrap value that prints differently, within / beyond half a printed unit plus three Monte-Carlo
-# standard errors.  The values were recomputed from the written rows with the book's own functions
-# (`selfconf.metrics`, `selfconf.bootstrap`, `selfconf.panels`, `selfconf.sections.ladder`).
+# generator writes its fidelity file with it, and this page re-judges each recorded value by today's rule).
+# The values were recomputed from the written rows with the book's own functions (`selfconf.metrics`,
+# `selfconf.bootstrap`, `selfconf.panels`, `selfconf.sections.ladder`). The rule, as the judging code states it
+# (the [audit](14_audit.ipynb) lists every rule):
 
 # %% tags=["remove-input"]
+from selfconf.claims import judging
+
+show_markdown("> " + judging.card_rules())
 summaries = []
 for name, stem, frame, keys in reconstruction.fidelity_tables(root):
     if len(frame):

@@ -19,17 +19,8 @@
 # book's one judging rule (`selfconf.claims.judging`). The box below says what that comparison can and cannot
 # show for the rows this build used.
 #
-# The rules:
-#
-# - a number **matches** when it prints exactly as the paper prints it (formatted with the printed number
-#   of decimals — the same formatting the reader sees);
-# - **deterministic** and **derived** numbers must match;
-# - **bootstrap** numbers (interval end points, bootstrap p-values), and derived numbers computed from them,
-#   that print differently must fall within half a printed unit plus three Monte-Carlo standard errors of a
-#   {glue:text}`audit_n_boot_paper:,.0f`-draw bootstrap (the paper's number of draws): *within tolerance*;
-# - **external** numbers have no row-level source anywhere; they are quoted from
-#   `data/paper/quoted_facts.yaml`, never computed, and marked *quoted* wherever they appear;
-# - a number in a section that has not been built yet is **pending**.
+# The rules the audit applies are listed in the table below; the table is generated from the code that
+# applies them (`selfconf.claims.judging.rules`), so it lists every rule and no other.
 #
 # On every page, a number that does not print as the paper prints carries a dotted underline and a small
 # "≠ paper" mark; hovering or focusing it shows this page's record. The same records are written to
@@ -46,6 +37,7 @@ audit_json = "_build/audit.json"
 import pandas as pd
 
 from selfconf.book import audit, glue, show_markdown, table
+from selfconf.claims import judging
 from selfconf.data.paths import resolve
 
 data_path = resolve(data_dir)  # the fidelity files of the reconstruction live here (none in the original data)
@@ -70,6 +62,11 @@ show_markdown(
 show_markdown(
     f'<p class="selfconf-provenance">audit of the notebooks in <code>{book_dir}/</code> · data: <code>{data_dir}</code>'
     f" · parameters of this page: seed {seed}, bootstrap draws {n_boot:,} (the audit itself draws nothing)</p>"
+)
+table(
+    pd.DataFrame(judging.rules()),
+    "audit_rules",
+    caption="Every rule the audit applies (generated from selfconf.claims.judging)",
 )
 for status, n in summary["by_status"].items():
     glue.value(f"audit_n_{status}", n, origin="build")
@@ -101,12 +98,9 @@ if src_rows:
 
 # %% [markdown]
 # ## Summary
-#
-# The manifest holds {glue:text}`audit_n_claims` printed numbers; {glue:text}`audit_n_failing` of them
-# currently fail (a mismatch, a bootstrap value outside its tolerance, or a claim of a built section that
-# no notebook glued).
 
 # %% tags=["remove-input"]
+show_markdown(" ".join(audit.summary_sentences(records, why)))
 counts = pd.DataFrame(summary["by_kind"]).fillna(0).astype(int).T
 counts.index.name = "kind"
 table(counts.reset_index(), "audit_counts", caption="Claims by kind and status")
@@ -126,8 +120,11 @@ table(counts.reset_index(), "audit_counts", caption="Claims by kind and status")
 #   the reconstruction, not the paper, falls short; the note says how a closer data set was looked for.
 # - **The seed was unlucky.** An interval end point or a bootstrap p-value moves with the random draws.
 #   Where a generator recomputed the number from the same rows with far more draws (its *ideal* value)
-#   and that value lies inside the tolerance, the rows do give the printed number; this page's draws
-#   just landed outside.
+#   and that value lies inside the tolerance by more than twice the ideal value's own Monte-Carlo error,
+#   the rows do give the printed number; this page's draws just landed outside. A derived number (a
+#   Holm-adjusted p) takes the ideal values of its inputs through its derivation.
+# - **Undetermined.** When the ideal value lies within twice its own Monte-Carlo error of the tolerance's
+#   edge (inside or outside), the notes cannot tell a seed's luck from the rows; the page says so.
 # - **The rows themselves miss.** When the ideal value is outside the tolerance too, the reconstructed
 #   rows spread differently from the paper's, and no seed would fix that.
 # - Anything the generators said nothing about is marked *no reconstruction note*.
@@ -136,7 +133,8 @@ table(counts.reset_index(), "audit_counts", caption="Claims by kind and status")
 #
 # - conflict among published numbers (a bound excludes the print): {glue:text}`audit_why_n_conflict`;
 # - the reconstruction misses, a closer data set exists: {glue:text}`audit_why_n_closer_exists`;
-# - unlucky draw (the ideal value is inside the tolerance): {glue:text}`audit_why_n_unlucky`;
+# - unlucky draw (the ideal value is inside the tolerance by more than twice its error): {glue:text}`audit_why_n_unlucky`;
+# - undetermined (the ideal value is within twice its error of the tolerance's edge): {glue:text}`audit_why_n_undetermined`;
 # - the ideal value is itself off: {glue:text}`audit_why_n_ideal_off`;
 # - no reconstruction note: {glue:text}`audit_why_n_none`.
 #
@@ -151,6 +149,10 @@ def _num(v):
     if v is None or (isinstance(v, float) and pd.isna(v)):
         return ""
     return f"{v:.4f}" if isinstance(v, float) else str(v)
+
+
+def _sig(v):
+    return "" if v is None else f"{v:+.2g}"
 
 
 if not notes.files:
@@ -170,6 +172,8 @@ if why:
                 "recomputed": _num(e.recomputed),
                 "tolerance": _num(e.tolerance),
                 "ideal": _num(e.ideal),
+                "ideal's MC error": _sig(e.ideal_mc_error).lstrip("+"),
+                "margin to tolerance": _sig(e.ideal_margin),
                 "ideal draws": " × ".join(
                     f"{v:,} {n}" for v, n in ((e.ideal_n_boot, "draws"), (e.ideal_seeds, "seeds")) if v
                 ),

@@ -321,8 +321,8 @@ def fidelity_dir(tmp_path):
         json.dumps(
             {
                 "ideal_bootstrap": {
-                    "p_ci_lo": {"value": 0.5285, "n_boot": 200000, "seeds": 5},
-                    "d_ci_hi": {"value": 0.0950, "n_boot": 200000, "seeds": 5},
+                    "p_ci_lo": {"value": 0.5285, "n_boot": 200000, "seeds": 5, "sd_between_seeds": 0.0002},
+                    "d_ci_hi": {"value": 0.0950, "n_boot": 200000, "seeds": 5, "sd_between_seeds": 0.0002},
                 },
             }
         )
@@ -458,9 +458,9 @@ def test_conflict_verdict_needs_a_bound_that_excludes_the_print(tmp_path, why_cl
                     }
                 ],
                 "ideal_bootstrap": {
-                    "g_ci_hi": {"value": 0.7735},
-                    "d_ci_hi": {"value": 0.0950},
-                    "p_ci_lo": {"value": 0.5320},
+                    "g_ci_hi": {"value": 0.7735, "n_boot": 200000, "seeds": 5, "sd_between_seeds": 0.0002},
+                    "d_ci_hi": {"value": 0.0950, "n_boot": 200000, "seeds": 5, "sd_between_seeds": 0.0002},
+                    "p_ci_lo": {"value": 0.5320, "n_boot": 200000, "seeds": 5, "sd_between_seeds": 0.0002},
                 },
             }
         )
@@ -487,3 +487,158 @@ def test_every_conflict_verdict_of_the_shipped_notes_has_an_excluding_bound(root
         assert k["closest_attainable"] and not any(
             judging.conflict_excludes(m, cid, b)[0] for cid, b in k["closest_attainable"].items()
         )
+
+
+# --- propagated tolerances, the ideal value's own error, the generated summary and rules ---------------------
+
+
+def test_holm_tolerance_comes_from_the_input_that_sets_it():
+    """The Holm p is 2 x p(CORE-OFF) here: its tolerance is its half unit + 2 x 3 SEs of that p, not twice the
+    larger input tolerance (the rule the issue found: 0.0338 let 0.114 pass against 0.085)."""
+    m = judging.load_manifest()
+    vals = {"ladder_core_vs_placebo_p_raw": 0.064, "ladder_core_vs_off_p_raw": 0.057}
+    assert judging.determining_inputs(m, "ladder_p_holm_adj", vals) == {"ladder_core_vs_off_p_raw": 2.0}
+    se_off = (0.042 * 0.958 / 2000) ** 0.5
+    for cid in ("ladder_p_holm_adj", "t3cap_p_holm_adj", "abs_ladder_p_holm", "ladder_core_vs_off_p_holm"):
+        assert judging.tolerance(m, cid, vals) == pytest.approx(0.0005 + 6 * se_off)
+        assert judging.judge(m, cid, 0.114, values=vals).status == "outside_tolerance"
+    # when the other input sets it, the multiplier is 1 and the tolerance follows that input
+    vals2 = {"ladder_core_vs_placebo_p_raw": 0.30, "ladder_core_vs_off_p_raw": 0.057}
+    assert judging.determining_inputs(m, "ladder_p_holm_adj", vals2) == {"ladder_core_vs_placebo_p_raw": 1.0}
+
+
+def test_bootstrap_derived_claim_without_a_derivation_is_refused():
+    m = judging.Manifest(
+        [
+            {"id": "a_p_raw", "kind": "bootstrap", "value": 0.1, "decimals": 2},
+            {"id": "d", "kind": "derived", "depends_on": ["a_p_raw"], "value": 0.2, "decimals": 2},
+        ]
+    )
+    with pytest.raises(ValueError, match="claim d: .*needs 'derivation'"):
+        judging.judge(m, "d", 0.3)
+
+
+def test_every_bootstrap_derived_claim_of_the_manifest_declares_its_derivation():
+    m = judging.load_manifest()
+    for c in m.claims:
+        if not c.get("same_as") and judging.judge_kind(c, m.effective) == "bootstrap-derived":
+            assert c.get("derivation") in judging.DERIVATIONS, c["id"]
+            assert judging.tolerance(m, c["id"]) is not None
+
+
+def test_ideal_value_near_the_tolerance_edge_is_undetermined(tmp_path, why_claims):
+    """Inside the tolerance by less than twice the ideal value's own error: no 'unlucky' verdict."""
+    d = tmp_path / "rec"
+    d.mkdir()
+    recs = _why_records()
+    tol = next(r.tolerance for r in recs if r.id == "p_ci_lo")
+    ideal = 0.528 + tol - 0.00001  # inside by 1e-5
+    (d / "fidelity_x.json").write_text(
+        json.dumps(
+            {"ideal_bootstrap": {"p_ci_lo": {"value": ideal, "n_boot": 4000, "seeds": 4, "sd_between_seeds": 0.0005}}}
+        )
+    )
+    e = {x.id: x for x in audit.explain_failures(recs, d, why_claims)}["p_ci_lo"]
+    assert e.verdict_code == "undetermined" and e.ideal_mc_error == pytest.approx(0.00025)
+    assert e.ideal_margin == pytest.approx(0.00001, abs=1e-9) and "± 0.00025" in e.reason
+    # far inside: unlucky
+    (d / "fidelity_x.json").write_text(
+        json.dumps(
+            {"ideal_bootstrap": {"p_ci_lo": {"value": 0.5281, "n_boot": 4000, "seeds": 4, "sd_between_seeds": 0.0005}}}
+        )
+    )
+    e = {x.id: x for x in audit.explain_failures(recs, d, why_claims)}["p_ci_lo"]
+    assert e.verdict_code == "unlucky"
+
+
+def test_summary_sentences_follow_the_table(fidelity_dir, why_claims):
+    recs = _why_records()
+    why = audit.explain_failures(recs, fidelity_dir, why_claims)
+    text = " ".join(audit.summary_sentences(recs, why))
+    s = audit.summarise(recs)
+    assert f"holds {s['n_claims']} printed numbers" in text
+    assert f"{s['n_failing']} numbers fail" in text
+    counts = {c: sum(e.verdict_code == c for e in why) for c in audit.VERDICTS}
+    for code, n in counts.items():
+        phrase = audit.VERDICT_PHRASES[code][0 if n == 1 else 1]
+        assert (f"{n} {phrase}" in text) == bool(n), code
+    assert "Monte-Carlo noise" not in text
+
+
+def test_audit_rules_name_every_derivation_and_verdict():
+    text = " ".join(r["statement"] for r in judging.rules())
+    for k in judging.DERIVATIONS:
+        assert f"'{k}'" in text
+    for phrase in ("'conflict'", "'undetermined'", "'unlucky draw'", "'no reconstruction note'"):
+        assert phrase in text
+    assert f"{judging.K_SE} Monte-Carlo SEs" in text and "twice the larger" not in text
+
+
+def test_data_cards_state_the_judging_rule_from_the_code(root):
+    """The ladder data card's rule block is exactly what judging.card_rules gives (one source)."""
+    for card in audit.CARDS:
+        text = (root / card).read_text(encoding="utf-8")
+        assert audit.card_text(text) == text, f"{card}: run python -m selfconf.book.audit --write-cards"
+        assert "0.003" not in text.split(audit.CARD_BEGIN)[1].split(audit.CARD_END)[0]
+
+
+COUNTED = (
+    "ladder_n_rungs",
+    "ladder_n_arms",
+    "ladder_n_replicates",
+    "t4_n_models",
+    "topic_n_models",
+    "topic_n_probes_per_arm",
+    "twostage_n_items",
+    "twostage_n_models",
+    "regrade_n_rows",
+    "ladder_power_se",
+    "ladder_power_min_delta",
+    "microprobe_claim_low_pct",
+    "microprobe_claim_high_pct",
+)
+
+
+def test_numbers_computable_from_shipped_rows_are_not_quoted():
+    """Counts of shipped rows and figures read off a shipped interval are computed and judged, never quoted."""
+    from selfconf.claims.quoted import load_quoted
+
+    m = judging.load_manifest()
+    facts = load_quoted()
+    for cid in COUNTED:
+        assert m.by_id[cid]["kind"] in ("deterministic", "derived"), cid
+        assert cid not in facts, cid
+    # the SE read off the CORE>PLACEBO interval carries the interval's Monte-Carlo error: (1/3.92) x (SE_lo + SE_hi)
+    vals = {"ladder_core_vs_placebo_delta_ci_lo": -0.002, "ladder_core_vs_placebo_delta_ci_hi": 0.086}
+    se_lo = judging.mc_se(m.by_id["ladder_core_vs_placebo_delta_ci_lo"], m.by_id)
+    se_hi = judging.mc_se(m.by_id["ladder_core_vs_placebo_delta_ci_hi"], m.by_id)
+    tol = judging.tolerance(m, "ladder_power_se", vals)
+    assert tol == pytest.approx(0.0005 + 3 * 0.2551067 * (se_lo + se_hi))
+    assert judging.judge(m, "ladder_power_se", 0.02244, values=vals).status == "match"
+
+
+def test_a_claim_printed_as_words_is_judged_as_text():
+    m = judging.load_manifest()
+    assert judging.judge(m, "r1_panel_members_US", "anthropic, openai, google").status == "match"
+    assert judging.judge(m, "r1_panel_members_US", "anthropic, openai, xai").status == "mismatch"
+    assert judging.judge(m, "fig1_smallest_gap_note", "the model with dispersed confidence").status == "match"
+    # 'every CI excludes 0.5' is a count with no Monte-Carlo term: 8 of 9 is outside
+    assert judging.judge(m, "r1_n_ci_exclude_chance", 9).status == "match"
+    assert judging.judge(m, "r1_n_ci_exclude_chance", 8).status == "outside_tolerance"
+
+
+def test_restating_pages_state_the_seed_of_the_pages_they_restate(tmp_path, monkeypatch):
+    from selfconf.book import glue
+
+    nb = {
+        "cells": [
+            {"cell_type": "code", "metadata": {"tags": ["parameters"]}, "source": "seed = 0\nn_boot = 2000\n"},
+            {"cell_type": "code", "metadata": {"tags": ["injected-parameters"]}, "source": "seed = 7\n"},
+        ]
+    }
+    (tmp_path / "04_result1.ipynb").write_text(json.dumps(nb))
+    assert glue.page_seed(tmp_path / "04_result1.ipynb") == 7
+    monkeypatch.setattr(glue, "_RESTATED_FROM", {"abs_x": tmp_path / "04_result1.ipynb"})
+    assert glue.restated_seed(tmp_path, default=0).startswith("7 (the seed of 04_result1")
+    monkeypatch.setattr(glue, "_RESTATED_FROM", {})
+    assert glue.restated_seed(tmp_path, default=0) == 0

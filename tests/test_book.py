@@ -161,7 +161,7 @@ def test_audit_records_name_notebook_cell_and_pages(built_book, root):
     glued = [r for r in recs if r["status"] not in ("unglued",)]
     assert all(isinstance(r["cell"], int) and r["notebook"] for r in glued)
     assert any(r["pages"] for r in glued)
-    assert doc["data_source"] == "reconstruction" and "can hold together" in doc["what_a_match_shows"]
+    assert doc["data_source"] == "reconstruction" and "hold together" in doc["what_a_match_shows"]
 
 
 def test_banners_say_what_each_page_computes_from(built_book):

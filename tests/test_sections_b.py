@@ -49,7 +49,7 @@ def rows():
         "regrade": regrade,
         "collection": collection,
         "bound": quoted_value("ladder_degeneracy_bound"),
-        "n_rungs": quoted_value("ladder_n_rungs"),
+        "n_rungs": len(frames),  # counted from the rows, as the Result 2 page does
     }
 
 

@@ -61,11 +61,16 @@ __all__ = [
     "conflict_rows",
     "format_evidence",
     "VERDICTS",
+    "VERDICT_PHRASES",
+    "summary_sentences",
     "FAILING",
     "N_BOOT_PAPER",
     "WHAT_A_MATCH_SHOWS",
     "AuditResult",
     "audit_book",
+    "CARDS",
+    "card_text",
+    "write_cards",
     "main",
 ]
 
@@ -130,6 +135,7 @@ def run_audit(book_dir: str | Path = "book", claims_path: str | Path = CLAIMS) -
     glued = glued_values(book)
     pasted = pasted_keys(book)
     built = {sec for sec, page in SECTION_PAGES.items() if (book / f"{page}.ipynb").is_file()}
+    values = {k: g["value"] for k, g in glued.items() if k in m.by_id}  # a derived claim's inputs, as recomputed
     records: list[AuditRecord] = []
     for c in m.claims:
         if c.get("same_as") and c["same_as"] not in m.by_id:
@@ -161,7 +167,9 @@ def run_audit(book_dir: str | Path = "book", claims_path: str | Path = CLAIMS) -
         rec.computed_in = Path(canon["notebook"]).stem if canon else rec.notebook
         rec.computed_cell = canon["cell"] if canon else rec.cell
         rec.detail = f"glued in {g['notebook']}"
-        j = judging.judge(m, c["id"], rec.recomputed, quoted=bool(glued.get(f"{c['id']}__quoted", {}).get("value")))
+        j = judging.judge(
+            m, c["id"], rec.recomputed, quoted=bool(glued.get(f"{c['id']}__quoted", {}).get("value")), values=values
+        )
         rec.status, rec.tolerance, rec.shows, rec.marked = j.status, j.tolerance, j.shows, j.marked
         rec.difference = j.difference
         if j.status == "not_quoted":
@@ -263,6 +271,9 @@ def write_quoted_facts(claims_path: str | Path = CLAIMS, out: str | Path = QUOTE
 #: The four answers :func:`explain_failures` can give, in the order the audit page lists them.
 VERDICT_CONFLICT = "conflict among published numbers: a bound excludes the print beyond the tolerance"
 VERDICT_UNLUCKY = "the data's ideal value is within tolerance: this seed's draw is unlucky"
+VERDICT_UNDETERMINED = (
+    "undetermined: the data's ideal value lies within two of its own Monte-Carlo errors of the tolerance's edge"
+)
 VERDICT_IDEAL_OFF = "the reconstruction's ideal value is itself off by {diff}"
 VERDICT_CLOSER = (
     "the reconstruction misses (ideal value off by {diff}); the published numbers allow a value "
@@ -272,6 +283,7 @@ VERDICT_NONE = "no reconstruction note"
 VERDICTS = {
     "conflict": VERDICT_CONFLICT,
     "unlucky": VERDICT_UNLUCKY,
+    "undetermined": VERDICT_UNDETERMINED,
     "ideal_off": VERDICT_IDEAL_OFF,
     "closer_exists": VERDICT_CLOSER,
     "none": VERDICT_NONE,
@@ -281,11 +293,11 @@ FIDELITY_PATTERN = "fidelity*.json"
 
 #: What the audit shows in each case the build can be in.
 WHAT_A_MATCH_SHOWS = {
-    "reconstruction": "The rows are a reconstruction fitted to the published statistics: a match shows that the "
-    "analysis and the published numbers can hold together. It does not test that the analysis computes each "
-    "statistic as the paper defines it, because the generators check their fit with this same package code; "
-    "only an independent implementation tests the definitions. A difference shows a conflict among the published "
-    "numbers or Monte-Carlo noise. Neither shows that the paper's data are as described.",
+    "reconstruction": "The rows are a reconstruction fitted to the published statistics, and the generators "
+    "check their fit with this package's own code: a match shows that the analysis and the published numbers "
+    "hold together, not that the paper's data are as described, and (without an independent implementation) "
+    "not that each statistic is computed as the paper defines it. What each difference is, is said per number "
+    "below, from the reconstruction's notes.",
     "original": "The rows are the paper's own replication package: a match reproduces the printed number from the "
     "original data, a difference is a failure to reproduce it.",
     "mixed": "Some data families come from the paper's replication package and some from the book's reconstruction "
@@ -293,6 +305,77 @@ WHAT_A_MATCH_SHOWS = {
     "reproduced or not; a number computed from reconstructed rows shows only that the analysis and the "
     "published numbers are consistent.",
 }
+
+
+#: How :func:`summary_sentences` names each verdict in a count ("2 unlucky draws").
+VERDICT_PHRASES = {
+    "conflict": ("conflict among the published numbers", "conflicts among the published numbers"),
+    "unlucky": ("unlucky draw of this seed", "unlucky draws of this seed"),
+    "undetermined": ("undetermined case", "undetermined cases"),
+    "ideal_off": ("number the reconstructed rows themselves miss", "numbers the reconstructed rows themselves miss"),
+    "closer_exists": (
+        "number the reconstruction misses although a closer data set exists",
+        "numbers the reconstruction misses although a closer data set exists",
+    ),
+    "none": ("number without a reconstruction note", "numbers without a reconstruction note"),
+}
+
+
+#: How :func:`summary_sentences` names each status in the count sentence.
+STATUS_PHRASES = {
+    "match": "print as the paper prints (match)",
+    "within_tolerance": "print differently within their Monte-Carlo tolerance",
+    "outside_tolerance": "lie outside their Monte-Carlo tolerance",
+    "mismatch": "are deterministic numbers that print differently (mismatch)",
+    "quoted": "are quoted from the paper, not computed",
+    "pending": "belong to sections not built (pending)",
+    "unglued": "belong to built sections but were glued by no page (unglued)",
+    "not_quoted": "are external numbers not glued from the quoted-facts file",
+    "not_computed": "could not be computed",
+}
+
+
+def _count(n: int, words: tuple[str, str]) -> str:
+    return f"{n} {words[0] if n == 1 else words[1]}"
+
+
+def summary_sentences(records: list[AuditRecord], explanations: list[Explanation]) -> list[str]:
+    """The audit's summary, as sentences generated from its table (no hand wording on the page).
+
+    One sentence with the counts by status, one with the failing count, and one with the failing numbers by
+    verdict (:data:`VERDICT_PHRASES`, only the verdicts that occur).
+
+    >>> r = [AuditRecord("a", "s", "bootstrap", "1", 1.2, "outside_tolerance"),
+    ...      AuditRecord("b", "s", "k", "2", 2, "match")]
+    >>> e = [Explanation("a", "s", "bootstrap", "outside_tolerance", "1", 1.2, 0.1, 1.0, 4000, 5, "unlucky", "", "")]
+    >>> print(summary_sentences(r, e)[2])
+    By the reconstruction's notes, the failing number is 1 unlucky draw of this seed.
+    """
+    s = summarise(records)
+    order = ["match", "within_tolerance", "outside_tolerance", "mismatch", "quoted"]
+    statuses = sorted(s["by_status"], key=lambda k: (order.index(k) if k in order else len(order), k))
+    parts = [f"{s['by_status'][k]} {STATUS_PHRASES.get(k, k.replace('_', ' '))}" for k in statuses]
+    out = [f"The manifest holds {s['n_claims']} printed numbers: " + "; ".join(parts) + "."]
+    fail = s["n_failing"]
+    if fail == 0:
+        out.append("No number fails the audit.")
+        return out
+    fs = [k for k in statuses if k in FAILING]
+    out.append(
+        f"{fail} {'number fails' if fail == 1 else 'numbers fail'} the audit ("
+        + ", ".join(f"{s['by_status'][k]} {k.replace('_', ' ')}" for k in fs)
+        + ")."
+    )
+    counts = {code: sum(e.verdict_code == code for e in explanations) for code in VERDICTS}
+    said = [_count(n, VERDICT_PHRASES[c]) for c, n in counts.items() if n]
+    if said:
+        lead = "the failing number is" if fail == 1 else "the failing numbers are"
+        out.append(
+            f"By the reconstruction's notes, {lead} "
+            + (", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0])
+            + "."
+        )
+    return out
 
 
 @dataclass
@@ -337,6 +420,8 @@ class Explanation:
     evidence: dict = field(default_factory=dict)
     note_id: str | None = None
     source: str | None = None
+    ideal_mc_error: float | None = None
+    ideal_margin: float | None = None
 
 
 def _is_number(x: Any) -> bool:
@@ -430,6 +515,9 @@ def load_reconstruction_notes(data_dir: str | Path = "data/reconstructed") -> Re
                 "value": float(entry["value"]),
                 "n_boot": entry.get("n_boot"),
                 "seeds": entry.get("seeds"),
+                "sd_between_seeds": entry.get("sd_between_seeds")
+                if _is_number(entry.get("sd_between_seeds"))
+                else None,
                 "source": rel,
             }
             old = notes.ideal_bootstrap.get(cid)
@@ -534,6 +622,40 @@ def explain_failures(
     for cid, entry in notes.ideal_bootstrap.items():
         root, _ = _root_and_sign(cid, parent, negate)
         ideal_by_root.setdefault(root, []).append((cid, entry))
+    if manifest is not None:  # a derived claim whose inputs all have ideal values: the derivation carries them over
+        for c in manifest.claims:
+            if c.get("same_as") or c.get("derivation") not in judging.DERIVATIONS or c["id"] in ideal_by_root:
+                continue
+            ins = list(c.get("depends_on") or [])
+            if not ins or not all(d in notes.ideal_bootstrap for d in ins):
+                continue
+            iv = {d: notes.ideal_bootstrap[d]["value"] for d in ins}
+            errs = {
+                d: judging.ideal_mc_error(
+                    manifest,
+                    d,
+                    notes.ideal_bootstrap[d]["n_boot"],
+                    notes.ideal_bootstrap[d]["seeds"],
+                    notes.ideal_bootstrap[d].get("sd_between_seeds"),
+                )
+                for d in ins
+            }
+            w = judging.determining_inputs(manifest, c["id"], iv)
+            err = None if any(errs[d] is None for d in w) else sum(abs(x) * float(errs[d] or 0) for d, x in w.items())
+            first = notes.ideal_bootstrap[ins[0]]
+            ideal_by_root[c["id"]] = [
+                (
+                    c["id"],
+                    {
+                        "value": judging.derive(manifest, c["id"], iv),
+                        "n_boot": first["n_boot"],
+                        "seeds": first["seeds"],
+                        "mc_error": err,
+                        "source": ", ".join(dict.fromkeys(notes.ideal_bootstrap[d]["source"] for d in ins))
+                        + f" (derived: {c['derivation']} of {', '.join(ins)})",
+                    },
+                )
+            ]
 
     def bound_for(k: dict, rid: str, root: str, sign: int) -> float | None:
         """The entry's closest attainable value for record ``rid``, carried over another printing's sign."""
@@ -575,6 +697,12 @@ def explain_failures(
             ex.ideal = entry["value"] * _root_and_sign(cid, parent, negate)[1] * sign
             ex.ideal_n_boot, ex.ideal_seeds = entry["n_boot"], entry["seeds"]
             ex.note_id, ex.source = cid, entry["source"]
+            if "mc_error" in entry:
+                ex.ideal_mc_error = entry["mc_error"]
+            elif manifest is not None and r.id in manifest.by_id:
+                ex.ideal_mc_error = judging.ideal_mc_error(
+                    manifest, r.id, entry["n_boot"], entry["seeds"], entry.get("sd_between_seeds")
+                )
         # a conflict needs a bound that excludes the print beyond the tolerance (judging.conflict_excludes)
         supported: list[Any] = []
         notes_here: list[Any] = []
@@ -600,17 +728,32 @@ def explain_failures(
             c = by_id[r.id]
             target = float(c["value"])
             diff = ex.ideal - target
+            undetermined = False
             if r.tolerance is not None:
                 inside = abs(diff) <= r.tolerance + 1e-12
                 rule = f"tolerance {r.tolerance:.4g}"
+                ex.ideal_margin = r.tolerance - abs(diff)
+                err = ex.ideal_mc_error
+                undetermined = err is None or abs(ex.ideal_margin) <= judging.UNLUCKY_MARGIN_SE * err
             else:
                 d = int(c.get("decimals") or 0)
                 inside = judging.fmt(ex.ideal, d) == judging.fmt(target, d)
                 rule = f"shown with {d} decimals"
             draws = " × ".join(f"{v:,} {n}" for v, n in ((ex.ideal_n_boot, "draws"), (ex.ideal_seeds, "seeds")) if v)
-            basis = f"ideal value {ex.ideal:.4f}" + (f" ({draws})" if draws else "")
+            err_txt = "its Monte-Carlo error unknown" if ex.ideal_mc_error is None else f"± {ex.ideal_mc_error:.2g}"
+            basis = f"ideal value {ex.ideal:.4f} ({', '.join(x for x in (draws, err_txt) if x)})"
             closer = [(k, a) for k, a in notes_here if a]
-            if inside:
+            if undetermined:
+                ex.verdict_code, ex.verdict = "undetermined", VERDICT_UNDETERMINED
+                side = "inside" if inside else "outside"
+                ex.reason = (
+                    f"{basis} is {abs(diff):.4g} from the printed value, {side} the {rule} by "
+                    f"{abs(ex.ideal_margin or 0):.2g}, not more than {judging.UNLUCKY_MARGIN_SE} x its error: "
+                    "neither this seed nor the rows can be blamed"
+                )
+                if notes_here:
+                    ex.reason += " | " + " | ".join(k["reason"] for k, _ in notes_here)
+            elif inside:
                 ex.verdict_code, ex.verdict = "unlucky", VERDICT_UNLUCKY
                 ex.reason = f"{basis} is {abs(diff):.4g} from the printed value, inside the {rule}"
             elif closer:
@@ -708,6 +851,40 @@ def audit_book(
     return AuditResult(records, why, notes, case, secs)
 
 
+#: Data cards that state the judging rule; each holds a block between these markers, written by :func:`write_cards`.
+CARDS = ("data/reconstructed/ladder/README.md",)
+CARD_BEGIN, CARD_END = "<!-- judging-rule:begin -->", "<!-- judging-rule:end -->"
+
+
+def card_text(text: str) -> str:
+    """``text`` with its judging-rule block replaced by :func:`selfconf.claims.judging.card_rules` (one source).
+
+    >>> card_text(" ".join(["a", CARD_BEGIN, "old", CARD_END, "b"])).count("half a printed unit")
+    1
+    """
+    i, j = text.find(CARD_BEGIN), text.find(CARD_END)
+    if i < 0 or j < i:
+        raise ValueError(f"no {CARD_BEGIN} ... {CARD_END} block")
+    import textwrap
+
+    body = "\n".join(textwrap.wrap(judging.card_rules(), 110, break_on_hyphens=False))
+    return text[: i + len(CARD_BEGIN)] + "\n" + body + "\n" + text[j:]
+
+
+def write_cards(cards: tuple[str, ...] = CARDS) -> list[Path]:
+    """Rewrite the judging-rule block of every data card in ``cards``; returns the files written."""
+    out = []
+    for c in cards:
+        p = resolve(c)
+        try:
+            new = card_text(p.read_text(encoding="utf-8"))
+        except ValueError as e:
+            raise ValueError(f"{p}: {e}") from e
+        p.write_text(new, encoding="utf-8")
+        out.append(p)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m selfconf.book.audit", description=__doc__.split("\n")[0])
     ap.add_argument("--book-dir", default="book")
@@ -715,9 +892,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="_build/audit.json")
     ap.add_argument("--write-quoted", action="store_true", help="regenerate data/paper/quoted_facts.yaml and exit")
     ap.add_argument("--strict", action="store_true", help="exit 1 when a built section has a failing claim")
+    ap.add_argument("--write-cards", action="store_true", help="rewrite the judging-rule block of the data cards")
     a = ap.parse_args(argv)
     if a.write_quoted:
         print(write_quoted_facts())
+        return 0
+    if a.write_cards:
+        for p in write_cards():
+            print(p)
         return 0
     res = audit_book(a.book_dir, a.data_dir)
     recs, notes = res.records, res.notes
@@ -732,6 +914,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     s = summarise(recs)
     print(json.dumps(s, indent=1))
+    for line in summary_sentences(recs, list(why.values())):
+        print(line)
     for r in recs:
         if r.status in FAILING:
             print(f"  {r.status:18s} {r.id:45s} printed {r.printed!s:>12}  got {r.recomputed!r}  {r.detail}")

@@ -33,6 +33,8 @@ __all__ = [
     "quoted",
     "quoted_value",
     "restate",
+    "page_seed",
+    "restated_seed",
     "glued_in_notebook",
     "glued_values",
     "pasted_keys",
@@ -249,6 +251,51 @@ def pasted_keys(book_dir: str | Path = "book") -> dict[str, list[str]]:
     return {k: sorted(v) for k, v in sorted(found.items())}
 
 
+#: ``{repeat id: executed notebook that computed its canonical value}``, filled by :func:`restate` (this kernel).
+_RESTATED_FROM: dict[str, Path] = {}
+
+
+def page_seed(nb_path: str | Path) -> int | None:
+    """The ``seed`` an executed notebook ran with: its injected parameters (papermill's ``injected-parameters``
+    cell) over its ``parameters`` cell; ``None`` when neither assigns a literal ``seed``."""
+    import ast
+
+    nb = json.loads(Path(nb_path).read_text(encoding="utf-8"))
+    seed = None
+    for tag in ("parameters", "injected-parameters"):
+        for cell in nb.get("cells", []):
+            if cell.get("cell_type") != "code" or tag not in (cell.get("metadata", {}).get("tags") or []):
+                continue
+            try:
+                tree = ast.parse("".join(cell.get("source", "")))
+            except SyntaxError:
+                continue
+            for node in tree.body:
+                if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "seed" for t in node.targets):
+                    try:
+                        seed = ast.literal_eval(node.value)
+                    except ValueError:
+                        pass
+    return seed if isinstance(seed, int) else None
+
+
+def restated_seed(book_dir: str | Path = "book", default: Any = None) -> Any:
+    """What a restating page's banner says for ``seed``: the seed(s) of the pages its restated values were
+    computed on (recorded by :func:`restate` in this kernel), e.g. ``"20261130 (the seed of 03_design,
+    04_result1, the pages these numbers were computed on)"``; ``default`` (the page's own ``seed``) when the page
+    restated nothing computed."""
+    by_seed: dict[Any, list[str]] = {}
+    for nb in sorted(set(_RESTATED_FROM.values())):
+        by_seed.setdefault(page_seed(nb), []).append(nb.stem)
+    if not by_seed:
+        return default
+    parts = [f"{'not stated' if s is None else s} ({', '.join(pages)})" for s, pages in by_seed.items()]
+    if len(parts) == 1:
+        ((s, pages),) = by_seed.items()
+        return f"{s} (the seed of {', '.join(pages)}, the pages these numbers were computed on)"
+    return "; ".join(parts) + " (the seeds of the pages these numbers were computed on)"
+
+
 def restate(repeat_id: str, canonical_id: str, *, negate: bool = False, book_dir: str | Path = "book") -> Any:
     """Glue ``repeat_id`` with the value a computing notebook glued under ``canonical_id``.
 
@@ -263,6 +310,8 @@ def restate(repeat_id: str, canonical_id: str, *, negate: bool = False, book_dir
             "(execute the section that computes it first)"
         )
     v = vals[canonical_id]["value"]
+    if not vals.get(f"{canonical_id}__quoted", {}).get("value"):  # a quoted fact has no seed
+        _RESTATED_FROM[repeat_id] = resolve(book_dir) / vals[canonical_id]["notebook"]
     if vals.get(f"{canonical_id}__quoted", {}).get("value"):
         _myst_glue(f"{repeat_id}__quoted", True)
     return claim(repeat_id, -v if negate else v)

@@ -105,7 +105,9 @@ def _as_sources(data_dir, families):
     return resolve_families(data_dir, list(families))
 
 
-def provenance(data_dir: str | os.PathLike, seed: int | None = None, n_boot: int | None = None, families=None) -> str:
+def provenance(
+    data_dir: str | os.PathLike, seed: int | str | None = None, n_boot: int | None = None, families=None
+) -> str:
     """One plain-text line naming the data source(s), seed, bootstrap draws, commit and build date.
 
     Without ``families`` the line names one source for ``data_dir``
@@ -144,7 +146,9 @@ def _names(fams: list[str]) -> str:
     return ", ".join(fams)
 
 
-def banner_text(data_dir: str | os.PathLike, seed: int | None = None, n_boot: int | None = None, families=None) -> str:
+def banner_text(
+    data_dir: str | os.PathLike, seed: int | str | None = None, n_boot: int | None = None, families=None
+) -> str:
     """The MyST text :func:`banner` shows (an admonition, then the provenance paragraph).
 
     * every family from the shipped reconstruction (or no ``families`` and a reconstructed ``data_dir``):
@@ -201,7 +205,9 @@ def banner_text(data_dir: str | os.PathLike, seed: int | None = None, n_boot: in
     return text + f'<p class="selfconf-provenance"{attr}>{line}</p>\n'
 
 
-def banner(data_dir: str | os.PathLike, seed: int | None = None, n_boot: int | None = None, families=None) -> None:
+def banner(
+    data_dir: str | os.PathLike, seed: int | str | None = None, n_boot: int | None = None, families=None
+) -> None:
     """Show the data-source notice and the provenance line (:func:`banner_text`) at the top of a page.
 
     ``families``: the data families the page reads, as a :class:`selfconf.data.sources.Sources` from

@@ -15,8 +15,10 @@ The rule
   bootstrap inputs (a *bootstrap-derived* claim, e.g. a Holm-adjusted bootstrap p-value) that prints
   differently is ``within_tolerance`` when ``|x - printed| <= tol`` and ``outside_tolerance``
   otherwise, with ``tol`` = half a unit in the last printed digit + 3 Monte-Carlo standard errors of a
-  2,000-draw estimate (:func:`mc_tolerance`).  A bootstrap-derived claim takes the largest tolerance of
-  its inputs, doubled for a Holm adjustment (it multiplies the smallest p-value by up to m = 2).
+  2,000-draw estimate (:func:`mc_tolerance`).  A bootstrap-derived claim's Monte-Carlo standard error is
+  propagated through its declared ``derivation`` from the inputs that determine it (:func:`monte_carlo_se`;
+  for a Holm-adjusted p-value: the SE of the raw p-value that sets the adjusted value, times its Holm
+  multiplier); its tolerance is its own half printed unit + 3 of those SEs.
 * An **external** claim is never computed: it is ``quoted`` when glued from the quoted-facts file and
   ``not_quoted`` otherwise.
 
@@ -63,6 +65,16 @@ __all__ = [
     "effective_kinds",
     "judge_kind",
     "mc_tolerance",
+    "mc_se",
+    "monte_carlo_se",
+    "DERIVATIONS",
+    "K_SE",
+    "UNLUCKY_MARGIN_SE",
+    "ideal_mc_error",
+    "determining_inputs",
+    "derive",
+    "rules",
+    "card_rules",
     "tolerance",
     "Judgement",
     "judge",
@@ -76,6 +88,13 @@ CLAIMS = "data/paper/claims.yaml"
 
 #: Bootstrap draws behind the paper's intervals and p-values.
 N_BOOT_PAPER = 2000
+#: Monte-Carlo standard errors in a tolerance (beyond half a printed unit).
+K_SE = 3
+#: An ideal (large-B) value decides a verdict only when it lies further than this many of its own
+#: Monte-Carlo errors from the tolerance's edge (otherwise the verdict is *undetermined*).
+UNLUCKY_MARGIN_SE = 2
+#: Percentile of the lower interval end point (a 95 % interval).
+Q_END = 0.025
 _PHI_Z975 = math.exp(-0.5 * Z975**2) / math.sqrt(2 * math.pi)
 
 #: Every status a claim can have, with what it means to a reader.
@@ -258,47 +277,369 @@ def judge_kind(c: dict, effective: dict[str, str]) -> str:
     return c.get("kind", "deterministic")
 
 
-def mc_tolerance(c: dict, by_id: dict[str, dict], n_boot: int = N_BOOT_PAPER) -> float:
-    """Half a printed unit + 3 Monte-Carlo SEs of an ``n_boot``-draw bootstrap estimate of claim ``c``.
+def _half_unit(c: dict) -> float:
+    return 0.5 * 10.0 ** (-int(c.get("decimals") or 0))
 
-    For a bootstrap p-value the SE is ``sqrt(p(1-p)/B)``.  For a percentile-interval end point it is
-    ``sqrt(q(1-q)/B) / f(x_q)`` with q = 0.025 and the bootstrap distribution taken as normal with the SD
-    the printed interval implies (its width / (2 x 1.96)); about 0.06 SD at B = 2,000.  Without a known
-    partner end point the tolerance is one printed unit.
+
+def mc_se(c: dict, by_id: dict[str, dict], n_boot: int = N_BOOT_PAPER) -> float | None:
+    """The Monte-Carlo standard error of an ``n_boot``-draw bootstrap estimate of claim ``c``.
+
+    For a bootstrap p-value (``unit: p_value`` or an id ending ``_p_raw``) it is ``sqrt(p(1-p)/B)``.  For a
+    percentile-interval end point it is ``sqrt(q(1-q)/B) / f(x_q)`` with q = 0.025 and the bootstrap
+    distribution taken as normal with the SD the printed interval implies (its width / (2 x 1.96)); about
+    0.06 SD at B = 2,000.  ``None`` when neither applies (no partner end point is known).
+
+    Reference: Efron & Tibshirani (1993), section 19.3; Hall (1986).
+
+    >>> by_id = {"a_ci_lo": {"id": "a_ci_lo", "value": 0.722, "decimals": 3},
+    ...          "a_ci_hi": {"id": "a_ci_hi", "value": 0.770, "decimals": 3}}
+    >>> round(mc_se(by_id["a_ci_hi"], by_id), 5)
+    0.00073
+    """
+    cid = c["id"]
+    if c.get("unit") == "p_value" or cid.endswith("_p_raw"):
+        p = float(c["value"])
+        return math.sqrt(max(p * (1 - p), 1e-12) / n_boot)
+    for lo_s, hi_s in (("_ci_lo", "_ci_hi"), ("_ci_hi", "_ci_lo")):
+        if cid.endswith(lo_s):
+            partner = by_id.get(cid[: -len(lo_s)] + hi_s)
+            if partner is not None:
+                sd = abs(float(partner["value"]) - float(c["value"])) / (2 * Z975)
+                return math.sqrt(Q_END * (1 - Q_END) / n_boot) * sd / _PHI_Z975
+    return None
+
+
+def mc_tolerance(c: dict, by_id: dict[str, dict], n_boot: int = N_BOOT_PAPER) -> float:
+    """Half a printed unit + 3 Monte-Carlo SEs (:func:`mc_se`) of an ``n_boot``-draw bootstrap estimate of ``c``.
+
+    Without a known partner end point (no SE) the tolerance is one printed unit.
 
     >>> by_id = {"a_ci_lo": {"id": "a_ci_lo", "value": 0.722, "decimals": 3},
     ...          "a_ci_hi": {"id": "a_ci_hi", "value": 0.770, "decimals": 3}}
     >>> round(mc_tolerance(by_id["a_ci_hi"], by_id), 4)
     0.0027
     """
-    half_unit = 0.5 * 10.0 ** (-int(c.get("decimals") or 0))
+    half_unit = _half_unit(c)
     cid = c["id"]
+    # the same arithmetic as K_SE * mc_se(...), in the order the fidelity files were written with
     if c.get("unit") == "p_value" or cid.endswith("_p_raw"):
         p = float(c["value"])
-        return half_unit + 3 * math.sqrt(max(p * (1 - p), 1e-12) / n_boot)
+        return half_unit + K_SE * math.sqrt(max(p * (1 - p), 1e-12) / n_boot)
     for lo_s, hi_s in (("_ci_lo", "_ci_hi"), ("_ci_hi", "_ci_lo")):
         if cid.endswith(lo_s):
             partner = by_id.get(cid[: -len(lo_s)] + hi_s)
             if partner is not None:
                 sd = abs(float(partner["value"]) - float(c["value"])) / (2 * Z975)
-                q = 0.025
-                return half_unit + 3 * math.sqrt(q * (1 - q) / n_boot) * sd / _PHI_Z975
+                return half_unit + K_SE * math.sqrt(Q_END * (1 - Q_END) / n_boot) * sd / _PHI_Z975
     return 2 * half_unit
 
 
-def tolerance(m: Manifest, claim_id: str) -> float | None:
-    """The Monte-Carlo tolerance claim ``claim_id`` is held to, or ``None`` for an exact (digit) rule."""
+def _deps(c: dict) -> list[str]:
+    deps = c.get("depends_on") or []
+    return [deps] if isinstance(deps, str) else list(deps)
+
+
+def _holm_weights(c: dict, x: dict[str, float]) -> dict[str, float]:
+    """Holm (1979) step-down over the family ``depends_on``: the adjusted p of ``adjusts`` is
+    ``max_{j <= rank} min(1, (m - j + 1) p_(j))``; the input that attains the maximum sets it, with weight
+    ``m - j + 1`` (0 when the cap at 1 binds)."""
+    target = c.get("adjusts")
+    fam = _deps(c)
+    if target not in fam:
+        raise ValueError(f"claim {c['id']}: derivation 'holm' needs 'adjusts', one of its depends_on {fam}")
+    order = sorted(fam, key=lambda k: (x[k], k))
+    best, who, mult = -1.0, target, 1
+    for j, k in enumerate(order):
+        v = min(1.0, (len(order) - j) * x[k])
+        if v > best:
+            best, who, mult = v, k, len(order) - j
+        if k == target:
+            break
+    return {who: 0.0 if best >= 1.0 else float(mult)}
+
+
+def _holm_value(c: dict, x: dict[str, float]) -> float:
+    w = _holm_weights(c, x)
+    ((k, mult),) = w.items()
+    return 1.0 if mult == 0 else mult * x[k]
+
+
+def _select_weights(c: dict, x: dict[str, float], pick) -> dict[str, float]:
+    fam = _deps(c)
+    return {pick(fam, key=lambda k: x[k]): 1.0}
+
+
+#: How a derived claim depends on its inputs (``derivation`` in the manifest): for each, what it computes,
+#: ``weights(claim, input values) -> {input id: |d claim / d input|}`` over the inputs that determine it, and
+#: ``value(claim, input values)`` (used to carry ideal input values over to the derived claim).
+DERIVATIONS: dict[str, tuple[str, Any, Any]] = {
+    "holm": (
+        "a Holm-adjusted p-value: the raw p-value that sets the adjusted value (the maximum of the step-down "
+        "chain), times its Holm multiplier m - j + 1 (m = 2 here: the smaller raw p is doubled)",
+        _holm_weights,
+        _holm_value,
+    ),
+    "difference": (
+        "a difference a - b of two inputs: both, with weight 1",
+        lambda c, x: dict.fromkeys(_deps(c), 1.0),
+        lambda c, x: x[_deps(c)[0]] - x[_deps(c)[1]],
+    ),
+    "linear": (
+        "a linear combination sum_i c_i x_i with the manifest's `coefficients`: every input, with weight |c_i|",
+        lambda c, x: {k: abs(float(v)) for k, v in c["coefficients"].items()},
+        lambda c, x: sum(float(v) * x[k] for k, v in c["coefficients"].items()),
+    ),
+    "count_excluding": (
+        "the number of intervals (pairs of *_ci_lo, *_ci_hi inputs) that exclude `threshold`: no Monte-Carlo "
+        "term (tol = half a unit), so the count must print exactly",
+        lambda c, x: {},
+        lambda c, x: float(
+            sum(
+                (x[lo] > c["threshold"]) or (x[lo[: -len("_lo")] + "_hi"] < c["threshold"])
+                for lo in _deps(c)
+                if lo.endswith("_ci_lo")
+            )
+        ),
+    ),
+    "min": (
+        "the smallest input: the input that is smallest, with weight 1",
+        lambda c, x: _select_weights(c, x, min),
+        lambda c, x: min(x.values()),
+    ),
+    "max": (
+        "the largest input: the input that is largest, with weight 1",
+        lambda c, x: _select_weights(c, x, max),
+        lambda c, x: max(x.values()),
+    ),
+}
+
+
+def derive(m: Manifest, claim_id: str, values: dict[str, float]) -> float:
+    """The value of a derived claim with a declared ``derivation``, from its inputs' values (all needed).
+
+    >>> m = Manifest([{"id": "a_p_raw", "kind": "bootstrap", "value": 0.064},
+    ...               {"id": "b_p_raw", "kind": "bootstrap", "value": 0.042},
+    ...               {"id": "h", "kind": "derived", "derivation": "holm", "adjusts": "a_p_raw",
+    ...                "depends_on": ["a_p_raw", "b_p_raw"], "value": 0.085, "decimals": 3}])
+    >>> round(derive(m, "h", {"a_p_raw": 0.064, "b_p_raw": 0.0485}), 4)
+    0.097
+    """
+    c = m.canonical(claim_id)
+    return float(DERIVATIONS[c["derivation"]][2](c, {d: float(values[d]) for d in _deps(c)}))
+
+
+def determining_inputs(m: Manifest, claim_id: str, values: dict[str, Any] | None = None) -> dict[str, float]:
+    """``{input id: weight}``: the inputs that determine a bootstrap-derived claim and how strongly.
+
+    The claim's ``derivation`` (a key of :data:`DERIVATIONS`) is applied to the recomputed input values in
+    ``values`` (the derivation as this build ran it); an input missing from ``values`` takes its printed
+    value.  A bootstrap-derived claim without a known ``derivation`` is an error naming the claim.
+
+    >>> m = Manifest([{"id": "a_p_raw", "kind": "bootstrap", "value": 0.064},
+    ...               {"id": "b_p_raw", "kind": "bootstrap", "value": 0.042},
+    ...               {"id": "h", "kind": "derived", "derivation": "holm", "adjusts": "a_p_raw",
+    ...                "depends_on": ["a_p_raw", "b_p_raw"], "value": 0.085, "decimals": 3}])
+    >>> determining_inputs(m, "h"), determining_inputs(m, "h", {"a_p_raw": 0.2})
+    ({'b_p_raw': 2.0}, {'a_p_raw': 1.0})
+    """
+    c = m.canonical(claim_id)
+    how = c.get("derivation")
+    if how not in DERIVATIONS:
+        raise ValueError(
+            f"claim {c['id']}: a derived claim with bootstrap inputs needs 'derivation', one of {sorted(DERIVATIONS)}"
+            f" (found {how!r}), so that its tolerance can be propagated from its inputs"
+        )
+    x: dict[str, float] = {}
+    for d in _deps(c):
+        v = (values or {}).get(d)
+        x[d] = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else float(m.by_id[d]["value"])
+    return DERIVATIONS[how][1](c, x)
+
+
+def monte_carlo_se(
+    m: Manifest, claim_id: str, values: dict[str, Any] | None = None, n_boot: int = N_BOOT_PAPER
+) -> float | None:
+    """The Monte-Carlo SE of an ``n_boot``-draw estimate of a bootstrap or bootstrap-derived claim.
+
+    A bootstrap claim: :func:`mc_se`.  A bootstrap-derived claim: linear (worst-case) propagation from the
+    inputs that determine it, ``sum_i w_i SE_i`` (:func:`determining_inputs`; each input's own SE, itself
+    propagated when the input is derived).  ``None`` for a claim with no Monte-Carlo error (or none known).
+    """
+    c = m.canonical(claim_id)
+    rule = judge_kind(c, m.effective)
+    if rule == "bootstrap":
+        return mc_se(c, m.by_id, n_boot)
+    if rule == "bootstrap-derived":
+        total = 0.0
+        for d, w in determining_inputs(m, c["id"], values).items():
+            se = monte_carlo_se(m, d, values, n_boot)
+            if se is None:
+                return None
+            total += abs(w) * se
+        return total
+    return None
+
+
+def ideal_mc_error(
+    m: Manifest, claim_id: str, n_boot: int | None, seeds: int | None, sd: float | None = None
+) -> float | None:
+    """The Monte-Carlo error of an ideal (large-B) value: the mean over ``seeds`` runs of ``n_boot`` draws.
+
+    ``sd / sqrt(seeds)`` when the generator recorded the between-seed SD ``sd``; otherwise the analytic
+    SE of one ``n_boot``-draw estimate (:func:`monte_carlo_se`) divided by ``sqrt(seeds)``.  ``None`` when
+    neither is known.
+
+    >>> m = Manifest([{"id": "a_p_raw", "kind": "bootstrap", "value": 0.05}])
+    >>> round(ideal_mc_error(m, "a_p_raw", 4000, 10), 6), ideal_mc_error(m, "a_p_raw", 4000, 4, sd=0.002)
+    (0.00109, 0.001)
+    """
+    k = max(int(seeds or 1), 1)
+    if sd is not None and k > 1:
+        return float(sd) / math.sqrt(k)
+    if not n_boot:
+        return None
+    se = monte_carlo_se(m, claim_id, None, int(n_boot))
+    return None if se is None else se / math.sqrt(k)
+
+
+def tolerance(m: Manifest, claim_id: str, values: dict[str, Any] | None = None) -> float | None:
+    """The Monte-Carlo tolerance claim ``claim_id`` is held to, or ``None`` for an exact (digit) rule.
+
+    Bootstrap claims: :func:`mc_tolerance`.  Bootstrap-derived claims: the claim's own half printed unit
+    + 3 x the SE propagated from the inputs that determine it (:func:`monte_carlo_se`, with the recomputed
+    input values in ``values`` deciding which inputs those are).
+
+    >>> m = Manifest([{"id": "a_p_raw", "kind": "bootstrap", "value": 0.064, "decimals": 3},
+    ...               {"id": "b_p_raw", "kind": "bootstrap", "value": 0.042, "decimals": 3},
+    ...               {"id": "h", "kind": "derived", "derivation": "holm", "adjusts": "a_p_raw",
+    ...                "depends_on": ["a_p_raw", "b_p_raw"], "value": 0.085, "decimals": 3}])
+    >>> round(tolerance(m, "h", {"a_p_raw": 0.064, "b_p_raw": 0.057}), 4)
+    0.0274
+    """
     c = m.canonical(claim_id)
     rule = judge_kind(c, m.effective)
     if rule == "bootstrap":
         return mc_tolerance(c, m.by_id)
     if rule == "bootstrap-derived":
-        deps = c.get("depends_on") or []
-        deps = [deps] if isinstance(deps, str) else deps
-        tols = [mc_tolerance(m.by_id[d], m.by_id) for d in deps if d in m.by_id]
-        tol = max(tols) if tols else mc_tolerance(c, m.by_id)
-        return tol * (2 if "holm" in c["id"] else 1)
+        se = monte_carlo_se(m, c["id"], values)
+        return 2 * _half_unit(c) if se is None else _half_unit(c) + K_SE * se
     return None
+
+
+def rules() -> list[dict[str, str]]:
+    """Every rule the audit applies, as ``[{"rule": name, "statement": text}]``: the audit page prints this list.
+
+    The statements are built from the constants the code uses (:data:`N_BOOT_PAPER`, :data:`K_SE`,
+    :data:`UNLUCKY_MARGIN_SE`, :data:`DERIVATIONS`), so the page cannot state a rule the code does not apply.
+
+    >>> [r["rule"] for r in rules()][:3]
+    ['printed form', 'match', 'deterministic']
+    """
+    deriv = "; ".join(f"*{k}*: {text}" for k, (text, *_) in DERIVATIONS.items())
+    return [{"rule": r["rule"], "statement": _plain(r["statement"])} for r in _rule_list(deriv)]
+
+
+def _plain(text: str) -> str:
+    """Statements are shown in table cells as plain text: *term* -> 'term', `code` -> code."""
+    import re
+
+    return re.sub(r"\*([A-Za-z][^*]*?)\*", r"'\1'", text).replace("`", "")
+
+
+def _rule_list(deriv: str) -> list[dict[str, str]]:
+    return [
+        {
+            "rule": "printed form",
+            "statement": "a recomputed value is formatted with the printed number of decimals (`format(x, '.{d}f')`, "
+            "-0 shown as 0), as a reader sees it",
+        },
+        {
+            "rule": "match",
+            "statement": "a claim matches when its printed form equals the paper's printed value; a claim the paper "
+            "prints as words (a panel's members, a phrase) matches when the glued text is the same, case and "
+            "spacing aside",
+        },
+        {
+            "rule": "deterministic",
+            "statement": "a deterministic claim, or a derived claim whose inputs are all deterministic, that prints "
+            "differently is a *mismatch*",
+        },
+        {
+            "rule": "bootstrap tolerance",
+            "statement": "a bootstrap claim (interval end point, bootstrap p-value) that prints differently is *within "
+            f"tolerance* when |recomputed - printed| <= tol, else *outside tolerance*; tol = half a printed unit + "
+            f"{K_SE} Monte-Carlo SEs of a {N_BOOT_PAPER:,}-draw estimate",
+        },
+        {
+            "rule": "Monte-Carlo SE",
+            "statement": f"p-value: sqrt(p(1-p)/B); interval end point: sqrt(q(1-q)/B)/f(x_q), q = {Q_END}, for a "
+            "normal bootstrap distribution with the SD the printed interval implies (width / (2 x 1.96)); an end "
+            "point without a known partner gets one printed unit as its whole tolerance",
+        },
+        {
+            "rule": "derived tolerance",
+            "statement": "a derived claim with bootstrap inputs declares its derivation; its SE is propagated linearly "
+            "(worst case) from the inputs that determine it, SE = sum_i w_i SE_i, deciding which inputs those are "
+            f"on this build's recomputed inputs; tol = its own half printed unit + {K_SE} x SE. Derivations: {deriv}",
+        },
+        {
+            "rule": "repeats",
+            "statement": "a repeat (`same_as`) must be glued under its own id by its own page with the canonical "
+            "value (`transform: negate` flips the sign) and is judged like its canonical claim",
+        },
+        {
+            "rule": "quoted",
+            "statement": "an external claim (no row-level source in the shipped data: human spot-check, cross-family "
+            "audit, external-judge scores, swap extension, protocol constants) is quoted from the quoted-facts file, "
+            "never computed; a number computable from shipped rows is never external",
+        },
+        {
+            "rule": "pending / unglued",
+            "statement": "a claim of a section with no executed page is *pending*; a built section's claim that no "
+            "page glued is *unglued* (a failure)",
+        },
+        {
+            "rule": "failing",
+            "statement": "failing statuses: "
+            + ", ".join(sorted(FAILING))
+            + "; marked in the text: "
+            + ", ".join(sorted(MARKED)),
+        },
+        {
+            "rule": "ideal value's error",
+            "statement": "an ideal value (mean of k runs of B draws) has Monte-Carlo error SD_between_seeds / sqrt(k) "
+            "where the generator recorded that SD, else the analytic SE of a B-draw estimate / sqrt(k)",
+        },
+        {
+            "rule": "verdict on a failing number",
+            "statement": "*conflict* only when a proven bound excludes the print by more than the tolerance; "
+            "otherwise, with an ideal value: when |ideal - printed| lies within "
+            f"{UNLUCKY_MARGIN_SE} of the ideal's own errors of the tolerance (or that error is unknown), "
+            "*undetermined*; inside by more, "
+            "*unlucky draw*; outside by more, *a closer data set exists* (a bound inside the tolerance) or "
+            "*the ideal value is itself off*; without a note, *no reconstruction note*",
+        },
+    ]
+
+
+def card_rules() -> str:
+    """The judging rule in one paragraph, for a data card (the cards print this text: one source).
+
+    >>> "half a printed unit" in card_rules()
+    True
+    """
+    by = {r["rule"]: r["statement"] for r in rules()}
+    return (
+        "Statuses come from `selfconf.claims.judging` (the audit's rule). "
+        + ". ".join(by[k][0].upper() + by[k][1:] for k in ("match", "deterministic", "bootstrap tolerance"))
+        + ". Monte-Carlo SE: "
+        + by["Monte-Carlo SE"]
+        + ". "
+        + by["derived tolerance"][0].upper()
+        + by["derived tolerance"][1:]
+        + ". A fidelity file records each claim's tolerance and status as judged when it was written; the "
+        "reconstruction page and the audit re-judge every recorded value by this rule."
+    )
 
 
 @dataclass
@@ -325,10 +666,13 @@ def _target(m: Manifest, claim_id: str) -> float:
     return float(m.by_id[claim_id]["value"])
 
 
-def judge(m: Manifest, claim_id: str, x: Any, *, quoted: bool = False) -> Judgement:
+def judge(
+    m: Manifest, claim_id: str, x: Any, *, quoted: bool = False, values: dict[str, Any] | None = None
+) -> Judgement:
     """Judge the recomputed value ``x`` of ``claim_id`` by the module's rule.
 
-    ``quoted`` says whether an external claim was glued from the quoted-facts file.  ``x`` that is
+    ``quoted`` says whether an external claim was glued from the quoted-facts file; ``values`` holds the
+    recomputed values of other claims (a derived claim's inputs decide its tolerance).  ``x`` that is
     ``None`` or NaN gives ``not_computed``; a value that is not a number gives ``mismatch``.
 
     >>> m = Manifest([{"id": "a_ci_lo", "kind": "bootstrap", "value": 0.722, "decimals": 3, "printed": "0.722"},
@@ -343,6 +687,9 @@ def judge(m: Manifest, claim_id: str, x: Any, *, quoted: bool = False) -> Judgem
         return Judgement("quoted" if quoted else "not_quoted", "quoted", None, printed)
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return Judgement("not_computed", "exact", None, printed)
+    if isinstance(c.get("value"), str):  # a printed word or list (a panel's members): the same text, case aside
+        same = " ".join(str(x).casefold().split()) == " ".join(c["value"].casefold().split())
+        return Judgement("match" if same else "mismatch", "exact", str(x), printed)
     try:
         xf = float(x)
     except (TypeError, ValueError):
@@ -350,7 +697,7 @@ def judge(m: Manifest, claim_id: str, x: Any, *, quoted: bool = False) -> Judgem
     d = int(c.get("decimals") or 0)
     target = _target(m, claim_id)
     shows = fmt(xf, d)
-    tol = tolerance(m, claim_id)
+    tol = tolerance(m, claim_id, values)
     diff = xf - target
     if shows == fmt(target, d):
         return Judgement("match", "exact" if tol is None else "monte-carlo", shows, printed, tol, diff)
@@ -360,7 +707,7 @@ def judge(m: Manifest, claim_id: str, x: Any, *, quoted: bool = False) -> Judgem
     return Judgement(status, "monte-carlo", shows, printed, tol, diff)
 
 
-def fidelity_record(m: Manifest, claim_id: str, x: Any) -> dict:
+def fidelity_record(m: Manifest, claim_id: str, x: Any, values: dict[str, Any] | None = None) -> dict:
     """One entry of a generator's fidelity file (the schema every generator writes).
 
     Keys: ``id``, ``kind`` (manifest kind), ``rule``, ``printed``, ``target`` (printed value, float),
@@ -373,7 +720,7 @@ def fidelity_record(m: Manifest, claim_id: str, x: Any) -> dict:
     """
     c = m.by_id[claim_id]
     canon = m.canonical(claim_id)
-    j = judge(m, claim_id, x)
+    j = judge(m, claim_id, x, values=values)
     rec: dict[str, Any] = {
         "id": claim_id,
         "kind": canon.get("kind", "deterministic"),
@@ -385,9 +732,9 @@ def fidelity_record(m: Manifest, claim_id: str, x: Any) -> dict:
         return rec
     rec.update(
         {
-            "target": _target(m, claim_id),
+            "target": c["value"] if isinstance(c.get("value"), str) else _target(m, claim_id),
             "decimals": int(c.get("decimals") or 0),
-            "recomputed": None if x is None else float(x),
+            "recomputed": None if x is None else (x if isinstance(x, str) else float(x)),
             "shows": j.shows,
             "status": j.status,
         }
@@ -402,7 +749,10 @@ def fidelity_record(m: Manifest, claim_id: str, x: Any) -> dict:
 
 def fidelity_records(m: Manifest, values: dict[str, Any]) -> dict[str, dict]:
     """:func:`fidelity_record` for every ``claim id: value`` of ``values``, keyed by id (sorted)."""
-    return {cid: {k: v for k, v in fidelity_record(m, cid, values[cid]).items() if k != "id"} for cid in sorted(values)}
+    return {
+        cid: {k: v for k, v in fidelity_record(m, cid, values[cid], values).items() if k != "id"}
+        for cid in sorted(values)
+    }
 
 
 def conflict_excludes(m: Manifest, claim_id: str, closest: float) -> tuple[bool, float, float | None]:
@@ -420,7 +770,7 @@ def conflict_excludes(m: Manifest, claim_id: str, closest: float) -> tuple[bool,
     (False, True)
     """
     tol = tolerance(m, claim_id)
-    limit = tol if tol is not None else 0.5 * 10.0 ** (-int(m.canonical(claim_id).get("decimals") or 0))
+    limit = tol if tol is not None else _half_unit(m.canonical(claim_id))
     gap = abs(float(closest) - _target(m, claim_id))
     return gap > limit + 1e-12, gap, limit
 

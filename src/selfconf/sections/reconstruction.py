@@ -186,12 +186,29 @@ def _shown(x: Any, decimals: Any) -> str:
         return str(x)
 
 
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and bool(np.isfinite(x))
+
+
+def _rejudged(manifest: Any, r: dict, values: dict[str, float]) -> str:
+    """The record's status under the judging rule of this build (a file written under an older rule shows the
+    verdict the audit gives today); records that are not claims, or not recomputed numbers, keep their own."""
+    from selfconf.claims import judging
+
+    cid = str(r.get("id"))
+    if cid in manifest.by_id and _number(r.get("recomputed")) and r.get("status") != "external":
+        return judging.judge(manifest, cid, r["recomputed"], values=values).status
+    return str(r.get("status", ""))
+
+
 def fidelity_tables(root: str | Path) -> list[tuple[str, str, pd.DataFrame, list[str]]]:
     """One table per ``fidelity*.json`` under ``root``: every constraint, its printed target and what the rows give.
 
     Definition: for each file (sorted by path), ``(name relative to root, file stem, frame, keys of the file)``;
     the frame has columns ``constraint``, ``kind``, ``printed``, ``achieved`` (the file's ``shows`` or the
-    achieved value at the record's decimals) and ``status`` (in the vocabulary of :data:`STATUS`).  A file with
+    achieved value at the record's decimals) and ``status`` (in the vocabulary of :data:`STATUS`; a claim with a
+    recomputed value is re-judged by :func:`selfconf.claims.judging.judge`, so a file written under an older
+    rule shows today's verdict).  A file with
     no constraint list gives an empty frame.
 
     References: :mod:`selfconf.claims.judging` (the rule each generator judged its constraints with).
@@ -201,10 +218,15 @@ def fidelity_tables(root: str | Path) -> list[tuple[str, str, pd.DataFrame, list
     >>> [name for name, *_ in fidelity_tables("data/reconstructed")]  # doctest: +SKIP
     ['fidelity_collection.json', ...]
     """
+    from selfconf.claims import judging  # the audit's one rule: a record is re-judged by today's rule
+
+    manifest = judging.load_manifest()
     root = Path(root)
     out = []
     for path in sorted(root.rglob("fidelity*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
+        recs = fidelity_records(doc)
+        values = {r["id"]: r["recomputed"] for r in recs if "id" in r and _number(r.get("recomputed"))}
         frame = pd.DataFrame(
             [
                 {
@@ -213,9 +235,10 @@ def fidelity_tables(root: str | Path) -> list[tuple[str, str, pd.DataFrame, list
                     "printed": r.get("printed", r.get("target", "")),
                     "achieved": r.get("shows")
                     or _shown(r.get("achieved", r.get("recomputed", r.get("value"))), r.get("decimals", 3)),
-                    "status": STATUS.get(r.get("status", ""), r.get("status", "")),
+                    "status": STATUS.get(status, status),
                 }
-                for r in fidelity_records(doc)
+                for r in recs
+                for status in [_rejudged(manifest, r, values)]
             ]
         )
         out.append((str(path.relative_to(root)), path.stem, frame, list(doc)))

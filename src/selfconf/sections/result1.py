@@ -571,9 +571,8 @@ def compute(
     )
     pv.add(
         "discrimination",
-        "r1_n_ci_exclude_chance",
+        "r1_n_ci_exclude_chance",  # a claim: the paper prints 'every' interval excludes 0.5
         int(((t1["auroc_ci_low"] > chance) | (t1["auroc_ci_high"] < chance)).sum()),
-        "rows",
     )
     roc = pd.concat(
         [
@@ -602,8 +601,8 @@ def compute(
         panel_res[name] = panels.panel_analysis(
             rows, members, n_boot=n_boot, rng=summary.model_rng(seed, f"panel:{name}")
         )
-        pv.add("panels", f"r1_panel_members_{name}", ", ".join(members), "rows")
-    pv.add("panels", "r1_n_panels_used", len(panel_members), "rows")
+        pv.add("panels", f"r1_panel_members_{name}", ", ".join(members))  # claims: the paper prints them
+    pv.add("panels", "r1_n_panels_used", len(panel_members))
     prefix = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
     for name, res in panel_res.items():
         k = prefix[name]
@@ -681,7 +680,7 @@ def compute(
     )
     best_model = str(t1.loc[t1["auroc"].idxmax(), "model"])
     smallest_gap_model = str(t1.loc[t1["citl"].idxmin(), "model"])
-    pv.add("figure1", "fig1_n_above_diagonal", int(fig["above_diagonal"].sum()), "rows")
+    pv.add("figure1", "fig1_n_above_diagonal", int(fig["above_diagonal"].sum()))  # a claim: 'all models'
     pv.add("figure1", "fig1_best_model", best_model, "rows")
     pv.add("figure1", "fig1_smallest_gap_model", smallest_gap_model, "rows")
     # caption wording chosen from the rows
@@ -691,7 +690,6 @@ def compute(
         "has the best self-AUROC"
         if best_model == refusal_model
         else f"does not have the best self-AUROC (that is {best_model}, shown next)",
-        "rows",
     )
     pv.add(
         "figure1",
@@ -699,7 +697,6 @@ def compute(
         "the model with dispersed confidence"
         if smallest_gap_model == dispersed_model
         else f"not the model with the most dispersed confidence ({dispersed_model})",
-        "rows",
     )
 
     tables = {

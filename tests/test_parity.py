@@ -1,0 +1,126 @@
+"""Parity across surfaces (selfconf.book.parity): every published surface shows the audit's value for a claim,
+a table equals its CSV download, and a statistic shown on two pages is the same on both."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+
+from selfconf.book import parity
+
+
+def _page(claim: str, text: str, status: str = "match", differs: bool = False) -> str:
+    cls = "selfconf-num selfconf-differs" if differs else "selfconf-num"
+    mark = '<sup class="selfconf-mark" aria-hidden="true">≠&#8239;paper</sup>' if differs else ""
+    return f'<span class="{cls}" data-claim="{claim}" data-status="{status}" data-value="{text}">{text}{mark}</span>'
+
+
+@pytest.fixture
+def tiny_build(tmp_path):
+    """A build folder with one page (two pasted claims and a table), its CSV and an audit file."""
+    b = tmp_path / "_build"
+    (b / "html" / "book").mkdir(parents=True)
+    (b / "html" / "_static" / "tables").mkdir(parents=True)
+    table = (
+        '<table class="selfconf-table" id="tab-demo"><tr><th>model</th><th>auroc</th></tr>'
+        "<tr><td>a</td><td>0.746</td></tr><tr><td>b</td><td>yes</td></tr></table>"
+    )
+    body = (
+        "<p>"
+        + _page("t1_google_self_auroc", "0.746")
+        + " and "
+        + _page("ladder_p_holm_adj", "0.114", "outside_tolerance", differs=True)
+        + "</p>"
+        + table
+    )
+    (b / "html" / "book" / "04_result1.html").write_text(body, encoding="utf-8")
+    (b / "html" / "_static" / "tables" / "demo.csv").write_text("model,auroc\na,0.74612\nb,True\n", encoding="utf-8")
+    (b / "audit.json").write_text(
+        json.dumps(
+            {
+                "claims": [
+                    {"id": "t1_google_self_auroc", "status": "match", "shows": "0.746", "recomputed": 0.74612},
+                    {"id": "ladder_p_holm_adj", "status": "outside_tolerance", "shows": "0.114", "recomputed": 0.114},
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
+    return b
+
+
+def _problems(build):
+    return {s.name: s.problems for s in parity.check_build(build, build / "book") if s.problems}
+
+
+def test_tiny_build_is_at_parity(tiny_build, capsys):
+    assert _problems(tiny_build) == {}
+    assert parity.main(["--build", str(tiny_build), "--book-dir", str(tiny_build / "book")]) == 0
+    out = capsys.readouterr().out
+    assert "page      book/04_result1.html: 2 checked, 0 mismatches" in out
+    assert "csv       demo.csv: 6 checked, 0 mismatches" in out
+
+
+@pytest.mark.parametrize(
+    "old, new, where",
+    [
+        (">0.746<", ">0.747<", "book/04_result1.html"),  # a pasted number differs from the audit's
+        ('data-status="outside_tolerance"', 'data-status="match"', "book/04_result1.html"),  # wrong status
+        ("<sup", "<sub", "book/04_result1.html"),  # a failing number lost its mark
+        ("<td>yes</td>", "<td>no</td>", "demo.csv"),  # the table differs from its CSV
+    ],
+)
+def test_an_altered_surface_fails(tiny_build, old, new, where):
+    page = tiny_build / "html" / "book" / "04_result1.html"
+    text = page.read_text(encoding="utf-8")
+    assert old in text
+    page.write_text(text.replace(old, new, 1), encoding="utf-8")
+    assert where in _problems(tiny_build)
+    assert parity.main(["--build", str(tiny_build), "--book-dir", str(tiny_build / "book")]) == 1
+
+
+def test_shared_statistics_must_agree(tiny_build):
+    t = tiny_build / "html" / "_static" / "tables"
+    (t / "external_mmlu_pro_table1.csv").write_text('model,self-AUROC,95% CI\nm,0.712,"[0.703, 0.723]"\n')
+    (t / "real_table1_scores.csv").write_text('model,self-AUROC\nm,"0.712 [0.702, 0.722]"\n')
+    probs = _problems(tiny_build)["statistics shown on two pages (SHARED)"]
+    values = [p for p in probs if "column missing" not in p]
+    assert len(values) == 1 and "95% CI" in values[0]
+    assert any("Brier" in p for p in probs)  # a column of SHARED that a table lost is reported too
+
+
+def test_numbers_compare_at_the_decimals_both_show():
+    assert parity.same_number("+0.041", "0.041") and parity.same_number("1,441", "1441")
+    assert parity.same_number("9.3", "9.27") and not parity.same_number("9.3", "10.4")
+    assert not parity.same_number("four", "4")
+
+
+@pytest.mark.book
+def test_parity_holds_on_the_built_book(built_book, root, capsys):
+    """The acceptance check: every surface of the built book agrees with the audit and with each other."""
+    code = parity.main(["--build", str(root / "_build"), "--book-dir", str(root / "book"), "--show", "20"])
+    out = capsys.readouterr().out
+    assert re.search(r"^page +book/04_result1\.html: \d+ checked", out, re.M)
+    assert code == 0, out
+
+
+@pytest.mark.book
+def test_parity_fails_on_a_deliberately_altered_built_page(built_book, root, tmp_path):
+    """Copy the built book, change one pasted claim on one page: parity names that page and exits 1."""
+    b = tmp_path / "_build"
+    shutil.copytree(root / "_build" / "html", b / "html")
+    for f in ("audit.json", "scorecard.json"):
+        if (root / "_build" / f).is_file():
+            shutil.copy(root / "_build" / f, b / f)
+    page = b / "html" / "book" / "05_result2.html"
+    text = page.read_text(encoding="utf-8")
+    m = re.search(r'(data-claim="ladder_core_vs_placebo_delta"[^>]*>)([^<]+)<', text)
+    assert m, "Result 2 pastes ladder_core_vs_placebo_delta"
+    text = text[: m.start(2)] + "+0.999" + text[m.end(2) :]
+    page.write_text(text, encoding="utf-8")
+    surfaces = {s.name: s for s in parity.check_build(b, root / "book")}
+    assert any("ladder_core_vs_placebo_delta" in p for p in surfaces["book/05_result2.html"].problems)
+    assert parity.main(["--build", str(b), "--book-dir", str(root / "book")]) == 1
