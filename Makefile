@@ -64,8 +64,10 @@ lint: install
 check: lint
 	$(PY) -m pytest -q -p no:cacheprovider -m "not book and not browser and not slow and not lint"
 
+# the whole suite; prints its 15 slowest tests and its wall time, and exits with pytest's status
 test: install external browser tools
-	$(PY) -m pytest -q -p no:cacheprovider
+	@t0=$$(date +%s); rc=0; $(PY) -m pytest -q -p no:cacheprovider --durations=15 || rc=$$?; \
+	echo "make test: $$(( $$(date +%s) - t0 )) s wall (install excluded), pytest exit $$rc"; exit $$rc
 
 bench: install
 	$(PY) bench/bootstrap.py
