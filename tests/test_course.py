@@ -3,8 +3,9 @@ plausible wrong answer, reference solutions that pass, the install cell, launch 
 publishing step writes, and a downloaded notebook that runs in a fresh environment with only Jupyter.
 
 The student and instructor editions are made by ``selfconf.course.make_student`` (otter assign) into a
-temporary folder; notebooks run with nbclient at reduced bootstrap settings (the checks recompute their
-expected values from the same variables, so they hold at any setting)."""
+temporary folder; each teaching notebook runs once with nbclient at reduced bootstrap settings (the checks
+recompute their expected values from the same variables, so they hold at any setting), its checks called on
+the blank, a wrong and the reference answer in that one run (``teaching_runs``)."""
 
 from __future__ import annotations
 
@@ -152,12 +153,77 @@ def test_the_install_cell_pins_the_repository_and_reads_the_wheel_variable():
     assert course.book_ref(ROOT) in cell.source and "remove-cell" in cell.metadata["tags"]
 
 
+def _answer_cells(nb, tagged: bool) -> dict[str, object]:
+    """{exercise: the answer cell before its ``grader.check`` cell}: the one cell tagged ``otter_answer_cell``
+    since the previous check (student edition; exactly one), or the last code cell before the check (the
+    instructor edition, where otter leaves the solution cell untagged)."""
+    out, pending, last = {}, [], None
+    for c in nb.cells:
+        if c.cell_type != "code":
+            continue
+        m = CHECK_CALL.match(c.source.strip())
+        if m:
+            if tagged:
+                assert len(pending) == 1, f"{m.group(1)}: expected one answer cell, found {len(pending)}"
+                out[m.group(1)] = pending[0]
+            else:
+                out[m.group(1)] = last
+            pending = []
+        else:
+            if "otter_answer_cell" in c.metadata.get("tags", []):
+                pending.append(c)
+            last = c
+    return out
+
+
+@pytest.fixture(scope="module")
+def teaching_runs(editions, kernel_env, tmp_path_factory):
+    """Each teaching notebook executed ONCE: the unfilled student edition, top to bottom, with three cells after
+    each of its checks that fill the exercise with a plausible wrong answer and check it, with the reference
+    solution (the instructor edition's answer cell) and check it, and put the blank answer back (so every
+    later cell runs on the blank, as a student's unfilled notebook would).
+
+    Returns ``{stem: {"blank" | "wrong" | "reference": {exercise: the text the check printed}}}``."""
+    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
+    try:
+        from course_wrong_answers import WRONG
+    finally:
+        sys.path.pop(0)
+    out = {}
+    for stem in course.TEACHING:
+        assert sorted(WRONG[stem]) == sorted(_checked_in_master(stem)), f"{stem}: one wrong answer per checked exercise"
+        nb = _with_params(nbformat.read(editions / f"{stem}.ipynb", as_version=4), FAST[stem])
+        reference = _answer_cells(nbformat.read(editions / "instructor" / f"{stem}.ipynb", as_version=4), False)
+        blank = _answer_cells(nb, True)
+        assert sorted(reference) == sorted(blank) == sorted(_checked_in_master(stem)), stem
+        cells, kinds = [], {}
+        for c in nb.cells:
+            cells.append(c)
+            m = CHECK_CALL.match(c.source.strip()) if c.cell_type == "code" else None
+            if not m:
+                continue
+            name = m.group(1)
+            for kind, src in (("wrong", WRONG[stem][name]), ("reference", reference[name].source)):
+                cells.append(nbformat.v4.new_code_cell(src))
+                cells.append(nbformat.v4.new_code_cell(f'grader.check("{name}")'))
+                kinds[len(cells) - 1] = kind
+            cells.append(nbformat.v4.new_code_cell(blank[name].source))
+        nb.cells = cells
+        _execute(nb, tmp_path_factory.mktemp(stem))
+        runs: dict[str, dict[str, str]] = {"blank": {}, "wrong": {}, "reference": {}}
+        for i, c in enumerate(nb.cells):
+            m = CHECK_CALL.match(c.source.strip()) if c.cell_type == "code" else None
+            if m:
+                runs[kinds.get(i, "blank")].update(_check_results(nbformat.v4.new_notebook(cells=[c])))
+        out[stem] = runs
+    return out
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
-def test_unfilled_student_notebooks_run_and_every_check_says_not_yet(editions, kernel_env, tmp_path):
+def test_unfilled_student_notebooks_run_and_every_check_says_not_yet(teaching_runs):
     for stem in course.TEACHING:
-        nb = _with_params(nbformat.read(editions / f"{stem}.ipynb", as_version=4), FAST[stem])
-        results = _check_results(_execute(nb, tmp_path))
+        results = teaching_runs[stem]["blank"]
         assert sorted(results) == sorted(_checked_in_master(stem))
         for name, text in results.items():
             assert not _passed(name, text), f"{stem} {name}: a blank answer passed"
@@ -166,10 +232,9 @@ def test_unfilled_student_notebooks_run_and_every_check_says_not_yet(editions, k
 
 @pytest.mark.slow
 @pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
-def test_every_reference_solution_passes_its_checks(editions, kernel_env, tmp_path):
+def test_every_reference_solution_passes_its_checks(teaching_runs):
     for stem in course.TEACHING:
-        nb = _with_params(nbformat.read(editions / "instructor" / f"{stem}.ipynb", as_version=4), FAST[stem])
-        results = _check_results(_execute(nb, tmp_path))
+        results = teaching_runs[stem]["reference"]
         assert sorted(results) == sorted(_checked_in_master(stem))
         failed = {n: t for n, t in results.items() if not _passed(n, t)}
         assert not failed, f"{stem}: reference solutions failing their checks:\n{failed}"
@@ -177,25 +242,10 @@ def test_every_reference_solution_passes_its_checks(editions, kernel_env, tmp_pa
 
 @pytest.mark.slow
 @pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
-def test_a_plausible_wrong_answer_fails_each_check(editions, kernel_env, tmp_path):
-    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
-    try:
-        from course_wrong_answers import WRONG
-    finally:
-        sys.path.pop(0)
+def test_a_plausible_wrong_answer_fails_each_check(teaching_runs):
     for stem in course.TEACHING:
-        assert sorted(WRONG[stem]) == sorted(_checked_in_master(stem)), f"{stem}: one wrong answer per checked exercise"
-        nb = _with_params(nbformat.read(editions / f"{stem}.ipynb", as_version=4), FAST[stem])
-        pending = []
-        for c in nb.cells:
-            if c.cell_type == "code" and "otter_answer_cell" in c.metadata.get("tags", []):
-                pending.append(c)
-            m = CHECK_CALL.match(c.source.strip()) if c.cell_type == "code" else None
-            if m:
-                assert len(pending) == 1, f"{stem} {m.group(1)}: expected one answer cell, found {len(pending)}"
-                pending[0].source = WRONG[stem][m.group(1)]
-                pending = []
-        results = _check_results(_execute(nb, tmp_path))
+        results = teaching_runs[stem]["wrong"]
+        assert sorted(results) == sorted(_checked_in_master(stem))
         passed = [n for n, t in results.items() if _passed(n, t)]
         assert not passed, f"{stem}: wrong answers accepted by {passed}"
         assert all("Not yet" in t for t in results.values())
