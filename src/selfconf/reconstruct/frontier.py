@@ -14,6 +14,7 @@ from typing import Any, TypedDict, cast
 
 import numpy as np
 
+from selfconf import roster
 from selfconf.reconstruct.anneal import ModelTable, Part, anneal, exact_penalty, interval_penalty
 from selfconf.reconstruct.faststats import auroc_lists, pooled_auroc_lists, ranknorm_auroc_lists, table_stats
 from selfconf.reconstruct.tables import auroc_table, delong_se_table, ece_bins_table, median_table
@@ -22,7 +23,8 @@ from selfconf.reconstruct.targets import Targets
 __all__ = ["FRONTIER", "FrontierPlan", "fit_frontier", "frontier_summary"]
 
 #: Table 1 row order.
-FRONTIER = ["google", "moonshot", "alibaba", "xai", "deepseek", "zhipu", "openai", "mistral", "anthropic"]
+#: The frontier models in Table 1 row order (the roster table, :func:`selfconf.roster.frontier`).
+FRONTIER = roster.frontier()
 
 #: Correct counts: the unique value (or one of two) compatible with accuracy and CITL
 #: (consistency.md, "Implied integer counts").  google 971 leaves the 490 errors Table 2 needs.
