@@ -396,7 +396,7 @@ def test_downloaded_teaching_notebook_runs_in_a_fresh_environment(tmp_path, edit
 
 @pytest.mark.book
 def test_seed_variation_page_shows_the_papers_printed_interval_beside_the_spread(built_book):
-    """Issue 15: each frontier model's Table 1 interval as the paper prints it, visible in its own columns."""
+    """Each frontier model's Table 1 interval as the paper prints it, visible in its own columns."""
     import re
 
     import yaml
