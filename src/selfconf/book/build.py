@@ -113,7 +113,8 @@ def _hash_files(paths, root: Path) -> str:
 
 
 def _inputs_digest(root: Path, data_dir: str | None = None) -> str:
-    """Digest of the data, the pins and the configuration a notebook may read (its code is :func:`code_digest`).
+    """Digest of the data, the pins, the interpreter and the configuration a notebook may read (its code is
+    :func:`code_digest`).
 
     A ``data_dir`` parameter outside the project's ``data/`` (an original package kept elsewhere) is
     hashed too, so editing its files invalidates the cached notebooks."""
@@ -126,6 +127,8 @@ def _inputs_digest(root: Path, data_dir: str | None = None) -> str:
             extra = sorted(p for p in d.rglob("*") if p.is_file())
     files += [root / "requirements.txt"]
     h = _hash_files([f for f in files if f.is_file()], root)
+    # the interpreter (requirements.txt pins the packages, not Python itself)
+    h = hashlib.sha256((h + sys.version).encode()).hexdigest()
     # the repository block of _config.yml: pages print links built from it (the student edition's Colab and
     # Binder links, selfconf.course.student_links); the rest of the configuration does not reach a notebook
     cfg = book_file("_config.yml", root, missing_ok=True)
