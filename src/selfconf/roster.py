@@ -59,7 +59,18 @@ def _read(path: str) -> tuple[tuple[str, ...], tuple[Model, ...]]:
                 member = tuple((c[len("panel_") :], int(r[c])) for c in panel_cols if r[c])
             except ValueError as e:
                 raise ValueError(f"{p}, row {i} ({r.get('id')}): {e}") from None
-            rows.append(Model(*(r[c] for c in _COLUMNS[:6]), order, member))
+            rows.append(
+                Model(
+                    id=r["id"],
+                    label=r["label"],
+                    vendor=r["vendor"],
+                    model_id=r["model_id"],
+                    tier=r["tier"],
+                    bloc=r["bloc"],
+                    table1_order=order,
+                    panels=member,
+                )
+            )
     ids = [m.id for m in rows]
     if len(set(ids)) != len(ids):
         raise ValueError(f"{p}: a model id appears twice")
