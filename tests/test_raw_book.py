@@ -158,7 +158,7 @@ def test_full_raw_package_gives_the_reconstruction_numbers(raw_rows, section):
     assert secs[section] and set(secs[section].values()) == {"original"}, secs[section]
 
 
-def test_collection_alone_labels_each_page_by_family(partial_build, root):
+def test_collection_alone_labels_each_page_by_family(partial_build, raw_rows, root):
     project, log = partial_build
     assert not _errors(log)
     assert not re.search(r"WARNING|warning:", log), "the HTML build must be warning-free"
@@ -190,6 +190,6 @@ def test_collection_alone_labels_each_page_by_family(partial_build, root):
         else:
             assert "Computed from the original replication package" in text, page
     # the audit's per-section sources agree with what the pages say
-    secs = sources.section_sources(next(project.parent.glob("rows_collection")))
+    secs = sources.section_sources(raw_rows["partial"])
     assert secs["result1"] == expect["04_result1"] and secs["result2"] == expect["05_result2"]
     assert set(SECTION_PAGES) - set(secs) <= {"conclusion"}
