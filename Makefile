@@ -2,7 +2,7 @@
 #   make book   install requirements (into .venv), execute every notebook, build _build/html
 #               (make book DATA=data/raw: compute from the original package where it holds a data family)
 #   make test   install requirements, run the test suite (which builds the whole book once)
-#   make check  while working: the gate (make lint) and the unit tests, in under a minute (no book, browser, slow)
+#   make check  while working: the gate (make lint), the unit tests and the doctests, in under a minute
 #   make lint   ruff (lint and format), mypy and the import-layer contracts; zero findings at every commit
 #   make pdf    the book as one PDF: _build/pdf/selfconf-book.pdf
 #   make student  the student edition of the teaching chapter: _build/student/ (solutions removed, checks kept)
@@ -60,12 +60,22 @@ lint: install
 	$(PY) -m mypy
 	@out=$$(.venv/bin/lint-imports --no-cache 2>&1) || { echo "$$out"; exit 1; }
 
-# the one-minute tier: the gate, then every test not marked book, browser, slow or lint
-check: lint
-	$(PY) -m pytest -q -p no:cacheprovider -m "not book and not browser and not slow and not lint"
+# the one-minute tier: the gate and every test not marked book, browser, slow or lint, plus the package's
+# doctests.  mypy (incremental, its cache in .mypy_cache/) runs beside the tests on the second core; a finding
+# of any step fails the target after all have run.
+check: install
+	@log=$$(mktemp); $(PY) -m mypy >"$$log" 2>&1 & mypy=$$!; rc=0; \
+	$(PY) -m ruff check --quiet . || rc=1; \
+	$(PY) -m ruff format --check --quiet . || rc=1; \
+	out=$$(.venv/bin/lint-imports --no-cache 2>&1) || { echo "$$out"; rc=1; }; \
+	$(PY) -m pytest -q -p no:cacheprovider -m "not book and not browser and not slow and not lint" \
+	  --doctest-modules tests src/selfconf || rc=1; \
+	wait $$mypy || { cat "$$log"; rc=1; }; rm -f "$$log"; exit $$rc
 
+# the whole suite; prints its 15 slowest tests and its wall time, and exits with pytest's status
 test: install external browser tools
-	$(PY) -m pytest -q -p no:cacheprovider
+	@t0=$$(date +%s); rc=0; $(PY) -m pytest -q -p no:cacheprovider --durations=15 || rc=$$?; \
+	echo "make test: $$(( $$(date +%s) - t0 )) s wall (install excluded), pytest exit $$rc"; exit $$rc
 
 bench: install
 	$(PY) bench/bootstrap.py

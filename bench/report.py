@@ -16,7 +16,7 @@ fixed cost every run pays is printed too: a fresh interpreter that imports the c
 builds its parser (what ``selfconf report`` does before reading a row), so the ratio can be split
 into start-up and the work proper, and so is the time of the bootstrap draws alone (the report's
 sampler on every model, in-process, no statistic computed): no implementation that draws the same
-bootstrap with numpy's samplers can take less.  Targets (issue 11): ratio <= 10 and peak < 500 MB
+bootstrap with numpy's samplers can take less.  Targets: ratio <= 10 and peak < 500 MB
 at 1M rows; ratio <= 10 and peak < 2 GB at 10M rows.
 
 ``--recalibrate isotonic`` (or temperature, histogram) adds a run with that option and prints its cost

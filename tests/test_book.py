@@ -175,3 +175,32 @@ def test_banners_say_what_each_page_computes_from(built_book):
     for stem in ("04_result1", "20_calibration_vs_discrimination", "22_external_replication"):
         assert 'href="12_reconstruction.html#recon-limits"' in pages[stem], stem
     assert "What this audit shows with reconstructed rows" in pages["14_audit"]
+
+
+@pytest.mark.parametrize("section", ["design", "result1", "result2", "result3", "limitations"])
+def test_each_section_notebook_glues_what_its_compute_returns(built_book, root, section):
+    """The notebook glues every value its section's ``compute()`` returns, and every value no bootstrap draw enters
+    is the same; so the checks made on ``compute()`` alone (the seed test, the raw layouts) hold for the pages."""
+    from sections_compute import computed
+
+    from selfconf.book.glue import glued_in_notebook
+    from selfconf.book.rerun import claim_kinds
+
+    res = computed(section)  # the book's seed, fewer draws
+    glued = glued_in_notebook(root / "book" / f"{SECTION_PAGES[section]}.ipynb")
+    assert not sorted(set(res.values) - set(glued)), f"{section}: compute() values the notebook does not glue"
+    kinds = claim_kinds()
+    det = [k for k, o in res.origins.items() if o == "claim" and kinds.get(k) == "deterministic"]
+    assert det, section
+    assert {k: (res[k], glued[k]) for k in det if res[k] != glued[k]} == {}
+
+
+def test_every_notebook_executed_every_cell_and_starts_with_the_install_cell(built_book, root):
+    names = sorted(p.stem for p in (root / "book").glob("*.ipynb"))
+    assert names
+    for nb in names:  # every notebook executed: no cell without an execution count
+        doc = json.loads((root / "book" / f"{nb}.ipynb").read_text())
+        # the install cell is added after execution and never runs in the build (selfconf.book.build.with_install_cell)
+        code = [c for c in doc["cells"] if c["cell_type"] == "code" and c["metadata"].get("selfconf") != "install-cell"]
+        assert code and all(c.get("execution_count") for c in code), f"{nb}: a cell did not execute"
+        assert doc["cells"][0]["metadata"].get("selfconf") == "install-cell", f"{nb}: no install cell first"

@@ -1,4 +1,4 @@
-"""Every command's ``--help`` documents the options and conventions of the practitioner report (issue 11)."""
+"""Every command's ``--help`` documents the options and conventions of the practitioner report."""
 
 from __future__ import annotations
 

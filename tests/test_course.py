@@ -3,8 +3,9 @@ plausible wrong answer, reference solutions that pass, the install cell, launch 
 publishing step writes, and a downloaded notebook that runs in a fresh environment with only Jupyter.
 
 The student and instructor editions are made by ``selfconf.course.make_student`` (otter assign) into a
-temporary folder; notebooks run with nbclient at reduced bootstrap settings (the checks recompute their
-expected values from the same variables, so they hold at any setting)."""
+temporary folder; each teaching notebook runs once with nbclient at reduced bootstrap settings (the checks
+recompute their expected values from the same variables, so they hold at any setting), its checks called on
+the blank, a wrong and the reference answer in that one run (``teaching_runs``)."""
 
 from __future__ import annotations
 
@@ -197,8 +198,88 @@ BOOK_ONLY_PHRASES = (
 )
 
 
+def _answer_cells(nb, tagged: bool) -> dict[str, object]:
+    """{exercise: the answer cell before its ``grader.check`` cell}: the one cell tagged ``otter_answer_cell``
+    since the previous check (student edition; exactly one), or the last code cell before the check (the
+    instructor edition, where otter leaves the solution cell untagged)."""
+    out, pending, last = {}, [], None
+    for c in nb.cells:
+        if c.cell_type != "code":
+            continue
+        m = CHECK_CALL.match(c.source.strip())
+        if m:
+            if tagged:
+                assert len(pending) == 1, f"{m.group(1)}: expected one answer cell, found {len(pending)}"
+                out[m.group(1)] = pending[0]
+            else:
+                out[m.group(1)] = last
+            pending = []
+        else:
+            if "otter_answer_cell" in c.metadata.get("tags", []):
+                pending.append(c)
+            last = c
+    return out
+
+
+@pytest.fixture(scope="module")
+def teaching_runs(editions, kernel_env, tmp_path_factory):
+    """Each teaching notebook executed ONCE: the unfilled student edition, top to bottom, with three cells after
+    each of its checks that fill the exercise with a plausible wrong answer and check it, with the reference
+    solution (the instructor edition's answer cell) and check it, and put the blank answer back (so every
+    later cell runs on the blank, as a student's unfilled notebook would).
+
+    The kernels run with the network blocked and no local copy of the external data (as ``offline_kernel``): the
+    MMLU-Pro lab runs from the sample shipped in the package.
+
+    Returns ``{stem: {"blank" | "wrong" | "reference": {exercise: the text the check printed}, "executed": the
+    executed notebook}}``."""
+    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
+    try:
+        from course_wrong_answers import WRONG
+    finally:
+        sys.path.pop(0)
+    out = {}
+    offline = pytest.MonkeyPatch()
+    offline.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(OFFLINE), os.environ.get("PYTHONPATH")])))
+    offline.setenv("SELFCONF_EXTERNAL_FROM", "none")
+    offline.setenv("SELFCONF_CACHE", str(tmp_path_factory.mktemp("empty-cache")))
+    offline.delenv("SELFCONF_BOOK", raising=False)
+    for stem in course.TEACHING:
+        assert sorted(WRONG[stem]) == sorted(_checked_in_master(stem)), f"{stem}: one wrong answer per checked exercise"
+        nb = _with_params(nbformat.read(editions / f"{stem}.ipynb", as_version=4), FAST[stem])
+        reference = _answer_cells(nbformat.read(editions / "instructor" / f"{stem}.ipynb", as_version=4), False)
+        blank = _answer_cells(nb, True)
+        assert sorted(reference) == sorted(blank) == sorted(_checked_in_master(stem)), stem
+        cells, kinds = [], {}
+        for c in nb.cells:
+            cells.append(c)
+            m = CHECK_CALL.match(c.source.strip()) if c.cell_type == "code" else None
+            if not m:
+                continue
+            name = m.group(1)
+            for kind, src in (("wrong", WRONG[stem][name]), ("reference", reference[name].source)):
+                cells.append(nbformat.v4.new_code_cell(src))
+                cells.append(nbformat.v4.new_code_cell(f'grader.check("{name}")'))
+                kinds[len(cells) - 1] = kind
+            cells.append(nbformat.v4.new_code_cell(blank[name].source))
+        nb.cells = cells
+        try:
+            _execute(nb, tmp_path_factory.mktemp(stem))
+        except BaseException:
+            offline.undo()
+            raise
+        runs: dict = {"blank": {}, "wrong": {}, "reference": {}, "executed": nb}
+        for i, c in enumerate(nb.cells):
+            m = CHECK_CALL.match(c.source.strip()) if c.cell_type == "code" else None
+            if m:
+                runs[kinds.get(i, "blank")].update(_check_results(nbformat.v4.new_notebook(cells=[c])))
+        out[stem] = runs
+    offline.undo()
+    return out
+
+
 @pytest.mark.slow
-def test_unfilled_student_notebooks_run_offline_and_every_check_says_not_yet(editions, offline_kernel, tmp_path):
+def test_unfilled_student_notebooks_run_offline_and_every_check_says_not_yet(editions, teaching_runs):
     """Each student notebook, blank, runs top to bottom with the network blocked; its prose has no MyST role or
     book-only sentence, its outputs no remote script (charts inline Vega), and every check says 'Not yet'."""
     for stem in course.TEACHING:
@@ -207,14 +288,14 @@ def test_unfilled_student_notebooks_run_offline_and_every_check_says_not_yet(edi
         assert not _markdown_roles(nb), f"{stem}: MyST left in the student notebook: {_markdown_roles(nb)[:5]}"
         leftover = [p for p in BOOK_ONLY_PHRASES if p in prose]
         assert not leftover, f"{stem}: book-only sentences in the student notebook: {leftover}"
-        done = _execute(_with_params(nb, FAST[stem]), tmp_path)
+        done = teaching_runs[stem]["executed"]
         errors = [o for c in done.cells if c.cell_type == "code" for o in c.outputs if o.get("output_type") == "error"]
         assert not errors, f"{stem}: {errors[:1]}"
         assert not _remote_scripts(done), f"{stem}: remote scripts in the outputs: {_remote_scripts(done)[:5]}"
         assert not _markdown_roles(done), f"{stem}: MyST in the outputs: {_markdown_roles(done)[:5]}"
         charts = [c for c in done.cells for o in c.get("outputs", []) if "vegaEmbed" in str(o.get("data", {}))]
         assert charts, f"{stem}: no chart drawn"
-        results = _check_results(done)
+        results = teaching_runs[stem]["blank"]
         assert sorted(results) == sorted(_checked_in_master(stem))
         for name, text in results.items():
             assert not _passed(name, text), f"{stem} {name}: a blank answer passed"
@@ -222,37 +303,19 @@ def test_unfilled_student_notebooks_run_offline_and_every_check_says_not_yet(edi
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
-def test_every_reference_solution_passes_its_checks(editions, kernel_env, tmp_path):
+def test_every_reference_solution_passes_its_checks(teaching_runs):
     for stem in course.TEACHING:
-        nb = _with_params(nbformat.read(editions / "instructor" / f"{stem}.ipynb", as_version=4), FAST[stem])
-        results = _check_results(_execute(nb, tmp_path))
+        results = teaching_runs[stem]["reference"]
         assert sorted(results) == sorted(_checked_in_master(stem))
         failed = {n: t for n, t in results.items() if not _passed(n, t)}
         assert not failed, f"{stem}: reference solutions failing their checks:\n{failed}"
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/external (the MMLU-Pro lab)")
-def test_a_plausible_wrong_answer_fails_each_check(editions, kernel_env, tmp_path):
-    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
-    try:
-        from course_wrong_answers import WRONG
-    finally:
-        sys.path.pop(0)
+def test_a_plausible_wrong_answer_fails_each_check(teaching_runs):
     for stem in course.TEACHING:
-        assert sorted(WRONG[stem]) == sorted(_checked_in_master(stem)), f"{stem}: one wrong answer per checked exercise"
-        nb = _with_params(nbformat.read(editions / f"{stem}.ipynb", as_version=4), FAST[stem])
-        pending = []
-        for c in nb.cells:
-            if c.cell_type == "code" and "otter_answer_cell" in c.metadata.get("tags", []):
-                pending.append(c)
-            m = CHECK_CALL.match(c.source.strip()) if c.cell_type == "code" else None
-            if m:
-                assert len(pending) == 1, f"{stem} {m.group(1)}: expected one answer cell, found {len(pending)}"
-                pending[0].source = WRONG[stem][m.group(1)]
-                pending = []
-        results = _check_results(_execute(nb, tmp_path))
+        results = teaching_runs[stem]["wrong"]
+        assert sorted(results) == sorted(_checked_in_master(stem))
         passed = [n for n, t in results.items() if _passed(n, t)]
         assert not passed, f"{stem}: wrong answers accepted by {passed}"
         assert all("Not yet" in t for t in results.values())
@@ -534,7 +597,7 @@ def _remote_scripts(nb) -> list[str]:
 
 @pytest.mark.book
 def test_seed_variation_page_shows_the_papers_printed_interval_beside_the_spread(built_book):
-    """Issue 15: each frontier model's Table 1 interval as the paper prints it, visible in its own columns."""
+    """Each frontier model's Table 1 interval as the paper prints it, visible in its own columns."""
     import re
 
     import yaml

@@ -1,4 +1,4 @@
-"""One of each thing (issue 12): one manifest loader, one answer normaliser, one named-stream helper,
+"""One of each thing: one manifest loader, one answer normaliser, one named-stream helper,
 one formatter, one Holm, one normal quantile.  Each unified function is checked against the copies it
 replaced (written out here as they were) on a table of inputs."""
 

@@ -1,4 +1,4 @@
-"""The book as a publication (issue 10): bibliography, numbering, links, citation files, licence, PDF, workflow.
+"""The book as a publication: bibliography, numbering, links, citation files, licence, PDF, workflow.
 
 The tests on the built HTML use the session's ``built_book`` (one build); the PDF tests use ``built_pdf``
 (headless Chromium).  The checkers come from ``scripts/install_tools.sh`` (``make tools``): cffconvert in its

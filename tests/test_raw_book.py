@@ -1,8 +1,13 @@
-"""The whole book built from the raw layouts (issue 14): a full package and the graded collections alone.
+"""The book computed from the raw layouts: a full package, and the graded collections alone.
 
-Each build runs in a copy of the project (so the session's normal build in ``_build/`` stays as it is)
-on rows the reconstruction writes into the documented raw layouts (:func:`selfconf.data.families.export_raw`).
-The reconstruction build these are compared with is the session's normal build (``built_book``).
+Rows the reconstruction writes into the documented raw layouts (:func:`selfconf.data.families.export_raw`):
+
+* the **full** package (every family): each family loads from the raw layout into the same rows as from the
+  reconstruction, and every computing section's ``compute()`` (what its notebook glues, checked on the built book
+  by ``tests/test_book.py``) returns the same values from either, and labels its sources "original";
+* the graded **collections alone**: one whole-book build (``build all --no-cache``, in a copy of the project so
+  the session's build in ``_build/`` stays as it is) that labels each page by family, warning-free, with every
+  claim the session's reconstruction build (``built_book``) computes.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from sections_compute import COMPUTING, computed
 
 from selfconf.book.audit import SECTION_PAGES
 from selfconf.data import families, sources
@@ -65,20 +71,23 @@ def _provenance(html: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def raw_builds(built_book, root, tmp_path_factory):
-    """Two builds: every family in the raw layouts (``full``) and only the graded collections (``partial``)."""
+def raw_rows(root, tmp_path_factory):
+    """Every family in the raw layouts (``full``) and only the graded collections (``partial``)."""
     base = tmp_path_factory.mktemp("rawbook")
     full_rows, part_rows = base / "rows_full", base / "rows_collection"
     families.export_raw(root / "data" / "reconstructed", full_rows)
     families.export_raw(root / "data" / "reconstructed", part_rows, ["collection"])
-    out = {}
-    for name, rows in (("full", full_rows), ("partial", part_rows)):
-        project = _copy_project(root, base / f"project_{name}")
-        r = _build(project, rows)
-        if r.returncode:
-            pytest.fail(f"{name} raw build failed (exit {r.returncode}):\n{r.stdout[-5000:]}\n{r.stderr[-5000:]}")
-        out[name] = (project, r.stdout + r.stderr)
-    return out
+    return {"full": full_rows, "partial": part_rows}
+
+
+@pytest.fixture(scope="module")
+def partial_build(built_book, root, raw_rows, tmp_path_factory):
+    """The one whole-book build from a raw layout: the graded collections alone."""
+    project = _copy_project(root, tmp_path_factory.mktemp("rawbuild") / "project_partial")
+    r = _build(project, raw_rows["partial"])
+    if r.returncode:
+        pytest.fail(f"partial raw build failed (exit {r.returncode}):\n{r.stdout[-5000:]}\n{r.stderr[-5000:]}")
+    return project, r.stdout + r.stderr
 
 
 #: A line a notebook kernel (ipykernel 7.4) sometimes writes to its stderr, which the build inherits, while it
@@ -106,32 +115,57 @@ def test_error_filter_keeps_every_other_error():
     assert _errors("ok\n") == []
 
 
-def test_full_raw_package_gives_the_reconstruction_build_numbers(raw_builds, root):
-    project, log = raw_builds["full"]
+def test_full_raw_package_loads_the_reconstruction_rows(raw_rows):
+    from pandas.testing import assert_frame_equal
+
+    from selfconf import data
+
+    raw = sources.resolve_families(raw_rows["full"], list(families.FAMILIES))
+    rec = sources.resolve_families("data/reconstructed", list(families.FAMILIES))
+    assert raw.as_dict() == dict.fromkeys(families.FAMILIES, "original")
+    assert set(rec.as_dict().values()) == {"reconstruction"}
+    loaders = {
+        "collection": lambda p: data.load_collection(p)[0],
+        "benchmark_age": data.load_benchmark_age,
+        "ladder": lambda p: families.load_ladder(p)[:2],
+        "probes": lambda p: families.load_probes(p)[0],
+        "twostage": lambda p: families.load_twostage(p)[0],
+        "regrade": lambda p: families.load_regrade(p)[0],
+    }
+    assert set(loaders) == set(families.FAMILIES), "a family without a loader check here"
+
+    def same(a, b, where):
+        if isinstance(a, dict | tuple | list):
+            assert type(a) is type(b) and len(a) == len(b), where
+            items = a.items() if isinstance(a, dict) else enumerate(a)
+            for k, v in items:
+                same(v, b[k], f"{where}[{k}]")
+        else:
+            assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True), obj=where)
+
+    for fam, load in loaders.items():
+        same(load(raw.path(fam)), load(rec.path(fam)), fam)
+
+
+@pytest.mark.parametrize("section", COMPUTING)
+def test_full_raw_package_gives_the_reconstruction_numbers(raw_rows, section):
+    recon = computed(section)
+    raw = computed(section, str(raw_rows["full"]))
+    assert recon.values.keys() == raw.values.keys() and recon.values
+    differ = {k: (recon[k], raw[k]) for k in recon.values if recon[k] != raw[k]}
+    assert not differ, f"{section}: values that differ between the reconstruction and the raw package: {differ}"
+    secs = sources.section_sources(raw_rows["full"])
+    assert secs[section] and set(secs[section].values()) == {"original"}, secs[section]
+
+
+def test_collection_alone_labels_each_page_by_family(partial_build, raw_rows, root):
+    project, log = partial_build
     assert not _errors(log)
     assert not re.search(r"WARNING|warning:", log), "the HTML build must be warning-free"
-    names = sorted(p.stem for p in (root / "book").glob("*.ipynb"))
-    assert names and sorted(p.stem for p in (project / "book").glob("*.ipynb")) == names
-    for nb in names:  # every notebook executed: no cell without an execution count
-        doc = json.loads((project / "book" / f"{nb}.ipynb").read_text())
-        # the install cell is added after execution and never runs in the build (selfconf.book.build.with_install_cell)
-        code = [c for c in doc["cells"] if c["cell_type"] == "code" and c["metadata"].get("selfconf") != "install-cell"]
-        assert code and all(c.get("execution_count") for c in code), f"{nb}: a cell did not execute"
-        assert doc["cells"][0]["metadata"].get("selfconf") == "install-cell", f"{nb}: no install cell first"
     recon, raw = _recomputed(root), _recomputed(project)
     assert len(recon) > 500 and recon.keys() == raw.keys()
     differ = {k: (recon[k], raw[k]) for k in recon if recon[k] != raw[k]}
     assert not differ, f"claims that differ between the reconstruction build and the raw build: {differ}"
-    for page in ("03_design", "04_result1", "05_result2", "06_result3", "08_limitations", "00_abstract"):
-        html = project / "_build" / "html" / "book" / f"{page}.html"
-        prov = _provenance(html)
-        assert prov and all(s.endswith("=original") for s in prov[0].split(";")), (page, prov)
-        assert "original package" in html.read_text(encoding="utf-8")
-
-
-def test_collection_alone_labels_each_page_by_family(raw_builds):
-    project, log = raw_builds["partial"]
-    assert not _errors(log)
     html = project / "_build" / "html" / "book"
     expect = {
         "04_result1": {"collection": "original"},
@@ -156,6 +190,6 @@ def test_collection_alone_labels_each_page_by_family(raw_builds):
         else:
             assert "Computed from the original replication package" in text, page
     # the audit's per-section sources agree with what the pages say
-    secs = sources.section_sources(next(project.parent.glob("rows_collection")))
+    secs = sources.section_sources(raw_rows["partial"])
     assert secs["result1"] == expect["04_result1"] and secs["result2"] == expect["05_result2"]
     assert set(SECTION_PAGES) - set(secs) <= {"conclusion"}

@@ -70,7 +70,7 @@ def test_declaration_is_frozen():
     cell = _declaration_cell()
     assert "2026-12-01" in cell
     # the cell's one edit since it was declared: the module it names moved to selfconf.sections.realanswers
-    # (issue 12's layout); the hash is of the declared text, so undo exactly that rename before hashing
+    # (the sections' layout); the hash is of the declared text, so undo exactly that rename before hashing
     declared = cell.replace("`selfconf.sections.realanswers`", "`selfconf.realanswers`")
     assert hashlib.sha256(declared.encode()).hexdigest() == DECLARATION_CELL_SHA256, (
         "the declared scorecard cell was edited after its results existed"

@@ -157,3 +157,13 @@ def test_regeneration_is_byte_identical(tmp_path):
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "byte-identical" in out.stdout
+
+
+def test_highconf_allocation_prints_every_published_high_confidence_number():
+    """The per-model high-confidence allocation the frontier generator uses (``HIGHCONF_ALLOCATION``) reproduces
+    the pooled counts, the pooled rate, the per-model range and the macro average as the paper prints them."""
+    from selfconf.reconstruct.frontier import check_highconf_allocation
+    from selfconf.reconstruct.targets import load_targets
+
+    got = check_highconf_allocation(load_targets())
+    assert set(got) == {"total", "wrong", "pooled_pct", "min", "max", "macro"} and all(got.values()), got

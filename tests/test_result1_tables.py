@@ -1,18 +1,15 @@
 """The Design and Result 1 notebooks glue every claim of their sections, in the claim's unit.
 
-Executes ``notebooks/03_design.py`` and ``notebooks/04_result1.py`` with papermill into a temporary
-book folder (about half a minute with 200 bootstrap draws) and runs the audit on it.  Whether the
-values *match* the paper is the audit's business (and depends on the reconstruction); this test
-checks what the notebooks own: no claim of the two sections is left unglued, external claims are
-glued as quoted, and every glued number is on the scale its unit prescribes (percent 0-100,
-AUROC/Brier/ECE 0-1, confidence points 0-100, counts as integers).
+Reads the notebooks ``03_design`` and ``04_result1`` as the session's book build executed them (the shared
+``built_book`` fixture; no second execution) and runs the audit on them.  Whether the values *match* the paper
+is the audit's business (and depends on the reconstruction); this test checks what the notebooks own: no claim
+of the two sections is left unglued, external claims are glued as quoted, and every glued number is on the scale
+its unit prescribes (percent 0-100, AUROC/Brier/ECE 0-1, confidence points 0-100, counts as integers).
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
+import shutil
 from pathlib import Path
 
 import pytest
@@ -23,48 +20,16 @@ from selfconf.book.glue import glued_in_notebook
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ("03_design", "04_result1")
 
-pytestmark = pytest.mark.book  # executes notebooks with papermill
+pytestmark = pytest.mark.book  # reads the book build
 SECTIONS = {"design", "result1"}
 
 
 @pytest.fixture(scope="module")
-def executed(tmp_path_factory) -> Path:
-    # SELFCONF_TEST_DATA_DIR points the test at another data folder (e.g. a fresh reconstruction)
-    data = Path(os.environ.get("SELFCONF_TEST_DATA_DIR", ROOT / "data" / "reconstructed"))
-    for f in ("collection.csv", "benchmark_age.csv"):
-        if not (data / f).is_file():
-            pytest.skip(f"{data / f} not generated yet (make data)")
+def executed(built_book, tmp_path_factory) -> Path:
+    """A folder holding only the two executed notebooks of the shared build."""
     book = tmp_path_factory.mktemp("book")
     for name in NOTEBOOKS:
-        src = book / f"{name}.src.ipynb"
-        subprocess.run(
-            [sys.executable, "-m", "jupytext", "--to", "ipynb", str(ROOT / "notebooks" / f"{name}.py"), "-o", str(src)],
-            check=True,
-            capture_output=True,
-            cwd=ROOT,
-        )
-        r = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "papermill",
-                str(src),
-                str(book / f"{name}.ipynb"),
-                "-p",
-                "n_boot",
-                "200",
-                "-p",
-                "data_dir",
-                str(data),
-                "--cwd",
-                str(ROOT),
-            ],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-        )
-        assert r.returncode == 0, f"{name} failed:\n{r.stderr[-4000:]}"
-        src.unlink()
+        shutil.copyfile(ROOT / "book" / f"{name}.ipynb", book / f"{name}.ipynb")
     return book
 
 

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from selfconf import bootstrap, metrics
+from selfconf import bootstrap, metrics, roster
 from selfconf.stats.readings import CANONICAL_READING, READING_DEFINITIONS, READINGS, all_readings, check_reading
 
 __all__ = [
@@ -64,11 +64,7 @@ __all__ = [
 ]
 
 #: Pre-registered panels (members in the order the paper lists them).
-PANELS: dict[str, tuple[str, ...]] = {
-    "US": ("anthropic", "openai", "google"),
-    "CN": ("deepseek", "alibaba", "moonshot"),
-    "cross_bloc": ("anthropic", "deepseek", "mistral"),
-}
+PANELS: dict[str, tuple[str, ...]] = roster.panels()  # the roster table's panel columns
 #: The headline comparison of the pre-registration.
 HEADLINE_PANEL = "CN"
 

@@ -45,6 +45,8 @@ __all__ = [
     "execute_one",
     "execute",
     "build_html",
+    "html_key",
+    "student_edition",
     "with_install_cell",
     "main",
 ]
@@ -112,7 +114,8 @@ def _hash_files(paths, root: Path) -> str:
 
 
 def _inputs_digest(root: Path, data_dir: str | None = None) -> str:
-    """Digest of the data, the pins and the configuration a notebook may read (its code is :func:`code_digest`).
+    """Digest of the data, the pins, the interpreter and the configuration a notebook may read (its code is
+    :func:`code_digest`).
 
     A ``data_dir`` parameter outside the project's ``data/`` (an original package kept elsewhere) is
     hashed too, so editing its files invalidates the cached notebooks."""
@@ -125,6 +128,8 @@ def _inputs_digest(root: Path, data_dir: str | None = None) -> str:
             extra = sorted(p for p in d.rglob("*") if p.is_file())
     files += [root / "requirements.txt"]
     h = _hash_files([f for f in files if f.is_file()], root)
+    # the interpreter (requirements.txt pins the packages, not Python itself)
+    h = hashlib.sha256((h + sys.version).encode()).hexdigest()
     # the repository block of _config.yml: pages print links built from it (the student edition's Colab and
     # Binder links, selfconf.course.student_links); the rest of the configuration does not reach a notebook
     cfg = book_file("_config.yml", root, missing_ok=True)
@@ -281,8 +286,11 @@ def _run_cached(
         part = out_dir / ".partial" / f"{name}.ipynb"
         part.parent.mkdir(exist_ok=True)
         shutil.copyfile(cached, part)
-        os.replace(part, dst)  # atomic, as in execute_one
-        with_install_cell(dst, root)
+        with_install_cell(part, root)
+        if dst.is_file() and dst.read_bytes() == part.read_bytes():
+            part.unlink()  # unchanged: keep the file (and its time stamp), so Sphinx does not read the page again
+        else:
+            os.replace(part, dst)  # atomic, as in execute_one
         return name, "cached", time.perf_counter() - t0
     execute_one(name, params, out_dir, root)
     cached.parent.mkdir(parents=True, exist_ok=True)
@@ -389,16 +397,89 @@ def teaching_values(stem: str) -> dict:
     return glue.glued_in_notebook(nb)
 
 
-def build_html(root: Path | None = None) -> None:
-    """``jupyter-book build . -W -n --keep-going``: any warning fails the build."""
+#: What a page's HTML depends on that Sphinx does not track by a page's own source: the configuration and table
+#: of contents, the book's Sphinx extensions and templates (the package's ``book`` folder), the claim manifest and
+#: bibliography the extensions read, and every value any notebook glued (a page may paste another page's value).
+HTML_KEY_FILE = "_build/.html-key"
+
+
+def html_key(root: Path | None = None) -> str:
+    """Digest of what every page's HTML depends on beyond its own source (:data:`HTML_KEY_FILE`).
+
+    Example: editing one page's prose leaves the key unchanged (Sphinx re-renders that page alone); a changed
+    glued value, a changed extension or a changed ``_config.yml`` changes it (every page is rendered again).
+    """
     root = root or project_root()
-    # a clean output: pages dropped from the toc must not linger in _build/html
-    for d in ("html", ".doctrees", "jupyter_execute"):
-        shutil.rmtree(root / "_build" / d, ignore_errors=True)
+    files = [root / n for n in ("_config.yml", "_toc.yml", "references.bib", "data/paper/claims.yaml")]
+    files += [p for p in (root / "src" / "selfconf" / "book").rglob("*") if p.is_file() and p.suffix != ".pyc"]
+    h = hashlib.sha256(_hash_files([f for f in files if f.is_file()], root).encode())
+    h.update(_glued_digest(root / "book").encode())
+    h.update(sys.version.encode())
+    return h.hexdigest()
+
+
+def build_html(root: Path | None = None) -> None:
+    """``jupyter-book build . -W -n --keep-going``: any warning fails the build.
+
+    Incremental: Sphinx re-reads the pages whose source changed (an executed notebook is rewritten only when its
+    content changes).  When :func:`html_key` differs from the last build's, or the last build failed, the output
+    is removed first and every page is built, so a warning is never hidden by an old page.
+    """
+    root = root or project_root()
+    key_file = root / HTML_KEY_FILE
+    key = html_key(root)
+    if not key_file.is_file() or key_file.read_text() != key:
+        for d in ("html", ".doctrees", "jupyter_execute"):
+            shutil.rmtree(root / "_build" / d, ignore_errors=True)
+    key_file.unlink(missing_ok=True)  # written back only when this build succeeds
+    # pages dropped from the toc must not linger in _build/html
+    listed = toc_files(root)
+    for page in (root / "_build" / "html" / "book").glob("*.html"):
+        if page.stem not in listed:
+            page.unlink()
     jb = Path(sys.executable).with_name("jupyter-book")
     r = subprocess.run([str(jb), "build", ".", "-W", "-n", "--keep-going"], cwd=root)
     if r.returncode:
         raise SystemExit(f"jupyter-book build failed (exit {r.returncode}); warnings are errors")
+    key_file.parent.mkdir(parents=True, exist_ok=True)
+    key_file.write_text(key)
+
+
+STUDENT_KEY_FILE = "_build/student/.key"
+
+
+def student_edition(root: Path | None = None, *, update_checks: bool = False) -> bool:
+    """Write the student edition (:func:`selfconf.course.make_student`) unless it is up to date; True if written.
+
+    Up to date: the key stored beside it equals the digest of everything ``otter assign`` reads (the teaching
+    masters, the install cell they get, the ``selfconf.course`` package with its shipped checks, the pinned
+    requirements), of the values the book's teaching pages glued (the student prose shows them,
+    :func:`teaching_values`), and every output file exists.  ``update_checks`` always writes it and refreshes the
+    package's copy of the checks.
+    """
+    import selfconf.course as course
+
+    root = root or project_root()
+    values = {s: teaching_values(s) for s in course.TEACHING}
+    files = [root / "notebooks" / f"{s}.py" for s in course.TEACHING] + [root / "requirements.txt"]
+    files += [p for p in (root / "src" / "selfconf" / "course").rglob("*") if p.is_file() and p.suffix != ".pyc"]
+    key = hashlib.sha256(
+        (
+            _hash_files([f for f in files if f.is_file()], root)
+            + course.install_cell(root).source
+            + json.dumps(values, sort_keys=True, default=str)
+        ).encode()
+    ).hexdigest()
+    outputs = [root / "_build" / "student" / f"{s}.ipynb" for s in course.TEACHING]
+    outputs += [root / "_build" / "student" / "instructor" / f"{s}.ipynb" for s in course.TEACHING]
+    outputs += [root / "book" / "_static" / "student" / f"{s}.ipynb" for s in course.TEACHING]
+    key_file = root / STUDENT_KEY_FILE
+    if not update_checks and key_file.is_file() and key_file.read_text() == key and all(p.is_file() for p in outputs):
+        return False
+    key_file.unlink(missing_ok=True)
+    course.make_student(root / "_build" / "student", root=root, update_checks=update_checks, values=values.__getitem__)
+    key_file.write_text(key)
+    return True
 
 
 def _parse_params(pairs: list[list[str]] | None) -> dict:
@@ -432,10 +513,7 @@ def main(argv: list[str] | None = None) -> int:
         execute(a.only, _parse_params(a.param), a.jobs, not a.no_cache)
     if a.step in ("student", "html", "all"):
         # the student edition first: the teaching pages offer its notebooks (book/_static/student/) for download
-
-        from selfconf.course import make_student
-
-        make_student(update_checks=a.update_checks, values=teaching_values)
+        student_edition(update_checks=a.update_checks)
     if a.step in ("html", "all"):
         build_html()
     print(f"done in {time.perf_counter() - t0:.1f} s")

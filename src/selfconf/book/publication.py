@@ -89,15 +89,20 @@ def renumber(app, env) -> list[str]:
     """
     if not env.config.numfig:
         return []
+    native = _copy_numbers(env.toc_fignumbers)
+    prev_final = getattr(env, "selfconf_final_fignumbers", None)
+    if prev_final is not None and not getattr(env, "selfconf_docs_read", True):
+        if native == getattr(env, "selfconf_native_fignumbers", None):
+            # nothing was read and Sphinx numbered as before: the paper numbers are those of the last build
+            env.toc_fignumbers = _copy_numbers(prev_final)
+            return []
     std = env.domains["std"]
     counters: dict[str, int] = {}
     found: dict[str, str] = {}
-    changed: list[str] = []
     for doc in reading_order(env):
         numbers = env.toc_fignumbers.get(doc)
         if not numbers:
             continue
-        before = {k: dict(v) for k, v in numbers.items()}
         doctree = env.get_doctree(doc)
         for node in doctree.findall(nodes.Element):
             figtype = std.get_enumerable_node_type(node)
@@ -116,8 +121,12 @@ def renumber(app, env) -> list[str]:
             else:
                 counters[figtype] = counters.get(figtype, 0) + 1
                 numbers[figtype][ids[0]] = (f"S{counters[figtype]}",)
-        if numbers != before:
-            changed.append(doc)
+    final = _copy_numbers(env.toc_fignumbers)
+    # changed: the documents whose final numbers differ from the last build's (a first build: every document
+    # whose numbers this function set); Sphinx's own numbering is kept for the next build (_restore_native)
+    changed = [d for d in final if final[d] != (prev_final or native).get(d)]
+    env.selfconf_native_fignumbers = native
+    env.selfconf_final_fignumbers = final
     expected = {label for labels in PAPER_NUMBERS.values() for label in labels}
     built = set(env.found_docs)
     if missing := sorted(expected - set(found)):
@@ -125,6 +134,25 @@ def renumber(app, env) -> list[str]:
         if any(d.endswith(("04_result1", "05_result2", "06_result3")) for d in built):
             raise RuntimeError(f"paper objects without a numbered table/figure in the book: {missing}")
     return changed
+
+
+def _copy_numbers(numbers: dict) -> dict:
+    return {doc: {kind: dict(ids) for kind, ids in kinds.items()} for doc, kinds in numbers.items()}
+
+
+def _docs_read(app, env, docnames) -> None:
+    """Remember whether this build reads any document (``env-before-read-docs``)."""
+    env.selfconf_docs_read = bool(docnames)
+
+
+def _restore_native(app, env) -> list[str]:
+    """Put Sphinx's own figure numbers of the last build back before Sphinx numbers again (``env-get-updated``,
+    before its collectors): Sphinx then compares like with like and rewrites only pages whose numbering changed,
+    where it would otherwise see the paper numbers :func:`renumber` set and rewrite every numbered page."""
+    native = getattr(env, "selfconf_native_fignumbers", None)
+    if native is not None:
+        env.toc_fignumbers = _copy_numbers(native)
+    return []
 
 
 class ChartDirective(Directive):
@@ -254,6 +282,8 @@ def setup(app) -> dict:
     """Sphinx entry point (see the module docstring)."""
     app.add_directive("selfconf-chart", ChartDirective)
     app.connect("config-inited", _substitutions)
+    app.connect("env-before-read-docs", _docs_read)
+    app.connect("env-get-updated", _restore_native, priority=100)
     app.connect("env-get-updated", renumber, priority=900)
     app.connect("doctree-read", _link_mentions)
     app.connect("html-page-context", _pdf_footer)

@@ -69,10 +69,25 @@ _counter = itertools.count(1)
 
 
 def vl_version() -> str:
-    """Vega-Lite ``major.minor`` that the installed altair writes (e.g. ``"6.4"``)."""
-    import altair as alt
+    """Vega-Lite ``major.minor`` that the installed altair writes (e.g. ``"6.4"``).
 
-    major, minor = alt.SCHEMA_VERSION.lstrip("v").split(".")[:2]
+    Read from altair's schema module without importing altair (seconds of a warm book build otherwise); the
+    import is the fallback when that file is not where altair keeps it.
+    """
+    import importlib.util
+    import re
+
+    spec = importlib.util.find_spec("altair")
+    version = None
+    if spec is not None and spec.submodule_search_locations:
+        for schema in sorted(Path(next(iter(spec.submodule_search_locations))).glob("vegalite/v*/schema/__init__.py")):
+            m = re.search(r'^SCHEMA_VERSION = "([^"]+)"', schema.read_text(encoding="utf-8"), flags=re.M)
+            version = m.group(1) if m else version
+    if version is None:
+        import altair as alt
+
+        version = alt.SCHEMA_VERSION
+    major, minor = version.lstrip("v").split(".")[:2]
     return f"{major}.{minor}"
 
 

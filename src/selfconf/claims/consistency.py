@@ -48,6 +48,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from selfconf import roster
 from selfconf.bootstrap import holm
 from selfconf.claims.judging import fmt
 from selfconf.stats.normal import Z975, quantile
@@ -68,7 +69,7 @@ STATUSES = ("pass", "fail", "unclear")
 PASS, FAIL, UNCLEAR = STATUSES
 
 #: Table 1 row order used when the manifest does not give one.
-DEFAULT_MODELS = ("google", "moonshot", "alibaba", "xai", "deepseek", "zhipu", "openai", "mistral", "anthropic")
+DEFAULT_MODELS = tuple(roster.frontier())  # the roster table's Table 1 order
 
 Z80 = quantile(0.80)
 
@@ -1569,7 +1570,7 @@ GROUP_TITLES = {
 
 
 def _models(doc: dict) -> list[str]:
-    return list((doc.get("models") or {}).get("table1_row_order") or DEFAULT_MODELS)
+    return list(DEFAULT_MODELS)
 
 
 def _plan(p: Printed, models: Sequence[str]) -> Iterable[tuple[str, str, Callable[[], Result]]]:

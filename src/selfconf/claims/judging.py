@@ -171,9 +171,9 @@ def load_manifest(path: str | Path = CLAIMS) -> Manifest:
 
     Example
     -------
-    >>> m = load_manifest()            # doctest: +SKIP
-    >>> m.by_id["t1_google_n"]["printed"]   # doctest: +SKIP
-    '1461'
+    >>> m = load_manifest()
+    >>> m.by_id["t1_google_n"]["printed"]
+    '1,461'
     """
     p = resolve(path)
     if not p.is_file():

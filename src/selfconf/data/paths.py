@@ -54,7 +54,7 @@ def book_file(name: str, root: str | os.PathLike | None = None, *, missing_ok: b
     Reference: Jupyter Book 1 documentation, "Structure and organize content" (``_toc.yml``) and
     "Configuration reference" (``_config.yml``).
 
-    >>> book_file("_toc.yml")["root"]   # doctest: +SKIP
+    >>> book_file("_toc.yml")["root"]
     'book/index'
     """
     p = Path(root or project_root()) / name

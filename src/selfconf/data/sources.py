@@ -25,13 +25,15 @@ error naming the folder and the files.  A folder is a *reconstruction* when it i
 name is ``reconstructed``), holds a ``fidelity*.json`` file or a ``RECONSTRUCTION`` marker; any other
 folder is taken to hold the *original* package.
 
-Example::
+Example (``data/raw`` holding the original collection alone would give ``'collection: original package
+(data/raw); ladder: reconstruction (data/reconstructed)'`` and ``{'collection': 'original', 'ladder':
+'reconstruction'}``; the shipped reconstruction gives)::
 
-    >>> src = resolve_families("data/raw", ["collection", "ladder"])   # doctest: +SKIP
-    >>> src.text()                                                     # doctest: +SKIP
-    'collection: original package (data/raw); ladder: reconstruction (data/reconstructed)'
-    >>> src.as_dict()                                                  # doctest: +SKIP
-    {'collection': 'original', 'ladder': 'reconstruction'}
+    >>> src = resolve_families("data/reconstructed", ["collection", "ladder"])
+    >>> src.text()
+    'collection, ladder: reconstruction (data/reconstructed)'
+    >>> src.as_dict()
+    {'collection': 'reconstruction', 'ladder': 'reconstruction'}
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from selfconf import bootstrap, metrics
+from selfconf import bootstrap, metrics, roster
 from selfconf.claims.judging import fidelity_record
 from selfconf.data.collection import graded
 from selfconf.panels import PANELS, panel_analysis
@@ -28,7 +28,8 @@ __all__ = ["SECTIONS", "compute_values", "fidelity_records", "mean_over_seeds"]
 
 SECTIONS = ("design", "result1")
 EXTRA_CLAIMS = ("repro_moonshot_firstparty_n",)
-TABLE1 = ["google", "moonshot", "alibaba", "xai", "deepseek", "zhipu", "openai", "mistral", "anthropic"]
+#: Table 1's models in row order (the roster table, :func:`selfconf.roster.frontier`).
+TABLE1 = roster.frontier()
 N_BOOT = 2000
 
 

@@ -14,15 +14,16 @@ from typing import Any, TypedDict, cast
 
 import numpy as np
 
+from selfconf import roster
 from selfconf.reconstruct.anneal import ModelTable, Part, anneal, exact_penalty, interval_penalty
 from selfconf.reconstruct.faststats import auroc_lists, pooled_auroc_lists, ranknorm_auroc_lists, table_stats
-from selfconf.reconstruct.tables import auroc_table, delong_se_table, ece_bins_table, median_table
 from selfconf.reconstruct.targets import Targets
 
 __all__ = ["FRONTIER", "FrontierPlan", "fit_frontier", "frontier_summary"]
 
 #: Table 1 row order.
-FRONTIER = ["google", "moonshot", "alibaba", "xai", "deepseek", "zhipu", "openai", "mistral", "anthropic"]
+#: The frontier models in Table 1 row order (the roster table, :func:`selfconf.roster.frontier`).
+FRONTIER = roster.frontier()
 
 #: Correct counts: the unique value (or one of two) compatible with accuracy and CITL
 #: (consistency.md, "Implied integer counts").  google 971 leaves the 490 errors Table 2 needs.
@@ -270,28 +271,6 @@ def _init_model(m: str, plan: FrontierPlan, rng: np.random.Generator) -> ModelTa
             counts[0, j] = size - kc
             mt.parts[pname] = Part(pname, counts, allowed, None, block)
     return mt
-
-
-def _stats(values, c0, c1) -> dict:
-    tot = c0 + c1
-    n = tot.sum()
-    cnt, conf, cor = ece_bins_table(values, c0, c1)
-    occ = cnt > 0
-    gaps = (conf[occ] - cor[occ]) / cnt[occ]
-    hi = values >= 80
-    return {
-        "n": n,
-        "k": c1.sum(),
-        "mean": float((values * tot).sum() / n),
-        "median": median_table(values, tot),
-        "brier": float((c1 * (1 - values / 100) ** 2 + c0 * (values / 100) ** 2).sum() / n),
-        "ece": float(np.abs(conf - cor).sum() / n),
-        "gaps": gaps,
-        "auroc": auroc_table(values, c0, c1),
-        "se": delong_se_table(values, c0, c1),
-        "H": float(tot[hi].sum()),
-        "W": float(c0[hi].sum()),
-    }
 
 
 def median_penalty(values: np.ndarray, tot: np.ndarray, target: float, unit: float = 8.0) -> float:

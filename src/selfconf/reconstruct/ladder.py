@@ -331,33 +331,6 @@ class _Subject:
         return self.ok & ~self.abstained
 
 
-def _largest_remainder(weights: np.ndarray, total: int, cap: np.ndarray) -> np.ndarray:
-    """Integer allocation of ``total`` proportional to ``weights`` with per-slot caps."""
-    out = np.zeros(len(weights), int)
-    w = weights.astype(float).copy()
-    remaining = total
-    for _ in range(50):
-        free = out < cap
-        if remaining <= 0 or not free.any():
-            break
-        share = np.where(free, w, 0.0)
-        share = share / share.sum() * remaining if share.sum() > 0 else free / free.sum() * remaining
-        add = np.minimum(np.floor(share).astype(int), cap - out)
-        out += add
-        remaining = total - out.sum()
-        if add.sum() == 0:
-            order = np.argsort(-(share - np.floor(share)) - 1e-9 * np.arange(len(share)))
-            for j in order:
-                if remaining == 0:
-                    break
-                if out[j] < cap[j]:
-                    out[j] += 1
-                    remaining -= 1
-    if out.sum() != total:
-        raise RuntimeError("allocation failed")
-    return out
-
-
 def _bin_targets(
     rng: np.random.Generator, name: str, design: dict, n_ok_bin: np.ndarray, total: int, sd_target: float | None = None
 ):

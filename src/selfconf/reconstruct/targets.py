@@ -78,7 +78,7 @@ def load_targets(path: str | Path = CLAIMS_PATH) -> Targets:
 
     Example
     -------
-    >>> load_targets().interval("t1_google_n")   # doctest: +SKIP
+    >>> load_targets().interval("t1_google_n")
     (1460.5, 1461.5)
     """
     m = load_manifest(path)
@@ -89,7 +89,7 @@ def printed_values(path: str | Path = CLAIMS_PATH) -> dict[str, float]:
     """``{claim id: printed number}`` of the manifest (:meth:`Targets.values`); the generators'
     targets (analysis code never reads them).
 
-    >>> printed_values()["t1_google_n"]   # doctest: +SKIP
+    >>> printed_values()["t1_google_n"]
     1461.0
     """
     return load_targets(path).values()

@@ -65,7 +65,7 @@ class Computed:
     facts : dict
         any other computed object the page prints (lists of models, panel results, ...).
 
-    References: issue 12, item 2 (section computations as plain functions).
+    References: the book's design rule that computations live in the package, testable without papermill.
 
     Examples
     --------

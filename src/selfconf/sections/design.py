@@ -78,8 +78,8 @@ def load(data_dir: str | Path = "data/reconstructed") -> tuple[pd.DataFrame, Exc
 
     Examples
     --------
-    >>> rows, excl, bench = load("data/reconstructed")  # doctest: +SKIP
-    >>> sorted(bench.columns)  # doctest: +SKIP
+    >>> rows, excl, bench = load("data/reconstructed")
+    >>> sorted(bench.columns)
     ['benchmark', 'correct', 'item_id', 'model']
     """
     sources = resolve_families(data_dir, list(FAMILIES))
@@ -354,8 +354,8 @@ def compute(
 
     Examples
     --------
-    >>> res = compute(*load("data/reconstructed"), seed=20261130, n_boot=200, level=0.95)  # doctest: +SKIP
-    >>> res.values["design_n_models"]  # doctest: +SKIP
+    >>> res = compute(*load("data/reconstructed"), seed=20261130, n_boot=20, level=0.95)
+    >>> res.values["design_n_models"]
     16
     """
     c = Builder()

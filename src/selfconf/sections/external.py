@@ -79,9 +79,18 @@ def compute(
 
     Examples
     --------
-    >>> res = compute(ext, paper_frontier, seed=1, n_boot=200)  # doctest: +SKIP
-    >>> res["ext_n_models"]                                     # doctest: +SKIP
-    26
+    On the 26 models of the MMLU-Pro study the page reports 26 models (``ext_n_models``); on two made-up models:
+
+    >>> import numpy as np
+    >>> from selfconf import data
+    >>> rng = np.random.default_rng(0)
+    >>> ext = pd.DataFrame({"model": np.repeat(["a", "b"], 60), "item_id": np.tile(np.arange(60), 2),
+    ...                     "category": np.tile(["law", "math"], 60), "confidence": rng.uniform(0, 1, 120).round(2),
+    ...                     "correct": rng.integers(0, 2, 120).astype(bool), "gold": "A"})
+    >>> rows, _ = data.load_collection("data/reconstructed")
+    >>> res = compute(ext, rows[rows["tier"] == "frontier"], seed=1, n_boot=20)
+    >>> res["ext_n_models"]
+    2
     """
     b = Builder()
     ext_rows = prepare_frame(ext, scale="unit", source=ext_source)

@@ -89,8 +89,13 @@ def compute(
 
     Examples
     --------
-    >>> res = compute(rows, twostage, frames, regrade, bound=0.9, seed=1, n_boot=200)  # doctest: +SKIP
-    >>> res["lim_models_per_provider"]                                                  # doctest: +SKIP
+    >>> from selfconf.data import families, load_collection
+    >>> rows, _ = load_collection("data/reconstructed")
+    >>> twostage, _ = families.load_twostage("data/reconstructed")
+    >>> frames, _, _ = families.load_ladder("data/reconstructed")
+    >>> regrade, _ = families.load_regrade("data/reconstructed")
+    >>> res = compute(rows, twostage, frames, regrade, bound=0.85, seed=1, n_boot=20)
+    >>> res["lim_models_per_provider"]
     1
     """
     b = Builder()

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from selfconf import bootstrap, metrics, panels
+from selfconf import bootstrap, metrics, panels, roster
 from selfconf.claims.quoted import quoted_value
 from selfconf.data.fetch import MMLU_PRO_COMMIT, MMLU_PRO_MODELS, MMLU_PRO_REPO, mmlu_pro_filename
 from selfconf.data.paths import resolve
@@ -125,18 +125,7 @@ PROVIDER: dict[str, str] = {
     "Mistral-Small-24B-Instruct-2501": "mistral",
 }
 #: Where each provider is based (the paper's panels are named by bloc: US, CN, and one across blocs).
-BLOC = {
-    "openai": "US",
-    "anthropic": "US",
-    "google": "US",
-    "xai": "US",
-    "meta": "US",
-    "deepseek": "CN",
-    "alibaba": "CN",
-    "moonshot": "CN",
-    "zhipu": "CN",
-    "mistral": "EU",
-}
+BLOC = roster.blocs()  # the roster table's bloc column
 #: Dedicated reasoning-model series: not eligible (the paper queried its panel members as chat models).
 REASONING_SERIES = ("o1-mini-2024-09-12", "o3-mini-2025-01-31", "o4-mini-2025-04-16", "deepseek-reasoner")
 #: Words of a model name (split at "-") that mark a provider's budget or mid-tier line, like the paper's members.

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from selfconf import roster
 from selfconf.data import graded
 from selfconf.panels import PANELS, panel_analysis
 from selfconf.sections.computed import Builder, Computed
@@ -40,7 +41,7 @@ GRID = 5
 #: Generators word their statuses differently; one vocabulary for the fidelity tables.
 STATUS = {"hit": "match", "miss": "mismatch", "within": "within_tolerance", "outside": "outside_tolerance"}
 #: Display order of the frontier models in the correlation heat map.
-FRONTIER_ORDER = ["google", "moonshot", "alibaba", "xai", "deepseek", "zhipu", "openai", "mistral", "anthropic"]
+FRONTIER_ORDER = roster.frontier()  # the roster table's Table 1 order
 
 
 def cn_interval(df: pd.DataFrame, *, seed: int, n_boot: int) -> dict[str, float]:
@@ -54,8 +55,10 @@ def cn_interval(df: pd.DataFrame, *, seed: int, n_boot: int) -> dict[str, float]
 
     Examples
     --------
-    >>> cn_interval(rows, seed=1, n_boot=200)  # doctest: +SKIP
-    {'cn_panel_vs_self_delta': 0.18, 'cn_panel_vs_self_delta_ci_lo': 0.15, 'cn_panel_vs_self_delta_ci_hi': 0.21}
+    >>> from selfconf.data import load_collection
+    >>> rows, _ = load_collection("data/reconstructed")
+    >>> {k: round(v, 3) for k, v in cn_interval(rows, seed=1, n_boot=20).items()}
+    {'cn_panel_vs_self_delta': 0.287, 'cn_panel_vs_self_delta_ci_lo': 0.266, 'cn_panel_vs_self_delta_ci_hi': 0.297}
     """
     cn = panel_analysis(df, PANELS["CN"], n_boot=n_boot, rng=model_rng(seed, "panel:CN"))
     return {
@@ -128,8 +131,9 @@ def compute(df: pd.DataFrame, *, seed: int, n_boot: int, grid: int = GRID) -> Co
 
     Examples
     --------
-    >>> res = compute(rows, seed=1, n_boot=200)  # doctest: +SKIP
-    >>> res["recon_grid"]                        # doctest: +SKIP
+    >>> from selfconf.data import load_collection
+    >>> res = compute(load_collection("data/reconstructed")[0], seed=1, n_boot=20)
+    >>> res["recon_grid"]
     5
     """
     b = Builder()
@@ -215,8 +219,8 @@ def fidelity_tables(root: str | Path) -> list[tuple[str, str, pd.DataFrame, list
 
     Examples
     --------
-    >>> [name for name, *_ in fidelity_tables("data/reconstructed")]  # doctest: +SKIP
-    ['fidelity_collection.json', ...]
+    >>> [name for name, *_ in fidelity_tables("data/reconstructed")]
+    ['arms/fidelity_arms.json', 'fidelity_collection.json', 'ladder/fidelity_ladder.json']
     """
     from selfconf.claims import judging  # the audit's one rule: a record is re-judged by today's rule
 

@@ -438,10 +438,10 @@ def compute(
     Examples
     --------
     >>> from selfconf.data import load_collection
-    >>> rows, excl = load_collection("data/reconstructed")  # doctest: +SKIP
-    >>> res = compute(rows, excl, seed=1, n_boot=200, threshold_points=80, chance=0.5, auroc_cut=0.7, n_bins=10,
-    ...               level=0.95, coverages_pct=[100, 80, 60, 40, 20])  # doctest: +SKIP
-    >>> res.values["r1_n_frontier_models"]  # doctest: +SKIP
+    >>> rows, excl = load_collection("data/reconstructed")
+    >>> res = compute(rows, excl, seed=1, n_boot=20, threshold_points=80, chance=0.5, auroc_cut=0.7, n_bins=10,
+    ...               level=0.95, coverages_pct=[100, 80, 60, 40, 20])
+    >>> res.values["r1_n_frontier_models"]
     9
     """
     pv = Builder()

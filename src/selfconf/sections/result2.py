@@ -156,10 +156,10 @@ def compute(
 
     Examples
     --------
-    >>> from selfconf.data import families                                      # doctest: +SKIP
-    >>> frames, profiles, _ = families.load_ladder("data/reconstructed/ladder")  # doctest: +SKIP
-    >>> res = compute(frames, profiles, bound=0.9, n_rungs=4, seed=1, n_boot=200)  # doctest: +SKIP
-    >>> res.values["ladder_n_eligible_rungs"]                                   # doctest: +SKIP
+    >>> from selfconf.data import families
+    >>> frames, profiles, _ = families.load_ladder("data/reconstructed")
+    >>> res = compute(frames, profiles, bound=0.85, n_rungs=4, seed=1, n_boot=20)
+    >>> res.values["ladder_n_eligible_rungs"]
     1
     """
     b = Builder()

@@ -104,10 +104,11 @@ def compute(
 
     Examples
     --------
-    >>> from selfconf.data import families                                       # doctest: +SKIP
-    >>> frames, _, _ = families.load_ladder("data/reconstructed/ladder")          # doctest: +SKIP
-    >>> probes, _ = families.load_probes("data/reconstructed/probes")             # doctest: +SKIP
-    >>> compute(frames, probes, bound=0.9, seed=1, n_boot=200)["t4_glm4_delta"]   # doctest: +SKIP
+    >>> from selfconf.data import families
+    >>> frames, _, _ = families.load_ladder("data/reconstructed")
+    >>> probes, _ = families.load_probes("data/reconstructed")
+    >>> compute(frames, probes, bound=0.85, seed=1, n_boot=20)["t4_glm4_delta"]
+    45
     """
     b = Builder()
     # -- the frontier rung (exploratory)
