@@ -80,6 +80,7 @@ test: install external browser tools
 bench: install
 	$(PY) bench/bootstrap.py
 	$(PY) bench/build.py
+	$(PY) bench/auroc.py
 	$(PY) bench/report.py
 
 # rerun one section with other bootstrap settings and diff it against the default build

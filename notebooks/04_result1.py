@@ -115,7 +115,9 @@ _ = table(
 # and self-AUROC (stated confidence as a predictor of the model's own correctness, Mann–Whitney with ties
 # counted half) on the 0–1 scale. The interval is a row-level percentile bootstrap within each model
 # ({glue:text}`r1_n_boot:,.0f` draws; each model has its own random stream derived from the page seed and its
-# name, see `selfconf.stats.summary`). Rows are ordered by accuracy, as in the paper.
+# name, see `selfconf.stats.summary`). Every value comes from the counts of right and wrong answers at each
+# confidence level, by the functions behind `selfconf report` (which prints the same numbers for these rows and
+# seed), so none depends on the order of the rows. Rows are ordered by accuracy, as in the paper.
 
 # %% tags=["hide-input"]
 # every number of this page, computed from the rows (selfconf.sections.result1); the cells below glue and show them
@@ -353,9 +355,11 @@ curves = (
 # gating on stated confidence removes some errors, but even these models keep a sizeable share of them
 # among their most confident answers. At coverage $c$ the $\lfloor c\,n\rfloor$ most confident answers are kept
 # (the paper does not state its rule; when $c\,n$ is not a whole number, some of its printed rates are only
-# attainable with the floor, see `selfconf.stats.summary`), and answers with equal confidence are taken in row order.
-# The second table shows what the ceiling $\lceil c\,n\rceil$ would give and how far any order of the tied
-# answers could move the {glue:text}`r1_riskcov_coverage_20`% figure.
+# attainable with the floor, see `selfconf.stats.summary`; `covered="floor"` in the code). Where a cut falls inside a
+# group of answers with equal confidence, the rate is the mean over the orders of that group, as in `selfconf report`,
+# so no value depends on the order of the rows (a cut at the end of such a group gives a whole number of errors).
+# The second table shows what the ceiling $\lceil c\,n\rceil$ would give, whether the cut falls inside a group of
+# tied answers, and how far any order of them could move the {glue:text}`r1_riskcov_coverage_20`% figure.
 
 # %% tags=["hide-input"]
 TOP_K = result1.TOP_K  # Table 2 shows this many models (a layout choice)
@@ -388,7 +392,13 @@ t2_ids = {}
 for i, r in enumerate(top.itertuples()):
     t2_ids[(i, "self-AUROC")] = f"t2_{r.model}_label_self_auroc"
     t2_ids.update({(i, f"error at {c}% coverage"): f"t2_{r.model}_err_cov{c}" for c in COVERAGES_PCT})
-_ = table(t2, "table2", caption="Error rate (%) among the most confident answers, by coverage", claims=t2_ids)
+_ = table(
+    t2,
+    "table2",
+    caption="Error rate (%) among the floor(c·n) most confident answers (the rule the paper's print implies), by "
+    "coverage c; ties at a cut: mean over their orders",
+    claims=t2_ids,
+)
 _ = table(
     pd.DataFrame(t2_diag),
     "table2_cut_diagnostics",
@@ -397,7 +407,7 @@ _ = table(
 
 # %% [markdown]
 # Table 2 lists the {glue:text}`t2_caption_n_models` models with the highest self-AUROC in Table 1. In the
-# second table, the ceil column keeps $\lceil c\,n\rceil$ rows (`metrics.risk_coverage(..., covered="ceil")`);
+# second table, the ceil column keeps $\lceil c\,n\rceil$ rows (`covered="ceil"`, ties again averaged over orders);
 # where $c\,n$ is a whole number the two rules keep the same rows.
 
 # %% tags=["remove-input"]

@@ -42,6 +42,7 @@ from selfconf.book import glue, page_banner, table, vega
 from selfconf.data.fetch import MMLU_PRO_COMMIT, MMLU_PRO_REPO, read_mmlu_pro_calibration
 from selfconf.data.paths import resolve
 from selfconf.data.sources import resolve_families
+from selfconf.report import coverage_key
 from selfconf.sections import external
 
 vega.enable()
@@ -104,11 +105,13 @@ LOW_COVERAGE = external.LOW_COVERAGE  # the smallest risk-coverage level of the 
 #
 # ## Table 1 for every model
 #
-# The same function as `selfconf report` (`selfconf.report.compute_report`, which calls
-# `selfconf.stats.summary.table1`): accuracy, mean and median stated confidence, CITL, Brier, 10-bin ECE, self-AUROC
-# with a row-level percentile bootstrap interval, the error rate among answers stated with confidence ≥
-# {glue:text}`ext_hc_threshold:.0f`, and the error rate when only the {glue:text}`ext_low_coverage_pct:.0f`% most
-# confident answers are kept.
+# The same function, called the same way, as `selfconf report` and the chapter
+# [The paper's claims on real answers](26_real_answers.ipynb) (`selfconf.report.from_frame`: every statistic from
+# the counts of right and wrong answers at each confidence level, so the order of the rows cannot matter):
+# accuracy, mean and median stated confidence, CITL, Brier, 10-bin ECE, self-AUROC with a percentile row-bootstrap
+# interval, the error rate among answers stated with confidence ≥ {glue:text}`ext_hc_threshold:.0f`, and the error
+# rate when only the {glue:text}`ext_low_coverage_pct:.0f`% most confident answers are kept (where that cut falls
+# inside a group of equal confidences, the mean over the orders of that group).
 # Accuracy here is over the rows that have a confidence; the column "acc. all rows" counts every row, with
 # unparsed answers as they were graded in the source, so that the two can be compared. Sorted by self-AUROC.
 
@@ -141,9 +144,9 @@ show = pd.DataFrame(
         ],
         f"err. at conf. ≥ {HC_POINTS:.0f} (%)": _fmt(100 * t_sorted["high_conf_error_rate"], ".1f"),
         f"err. at {100 * LOW_COVERAGE:.0f}% coverage (%)": [
-            f"{100 * rc[LOW_COVERAGE]:.1f}" for rc in t_sorted["risk_coverage"]
+            f"{100 * rc[coverage_key(LOW_COVERAGE)]:.1f}" for rc in t_sorted["risk_coverage"]
         ],
-        "excluded (no conf.)": _fmt(t_sorted["excluded_missing_confidence"], ","),
+        "excluded (no conf.)": _fmt([e["missing_confidence"] for e in t_sorted["excluded"]], ","),
     }
 )
 _ = table(show, "external_mmlu_pro_table1", caption=f"MMLU-Pro, {n_models} models: the paper's Table 1 columns")

@@ -251,7 +251,7 @@ def test_messages_quote_values_as_typed_and_count_frame_rows_from_one(tmp_path, 
     frame = pd.DataFrame({"model": ["a", "a", "a"], "item_id": [1, 2, 3], "confidence": [50, 60, 70]})
     with pytest.raises(ValueError, match=r"frame: row 3: field 'correct' must be 0/1 \(or true/false\), got '2'"):
         from_frame(frame.assign(correct=[1, 0, 2]))
-    with pytest.raises(ValueError, match=r"frame: row 2: field 'confidence' is not a number: x"):
+    with pytest.raises(ValueError, match=r"frame: row 2: field 'confidence' must be a number, got 'x'"):
         core.prepare_frame(
             pd.DataFrame({"model": ["a", "a"], "item_id": [1, 2], "confidence": [0.5, "x"], "correct": [1, 0]})
         )

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from selfconf.bootstrap import resample_indices
-from selfconf.metrics import auroc
+from selfconf.bootstrap import count_draws, resample_indices
+from selfconf.metrics import auroc, level_counts
 from selfconf.stats import summary
 from selfconf.stats.summary import TABLE1_COLUMNS, model_rng, row_bootstrap_auroc, table1
 
@@ -41,10 +41,11 @@ def test_hand_computed_statistics():
     # >= 0.8: rows 0.9(1), 0.8(0), 0.8(1) -> 3 high, 1 wrong
     assert r["high_conf_n"] == 3 and r["high_conf_wrong"] == 1
     assert r["high_conf_error_rate"] == pytest.approx(1 / 3)
-    # risk at 100%: 3/5 wrong; at 20%: top row (0.9, correct) -> 0; at 40%: 0.9 and the first 0.8
-    # in row order (wrong) -> 1/2
+    # risk at 100%: 3/5 wrong; at 20%: top row (0.9, correct) -> 0; at 40%: 0.9 and one of the two 0.8 rows
+    # (one right, one wrong): 1/4 expected over the two tie orders, 0 at best, 1/2 at worst
     rc = r["risk_coverage"]
-    assert rc[1.0] == pytest.approx(0.6) and rc[0.2] == pytest.approx(0.0) and rc[0.4] == pytest.approx(0.5)
+    assert rc[1.0] == pytest.approx(0.6) and rc[0.2] == pytest.approx(0.0) and rc[0.4] == pytest.approx(0.25)
+    assert r["risk_coverage_min"][0.4] == 0.0 and r["risk_coverage_max"][0.4] == pytest.approx(0.5)
     assert r["auroc_ci_low"] <= r["auroc_ci_high"]
 
 
@@ -68,11 +69,34 @@ def test_bootstrap_matches_an_explicit_loop():
     c = rng.integers(0, 101, 300) / 100
     y = (rng.random(300) < c).astype(int)
     lo, hi, n_undef = row_bootstrap_auroc(c, y, rng=np.random.default_rng(5), n_boot=300)
-    idx = resample_indices(300, 300, np.random.default_rng(5))  # the same row draws, made explicit
-    draws = np.array([auroc(c[i], y[i]) for i in idx])
-    assert n_undef == 0
+    lv, pos, neg = level_counts(c, y)
+    # the same draws made explicit: each draw's cell counts expanded back into rows, scored row by row
+    draws = np.array(
+        [
+            auroc(
+                np.repeat(np.r_[lv, lv], np.r_[p, q]),
+                np.repeat(np.r_[np.ones_like(lv), np.zeros_like(lv)], np.r_[p, q]),
+            )
+            for P, Q in count_draws(pos, neg, n_boot=300, rng=np.random.default_rng(5))
+            for p, q in zip(P, Q, strict=True)
+        ]
+    )
+    assert n_undef == 0 and draws.size == 300
     assert (lo, hi) == pytest.approx(tuple(np.quantile(draws, [0.025, 0.975])), abs=1e-12)
     assert lo < auroc(c, y) < hi
+
+
+def test_the_bootstrap_draws_cell_counts_like_resampling_rows():
+    """Multinomial cell counts are the row bootstrap's distribution: the mean count of each cell is its count."""
+    c = np.array([0.9, 0.9, 0.5, 0.5, 0.5, 0.2])
+    y = np.array([1, 0, 1, 0, 0, 0])
+    _, pos, neg = level_counts(c, y)
+    P = np.concatenate([p for p, _ in count_draws(pos, neg, n_boot=20_000, rng=0)])
+    assert np.allclose(P.mean(axis=0), pos, atol=0.05)
+    idx = resample_indices(6, 20_000, np.random.default_rng(0))
+    assert np.allclose(
+        np.bincount(np.searchsorted([0.2, 0.5, 0.9], c[idx][y[idx] == 1]), minlength=3) / 20_000, pos, atol=0.05
+    )
 
 
 def test_table1_interval_uses_the_model_generator():
@@ -110,7 +134,7 @@ def test_model_order_and_presence_do_not_change_a_models_interval():
     only_m2 = table1(df[df["model"] == "m2"], rng=77, n_boot=300).set_index("model")
     reordered = pd.concat([df[df["model"] == m] for m in ("m3", "m1", "m2")], ignore_index=True)
     rev = table1(reordered, rng=77, n_boot=300)
-    assert list(rev["model"]) == ["m3", "m1", "m2"]  # first-appearance order kept
+    assert list(rev["model"]) == ["m1", "m2", "m3"]  # sorted by name, whatever the input order
     rev = rev.set_index("model")
     cols = ["auroc_ci_low", "auroc_ci_high"]
     assert only_m2.loc["m2", cols].tolist() == full.loc["m2", cols].tolist()
@@ -203,3 +227,45 @@ def test_table1_risk_coverage_respects_the_covered_rule():
     assert ceil[0.2] == pytest.approx(0.5) and ceil[1.0] == pytest.approx(4 / 7)
     with pytest.raises(ValueError, match="covered"):
         table1(df, rng=0, n_boot=20, covered="nearest")
+
+
+def test_row_order_changes_nothing():
+    """Shuffling the rows (within and across models) gives the same table, cell for cell."""
+    df = _random_models(5)
+    df["confidence"] = (df["confidence"] * 10).round() / 10  # heavy ties, so cuts fall inside tie groups
+    a = table1(df, rng=8, n_boot=200)
+    for seed in (1, 2):
+        b = table1(df.sample(frac=1, random_state=seed).reset_index(drop=True), rng=8, n_boot=200)
+        pd.testing.assert_frame_equal(a, b)
+        assert a.attrs == b.attrs
+
+
+def test_table1_equals_the_report_on_random_tied_rows():
+    """One path: every shared column of table1 is the report's value for the same rows and seed."""
+    from selfconf import report
+
+    df = _random_models(6, names=("b", "a", "c"), n=500)
+    df["confidence"] = (df["confidence"] * 20).round() / 20
+    t = table1(df, rng=13, n_boot=300)
+    r = report.from_frame(
+        df.assign(item_id=df.groupby("model").cumcount()), confidence_scale="unit", seed=13, n_boot=300
+    )
+    assert list(t["model"]) == list(r["model"])
+    exact = [
+        "n",
+        "accuracy",
+        "median_confidence",
+        "auroc",
+        "auroc_ci_low",
+        "auroc_ci_high",
+        "high_conf_error_rate",
+        "high_conf_n",
+    ]
+    for col in exact:
+        assert t[col].astype(float).tolist() == r[col].astype(float).tolist(), col
+    # the report evaluates these with the bootstrap draws in one matrix product: equal to the last bits
+    for col in ("mean_confidence", "citl", "brier", "ece"):
+        assert t[col].to_numpy() == pytest.approx(r[col].to_numpy(), rel=1e-13, abs=1e-15), col
+    for name in ("risk_coverage", "risk_coverage_min", "risk_coverage_max"):
+        mine = [{report.coverage_key(k): v for k, v in d.items()} for d in t[name]]
+        assert mine == list(r[name]), name

@@ -584,7 +584,7 @@ def _auroc_cells(cell: np.ndarray, k: int) -> np.ndarray:
     b = cell.shape[0]
     cell = cell + (np.arange(b, dtype=np.int32) * np.int32(2 * k))[:, None]
     counts = np.bincount(cell.ravel(), minlength=b * 2 * k).reshape(b, k, 2)
-    return _m._auroc_from_counts(counts[:, :, 1], counts[:, :, 0])
+    return _m.auroc_from_counts(counts[:, :, 1], counts[:, :, 0])
 
 
 #: Up to this many (level, class) cells the clustered draws use one matrix product per chunk.
@@ -607,7 +607,7 @@ def _clustered_auroc_draws(code: np.ndarray, y: np.ndarray, k: int, ccode: np.nd
             for a in range(0, mult.shape[0], _CHUNK):
                 counts = (mult[a : a + _CHUNK].astype(np.float32) @ M).astype(np.float64)
                 counts = counts.reshape(-1, k, 2)
-                out.append(_m._auroc_from_counts(counts[:, :, 1], counts[:, :, 0]))
+                out.append(_m.auroc_from_counts(counts[:, :, 1], counts[:, :, 0]))
             return np.concatenate(out)
     order, starts, cells = _m._cell_layout(code, y)
     item_of_sorted_row = ccode[order]

@@ -38,6 +38,7 @@ __all__ = [
     "from_percent",
     "average_ranks",
     "auroc",
+    "auroc_from_counts",
     "auroc_batched",
     "auroc_weighted",
     "brier",
@@ -246,7 +247,8 @@ def auroc(score: Any, correct: Any) -> float:
         AUROC = (R1 - n1 (n1 + 1) / 2) / (n1 n0),
 
     which equals P(S1 > S0) + 0.5 P(S1 = S0) for a random correct/incorrect
-    pair.  The score may be any finite real (stated confidence, a panel
+    pair.  Computed by counting: the rows' correct and wrong counts per distinct
+    score go to the kernel :func:`auroc_from_counts`.  The score may be any finite real (stated confidence, a panel
     agreement count, ...); only its order matters.
 
     Parameters
@@ -282,8 +284,8 @@ def auroc(score: Any, correct: Any) -> float:
     if n1 == 0 or n0 == 0:
         only = "correct" if n0 == 0 else "incorrect"
         raise ValueError(f"auroc: only one class present in correct (all {y.size} rows {only}); AUROC is undefined")
-    r1 = float(average_ranks(s)[y == 1].sum())
-    return float((r1 - n1 * (n1 + 1) / 2.0) / (n1 * n0))
+    _, pos, neg = _score_counts(s, y)
+    return float(auroc_from_counts(pos, neg))
 
 
 #: Weight of a tied (correct, wrong) pair in the AUROC, by tie reading (``ties=``): "half" is the
@@ -310,22 +312,83 @@ def tie_weight(ties: str) -> float:
         raise ValueError(f"ties must be one of {tuple(TIE_WEIGHTS)}, got {ties!r}") from None
 
 
-def _auroc_from_counts(pos: np.ndarray, neg: np.ndarray, ties: str = "half") -> np.ndarray:
-    """AUROC from per-level class counts; levels on the last axis in ascending score order.
+def auroc_from_counts(pos: Any, neg: Any, ties: str = "half") -> np.ndarray:
+    """The AUROC kernel: the tie-aware Mann–Whitney count on per-level class counts.
 
-    U = sum_k pos_k * (neg strictly below level k + w neg_k), w = :func:`tie_weight` (1/2 by
-    default).  Rows without both classes give NaN.
+    Definition: with levels in ascending score order on the last axis, ``pos[..., k]`` correct and
+    ``neg[..., k]`` wrong answers at level k (counts, or non-negative weights),
+
+        U = sum_k pos_k (neg strictly below level k + w neg_k),   AUROC = U / (n1 n0),
+
+    with n1 = sum pos and n0 = sum neg and w = :func:`tie_weight` (``ties``; 1/2, the default everywhere):
+    P(S1 > S0) + w P(S1 = S0) for a random correct/wrong pair.
+    Every AUROC of the package (:func:`auroc`, :func:`auroc_batched`, :func:`auroc_weighted`,
+    :func:`auroc_scored_counts`, :func:`counts_statistics`, the bootstraps of :mod:`selfconf.bootstrap` and the
+    reconstruction's generators) reduces its rows to such counts and calls this function.  With whole counts
+    every partial sum is a multiple of 1/2, exact in floating point, so the result does not depend on how the
+    counts were formed.  Levels with no rows contribute nothing, so the levels need not be distinct scores as long
+    as equal scores share one level.
+
+    Parameters
+    ----------
+    pos, neg : array-like of shape (..., K)
+        Counts per level, levels ascending on the last axis.
+    ties : {"half", "loss", "win"}
+        The tie reading (:data:`TIE_WEIGHTS`); "half" is the canonical one.
+
+    Returns
+    -------
+    numpy.ndarray of shape (...): NaN where a class has no rows (the AUROC is undefined).
+
+    References
+    ----------
+    Mann, H. B. & Whitney, D. R. (1947). Ann. Math. Stat. 18, 50–60; Hanley, J. A. & McNeil, B. J. (1982).
+    Radiology 143, 29–36.
+
+    Examples
+    --------
+    >>> float(auroc_from_counts([0, 1, 1], [1, 1, 0]))  # wrong at 0.2, 0.5; right at 0.5, 0.9
+    0.875
+    >>> auroc_from_counts([[0, 2], [3, 0]], [[1, 0], [0, 0]]).tolist()
+    [1.0, nan]
     """
-    pos = pos.astype(float, copy=False)
-    neg = neg.astype(float, copy=False)
+    pos = np.asarray(pos, dtype=float)
+    neg = np.asarray(neg, dtype=float)
     below = np.cumsum(neg, axis=-1) - (1.0 - tie_weight(ties)) * neg
     u = np.einsum("...k,...k->...", pos, below)
-    n1 = pos.sum(axis=-1)
-    n0 = neg.sum(axis=-1)
-    denom = n1 * n0
+    denom = pos.sum(axis=-1) * neg.sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where(denom > 0, u / np.where(denom > 0, denom, 1.0), np.nan)
-    return out
+        return np.where(denom > 0, u / np.where(denom > 0, denom, 1.0), np.nan)
+
+
+#: Former private name of :func:`auroc_from_counts`.
+_auroc_from_counts = auroc_from_counts
+
+
+def _score_counts(s: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(distinct scores ascending, correct count, wrong count per score) of validated 1-D rows."""
+    levels, code = np.unique(s, return_inverse=True)
+    k = levels.size
+    cells = np.bincount(code.reshape(-1) * 2 + y.astype(np.intp), minlength=2 * k).reshape(k, 2)
+    return levels, cells[:, 1].astype(np.int64), cells[:, 0].astype(np.int64)
+
+
+def _tie_group_counts(ss: np.ndarray, ps: np.ndarray, qs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows sorted by score along the last axis -> per-position counts with each tie group's totals at its last
+    position and zeros elsewhere (the layout :func:`auroc_from_counts` reads; empty positions add nothing)."""
+    last = np.ones(ss.shape, dtype=bool)
+    last[..., :-1] = ss[..., 1:] != ss[..., :-1]
+    cp, cq = np.cumsum(ps, axis=-1), np.cumsum(qs, axis=-1)
+    gp = np.where(last, cp, 0.0)
+    gq = np.where(last, cq, 0.0)
+    # subtract the running total at the previous group's end
+    prev_p = np.maximum.accumulate(np.where(last, cp, 0.0), axis=-1)
+    prev_q = np.maximum.accumulate(np.where(last, cq, 0.0), axis=-1)
+    before_p = np.zeros_like(cp)
+    before_q = np.zeros_like(cq)
+    before_p[..., 1:] = prev_p[..., :-1]
+    before_q[..., 1:] = prev_q[..., :-1]
+    return np.where(last, gp - before_p, 0.0), np.where(last, gq - before_q, 0.0)
 
 
 def _integer_levels(s: np.ndarray, max_levels: int) -> tuple[np.ndarray, int] | None:
@@ -356,28 +419,12 @@ def _integer_levels(s: np.ndarray, max_levels: int) -> tuple[np.ndarray, int] | 
 
 
 def _rowwise_rank_auroc(s: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Batched AUROC by sorting every row and averaging ranks over ties (no Python row loop)."""
-    b, n = s.shape
+    """Batched AUROC by sorting every row, pooling each tie group's counts and calling the kernel (no row loop)."""
     order = np.argsort(s, axis=1, kind="stable")
     ss = np.take_along_axis(s, order, axis=1)
     ys = np.take_along_axis(y, order, axis=1).astype(float)
-    pos = np.broadcast_to(np.arange(n), (b, n))
-    new_group = np.ones((b, n), dtype=bool)
-    new_group[:, 1:] = ss[:, 1:] != ss[:, :-1]
-    last_in_group = np.ones((b, n), dtype=bool)
-    last_in_group[:, :-1] = new_group[:, 1:]
-    # first position of each element's tie group (running max of group starts)
-    start = np.maximum.accumulate(np.where(new_group, pos, 0), axis=1)
-    # last position of each element's tie group (running min of group ends, from the right)
-    end_marks = np.where(last_in_group, pos, n - 1)
-    end = np.minimum.accumulate(end_marks[:, ::-1], axis=1)[:, ::-1]
-    avg_rank = (start + end) / 2.0 + 1.0
-    n1 = ys.sum(axis=1)
-    n0 = n - n1
-    r1 = (avg_rank * ys).sum(axis=1)
-    denom = n1 * n0
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denom > 0, (r1 - n1 * (n1 + 1) / 2.0) / np.where(denom > 0, denom, 1.0), np.nan)
+    gp, gq = _tie_group_counts(ss, ys, 1.0 - ys)
+    return auroc_from_counts(gp, gq)
 
 
 def auroc_batched(score_matrix: Any, correct_matrix: Any) -> np.ndarray:
@@ -433,7 +480,7 @@ def _auroc_batched_codes(codes: np.ndarray, y: np.ndarray, k: int) -> np.ndarray
     cell = codes * 2 + y
     cell += (np.arange(b, dtype=cell.dtype) * (2 * k))[:, None]
     counts = np.bincount(cell.ravel(), minlength=b * 2 * k).reshape(b, k, 2)
-    return _auroc_from_counts(counts[:, :, 1], counts[:, :, 0])
+    return auroc_from_counts(counts[:, :, 1], counts[:, :, 0])
 
 
 def auroc_weighted(score: Any, correct: Any, weights: Any) -> float | np.ndarray:
@@ -498,7 +545,7 @@ def _auroc_from_sorted_weights(w_sorted: np.ndarray, starts: np.ndarray, cells: 
     counts = np.zeros((w_sorted.shape[0], 2 * k), dtype=float)
     counts[:, cells] = sums
     by_cell = counts.reshape(w_sorted.shape[0], k, 2)
-    return _auroc_from_counts(by_cell[:, :, 1], by_cell[:, :, 0])
+    return auroc_from_counts(by_cell[:, :, 1], by_cell[:, :, 0])
 
 
 def _auroc_weighted_codes(code: np.ndarray, y: np.ndarray, k: int, w: np.ndarray) -> np.ndarray:
@@ -1461,11 +1508,7 @@ def counts_statistics(
                 gap = np.bincount(flat, weights=resid.ravel(), minlength=B * n_bins).reshape(B, n_bins)
             out["ece"] = np.abs(gap).sum(axis=1) / n
         if want("auroc"):
-            # AUROC (Mann-Whitney with ties): U = sum_k pos_k (neg strictly below + neg_k / 2)
-            u = np.einsum("bk,bk->b", P, cumQ - 0.5 * Q)
-            n1, n0 = n - nQ, nQ
-            den = n1 * n0
-            out["auroc"] = np.where(den > 0, u / np.where(den > 0, den, 1.0), np.nan)
+            out["auroc"] = auroc_from_counts(P, Q)  # the kernel
         high = lv >= float(threshold) - EDGE_TOL
         hn = T[:, high].sum(axis=1)
         out["high_conf_n"] = hn
@@ -1590,25 +1633,10 @@ def auroc_scored_counts(score: Any, pos: Any, neg: Any, ties: str = "half") -> n
     _check_finite(s, "score")
     if (p < 0).any() or (q < 0).any():
         raise ValueError("auroc_scored_counts: pos and neg must be non-negative")
-    b, k = s.shape
     order = np.argsort(s, axis=1, kind="stable")
     ss = np.take_along_axis(s, order, axis=1)
-    ps = np.take_along_axis(p, order, axis=1)
-    qs = np.take_along_axis(q, order, axis=1)
-    idx = np.broadcast_to(np.arange(k), (b, k))
-    new = np.ones((b, k), dtype=bool)
-    new[:, 1:] = ss[:, 1:] != ss[:, :-1]
-    last = np.ones((b, k), dtype=bool)
-    last[:, :-1] = new[:, 1:]
-    start = np.maximum.accumulate(np.where(new, idx, 0), axis=1)
-    end = np.minimum.accumulate(np.where(last, idx, k - 1)[:, ::-1], axis=1)[:, ::-1]
-    cum = np.cumsum(qs, axis=1)
-    below = np.take_along_axis(cum - qs, start, axis=1)  # wrong answers in strictly lower groups
-    tied = np.take_along_axis(cum, end, axis=1) - below  # wrong answers in the element's own tie group
-    u = (ps * (below + tie_weight(ties) * tied)).sum(axis=1)
-    denom = ps.sum(axis=1) * qs.sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denom > 0, u / np.where(denom > 0, denom, 1.0), np.nan)
+    gp, gq = _tie_group_counts(ss, np.take_along_axis(p, order, axis=1), np.take_along_axis(q, order, axis=1))
+    return auroc_from_counts(gp, gq, ties)
 
 
 # --------------------------------------------------------------------------

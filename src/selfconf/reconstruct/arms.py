@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from selfconf.metrics import auroc_from_counts
 from selfconf.reconstruct.judged import ideal_bootstrap, judge
 from selfconf.reconstruct.targets import printed_values
 from selfconf.sections import manipulation as man
@@ -253,11 +254,10 @@ _COVERAGE = {"glm4:9b": 150, "llama3.2:3b": 149, "mistral:7b": 148, "phi4-mini":
 
 
 def _auc(y: np.ndarray, s: np.ndarray) -> float:
-    pos, neg = s[y == 1], s[y == 0]
-    if len(pos) == 0 or len(neg) == 0:
-        return float("nan")
-    gt = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
-    return float(gt / (len(pos) * len(neg)))
+    """Tie-aware AUROC of scores ``s`` for 0/1 ``y`` (the kernel on per-score counts; NaN with one class)."""
+    levels, code = np.unique(s, return_inverse=True)
+    cells = np.bincount(code.reshape(-1) * 2 + (np.asarray(y) == 1), minlength=2 * levels.size).reshape(-1, 2)
+    return float(auroc_from_counts(cells[:, 1], cells[:, 0]))
 
 
 def _twostage(rng: np.random.Generator, T: dict[str, float], attempts: int = 25) -> list[dict]:

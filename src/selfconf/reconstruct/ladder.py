@@ -71,6 +71,7 @@ from typing import Any
 
 import numpy as np
 
+from selfconf.metrics import auroc_from_counts
 from selfconf.reconstruct import arms
 from selfconf.reconstruct.judged import ideal_bootstrap, judge
 from selfconf.reconstruct.targets import printed_values
@@ -236,12 +237,8 @@ def _claims_targets() -> dict[str, float]:
 # Private, vectorised versions used only while searching; the fidelity check at the end recomputes
 # every number with the book's analysis code (selfconf.sections.ladder -> selfconf.metrics/bootstrap).
 def _auc_hist(pos: np.ndarray, neg: np.ndarray) -> float:
-    """Mann-Whitney AUROC (ties 1/2) from histograms of positive and negative scores."""
-    P, N = pos.sum(), neg.sum()
-    if P == 0 or N == 0:
-        return float("nan")
-    below = np.cumsum(neg) - neg
-    return float((pos * (below + 0.5 * neg)).sum() / (P * N))
+    """Mann-Whitney AUROC (ties 1/2) from histograms of positive and negative scores: the kernel."""
+    return float(auroc_from_counts(pos, neg))
 
 
 def _auc(y: np.ndarray, s: np.ndarray) -> float:
@@ -268,9 +265,10 @@ def _oracle_auc_items(bin_of: np.ndarray, c: np.ndarray, m: np.ndarray) -> float
     kb = np.bincount(bin_of, weights=c, minlength=N_BINS)
     nb = np.bincount(bin_of, weights=m, minlength=N_BINS)
     x = (kb[bin_of] - c) / np.maximum(nb[bin_of] - m, 1)
-    pos, neg = c, m - c
-    gt = (x[:, None] > x[None, :]).astype(float) + 0.5 * (x[:, None] == x[None, :])
-    return float(pos @ gt @ neg / (pos.sum() * neg.sum()))
+    levels, code = np.unique(x, return_inverse=True)  # items with equal oracle scores tie
+    pos = np.bincount(code.reshape(-1), weights=c, minlength=levels.size)
+    neg = np.bincount(code.reshape(-1), weights=m - c, minlength=levels.size)
+    return float(auroc_from_counts(pos, neg))
 
 
 def _boot_weights(rng: np.random.Generator, n_items: int, n_boot: int) -> np.ndarray:
@@ -296,11 +294,8 @@ def _item_hists(y: np.ndarray, s: np.ndarray, mask: np.ndarray) -> tuple[np.ndar
 
 
 def _boot_auc(w: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
-    P = w @ pos
-    N = w @ neg
-    below = np.cumsum(N, axis=1) - N
-    with np.errstate(invalid="ignore", divide="ignore"):  # a draw without one class gives NaN
-        return (P * (below + 0.5 * N)).sum(axis=1) / (P.sum(axis=1) * N.sum(axis=1))
+    """AUROC per item-weighted draw (the kernel; a draw without one class gives NaN)."""
+    return auroc_from_counts(w @ pos, w @ neg)
 
 
 # --------------------------------------------------------------------------------- construction

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from selfconf.metrics import auroc_from_counts
+
 __all__ = [
     "auroc_table",
     "delong_se_table",
@@ -33,11 +35,7 @@ def auroc_table(values: np.ndarray, c0: np.ndarray, c1: np.ndarray) -> float:
     ``values`` must be sorted ascending.  AUROC = P(score_correct > score_incorrect)
     + 0.5 P(tie) (Hanley & McNeil 1982).
     """
-    n0, n1 = c0.sum(), c1.sum()
-    if n0 == 0 or n1 == 0:
-        return float("nan")
-    below = np.cumsum(c0) - c0
-    return float((c1 * (below + 0.5 * c0)).sum() / (n0 * n1))
+    return float(auroc_from_counts(c1, c0))  # the kernel
 
 
 def delong_se_table(values: np.ndarray, c0: np.ndarray, c1: np.ndarray) -> float:

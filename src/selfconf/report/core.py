@@ -48,8 +48,10 @@ Intervals
     statistic and is left out.  The default stays the row bootstrap, whose numbers the book shows.
 
 Entry points: :func:`from_frame` (pandas) and :func:`run` (the command line, which calls it).
-:func:`prepare_frame` + :func:`compute_report` are the book's path (the paper's Table 1 rules via
-:func:`selfconf.stats.summary.table1`: row-order ties, AUROC interval only) and are kept unchanged.
+Every per-model statistic of the book comes from this path too (chapters 22 and 26 call :func:`from_frame`'s
+parts; Result 1's :func:`selfconf.stats.summary.table1` composes the same count functions).  The former book
+path's names :func:`prepare_frame` and :func:`compute_report` are thin aliases of :func:`rows_from_frame` and
+:func:`compute`.
 """
 
 from __future__ import annotations
@@ -102,7 +104,7 @@ __all__ = [
     "from_frame",
     "report_json",
     "format_table",
-    # the book's path (unchanged)
+    # former names of the book's path (aliases)
     "LoadedRows",
     "prepare_frame",
     "compute_report",
@@ -1516,106 +1518,29 @@ def format_table(tab: pd.DataFrame) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# the book's path (paper rules; unchanged)
+# former names of the book's path (thin aliases of the one path above)
 # --------------------------------------------------------------------------------------------
 
-
-@dataclass
-class LoadedRows:
-    """Validated rows plus what was excluded, per model."""
-
-    frame: pd.DataFrame  # model, item_id, confidence (0-1), correct (0/1), refusal, answer, gold, source
-    rows_read: int
-    missing_confidence: dict[str, int] = field(default_factory=dict)
-    missing_correct: dict[str, int] = field(default_factory=dict)
-    inputs: list[str] = field(default_factory=list)
-    scale: str = "percent"
-
-    @property
-    def n_excluded(self) -> int:
-        return sum(self.missing_confidence.values()) + sum(self.missing_correct.values())
+#: Former name of the validated rows of :func:`prepare_frame`: now the report's :class:`Rows`.
+LoadedRows = Rows
 
 
-def prepare_frame(df: pd.DataFrame, *, scale: str = "unit", source: str = "frame") -> LoadedRows:
-    """Validate an in-memory frame (columns model, item_id, confidence, correct) like :func:`load_rows`.
+def prepare_frame(df: pd.DataFrame, *, scale: str = "unit", source: str = "frame") -> Rows:
+    """Validate an in-memory frame: :func:`rows_from_frame` with ``confidence_scale=scale`` (kept name).
 
-    For notebooks that build rows in Python (e.g. the external replication chapter): the same
-    exclusion counting and range checks as the command line, without writing a file first.
-    NaN confidences and NaN ``correct`` are excluded and counted.
+    Definition and reference: :func:`rows_from_frame` (the command line's reading rules).
+
+    Example: ``compute_report(prepare_frame(df, scale="percent"), seed=1)`` is ``compute(rows_from_frame(df,
+    confidence_scale="percent"), seed=1)``.
     """
-    import numpy as np
-    import pandas as pd
-
-    from selfconf import metrics
-
-    validate.require_columns(source, REQUIRED, [str(c) for c in df.columns], show_present=False)
-    hi = validate.PERCENT_MAX if scale == "percent" else 1.0
-    conf = pd.to_numeric(df["confidence"], errors="coerce")
-    bad = df["confidence"].notna() & conf.isna()
-    if bad.any():
-        i = int(np.flatnonzero(bad.to_numpy())[0])
-        raise ValueError(f"{source}: row {i + 1}: field 'confidence' is not a number: {df['confidence'].iloc[i]!s}")
-    oor = conf.notna() & ((conf < 0) | (conf > hi))
-    if oor.any():
-        i = int(np.flatnonzero(oor.to_numpy())[0])
-        raise ValueError(
-            f"{source}: row {i + 1}: field 'confidence' = {df['confidence'].iloc[i]!s} is outside the {scale} scale "
-            f"[0, {hi:g}]"
-        )
-    dup = df.duplicated(["model", "item_id"])
-    if dup.any():
-        i = int(np.flatnonzero(dup.to_numpy())[0])
-        raise ValueError(
-            f"{source}: row {i + 1}: duplicate (model, item_id) = ({df['model'].iloc[i]!s}, {df['item_id'].iloc[i]!s})"
-        )
-    no_conf = conf.isna()
-    no_corr = ~no_conf & pd.to_numeric(df["correct"], errors="coerce").isna()
-    keep = df[~no_conf & ~no_corr].copy()
-    keep["confidence_raw"] = conf[~no_conf & ~no_corr]
-    keep["confidence"] = (
-        metrics.from_percent(keep["confidence_raw"].to_numpy(float))
-        if scale == "percent"
-        else keep["confidence_raw"].astype(float)
-    )
-    keep["correct"] = pd.to_numeric(keep["correct"]).astype(int)
-    bad = ~keep["correct"].isin([0, 1])
-    if bad.any():
-        raise ValueError(f"{source}: field 'correct' must be 0/1; got {keep['correct'][bad].iloc[0]!r}")
-    count = lambda mask: {str(k): int(v) for k, v in df.loc[mask, "model"].value_counts(sort=False).items() if v}  # noqa: E731
-    return LoadedRows(keep.reset_index(drop=True), len(df), count(no_conf), count(no_corr), [source], scale)
+    return rows_from_frame(df, confidence_scale=scale, source=source)
 
 
-def compute_report(rows: LoadedRows, *, seed: int = 0, n_boot: int = 2000) -> pd.DataFrame:
-    """Per-model Table 1 statistics (0–1 scale) from validated rows via :func:`selfconf.stats.summary.table1`.
+def compute_report(rows: Rows, *, seed: int = 0, n_boot: int = 2000) -> pd.DataFrame:
+    """The report's table of validated rows: :func:`compute` (kept name; no logic of its own).
 
-    Adds the exclusion counts per model (``excluded_missing_confidence``,
-    ``excluded_missing_correct``).  Models whose every row was excluded appear with ``n = 0``
-    and NaN statistics, so they are still visible.
+    Definition and reference: :func:`compute` (Chernets 2026, Tables 1-2).
+
+    Example: ``compute_report(prepare_frame(df), seed=1, n_boot=200)["auroc"]``.
     """
-    import numpy as np
-    import pandas as pd
-
-    from selfconf.stats.summary import table1
-
-    if rows.frame.empty:
-        raise ValueError(
-            "no usable rows: every row lacks a confidence or a grade "
-            f"({sum(rows.missing_confidence.values())} without confidence, {sum(rows.missing_correct.values())} "
-            "ungraded)"
-        )
-    tab = table1(
-        rows.frame[["model", "confidence", "correct"]],
-        rng=int(seed),
-        n_boot=n_boot,
-        threshold=HIGH_CONF,
-        coverages=COVERAGES,
-    )
-    empty = [m for m in list(rows.missing_confidence) + list(rows.missing_correct) if m not in set(tab["model"])]
-    for m in dict.fromkeys(empty):
-        blank: dict[str, Any] = {c: np.nan for c in tab.columns}
-        blank.update(model=m, n=0, high_conf_n=0, high_conf_wrong=0, risk_coverage={c: np.nan for c in COVERAGES})
-        tab = pd.concat([tab, pd.DataFrame([blank])], ignore_index=True)
-    tab["excluded_missing_confidence"] = [rows.missing_confidence.get(m, 0) for m in tab["model"]]
-    tab["excluded_missing_correct"] = [rows.missing_correct.get(m, 0) for m in tab["model"]]
-    tab["n"] = tab["n"].astype(int)
-    return tab
+    return compute(rows, seed=seed, n_boot=n_boot)

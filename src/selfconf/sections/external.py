@@ -1,7 +1,8 @@
 """Beyond the paper (page ``22_external_replication``): Table 1 on third-party MMLU-Pro answers, in one call.
 
-:func:`compute` runs ``selfconf report``'s computation (:func:`selfconf.report.core.compute_report`) on the
-external rows and on the paper's frontier rows, and derives every summary the page glues
+:func:`compute` runs ``selfconf report``'s computation (:func:`selfconf.report.from_frame`, the call chapter 26
+makes, with the same arguments) on the external rows and on the paper's frontier rows, and derives every
+summary the page glues
 (:class:`selfconf.sections.computed.Computed`): ranges over models, pooled high-confidence error rates, the
 risk at the lowest coverage and Spearman rank correlations across models.  All values are of origin
 ``external-data`` or ``parameter``.
@@ -12,10 +13,19 @@ from __future__ import annotations
 import pandas as pd
 from scipy.stats import spearmanr
 
-from selfconf.report.core import COVERAGES, HIGH_CONF, compute_report, prepare_frame
+from selfconf.report import core as report_core
+from selfconf.report.core import COVERAGES, HIGH_CONF, coverage_key
 from selfconf.sections.computed import Builder, Computed
 
-__all__ = ["LOW_COVERAGE", "MEDIAN_BAND_LOW", "MISSING_NOTE_MIN", "best_vs_paper_phrase", "compute"]
+__all__ = [
+    "ECE_BINS",
+    "LOW_COVERAGE",
+    "MEDIAN_BAND_LOW",
+    "MISSING_NOTE_MIN",
+    "best_vs_paper_phrase",
+    "compute",
+    "report_table",
+]
 
 EXT = "external-data"
 #: Descriptive: a model "loses many" rows without a confidence above this count.
@@ -24,6 +34,31 @@ MISSING_NOTE_MIN = 100
 MEDIAN_BAND_LOW = 85
 #: The smallest risk-coverage level of the report.
 LOW_COVERAGE = min(COVERAGES)
+#: ECE bins of the report's tables (chapter 26 passes its declared ``ece_bins``, also 10).
+ECE_BINS = 10
+#: The input columns the report reads.
+REPORT_COLUMNS = ("model", "item_id", "confidence", "correct")
+
+
+def report_table(rows: pd.DataFrame, *, scale: str, seed: int, n_boot: int, source: str) -> pd.DataFrame:
+    """The report's per-model table of ``rows``: :func:`selfconf.report.from_frame`, nothing else.
+
+    Definition: ``from_frame(rows[["model", "item_id", "confidence", "correct"]], confidence_scale=scale,
+    seed=seed, n_boot=n_boot, ece_bins=ECE_BINS)``, the call of chapter 26 and of ``selfconf report --json``;
+    a model whose every row lacks a confidence is listed with ``n = 0``.  ``source`` names the rows in errors.
+
+    Reference: Chernets (2026), Tables 1-2 (the columns).
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"model": ["m"] * 4, "item_id": [1, 2, 3, 4], "confidence": [0.9, 0.8, 0.6, None],
+    ...                      "correct": [1, 1, 0, 0]})
+    >>> t = report_table(rows, scale="unit", seed=0, n_boot=50, source="example")
+    >>> int(t.loc[0, "n"]), t.loc[0, "excluded"]["missing_confidence"]
+    (3, 1)
+    """
+    frame = report_core.rows_from_frame(rows[list(REPORT_COLUMNS)], confidence_scale=scale, source=source)
+    return report_core.compute(frame, seed=seed, n_boot=n_boot, ece_bins=ECE_BINS)
 
 
 def best_vs_paper_phrase(best_external: float, paper_auroc: pd.Series) -> str:
@@ -63,14 +98,15 @@ def compute(
     paper_frontier : DataFrame
         The paper's frontier-tier rows (``model``, ``item_id``, ``confidence`` in percent, ``correct``).
     seed, n_boot : int
-        Bootstrap seed and draws of :func:`selfconf.report.core.compute_report` (each table seeded alike).
+        Bootstrap seed and draws of the report (:func:`report_table`; each table seeded alike).
     ext_source, paper_source : str
         Labels of the two row sources (used in validation messages).
 
     Returns
     -------
     Computed
-        Parts ``data``, ``table1``, ``paper``; tables ``t_ext`` and ``t_paper`` (the report's per-model rows),
+        Parts ``data``, ``table1``, ``paper``; tables ``t_ext`` and ``t_paper`` (the report's per-model rows,
+        :func:`report_table`, sorted by model name; nothing depends on the order of the input rows),
         ``acc_all`` (accuracy over all external rows, per model) and ``missing`` (rows without a confidence,
         per model).
 
@@ -93,8 +129,12 @@ def compute(
     2
     """
     b = Builder()
-    ext_rows = prepare_frame(ext, scale="unit", source=ext_source)
-    missing = pd.Series(ext_rows.missing_confidence, dtype=int).reindex(ext["model"].unique(), fill_value=0)
+    t_ext = report_table(ext, scale="unit", seed=seed, n_boot=n_boot, source=ext_source)
+    missing = (
+        pd.Series(
+            {r["model"]: r["excluded"]["missing_confidence"] for r in t_ext.to_dict("records")}, dtype=int
+        ).reindex(sorted(ext["model"].unique()), fill_value=0)  # by name: a tie for the most never follows row order
+    )
     per_model = ext.groupby("model").size()
     n_items = int(per_model.iloc[0])
     if not (per_model == n_items).all():
@@ -103,7 +143,7 @@ def compute(
     b.add("data", "ext_n_models", ext["model"].nunique(), EXT)
     b.add("data", "ext_n_items", n_items, EXT)
     b.add("data", "ext_n_rows", len(ext), EXT)
-    b.add("data", "ext_n_used", len(ext_rows.frame), EXT)
+    b.add("data", "ext_n_used", int(t_ext["n"].sum()), EXT)
     b.add("data", "ext_missing_total", int(missing.sum()), EXT)
     b.add("data", "ext_missing_max", int(missing.max()), EXT)
     b.add("data", "ext_missing_max_model", str(missing.idxmax()), EXT)
@@ -119,10 +159,10 @@ def compute(
     b.add("data", "ext_answered_err_pct", 100 * (1 - ext.loc[~was_missing, "correct"].mean()), EXT)
     b.table("missing", missing)
 
-    # -- Table 1 for every external model
-    t_ext = compute_report(ext_rows, seed=seed, n_boot=n_boot)
+    # -- Table 1 for every external model (the report's table, computed above)
+    high_conf_wrong = (t_ext["high_conf_error_rate"] * t_ext["high_conf_n"]).round()
     b.table("t_ext", t_ext)
-    b.table("acc_all", ext.groupby("model", sort=False)["correct"].mean())
+    b.table("acc_all", ext.groupby("model", sort=True)["correct"].mean())
     for key, col in (("acc", "accuracy"), ("median_conf", "median_confidence")):
         b.add("table1", f"ext_{key}_min", 100 * t_ext[col].min(), EXT)
         b.add("table1", f"ext_{key}_max", 100 * t_ext[col].max(), EXT)
@@ -141,21 +181,19 @@ def compute(
     b.add("table1", "ext_auroc_max_model", str(t_ext.loc[t_ext["auroc"].idxmax(), "model"]), EXT)
     b.add("table1", "ext_n_ci_above_chance", int((t_ext["auroc_ci_low"] > 0.5).sum()), EXT)
     b.add("table1", "ext_ci_width_max", float((t_ext["auroc_ci_high"] - t_ext["auroc_ci_low"]).max()), EXT)
-    b.add("table1", "ext_hc_err_pooled", 100 * t_ext["high_conf_wrong"].sum() / t_ext["high_conf_n"].sum(), EXT)
+    b.add("table1", "ext_hc_err_pooled", 100 * high_conf_wrong.sum() / t_ext["high_conf_n"].sum(), EXT)
     b.add("table1", "ext_hc_share_pooled", 100 * t_ext["high_conf_n"].sum() / t_ext["n"].sum(), EXT)
     b.add("table1", "ext_hc_err_min", 100 * t_ext["high_conf_error_rate"].min(), EXT)
     b.add("table1", "ext_hc_err_max", 100 * t_ext["high_conf_error_rate"].max(), EXT)
-    risk_low = pd.Series([rc[LOW_COVERAGE] for rc in t_ext["risk_coverage"]], index=t_ext["model"])
+    risk_low = pd.Series([rc[coverage_key(LOW_COVERAGE)] for rc in t_ext["risk_coverage"]], index=t_ext["model"])
     b.add("table1", "ext_risk20_min", 100 * risk_low.min(), EXT)
     b.add("table1", "ext_risk20_max", 100 * risk_low.max(), EXT)
     b.add("table1", "ext_spearman_acc_auroc", float(spearmanr(t_ext["accuracy"], t_ext["auroc"]).statistic), EXT)
     b.add("table1", "ext_spearman_acc_citl", float(spearmanr(t_ext["accuracy"], t_ext["citl"]).statistic), EXT)
 
     # -- the paper's frontier models through the same function
-    paper_rows = prepare_frame(
-        paper_frontier[["model", "item_id", "confidence", "correct"]], scale="percent", source=paper_source
-    )
-    t_paper = compute_report(paper_rows, seed=seed, n_boot=n_boot)
+    t_paper = report_table(paper_frontier, scale="percent", seed=seed, n_boot=n_boot, source=paper_source)
+    paper_hc_wrong = (t_paper["high_conf_error_rate"] * t_paper["high_conf_n"]).round()
     b.table("t_paper", t_paper)
     b.add("paper", "ext_sqa_n_models", len(t_paper), EXT)
     b.add("paper", "ext_sqa_auroc_min", t_paper["auroc"].min(), EXT)
@@ -163,7 +201,7 @@ def compute(
     for key, col in (("acc", "accuracy"), ("citl", "citl")):
         b.add("paper", f"ext_sqa_{key}_min", 100 * t_paper[col].min(), EXT)
         b.add("paper", f"ext_sqa_{key}_max", 100 * t_paper[col].max(), EXT)
-    b.add("paper", "ext_sqa_hc_err_pooled", 100 * t_paper["high_conf_wrong"].sum() / t_paper["high_conf_n"].sum(), EXT)
+    b.add("paper", "ext_sqa_hc_err_pooled", 100 * paper_hc_wrong.sum() / t_paper["high_conf_n"].sum(), EXT)
     b.add("paper", "ext_best_vs_paper_phrase", best_vs_paper_phrase(t_ext["auroc"].max(), t_paper["auroc"]), EXT)
     n_over = int((t_ext["citl"] > 0).sum())
     b.add(

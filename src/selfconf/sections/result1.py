@@ -14,7 +14,8 @@ This module holds what ``notebooks/04_result1.py`` computes, so that tests can c
 
 Definitions
 -----------
-Table 1's statistics are those of :func:`selfconf.stats.summary.table1` (formulas in :mod:`selfconf.metrics`);
+Table 1's statistics are those of :func:`selfconf.stats.summary.table1`, the count-based path of ``selfconf
+report`` (formulas in :func:`selfconf.metrics.counts_statistics`; nothing depends on row order);
 confidences are on the 0-1 scale there and in points (0-100) for medians and interquartile ranges here.
 
 * **Saturated**: a model whose median stated confidence (points) is at or above the high-confidence threshold.
@@ -101,7 +102,7 @@ def frontier_table1(
     level: float,
     n_bins: int,
 ) -> pd.DataFrame:
-    """Table 1: :func:`selfconf.stats.summary.table1` on the frontier rows, ordered by accuracy (stable).
+    """Table 1: :func:`selfconf.stats.summary.table1` on the frontier rows, ordered by accuracy (ties by name).
 
     Definition: the columns of :data:`selfconf.stats.summary.TABLE1_COLUMNS` plus ``median_points`` (median
     stated confidence in points) and ``ece_lower`` (the ECE with the other bin-edge rule, ``edge="lower"``: a
@@ -280,7 +281,8 @@ def table2(fr: pd.DataFrame, t1: pd.DataFrame, coverages_pct: Sequence[float], t
     """Table 2: the ``top_k`` models by self-AUROC, and how the smallest coverage depends on the cut rules.
 
     Definition: ``top`` is ``t1`` sorted by ``auroc`` (descending, stable), first ``top_k`` rows; their error
-    rates at each coverage are Table 1's ``risk_coverage`` (floor rule).  For the smallest (last) coverage c,
+    rates at each coverage are Table 1's ``risk_coverage`` (floor rule; a cut inside a tie group takes the
+    expectation over tie orders).  For the smallest (last) coverage c,
     ``diagnostics`` gives per model the rows kept under the floor and the ceiling rule, the error under each,
     whether the cut falls inside a tie of confidences and the range of the error over all orders of the tied
     rows (:func:`selfconf.metrics.risk_coverage_table`), in percent.
@@ -305,7 +307,8 @@ def table2(fr: pd.DataFrame, t1: pd.DataFrame, coverages_pct: Sequence[float], t
     for r in top.itertuples():
         sub = fr[fr["model"] == r.model]
         ties = metrics.risk_coverage_table(sub["conf01"], sub["correct"], [c20], covered=t1.attrs["covered"])
-        ceil20 = metrics.risk_coverage(sub["conf01"], sub["correct"], [c20], covered="ceil")[c20]  # the other rule
+        # the other whole-row rule, with the same tie rule as Table 1 (expectation over tie orders)
+        ceil20 = metrics.risk_coverage(sub["conf01"], sub["correct"], [c20], tie_rule="expected", covered="ceil")[c20]
         diag.append(
             {
                 "model": r.model,

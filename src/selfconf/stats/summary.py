@@ -2,16 +2,23 @@
 
 :func:`table1` turns graded rows (one answer per row) into one row per model with the
 calibration statistics (accuracy, mean and median confidence, calibration-in-the-large, Brier
-score, 10-bin ECE), the discrimination statistic (self-AUROC with a row-level percentile
-bootstrap interval), the high-confidence error rate and the selective risk at fixed coverages.
-Both the book (Result 1) and the ``selfconf report`` command use it, so the definitions live in
-one place; each statistic is delegated to :mod:`selfconf.metrics`, whose docstrings hold the
-exact formulas.
+score, 10-bin ECE), the discrimination statistic (self-AUROC with a percentile row-bootstrap
+interval), the high-confidence error rate and the selective risk at fixed coverages.
+
+One computation path
+--------------------
+:func:`table1` is a thin composition of the count-based function family behind ``selfconf report``:
+each model's rows are reduced to the number of right and wrong answers at each confidence level
+(:func:`selfconf.metrics.level_counts`), every statistic comes from those counts
+(:func:`selfconf.metrics.counts_statistics`) and the interval from multinomial draws of them
+(:func:`selfconf.bootstrap.count_draws`, :func:`count_auroc_interval`).  So no value depends on the
+order of the rows, and for the same rows, seed and settings every value equals the report's
+(:func:`selfconf.report.compute`; tested cell for cell).  Models are listed sorted by name.
 
 Reproducible bootstrap draws per model
 --------------------------------------
 The AUROC interval of a model must not change when another model is added to or removed from
-the input, nor when the rows are reordered across models.  :func:`table1` therefore never
+the input, nor when the rows are reordered.  :func:`table1` therefore never
 shares one random stream between models.  It reduces ``rng`` to one integer *base seed*
 (the int itself, or one 63-bit integer drawn from a ``numpy.random.Generator``) and gives each
 model its own generator, the book's named stream of the model name
@@ -19,10 +26,9 @@ model its own generator, the book's named stream of the model name
 
     selfconf.stats.streams.stream(base_seed, model_name)
 
-(:func:`model_rng`).  Distinct names give distinct streams (the name's UTF-8 bytes, not a 32-bit
-checksum, key NumPy's ``SeedSequence``), the streams of different models are statistically
-independent, and a model's draws depend only on the base seed, its name, and its own rows (in
-their input order).
+(:func:`model_rng`), the stream the report uses too.  Distinct names give distinct streams (the name's
+UTF-8 bytes, not a 32-bit checksum, key NumPy's ``SeedSequence``), the streams of different models are
+statistically independent, and a model's draws depend only on the base seed, its name, and its counts.
 
 How many rows a coverage keeps
 ------------------------------
@@ -35,6 +41,12 @@ rows it prints 18.7% at 40% and 15.1% at 20% coverage.  Over floor(c n) = 584 an
 109/584 = 18.66% and 44/292 = 15.07% print that way; over ceil(c n) = 585 and 293 rows no
 error count can (109/585 = 18.63%, 110/585 = 18.80%; 44/293 = 15.02%, 45/293 = 15.36%).  So
 floor is the rule the printed table implies.
+
+Ties at a cut: a coverage whose cut falls inside a group of tied confidences has no single covered set; the
+value is the expectation over uniformly random orders of that group, with the best and worst orders in
+``risk_coverage_min`` / ``risk_coverage_max`` (:func:`selfconf.metrics.counts_statistics`).  When the cut falls
+at the end of a tie group (as for every cut of the paper's Table 2 in the reconstruction) the three are equal
+and the error count is a whole number.
 """
 
 from __future__ import annotations
@@ -49,7 +61,15 @@ import pandas as pd
 from selfconf import bootstrap, metrics
 from selfconf.stats.streams import stream
 
-__all__ = ["TABLE1_COLUMNS", "COVERED_RULES", "base_seed", "model_rng", "row_bootstrap_auroc", "table1"]
+__all__ = [
+    "TABLE1_COLUMNS",
+    "COVERED_RULES",
+    "base_seed",
+    "count_auroc_interval",
+    "model_rng",
+    "row_bootstrap_auroc",
+    "table1",
+]
 
 #: Rules for the number of rows kept at a coverage (see the module docstring).
 COVERED_RULES = metrics.COVERED_RULES
@@ -71,6 +91,8 @@ TABLE1_COLUMNS = [
     "high_conf_n",
     "high_conf_wrong",
     "risk_coverage",
+    "risk_coverage_min",
+    "risk_coverage_max",
 ]
 
 _REQUIRED = ("model", "confidence", "correct")
@@ -107,6 +129,58 @@ def model_rng(seed: int, model: str) -> np.random.Generator:
     return stream(seed, str(model))
 
 
+def count_auroc_interval(
+    pos: Any,
+    neg: Any,
+    *,
+    rng: np.random.Generator | int,
+    n_boot: int = 2000,
+    level: float = 0.95,
+) -> tuple[float, float, int]:
+    """Percentile row-bootstrap interval of the AUROC from per-level counts (the report's draws).
+
+    Definition: :func:`selfconf.bootstrap.count_draws` draws each (level, class) cell's count from the
+    multinomial, which is exactly the distribution of resampling the rows with replacement; each draw's
+    tie-corrected AUROC comes from :func:`selfconf.metrics.counts_statistics`.  A draw holding one class has no
+    AUROC and is left out of the quantiles and counted; the interval is the ``(1 - level)/2`` and
+    ``(1 + level)/2`` quantiles of the others (:func:`selfconf.bootstrap.interval_or_nan`).  With the same
+    generator these are the draws of ``selfconf report`` (:func:`selfconf.report.compute`), so the interval is
+    its ``auroc_ci_low`` / ``auroc_ci_high``.  The counts are all it reads: row order cannot matter.
+
+    Parameters
+    ----------
+    pos, neg : int arrays (K,)
+        Correct and wrong rows per confidence level, levels ascending (:func:`selfconf.metrics.level_counts`).
+    rng : numpy.random.Generator or int
+    n_boot : int
+    level : float
+
+    Returns
+    -------
+    (low, high, n_undefined) : (float, float, int)
+        ``low``/``high`` are NaN when no draw has both classes.
+
+    References
+    ----------
+    Efron, B. & Tibshirani, R. J. (1993). *An Introduction to the Bootstrap*, ch. 13 (percentile interval).
+
+    Examples
+    --------
+    >>> lo, hi, bad = count_auroc_interval([0, 3, 5], [4, 2, 1], rng=0, n_boot=200)
+    >>> bool(lo < hi), bad
+    (True, 0)
+    """
+    pos = np.asarray(pos, dtype=np.int64)
+    neg = np.asarray(neg, dtype=np.int64)
+    levels = np.arange(pos.size, dtype=float)  # the AUROC reads only the order of the levels
+    draws = [
+        metrics.counts_statistics(levels, P, Q, coverages=(), statistics=("auroc",))["auroc"]
+        for P, Q in bootstrap.count_draws(pos, neg, n_boot=n_boot, rng=rng)
+    ]
+    lo, hi, n_undef = bootstrap.interval_or_nan(np.concatenate(draws), level)
+    return float(lo), float(hi), int(n_undef)
+
+
 def row_bootstrap_auroc(
     confidence: Any,
     correct: Any,
@@ -115,37 +189,27 @@ def row_bootstrap_auroc(
     n_boot: int = 2000,
     level: float = 0.95,
 ) -> tuple[float, float, int]:
-    """Percentile bootstrap interval of the AUROC, resampling rows with replacement.
+    """Percentile row-bootstrap interval of the AUROC of row-level data (thin wrapper).
 
-    A thin wrapper of :func:`selfconf.bootstrap.auroc_ci` (row scheme): each of ``n_boot``
-    draws takes ``n`` row indices uniformly with replacement (one index matrix drawn from
-    ``rng``) and computes the tie-corrected AUROC of the resampled rows.  A draw holding only
-    one class has no AUROC; such draws are left out of the quantiles and counted.  The interval
-    is the ``(1 - level)/2`` and ``(1 + level)/2`` quantiles of the remaining draws
-    (``numpy.quantile``, linear interpolation).
+    Definition: :func:`count_auroc_interval` on :func:`selfconf.metrics.level_counts` of the rows: resampling
+    rows with replacement, drawn as multinomial cell counts, so the interval does not depend on row order.
 
     Returns
     -------
     (low, high, n_undefined) : (float, float, int)
-        ``low``/``high`` are NaN when no draw has both classes (then ``n_undefined == n_boot``).
 
     References
     ----------
-    Efron, B. & Tibshirani, R. J. (1993). *An Introduction to the Bootstrap*, ch. 13
-    (percentile interval).
+    Efron, B. & Tibshirani, R. J. (1993). *An Introduction to the Bootstrap*, ch. 13 (percentile interval).
+
+    Examples
+    --------
+    >>> lo, hi, _ = row_bootstrap_auroc([0.9, 0.8, 0.8, 0.3, 0.6] * 4, [1, 0, 1, 0, 0] * 4, rng=1, n_boot=200)
+    >>> bool(lo <= hi)
+    True
     """
-    try:
-        ci = bootstrap.auroc_ci(confidence, correct, n_boot=n_boot, rng=rng, level=level, allow_invalid=True)
-    except ValueError as exc:
-        if "all" in str(exc) and "undefined" in str(exc):
-            return float("nan"), float("nan"), int(n_boot)
-        raise
-    return float(ci.low), float(ci.high), int(ci.n_invalid)
-
-
-def _risk_coverage(c: np.ndarray, y: np.ndarray, coverages: list[float], covered: str) -> dict[float, float]:
-    """{nominal coverage: error rate} with the covered-row rule ``covered`` (:func:`selfconf.metrics.risk_coverage`)."""
-    return metrics.risk_coverage(c, y, coverages, covered=covered)
+    _, pos, neg = metrics.level_counts(confidence, correct)
+    return count_auroc_interval(pos, neg, rng=rng, n_boot=n_boot, level=level)
 
 
 def _validate(df: pd.DataFrame) -> None:
@@ -220,7 +284,7 @@ def table1(
     Returns
     -------
     pandas.DataFrame
-        One row per model, in order of first appearance in ``df``, with columns
+        One row per model, sorted by name, with columns
         :data:`TABLE1_COLUMNS`:
 
         ``n``                    graded rows;
@@ -232,12 +296,13 @@ def table1(
         ``ece``                  ``n_bins``-bin expected calibration error;
         ``auroc``                tie-corrected Mann–Whitney AUROC of confidence for correctness
                                  (NaN when the model has only one class);
-        ``auroc_ci_low/high``    row-level percentile bootstrap interval (:func:`row_bootstrap_auroc`);
+        ``auroc_ci_low/high``    percentile row-bootstrap interval (:func:`count_auroc_interval`);
         ``high_conf_error_rate`` share wrong among rows with confidence >= ``threshold`` (NaN if none);
         ``high_conf_n``, ``high_conf_wrong``  the counts behind it;
         ``risk_coverage``        dict {coverage: error rate among the k = floor(c n) (or ceil) most
-                                 confident rows (floor(coverage·n) by default)}, ties broken by
-                                 input row order (:func:`selfconf.metrics.risk_coverage`).
+                                 confident rows}, a cut inside a tie group taking the expectation
+                                 over tie orders (module docstring);
+        ``risk_coverage_min/max``  the same with the best / worst tie order.
 
         ``attrs`` records ``seed`` (the base seed), ``n_boot``, ``level``, ``threshold``, ``covered`` and
         ``auroc_undefined_draws`` ({model: bootstrap draws left out because one class was missing}).
@@ -252,40 +317,44 @@ def table1(
         raise ValueError(f"covered must be one of {COVERED_RULES}, got {covered!r}")
     coverages = [float(c) for c in coverages]
     seed = base_seed(rng)
-    models = pd.unique(df["model"])
     conf_all = pd.to_numeric(df["confidence"]).to_numpy(dtype=float)
     corr_all = pd.to_numeric(df["correct"]).to_numpy().astype(np.int8)
     model_col = df["model"].to_numpy()
+    models = sorted(pd.unique(model_col), key=str)  # sorted by name, as the report lists them
     rows = []
     undefined = {}
     for m in models:
         sel = model_col == m
-        c, y = conf_all[sel], corr_all[sel]
-        two_classes = 0 < int(y.sum()) < y.size
-        if two_classes:
-            a = metrics.auroc(c, y)
-            lo, hi, n_undef = row_bootstrap_auroc(c, y, rng=model_rng(seed, m), n_boot=n_boot, level=level)
+        lv, pos, neg = metrics.level_counts(conf_all[sel], corr_all[sel])
+        st = metrics.counts_statistics(
+            lv, pos, neg, n_bins=n_bins, threshold=threshold, coverages=coverages, covered=covered
+        )
+        one = {k: v[0] for k, v in st.items()}
+        if pos.sum() and neg.sum():
+            lo, hi, n_undef = count_auroc_interval(pos, neg, rng=model_rng(seed, m), n_boot=n_boot, level=level)
         else:
-            a, lo, hi, n_undef = float("nan"), float("nan"), float("nan"), int(n_boot)
+            lo, hi, n_undef = float("nan"), float("nan"), int(n_boot)
         undefined[m] = n_undef
-        n_high, n_wrong = metrics.high_conf_counts(c, y, threshold)
+        n_high = int(one["high_conf_n"])
         rows.append(
             {
                 "model": m,
-                "n": int(y.size),
-                "accuracy": float(y.mean()),
-                "mean_confidence": float(c.mean()),
-                "median_confidence": float(np.median(c)),
-                "citl": metrics.citl(c, y),
-                "brier": metrics.brier(c, y),
-                "ece": metrics.ece(c, y, n_bins=n_bins),
-                "auroc": a,
+                "n": int(one["n"]),
+                "accuracy": float(one["accuracy"]),
+                "mean_confidence": float(one["mean_confidence"]),
+                "median_confidence": float(one["median_confidence"]),
+                "citl": float(one["citl"]),
+                "brier": float(one["brier"]),
+                "ece": float(one["ece"]),
+                "auroc": float(one["auroc"]),
                 "auroc_ci_low": lo,
                 "auroc_ci_high": hi,
-                "high_conf_error_rate": float(n_wrong / n_high) if n_high else float("nan"),
-                "high_conf_n": int(n_high),
-                "high_conf_wrong": int(n_wrong),
-                "risk_coverage": _risk_coverage(c, y, coverages, covered),
+                "high_conf_error_rate": float(one["high_conf_error_rate"]),
+                "high_conf_n": n_high,
+                "high_conf_wrong": int(round(float(one["high_conf_error_rate"]) * n_high)) if n_high else 0,
+                "risk_coverage": {c: float(v) for c, v in zip(coverages, one["risk_coverage"], strict=True)},
+                "risk_coverage_min": {c: float(v) for c, v in zip(coverages, one["risk_coverage_min"], strict=True)},
+                "risk_coverage_max": {c: float(v) for c, v in zip(coverages, one["risk_coverage_max"], strict=True)},
             }
         )
     out = pd.DataFrame(rows, columns=TABLE1_COLUMNS)
