@@ -397,4 +397,5 @@ def setup(app) -> dict:
     app.connect("doctree-resolved", _resolve)
     app.add_css_file("provenance.css")
     app.add_js_file("provenance.js", loading_method="defer")
+    app.add_js_file("selfconf-layout.js", loading_method="defer")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
