@@ -88,7 +88,7 @@ _PREPARE = """([ids, legend, minZoom]) => {
 }"""
 _READY = (
     "() => Array.from(document.querySelectorAll('div.selfconf-vega')).every(d =>\n"
-    "  (d.querySelector('svg') && d.querySelector('svg g[class*=\"mark-\"] > *'))"
+    "  (!d.dataset.fitting && d.querySelector('svg') && d.querySelector('svg g[class*=\"mark-\"] > *'))"
     " || /could not be drawn/.test(d.textContent))"
 )
 
