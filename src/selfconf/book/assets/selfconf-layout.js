@@ -172,7 +172,7 @@
     function attempt() {
       return embed(node, s, opts).then(function (res) {
         var svg = node.querySelector("svg");
-        var avail = node.parentElement ? node.parentElement.clientWidth : window.innerWidth;
+        var avail = node.clientWidth || (node.parentElement ? node.parentElement.clientWidth : window.innerWidth);
         var natural = svg ? parseFloat(svg.getAttribute("width")) : 0;
         if (!svg || !avail || !(natural > avail + 1) || tries >= 5) { return res; }
         tries += 1;
