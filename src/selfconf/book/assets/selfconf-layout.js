@@ -109,6 +109,11 @@
   }
   function stack(s) {
     if (s.hconcat) { s.vconcat = s.hconcat; delete s.hconcat; return true; }
+    if (s.vconcat) {  // side-by-side views nested in a vertical stack
+      var any = false;
+      s.vconcat.forEach(function (x) { if (stack(x)) { any = true; } });
+      if (any) { return true; }
+    }
     if (s.concat && s.columns !== 1) { s.columns = 1; return true; }
     if (s.spec && s.facet && s.columns && s.columns > 1) { s.columns = 1; return true; }
     return false;
