@@ -135,7 +135,7 @@
       } else if (k !== "data" && k !== "datasets") { wrapTitles(v, maxChars); }
     });
   }
-  function narrower(s, natural, avail) {  // scale every view so that the chart's drawn width fits avail
+  function narrower(s, natural, avail, tries) {  // scale every view so that the chart's drawn width fits avail
     wrapTitles(s, Math.max(18, Math.floor(avail / 9)));
     var rw = rowWidth(s);
     if (!rw) { return false; }
@@ -144,7 +144,9 @@
     var vs = views(s);
     var smallest = Math.min.apply(null, vs.map(function (v) { return v.width * k; }));
     if (smallest < MIN_VIEW && stack(s)) { return "stacked"; }
-    vs.forEach(function (v) { v.width = Math.max(60, Math.floor(v.width * Math.min(1, k))); });
+    // a plot is kept at least half the column wide at first; later passes may go narrower (a wide legend)
+    var floor = tries <= 2 ? Math.min(200, Math.floor(avail * 0.5)) : 60;
+    vs.forEach(function (v) { v.width = Math.max(Math.min(v.width, floor), Math.floor(v.width * Math.min(1, k))); });
     return true;
   }
   function wrapped(el, spec, opts) {
@@ -156,6 +158,7 @@
       s.config.legend.direction = "vertical";
       s.config.legend.columns = 2;
       s.config.legend.labelLimit = 140;
+      s.config.legend.layout = { bottom: { direction: "vertical", anchor: "start" } };  // several legends: one under another
     }
     if (window.innerWidth < 600) {  // an explicit legend: one column, labels cut at 260 px (the full name is in the data)
       (function walk(o) {
@@ -181,7 +184,7 @@
         var natural = svg ? parseFloat(svg.getAttribute("width")) : 0;
         if (!svg || !avail || !(natural > avail + 1) || tries >= 5) { return res; }
         tries += 1;
-        if (!narrower(s, natural, avail)) { return res; }
+        if (!narrower(s, natural, avail, tries)) { return res; }
         if (res && res.finalize) { res.finalize(); }
         node.textContent = "";
         return attempt();
