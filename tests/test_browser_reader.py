@@ -134,3 +134,29 @@ def test_a_table_is_one_tab_stop(reader):
         reader, 1400, lambda r: [f"{r['maxTableStops']} tab stops in one table"] if r["maxTableStops"] > 1 else []
     )
     assert not bad, "\n".join(bad)
+
+
+def test_a_citation_previews_its_reference_on_hover_and_focus(site):
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    base, _ = site
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(base + "book/02_related_work.html", wait_until="load")
+            cite = page.locator("a.selfconf-cite").first
+            ref = cite.get_attribute("data-cite")
+            assert ref and len(ref) > 30, "citations carry their reference"
+            cite.scroll_into_view_if_needed()
+            cite.hover()
+            card = page.locator("#selfconf-cite-card")
+            card.wait_for(state="visible", timeout=5000)
+            assert card.inner_text() == ref
+            page.keyboard.press("Escape")
+            assert not card.is_visible()
+            cite.focus()
+            card.wait_for(state="visible", timeout=5000)
+        finally:
+            browser.close()

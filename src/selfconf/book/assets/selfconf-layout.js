@@ -195,3 +195,56 @@
   wrapped.selfconfFitted = true;
   window.vegaEmbed = wrapped;
 })();
+
+/* Citation previews: a citation (a link into the bibliography page, which sphinxcontrib-bibtex gives the full
+ * reference as its title) shows that reference in a small card on hover, keyboard focus and tap; a first tap
+ * on a touch screen previews, a second follows the link.  The title moves to data-cite (no double tooltip). */
+(function () {
+  "use strict";
+  var box = null, shown = null, timer = null;
+  function links() {
+    return document.querySelectorAll('main a.reference.internal[href*="bibliography.html#"][title]');
+  }
+  function card() {
+    if (box) { return box; }
+    box = document.createElement("div");
+    box.className = "selfconf-card selfconf-cite-card";
+    box.id = "selfconf-cite-card";
+    box.setAttribute("role", "tooltip");
+    box.hidden = true;
+    box.addEventListener("mouseenter", function () { clearTimeout(timer); });
+    box.addEventListener("mouseleave", later);
+    document.body.appendChild(box);
+    return box;
+  }
+  function show(a) {
+    clearTimeout(timer);
+    var c = card();
+    c.textContent = a.dataset.cite;
+    c.hidden = false;
+    var r = a.getBoundingClientRect();
+    var left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + document.documentElement.clientWidth - c.offsetWidth - 8));
+    c.style.left = left + "px";
+    c.style.top = (r.bottom + window.scrollY + 6) + "px";
+    a.setAttribute("aria-describedby", "selfconf-cite-card");
+    shown = a;
+  }
+  function hide() { if (box) { box.hidden = true; } if (shown) { shown.removeAttribute("aria-describedby"); } shown = null; }
+  function later() { clearTimeout(timer); timer = setTimeout(hide, 250); }
+  function init() {
+    links().forEach(function (a) {
+      a.dataset.cite = a.getAttribute("title");
+      a.removeAttribute("title");
+      a.classList.add("selfconf-cite");
+      a.addEventListener("mouseenter", function () { show(a); });
+      a.addEventListener("mouseleave", later);
+      a.addEventListener("focus", function () { show(a); });
+      a.addEventListener("blur", later);
+      a.addEventListener("click", function (ev) {
+        if (ev.pointerType === "touch" && shown !== a) { ev.preventDefault(); show(a); }
+      });
+    });
+    document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") { hide(); } });
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
+})();
