@@ -140,7 +140,7 @@
     var rw = rowWidth(s);
     if (!rw) { return false; }
     var fixed = Math.max(0, natural - rw);
-    var k = (avail - fixed - 20) / rw;
+    var k = (avail - fixed - 24) / rw;
     var vs = views(s);
     var smallest = Math.min.apply(null, vs.map(function (v) { return v.width * k; }));
     if (smallest < MIN_VIEW && stack(s)) { return "stacked"; }
@@ -160,13 +160,19 @@
       s.config.legend.labelLimit = 140;
       s.config.legend.layout = { bottom: { direction: "vertical", anchor: "start" } };  // several legends: one under another
     }
+    if (window.innerWidth < 600 && !(s.config.axis.labelLimit > 0 && s.config.axis.labelLimit <= 110)) {
+      s.config.axis.labelLimit = 110;
+    }
     if (window.innerWidth < 600) {  // an explicit legend: one column, labels cut at 260 px (the full name is in the data)
       (function walk(o) {
         if (!o || typeof o !== "object") { return; }
         if (Array.isArray(o)) { o.forEach(walk); return; }
         Object.keys(o).forEach(function (k) {
           var v = o[k];
-          if (k === "legend" && v && typeof v === "object" && !Array.isArray(v)) {
+          if (k === "axis" && v && typeof v === "object" && !Array.isArray(v) && !(v.labelLimit > 0 && v.labelLimit <= 110)) {
+            v.labelLimit = 110;  // long category names are cut with an ellipsis on a phone (the tooltip has them)
+            walk(v);
+          } else if (k === "legend" && v && typeof v === "object" && !Array.isArray(v)) {
             if (v.columns > 1) { v.columns = 1; }
             if (!(v.labelLimit > 0) || v.labelLimit > 260) { v.labelLimit = 260; }
             if (v.orient === "right" || v.orient === "left") { v.orient = "bottom"; }
@@ -182,7 +188,7 @@
         var svg = node.querySelector("svg");
         var avail = node.clientWidth || (node.parentElement ? node.parentElement.clientWidth : window.innerWidth);
         var natural = svg ? parseFloat(svg.getAttribute("width")) : 0;
-        if (!svg || !avail || !(natural > avail + 1) || tries >= 5) { return res; }
+        if (!svg || !avail || !(natural > avail + 1) || tries >= 6) { return res; }
         tries += 1;
         if (!narrower(s, natural, avail, tries)) { return res; }
         if (res && res.finalize) { res.finalize(); }
