@@ -382,7 +382,8 @@ def test_provenance_card_shows_the_paper_print_on_hover_and_focus(site):
             num = page.locator(".selfconf-num.selfconf-differs[data-claim]").first
             printed = num.get_attribute("data-printed")
             assert printed, "no differing claim on the abstract page"
-            assert "≠" in num.inner_text(), "a differing number carries the ≠ paper mark in the text"
+            # the "≠ paper" mark is in the text; shown loud beyond Monte-Carlo noise, else with "Show every mark"
+            assert num.locator(".selfconf-mark").count() == 1, "a differing number carries the ≠ paper mark"
             num.scroll_into_view_if_needed()
             num.hover()
             card = page.locator("#selfconf-card")
@@ -390,7 +391,7 @@ def test_provenance_card_shows_the_paper_print_on_hover_and_focus(site):
             text = card.inner_text()
             assert "Paper prints" in text and printed in text
             assert num.get_attribute("data-claim") in text and "Computed in" in text
-            href = card.locator("a").get_attribute("href")
+            href = card.locator('a[href*="14_audit"]').get_attribute("href")
             assert href and href.split("#")[0].endswith("14_audit.html") and "#claim-" in href
             page.keyboard.press("Escape")
             assert not card.is_visible()

@@ -410,3 +410,60 @@ def test_pdf_holds_every_page_title_and_table_1(built_book, built_pdf, root):
     assert not missing, f"Table 1 values not in the PDF text: {missing[:10]}"
     for label in ("Table 1", "Table 2", "Table 3", "Table 4", "Figure 1"):
         assert label in text
+
+
+_LOOPBACK = re.compile(r"//(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)([:/]|$)")
+
+
+@pytest.mark.book
+def test_pdf_links_stay_inside_the_pdf_or_go_public(built_pdf):
+    """No link annotation points at the print server; links to pages of the book jump inside the PDF."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(str(built_pdf))
+    local, internal, uris = [], 0, []
+    for i, page in enumerate(reader.pages):
+        for ref in page.get("/Annots") or []:
+            annot = ref.get_object()
+            if annot.get("/Subtype") != "/Link":
+                continue
+            if "/Dest" in annot:
+                internal += 1
+                continue
+            uri = str(annot["/A"].get_object().get("/URI", ""))
+            uris.append(uri)
+            if _LOOPBACK.search(uri) or uri.startswith("file:"):
+                local.append(f"page {i + 1}: {uri}")
+    assert not local, f"{len(local)} links to the build machine:\n" + "\n".join(local[:20])
+    assert internal > 200, f"only {internal} links jump inside the PDF"
+    assert "https://doi.org/10.5281/zenodo.23197651" in uris
+    from selfconf.book.pdf import site_url
+
+    csv_links = [u for u in uris if u.endswith(".csv")]
+    assert csv_links and all(u.startswith(site_url()) for u in csv_links), csv_links[:5]
+
+
+@pytest.mark.book
+def test_pdf_prints_every_cell_of_tables_1_to_4_the_legend_and_no_toggles(built_pdf, root):
+    from pypdf import PdfReader
+
+    from selfconf.book.provenance import legend_html
+
+    text = _norm(" ".join(p.extract_text() or "" for p in PdfReader(str(built_pdf)).pages))
+    missing = []
+    for name in ("table1", "table2", "table3_ladder", "table4_microprobe"):
+        with open(root / "book" / "_static" / "tables" / f"{name}.csv", encoding="utf-8") as f:
+            rows = list(csv.reader(f))
+        cells = [c for r in rows[1:] for c in r if c.strip()]
+        assert len(cells) >= 12, name
+        missing += [f"{name}: {c!r}" for c in cells if _norm(c) not in text]
+    assert not missing, f"{len(missing)} cells of Tables 1-4 not in the PDF text: {missing[:12]}"
+    for value in ("75.3", "33.3", "15.1"):  # Table 2's error at 20 % coverage, the paper's headline
+        assert value in text
+    assert "How to read the numbers on this page" in text and text.count("How to read the numbers on this page") == 1
+    first_item = _norm(re.sub(r"<[^>]+>", " ", legend_html().split("</li>")[0])).split("0.746", 1)[-1].strip()
+    assert first_item[:40] in text, first_item
+    # the teaching page's prose names the web page's toggle once ("behind a toggle (Show code cell source)")
+    toggles = text.count("Show code cell source") - text.count("toggle (Show code cell source)")
+    assert toggles == 0, f"{toggles} code-cell toggles printed"
+    assert "Hide code cell source" not in text and "Parameters of this build" not in text

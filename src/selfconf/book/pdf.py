@@ -13,6 +13,18 @@ stylesheet (chart controls and page chrome left out).  The page PDFs are concate
 order of ``_toc.yml``, with one bookmark per page.  The copy in ``_build/html/`` is the file every page's
 footer offers for download.
 
+Links: no link of the PDF points at the print server.  Before a page is printed, every id that another page
+links to gets a hidden same-page link, so Chromium writes a named destination for it; after concatenation each
+link to a page of the book becomes a jump inside the PDF (to the anchor, else to the page's first PDF page),
+and a link to any other file of the site (a CSV download, the search page) goes to the published site
+(:func:`site_url`).  External links keep their public URL.
+
+Layout for paper: the viewport is the printable width of an A4 page (186 mm = 703 CSS px), so what is
+measured is what is printed; a table still wider than the text column is scaled down as a whole
+(``zoom``, never below :data:`MIN_TABLE_ZOOM`, then its columns wrap), so every column reaches the page.
+The provenance legend is printed once, open, at the front (on the first page); interactive toggles are
+left out by the print stylesheet.
+
 Reference: Chrome DevTools Protocol ``Page.printToPDF`` (through Playwright's ``page.pdf``); pypdf
 ``PdfWriter``.
 
@@ -23,25 +35,60 @@ from __future__ import annotations
 
 import argparse
 import functools
+import html as _html
 import http.server
 import os
+import posixpath
+import re
 import shutil
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import unquote, urljoin, urlparse
 
 from selfconf.data.paths import book_file, project_root
 
-__all__ = ["CHROMIUM", "toc_order", "print_book", "main"]
+__all__ = ["CHROMIUM", "toc_order", "site_url", "link_targets", "print_book", "main"]
 
 CHROMIUM = os.environ.get("SELFCONF_CHROMIUM", "/usr/bin/chromium")
 PDF_NAME = "selfconf-book.pdf"
+#: The printable width of an A4 page with 12 mm side margins, in CSS px (186 mm at 96 px per inch).
+PRINT_WIDTH_PX = 703
+#: A wide table is scaled down at most this far; beyond it its columns wrap (7 pt x 0.6 is about 4 pt).
+MIN_TABLE_ZOOM = 0.6
+# run in the page before printing: hidden same-page links (named destinations), wide tables fitted, the
+# legend opened once on the first page; returns how many tables were scaled
+_PREPARE = """([ids, legend, minZoom]) => {
+  const box = document.createElement('div');
+  box.style.display = 'none';
+  box.className = 'selfconf-pdf-dests';
+  for (const id of ids) {
+    if (!document.getElementById(id)) continue;
+    const a = document.createElement('a'); a.href = '#' + id; box.appendChild(a);
+  }
+  document.body.appendChild(box);
+  for (const d of document.querySelectorAll('.selfconf-legend')) d.classList.add('selfconf-legend-page');
+  if (legend) {
+    const host = document.querySelector('main article') || document.querySelector('main') || document.body;
+    const t = document.createElement('template'); t.innerHTML = legend;
+    const el = t.content.firstElementChild; el.setAttribute('open', ''); el.classList.add('selfconf-legend-front');
+    const h1 = host.querySelector('h1');
+    if (h1 && h1.parentElement) h1.parentElement.insertBefore(el, h1.nextSibling); else host.prepend(el);
+  }
+  let scaled = 0;
+  for (const t of document.querySelectorAll('main table')) {
+    const host = t.closest('article') || document.querySelector('main');
+    const avail = host ? host.clientWidth : window.innerWidth;
+    const need = t.scrollWidth;
+    if (need > avail + 1) { t.style.zoom = Math.max(minZoom, avail / need).toFixed(3); scaled += 1; }
+  }
+  return scaled;
+}"""
 _READY = (
     "() => Array.from(document.querySelectorAll('div.selfconf-vega')).every(d =>\n"
-    "  (d.querySelector('svg') && d.querySelector('svg g[class*=\"mark-\"] > *'))"
+    "  (!d.dataset.fitting && d.querySelector('svg') && d.querySelector('svg g[class*=\"mark-\"] > *'))"
     " || /could not be drawn/.test(d.textContent))"
 )
 
@@ -65,6 +112,120 @@ def toc_order(root: Path | None = None) -> list[str]:
 
     walk({k: v for k, v in toc.items() if k != "root"})
     return out
+
+
+def site_url(root: Path | None = None) -> str:
+    """The published site's address, ending in ``/``: where a PDF link to a file of the site goes.
+
+    Definition: ``sphinx.config.html_baseurl`` of ``_config.yml`` when set; otherwise the GitHub Pages address
+    of ``repository.url`` (``https://github.com/OWNER/NAME`` -> ``https://OWNER.github.io/NAME/``), the site
+    the publishing workflow deploys.
+
+    Reference: GitHub Pages documentation, "About GitHub Pages" (project sites).
+
+    >>> site_url()  # doctest: +SKIP
+    'https://selfconf-book.github.io/selfconf-book/'
+    """
+    cfg = book_file("_config.yml", root or project_root(), missing_ok=True)
+    base = ((cfg.get("sphinx") or {}).get("config") or {}).get("html_baseurl")
+    if base:
+        return base.rstrip("/") + "/"
+    m = re.match(r"https?://github\.com/([^/]+)/([^/#?]+)", (cfg.get("repository") or {}).get("url", ""))
+    if not m:
+        raise SystemExit("_config.yml: repository.url is not a GitHub address; set sphinx.config.html_baseurl")
+    return f"https://{m.group(1).lower()}.github.io/{m.group(2).removesuffix('.git')}/"
+
+
+_HREF = re.compile(r'\bhref="([^"]+)"')
+
+
+def link_targets(html: Path, pages: list[str]) -> dict[str, set[str]]:
+    """``{page: ids}``: the fragments that any page of ``pages`` links to, per target page (relative paths).
+
+    These ids get a named destination in the printed page, so a link from another page can jump to them.
+
+    Example: ``link_targets(Path("_build/html"), ["book/04_result1.html"])["book/14_audit.html"]`` holds
+    ``"claim-t1_google_n"``.
+    """
+    out: dict[str, set[str]] = {}
+    for rel in pages:
+        text = (html / rel).read_text(encoding="utf-8", errors="replace")
+        for href in _HREF.findall(text):
+            href = _html.unescape(href)
+            u = urlparse(href)
+            if u.scheme or u.netloc or not u.fragment:
+                continue
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), unquote(u.path))) if u.path else rel
+            out.setdefault(target, set()).add(unquote(u.fragment))
+    return out
+
+
+def _relink(
+    writer,
+    starts: dict[str, int],
+    dests: dict[tuple[str, str], tuple[int, float, float]],
+    part_of: list[str],
+    base: str,
+    site: str,
+) -> dict[str, int]:
+    """Point every link annotation of ``writer`` inside the PDF or at a public address; return counts."""
+    from pypdf.generic import ArrayObject, FloatObject, NameObject, NumberObject
+
+    origin = urlparse(base).netloc
+    counts = {"internal": 0, "site": 0, "external": 0, "dropped": 0}
+
+    def goto(annot, page: int, left: float | None, top: float | None) -> None:
+        ref = writer.pages[page].indirect_reference
+        if top is None:
+            dest = ArrayObject([ref, NameObject("/Fit")])
+        else:
+            dest = ArrayObject([ref, NameObject("/XYZ"), FloatObject(left or 0), FloatObject(top), NumberObject(0)])
+        if "/A" in annot:
+            del annot["/A"]
+        annot[NameObject("/Dest")] = dest
+        counts["internal"] += 1
+
+    for i, page in enumerate(writer.pages):
+        here = part_of[i]
+        annots = page.get("/Annots")
+        if not annots:
+            continue
+        keep = []
+        for ref in annots.get_object():
+            annot = ref.get_object()
+            if annot.get("/Subtype") != "/Link":
+                keep.append(ref)
+                continue
+            named = annot.get("/Dest")
+            if isinstance(named, str) or (named is not None and not isinstance(named, (list, ArrayObject))):
+                hit = dests.get((here, str(named).lstrip("/")))
+                if hit:
+                    goto(annot, *hit)
+                    keep.append(ref)
+                else:
+                    counts["dropped"] += 1
+                continue
+            action = annot.get("/A")
+            uri = str(action.get_object().get("/URI", "")) if action is not None else ""
+            u = urlparse(uri)
+            if not uri or u.netloc != origin:
+                if uri:
+                    counts["external"] += 1
+                keep.append(ref)
+                continue
+            rel = unquote(u.path).lstrip("/") or "index.html"
+            frag = unquote(u.fragment)
+            if rel in starts:
+                hit = dests.get((rel, frag)) if frag else None
+                goto(annot, *(hit or (starts[rel], None, None)))
+            else:  # a file of the site that is not a page of the PDF: the published copy
+                action.get_object()[NameObject("/URI")] = type(action.get_object()["/URI"])(
+                    urljoin(site, rel) + (f"#{u.fragment}" if u.fragment else "")
+                )
+                counts["site"] += 1
+            keep.append(ref)
+        page[NameObject("/Annots")] = ArrayObject(keep)
+    return counts
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -95,10 +256,17 @@ def print_book(html: Path, out: Path, timeout_ms: int = 20_000) -> tuple[Path, i
     except ImportError:
         raise SystemExit("the Python package playwright is missing: pip install -r requirements.txt") from None
 
+    from selfconf.book.provenance import legend_html
+
+    targets = link_targets(html, pages)
+    site = site_url()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(html)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}/"
     writer = PdfWriter()
+    starts: dict[str, int] = {}
+    dests: dict[tuple[str, str], tuple[int, float, float]] = {}
+    part_of: list[str] = []
     try:
         with tempfile.TemporaryDirectory(prefix="selfconf-pdf-") as tmp, sync_playwright() as pw:
             browser = pw.chromium.launch(
@@ -107,7 +275,7 @@ def print_book(html: Path, out: Path, timeout_ms: int = 20_000) -> tuple[Path, i
                 args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
             )
             try:
-                page = browser.new_page(viewport={"width": 1000, "height": 1400})
+                page = browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
                 origin = urlparse(base).netloc
                 page.route(
                     "**/*",
@@ -124,6 +292,9 @@ def print_book(html: Path, out: Path, timeout_ms: int = 20_000) -> tuple[Path, i
                     except Exception:  # noqa: BLE001 - a chart that never draws still prints its message
                         pass
                     page.emulate_media(media="print")
+                    page.evaluate(
+                        _PREPARE, [sorted(targets.get(rel, ())), legend_html() if i == 0 else "", MIN_TABLE_ZOOM]
+                    )
                     part = Path(tmp) / f"{i:03d}.pdf"
                     page.pdf(
                         path=str(part),
@@ -133,7 +304,16 @@ def print_book(html: Path, out: Path, timeout_ms: int = 20_000) -> tuple[Path, i
                     )
                     page.emulate_media(media="screen")
                     start = len(writer.pages)
-                    writer.append(str(part))
+                    starts[rel] = start
+                    reader = PdfReader(str(part))
+                    for name, dest in reader.named_destinations.items():
+                        n = reader.get_destination_page_number(dest)
+                        if n is None:
+                            continue
+                        left, top = dest.get("/Left"), dest.get("/Top")
+                        dests[(rel, str(name).lstrip("/"))] = (start + n, float(left or 0), float(top or 0))
+                    writer.append(reader, import_outline=False)
+                    part_of.extend([rel] * len(reader.pages))
                     title = (page.title() or rel).split("—")[0].split(" – ")[0].strip()
                     writer.add_outline_item(title=title, page_number=start)
             finally:
@@ -141,6 +321,9 @@ def print_book(html: Path, out: Path, timeout_ms: int = 20_000) -> tuple[Path, i
     finally:
         server.shutdown()
         server.server_close()
+    counts = _relink(writer, starts, dests, part_of, base, site)
+    if counts["dropped"]:
+        print(f"{counts['dropped']} same-page links without a target were left out")
     writer.add_metadata({"/Title": "Self-confidence in LLM evaluation, recomputed", "/Creator": "selfconf.book.pdf"})
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "wb") as f:

@@ -105,6 +105,8 @@ def _more_digits(v: Any, printed: str) -> str:
         return _value_text(v)
     m = re.search(r"\.(\d+)", printed or "")
     d = len(m.group(1)) if m else 0
+    if d == 0 and float(v).is_integer():  # a count prints as a count (1461, not 1461.000)
+        return f"{int(v):d}"
     sign = "+" if (printed or "").lstrip().startswith("+") else ""
     return format(float(v), f"{sign}.{d + 3}f")
 
@@ -117,8 +119,14 @@ def attributes_for(
     values: dict[str, Any],
     audit_href: str,
     notebook: str | None,
+    claims: dict[str, dict] | None = None,
+    code_url: str = "",
 ) -> dict[str, str] | None:
-    """The data attributes of one pasted value, or ``None`` when it has neither a claim id nor an origin."""
+    """The data attributes of one pasted value, or ``None`` when it has neither a claim id nor an origin.
+
+    ``claims`` (the manifest by id) gives ``data-text``, the claim in words (its ``text`` field, else where the
+    paper prints it); ``code_url`` (``.../notebooks/{}.py`` at the build's commit) gives ``data-code``.
+    """
     rec = records.get(key)
     if rec is not None:
         status = rec.status
@@ -145,6 +153,21 @@ def attributes_for(
             "data-cell": "" if rec.computed_cell is None else str(rec.computed_cell),
             "data-audit": f"{audit_href}#claim-{key}",
         }
+        meta = (claims or {}).get(key) or {}
+        words = meta.get("text") or meta.get("where")
+        if words:
+            attrs["data-text"] = str(words)
+        if rec.tolerance is not None:
+            attrs["data-tolerance"] = (
+                f"a Monte-Carlo number: it may differ from the paper's value by up to {rec.tolerance:.4f} "
+                "(the tolerance comes from the bootstrap's noise in the inputs that determine it; the rule is on "
+                "the audit page)"
+            )
+        elif rec.kind in ("deterministic", "derived"):
+            attrs["data-tolerance"] = "none: computed without randomness, it must print exactly as the paper prints"
+        nb = rec.computed_in or rec.notebook
+        if code_url and nb:
+            attrs["data-code"] = code_url.format(nb)
         if rec.source:
             attrs["data-source"] = {
                 "original": "original package",
@@ -157,12 +180,15 @@ def attributes_for(
     origin = origins.get(key)
     if origin is None:
         return None
-    return {
+    out = {
         "data-origin": origin,
         "data-value": _value_text(values.get(key, "")),
         "data-why": ORIGINS.get(origin, origin),
         "data-notebook": notebook or "",
     }
+    if code_url and notebook:
+        out["data-code"] = code_url.format(notebook)
+    return out
 
 
 def legend_html() -> str:
@@ -174,17 +200,25 @@ def legend_html() -> str:
         for o in shown
     )
     return (
-        '<details class="selfconf-legend"><summary>How to read the numbers on this page</summary><ul>'
+        '<details class="selfconf-legend" open><summary>How to read the numbers on this page</summary><ul>'
         '<li><span class="selfconf-num selfconf-legend-sample" data-status="match">0.746</span> a number the paper '
         "prints, recomputed here and printing exactly as the paper prints it</li>"
         '<li><span class="selfconf-num selfconf-legend-sample selfconf-differs" data-status="within_tolerance">0.090'
-        '<sup class="selfconf-mark">≠&#8239;paper</sup></span> recomputed here but printing differently from the '
-        "paper (a Monte-Carlo value within its tolerance, or outside it, which the audit explains)</li>"
-        '<li><span class="selfconf-num selfconf-legend-sample" data-status="quoted">10</span> quoted from the paper, '
-        "never computed</li>"
+        '<sup class="selfconf-mark">≠&#8239;paper</sup></span> (thin dotted underline) recomputed here and printing '
+        "differently from the paper, by no more than its Monte-Carlo tolerance (the bootstrap's noise)</li>"
+        '<li><span class="selfconf-num selfconf-legend-sample selfconf-differs" data-status="outside_tolerance">0.090'
+        '<sup class="selfconf-mark">≠&#8239;paper</sup></span> (red underline and mark) this build and the paper '
+        "disagree beyond that noise; the audit page says why</li>"
+        '<li><span class="quoted"><span class="selfconf-num selfconf-legend-sample" data-status="quoted">10</span>'
+        "</span> (dotted underline) quoted from the paper, never computed: a threshold, a design constant or a "
+        "third party's number</li>"
         f"{items}"
-        "<li>Hover over a number, or move to it with the Tab key, to see the paper's print, this build's value, "
-        "its kind and status, and the notebook that computed it.</li></ul></details>"
+        "<li>Hover over a number, tap it, or move to it with the Tab key (in a table: Tab to the table, then the "
+        "arrow keys) to see the paper's print, this build's value, its kind and status, and the code that "
+        "computed it.</li></ul>"
+        '<label class="selfconf-legend-switch"><input type="checkbox" class="selfconf-all-marks-switch"> '
+        "Show every mark (the words \u201c(quoted)\u201d and \u201c\u2260\u202fpaper\u201d on every "
+        "quoted and within-tolerance number)</label></details>"
     )
 
 
@@ -211,6 +245,10 @@ class _Data:
             srcdir / "data" / "paper" / "claims.yaml",
         )
         self.records = {r.id: r for r in res.records}
+        from selfconf.claims.judging import load_manifest
+
+        self.claims = load_manifest(srcdir / "data" / "paper" / "claims.yaml").by_id
+        self.code_url = _code_url(srcdir)
         self.why = {e.id: e for e in res.explanations}
         self._book = book
         self._pages: dict[str, tuple[dict[str, str], dict[str, Any]]] = {}
@@ -223,6 +261,24 @@ class _Data:
             origins = {k[: -len(ORIGIN_SUFFIX)]: v for k, v in vals.items() if k.endswith(ORIGIN_SUFFIX)}
             self._pages[docname] = (origins, vals)
         return self._pages[docname]
+
+
+def _code_url(srcdir: Path) -> str:
+    """``<repository>/blob/<commit>/notebooks/{}.py``: a notebook's source at the commit this build ran."""
+    import subprocess
+
+    from selfconf.data.paths import book_file
+
+    repo = (book_file("_config.yml", srcdir, missing_ok=True).get("repository") or {}).get("url", "")
+    if not repo:
+        return ""
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=srcdir, capture_output=True, text=True, check=True, timeout=10
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    return f"{repo.rstrip('/')}/blob/{commit or 'main'}/notebooks/{{}}.py"
 
 
 def _data(app) -> _Data:
@@ -263,7 +319,9 @@ def _resolve(app, doctree, docname: str) -> None:
         else:
             pn.replace_self(nodes.Text(token))
     for n in numbers:
-        attrs = attributes_for(n["key"], data.records, data.why, origins, values, href, notebook)
+        attrs = attributes_for(
+            n["key"], data.records, data.why, origins, values, href, notebook, data.claims, data.code_url
+        )
         if attrs is None:
             log.warning(
                 f"pasted value {n['key']!r} has neither a claim id nor an origin "
@@ -272,16 +330,20 @@ def _resolve(app, doctree, docname: str) -> None:
             )
             attrs = {}
         n["attrs"] = attrs
+        n["in_table"] = _in_table(n)
     for r in raws:
+        stop = "-1" if _in_table(r) or "<td" in r.astext() else "0"
 
-        def repl(m: re.Match, r=r) -> str:
+        def repl(m: re.Match, r=r, stop=stop) -> str:
             key = m.group(1)
-            attrs = attributes_for(key, data.records, data.why, origins, values, href, notebook)
+            attrs = attributes_for(
+                key, data.records, data.why, origins, values, href, notebook, data.claims, data.code_url
+            )
             if attrs is None:
                 log.warning(f"table cell for {key!r} is not a claim of the manifest", location=r)
                 return m.group(0)
             cls = "selfconf-num selfconf-differs" if attrs.get("data-differs") else "selfconf-num"
-            return f'<span class="{cls}" {_attr_string(attrs)} tabindex="0">'
+            return f'<span class="{cls}" {_attr_string(attrs)} tabindex="{stop}">'
 
         text = _SPAN_RE.sub(repl, r.astext())
         if "data-differs" in text:  # the marker after each differing cell's value
@@ -300,10 +362,21 @@ def _resolve(app, doctree, docname: str) -> None:
             section.insert(0, legend)
 
 
+def _in_table(node) -> bool:
+    """Whether ``node`` sits in a table (its numbers are reached through the table's one tab stop)."""
+    p = node.parent
+    while p is not None:
+        if isinstance(p, nodes.table):
+            return True
+        p = p.parent
+    return False
+
+
 def _visit_html(self, node: pasted_number) -> None:
     attrs = node.get("attrs") or {}
     cls = "selfconf-num selfconf-differs" if attrs.get("data-differs") else "selfconf-num"
-    self.body.append(f'<span class="{cls}" {_attr_string(attrs)} tabindex="0">')
+    stop = "-1" if node.get("in_table") else "0"
+    self.body.append(f'<span class="{cls}" {_attr_string(attrs)} tabindex="{stop}">')
 
 
 def _depart_html(self, node: pasted_number) -> None:
@@ -397,4 +470,5 @@ def setup(app) -> dict:
     app.connect("doctree-resolved", _resolve)
     app.add_css_file("provenance.css")
     app.add_js_file("provenance.js", loading_method="defer")
+    app.add_js_file("selfconf-layout.js", loading_method="defer")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

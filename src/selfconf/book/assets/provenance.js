@@ -8,31 +8,32 @@
   var hideTimer = null;
 
   var STATUS_TEXT = {
-    match: "prints as the paper prints",
-    mismatch: "differs from the paper's print",
-    within_tolerance: "differs from the print, within its Monte-Carlo tolerance",
-    outside_tolerance: "outside its Monte-Carlo tolerance",
-    quoted: "quoted from the paper, not computed",
-    not_quoted: "external number not glued from the quoted facts",
-    unglued: "not glued by any notebook",
-    pending: "section not built"
+    match: "Prints exactly as the paper prints",
+    mismatch: "Prints differently from the paper (a number computed without randomness): a real difference",
+    within_tolerance: "Prints differently from the paper, by no more than the bootstrap's noise allows",
+    outside_tolerance: "Differs from the paper by more than the bootstrap's noise allows",
+    quoted: "Quoted from the paper, not computed",
+    not_quoted: "A quoted number that was not taken from the quoted-facts file",
+    unglued: "Not computed by any notebook of this build",
+    pending: "Its section was not built",
+    not_computed: "The generator could not compute it"
   };
-  var ORIGIN_TEXT = {
-    "reconstruction-only": "Not in the paper: computed from the reconstructed rows",
-    "original-data": "Not in the paper: computed from the original replication rows",
-    "parameter": "A setting of this build",
-    "simulation": "Simulated teaching data",
-    "external-data": "Third-party real data",
-    "paper-arithmetic": "Arithmetic on the paper's printed numbers",
-    "build": "A fact about this build"
+  var KIND_TEXT = {
+    deterministic: "computed from the rows without randomness",
+    derived: "arithmetic on other numbers of the paper",
+    bootstrap: "a bootstrap (Monte-Carlo) estimate: it moves a little with the seed",
+    quoted: "quoted, never computed"
   };
-
-  function row(dl, label, value) {
+  function row(dl, label, value, href) {
     if (value === undefined || value === null || value === "") { return; }
     var dt = document.createElement("dt");
     dt.textContent = label;
     var dd = document.createElement("dd");
-    dd.textContent = value;
+    if (href) {
+      var a = document.createElement("a");
+      a.href = href; a.textContent = value; a.rel = "noopener";
+      dd.appendChild(a);
+    } else { dd.textContent = value; }
     dl.appendChild(dt);
     dl.appendChild(dd);
   }
@@ -57,21 +58,23 @@
     var head = document.createElement("p");
     head.className = "selfconf-card-head";
     var dl = document.createElement("dl");
+    var where = d.notebook ? d.notebook + (d.cell ? ", cell " + d.cell + " of the executed notebook" : "") : "";
     if (d.claim) {
-      head.textContent = "Paper claim " + d.claim;
+      head.textContent = d.text ? "The paper: " + d.text : "A number the paper prints";
       row(dl, "Paper prints", d.printed);
       row(dl, "This build", d.value);
-      row(dl, "Kind", d.kind);
-      row(dl, "Status", (d.status || "") + (STATUS_TEXT[d.status] ? " — " + STATUS_TEXT[d.status] : ""));
+      row(dl, "Status", STATUS_TEXT[d.status] || d.status);
+      row(dl, "Kind", KIND_TEXT[d.kind] || d.kind);
+      row(dl, "Tolerance", d.tolerance);
       row(dl, "Why", d.why);
       row(dl, "Rows", d.source);
-      row(dl, "Computed in", d.notebook ? d.notebook + (d.cell ? " (cell " + d.cell + ")" : "") : "");
+      row(dl, "Computed in", where, d.code);
+      row(dl, "Claim id", d.claim);
     } else {
       head.textContent = ORIGIN_TEXT[d.origin] || ("Origin: " + (d.origin || "unknown"));
-      row(dl, "Origin", d.origin);
       row(dl, "Value", d.value);
       row(dl, "What it is", d.why);
-      row(dl, "Computed in", d.notebook);
+      row(dl, "Computed in", d.notebook, d.code);
     }
     c.appendChild(head);
     c.appendChild(dl);
@@ -128,4 +131,55 @@
     if (el) { show(el); } else if (card && !card.contains(ev.target)) { hide(); }
   });
   document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") { hide(); } });
+  // a tap (touch) opens the card too; a second tap on the same number closes it
+  document.addEventListener("click", function (ev) {
+    var el = target(ev);
+    if (!el || el.classList.contains("selfconf-legend-sample")) { return; }
+    if (current === el && card && !card.hidden && ev.pointerType === "touch") { hide(); return; }
+    show(el);
+  });
+
+  // the page's "Show every mark" switch (in the legend); remembered across pages
+  var KEY = "selfconf-all-marks";
+  function setAll(on) {
+    document.documentElement.classList.toggle("selfconf-all-marks", on);
+    document.querySelectorAll("input.selfconf-all-marks-switch").forEach(function (i) { i.checked = on; });
+    try { localStorage.setItem(KEY, on ? "1" : "0"); } catch (e) { /* storage off: the switch still works */ }
+  }
+  var saved = false;
+  try { saved = localStorage.getItem(KEY) === "1"; } catch (e) { saved = false; }
+  document.documentElement.classList.toggle("selfconf-all-marks", saved);
+  document.addEventListener("change", function (ev) {
+    if (ev.target && ev.target.classList && ev.target.classList.contains("selfconf-all-marks-switch")) {
+      setAll(ev.target.checked);
+    }
+  });
+
+  // a table is one tab stop: Tab reaches the table, the arrow keys (and Home/End) move between its numbers
+  function tables() {
+    document.querySelectorAll("table").forEach(function (t) {
+      var nums = t.querySelectorAll('.selfconf-num[tabindex="-1"]');
+      if (!nums.length) { return; }
+      t.setAttribute("tabindex", "0");
+      if (!t.getAttribute("aria-label")) {
+        var cap = t.querySelector("caption");
+        t.setAttribute("aria-label", (cap ? cap.textContent.replace(/#$/, "").trim() + ". " : "") +
+          "Arrow keys move between its numbers.");
+      }
+      t.addEventListener("keydown", function (ev) {
+        var keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: "first", End: "last" };
+        var step = keys[ev.key];
+        if (step === undefined) { return; }
+        var list = Array.prototype.slice.call(t.querySelectorAll(".selfconf-num[data-claim], .selfconf-num[data-origin]"));
+        if (!list.length) { return; }
+        var i = list.indexOf(document.activeElement);
+        var next = step === "first" ? 0 : step === "last" ? list.length - 1 :
+          (i < 0 ? 0 : Math.max(0, Math.min(list.length - 1, i + step)));
+        ev.preventDefault();
+        list[next].focus();
+      });
+    });
+  }
+  document.querySelectorAll("input.selfconf-all-marks-switch").forEach(function (i) { i.checked = saved; });
+  tables();
 })();
