@@ -317,6 +317,26 @@ def test_bibliography_page_lists_every_entry_and_citations_link_to_it(built_book
     assert 3 <= len(local) < len(_bib_entries()), "the teaching chapter lists only the works it cites"
 
 
+@pytest.mark.book
+def test_one_citation_label_names_one_work(built_book):
+    """Author-year labels are unambiguous across the book: the same label (say "Lin et al., 2022a") always links
+    to the same bibliography entry, the paper's 2022a/2022b pair keeps its suffixes, and no label reads
+    "and others"."""
+    targets: dict[str, set[str]] = {}
+    for page in _pages(built_book):
+        for a in _soup(page).find_all("a", href=True):
+            if "24_bibliography.html#" in a["href"] or (
+                page.name == "24_bibliography.html" and a["href"].startswith("#id")
+            ):
+                label = re.sub(r"\s+", " ", a.get_text()).strip()
+                if re.search(r"\b(19|20)\d\d[a-z]?\b", label):
+                    targets.setdefault(label, set()).add(a["href"].split("#")[-1])
+    shared = {label: ids for label, ids in targets.items() if len(ids) > 1}
+    assert not shared, f"one label, several works: {shared}"
+    assert {"Lin et al., 2022a", "Lin et al., 2022b"} <= set(targets), sorted(targets)
+    assert not [label for label in targets if "others" in label], sorted(targets)
+
+
 def _hrefs(page: Path):
     soup = _soup(page)
     for a in soup.find_all("a", href=True):
