@@ -188,7 +188,7 @@ curves(rec, "Reconstruction")
 
 # %% [markdown]
 # Each point is one reading's panel − self difference, sorted; the vertical line is its {glue:text}`readings_n_boot:,.0f`-draw
-# item-clustered interval; the large red point is the canonical reading. Beneath, a mark in the row of an option
+# item-clustered {glue:text}`ci_level_pct` % interval; the large red point is the canonical reading. Beneath, a mark in the row of an option
 # says that the reading above it used that option.
 #
 # - {glue:text}`readings_rec_us_sentence`

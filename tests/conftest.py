@@ -54,3 +54,40 @@ def built_pdf(built_book) -> Path:
     if r.returncode:
         pytest.fail(f"make pdf failed (exit {r.returncode}):\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}", pytrace=False)
     return pdf
+
+
+# ---- the reconstruction's byte-identical regeneration, overlapped with the rest of the suite ---------------------
+#: Node id suffix of the test that regenerates every reconstructed file (minutes of one core, tests/test_reconstruct.py)
+REGENERATION_TEST = "test_reconstruct.py::test_regeneration_is_byte_identical"
+
+
+def pytest_collection_finish(session):
+    """When the regeneration test is selected, start ``python -m selfconf.reconstruct --check`` now, in the
+    background, so its single-core minutes overlap the rest of the suite; the test waits for it and asserts on its
+    output exactly as if it had run it then (same command, same working directory)."""
+    if any(item.nodeid.endswith(REGENERATION_TEST) for item in session.items):
+        session.config._selfconf_regeneration = _start_regeneration()
+
+
+def _start_regeneration() -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "selfconf.reconstruct", "--check"],
+        cwd=Path(__file__).resolve().parents[1],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def pytest_unconfigure(config):
+    proc = getattr(config, "_selfconf_regeneration", None)
+    if proc is not None and proc.poll() is None:
+        proc.kill()
+
+
+@pytest.fixture
+def regeneration(request):
+    """(returncode, output) of the background regeneration started at collection (started here if it was not)."""
+    proc = getattr(request.config, "_selfconf_regeneration", None) or _start_regeneration()
+    out, _ = proc.communicate(timeout=1800)
+    return proc.returncode, out

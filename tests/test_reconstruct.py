@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -146,17 +144,12 @@ def test_plausibility():
 
 @pytest.mark.slow
 @needs_data
-def test_regeneration_is_byte_identical(tmp_path):
-    """Regenerate into a temporary folder and compare bytes with the committed files (slow)."""
-    out = subprocess.run(
-        [sys.executable, "-m", "selfconf.reconstruct", "--check"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-    )
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert "byte-identical" in out.stdout
+def test_regeneration_is_byte_identical(regeneration):
+    """Regenerate into a temporary folder and compare bytes with the committed files (slow; ``python -m
+    selfconf.reconstruct --check``, started in the background when the suite is collected: tests/conftest.py)."""
+    returncode, output = regeneration
+    assert returncode == 0, output
+    assert "byte-identical" in output
 
 
 def test_highconf_allocation_prints_every_published_high_confidence_number():

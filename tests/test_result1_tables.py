@@ -50,6 +50,10 @@ def test_glued_values_are_in_their_units(executed):
         if c["section"] not in SECTIONS or c["id"] not in glued:
             continue
         v = glued[c["id"]]
+        if c.get("unit") == "text":  # a printed word or list (a panel's members), judged as text
+            if not isinstance(v, str) or not v.strip():
+                problems.append((c["id"], v, "text claim glued as a non-text value"))
+            continue
         if not isinstance(v, (int, float)) or isinstance(v, bool):
             problems.append((c["id"], v, "not a number"))
             continue
