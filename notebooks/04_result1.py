@@ -261,8 +261,8 @@ _ = table(
 # ### Reliability diagrams
 #
 # Each panel is one frontier model. A point is an occupied confidence bin: its position is the mean stated
-# confidence and the accuracy inside the bin, its size and label the number of answers in it. Points below the
-# diagonal are overconfident bins.
+# confidence and the accuracy inside the bin, its size the number of answers in it (hover or tap a point for the
+# count). Red points are overconfident bins (below the diagonal), blue points the others.
 
 # %% tags=["remove-input"]
 charts.reliability_diagrams(occupied, order=MODELS, title="Reliability diagrams, frontier tier")

@@ -27,7 +27,14 @@ def test_one_panel_per_model_in_the_given_order_and_overconfident_points_red():
     layer = spec["spec"]["layer"]
     assert layer[0]["mark"]["type"] == "line" and layer[0]["mark"]["strokeDash"] == [4, 4]  # the diagonal
     color = layer[1]["encoding"]["color"]
-    assert color["condition"]["test"] == "datum.gap > 0" and color["condition"]["value"] == "#c0392b"
+    assert color["field"] == "side" and color["scale"]["range"][0] == "#c0392b"  # red first: overconfident
+    assert color["scale"]["domain"] == list(charts.RELIABILITY_SIDES) and color.get("legend") is not None
+    assert layer[1]["transform"] == [
+        {
+            "calculate": f"datum.gap > 0 ? '{charts.RELIABILITY_SIDES[0]}' : '{charts.RELIABILITY_SIDES[1]}'",
+            "as": "side",
+        }
+    ]
     assert spec["spec"]["width"] == 100 and spec["title"] == "R"
 
 

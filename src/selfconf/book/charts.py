@@ -13,6 +13,10 @@ __all__ = ["RELIABILITY_COLUMNS", "reliability_diagrams", "FOREST_COLUMNS", "pan
 RELIABILITY_COLUMNS = ("model", "lo", "hi", "mean_conf", "acc", "n", "gap")
 
 
+#: The two colours of a reliability diagram's points, as its legend names them (red, then blue).
+RELIABILITY_SIDES = ("overconfident", "not overconfident")
+
+
 def reliability_diagrams(
     bins: pd.DataFrame,
     *,
@@ -26,8 +30,8 @@ def reliability_diagrams(
 
     A point sits at the bin's mean stated confidence (x) and its accuracy (y), both on the 0-1 scale; its area
     grows with the number of answers in the bin (square-root scale) and it is red when the bin is overconfident
-    (``gap = mean_conf - acc > 0``), blue otherwise. The dashed diagonal is perfect calibration. Bin counts are
-    in the point size and the tooltip (printed beside the points they collided). Reference: DeGroot & Fienberg
+    (``gap = mean_conf - acc > 0``), blue otherwise, with a colour legend (:data:`RELIABILITY_SIDES`). The dashed
+    diagonal is perfect calibration. Bin counts are in the point size and the tooltip. Reference: DeGroot & Fienberg
     (1983), the reliability diagram; Guo et al. (2017) for its use with equal-width bins.
 
     ``bins`` holds :data:`RELIABILITY_COLUMNS` (e.g. from :func:`selfconf.metrics.reliability_bins` per model,
@@ -48,6 +52,7 @@ def reliability_diagrams(
     )
     pts = (
         alt.Chart()
+        .transform_calculate(side=f"datum.gap > 0 ? '{RELIABILITY_SIDES[0]}' : '{RELIABILITY_SIDES[1]}'")
         .mark_circle(opacity=0.8)
         .encode(
             x=alt.X("mean_conf:Q", title="mean stated confidence in bin", scale=alt.Scale(domain=[0, 1])),
@@ -58,7 +63,12 @@ def reliability_diagrams(
                 scale=alt.Scale(type="sqrt"),
                 legend=alt.Legend(symbolFillColor="gray", symbolStrokeColor="gray"),
             ),
-            color=alt.condition("datum.gap > 0", alt.value("#c0392b"), alt.value("#2471a3")),
+            color=alt.Color(
+                "side:N",
+                title="bin (overconfident: confidence above accuracy)",
+                scale=alt.Scale(domain=list(RELIABILITY_SIDES), range=["#c0392b", "#2471a3"]),
+                legend=alt.Legend(orient="bottom", direction="vertical", titleLimit=0),
+            ),
             tooltip=[
                 "model:N",
                 alt.Tooltip("lo:Q", format=".1f", title="bin from"),
