@@ -112,3 +112,26 @@ def test_executing_a_notebook_logs_no_error_line(tmp_path, capfd):
         kernels.run_papermill(src, tmp_path / "b.ipynb")
     err = capfd.readouterr()
     assert "ERROR" not in err.err + err.out
+
+
+def _glued_notebook(path, key, value):
+    """A minimal executed notebook holding one glued value (the scrapbook output glue writes)."""
+    out = {"output_type": "display_data", "metadata": {"scrapbook": {"name": key}}, "data": {"text/plain": repr(value)}}
+    cell = {"cell_type": "code", "metadata": {}, "source": "", "execution_count": 1, "outputs": [out]}
+    nb = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path.write_text(json.dumps(nb), encoding="utf-8")
+
+
+def test_a_phase_key_reads_only_earlier_phases(tmp_path):
+    """A phase-2 notebook's upstream digest covers the phase-1 values alone: whether phase 2 (or 3) has been
+    executed before must not change it, or a warm build after a cold one re-executes every phase-2 page."""
+    from selfconf.book import build
+
+    _glued_notebook(tmp_path / "04_result1.ipynb", "x", 1)
+    before = build._glued_digest(tmp_path, before_phase=2)
+    _glued_notebook(tmp_path / "00_abstract.ipynb", "y", 2)  # phase 2
+    _glued_notebook(tmp_path / "14_audit.ipynb", "z", 3)  # phase 3
+    assert build._glued_digest(tmp_path, before_phase=2) == before
+    assert build._glued_digest(tmp_path, before_phase=3) != before  # phase 3 reads phase 2
+    _glued_notebook(tmp_path / "04_result1.ipynb", "x", 5)  # an earlier phase's value changes the key
+    assert build._glued_digest(tmp_path, before_phase=2) != before

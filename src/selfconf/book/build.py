@@ -318,8 +318,15 @@ def with_install_cell(nb_path: Path, root: Path) -> None:
     os.replace(tmp, nb_path)
 
 
-def _glued_digest(out_dir: Path) -> str:
-    return hashlib.sha256(json.dumps(glued_values(out_dir), sort_keys=True, default=str).encode()).hexdigest()
+def _glued_digest(out_dir: Path, before_phase: int | None = None) -> str:
+    """Digest of the values the executed notebooks in ``out_dir`` glued; with ``before_phase``, of the notebooks of
+    the earlier phases only (what a notebook of that phase can read), so a notebook's cache key does not depend on
+    whether its own phase, or a later one, has been executed before."""
+    exclude: tuple[str, ...] = ()
+    if before_phase is not None:
+        exclude = tuple(p.name for p in out_dir.glob("*.ipynb") if phase_of(p.stem) >= before_phase)
+    values = glued_values(out_dir, exclude=exclude)
+    return hashlib.sha256(json.dumps(values, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def execute(
@@ -351,7 +358,7 @@ def execute(
     failures: list[str] = []
     for phase in sorted({phase_of(n) for n in names}):
         batch = [n for n in names if phase_of(n) == phase]
-        upstream = _glued_digest(out) if phase > 1 else ""
+        upstream = _glued_digest(out, before_phase=phase) if phase > 1 else ""
         with ProcessPoolExecutor(max_workers=min(jobs, len(batch))) as pool:
             futs = {
                 pool.submit(
