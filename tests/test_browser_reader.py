@@ -1,4 +1,4 @@
-"""The book as a reader meets it (issue 22), in headless Chromium at 1400 x 900, 1280 x 800 and 390 x 844.
+"""The book as a reader meets it, in headless Chromium at 1400 x 900, 1280 x 800 and 390 x 844.
 
 At every width: no page scrolls sideways; every chart's smallest rendered text is at least 10 CSS px (the
 font size times the SVG's scale on screen); every page that marks numbers shows its legend open.  At the

@@ -1,4 +1,4 @@
-"""`selfconf report --html` on inputs that used to crash it (issue 25), in headless Chromium with the network
+"""`selfconf report --html` on inputs that used to crash it, in headless Chromium with the network
 blocked, at 1400 and 390 px.
 
 Three inputs: one model with 6,000 distinct confidences (token probabilities), 2M rows (4 models, confidences

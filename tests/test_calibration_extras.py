@@ -1,4 +1,4 @@
-"""MCE, the debiased calibration error and cross-fitted recalibration (issue 25 item 8), against oracles:
+"""MCE, the debiased calibration error and cross-fitted recalibration, against oracles:
 scikit-learn where it has the method (isotonic regression; logistic regression without intercept on the
 logit is temperature scaling), otherwise row-level loops written from the papers' definitions."""
 

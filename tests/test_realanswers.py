@@ -80,7 +80,7 @@ def test_declaration_is_frozen():
     )
 
 
-# The amendment of 2026-12-02 (issue 20), pinned like the declaration: its cell in the chapter and its data in the
+# The amendment of 2026-12-02, pinned like the declaration: its cell in the chapter and its data in the
 # module.  A further change is a new, dated amendment with its own digest, never an edit of this one.
 AMENDMENT_CELL_SHA256 = "84f22a9157b508897dc6ffc2d8969b7ad07159025c533c2106fd9444745fbfa1"
 AMENDMENT_MODULE_SHA256 = "b2dfef628d7731c249946088bcd1ac1700f129ab7d35d9fff47a3a52bccde81e"

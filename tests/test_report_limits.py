@@ -1,4 +1,4 @@
-"""`selfconf report` admits its limits (issue 25): flagged intervals, Wilson intervals, tie ranges where people
+"""`selfconf report` admits its limits: flagged intervals, Wilson intervals, tie ranges where people
 read, warnings on stderr in every mode, the snapping switch against scikit-learn, the options stated in every
 output, and the metric registry driving every output."""
 

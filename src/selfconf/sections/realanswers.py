@@ -11,7 +11,7 @@ call it without papermill:
   for the claims that summarise many models at once (how many are saturated, the lowest CITL, ...);
 * :data:`SCORECARD`, :func:`verdict`, :func:`scorecard` - the pre-declared scorecard (declared
   2026-12-01): each Result 1 claim in our words, the statistic that tests it here and the verdict rule;
-* :data:`AMENDED`, :data:`AMENDMENTS`, :func:`amended_verdict` - the dated amendment of 2026-12-02 (issue 20):
+* :data:`AMENDED`, :data:`AMENDMENTS`, :func:`amended_verdict` - the dated amendment of 2026-12-02:
   scope, the paper's value and finding, the paper's side, tie-order ranges and "not applicable"; the declaration
   itself is kept unchanged;
 * :func:`compute` - every result of the chapter from the downloaded files; :func:`write_scorecard`,
@@ -661,7 +661,7 @@ def declared_thresholds() -> dict[str, float]:
 
 
 # --------------------------------------------------------------------------------------------
-# the amendment of 2026-12-02 (issue 20): dated and visible; the declaration above is kept as declared
+# the amendment of 2026-12-02: dated and visible; the declaration above is kept as declared
 # --------------------------------------------------------------------------------------------
 
 #: The day the scorecard was amended.  The declaration (:data:`DECLARED`, :data:`SCORECARD`, :data:`PANEL_RULE`, the
