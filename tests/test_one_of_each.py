@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction
+from pathlib import Path
 from statistics import NormalDist
 
 import numpy as np
@@ -20,6 +21,8 @@ from selfconf.data.collection import normalise_answer
 from selfconf.stats import normal
 from selfconf.stats.streams import name_key, stream
 from selfconf.stats.summary import model_rng
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # ------------------------------------------------------------------------------------ streams
 
@@ -281,3 +284,18 @@ def test_one_reader_of_the_book_files(tmp_path):
         book_file("_config.yml", tmp_path)
     (tmp_path / "_config.yml").write_text("", encoding="utf-8")
     assert book_file("_config.yml", tmp_path) == {}
+
+
+def test_no_comment_cites_an_issue_number():
+    """Comments and docstrings explain in words: the issue tracker is not in the repository, so a reference such
+    as the word "issue" followed by a number would point nowhere for a reader of the code."""
+    pattern = re.compile(r"\b[Ii]ssues? #?\d+")
+    files = [p for d in ("src", "tests", "notebooks", "bench", "scripts") for p in (ROOT / d).rglob("*.py")]
+    files += [ROOT / "Makefile", ROOT / "docs" / "decisions.md"]
+    found = [
+        f"{p.relative_to(ROOT)}:{i}"
+        for p in files
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert not found, found
