@@ -645,7 +645,8 @@ dec_readout = (
 # (scikit-learn's rule) into $(0.7, 0.8]$.
 #
 # Language models state confidence the way people do: in round numbers, mostly multiples of 5, with spikes
-# at 80, 90 and 95. Those spikes sit exactly on the edges of ten equal-width bins, so the edge rule decides
+# at 80, 90 and 95 ({term}`heaping <Heaping>`). Those spikes sit exactly on the edges of ten equal-width bins, so the
+# {term}`edge rule <Edge rule>` decides
 # which neighbours each spike is averaged with; and when the accuracy behind neighbouring round numbers is
 # not monotone (here: answers given "85" are right less often than those given "80"), over- and
 # underconfident levels cancel inside one bin under one rule and not under the other. The simulated model
