@@ -45,6 +45,11 @@ NOTEBOOK = textwrap.dedent("""\
     glue.claim("t_twice", 2 * mean)                   # derived from a deterministic claim
     glue.value("t_helper_draws", n_boot, origin="parameter")  # not a claim
     glue.value("t_data_dir", data_dir, origin="parameter")
+
+    # %%
+    import pandas as pd
+    from selfconf.book import table
+    table(pd.DataFrame({"lo": [float(np.percentile(boot, 2.5))]}), "tiny_ci", caption="The bootstrap's lower end")
     """)
 
 CLAIMS = textwrap.dedent("""\
@@ -102,6 +107,16 @@ def test_new_seed_keeps_deterministic_values(project, capsys):
     assert "deterministic claims: 2/2 identical" in report
     assert "t_helper_draws: 200 -> 300" in report
     assert report.rstrip().endswith("identical to the default build")
+
+
+def test_a_rerun_leaves_the_books_csv_downloads_alone(project):
+    """The rerun's tables go to its own folder: the book's CSV downloads keep the default build's values."""
+    book_csv = project / "book" / "_static" / "tables" / "tiny_ci.csv"
+    before = book_csv.read_bytes()
+    res = rr.rerun("tiny", seed=11, n_boot=300, root=project)
+    assert book_csv.read_bytes() == before
+    rerun_csv = res.out_dir / "_static" / "tables" / "tiny_ci.csv"
+    assert rerun_csv.is_file() and rerun_csv.read_bytes() != before
 
 
 def test_leaked_seed_fails_the_rerun(project):

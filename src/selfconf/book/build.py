@@ -29,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from selfconf.book.glue import glued_values
+from selfconf.book.pages import TABLE_DIR_ENV
 from selfconf.data.paths import book_file, project_root
 
 # The kernel manager (jupyter_client), the scorecard (pandas, the sections) and the course edition (otter) are
@@ -256,6 +257,11 @@ def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "bo
     env_root = os.environ.get("SELFCONF_ROOT")
     os.environ["SELFCONF_ROOT"] = str(root)
     os.environ["SELFCONF_BOOK"] = "1"  # selfconf.book.in_book(): the kernel runs a page of the book
+    # a notebook run outside book/ (a rerun) writes its tables beside it, never over the book's CSV downloads
+    if out.resolve() != (root / "book").resolve():
+        os.environ[TABLE_DIR_ENV] = str(out / "_static" / "tables")
+    else:
+        os.environ.pop(TABLE_DIR_ENV, None)
     try:
         from selfconf.book.kernels import run_papermill
 
@@ -267,6 +273,7 @@ def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "bo
             f"the partial output is in {dst}"
         ) from None
     finally:
+        os.environ.pop(TABLE_DIR_ENV, None)
         if env_root is None:
             os.environ.pop("SELFCONF_ROOT", None)
         else:

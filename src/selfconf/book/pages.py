@@ -35,6 +35,9 @@ __all__ = [
 ]
 
 TABLE_DIR = "book/_static/tables"
+#: Set by :func:`selfconf.book.build.execute_one` when a notebook runs outside ``book/`` (a rerun): its tables go to
+#: ``<out_dir>/_static/tables`` and never overwrite the book's CSV downloads.
+TABLE_DIR_ENV = "SELFCONF_TABLE_DIR"
 #: Set to ``"1"`` by the book's build (:func:`selfconf.book.build.execute_one`) for the notebooks it executes.
 BOOK_ENV = "SELFCONF_BOOK"
 
@@ -438,7 +441,8 @@ def table(
 ) -> None:
     """Show ``df`` as a numbered, captioned table and offer it as a CSV download.
 
-    The CSV (``book/_static/tables/<name>.csv``) holds the frame's own values; the page shows the text
+    The CSV (``book/_static/tables/<name>.csv``; a rerun's own folder when :data:`TABLE_DIR_ENV` is set) holds the
+    frame's own values; the page shows the text
     of :func:`table_markdown` (booleans as yes/no, numbers right-aligned).  ``caption`` is required;
     ``claims``, ``anchors`` and ``printed`` are passed to :func:`table_markdown`.
 
@@ -455,7 +459,7 @@ def table(
     md = table_markdown(
         df, name, caption or "", index=index, float_format=float_format, claims=claims, anchors=anchors, printed=printed
     )
-    out = resolve(TABLE_DIR)
+    out = resolve(os.environ.get(TABLE_DIR_ENV) or TABLE_DIR)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.csv"
     df.to_csv(path, index=index, float_format=float_format, lineterminator="\n")

@@ -46,8 +46,9 @@ from selfconf.data.paths import resolve
 __all__ = ["SHARED", "Surface", "check_build", "parse_number", "same_number", "main"]
 
 #: Statistics shown by two tables on different pages: ``(left table, left column, right table, right column,
-#: part)``, rows matched on the ``model`` column; ``part`` is ``"point"`` (the number before any interval) or
-#: ``"interval"`` (the ``[lo, hi]`` of the cell).  Table names are CSV stems (``_static/tables/<name>.csv``).
+#: part)``, rows matched on the ``model`` column (else the first column); ``part`` is ``"point"`` (the number
+#: before any interval) or ``"interval"`` (the ``[lo, hi]`` of the cell).  Table names are CSV stems
+#: (``_static/tables/<name>.csv``).
 SHARED: list[tuple[str, str, str, str, str]] = [
     ("external_mmlu_pro_table1", "n", "real_table1_level", "n", "point"),
     ("external_mmlu_pro_table1", "acc. (%)", "real_table1_level", "accuracy (%)", "point"),
@@ -62,6 +63,17 @@ SHARED: list[tuple[str, str, str, str, str]] = [
     ("external_mmlu_pro_table1", "err. at conf. ≥ 80 (%)", "real_table1_high_confidence", "of them wrong (%)", "point"),
     ("external_mmlu_pro_table1", "err. at 20% coverage (%)", "real_table2", "error at 20% coverage (%)", "point"),
     ("external_mmlu_pro_table1", "self-AUROC", "real_table2", "self-AUROC", "point"),
+    # the canonical reading of chapter 28 is Result 1's panel statistic and chapter 26's (rows matched on ``panel``)
+    ("readings_reconstruction", "items", "panels", "items", "point"),
+    ("readings_reconstruction", "panel AUROC", "panels", "panel (canonical)", "point"),
+    ("readings_reconstruction", "self AUROC (pooled)", "panels", "self (pooled)", "point"),
+    ("readings_reconstruction", "panel − self", "panels", "panel - self", "point"),
+    ("readings_reconstruction", "95% CI", "panels", "difference 95% CI", "interval"),
+    ("readings_mmlu_pro", "items", "real_panels", "items", "point"),
+    ("readings_mmlu_pro", "panel AUROC", "real_panels", "panel (canonical)", "point"),
+    ("readings_mmlu_pro", "self AUROC (pooled)", "real_panels", "self (pooled)", "point"),
+    ("readings_mmlu_pro", "panel − self", "real_panels", "panel − self", "point"),
+    ("readings_mmlu_pro", "95% CI", "real_panels", "panel − self", "interval"),
 ]
 
 _NUM = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
@@ -342,7 +354,8 @@ def _check_shared(tables_dir: Path) -> Surface:
             rows = _read_csv(p)
             head = rows[0]
             key = head.index("model") if "model" in head else 0
-            cache[name] = (head, {r[key]: r for r in rows[1:]})
+            # a row label spelled with "_" on one page and "-" on another (cross_bloc, cross-bloc) is one row
+            cache[name] = (head, {r[key].replace("_", "-"): r for r in rows[1:]})
         return cache[name]
 
     for lt, lc, rt, rc, part in SHARED:
