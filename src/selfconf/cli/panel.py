@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from selfconf.data.validate import SCALES
-from selfconf.report.core import MIN_N_BOOT, check_n_boot
+from selfconf.report.command import add_sampling_arguments
+from selfconf.report.core import check_n_boot
 
 __all__ = ["HELP", "add_parser", "run", "panel_table", "records_json", "format_panel_table"]
 
@@ -85,19 +85,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         help="a reading to compute besides the canonical one (repeatable; VALUE may list several, comma-separated)",
     )
     p.add_argument("--all-readings", action="store_true", help="every combination of readings (specification curve)")
-    p.add_argument(
-        "--confidence-scale",
-        choices=SCALES,
-        default="auto",
-        help="scale of the confidence column: auto (default), percent = 0-100, unit = 0-1 (rule: selfconf report)",
-    )
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    p.add_argument(
-        "--n-boot",
-        type=int,
-        default=2000,
-        help=f"bootstrap draws for every interval (default 2000; at least {MIN_N_BOOT})",
-    )
+    add_sampling_arguments(p, scale_rule="default; the rule of selfconf report")
     p.add_argument("--json", action="store_true", help="print a JSON list of records instead of the table")
     return p
 

@@ -82,19 +82,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         ),
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="CSV/TSV/JSONL files (optionally .gz) of graded rows")
-    p.add_argument(
-        "--confidence-scale",
-        choices=SCALES,
-        default="auto",
-        help="scale of the confidence column: auto (default; rule below), percent = 0-100, unit = 0-1",
-    )
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    p.add_argument(
-        "--n-boot",
-        type=int,
-        default=2000,
-        help=f"bootstrap draws for every interval (default 2000; at least {MIN_N_BOOT})",
-    )
+    add_sampling_arguments(p, scale_rule="default; rule below")
     p.add_argument(
         "--resampling",
         choices=RESAMPLING,
@@ -211,6 +199,25 @@ def _no_hugepage_advice() -> None:
         except ImportError:
             return
     _set_madvise_hugepage(False)
+
+
+def add_sampling_arguments(p: argparse.ArgumentParser, *, scale_rule: str) -> None:
+    """The options ``report`` and ``panel`` share: ``--confidence-scale``, ``--seed`` and ``--n-boot`` (one default,
+    one rule: :func:`selfconf.report.core.check_n_boot`).  ``scale_rule`` is the parenthesis after ``auto`` in the
+    scale's help text."""
+    p.add_argument(
+        "--confidence-scale",
+        choices=SCALES,
+        default="auto",
+        help=f"scale of the confidence column: auto ({scale_rule}), percent = 0-100, unit = 0-1",
+    )
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument(
+        "--n-boot",
+        type=int,
+        default=2000,
+        help=f"bootstrap draws for every interval (default 2000; at least {MIN_N_BOOT})",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
