@@ -135,3 +135,56 @@ def test_a_phase_key_reads_only_earlier_phases(tmp_path):
     assert build._glued_digest(tmp_path, before_phase=3) != before  # phase 3 reads phase 2
     _glued_notebook(tmp_path / "04_result1.ipynb", "x", 5)  # an earlier phase's value changes the key
     assert build._glued_digest(tmp_path, before_phase=2) != before
+
+
+def _notebook(path, *sources):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(s) for s in sources]
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.mark.slow
+def test_a_kernel_started_ahead_runs_the_notebook_and_is_stopped(tmp_path, monkeypatch):
+    """start_kernel boots a kernel with this process's environment at that moment; run_papermill runs the
+    notebook on it (not on a second kernel) and stops it, on success and on a failing cell alike."""
+    import nbformat
+    import papermill as pm
+
+    monkeypatch.setenv("SELFCONF_PROBE", "ahead")
+    km = kernels.start_kernel(tmp_path)
+    pid = km.provisioner.process.pid
+    monkeypatch.delenv("SELFCONF_PROBE")
+    src = _notebook(tmp_path / "a.ipynb", "import os; print(os.getpid(), os.environ.get('SELFCONF_PROBE'))")
+    kernels.run_papermill(src, tmp_path / "b.ipynb", cwd=tmp_path, kernel=km)
+    out = nbformat.read(tmp_path / "b.ipynb", as_version=4).cells[0].outputs[0]["text"].split()
+    assert out == [str(pid), "ahead"]
+    assert not km.has_kernel
+
+    km = kernels.start_kernel(tmp_path)
+    bad = _notebook(tmp_path / "c.ipynb", "raise ValueError('boom')")
+    with pytest.raises(pm.PapermillExecutionError):
+        kernels.run_papermill(bad, tmp_path / "d.ipynb", cwd=tmp_path, kernel=km)
+    assert not km.has_kernel
+
+
+@pytest.mark.slow
+def test_execute_one_stops_its_kernel_when_the_notebook_cannot_be_read(tmp_path, monkeypatch):
+    from selfconf.book import build
+
+    started = []
+    real = kernels.start_kernel
+
+    def keep(cwd=None):
+        started.append(real(cwd))
+        return started[-1]
+
+    monkeypatch.setattr(kernels, "start_kernel", keep)
+    (tmp_path / "book").mkdir()
+    (tmp_path / "notebooks").mkdir()
+    with pytest.raises(FileNotFoundError):
+        build.execute_one("99_missing", {}, tmp_path / "out", tmp_path)
+    assert len(started) == 1 and not started[0].has_kernel

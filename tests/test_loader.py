@@ -193,3 +193,68 @@ def test_shipped_collection_contract():
     b = load_benchmark_age(SHIPPED)
     assert set(b["model"]) == {"deepseek", "mistral", "zhipu"}
     assert set(b["benchmark"]) == {"truthfulqa_mc"}
+
+
+# ---------------------------------------------------------------- the column-at-a-time path
+
+
+def _row_by_row(path: Path) -> pd.DataFrame:
+    """The row-by-row reading the loader falls back to (it names the first bad row)."""
+    from selfconf.data import collection as c
+
+    recs, lines = [], []
+    for ln, row in c._read_csv_checked(path, COLUMNS):
+        recs.append(c._check_row(row, path, ln))
+        lines.append(ln)
+    c._check_unique(recs, lines, path)
+    return c._frame(recs)
+
+
+EDGE_VALUES = ["", " ", "x", "1", " 1 ", "TRUE", "false", "0", "2", "85", "85.0", "85.5", "-1", "101", "nan", "llm"]
+
+
+def test_column_path_agrees_with_row_path_on_every_single_cell_change(tmp_path):
+    """Each cell of the small file replaced by each edge value: where the row-by-row reading accepts the
+    file, the column-at-a-time path gives the same frame or declines (None); where it rejects, the column
+    path declines, so the error always comes from the row-by-row reading."""
+    from selfconf.data import collection as c
+
+    accepted = declined = 0
+    for r in range(len(GOOD_ROWS)):
+        for j in range(len(COLUMNS)):
+            for v in EDGE_VALUES:
+                cells = GOOD_ROWS[r].split(",")
+                cells[j] = v
+                rows = list(GOOD_ROWS)
+                rows[r] = ",".join(cells)
+                path = write_csv(tmp_path, rows) / "collection.csv"
+                fast = c._contract_columns(path)
+                try:
+                    slow = _row_by_row(path)
+                except DataError:
+                    assert fast is None, (r, COLUMNS[j], v)
+                    declined += 1
+                    continue
+                if fast is not None:
+                    pd.testing.assert_frame_equal(c._frame_from_columns(fast), slow)
+                    accepted += 1
+    assert accepted > 100 and declined > 100  # both branches were exercised
+
+
+def test_column_path_declines_duplicates_and_ragged_rows(tmp_path):
+    from selfconf.data import collection as c
+
+    for rows in (GOOD_ROWS + [GOOD_ROWS[0]], GOOD_ROWS + [GOOD_ROWS[0] + ",extra"]):
+        assert c._contract_columns(write_csv(tmp_path, rows) / "collection.csv") is None
+    ids = GOOD_ROWS + ["frontier,google,other-id,sqa-0009,95,1,1,0,i0009-a0,string,first_party"]
+    assert c._contract_columns(write_csv(tmp_path, ids) / "collection.csv") is None
+
+
+@pytest.mark.skipif(not (SHIPPED / "collection.csv").is_file(), reason="reconstruction not generated")
+def test_column_path_gives_the_row_path_frame_on_the_shipped_file():
+    from selfconf.data import collection as c
+
+    path = SHIPPED / "collection.csv"
+    fast = c._contract_columns(path)
+    assert fast is not None
+    pd.testing.assert_frame_equal(c._frame_from_columns(fast), _row_by_row(path))

@@ -242,11 +242,13 @@ def _to_ipynb(name: str, root: Path) -> Path:
 
 
 def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "book", root: Path | None = None) -> Path:
-    """Execute one notebook with papermill into ``out_dir/<name>.ipynb``; raise a clear error on failure."""
-    import papermill as pm
+    """Execute one notebook with papermill into ``out_dir/<name>.ipynb``; raise a clear error on failure.
+
+    The kernel is started first (with the environment set below) and boots while the notebook is
+    converted from its jupytext source and papermill is imported."""
+    from selfconf.book.kernels import run_papermill, start_kernel, stop_kernel
 
     root = root or project_root()
-    src = _to_ipynb(name, root)
     out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
     out.mkdir(parents=True, exist_ok=True)
     dst = out / f"{name}.ipynb"
@@ -262,17 +264,21 @@ def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "bo
         os.environ[TABLE_DIR_ENV] = str(out / "_static" / "tables")
     else:
         os.environ.pop(TABLE_DIR_ENV, None)
+    kernel = start_kernel(root / "book")
     try:
-        from selfconf.book.kernels import run_papermill
+        src = _to_ipynb(name, root)
+        from papermill import PapermillExecutionError
 
-        run_papermill(src, part, params, cwd=root / "book")
-    except pm.PapermillExecutionError as e:
-        os.replace(part, dst)
-        raise RuntimeError(
-            f"notebook notebooks/{name}.py failed in cell {e.exec_count} ({e.ename}: {e.evalue}); "
-            f"the partial output is in {dst}"
-        ) from None
+        try:
+            run_papermill(src, part, params, cwd=root / "book", kernel=kernel)
+        except PapermillExecutionError as e:
+            os.replace(part, dst)
+            raise RuntimeError(
+                f"notebook notebooks/{name}.py failed in cell {e.exec_count} ({e.ename}: {e.evalue}); "
+                f"the partial output is in {dst}"
+            ) from None
     finally:
+        stop_kernel(kernel)  # run_papermill stops it; this covers a failure before it ran
         os.environ.pop(TABLE_DIR_ENV, None)
         if env_root is None:
             os.environ.pop("SELFCONF_ROOT", None)

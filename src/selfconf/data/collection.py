@@ -168,9 +168,15 @@ def _check_row(rec: dict, path, line) -> dict:
 
 
 def _frame(recs: list[dict]) -> pd.DataFrame:
-    df = pd.DataFrame.from_records(recs, columns=COLUMNS)
+    return _frame_from_columns({c: [r[c] for r in recs] for c in COLUMNS})
+
+
+def _frame_from_columns(cols: dict[str, list]) -> pd.DataFrame:
+    """The typed frame of the contract columns (one list per column, typed values): the one construction
+    both loader paths use, so their frames cannot differ in dtype."""
+    df = pd.DataFrame({c: cols[c] for c in COLUMNS}, columns=COLUMNS)
     for c in ("confidence", "correct"):
-        df[c] = pd.array(df[c].tolist(), dtype="Int64")
+        df[c] = pd.array(cols[c], dtype="Int64")
     for c in ("parse_ok", "refusal"):
         df[c] = df[c].astype("int8")
     for c in ("tier", "model", "model_id", "item_id", "answer_class", "graded_by", "served_by"):
@@ -239,8 +245,92 @@ def _read_csv_checked(path: Path, columns: list[str]):
             yield ln, dict(zip(header, row, strict=False))
 
 
+def _by_value(column: list[str], check: Any) -> list[Any] | None:
+    """``check`` applied to each distinct value of ``column`` once, mapped back onto the column;
+    None when any value fails (the caller then reads row by row, which names the first bad row)."""
+    typed: dict[str, Any] = {}
+    for v in set(column):
+        try:
+            typed[v] = check(v)
+        except validate.FieldError:
+            return None
+    return [typed[v] for v in column]
+
+
+def _contract_columns(path: Path) -> dict[str, list] | None:
+    """The typed columns of a contract CSV, validated a column at a time, or None when anything is wrong.
+
+    The rules are those of :func:`_check_row` and :func:`_check_unique` (the same
+    :mod:`selfconf.data.validate` checks, applied to each distinct value of a column instead of to each
+    row); on any failure the caller reads the file again row by row, so an error names the same row
+    and field whichever path found it.  A fast path only: ``tests/test_data.py`` checks that both paths
+    return the same frame.
+    """
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", newline="", encoding="utf-8") as fh:
+        reader = csv.reader(fh)
+        header = next(reader, None)
+        if header is None or sorted(header) != sorted(COLUMNS):
+            return None
+        rows = list(reader)
+    if any(len(r) != len(header) for r in rows):
+        return None
+    raw = dict(zip(header, map(list, zip(*rows, strict=True)), strict=True)) if rows else {c: [] for c in header}
+
+    def strict(check: Any, **kw: Any) -> Any:
+        return lambda v: check(v, **kw)
+
+    cols: dict[str, list] = {}
+    for name, check in (
+        ("tier", strict(validate.choice, allowed=TIERS)),
+        ("model", validate.nonempty),
+        ("model_id", validate.nonempty),
+        ("item_id", validate.nonempty),
+        ("parse_ok", validate.binary),
+        ("refusal", validate.binary),
+        ("served_by", strict(validate.choice, allowed=SERVED)),
+        # empty is allowed on a parse failure only: checked with parse_ok below
+        ("confidence", strict(validate.percent_integer, allow_empty=True)),
+        ("correct", strict(validate.binary, allow_empty=True)),
+        ("graded_by", strict(validate.choice, allowed=GRADERS, allow_empty=True)),
+    ):
+        typed = _by_value(raw[name], check)
+        if typed is None:
+            return None
+        cols[name] = typed
+    cols["answer_class"] = raw["answer_class"]
+    for ok, conf, cor, ref, ans, grader, tier, served in zip(
+        cols["parse_ok"],
+        cols["confidence"],
+        cols["correct"],
+        cols["refusal"],
+        cols["answer_class"],
+        cols["graded_by"],
+        cols["tier"],
+        cols["served_by"],
+        strict=True,
+    ):
+        if ok:
+            if conf is None or cor is None or grader == "" or ans == "":
+                return None
+        elif conf is not None or cor is not None:
+            return None
+        if (ref and cor == 1) or ((tier == "local") != (served == "local")):
+            return None
+    pairs = set(zip(cols["model"], cols["item_id"], strict=True))
+    ids = set(zip(cols["model"], cols["model_id"], strict=True))
+    if len(pairs) != len(rows) or len(ids) != len({m for m, _ in ids}):
+        return None
+    return cols
+
+
 def _load_contract(d: Path, path: Path | None = None) -> tuple[pd.DataFrame, ExclusionReport]:
     path = path or d / "collection.csv"
+    if path.is_file():
+        cols = _contract_columns(path)
+        if cols is not None:
+            df = _frame_from_columns(cols)
+            return df, _report(df, "contract", [path.name])
     recs, lines = [], []
     for ln, row in _read_csv_checked(path, COLUMNS):
         recs.append(_check_row(row, path, ln))
