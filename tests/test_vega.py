@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import altair as alt
 import pandas as pd
@@ -115,23 +116,37 @@ def test_cli_install_js(tmp_path):
     assert (tmp_path / "v" / "selfconf-vega.js").stat().st_size > 100_000
 
 
-@pytest.mark.slow
-def test_sphinx_extension_ships_vega_and_mathjax_locally(tmp_path):
-    """A one-page Sphinx site with math and a chart: every script it loads is local."""
-    src = tmp_path / "src"
+@pytest.fixture(scope="module")
+def sphinx_site(tmp_path_factory) -> Path:
+    """One Sphinx build of two pages (with the book's chart and numbering extensions): ``index`` has math and a
+    chart as raw HTML, ``numbered`` a chart through the ``selfconf-chart`` directive and a {numref} to it."""
+    tmp = tmp_path_factory.mktemp("sphinx")
+    src = tmp / "src"
     src.mkdir()
     (src / "conf.py").write_text(
-        "extensions = ['myst_parser', 'selfconf.book.vega']\n"
+        "extensions = ['myst_parser', 'selfconf.book.vega', 'selfconf.book.publication']\n"
         "myst_enable_extensions = ['dollarmath']\nhtml_theme = 'alabaster'\n"
+        "numfig = True\nnumfig_format = {'figure': 'Figure %s'}\n"
     )
     vega.enable()
     chart = vega.chart_html(_chart("sphinx").to_dict())
-    (src / "index.md").write_text("# Page\n\nMath: $a^2 + b^2$.\n\n```{raw} html\n" + chart + "\n```\n")
-    out = tmp_path / "html"
+    (src / "index.md").write_text(
+        "# Page\n\nMath: $a^2 + b^2$.\n\n```{raw} html\n" + chart + "\n```\n\n```{toctree}\nnumbered\n```\n"
+    )
+    md = vega.chart_markdown(_chart("A titled chart").to_dict())
+    (src / "numbered.md").write_text("# Numbered\n\nSee {numref}`fig-a-titled-chart`.\n\n" + md + "\n")
+    out = tmp / "html"
     r = subprocess.run(
         [sys.executable, "-m", "sphinx", "-q", "-W", "-b", "html", str(src), str(out)], capture_output=True, text=True
     )
     assert r.returncode == 0, r.stderr
+    return out
+
+
+@pytest.mark.slow
+def test_sphinx_extension_ships_vega_and_mathjax_locally(sphinx_site):
+    """A Sphinx page with math and a chart: every script it loads is local."""
+    out = sphinx_site
     page = (out / "index.html").read_text()
     srcs = re.findall(r'<script[^>]*src="([^"]+)"', page)
     assert "_static/vendor/selfconf-vega.js" in srcs
@@ -140,6 +155,14 @@ def test_sphinx_extension_ships_vega_and_mathjax_locally(tmp_path):
     assert (out / "_static" / "vendor" / "selfconf-vega.js").is_file()
     assert (out / "_static" / "vendor" / "mathjax" / "tex-mml-chtml.js").is_file()
     assert list((out / "_static" / "vendor" / "mathjax" / "output" / "chtml" / "fonts" / "woff-v2").glob("*.woff"))
+
+
+@pytest.mark.slow
+def test_numbered_chart_in_a_sphinx_build(sphinx_site):
+    """The selfconf-chart directive makes a numbered figure that {numref} links; the title is its caption."""
+    page = (sphinx_site / "numbered.html").read_text()
+    assert '<figure class="selfconf-chart' in page and 'id="fig-a-titled-chart"' in page
+    assert "Figure S1" in page and 'href="#fig-a-titled-chart"' in page
 
 
 @pytest.mark.book
@@ -171,24 +194,3 @@ def test_chart_caption_label_and_untitled_charts():
         vega.chart_markdown({"mark": "bar"})
     md = vega.chart_markdown({"mark": "bar", "title": "T", "usermeta": {"selfconf_label": "fig-t"}})
     assert ":name: fig-t" in md
-
-
-@pytest.mark.slow
-def test_numbered_chart_in_a_sphinx_build(tmp_path):
-    """The selfconf-chart directive makes a numbered figure that {numref} links; the title is its caption."""
-    src = tmp_path / "src"
-    src.mkdir()
-    (src / "conf.py").write_text(
-        "extensions = ['myst_parser', 'selfconf.book.vega', 'selfconf.book.publication']\n"
-        "numfig = True\nnumfig_format = {'figure': 'Figure %s'}\nhtml_theme = 'alabaster'\n"
-    )
-    md = vega.chart_markdown(_chart("A titled chart").to_dict())
-    (src / "index.md").write_text("# Page\n\nSee {numref}`fig-a-titled-chart`.\n\n" + md + "\n")
-    out = tmp_path / "html"
-    r = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-q", "-W", "-b", "html", str(src), str(out)], capture_output=True, text=True
-    )
-    assert r.returncode == 0, r.stderr
-    page = (out / "index.html").read_text()
-    assert '<figure class="selfconf-chart' in page and 'id="fig-a-titled-chart"' in page
-    assert "Figure S1" in page and 'href="#fig-a-titled-chart"' in page
