@@ -16,7 +16,8 @@ installing it is not part of a rebuild.
 * **page**: the same command after one prose page changed (``book/09_conclusion.md``); prints how many
   pages Sphinx read again (the target: that one).
 * **rerun**: ``python -m selfconf.book.rerun <section> --seed 7 --n-boot 5000`` (the whole command:
-  interpreter start, papermill, kernel start, the notebook, the diff).
+  interpreter start, the kernel's start (it boots while jupytext converts the notebook and papermill is
+  imported), the notebook, the kernel's stop, the diff).
 * **kernel floor**: papermill executing a notebook with one empty cell, to show how much of a
   rerun is kernel start-up rather than computation.
 
@@ -215,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         results["rerun"]["cells_s"] = cells
         print(
             f"  last rerun: notebook cells {cells:.2f} s; the rest ({rerun[-1] - cells:.2f} s) is interpreter, "
-            "papermill, jupytext, kernel start and the diff",
+            "papermill and jupytext (while the kernel boots), the kernel's start and stop, and the diff",
             flush=True,
         )
         floor = [kernel_floor(tmp) for _ in range(a.repeat)]

@@ -38,6 +38,10 @@ TABLE_DIR = "book/_static/tables"
 #: Set by :func:`selfconf.book.build.execute_one` when a notebook runs outside ``book/`` (a rerun): its tables go to
 #: ``<out_dir>/_static/tables`` and never overwrite the book's CSV downloads.
 TABLE_DIR_ENV = "SELFCONF_TABLE_DIR"
+#: Beside the CSVs, ``.printed/<name>.json`` lists the cells of ``<name>.csv`` that show the paper's printed token
+#: (``{"cells": [{"row": data row, "column": header, "claim": id}]}``); the provenance extension writes the tokens
+#: into the CSV when the book is built (:func:`selfconf.book.provenance.fill_printed_csv`).
+PRINTED_DIR = ".printed"
 #: Set to ``"1"`` by the book's build (:func:`selfconf.book.build.execute_one`) for the notebooks it executes.
 BOOK_ENV = "SELFCONF_BOOK"
 
@@ -429,6 +433,30 @@ def table_markdown(
     return "\n".join(lines)
 
 
+def _printed_sidecar(out, name: str, frame, printed: dict) -> None:
+    """Write (or remove) ``<out>/.printed/<name>.json``: the CSV cells that show the paper's printed token.
+
+    ``frame`` is the table as written to the CSV (the index reset when it is written), so data row ``i`` and
+    column ``frame.columns[j]`` are the CSV's row ``i + 1`` and its column named ``str(frame.columns[j])``."""
+    import json
+
+    side = out / PRINTED_DIR / f"{name}.json"
+    labels = list(frame.index)
+    cells = [
+        {"row": i, "column": str(col), "claim": printed[(labels[i], col)]}
+        for i in range(len(labels))
+        for col in frame.columns
+        if printed.get((labels[i], col))
+    ]
+    if not cells:
+        side.unlink(missing_ok=True)
+        return
+    if getattr(frame.columns, "nlevels", 1) != 1:
+        raise ValueError(f"table {name!r}: printed cells need one header row (its columns are a MultiIndex)")
+    side.parent.mkdir(parents=True, exist_ok=True)
+    side.write_text(json.dumps({"csv": f"{name}.csv", "cells": cells}, indent=1) + "\n", encoding="utf-8")
+
+
 def table(
     df,
     name: str,
@@ -442,7 +470,8 @@ def table(
     """Show ``df`` as a numbered, captioned table and offer it as a CSV download.
 
     The CSV (``book/_static/tables/<name>.csv``; a rerun's own folder when :data:`TABLE_DIR_ENV` is set) holds the
-    frame's own values; the page shows the text
+    frame's own values, and the cells of ``printed`` are listed beside it (:data:`PRINTED_DIR`) so that the book's
+    build writes the paper's tokens into them, as on the page; the page shows the text
     of :func:`table_markdown` (booleans as yes/no, numbers right-aligned).  ``caption`` is required;
     ``claims``, ``anchors`` and ``printed`` are passed to :func:`table_markdown`.
 
@@ -463,4 +492,5 @@ def table(
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.csv"
     df.to_csv(path, index=index, float_format=float_format, lineterminator="\n")
+    _printed_sidecar(out, name, df.reset_index() if index else df, printed or {})
     show_markdown(md + f"\n\n{{download}}`Download this table as CSV <_static/tables/{name}.csv>`")

@@ -8,7 +8,8 @@ against the audit (``_build/audit.json``, :mod:`selfconf.book.audit`) and agains
   decimals both print), carries the audit's status in ``data-status``, and is marked (``≠ paper``) exactly when
   the audit's status is a marked one; a restated claim (``same_as``) shows the value of the claim it restates;
 * **CSV downloads** (``_static/tables/<name>.csv``): each equals the table it belongs to on its page
-  (``id="tab-<name>"``), cell for cell, at the decimals the page shows;
+  (``id="tab-<name>"``), cell for cell, at the decimals the page shows (a cell showing the paper's printed token
+  included: the build writes that token into the CSV too, :func:`selfconf.book.provenance.fill_printed_csv`);
 * **shared statistics**: the tables listed in :data:`SHARED` (chapter 22 and chapter 26 on the same models)
   agree column for column for every shared row;
 * **scorecard** (``_build/scorecard.json``): every record's value and interval are the ones the chapter-26
@@ -158,13 +159,12 @@ class _PageParser(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.nums: list[dict] = []
-        self.tables: dict[str, list[list[str | None]]] = {}
+        self.tables: dict[str, list[list[str]]] = {}
         self._stack: list[tuple[str, dict]] = []  # open spans: (kind, element)
         self._mark_depth = 0
         self._table: str | None = None
-        self._row: list[str | None] | None = None
+        self._row: list[str] | None = None
         self._cell: list[str] | None = None
-        self._cell_printed = False
 
     def handle_starttag(self, tag: str, attrs_list: list[tuple[str, str | None]]) -> None:
         attrs = {k: v or "" for k, v in attrs_list}
@@ -176,11 +176,8 @@ class _PageParser(HTMLParser):
             self._row = []
         elif tag in ("td", "th") and self._row is not None:
             self._cell = []
-            self._cell_printed = False
         if tag == "sup" and "selfconf-mark" in cls:
             self._mark_depth += 1
-        if tag == "span" and "selfconf-printed" in cls and self._cell is not None:
-            self._cell_printed = True  # the paper's token, filled in at build time: not in the CSV by design
         if tag == "span":
             if "selfconf-num" in cls.split() and "selfconf-legend-sample" not in cls:
                 el = {"attrs": attrs, "class": cls, "text": [], "marked": False}
@@ -195,7 +192,7 @@ class _PageParser(HTMLParser):
         elif tag == "span" and self._stack:
             self._stack.pop()
         elif tag in ("td", "th") and self._cell is not None and self._row is not None:
-            self._row.append(None if self._cell_printed else " ".join("".join(self._cell).split()))
+            self._row.append(" ".join("".join(self._cell).split()))
             self._cell = None
         elif tag == "tr" and self._row is not None and self._table:
             self.tables[self._table].append(self._row)
@@ -333,8 +330,6 @@ def _check_csvs(csvs: list[Path], parsed: dict[str, _PageParser]) -> list[Surfac
                 s.problems.append(f"row {i}: {len(crow)} CSV cells, {len(hrow)} on the page")
                 continue
             for j, (h, c) in enumerate(zip(hrow, crow, strict=True)):
-                if h is None:  # a cell showing the paper's printed token (the CSV holds the build's values only)
-                    continue
                 s.checked += 1
                 if not _cells_agree(h, c):
                     s.problems.append(f"row {i}, column {data[0][j]!r}: page {h!r}, CSV {c!r}")

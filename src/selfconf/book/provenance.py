@@ -20,6 +20,9 @@ Loaded by ``_config.yml`` (``sphinx.extra_extensions: [selfconf.book.provenance]
   :func:`selfconf.book.table`) become the same element; raw HTML spans ``<span class="selfconf-num"
   data-claim="...">`` get the same attributes too.  ``{anchor}`id``` writes a link target with an exact id
   (the audit page's ``claim-<id>`` rows).
+* A CSV download whose table shows the paper's printed token in some cells (``{printed}``, listed by
+  :func:`selfconf.book.table` in ``_static/tables/.printed/``) gets the same tokens written into those cells when the
+  build starts (:func:`fill_printed_csv`), so the download and the page show the same thing.
 * Every page that pastes numbers gets a short legend; ``_static/provenance.js`` shows a small card on
   hover or keyboard focus, with no network.
 
@@ -48,6 +51,7 @@ __all__ = [
     "printed_attributes",
     "attributes_for",
     "legend_html",
+    "fill_printed_csv",
     "setup",
     "AUDIT_DOC",
     "KIND_LABEL",
@@ -446,6 +450,65 @@ def anchor_role(name, rawtext, text, lineno, inliner, options=None, content=None
     return [nodes.raw("", f'<span id="{ident}"></span>', format="html")], []
 
 
+def fill_printed_csv(csv_path: str | Path, cells: list[dict], token: Any) -> bool:
+    r"""Write the paper's printed token ``token(claim id)`` into the listed cells of ``csv_path``; True if it changed.
+
+    ``cells`` are ``{"row": data row (0 = first row under the header), "column": header, "claim": id}`` (the
+    ``.printed`` sidecar of :func:`selfconf.book.table`).  Every other cell is written back as read; the file is
+    rewritten only when its text changes, so an unchanged download does not make Sphinx read its page again.
+
+    Example::
+
+        >>> import tempfile, pathlib
+        >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.csv"
+        >>> _ = p.write_text("panel,paper prints\nUS,\n", encoding="utf-8")
+        >>> fill_printed_csv(p, [{"row": 0, "column": "paper prints", "claim": "c"}], {"c": "−0.148"}.get)
+        True
+        >>> p.read_text(encoding="utf-8")
+        'panel,paper prints\nUS,−0.148\n'
+    """
+    import csv
+    import io
+
+    path = Path(csv_path)
+    text = path.read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    header = rows[0] if rows else []
+    for c in cells:
+        if c["column"] not in header or not 0 <= int(c["row"]) < len(rows) - 1:
+            raise ValueError(f"{path}: no cell at row {c['row']}, column {c['column']!r} for claim {c['claim']!r}")
+        rows[int(c["row"]) + 1][header.index(c["column"])] = str(token(c["claim"]))
+    buf = io.StringIO(newline="")
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    if buf.getvalue() == text:
+        return False
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    return True
+
+
+def _fill_printed(app) -> None:
+    """At ``builder-inited``: the paper's tokens into every CSV download whose page shows them (see the module)."""
+    from selfconf.book.pages import PRINTED_DIR, TABLE_DIR
+    from selfconf.claims.judging import load_manifest
+
+    tables = Path(app.srcdir) / TABLE_DIR
+    sidecars = sorted((tables / PRINTED_DIR).glob("*.json"))
+    if not sidecars:
+        return
+    claims = load_manifest(Path(app.srcdir) / "data" / "paper" / "claims.yaml").by_id
+
+    def token(key: str) -> str:
+        if key not in claims:
+            raise ValueError(f"{{printed}} cell of a CSV download: {key!r} is not a claim of the manifest")
+        return str(claims[key]["printed"])
+
+    for side in sidecars:
+        spec = json.loads(side.read_text(encoding="utf-8"))
+        csv_path = tables / spec["csv"]
+        if csv_path.is_file():
+            fill_printed_csv(csv_path, spec["cells"], token)
+
+
 def _static(app) -> None:
     if app.builder.format == "html":
         app.config.html_static_path.append(str(ASSETS))
@@ -467,6 +530,7 @@ def setup(app) -> dict:
     app.add_role("anchor", anchor_role)
     app.add_role("printed", printed_role)
     app.connect("builder-inited", _static)
+    app.connect("builder-inited", _fill_printed)
     app.connect("doctree-resolved", _resolve)
     app.add_css_file("provenance.css")
     app.add_js_file("provenance.js", loading_method="defer")
