@@ -124,3 +124,35 @@ def test_parity_fails_on_a_deliberately_altered_built_page(built_book, root, tmp
     surfaces = {s.name: s for s in parity.check_build(b, root / "book")}
     assert any("ladder_core_vs_placebo_delta" in p for p in surfaces["book/05_result2.html"].problems)
     assert parity.main(["--build", str(b), "--book-dir", str(root / "book")]) == 1
+
+
+def _nb(path, *cells):
+    """A notebook of markdown cells (text, or (text, tags)); the executed one also glues a=0.71234, n=1461."""
+    md = []
+    for c in cells:
+        text, tags = (c, []) if isinstance(c, str) else c
+        md.append({"cell_type": "markdown", "metadata": {"tags": tags}, "source": text})
+    path.write_text(json.dumps({"cells": md, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}), encoding="utf-8")
+
+
+def test_student_notebook_numbers_are_the_book_values(tmp_path, monkeypatch):
+    """The student check pairs each book paragraph that pastes numbers with its rendered student paragraph
+    and compares every pasted number with the book's glued value as the page formats it."""
+    book, student = tmp_path / "book", tmp_path / "student"
+    book.mkdir()
+    student.mkdir()
+    monkeypatch.setattr("selfconf.book.glue.glued_in_notebook", lambda p: {"a": 0.71234, "n": 1461})
+    _nb(
+        book / "20_x.ipynb",
+        "AUROC {glue:text}`a:.3f` on {glue:text}`n:,` items ({term}`AUROC`), {cite:p}`guo2017`.",
+        ("Only in the book: {glue:text}`a:.2f`.", ["book-only"]),
+        "No numbers here.",
+    )
+    good = "AUROC 0.712 on 1,461 items (AUROC), (Guo et al., 2017)."
+    _nb(student / "20_x.ipynb", "Intro.", good)
+    s = parity._check_student(student / "20_x.ipynb", book)
+    assert (s.checked, s.problems) == (2, [])
+    _nb(student / "20_x.ipynb", good.replace("0.712", "0.713"))  # a stale edition
+    assert parity._check_student(student / "20_x.ipynb", book).problems == ["a: student notebook '0.713', book '0.712'"]
+    _nb(student / "20_x.ipynb", "AUROC 0.712 in other words.")  # the paragraph is gone or rewritten
+    assert "is not in the student notebook" in parity._check_student(student / "20_x.ipynb", book).problems[0]

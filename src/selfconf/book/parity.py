@@ -16,8 +16,10 @@ against the audit (``_build/audit.json``, :mod:`selfconf.book.audit`) and agains
   scorecard tables show;
 * **PDF** (``_build/pdf/*.pdf``, read with ``pdftotext`` when both exist): every pasted claim of the pages
   appears in its text with the same digits;
-* **student notebooks** (``_build/student/*.ipynb`` when they exist): every glue key they paste is glued by
-  the executed book notebook of the same name.
+* **student notebooks** (``_build/student/*.ipynb`` when they exist): their prose shows numbers as plain text
+  (the student edition renders every paste); each paragraph of the executed book notebook that pastes values is
+  found in the student notebook (its other text as it is) and every number shown there equals the book's glued
+  value as the page formats it.
 
 Surfaces are found by walking the build folder, so a new page, table, CSV or notebook is checked without
 listing it here.  One line per surface is printed (``surface: n checked, k mismatches``); the exit status is 1
@@ -438,24 +440,72 @@ def _check_pdf(pdf: Path, parsed: dict[str, _PageParser]) -> Surface:
     return s
 
 
-_PASTE = re.compile(r"\{glue(?::[a-z]+)?\}`([^`]+)`")
+def _student_pattern(text: str) -> tuple[re.Pattern, list[tuple[str, str]]]:
+    """A regex that a book cell's Markdown, rendered for the student edition, matches in full; its pastes.
+
+    Every glue paste becomes a named group (``g0``, ``g1``, ...) capturing what the student notebook shows there;
+    any other MyST role or directive (citations, glossary terms, a bibliography) matches any text, since the
+    student edition renders it too; everything else must be there as it is.  Returns the pattern and the
+    ``(key, format)`` of each paste in order."""
+    from selfconf.course import MYST_DIRECTIVE, MYST_ROLE
+
+    def literal(t: str) -> str:
+        out, pos = [], 0
+        for d in MYST_DIRECTIVE.finditer(t):
+            out += [re.escape(t[pos : d.start()]), ".*?"]
+            pos = d.end()
+        return "".join([*out, re.escape(t[pos:])])
+
+    pieces: list[str] = []
+    keys: list[tuple[str, str]] = []
+    pos = 0
+    for m in MYST_ROLE.finditer(text):
+        pieces.append(literal(text[pos : m.start()]))
+        if m.group(1) in ("glue", "glue:text", "glue:md"):
+            key, _, fmt = m.group(2).partition(":")
+            pieces.append(f"(?P<g{len(keys)}>.+?)")
+            keys.append((key.strip(), fmt))
+        else:
+            pieces.append(".*?")
+        pos = m.end()
+    pieces.append(literal(text[pos:]))
+    return re.compile("".join(pieces), re.S), keys
 
 
 def _check_student(nb_path: Path, book_dir: Path) -> Surface:
-    from selfconf.book.glue import glued_in_notebook, paste_key
+    """Every number the student notebook's prose shows where its book page pastes a glued value is that value,
+    formatted as the page formats it (``format(value, spec)``), from the book's executed notebook."""
+    from selfconf.book.glue import glued_in_notebook
 
     s = Surface("student", nb_path.name)
     executed = book_dir / nb_path.name
-    glued = glued_in_notebook(executed) if executed.is_file() else {}
-    nb = json.loads(nb_path.read_text(encoding="utf-8"))
-    for cell in nb.get("cells", []):
-        if cell.get("cell_type") != "markdown":
+    if not executed.is_file():
+        s.problems.append(f"no book/{nb_path.name} to compare with (run the book's build first)")
+        return s
+    glued = glued_in_notebook(executed)
+    student = [
+        "".join(c.get("source", ""))
+        for c in json.loads(nb_path.read_text(encoding="utf-8")).get("cells", [])
+        if c.get("cell_type") == "markdown"
+    ]
+    for cell in json.loads(executed.read_text(encoding="utf-8")).get("cells", []):
+        tags = set(cell.get("metadata", {}).get("tags", []))
+        if cell.get("cell_type") != "markdown" or tags & {"book-only", "remove-cell"}:
             continue
-        for m in _PASTE.finditer("".join(cell.get("source", ""))):
+        pattern, keys = _student_pattern("".join(cell.get("source", "")))
+        if not keys:
+            continue
+        found = next((m for m in map(pattern.fullmatch, student) if m), None)
+        if found is None:
+            s.problems.append(f"the paragraph that pastes {keys[0][0]!r} is not in the student notebook")
+            continue
+        for i, (key, fmt) in enumerate(keys):
             s.checked += 1
-            key = paste_key(m.group(1))
+            shown = found.group(f"g{i}")
             if key not in glued:
                 s.problems.append(f"pastes {key!r}, which book/{nb_path.name} does not glue")
+            elif shown != format(glued[key], fmt):
+                s.problems.append(f"{key}: student notebook {shown!r}, book {format(glued[key], fmt)!r}")
     return s
 
 
