@@ -474,3 +474,31 @@ def test_equal_mass_bins_by_value_and_order_invariant():
     rbh = m.reliability_bins(m.from_percent(pct), yy, binning="equal_mass")
     assert rbh["n"].sum() == len(pct) and len(rbh["n"]) <= 10
     assert np.all(np.diff(rbh["lo"]) > 0)
+
+
+def test_smooth_ece_in_blocks_equals_the_one_matrix_evaluation(monkeypatch):
+    """A kernel too big for one matrix is built and applied a block of levels at a time: the bandwidth, the
+    smooth ECE of the observed counts and of bootstrap-like count rows agree with the one-matrix values."""
+    from selfconf import metrics
+
+    rng = np.random.default_rng(5)
+    conf = rng.uniform(0, 1, 3000).round(6)
+    y = (rng.uniform(0, 1, conf.size) < conf**1.3).astype(int)
+    lv, pos, neg = metrics.level_counts(conf, y)
+    draws = rng.poisson(1.0, (7, lv.size))
+    P, T = (draws * pos).astype(float), (draws * (pos + neg)).astype(float)
+
+    def evaluate():
+        sigma = metrics.smooth_ece_bandwidth(lv, pos, neg)
+        kern = metrics.smooth_ece_kernel(lv, sigma)
+        return sigma, kern, metrics._smooth_ece_at(lv, P, T, sigma, kern)
+
+    sigma, kern, whole = evaluate()
+    one_matrix = metrics.smooth_ece(conf, y)
+    assert kern is not None
+    monkeypatch.setattr(metrics, "_KERNEL_BLOCK", 5000)  # blocks of a few levels
+    monkeypatch.setattr(metrics, "_KERNEL_WHOLE", 5000)
+    sigma_b, kern_b, blocks = evaluate()
+    assert kern_b is None and sigma_b == sigma
+    np.testing.assert_allclose(blocks, whole, rtol=1e-12)
+    assert metrics.smooth_ece(conf, y) == pytest.approx(one_matrix, rel=1e-12)

@@ -1034,6 +1034,7 @@ __all__ += [
     "smooth_ece",
     "smooth_ece_bandwidth",
     "smooth_kernel",
+    "smooth_ece_kernel",
     "smooth_reliability",
     "risk_coverage_curve",
 ]
@@ -1137,6 +1138,15 @@ _IMAGES = (-4, -2, 0, 2, 4)
 #: An image farther than this many bandwidths from every grid point is skipped: its kernel weight
 #: is below exp(-50) ~ 2e-22 of the peak, far under double precision of the sums it enters.
 _KERNEL_REACH = 10.0
+#: Kernel entries (grid points x levels) above which the smooth ECE is evaluated one block of levels at a time
+#: (:func:`_smooth_ece_blocks`, about 128 MB a block) when no kernel is passed in, and above which the bandwidth
+#: search keeps nothing between its steps.  Continuous confidences (one level per row) reach it from about
+#: 20,000 rows of a model.
+_KERNEL_BLOCK = 1 << 24
+#: The largest kernel :func:`smooth_ece_kernel` returns as one matrix (1 GB): a bootstrap applies it to every
+#: batch of draws, so building it once is worth the memory up to this size; above it each batch builds it in
+#: blocks (bounded memory, more time).
+_KERNEL_WHOLE = 1 << 27
 
 
 def _image_distances(
@@ -1210,10 +1220,34 @@ def _smooth_ece_at(
     evaluating many draws at one sigma compute it once).
     """
     if kern is None:
-        kern = _reflected_kernel(_smooth_grid(sigma), levels, sigma)  # (T, K)
+        grid = _smooth_grid(sigma)
+        if grid.size * levels.size > _KERNEL_BLOCK:
+            return _smooth_ece_blocks(levels, pos, tot, sigma, grid)
+        kern = _reflected_kernel(grid, levels, sigma)  # (T, K)
     resid = tot * levels[None, :] - pos  # sum over rows of (c - y) at each level
     num = np.abs(resid @ kern.T).sum(axis=1)
     den = tot @ kern.sum(axis=0)  # = sum over the grid of the smoothed density
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+def _smooth_ece_blocks(
+    levels: np.ndarray, pos: np.ndarray, tot: np.ndarray, sigma: float, grid: np.ndarray
+) -> np.ndarray:
+    """:func:`_smooth_ece_at` with the kernel built and applied a block of levels at a time.
+
+    The smoothed residual and density are sums over levels, so they are accumulated block by block; only
+    the sums' order differs from the one-matrix evaluation (and an image of a block's levels farther than
+    :data:`_KERNEL_REACH` bandwidths from the grid is skipped, a weight below 2e-22 of the peak)."""
+    step = max(1, _KERNEL_BLOCK // grid.size)
+    resid = np.zeros((pos.shape[0], grid.size))
+    den = np.zeros(pos.shape[0])
+    for s in range(0, levels.size, step):
+        b = slice(s, s + step)
+        kern = _reflected_kernel(grid, levels[b], sigma)
+        resid += (tot[:, b] * levels[None, b] - pos[:, b]) @ kern.T
+        den += tot[:, b] @ kern.sum(axis=0)
+    num = np.abs(resid).sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 
@@ -1245,7 +1279,7 @@ def smooth_ece_bandwidth(levels: Any, pos: Any, neg: Any, *, refine: int = 12) -
 
     def at(sigma: float) -> float:
         grid = _smooth_grid(sigma)
-        if not lv.size:
+        if not lv.size or grid.size * lv.size > _KERNEL_BLOCK:  # a big kernel: in blocks, nothing kept
             return float(_smooth_ece_at(lv, p, t, sigma)[0])
         reach = _KERNEL_REACH * sigma
         if grid.size not in cache or cache[grid.size][0] < reach:
@@ -1298,6 +1332,31 @@ def smooth_ece(confidence: Any, correct: Any, *, sigma: float | None = None) -> 
     if not (0 < float(sigma) <= 1):
         raise ValueError(f"sigma must be in (0, 1], got {sigma!r}")
     return float(_smooth_ece_at(lv, p[None, :].astype(float), (p + q)[None, :].astype(float), float(sigma))[0])
+
+
+def smooth_ece_kernel(levels: Any, sigma: float) -> np.ndarray | None:
+    """The smooth-ECE kernel of ``levels`` at ``sigma`` to pass to :func:`counts_statistics`, or None when big.
+
+    Definition: :func:`smooth_kernel` on the smooth-ECE grid when it has at most 2**27 entries (grid points x
+    levels, 1 GB); None above that, and :func:`counts_statistics` then evaluates the smooth ECE a block of
+    levels at a time, in bounded memory (continuous confidences give one level per row: a one-matrix kernel of
+    a million-row model would need tens of gigabytes).
+
+    References
+    ----------
+    Błasiok, J. & Nakkiran, P. (2023), arXiv:2309.12236.
+
+    Examples
+    --------
+    >>> smooth_ece_kernel([0.2, 0.8], 0.1).shape
+    (200, 2)
+    >>> smooth_ece_kernel(np.linspace(0, 1, 200_000), 0.001) is None
+    True
+    """
+    lv = np.asarray(levels, float)
+    if _smooth_grid(float(sigma)).size * lv.size > _KERNEL_WHOLE:
+        return None
+    return smooth_kernel(lv, sigma)
 
 
 def smooth_kernel(levels: Any, sigma: float, grid: Any = None) -> np.ndarray:

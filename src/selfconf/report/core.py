@@ -580,7 +580,7 @@ def _unit_stats(
     ece_opts = {"n_bins": ece_bins, "binning": ece_binning, "edge": ece_edge, "snap": bool(ece_snap)}
     own = [m for m in METRICS if m.compute is not None]  # metrics outside counts_statistics
     sigma = metrics.smooth_ece_bandwidth(lv, pos, neg)
-    kern = metrics.smooth_kernel(lv, sigma)
+    kern = metrics.smooth_ece_kernel(lv, sigma)  # None for a big one: evaluated in blocks of levels
     band_kern = metrics.smooth_kernel(lv, sigma, _SMOOTH_GRID)
     draws: dict[str, list] = {m: [] for m in ci_names}
     curves = []
