@@ -496,7 +496,7 @@ def test_smooth_ece_in_blocks_equals_the_one_matrix_evaluation(monkeypatch):
     sigma, kern, whole = evaluate()
     one_matrix = metrics.smooth_ece(conf, y)
     assert kern is not None
-    monkeypatch.setattr(metrics, "_KERNEL_BLOCK", 5000)  # blocks of a few levels
+    monkeypatch.setattr(metrics, "_KERNEL_BLOCK", 200_000)  # blocks of some 70 levels
     monkeypatch.setattr(metrics, "_KERNEL_WHOLE", 5000)
     sigma_b, kern_b, blocks = evaluate()
     assert kern_b is None and sigma_b == sigma

@@ -1231,21 +1231,37 @@ def _smooth_ece_at(
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 
 
+#: Beyond this many bandwidths every weight of an image is below exp(-650) and :func:`_kernel_from_distances`
+#: sets it to 0 (sqrt(1300) = 36.06, with a margin).
+_ZERO_REACH = 36.1
+
+
 def _smooth_ece_blocks(
     levels: np.ndarray, pos: np.ndarray, tot: np.ndarray, sigma: float, grid: np.ndarray
 ) -> np.ndarray:
     """:func:`_smooth_ece_at` with the kernel built and applied a block of levels at a time.
 
-    The smoothed residual and density are sums over levels, so they are accumulated block by block; only
-    the sums' order differs from the one-matrix evaluation (and an image of a block's levels farther than
-    :data:`_KERNEL_REACH` bandwidths from the grid is skipped, a weight below 2e-22 of the peak)."""
-    step = max(1, _KERNEL_BLOCK // grid.size)
+    The smoothed residual and density are sums over levels, so they are accumulated block by block, and a
+    block's kernel is built only on the grid points within :data:`_ZERO_REACH` bandwidths of an image of its
+    levels (every other weight is 0 in the one-matrix kernel too).  Only the sums' order differs from the
+    one-matrix evaluation, and an image of a block's levels farther than :data:`_KERNEL_REACH` bandwidths from
+    those grid points is skipped (a weight below 2e-22 of the peak)."""
+    reach = _ZERO_REACH * sigma
+    near = max(1, int(2 * reach * grid.size))  # grid points within reach of one level, about
+    step = max(1, _KERNEL_BLOCK // (4 * near))
     resid = np.zeros((pos.shape[0], grid.size))
     den = np.zeros(pos.shape[0])
     for s in range(0, levels.size, step):
         b = slice(s, s + step)
-        kern = _reflected_kernel(grid, levels[b], sigma)
-        resid += (tot[:, b] * levels[None, b] - pos[:, b]) @ kern.T
+        lo, hi = float(levels[b].min()), float(levels[b].max())
+        rows = np.zeros(grid.size, dtype=bool)
+        for j in _IMAGES:
+            for a, z in ((lo + j, hi + j), (j - hi, j - lo)):
+                rows |= (grid >= a - reach) & (grid <= z + reach)
+        if not rows.any():
+            continue
+        kern = _reflected_kernel(grid[rows], levels[b], sigma)
+        resid[:, rows] += (tot[:, b] * levels[None, b] - pos[:, b]) @ kern.T
         den += tot[:, b] @ kern.sum(axis=0)
     num = np.abs(resid).sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -586,7 +586,10 @@ def _unit_stats(
     curves = []
     point = None
     draw = bootstrap.poisson_count_draws if resampling == "poisson" else bootstrap.count_draws
-    for P, Q in draw(pos, neg, n_boot=n_boot, rng=rng):
+    # a kernel built in blocks is built again for every batch of draws: bigger batches build it fewer times
+    # (the draws do not depend on the batch size)
+    batch = {} if kern is not None else {"max_cells": 1 << 24}
+    for P, Q in draw(pos, neg, n_boot=n_boot, rng=rng, **batch):
         rows_drawn = P.sum(axis=1) + Q.sum(axis=1)
         if not rows_drawn.all():  # a Poisson draw without rows (probability exp(-n)) defines no statistic
             P, Q = P[rows_drawn > 0], Q[rows_drawn > 0]
