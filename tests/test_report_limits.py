@@ -255,3 +255,16 @@ def test_messages_quote_values_as_typed_and_count_frame_rows_from_one(tmp_path, 
         core.prepare_frame(
             pd.DataFrame({"model": ["a", "a"], "item_id": [1, 2], "confidence": [0.5, "x"], "correct": [1, 0]})
         )
+
+
+def test_an_interval_that_misses_its_estimate_is_flagged(tmp_path, capsys):
+    """A perfectly calibrated model (every answer at 50 %, half of them right): its ECE is 0, every resample's ECE
+    is above 0, so the percentile interval lies above the estimate and is flagged; its accuracy interval is not."""
+    rows = [("calibrated", i, 50, i % 2) for i in range(2000)]
+    rc, out, _ = _run(capsys, str(_csv(tmp_path / "c.csv", rows)), "--json", "--n-boot", "200")
+    assert rc == 0
+    m = json.loads(out)["models"][0]
+    assert m["ece"] == 0.0 and m["ece_ci_low"] > 0.0
+    assert "does not contain the estimate" in m["interval_flags"]["ece"]
+    assert "accuracy" not in m["interval_flags"]
+    assert "does not contain its estimate" in json.loads(out)["interval_flag_rules"]

@@ -53,7 +53,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             "    as numpy.linspace(0, 1, bins + 1), exactly as calibration_curve does (--ece-edge lower\n"
             "    --no-ece-snap gives its bins);\n"
             "  * an interval is flagged (* in the tables, interval_flags in JSON) when it has zero width, is\n"
-            "    computed on fewer than 30 rows or rests on fewer than 100 draws: it is then no 95% interval;\n"
+            "    computed on fewer than 30 rows, rests on fewer than 100 draws or does not contain its own\n"
+            "    estimate (an ECE near 0 is larger on almost every resample): it is then no 95% interval;\n"
             "  * warnings (excluded rows, a --confidence-scale percent on 0-1 data) go to stderr in every mode;\n"
             "  * rows without a confidence, ungraded rows and refusals without a confidence are excluded, counted\n"
             "    per model and reason; more than 5% excluded gives the model a warning."
@@ -251,8 +252,8 @@ def run(args: argparse.Namespace) -> int:
     n_flagged = len(flagged_intervals(tab))
     if n_flagged:
         print(
-            f"note: {n_flagged} model/group(s) have flagged intervals (zero width, fewer than {core.SMALL_N} rows "
-            f"or fewer than {MIN_N_BOOT} draws); see interval_flags / the * marks",
+            f"note: {n_flagged} model/group(s) have flagged intervals (zero width, fewer than {core.SMALL_N} rows, "
+            f"fewer than {MIN_N_BOOT} draws or the estimate outside); see interval_flags / the * marks",
             file=sys.stderr,
         )
     if args.json:

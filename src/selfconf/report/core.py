@@ -1066,8 +1066,10 @@ def _add_wilson_and_flags(rec: dict[str, Any], *, level: float, n_boot: int) -> 
     """Add the Wilson intervals of the proportions and the ``interval_flags`` of one record (in place).
 
     A percentile bootstrap interval is flagged when it has zero width, when it is computed on fewer
-    than :data:`SMALL_N` rows, or when fewer than :data:`MIN_N_BOOT` draws were made; the flag is
-    the reason in words.
+    than :data:`SMALL_N` rows, when fewer than :data:`MIN_N_BOOT` draws were made, or when it does not
+    contain its own point estimate (the draws are shifted away from it: an error measure near 0, such
+    as an ECE of a well calibrated model, is larger on almost every resample); the flag is the reason
+    in words.
     """
     from selfconf.stats.proportions import wilson_interval
 
@@ -1096,6 +1098,9 @@ def _add_wilson_and_flags(rec: dict[str, Any], *, level: float, n_boot: int) -> 
             why.append("zero width (every bootstrap draw gave the same value)")
         if n_boot < MIN_N_BOOT:
             why.append(f"only {n_boot} bootstrap draws (fewer than {MIN_N_BOOT})")
+        v = rec.get(m.name)
+        if v is not None and not math.isnan(float(v)) and not float(low) <= float(v) <= float(high):
+            why.append("does not contain the estimate (the bootstrap draws are shifted away from it)")
         if why:
             flags[m.name] = "; ".join(why)
     rec["interval_flags"] = flags
@@ -1359,7 +1364,8 @@ def report_json(tab: pd.DataFrame) -> dict:
     doc["folds"] = a.get("folds", 5)
     doc["interval_flag_rules"] = (
         f"a bootstrap interval is flagged (interval_flags, per model) when it has zero width, is computed on fewer "
-        f"than {SMALL_N} rows, or rests on fewer than {MIN_N_BOOT} draws; accuracy, refusal_rate and "
+        f"than {SMALL_N} rows, rests on fewer than {MIN_N_BOOT} draws, or does not contain its estimate; "
+        "accuracy, refusal_rate and "
         "high_conf_error_rate also carry a Wilson score interval (<metric>_wilson_low/_high)"
     )
     if a["by"]:
