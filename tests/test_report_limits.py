@@ -261,9 +261,11 @@ def test_an_interval_that_misses_its_estimate_is_flagged(tmp_path, capsys):
     """A perfectly calibrated model (every answer at 50 %, half of them right): its ECE is 0, every resample's ECE
     is above 0, so the percentile interval lies above the estimate and is flagged; its accuracy interval is not."""
     rows = [("calibrated", i, 50, i % 2) for i in range(2000)]
-    rc, out, _ = _run(capsys, str(_csv(tmp_path / "c.csv", rows)), "--json", "--n-boot", "200")
+    rc, out, err = _run(capsys, str(_csv(tmp_path / "c.csv", rows)), "--json", "--n-boot", "200")
     assert rc == 0
     m = json.loads(out)["models"][0]
+    # several reasons (zero width, estimate outside) on one model: the note counts the model once
+    assert "note: 1 model/group(s) have flagged intervals" in err
     assert m["ece"] == 0.0 and m["ece_ci_low"] > 0.0
     assert "does not contain the estimate" in m["interval_flags"]["ece"]
     assert "accuracy" not in m["interval_flags"]

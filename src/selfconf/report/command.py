@@ -16,9 +16,9 @@ from selfconf.report.core import (
     MIN_N_BOOT,
     RESAMPLING,
     compute_records,
-    flagged_intervals,
     format_table,
     load_rows,
+    n_flagged_units,
     report_json,
     warnings_of,
 )
@@ -249,7 +249,7 @@ def run(args: argparse.Namespace) -> int:
     # warnings reach the person at the terminal in every mode (stdout may be a file or a pipe)
     for w in warnings_of(tab):
         print(f"WARNING {w}", file=sys.stderr)
-    n_flagged = len(flagged_intervals(tab))
+    n_flagged = n_flagged_units(tab)
     if n_flagged:
         print(
             f"note: {n_flagged} model/group(s) have flagged intervals (zero width, fewer than {core.SMALL_N} rows, "

@@ -90,6 +90,7 @@ __all__ = [
     "parse_coverages",
     "warnings_of",
     "flagged_intervals",
+    "n_flagged_units",
     "CI_METRICS",
     "COVERAGES",
     "SCALES",
@@ -1316,7 +1317,11 @@ def warnings_of(tab: pd.DataFrame) -> list[str]:
 
 
 def flagged_intervals(tab: pd.DataFrame) -> list[str]:
-    """One line per unit with a flagged interval: ``model[ / group]: metrics: reason`` (same reason grouped)."""
+    """One line per unit and reason of a flagged interval: ``model[ / group]: metrics: reason`` (the metrics with
+    the same reason on one line, so a unit can have several lines; :func:`n_flagged_units` counts the units).
+
+    Example: a model whose accuracy interval has zero width gives ``"m: accuracy: zero width (...)"``.
+    """
     out = []
     for r in tab.to_dict("records"):
         flags = r.get("interval_flags") or {}
@@ -1326,6 +1331,19 @@ def flagged_intervals(tab: pd.DataFrame) -> list[str]:
         unit = str(r["model"]) + ("" if r["group"] is None else f" / {r['group']}")
         out += [f"{unit}: {', '.join(ms)}: {why}" for why, ms in by_reason.items()]
     return out
+
+
+def n_flagged_units(tab: pd.DataFrame) -> int:
+    """How many units (models, and model x group rows) have at least one flagged interval (``interval_flags``).
+
+    Definition: the number of rows of ``tab`` whose ``interval_flags`` is not empty; the lines of
+    :func:`flagged_intervals` are per unit and reason, so they can outnumber the units.
+
+    Reference: the interval rules of ``selfconf report --help``.
+
+    Example: ``n_flagged_units(pd.DataFrame({"interval_flags": [{}, {"ece": "why", "mce": "other"}]}))`` is 1.
+    """
+    return sum(1 for r in tab.to_dict("records") if r.get("interval_flags"))
 
 
 def report_json(tab: pd.DataFrame) -> dict:

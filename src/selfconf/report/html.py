@@ -32,6 +32,7 @@ from selfconf.report.core import (
     conventions,
     flagged_intervals,
     interval_rows,
+    n_flagged_units,
     recal_rows,
     table_rows,
     tie_ranges_shown,
@@ -347,9 +348,9 @@ def build_html(tab: pd.DataFrame) -> str:
     # a long list (many small --by cells) is folded, so that the charts stay near the top of the page
     flag_html = (
         f'<details class="note flags"{" open" if len(flagged) <= 8 else ""}><summary><strong>* flagged '
-        f"intervals</strong> in {len(flagged)} model/group row(s): zero width, fewer than 30 rows, fewer than 100 "
-        "draws or the estimate outside the interval; do not read them as 95% intervals (the Wilson intervals of "
-        "the proportions are in the JSON)</summary>"
+        f"intervals</strong> in {n_flagged_units(tab)} model/group row(s): zero width, fewer than 30 rows, fewer "
+        "than 100 draws or the estimate outside the interval; do not read them as 95% intervals (the Wilson "
+        "intervals of the proportions are in the JSON)</summary>"
         f"<ul>{''.join(f'<li>{esc(x)}</li>' for x in flagged)}</ul></details>"
         if flagged
         else ""
