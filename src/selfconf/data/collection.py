@@ -263,7 +263,7 @@ def _contract_columns(path: Path) -> dict[str, list] | None:
     The rules are those of :func:`_check_row` and :func:`_check_unique` (the same
     :mod:`selfconf.data.validate` checks, applied to each distinct value of a column instead of to each
     row); on any failure the caller reads the file again row by row, so an error names the same row
-    and field whichever path found it.  A fast path only: ``tests/test_data.py`` checks that both paths
+    and field whichever path found it.  A fast path only: ``tests/test_loader.py`` checks that both paths
     return the same frame.
     """
     opener = gzip.open if path.suffix == ".gz" else open
