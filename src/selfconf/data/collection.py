@@ -226,8 +226,7 @@ def _report(df: pd.DataFrame, source: str, files: list[str], unmapped=None) -> E
 def _read_csv_checked(path: Path, columns: list[str]):
     if not path.is_file():
         raise FileNotFoundError(f"{path}: file missing")
-    opener = gzip.open if path.suffix == ".gz" else open  # a compressed copy (selfconf.datasets) reads alike
-    with opener(path, "rt", newline="", encoding="utf-8") as fh:
+    with _open_text(path) as fh:
         reader = csv.reader(fh)
         try:
             header = next(reader)
@@ -245,29 +244,29 @@ def _read_csv_checked(path: Path, columns: list[str]):
             yield ln, dict(zip(header, row, strict=False))
 
 
-def _by_value(column: list[str], check: Any) -> list[Any] | None:
-    """``check`` applied to each distinct value of ``column`` once, mapped back onto the column;
-    None when any value fails (the caller then reads row by row, which names the first bad row)."""
-    typed: dict[str, Any] = {}
-    for v in set(column):
-        try:
-            typed[v] = check(v)
-        except validate.FieldError:
-            return None
-    return [typed[v] for v in column]
+def _open_text(path: Path):
+    """``path`` opened for reading text, through gzip when it ends in ``.gz`` (a compressed copy, as in
+    :mod:`selfconf.datasets`, reads alike)."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    return opener(path, "rt", newline="", encoding="utf-8")
+
+
+#: The columns the column path checks a distinct value at a time; every other rule is :func:`_check_row`'s,
+#: applied once per distinct combination of the other columns.
+_BY_VALUE = ("model", "model_id", "item_id")
 
 
 def _contract_columns(path: Path) -> dict[str, list] | None:
-    """The typed columns of a contract CSV, validated a column at a time, or None when anything is wrong.
+    """The typed columns of a contract CSV, or None when anything is wrong (the caller then reads row by row).
 
-    The rules are those of :func:`_check_row` and :func:`_check_unique` (the same
-    :mod:`selfconf.data.validate` checks, applied to each distinct value of a column instead of to each
-    row); on any failure the caller reads the file again row by row, so an error names the same row
-    and field whichever path found it.  A fast path only: ``tests/test_loader.py`` checks that both paths
-    return the same frame.
+    The checks are the row path's own: the identifier columns go through :func:`selfconf.data.validate.nonempty`
+    once per distinct value, every other field and cross-field rule through :func:`_check_row` once per
+    distinct combination of the other columns (the answer class only as empty or not, the one thing its rules
+    read), and the keys through :func:`_check_unique`.  On any failure the caller reads the file again row by
+    row, so an error names the same row and field whichever path found it.  ``tests/test_loader.py`` checks
+    that both paths return the same frame.
     """
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", newline="", encoding="utf-8") as fh:
+    with _open_text(path) as fh:
         reader = csv.reader(fh)
         header = next(reader, None)
         if header is None or sorted(header) != sorted(COLUMNS):
@@ -275,51 +274,33 @@ def _contract_columns(path: Path) -> dict[str, list] | None:
         rows = list(reader)
     if any(len(r) != len(header) for r in rows):
         return None
-    raw = dict(zip(header, map(list, zip(*rows, strict=True)), strict=True)) if rows else {c: [] for c in header}
-
-    def strict(check: Any, **kw: Any) -> Any:
-        return lambda v: check(v, **kw)
-
-    cols: dict[str, list] = {}
-    for name, check in (
-        ("tier", strict(validate.choice, allowed=TIERS)),
-        ("model", validate.nonempty),
-        ("model_id", validate.nonempty),
-        ("item_id", validate.nonempty),
-        ("parse_ok", validate.binary),
-        ("refusal", validate.binary),
-        ("served_by", strict(validate.choice, allowed=SERVED)),
-        # empty is allowed on a parse failure only: checked with parse_ok below
-        ("confidence", strict(validate.percent_integer, allow_empty=True)),
-        ("correct", strict(validate.binary, allow_empty=True)),
-        ("graded_by", strict(validate.choice, allowed=GRADERS, allow_empty=True)),
-    ):
-        typed = _by_value(raw[name], check)
-        if typed is None:
-            return None
-        cols[name] = typed
-    cols["answer_class"] = raw["answer_class"]
-    for ok, conf, cor, ref, ans, grader, tier, served in zip(
-        cols["parse_ok"],
-        cols["confidence"],
-        cols["correct"],
-        cols["refusal"],
-        cols["answer_class"],
-        cols["graded_by"],
-        cols["tier"],
-        cols["served_by"],
-        strict=True,
-    ):
-        if ok:
-            if conf is None or cor is None or grader == "" or ans == "":
+    cols: dict[str, list] = {c: [r[i] for r in rows] for i, c in enumerate(header)}
+    for c in _BY_VALUE:
+        typed: dict[str, str] = {}
+        for v in set(cols[c]):
+            try:
+                typed[v] = validate.nonempty(v)
+            except validate.FieldError:
                 return None
-        elif conf is not None or cor is not None:
-            return None
-        if (ref and cor == 1) or ((tier == "local") != (served == "local")):
-            return None
-    pairs = set(zip(cols["model"], cols["item_id"], strict=True))
-    ids = set(zip(cols["model"], cols["model_id"], strict=True))
-    if len(pairs) != len(rows) or len(ids) != len({m for m, _ in ids}):
+        cols[c] = [typed[v] for v in cols[c]]
+    rest = [c for c in COLUMNS if c not in _BY_VALUE and c != "answer_class"]
+    checked: dict[tuple, dict] = {}
+    recs = []
+    for *vals, ans in zip(*(cols[c] for c in rest), cols["answer_class"], strict=True):
+        key = (*vals, ans != "")
+        if key not in checked:
+            probe = dict(zip(rest, vals, strict=True), model="m", model_id="m", item_id="i", answer_class=ans)
+            try:
+                checked[key] = _check_row(probe, path, None)
+            except DataError:
+                return None
+        recs.append(checked[key])
+    for c in rest:
+        cols[c] = [r[c] for r in recs]
+    keys = [{"model": m, "model_id": mi, "item_id": i} for m, mi, i in zip(*(cols[c] for c in _BY_VALUE), strict=True)]
+    try:
+        _check_unique(keys, list(range(2, len(keys) + 2)), path)
+    except DataError:
         return None
     return cols
 
