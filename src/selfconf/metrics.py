@@ -1219,14 +1219,15 @@ def _smooth_ece_at(
     ``kern`` is the kernel on :func:`_smooth_grid` (computed when not given, so callers
     evaluating many draws at one sigma compute it once).
     """
-    if kern is None:
-        grid = _smooth_grid(sigma)
-        if grid.size * levels.size > _KERNEL_BLOCK:
-            return _smooth_ece_blocks(levels, pos, tot, sigma, grid)
-        kern = _reflected_kernel(grid, levels, sigma)  # (T, K)
-    resid = tot * levels[None, :] - pos  # sum over rows of (c - y) at each level
-    num = np.abs(resid @ kern.T).sum(axis=1)
-    den = tot @ kern.sum(axis=0)  # = sum over the grid of the smoothed density
+    grid = _smooth_grid(sigma)
+    if kern is None and grid.size * levels.size > _KERNEL_BLOCK:  # too big for one matrix
+        num, den = _smooth_ece_blocks(levels, pos, tot, sigma, grid)
+    else:
+        if kern is None:
+            kern = _reflected_kernel(grid, levels, sigma)  # (T, K)
+        resid = tot * levels[None, :] - pos  # sum over rows of (c - y) at each level
+        num = np.abs(resid @ kern.T).sum(axis=1)
+        den = tot @ kern.sum(axis=0)  # = sum over the grid of the smoothed density
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 
@@ -1238,8 +1239,9 @@ _ZERO_REACH = 36.1
 
 def _smooth_ece_blocks(
     levels: np.ndarray, pos: np.ndarray, tot: np.ndarray, sigma: float, grid: np.ndarray
-) -> np.ndarray:
-    """:func:`_smooth_ece_at` with the kernel built and applied a block of levels at a time.
+) -> tuple[np.ndarray, np.ndarray]:
+    """The numerator and denominator of :func:`_smooth_ece_at`, the kernel built and applied a block of levels
+    at a time.
 
     The smoothed residual and density are sums over levels, so they are accumulated block by block, and a
     block's kernel is built only on the grid points within :data:`_ZERO_REACH` bandwidths of an image of its
@@ -1263,9 +1265,7 @@ def _smooth_ece_blocks(
         kern = _reflected_kernel(grid[rows], levels[b], sigma)
         resid[:, rows] += (tot[:, b] * levels[None, b] - pos[:, b]) @ kern.T
         den += tot[:, b] @ kern.sum(axis=0)
-    num = np.abs(resid).sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+    return np.abs(resid).sum(axis=1), den
 
 
 def smooth_ece_bandwidth(levels: Any, pos: Any, neg: Any, *, refine: int = 12) -> float:

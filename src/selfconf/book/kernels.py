@@ -28,7 +28,6 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
-from typing import Any
 
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import default
@@ -133,23 +132,22 @@ def run_papermill(
     (``START_RETRIES`` times, each on a kernel papermill starts).  Any error raised by a cell
     propagates unchanged as ``papermill.PapermillExecutionError``.
     """
-    import papermill as pm
-
     try:
-        _run_papermill(pm, src, dst, parameters, cwd, kernel)
+        _run_papermill(src, dst, parameters, cwd, kernel)
     finally:
         if kernel is not None:
             stop_kernel(kernel)
 
 
 def _run_papermill(
-    pm: Any,
     src: str | Path,
     dst: str | Path,
     parameters: dict | None,
     cwd: str | Path | None,
     kernel: IPCKernelManager | None,
 ) -> None:
+    import papermill as pm
+
     for attempt in range(START_RETRIES + 1):
         manager = IPCKernelManager if kernel is None or attempt else _adopting(kernel)
         try:

@@ -447,7 +447,7 @@ def _student_pattern(text: str) -> tuple[re.Pattern, list[tuple[str, str]]]:
     any other MyST role or directive (citations, glossary terms, a bibliography) matches any text, since the
     student edition renders it too; everything else must be there as it is.  Returns the pattern and the
     ``(key, format)`` of each paste in order."""
-    from selfconf.course import MYST_DIRECTIVE, MYST_ROLE
+    from selfconf.course import GLUE_ROLES, MYST_DIRECTIVE, MYST_ROLE
 
     def literal(t: str) -> str:
         out, pos = [], 0
@@ -461,7 +461,7 @@ def _student_pattern(text: str) -> tuple[re.Pattern, list[tuple[str, str]]]:
     pos = 0
     for m in MYST_ROLE.finditer(text):
         pieces.append(literal(text[pos : m.start()]))
-        if m.group(1) in ("glue", "glue:text", "glue:md"):
+        if m.group(1) in GLUE_ROLES:
             key, _, fmt = m.group(2).partition(":")
             pieces.append(f"(?P<g{len(keys)}>.+?)")
             keys.append((key.strip(), fmt))

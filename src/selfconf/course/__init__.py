@@ -228,6 +228,8 @@ def _otter_assign(master: Path, out: Path) -> None:
 MYST_ROLE = re.compile(r"\{([a-z][a-z0-9:_-]*)\}`([^`]*)`")
 #: A fenced MyST directive (``{bibliography}``, ``{dropdown}``, ...), backtick or colon fence.
 MYST_DIRECTIVE = re.compile(r"^(```|:::)\{([a-z][a-z0-9:_-]*)\}[^\n]*\n(.*?)^\1[ \t]*$", re.M | re.S)
+#: The MyST roles that paste a glued value (``{glue}`key```, ``{glue:text}`key:format```, ...).
+GLUE_ROLES = ("glue", "glue:text", "glue:md")
 
 
 def _bib(root: Path):
@@ -267,7 +269,7 @@ def render_myst(text: str, values: dict, bib=None, cited: list | None = None) ->
 
     def role(m: re.Match) -> str:
         name, body = m.group(1), m.group(2)
-        if name in ("glue", "glue:text", "glue:md"):
+        if name in GLUE_ROLES:
             key, _, fmt = body.partition(":")
             if key not in values:
                 raise KeyError(f"glue key {key!r} has no value for the student edition (pass make_student(values=...))")
