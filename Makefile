@@ -72,9 +72,9 @@ check: install
 	  --doctest-modules tests src/selfconf || rc=1; \
 	wait $$mypy || { cat "$$log"; rc=1; }; rm -f "$$log"; exit $$rc
 
-# the whole suite; prints its 15 slowest tests and its wall time, and exits with pytest's status
+# the whole suite and the package's doctests; prints its 15 slowest tests and its wall time, and exits with pytest's status
 test: install external browser tools
-	@t0=$$(date +%s); rc=0; $(PY) -m pytest -q -p no:cacheprovider --durations=15 || rc=$$?; \
+	@t0=$$(date +%s); rc=0; $(PY) -m pytest -q -p no:cacheprovider --durations=15 --doctest-modules tests src/selfconf || rc=$$?; \
 	echo "make test: $$(( $$(date +%s) - t0 )) s wall (install excluded), pytest exit $$rc"; exit $$rc
 
 bench: install

@@ -299,3 +299,23 @@ def test_no_comment_cites_an_issue_number():
         if pattern.search(line)
     ]
     assert not found, found
+
+
+def _make_recipe(target: str) -> str:
+    """The recipe lines of one Makefile target (the lines after `target:` up to the next blank line)."""
+    lines = (ROOT / "Makefile").read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"{target}:"))
+    body = []
+    for line in lines[start + 1 :]:
+        if not line.strip():
+            break
+        body.append(line)
+    return "\n".join(body)
+
+
+def test_make_test_and_make_check_both_run_the_package_doctests():
+    """CI runs `make test`: it must collect the doctests of src/selfconf as `make check` does."""
+    for target in ("test", "check"):
+        recipe = _make_recipe(target)
+        assert "--doctest-modules" in recipe, target
+        assert "src/selfconf" in recipe, target
