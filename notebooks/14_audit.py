@@ -281,7 +281,7 @@ df["tolerance"] = df["tolerance"].map(lambda v: "" if v is None or pd.isna(v) el
 df["seed z"] = df["seed_z"].map(lambda v: "" if v is None or pd.isna(v) else f"{v:+.1f}")
 df["tolerance alone"] = [
     (t or "").replace("_", " ") if s == "crosses_threshold" else ""
-    for s, t in zip(df["status"], df["tolerance_status"])
+    for s, t in zip(df["status"], df["tolerance_status"], strict=True)
 ]
 df["why"] = df["id"].map({e.id: e.verdict for e in why}).fillna("")
 df["pages"] = df["pages"].map(lambda v: ", ".join(v) if isinstance(v, list) else "")

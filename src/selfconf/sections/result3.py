@@ -44,8 +44,8 @@ def microprobe_top_phrase(mp: pd.DataFrame) -> str:
     Examples
     --------
     >>> mp = pd.DataFrame({"model": ["a", "b"], "conf_at_0": [10, 50], "conf_at_95": [80, 60], "delta": [70, 10]})
-    >>> microprobe_top_phrase(mp)
-    'the model that started lowest under the low claim (the paper: the model with the most declarative calibration to lose)'
+    >>> microprobe_top_phrase(mp).split(" (")[0]
+    'the model that started lowest under the low claim'
     """
     top = mp.loc[mp["delta"].idxmax()]
     paper = " (the paper: the model with the most declarative calibration to lose)"
