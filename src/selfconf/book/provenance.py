@@ -11,7 +11,8 @@ Loaded by ``_config.yml`` (``sphinx.extra_extensions: [selfconf.book.provenance]
     with more digits than printed), ``data-why``, ``data-notebook`` / ``data-cell`` (where it was
     computed) and ``data-audit`` (a link to the claim's row on the audit page);
   - for any other value: ``data-origin`` (a key of :data:`selfconf.book.glue.ORIGINS`, glued beside the value
-    by :func:`selfconf.book.glue.value`), ``data-value`` and the notebook.
+    by :func:`selfconf.book.glue.value`), ``data-key`` (its glue key: parity compares the shown text with the
+    glued value), ``data-value`` and the notebook.
 
   A claim that does not print as the paper prints it (:data:`selfconf.claims.judging.MARKED`) is marked in the
   text itself (class ``selfconf-differs`` and a small "≠ paper" marker).  A pasted value with neither a
@@ -192,6 +193,7 @@ def attributes_for(
         return None
     out = {
         "data-origin": origin,
+        "data-key": key,
         "data-value": _value_text(values.get(key, "")),
         "data-why": ORIGINS.get(origin, origin),
         "data-notebook": notebook or "",
