@@ -39,7 +39,10 @@ def test_the_study_is_the_sections_function_over_seeds():
     frames, _, _ = families.load_ladder("data/reconstructed")
     loop = [ladder.frontier_rung(frames[ladder.FRONTIER_RUNG], 200, s)["core"]["low"] for s in seeds]
     assert raw["values"]["expl_rung_core_auroc_ci_lo"] == loop
-    assert raw["page"]["expl_rung_core_auroc_ci_lo"] == ladder.frontier_rung(frames["opus48"], 200, 20261130)["core"]["low"]
+    assert (
+        raw["page"]["expl_rung_core_auroc_ci_lo"]
+        == ladder.frontier_rung(frames["opus48"], 200, 20261130)["core"]["low"]
+    )
     assert raw["pooled"]["expl_rung_core_auroc_ci_lo"] == 6 * 200
 
 
@@ -75,8 +78,13 @@ def test_statuses_after_the_measured_errors(built_book, root):
     end cross their thresholds; the frontier rung's low end is unexplained (z beyond 3)."""
     audit = json.loads((root / "_build" / "audit.json").read_text(encoding="utf-8"))
     st = {r["id"]: r for r in audit["claims"]}
-    for cid in ("abs_ladder_p_holm", "intro_c2_ladder_p_holm", "ladder_p_holm_adj", "t3cap_p_holm_adj",
-                "ladder_core_vs_off_p_holm"):
+    for cid in (
+        "abs_ladder_p_holm",
+        "intro_c2_ladder_p_holm",
+        "ladder_p_holm_adj",
+        "t3cap_p_holm_adj",
+        "ladder_core_vs_off_p_holm",
+    ):
         assert st[cid]["status"] == "within_tolerance", cid
     for cid in ("ladder_core_vs_off_p_raw", "ladder_core_vs_off_delta_ci_lo", "t3cap_core_vs_off_ci_lo"):
         assert st[cid]["status"] == "crosses_threshold" and st[cid]["tolerance_status"] == "within_tolerance", cid

@@ -266,7 +266,12 @@ def _cache_key(section: str, data_dir: Path, seed: int, n_boot: int, seeds: list
     from selfconf.data.sources import SECTION_FAMILIES, resolve_families
 
     src = resolve_families(data_dir, list(SECTION_FAMILIES[section]))
-    files = [p for f in SECTION_FAMILIES[section] for p in Path(src.path(f)).rglob("*") if p.is_file()]
+    files = [  # the rows the section reads: not the generators' notes (fidelity files) nor the data cards
+        p
+        for f in SECTION_FAMILIES[section]
+        for p in Path(src.path(f)).rglob("*")
+        if p.is_file() and not p.name.startswith("fidelity") and p.suffix != ".md"
+    ]
     key = {
         "version": VERSION,
         "section": section,
