@@ -254,10 +254,15 @@ def _shown_matches(text: str, value: Any) -> bool:
     (True, True, False)
     >>> _shown_matches("44%", 0.44), _shown_matches("the CI [−0.002, +0.086]", "the CI [-0.002, +0.086]")
     (True, True)
+    >>> _shown_matches("5.6e-17", 5.551115e-17), _shown_matches("5.7e-17", 5.551115e-17)
+    (True, False)
     """
     if isinstance(value, bool) or value is None:
         return same_number(text, str(value))
     if isinstance(value, (int, float)):
+        e = re.fullmatch(r"([+-]?\d+(?:\.(\d+))?)e([+-]?\d+)", text.strip().replace("\u2212", "-"))
+        if e:  # scientific notation: the mantissa's digits
+            return float(text.replace("\u2212", "-")) == float(f"{float(value):.{len(e.group(2) or '')}e}")
         got = parse_number(text)
         if got is None or not _is_numeric(text):
             return _norm_text(text) == _norm_text(value)
