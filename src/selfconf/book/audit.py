@@ -41,6 +41,7 @@ from typing import Any
 import yaml
 
 from selfconf.book.glue import QUOTED_FACTS, glued_values, pasted_keys
+from selfconf.book.seedstudy import SECTION_PAGES
 from selfconf.claims import judging
 from selfconf.claims.judging import FAILING, N_BOOT_PAPER, effective_kinds
 from selfconf.data.paths import DEFAULT_DATA_DIR, resolve
@@ -75,22 +76,6 @@ __all__ = [
 ]
 
 CLAIMS = "data/paper/claims.yaml"
-
-#: Which executed notebook (in ``book/``) carries each paper section.
-SECTION_PAGES = {
-    "abstract": "00_abstract",
-    "introduction": "01_introduction",
-    "related-work": "02_related_work",
-    "design": "03_design",
-    "result1": "04_result1",
-    "result2": "05_result2",
-    "result3": "06_result3",
-    "implications": "07_implications",
-    "limitations": "08_limitations",
-    "conclusion": "09_conclusion",
-    "diagnostic-appendix": "10_diagnostic",
-    "reproducibility": "11_reproducibility",
-}
 
 
 @dataclass

@@ -53,8 +53,8 @@ def fitted_targets(data_dir: str | Path = "data/reconstructed") -> dict[str, Any
 def sentences(text: str) -> list[str]:
     """Sentences of a markdown paragraph (split after ``.``, ``!``, ``?`` or ``;`` before a capital or a role).
 
-    >>> sentences("It is 0.5; the rest. Next one")
-    ['It is 0.5;', 'the rest.', 'Next one']
+    >>> sentences("It is 0.5; The rest. Next one; and more")
+    ['It is 0.5;', 'The rest.', 'Next one; and more']
     """
     out = []
     for para in re.split(r"\n\s*\n", text):

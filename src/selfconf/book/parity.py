@@ -455,13 +455,14 @@ def _check_scorecard(path: Path, tables_dir: Path) -> Surface:
         s.checked += 1
         found = False
         if r.get("ci_low") is None or r.get("ci_high") is None:  # a record without a valid interval shows none
-            found = any(
-                "no valid interval" in c
-                and parse_number(_point(c)) is not None
-                and judging.fmt(float(r["value"]), parse_number(c)[1])
-                == judging.fmt(parse_number(c)[0], parse_number(c)[1])  # type: ignore[index]
-                for c in cells
-            )
+            for c in cells:
+                pn = parse_number(_point(c))
+                if (
+                    "no valid interval" in c
+                    and pn is not None
+                    and judging.fmt(float(r["value"]), pn[1]) == judging.fmt(pn[0], pn[1])
+                ):
+                    found = True
         for c in [] if found else cells:
             iv = _interval(c)
             if iv is None or parse_number(_point(c)) is None:

@@ -74,6 +74,21 @@ __all__ = [
 K_SEEDS = 200
 #: Half-width (in probability) of the difference quotient that measures the bootstrap density at an end point.
 DENSITY_H = 0.005
+#: Which executed notebook (in ``book/``) carries each paper section.
+SECTION_PAGES = {
+    "abstract": "00_abstract",
+    "introduction": "01_introduction",
+    "related-work": "02_related_work",
+    "design": "03_design",
+    "result1": "04_result1",
+    "result2": "05_result2",
+    "result3": "06_result3",
+    "implications": "07_implications",
+    "limitations": "08_limitations",
+    "conclusion": "09_conclusion",
+    "diagnostic-appendix": "10_diagnostic",
+    "reproducibility": "11_reproducibility",
+}
 #: The sections whose pages compute bootstrap claims from rows (keys of :data:`selfconf.book.audit.SECTION_PAGES`).
 COMPUTING = ("design", "result1", "result2", "result3", "limitations")
 #: Where the build writes the study it used.
@@ -161,7 +176,6 @@ def section_compute(section: str, data_dir: str | Path = "data/reconstructed", s
 
 def page_parameters(book_dir: str | Path, section: str) -> dict[str, Any] | None:
     """The parameters (``seed``, ``n_boot``, ``data_dir``) the executed page of ``section`` ran with, or ``None``."""
-    from selfconf.book.audit import SECTION_PAGES
     from selfconf.book.glue import page_parameters as params_of
 
     nb = resolve(book_dir) / f"{SECTION_PAGES[section]}.ipynb"
@@ -261,7 +275,6 @@ def _digest_files(paths: list[Path]) -> str:
 
 
 def _cache_key(section: str, data_dir: Path, seed: int, n_boot: int, seeds: list[int]) -> str:
-    from selfconf.book.audit import SECTION_PAGES
     from selfconf.book.build import code_digest
     from selfconf.data.sources import SECTION_FAMILIES, resolve_families
 
@@ -399,7 +412,6 @@ def seed_study(
     study is ``None`` (``run=False``: the audit's readers that must not compute).  Raises ``ValueError`` when a
     page's glued bootstrap values differ from the study's run at the page seed.
     """
-    from selfconf.book.audit import SECTION_PAGES
     from selfconf.book.glue import glued_values
 
     m = judging.load_manifest()
