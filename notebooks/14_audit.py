@@ -102,7 +102,12 @@ if src_rows:
 # ## Summary
 
 # %% tags=["remove-input"]
-show_markdown(" ".join(audit.summary_sentences(records, why)))
+_ = glue.value("audit_summary", " ".join(audit.summary_sentences(records, why)), origin="build")
+
+# %% [markdown]
+# {glue:text}`audit_summary`
+
+# %% tags=["remove-input"]
 counts = pd.DataFrame(summary["by_kind"]).fillna(0).astype(int).T
 counts.index.name = "kind"
 table(counts.reset_index(), "audit_counts", caption="Claims by kind and status")

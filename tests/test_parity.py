@@ -195,7 +195,7 @@ def _mutate_span(page: Path, attr_pattern: str, *, attr: str | None = None, in_t
 def _mutate_status(b: Path) -> str:
     page = b / "html" / "book" / "04_result1.html"
     text = page.read_text(encoding="utf-8")
-    new = text.replace('data-status="match"', 'data-status="within_tolerance"', 1)
+    new = re.sub(r'(data-claim="[^"]+" data-status=")match"', r'\1within_tolerance"', text, count=1)
     assert new != text
     page.write_text(new, encoding="utf-8")
     return "data-status"
@@ -255,12 +255,12 @@ MUTATIONS = {
     "scorecard.json": lambda b: _mutate_json(b / "scorecard.json", _scorecard_edit),
     "student notebook": _mutate_student,
     "generated sentence": lambda b: _mutate_span(
-        b / "html/book/05_result2.html", r'data-key="r2_core_off_reading"', in_table=False
+        b / "html/book/08_limitations.html", r'data-key="regrade_selfrows_reading"', in_table=False
     ),
     "reconstruction-only number": lambda b: _mutate_span(
         b / "html/book/08_limitations.html", r'data-origin="reconstruction-only"', in_table=False
     ),
-    "audit page text": lambda b: _mutate_span(b / "html/book/14_audit.html", r'data-key="audit_n_match"'),
+    "audit page text": lambda b: _mutate_span(b / "html/book/14_audit.html", r'data-key="audit_summary"'),
     "card attribute": lambda b: _mutate_span(
         b / "html/book/04_result1.html", r'data-claim="t1_google_self_auroc"', attr="data-value"
     ),

@@ -369,6 +369,27 @@ def run_section(
     }
 
 
+def _with_derived(raw: dict, m: judging.Manifest) -> dict:
+    """Add the derived bootstrap claims a section's compute does not return (the page derives them, e.g. the power
+    figures read off an interval) from their inputs' values at each seed, by their declared derivation."""
+    raw = {**raw, "values": dict(raw["values"]), "page": dict(raw["page"]), "rule": dict(raw["rule"])}
+    raw["mc_error"] = dict(raw["mc_error"])
+    for c in m.claims:
+        cid, deps = c["id"], list(c.get("depends_on") or [])
+        if c.get("same_as") or cid in raw["values"] or judging.judge_kind(c, m.effective) != "bootstrap-derived":
+            continue
+        if c.get("derivation") not in judging.DERIVATIONS or not deps or not all(d in raw["values"] for d in deps):
+            continue
+        n = len(raw["values"][deps[0]])
+        raw["values"][cid] = [judging.derive(m, cid, {d: raw["values"][d][i] for d in deps}) for i in range(n)]
+        raw["page"][cid] = judging.derive(m, cid, {d: raw["page"][d] for d in deps})
+        means = {d: float(np.mean(raw["values"][d])) for d in deps}
+        known = {k: v for k, v in raw["mc_error"].items() if v is not None}
+        raw["mc_error"][cid] = judging.monte_carlo_se(m, cid, means, judging.N_BOOT_PAPER, known)
+        raw["rule"][cid] = f"derived ({c.get('derivation')}) from the page's inputs: propagated from their errors"
+    return raw
+
+
 def _spreads(section: str, raw: dict) -> dict[str, Spread]:
     out = {}
     for cid, vs in raw["values"].items():
@@ -448,7 +469,7 @@ def seed_study(
                     f"{g['value']!r}: the study would not measure the page's function"
                 )
         info[section] = {"seed": seed, "n_boot": n_boot, "k": k, "first_seeds": seeds[:5], "cache": cache.name}
-        spreads.update(_spreads(section, raw))
+        spreads.update(_spreads(section, _with_derived(raw, m)))
     return SeedStudy(k, info, spreads)
 
 
