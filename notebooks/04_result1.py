@@ -203,7 +203,7 @@ _ = table(
 # bin edge (80, 90, ...) belongs. This book puts it in the bin that *starts* there (`metrics.ece(...,
 # edge="upper")`: 80 counts in [80, 90)); scikit-learn's `calibration_curve` and {cite:t}`guo2017calibration` put it in the
 # bin that *ends* there (`edge="lower"`). Stated confidences pile up on exactly these values, so the rule can
-# move an ECE: the table right below Table 1 shows each model's ECE under the other rule, and it prints differently
+# move an ECE: the table right below Table 1 lists each model's ECE under the other rule, and it prints differently
 # for {glue:text}`r1_n_ece_edge_differs` of the {glue:text}`r1_n_frontier_models` models. The paper's ECE column
 # is recomputed with the upper-edge rule.
 
@@ -223,13 +223,14 @@ _ = table(
 # {glue:text}`r1_dispersed_model_iqr:.0f` points). The table below lists the medians, spreads and refusal counts.
 #
 # Every model is overconfident in the large: CITL runs from {glue:text}`r1_citl_range_min:+.1f` to
-# {glue:text}`r1_citl_range_max:+.1f` percentage points. The ECE column is almost exactly |CITL|, because the
+# {glue:text}`r1_citl_range_max:+.1f` percentage points. The ECE column is almost exactly |CITL|, as it must be when the
 # confidence-minus-accuracy gap is positive in every occupied bin for {glue:text}`r1_n_models_all_bins_positive`
 # of {glue:text}`r1_n_models_all_bins_positive_of` models, and for the other {glue:text}`r1_n_other_models_bins`
 # at most {glue:text}`r1_n_nonpositive_bins_other_models` bin is not positive (table below): binned and global
 # miscalibration coincide. Even {glue:text}`r1_refusal_model` keeps {glue:text}`r1_refusal_model_citl:+.1f` pp
-# (ECE {glue:text}`r1_refusal_model_ece:.3f`); its lower band comes from refusing, not from calibrated
-# self-knowledge.
+# (ECE {glue:text}`r1_refusal_model_ece:.3f`). The paper reads its lower band as refusal behaviour, not
+# calibrated self-knowledge; the reconstruction placed that model's refusals at low stated confidence to
+# reproduce the reading, so the rows restate it rather than test it.
 
 # %% tags=["hide-input"]
 # saturated medians, the refusal-heavy and the dispersed model (widest spread of stated confidence, refusal model
@@ -352,13 +353,13 @@ curves = (
 # {glue:text}`r1_riskcov_anthropic_err20:.1f`%, {glue:text}`r1_riskcov_xai_err20:.1f`% and
 # {glue:text}`r1_riskcov_google_err20:.1f`%, against {glue:text}`t2_anthropic_err_cov100:.1f`%,
 # {glue:text}`t2_xai_err_cov100:.1f`% and {glue:text}`t2_google_err_cov100:.1f`% when every item is answered:
-# gating on stated confidence removes some errors, but even these models keep a sizeable share of them
-# among their most confident answers. At coverage $c$ the $\lfloor c\,n\rfloor$ most confident answers are kept
+# in the paper's reading, gating on stated confidence gives a meaningful reduction only for the third of these
+# models and is far from a confidence gate for the other two. At coverage $c$ the $\lfloor c\,n\rfloor$ most confident answers are kept
 # (the paper does not state its rule; when $c\,n$ is not a whole number, some of its printed rates are only
 # attainable with the floor, see `selfconf.stats.summary`; `covered="floor"` in the code). Where a cut falls inside a
 # group of answers with equal confidence, the rate is the mean over the orders of that group, as in `selfconf report`,
 # so no value depends on the order of the rows (a cut at the end of such a group gives a whole number of errors).
-# The second table shows what the ceiling $\lceil c\,n\rceil$ would give, whether the cut falls inside a group of
+# The second table gives what the ceiling $\lceil c\,n\rceil$ would give, whether the cut falls inside a group of
 # tied answers, and how far any order of them could move the {glue:text}`r1_riskcov_coverage_20`% figure.
 
 # %% tags=["hide-input"]
@@ -562,14 +563,15 @@ charts.panel_forest(
 # primary model's nor the panellists'. It lowers the panel AUROC from {glue:text}`r1_lf_cn_panel_auroc:.3f` to
 # {glue:text}`cn_panel_auroc_labelfree:.3f` on the panel where self-assessment gives
 # {glue:text}`r1_lf_cn_self_auroc:.3f`, and from {glue:text}`r1_lf_us_panel_auroc:.3f` to
-# {glue:text}`us_panel_auroc_labelfree:.3f` on the other one. The headline advantage of the panel survives the
-# stricter coding ({glue:text}`r1_lf_cn_panel_auroc_labelfree_cmp:.3f` against
-# {glue:text}`r1_lf_cn_self_auroc_cmp:.3f`).
+# {glue:text}`us_panel_auroc_labelfree:.3f` on the other one. The paper reads this as the panel's headline
+# advantage holding under the stricter coding; the reconstructed rows were fitted to its label-free AUROC, so the
+# recomputed {glue:text}`r1_lf_cn_panel_auroc_labelfree_cmp:.3f` against {glue:text}`r1_lf_cn_self_auroc_cmp:.3f`
+# restates that reading here rather than testing it.
 
 # %% [markdown]
 # ## Figure 1: every model
 #
-# Table 1 gives the per-model view; Figure 1 shows the same uncoupling across all {glue:text}`r1_fig_n_models`
+# Table 1 gives the per-model view; Figure 1 draws the same uncoupling across all {glue:text}`r1_fig_n_models`
 # models: every model lies above the calibration diagonal, and the local tier collapses into a band of
 # {glue:text}`r1_local_median_band_min:.0f`–{glue:text}`r1_local_median_band_max:.0f` stated confidence at no more than
 # {glue:text}`r1_local_acc_max:.1f`% accuracy.

@@ -49,7 +49,7 @@ banner(data_dir, seed=glue.restated_seed(book_dir, default=seed), n_boot=n_boot,
 #
 # **2. Judge pipelines inherit weak weights.** A judge or ensemble that weights votes by self-certainty
 # imports, for {glue:text}`impl_n_models_below_threshold` of {glue:text}`impl_n_api_models` models here, a
-# signal with AUROC under [{glue:text}`impl_auroc_threshold`]{.quoted} — and does so quietly, because a log
+# signal with AUROC under [{glue:text}`impl_auroc_threshold`]{.quoted} — and does so quietly, for a log
 # full of {glue:text}`impl_median_band_min:.0f`–{glue:text}`impl_median_band_max:.0f` confidences looks reassuring. If
 # votes are weighted by certainty, the weights should come from each model's measured calibration.
 #

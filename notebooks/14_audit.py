@@ -36,13 +36,15 @@ audit_json = "_build/audit.json"
 # %% tags=["remove-input"]
 import pandas as pd
 
-from selfconf.book import audit, glue, show_markdown, table
+from selfconf.book import audit, glue, seedstudy, show_markdown, table
 from selfconf.claims import judging
 from selfconf.data.paths import resolve
 
 data_path = resolve(data_dir)  # the fidelity files of the reconstruction live here (none in the original data)
-res = audit.audit_book(book_dir, data_path)
+res = audit.audit_book(book_dir, data_path, run_study=True)  # the seed study: computed once, then cached
 records, notes, why = res.records, res.notes, res.explanations
+if res.study is not None:
+    seedstudy.write_study(res.study)
 path = audit.write_audit_json(
     records, audit_json, explanations=why, notes=notes, data_source=res.data_source, section_sources=res.section_sources
 )
@@ -100,7 +102,12 @@ if src_rows:
 # ## Summary
 
 # %% tags=["remove-input"]
-show_markdown(" ".join(audit.summary_sentences(records, why)))
+_ = glue.value("audit_summary", " ".join(audit.summary_sentences(records, why)), origin="build")
+
+# %% [markdown]
+# {glue:text}`audit_summary`
+
+# %% tags=["remove-input"]
 counts = pd.DataFrame(summary["by_kind"]).fillna(0).astype(int).T
 counts.index.name = "kind"
 table(counts.reset_index(), "audit_counts", caption="Claims by kind and status")
@@ -123,6 +130,10 @@ table(counts.reset_index(), "audit_counts", caption="Claims by kind and status")
 #   and that value lies inside the tolerance by more than twice the ideal value's own Monte-Carlo error,
 #   the rows do give the printed number; this page's draws just landed outside. A derived number (a
 #   Holm-adjusted p) takes the ideal values of its inputs through its derivation.
+# - **Unexplained.** An unlucky draw is an ordinary draw: the page's value must also sit within
+#   {glue:text}`audit_plausible_z` seed SDs of the mean of its own seed distribution (the seed study below).
+#   When the ideal value is inside the tolerance but the page's value lies further out, luck does not explain
+#   it and the page says *unexplained*.
 # - **Undetermined.** When the ideal value lies within twice its own Monte-Carlo error of the tolerance's
 #   edge (inside or outside), the notes cannot tell a seed's luck from the rows; the page says so.
 # - **The rows themselves miss.** When the ideal value is outside the tolerance too, the reconstructed
@@ -135,6 +146,8 @@ table(counts.reset_index(), "audit_counts", caption="Claims by kind and status")
 # - the reconstruction misses, a closer data set exists: {glue:text}`audit_why_n_closer_exists`;
 # - unlucky draw (the ideal value is inside the tolerance by more than twice its error): {glue:text}`audit_why_n_unlucky`;
 # - undetermined (the ideal value is within twice its error of the tolerance's edge): {glue:text}`audit_why_n_undetermined`;
+# - unexplained (the ideal value is inside, but this page's value is implausible under its own seed distribution):
+#   {glue:text}`audit_why_n_unexplained`;
 # - the ideal value is itself off: {glue:text}`audit_why_n_ideal_off`;
 # - no reconstruction note: {glue:text}`audit_why_n_none`.
 #
@@ -190,6 +203,57 @@ else:
     show_markdown("No number fails the audit, so there is nothing to explain.")
 
 # %% [markdown]
+# ## Monte-Carlo errors, measured
+#
+# Every bootstrap number's tolerance rests on its Monte-Carlo error, taken from the quantity's definition: a
+# two-sided bootstrap p-value has SE sqrt(p(2-p)/B); an interval end point (the q quantile of B draws) has
+# sqrt(q(1-q)/B)/f(x_q), with f the bootstrap density at the end point, measured from the pooled draws; a derived
+# number (a Holm-adjusted p) takes its inputs' errors through its derivation. Each section function that computes
+# a bootstrap number was run again at {glue:text}`audit_seed_k` other seeds (from the book's one seed stream) with
+# the page's rows and draws: the table compares the definition with the SD of those values, and places this
+# page's value in its own seed distribution (z, and the share of seeds at or below it). Across the
+# {glue:text}`audit_seed_n_claims` bootstrap numbers the ratio of the definition's error to the seeds' SD runs
+# from {glue:text}`audit_seed_ratio_min` to {glue:text}`audit_seed_ratio_max`; {glue:text}`audit_seed_n_implausible`
+# page value(s) lie more than {glue:text}`audit_plausible_z` SDs from their seeds' mean.
+
+# %% tags=["remove-input"]
+if res.study is None:
+    show_markdown("No seed study is available for this build.")
+else:
+    sp = sorted(res.study.spreads.values(), key=lambda s: (s.section, s.id))
+    ratios = [s.ratio for s in sp if s.ratio is not None]
+    glue.value("audit_seed_k", res.study.k, origin="parameter")
+    glue.value("audit_seed_n_claims", len(sp), origin="build")
+    glue.value("audit_seed_ratio_min", round(min(ratios), 2), origin="build")
+    glue.value("audit_seed_ratio_max", round(max(ratios), 2), origin="build")
+    glue.value(
+        "audit_seed_n_implausible", sum(s.z is not None and abs(s.z) > judging.PLAUSIBLE_Z for s in sp), origin="build"
+    )
+    table(
+        pd.DataFrame(
+            [
+                {
+                    "id": s.id,
+                    "section": s.section,
+                    "page value": f"{s.page_value:.4f}",
+                    "seeds' mean": f"{s.mean:.4f}",
+                    "seeds' SD": f"{s.sd:.5f}",
+                    "MC error (definition)": "" if s.mc_error is None else f"{s.mc_error:.5f}",
+                    "ratio": "" if s.ratio is None else f"{s.ratio:.2f}",
+                    "page z": "" if s.z is None else f"{s.z:+.1f}",
+                    "page quantile": f"{s.quantile:.3f}",
+                    "how the error is computed": s.rule,
+                }
+                for s in sp
+            ]
+        ),
+        "audit_seed_study",
+        caption="Every bootstrap number: its Monte-Carlo error from the definition against the SD over the seeds, "
+        "and this page's value in its seed distribution (also in _build/seed_study.json)",
+    )
+_ = glue.value("audit_plausible_z", judging.PLAUSIBLE_Z, origin="parameter")
+
+# %% [markdown]
 # ### Known conflicts between published numbers
 #
 # Every conflict recorded in the fidelity files, in full, including those whose numbers pass today
@@ -219,6 +283,11 @@ df["recomputed"] = df["recomputed"].map(
 )
 df["same_as"] = df["same_as"].map(lambda v: "" if v is None or (isinstance(v, float) and pd.isna(v)) else v)
 df["tolerance"] = df["tolerance"].map(lambda v: "" if v is None or pd.isna(v) else f"{v:.4f}")
+df["seed z"] = df["seed_z"].map(lambda v: "" if v is None or pd.isna(v) else f"{v:+.1f}")
+df["tolerance alone"] = [
+    (t or "").replace("_", " ") if s == "crosses_threshold" else ""
+    for s, t in zip(df["status"], df["tolerance_status"], strict=True)
+]
 df["why"] = df["id"].map({e.id: e.verdict for e in why}).fillna("")
 df["pages"] = df["pages"].map(lambda v: ", ".join(v) if isinstance(v, list) else "")
 df["source"] = df["source"].map(lambda v: v or "")
@@ -230,6 +299,8 @@ shown_cols = [
     "recomputed",
     "status",
     "tolerance",
+    "tolerance alone",
+    "seed z",
     "why",
     "source",
     "same_as",

@@ -122,6 +122,18 @@
 # 5. **Not applicable.** A rank-normalised record tests that a pooled self-AUROC above the panel's is model identity. On a panel whose pooled self-AUROC is clearly below the panel's (the panel-minus-self interval lies above zero) there is no reversal to explain, so the record is *not applicable* instead of holding by default.
 # 6. **Margin.** `test.margin` says how far the deciding interval clears the null on the claimed side (negative when it does not), so a claim that holds by a hair reads as one.
 
+# %% [markdown]
+# ## Amendment of 2026-12-03: thresholds chosen with the data in view, a maximum, a count
+#
+# *Added on 2026-12-03, after the results of this page existed. The declaration and the amendment of 2026-12-02 above are unchanged and pinned by their digests; each record of `_build/scorecard.json` keeps the 2026-12-02 verdict as `verdict_amended_2026_12_02` beside `verdict`, and the scorecard table below shows it. A test pins this cell and `AMENDED_2`, `AMENDMENT_2_CHANGES`, `EXPLORATORY_THRESHOLDS` and `NO_VALID_INTERVAL` in `selfconf.sections.realanswers`.*
+#
+# What changed, and why:
+#
+# 1. **Exploratory thresholds.** Three nulls are this chapter's own numbers, chosen with the paper's printed values in view, not rules stated before the data: the ceiling of `best_self_auroc_moderate` (set after the paper's per-model self-AUROCs were on the page; the paper states no ceiling), the tolerance of `ece_close_to_abs_citl` and the error floor of the `residual_error_top` records. These records are marked `exploratory` (with `exploratory_why`); their verdicts are exploratory readings, not tests of the paper.
+# 2. **No interval for a maximum.** The highest self-AUROC over the models has no valid percentile-bootstrap interval (the bootstrap of an extreme over many models is not consistent when several sit near the top), so `best_self_auroc_moderate` carries no interval (`ci_low`, `ci_high` null) and its verdict is *inconclusive*. Under the rule of the first amendment it held by less than one printed unit.
+# 3. **A count is not an interval.** Where an interval has zero width around a count of models (every draw gives the same count, as for `saturated_typical_confidence`), the record says the statistic is a count with no sampling uncertainty at that resolution (`interval_note`): its *holds* reads the count itself.
+# 4. **Half a claim.** The saturation record tests that most medians sit at or above the threshold; "whatever their accuracy" is not tested, and the record says so (`tests_part`).
+
 # %% tags=["parameters", "hide-cell"] mystnb={"code_prompt_show": "Parameters of this build", "code_prompt_hide": "Hide the parameters of this build"}
 seed = 20261130
 n_boot = 2000
@@ -878,6 +890,8 @@ FMT_HERE = {"auroc": "{:.4f}", "percent": "{:.2f}", "pp": "{:+.2f}", "models": "
 def here_text(rec, key_v="value", key_lo="ci_low", key_hi="ci_high", src=None, spec=None):
     src = src or rec
     spec = spec or FMT_HERE[rec["unit"]]
+    if src.get(key_lo) is None or src.get(key_hi) is None:  # amendment of 2026-12-03: no valid interval
+        return f"{spec.format(src[key_v])} (no valid interval)"
     return f"{spec.format(src[key_v])} [{spec.format(src[key_lo])}, {spec.format(src[key_hi])}]"
 
 
@@ -898,8 +912,12 @@ for rec in (r for r in records if "panel" not in r):
             "paper: of": "",
             f"here [{LVL} CI]": here_text(rec),
             "claimed side of the null": null_text(rec, "{:g}"),
-            "verdict": rec["verdict"],
+            "verdict": rec["verdict"] + (" (exploratory)" if rec.get("exploratory") else ""),
+            "2026-12-02 verdict": rec["verdict_amended_2026_12_02"],
             "declared verdict": rec["verdict_declared"],
+            "note (2026-12-03)": "; ".join(
+                x for x in (rec.get("exploratory_why"), rec.get("interval_note"), rec.get("tests_part")) if x
+            ),
         }
     )
     if ids:

@@ -281,6 +281,10 @@ def _rec(cid, status, recomputed=None, tol=None, same_as=None, kind="bootstrap",
 
 
 def _why_records():
+    return _with_seed_z(_why_records_raw(), -1.2)  # a plausible page value: z = -1.2 in its seed distribution
+
+
+def _why_records_raw():
     return [
         _rec("g_ci_hi", "outside_tolerance", 0.7737, 0.0027, printed="0.770"),
         _rec("abs_g_ci_hi", "outside_tolerance", 0.7737, 0.0027, same_as="g_ci_hi", printed="0.770"),
@@ -361,8 +365,16 @@ def test_conflict_named_on_a_repeat_reaches_the_root(fidelity_dir, why_claims):
     assert why["t2_err"].verdict_code == "conflict" and "ceil(c n)" in why["t2_err"].reason
 
 
+def _with_seed_z(recs, z):
+    for r in recs:
+        if r.id in ("p_ci_lo", "intro_p_drop"):
+            r.seed_z, r.seed_k, r.seed_quantile = z, 200, 0.3
+    return recs
+
+
 def test_ideal_value_inside_tolerance_is_an_unlucky_draw(fidelity_dir, why_claims):
-    why = {e.id: e for e in audit.explain_failures(_why_records(), fidelity_dir, why_claims)}
+    """Unlucky needs both: the ideal value inside by more than two errors and a plausible page value (|z| <= 3)."""
+    why = {e.id: e for e in audit.explain_failures(_with_seed_z(_why_records(), -1.2), fidelity_dir, why_claims)}
     e = why["p_ci_lo"]
     assert e.verdict_code == "unlucky" and e.verdict == audit.VERDICT_UNLUCKY
     assert e.ideal == pytest.approx(0.5285) and (e.ideal_n_boot, e.ideal_seeds) == (200000, 5)
@@ -370,6 +382,15 @@ def test_ideal_value_inside_tolerance_is_an_unlucky_draw(fidelity_dir, why_claim
     # the sign-flipped repeat gets the ideal value with its own sign, and the same verdict
     r = why["intro_p_drop"]
     assert r.ideal == pytest.approx(-0.5285) and r.verdict_code == "unlucky"
+
+
+@pytest.mark.parametrize("z", [4.1, -3.2, None])
+def test_an_implausible_page_value_is_unexplained_not_unlucky(fidelity_dir, why_claims, z):
+    """The same ideal value, but the page value far out in its seed distribution (or none measured): luck is not
+    the explanation (this failed before the rule tested luck: the verdict was 'unlucky' whatever the page value)."""
+    why = {e.id: e for e in audit.explain_failures(_with_seed_z(_why_records(), z), fidelity_dir, why_claims)}
+    assert why["p_ci_lo"].verdict_code == "unexplained" and why["p_ci_lo"].verdict == audit.VERDICT_UNEXPLAINED
+    assert ("no seed distribution" if z is None else f"z = {z:+.1f}") in why["p_ci_lo"].reason
 
 
 def test_ideal_value_outside_tolerance_says_by_how_much(fidelity_dir, why_claims):
@@ -498,10 +519,12 @@ def test_holm_tolerance_comes_from_the_input_that_sets_it():
     m = judging.load_manifest()
     vals = {"ladder_core_vs_placebo_p_raw": 0.064, "ladder_core_vs_off_p_raw": 0.057}
     assert judging.determining_inputs(m, "ladder_p_holm_adj", vals) == {"ladder_core_vs_off_p_raw": 2.0}
-    se_off = (0.042 * 0.958 / 2000) ** 0.5
+    se_off = (0.042 * 1.958 / 2000) ** 0.5  # two-sided p: sqrt(p(2-p)/B)
     for cid in ("ladder_p_holm_adj", "t3cap_p_holm_adj", "abs_ladder_p_holm", "ladder_core_vs_off_p_holm"):
         assert judging.tolerance(m, cid, vals) == pytest.approx(0.0005 + 6 * se_off)
-        assert judging.judge(m, cid, 0.114, values=vals).status == "outside_tolerance"
+        # with the two-sided error (1.4 x the one-sided one) 0.114 against .085 is within (tol 0.039); 0.13 is not
+        assert judging.judge(m, cid, 0.114, values=vals).status == "within_tolerance"
+        assert judging.judge(m, cid, 0.13, values=vals).status == "outside_tolerance"
     # when the other input sets it, the multiplier is 1 and the tolerance follows that input
     vals2 = {"ladder_core_vs_placebo_p_raw": 0.30, "ladder_core_vs_off_p_raw": 0.057}
     assert judging.determining_inputs(m, "ladder_p_holm_adj", vals2) == {"ladder_core_vs_placebo_p_raw": 1.0}
@@ -608,12 +631,14 @@ def test_numbers_computable_from_shipped_rows_are_not_quoted():
     for cid in COUNTED:
         assert m.by_id[cid]["kind"] in ("deterministic", "derived"), cid
         assert cid not in facts, cid
-    # the SE read off the CORE>PLACEBO interval carries the interval's Monte-Carlo error: (1/3.92) x (SE_lo + SE_hi)
+    # the SE read off the CORE>PLACEBO interval carries the interval's Monte-Carlo error, to first order:
+    # (1/3.92) x sqrt(SE_lo^2 + SE_hi^2 - 2 rho SE_lo SE_hi), rho = q/(1-q) between the two end points of one interval
     vals = {"ladder_core_vs_placebo_delta_ci_lo": -0.002, "ladder_core_vs_placebo_delta_ci_hi": 0.086}
     se_lo = judging.mc_se(m.by_id["ladder_core_vs_placebo_delta_ci_lo"], m.by_id)
     se_hi = judging.mc_se(m.by_id["ladder_core_vs_placebo_delta_ci_hi"], m.by_id)
     tol = judging.tolerance(m, "ladder_power_se", vals)
-    assert tol == pytest.approx(0.0005 + 3 * 0.2551067 * (se_lo + se_hi))
+    rho = 0.025 / 0.975
+    assert tol == pytest.approx(0.0005 + 3 * 0.2551067 * (se_lo**2 + se_hi**2 - 2 * rho * se_lo * se_hi) ** 0.5)
     assert judging.judge(m, "ladder_power_se", 0.02244, values=vals).status == "match"
 
 

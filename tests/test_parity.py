@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -156,3 +157,130 @@ def test_student_notebook_numbers_are_the_book_values(tmp_path, monkeypatch):
     assert parity._check_student(student / "20_x.ipynb", book).problems == ["a: student notebook '0.713', book '0.712'"]
     _nb(student / "20_x.ipynb", "AUROC 0.712 in other words.")  # the paragraph is gone or rewritten
     assert "is not in the student notebook" in parity._check_student(student / "20_x.ipynb", book).problems[0]
+
+
+# --- seeded mutations, one per surface kind: every one must fail parity ------------------------------------------
+
+_SPAN = r'<span class="selfconf-num[^"]*" ([^>]*)>([^<]+)<'
+
+
+def _bump(text: str) -> str:
+    """The same text with its last digit changed (so a number moves by one unit of its last printed digit)."""
+    i = max(i for i, ch in enumerate(text) if ch.isdigit())
+    return text[:i] + str((int(text[i]) + 1) % 10) + text[i + 1 :]
+
+
+def _mutate_span(page: Path, attr_pattern: str, *, attr: str | None = None, in_table: bool | None = None) -> str:
+    """Change the text (or the attribute ``attr``) of the first pasted element whose attributes match."""
+    text = page.read_text(encoding="utf-8")
+    for m in re.finditer(_SPAN, text):
+        attrs, shown = m.group(1), m.group(2)
+        if not re.search(attr_pattern, attrs) or not any(ch.isdigit() for ch in shown):
+            continue
+        if in_table is not None and ('tabindex="-1"' in attrs) != in_table:
+            continue
+        if attr is None:
+            new = text[: m.start(2)] + _bump(shown) + text[m.end(2) :]
+        else:
+            am = re.search(rf'{attr}="([^"]*\d[^"]*)"', attrs)
+            if am is None:
+                continue
+            s0 = m.start(1) + am.start(1)
+            new = text[:s0] + _bump(am.group(1)) + text[m.start(1) + am.end(1) :]
+        page.write_text(new, encoding="utf-8")
+        return m.group(0)
+    pytest.skip(f"{page.name}: no pasted element matching {attr_pattern}")
+
+
+def _mutate_status(b: Path) -> str:
+    page = b / "html" / "book" / "04_result1.html"
+    text = page.read_text(encoding="utf-8")
+    new = re.sub(r'(data-claim="[^"]+" data-status=")match"', r'\1within_tolerance"', text, count=1)
+    assert new != text
+    page.write_text(new, encoding="utf-8")
+    return "data-status"
+
+
+def _mutate_csv(b: Path) -> str:
+    for p in sorted((b / "html" / "_static" / "tables").glob("*.csv")):
+        lines = p.read_text(encoding="utf-8").splitlines()
+        for i, ln in enumerate(lines[1:], 1):
+            cells = ln.split(",")
+            for j, c in enumerate(cells):
+                if re.fullmatch(r"-?\d+\.\d+", c):
+                    cells[j] = str(round(float(c) + 0.5, 4))
+                    lines[i] = ",".join(cells)
+                    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+                    return p.name
+    pytest.skip("no numeric CSV cell")
+
+
+def _mutate_json(path: Path, edit) -> str:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    what = edit(doc)
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return what
+
+
+def _audit_edit(doc):
+    r = next(r for r in doc["claims"] if r["id"] == "t1_google_n")
+    r["shows"] = _bump(str(r["shows"]))
+    return r["id"]
+
+
+def _scorecard_edit(doc):
+    r = next(r for r in doc if isinstance(r.get("value"), (int, float)) and r.get("ci_low") is not None)
+    r["value"] = float(r["value"]) + 0.5
+    return r["id"]
+
+
+def _mutate_student(b: Path) -> str:
+    for nb in sorted((b / "student").glob("*.ipynb")):
+        doc = json.loads(nb.read_text(encoding="utf-8"))
+        for cell in doc["cells"]:
+            src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            m = re.search(r"\b\d+\.\d{2,}\b", src) if cell["cell_type"] == "markdown" else None
+            if m:
+                cell["source"] = src[: m.start()] + _bump(m.group(0)) + src[m.end() :]
+                nb.write_text(json.dumps(doc), encoding="utf-8")
+                return nb.name
+    pytest.skip("no student notebook with a pasted number")
+
+
+MUTATIONS = {
+    "page prose (a claim)": lambda b: _mutate_span(b / "html/book/05_result2.html", r'data-claim="', in_table=False),
+    "table cell": lambda b: _mutate_span(b / "html/book/04_result1.html", r'data-claim="t1_', in_table=True),
+    "CSV download": _mutate_csv,
+    "audit.json": lambda b: _mutate_json(b / "audit.json", _audit_edit),
+    "scorecard.json": lambda b: _mutate_json(b / "scorecard.json", _scorecard_edit),
+    "student notebook": _mutate_student,
+    "generated sentence": lambda b: _mutate_span(
+        b / "html/book/08_limitations.html", r'data-key="regrade_selfrows_reading"', in_table=False
+    ),
+    "reconstruction-only number": lambda b: _mutate_span(
+        b / "html/book/08_limitations.html", r'data-origin="reconstruction-only"', in_table=False
+    ),
+    "audit page text": lambda b: _mutate_span(b / "html/book/14_audit.html", r'data-key="audit_summary"'),
+    "card attribute": lambda b: _mutate_span(
+        b / "html/book/04_result1.html", r'data-claim="t1_google_self_auroc"', attr="data-value"
+    ),
+    "status attribute": _mutate_status,
+    "spec-curve page count": lambda b: _mutate_span(b / "html/book/28_every_reading.html", r'data-key="'),
+}
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("kind", list(MUTATIONS))
+def test_every_kind_of_mutation_fails_parity(built_book, root, tmp_path, kind):
+    """A copy of the built book with one seeded change on one surface kind: parity finds it (12 kinds)."""
+    b = tmp_path / "_build"
+    shutil.copytree(root / "_build" / "html", b / "html")
+    for d in ("student", "pdf"):
+        if (root / "_build" / d).is_dir():
+            shutil.copytree(root / "_build" / d, b / d)
+    for f in ("audit.json", "scorecard.json"):
+        shutil.copy(root / "_build" / f, b / f)
+    assert not [s.line() for s in parity.check_build(b, root / "book") if s.problems], "the copy is not at parity"
+    what = MUTATIONS[kind](b)
+    bad = [p for s in parity.check_build(b, root / "book") for p in s.problems]
+    assert bad, f"{kind}: the seeded change ({what}) passed parity"

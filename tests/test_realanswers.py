@@ -535,6 +535,9 @@ def _check_scorecard_json(records):
     for r in records:
         assert need <= set(r), r["id"]
         assert r["verdict"] in realanswers.VERDICTS
+        if r["ci_low"] is None:  # amendment of 2026-12-03: no valid interval (a maximum over models), inconclusive
+            assert r["ci_high"] is None and r["verdict"] == "inconclusive" and r["interval_note"], r["id"]
+            continue
         assert r["ci_low"] <= r["value"] <= r["ci_high"] or r["ci_low"] <= r["ci_high"]
         if "panel" in r:
             assert r["signal"] in realanswers.SIGNALS and set(r["members"]) <= set(MMLU_PRO_MODELS)
@@ -628,3 +631,58 @@ class _InlineExecutor:
         f = Future()
         f.set_result(fn(*args))
         return f
+
+
+# The amendment of 2026-12-03, pinned like the two before it (a later change is a new dated amendment).
+AMENDMENT_2_CELL_SHA256 = "63afbe90ff22740df2617ea33845a7f70f484746d64a5ffc5c38d11113cd4d18"
+AMENDMENT_2_MODULE_SHA256 = "06470a56135b495ece9fb665f01ccd4b4eb7bfe5306ad6e61efc98e119c3751e"
+
+
+def _amendment_2_cell() -> str:
+    nb = jupytext.read(CHAPTER)
+    cells = [
+        c.source for c in nb.cells if c.cell_type == "markdown" and c.source.startswith("## Amendment of 2026-12-03")
+    ]
+    assert len(cells) == 1, "the chapter must hold exactly one cell of the 2026-12-03 amendment"
+    return cells[0]
+
+
+def _amendment_2_module() -> str:
+    return json.dumps(
+        {
+            "amended": realanswers.AMENDED_2,
+            "changes": [list(c) for c in realanswers.AMENDMENT_2_CHANGES],
+            "exploratory": realanswers.EXPLORATORY_THRESHOLDS,
+            "no_interval": realanswers.NO_VALID_INTERVAL,
+        },
+        sort_keys=True,
+    )
+
+
+def test_second_amendment_is_dated_visible_and_frozen():
+    nb = jupytext.read(CHAPTER)
+    heads = [c.source.splitlines()[0] for c in nb.cells if c.cell_type == "markdown" and c.source.startswith("## ")]
+    first = next(i for i, h in enumerate(heads) if h.startswith("## Amendment of 2026-12-02"))
+    assert heads[first + 1].startswith("## Amendment of 2026-12-03")  # right after the first amendment, visible
+    cell = _amendment_2_cell()
+    for name in ("exploratory", "best_self_auroc_moderate", "inconclusive", "no sampling uncertainty", "tests_part"):
+        assert name in cell, name
+    assert hashlib.sha256(cell.encode()).hexdigest() == AMENDMENT_2_CELL_SHA256, "the 2026-12-03 cell was edited"
+    assert hashlib.sha256(_amendment_2_module().encode()).hexdigest() == AMENDMENT_2_MODULE_SHA256
+
+
+def test_second_amendment_on_the_records():
+    """A maximum over models gets no interval and an inconclusive verdict; a zero-width count says it is one; the
+    chapter's own thresholds are exploratory; the first amendment's verdict and every key stay."""
+    base = {"verdict": "holds", "value": 0.79, "ci_low": 0.78, "ci_high": 0.799, "scope": "paper"}
+    r = realanswers.second_amendment(
+        {**base, "id": "best_self_auroc_moderate", "test": {"statistic": "max_auroc", "ci_low": 0.78, "ci_high": 0.8}}
+    )
+    assert (r["verdict"], r["ci_low"], r["ci_high"], r["test"]["ci_low"]) == ("inconclusive", None, None, None)
+    assert r["exploratory"] and r["verdict_amended_2026_12_02"] == "holds" and set(base) <= set(r)
+    c = realanswers.second_amendment(
+        {**base, "id": "saturated_typical_confidence", "value": 26, "ci_low": 26, "ci_high": 26, "test": {}}
+    )
+    assert c["verdict"] == "holds" and "no sampling uncertainty" in c["interval_note"] and "tests_part" in c
+    assert not c["exploratory"]
+    assert realanswers.second_amendment({**base, "id": "other", "test": {}}).get("interval_note") is None

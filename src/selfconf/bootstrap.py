@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +50,7 @@ __all__ = [
     "cluster_multiplicities",
     "cluster_weights",
     "percentile_interval",
+    "recording_intervals",
     "percentile_ci",
     "grouped_ci",
     "clustered_ci",
@@ -294,6 +296,31 @@ def cluster_weights(clusters: Any, n_boot: int, rng: np.random.Generator | int) 
     return m[:, code]
 
 
+#: Open recorders of :func:`recording_intervals` (innermost last); empty outside one.
+_RECORDERS: list[list[tuple[float, np.ndarray, float, float]]] = []
+
+
+@contextmanager
+def recording_intervals():
+    """Record every percentile interval computed inside the ``with`` block: ``(level, draws, low, high)``.
+
+    The Monte-Carlo seed study (:mod:`selfconf.book.seedstudy`) reads the draws behind each interval end
+    point a section computes (to estimate the bootstrap density at the end point).  Recording copies the
+    draws and changes no result.
+
+    >>> with recording_intervals() as rec:
+    ...     lo, hi = percentile_interval(np.arange(101.0), 0.9)
+    >>> len(rec), rec[0][0], rec[0][2:] == (lo, hi)
+    (1, 0.9, True)
+    """
+    rec: list[tuple[float, np.ndarray, float, float]] = []
+    _RECORDERS.append(rec)
+    try:
+        yield rec
+    finally:
+        _RECORDERS.remove(rec)
+
+
 def percentile_interval(draws: np.ndarray, level: float = 0.95) -> tuple[float, float]:
     """Percentile interval of bootstrap draws: their (1-level)/2 and (1+level)/2 quantiles.
 
@@ -302,7 +329,10 @@ def percentile_interval(draws: np.ndarray, level: float = 0.95) -> tuple[float, 
     """
     level = _check_level(level)
     a = (1.0 - level) / 2.0
-    lo, hi = np.quantile(np.asarray(draws, dtype=float), [a, 1.0 - a])
+    d = np.asarray(draws, dtype=float)
+    lo, hi = np.quantile(d, [a, 1.0 - a])
+    for rec in _RECORDERS:
+        rec.append((level, d.astype(np.float32), float(lo), float(hi)))
     return float(lo), float(hi)
 
 

@@ -41,6 +41,7 @@ from typing import Any
 import yaml
 
 from selfconf.book.glue import QUOTED_FACTS, glued_values, pasted_keys
+from selfconf.book.seedstudy import SECTION_PAGES
 from selfconf.claims import judging
 from selfconf.claims.judging import FAILING, N_BOOT_PAPER, effective_kinds
 from selfconf.data.paths import DEFAULT_DATA_DIR, resolve
@@ -76,22 +77,6 @@ __all__ = [
 
 CLAIMS = "data/paper/claims.yaml"
 
-#: Which executed notebook (in ``book/``) carries each paper section.
-SECTION_PAGES = {
-    "abstract": "00_abstract",
-    "introduction": "01_introduction",
-    "related-work": "02_related_work",
-    "design": "03_design",
-    "result1": "04_result1",
-    "result2": "05_result2",
-    "result3": "06_result3",
-    "implications": "07_implications",
-    "limitations": "08_limitations",
-    "conclusion": "09_conclusion",
-    "diagnostic-appendix": "10_diagnostic",
-    "reproducibility": "11_reproducibility",
-}
-
 
 @dataclass
 class AuditRecord:
@@ -114,6 +99,14 @@ class AuditRecord:
     computed_cell: int | None = None
     pages: list[str] = field(default_factory=list)
     source: str | None = None
+    threshold: float | None = None
+    tolerance_status: str | None = None
+    mc_error: float | None = None
+    seed_k: int | None = None
+    seed_mean: float | None = None
+    seed_sd: float | None = None
+    seed_z: float | None = None
+    seed_quantile: float | None = None
 
 
 def load_claims(path: str | Path = CLAIMS) -> dict:
@@ -124,11 +117,15 @@ def load_claims(path: str | Path = CLAIMS) -> dict:
     return judging.load_manifest(path).raw
 
 
-def run_audit(book_dir: str | Path = "book", claims_path: str | Path = CLAIMS) -> list[AuditRecord]:
+def run_audit(
+    book_dir: str | Path = "book", claims_path: str | Path = CLAIMS, measured: dict[str, float] | None = None
+) -> list[AuditRecord]:
     """Judge every claim (:func:`selfconf.claims.judging.judge`) against the value glued in the executed notebooks.
 
     Each record names the notebook and cell that glued the value (``notebook``, ``cell``), the notebook
     that computed the canonical value of a repeat (``computed_in``) and the pages that paste it (``pages``).
+    ``measured`` (the seed study's Monte-Carlo errors, :func:`selfconf.book.seedstudy.measured_errors`) gives
+    bootstrap claims their measured error; without it the judge's analytic errors apply.
     """
     m = judging.load_manifest(claims_path)
     book = resolve(book_dir)
@@ -168,10 +165,17 @@ def run_audit(book_dir: str | Path = "book", claims_path: str | Path = CLAIMS) -
         rec.computed_cell = canon["cell"] if canon else rec.cell
         rec.detail = f"glued in {g['notebook']}"
         j = judging.judge(
-            m, c["id"], rec.recomputed, quoted=bool(glued.get(f"{c['id']}__quoted", {}).get("value")), values=values
+            m,
+            c["id"],
+            rec.recomputed,
+            quoted=bool(glued.get(f"{c['id']}__quoted", {}).get("value")),
+            values=values,
+            measured=measured,
         )
         rec.status, rec.tolerance, rec.shows, rec.marked = j.status, j.tolerance, j.shows, j.marked
-        rec.difference = j.difference
+        rec.difference, rec.threshold, rec.tolerance_status = j.difference, j.threshold, j.tolerance_status
+        if m.effective.get(c["id"]) == "bootstrap":
+            rec.mc_error = judging.monte_carlo_se(m, c["id"], values, judging.N_BOOT_PAPER, measured)
         if j.status == "not_quoted":
             rec.detail += "; external claim not glued from the quoted-facts file"
         elif j.status == "mismatch":
@@ -183,6 +187,11 @@ def run_audit(book_dir: str | Path = "book", claims_path: str | Path = CLAIMS) -
                 )
         elif j.rule == "monte-carlo" and j.difference is not None:
             rec.detail += f"; |Δ| = {abs(j.difference):.4g}, tol = {j.tolerance:.4g}"
+        if j.status == "crosses_threshold":
+            rec.detail += (
+                f"; crosses {j.threshold:g}: the paper prints {rec.printed}, this build {j.shows} "
+                f"(by the tolerance alone: {(j.tolerance_status or '').replace('_', ' ')})"
+            )
     return records
 
 
@@ -280,9 +289,14 @@ VERDICT_CLOSER = (
     "within tolerance, so a closer data set exists"
 )
 VERDICT_NONE = "no reconstruction note"
+VERDICT_UNEXPLAINED = (
+    "unexplained: the data's ideal value is within tolerance, but this page's value is not plausible under its own "
+    "seed distribution (or none was measured), so luck does not explain it"
+)
 VERDICTS = {
     "conflict": VERDICT_CONFLICT,
     "unlucky": VERDICT_UNLUCKY,
+    "unexplained": VERDICT_UNEXPLAINED,
     "undetermined": VERDICT_UNDETERMINED,
     "ideal_off": VERDICT_IDEAL_OFF,
     "closer_exists": VERDICT_CLOSER,
@@ -311,6 +325,7 @@ WHAT_A_MATCH_SHOWS = {
 VERDICT_PHRASES = {
     "conflict": ("conflict among the published numbers", "conflicts among the published numbers"),
     "unlucky": ("unlucky draw of this seed", "unlucky draws of this seed"),
+    "unexplained": ("unexplained number", "unexplained numbers"),
     "undetermined": ("undetermined case", "undetermined cases"),
     "ideal_off": ("number the reconstructed rows themselves miss", "numbers the reconstructed rows themselves miss"),
     "closer_exists": (
@@ -326,6 +341,7 @@ STATUS_PHRASES = {
     "match": "print as the paper prints (match)",
     "within_tolerance": "print differently within their Monte-Carlo tolerance",
     "outside_tolerance": "lie outside their Monte-Carlo tolerance",
+    "crosses_threshold": "print on the other side of a threshold the paper's conclusion rests on (crosses threshold)",
     "mismatch": "are deterministic numbers that print differently (mismatch)",
     "quoted": "are quoted from the paper, not computed",
     "pending": "belong to sections not built (pending)",
@@ -352,7 +368,7 @@ def summary_sentences(records: list[AuditRecord], explanations: list[Explanation
     By the reconstruction's notes, the failing number is 1 unlucky draw of this seed.
     """
     s = summarise(records)
-    order = ["match", "within_tolerance", "outside_tolerance", "mismatch", "quoted"]
+    order = ["match", "within_tolerance", "outside_tolerance", "crosses_threshold", "mismatch", "quoted"]
     statuses = sorted(s["by_status"], key=lambda k: (order.index(k) if k in order else len(order), k))
     parts = [f"{s['by_status'][k]} {STATUS_PHRASES.get(k, k.replace('_', ' '))}" for k in statuses]
     out = [f"The manifest holds {s['n_claims']} printed numbers: " + "; ".join(parts) + "."]
@@ -422,6 +438,8 @@ class Explanation:
     source: str | None = None
     ideal_mc_error: float | None = None
     ideal_margin: float | None = None
+    seed_z: float | None = None
+    seed_quantile: float | None = None
 
 
 def _is_number(x: Any) -> bool:
@@ -571,6 +589,7 @@ def explain_failures(
     claims_path: str | Path | None = CLAIMS,
     *,
     notes: ReconstructionNotes | None = None,
+    measured: dict[str, float] | None = None,
 ) -> list[Explanation]:
     """Say why each failing record fails, from the reconstruction's notes (:func:`load_reconstruction_notes`).
 
@@ -585,9 +604,13 @@ def explain_failures(
        come within tolerance; ``reason`` and ``evidence`` carry the generator's explanation and the arithmetic
        (``closest_attainable``, ``gap_to_print``, ``tolerance``).  An entry without such a bound never gives
        this verdict;
-    2. ``unlucky`` — an ideal (large-B) value is recorded and lies within the record's tolerance of the
-       printed value (``|ideal − printed| <= tolerance``; without a tolerance, the audit's digit rule): the
-       rows reproduce the number, this seed's 2,000 draws do not;
+    2. ``unlucky`` — an ideal (large-B) value is recorded and lies inside the record's tolerance of the
+       printed value by more than twice its own Monte-Carlo error (``undetermined`` within that margin), **and**
+       the page's value is plausible under its own seed distribution (the record's ``seed_z``, from the seed
+       study, within :data:`selfconf.claims.judging.PLAUSIBLE_Z` SDs of the seeds' mean): the rows reproduce the
+       number and this seed's 2,000 draws are an ordinary draw that falls outside; ``unexplained`` when the
+       ideal value is inside but the page's value is implausible under its seed distribution (or no seed
+       distribution was measured): luck does not explain it;
     3. ``closer_exists`` — the ideal value is outside, and a ``reconstruction_limits`` (or non-excluding
        conflict) entry gives a bound within tolerance: the published numbers allow the print, the
        reconstruction misses it;
@@ -637,11 +660,12 @@ def explain_failures(
                     notes.ideal_bootstrap[d]["n_boot"],
                     notes.ideal_bootstrap[d]["seeds"],
                     notes.ideal_bootstrap[d].get("sd_between_seeds"),
+                    measured,
                 )
                 for d in ins
             }
             w = judging.determining_inputs(manifest, c["id"], iv)
-            err = None if any(errs[d] is None for d in w) else sum(abs(x) * float(errs[d] or 0) for d, x in w.items())
+            err = None if any(errs[d] is None for d in w) else judging.propagate(w, {d: float(errs[d] or 0) for d in w})
             first = notes.ideal_bootstrap[ins[0]]
             ideal_by_root[c["id"]] = [
                 (
@@ -701,7 +725,7 @@ def explain_failures(
                 ex.ideal_mc_error = entry["mc_error"]
             elif manifest is not None and r.id in manifest.by_id:
                 ex.ideal_mc_error = judging.ideal_mc_error(
-                    manifest, r.id, entry["n_boot"], entry["seeds"], entry.get("sd_between_seeds")
+                    manifest, r.id, entry["n_boot"], entry["seeds"], entry.get("sd_between_seeds"), measured
                 )
         # a conflict needs a bound that excludes the print beyond the tolerance (judging.conflict_excludes)
         supported: list[Any] = []
@@ -739,6 +763,8 @@ def explain_failures(
                 d = int(c.get("decimals") or 0)
                 inside = judging.fmt(ex.ideal, d) == judging.fmt(target, d)
                 rule = f"shown with {d} decimals"
+            ex.seed_z, ex.seed_quantile = r.seed_z, r.seed_quantile
+            plausible = r.seed_z is not None and abs(r.seed_z) <= judging.PLAUSIBLE_Z
             draws = " × ".join(f"{v:,} {n}" for v, n in ((ex.ideal_n_boot, "draws"), (ex.ideal_seeds, "seeds")) if v)
             err_txt = "its Monte-Carlo error unknown" if ex.ideal_mc_error is None else f"± {ex.ideal_mc_error:.2g}"
             basis = f"ideal value {ex.ideal:.4f} ({', '.join(x for x in (draws, err_txt) if x)})"
@@ -754,8 +780,17 @@ def explain_failures(
                 if notes_here:
                     ex.reason += " | " + " | ".join(k["reason"] for k, _ in notes_here)
             elif inside:
-                ex.verdict_code, ex.verdict = "unlucky", VERDICT_UNLUCKY
-                ex.reason = f"{basis} is {abs(diff):.4g} from the printed value, inside the {rule}"
+                seat = (
+                    "no seed distribution measured"
+                    if r.seed_z is None
+                    else f"this page's value sits at z = {r.seed_z:+.1f} in its {r.seed_k} seeds (quantile "
+                    f"{r.seed_quantile:.3f}; plausible within |z| <= {judging.PLAUSIBLE_Z})"
+                )
+                if plausible:
+                    ex.verdict_code, ex.verdict = "unlucky", VERDICT_UNLUCKY
+                else:
+                    ex.verdict_code, ex.verdict = "unexplained", VERDICT_UNEXPLAINED
+                ex.reason = f"{basis} is {abs(diff):.4g} from the printed value, inside the {rule}; {seat}"
             elif closer:
                 ex.verdict_code = "closer_exists"
                 ex.verdict = VERDICT_CLOSER.format(diff=f"{diff:+.4f}")
@@ -816,10 +851,15 @@ class AuditResult:
     notes: ReconstructionNotes
     data_source: str
     section_sources: dict[str, dict[str, str]] = field(default_factory=dict)
+    study: Any = None
 
 
 def audit_book(
-    book_dir: str | Path = "book", data_dir: str | Path = "data/reconstructed", claims_path: str | Path = CLAIMS
+    book_dir: str | Path = "book",
+    data_dir: str | Path = "data/reconstructed",
+    claims_path: str | Path = CLAIMS,
+    *,
+    run_study: bool = False,
 ) -> AuditResult:
     """Run :func:`run_audit` and :func:`explain_failures` once: the audit page, the CLI, the build and the
     inline provenance marks (:mod:`selfconf.book.provenance`) all read this one result.
@@ -829,9 +869,27 @@ def audit_book(
     ``None`` (a quoted fact, or a section that reads no rows).  The reconstruction's notes (fidelity files)
     explain only failing numbers that came from the reconstruction; they are read from the shipped
     reconstruction whenever any family fell back to it.
+
+    The seed study (:mod:`selfconf.book.seedstudy`) gives every bootstrap claim its measured Monte-Carlo error
+    and its page value's place in its seed distribution (``seed_z``, ``seed_quantile``): read from its cache,
+    or computed first with ``run_study`` (the audit page does; the other readers only read).
     """
-    records = run_audit(book_dir, claims_path)
+    from selfconf.book import seedstudy
+
+    study = seedstudy.seed_study(book_dir, run=True) if run_study else seedstudy.load_study(book_dir)
+    measured = seedstudy.measured_errors(study)
+    records = run_audit(book_dir, claims_path, measured)
     m = judging.load_manifest(claims_path)
+    if study is not None:
+        for r in records:
+            sp = study.spreads.get(m.canonical(r.id)["id"])
+            if sp is None or r.recomputed is None:
+                continue
+            neg = m.by_id[r.id].get("transform") == "negate"
+            r.seed_k, r.seed_sd = sp.k, sp.sd
+            r.seed_mean = -sp.mean if neg else sp.mean
+            r.seed_z = None if sp.z is None else (-sp.z if neg else sp.z)
+            r.seed_quantile = float(sum(v >= sp.page_value for v in sp.values)) / sp.k if neg else sp.quantile
     try:
         by_claim = claim_sources(data_dir, m.claims)
         secs = section_sources(data_dir)
@@ -843,12 +901,12 @@ def audit_book(
     case = "mixed" if len(kinds) > 1 else (kinds.pop() if kinds else "reconstruction")
     notes_dir = data_dir if case == "reconstruction" else (DEFAULT_DATA_DIR if case == "mixed" else data_dir)
     notes = load_reconstruction_notes(notes_dir)
-    why = explain_failures(records, notes_dir, claims_path, notes=notes)
+    why = explain_failures(records, notes_dir, claims_path, notes=notes, measured=measured)
     for e in why:
         if by_claim.get(e.id) == "original":  # a real reproduction failure: no reconstruction note applies
             e.verdict_code, e.verdict, e.reason, e.evidence = "none", VERDICT_NONE, "", {}
             e.ideal = e.ideal_n_boot = e.ideal_seeds = e.note_id = e.source = None
-    return AuditResult(records, why, notes, case, secs)
+    return AuditResult(records, why, notes, case, secs, study)
 
 
 #: Data cards that state the judging rule; each holds a block between these markers, written by :func:`write_cards`.

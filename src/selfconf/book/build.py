@@ -178,14 +178,16 @@ def _imported_modules(path: Path, src: Path) -> set[str]:
     return {m for m in out if _module_file(m, src) is not None}
 
 
-def used_modules(name: str, root: Path) -> list[str]:
+def used_modules(name: str, root: Path, start: set[str] | None = None) -> list[str]:
     """Every ``selfconf`` module notebook ``name`` can execute: its imports and theirs, transitively.
+
+    With ``start`` (module names) the closure starts from those modules instead of the notebook's imports.
 
     Example: ``"selfconf.metrics" in used_modules("04_result1", project_root())`` is true and
     ``"selfconf.cli.collect"`` is not, so editing the command line re-executes no paper section.
     """
     src = root / "src"
-    todo = _imported_modules(root / "notebooks" / f"{name}.py", src)
+    todo = set(start) if start is not None else _imported_modules(root / "notebooks" / f"{name}.py", src)
     seen: set[str] = set()
     while todo:
         m = todo.pop()
@@ -198,11 +200,12 @@ def used_modules(name: str, root: Path) -> list[str]:
     return sorted(seen)
 
 
-def code_digest(name: str, root: Path) -> str:
-    """Digest of the package code notebook ``name`` uses (:func:`used_modules`) and the package data beside it."""
+def code_digest(name: str, root: Path, start: set[str] | None = None) -> str:
+    """Digest of the package code notebook ``name`` uses (:func:`used_modules`, from ``start`` when given) and the
+    package data beside it."""
     src = root / "src"
     files: set[Path] = set()
-    for m in used_modules(name, root):
+    for m in used_modules(name, root, start):
         f = _module_file(m, src)
         if f is None:
             continue

@@ -255,13 +255,13 @@ def pasted_keys(book_dir: str | Path = "book") -> dict[str, list[str]]:
 _RESTATED_FROM: dict[str, Path] = {}
 
 
-def page_seed(nb_path: str | Path) -> int | None:
-    """The ``seed`` an executed notebook ran with: its injected parameters (papermill's ``injected-parameters``
-    cell) over its ``parameters`` cell; ``None`` when neither assigns a literal ``seed``."""
+def page_parameters(nb_path: str | Path) -> dict[str, Any]:
+    """The literal parameters an executed notebook ran with: its injected parameters (papermill's
+    ``injected-parameters`` cell) over its ``parameters`` cell, ``{name: value}`` (non-literal ones left out)."""
     import ast
 
     nb = json.loads(Path(nb_path).read_text(encoding="utf-8"))
-    seed = None
+    out: dict[str, Any] = {}
     for tag in ("parameters", "injected-parameters"):
         for cell in nb.get("cells", []):
             if cell.get("cell_type") != "code" or tag not in (cell.get("metadata", {}).get("tags") or []):
@@ -271,12 +271,23 @@ def page_seed(nb_path: str | Path) -> int | None:
             except SyntaxError:
                 continue
             for node in tree.body:
-                if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "seed" for t in node.targets):
-                    try:
-                        seed = ast.literal_eval(node.value)
-                    except ValueError:
-                        pass
-    return seed if isinstance(seed, int) else None
+                if isinstance(node, ast.Assign):
+                    for t in node.targets:
+                        name = getattr(t, "id", None)
+                        if name is None:
+                            continue
+                        try:
+                            out[name] = ast.literal_eval(node.value)
+                        except ValueError:
+                            out.pop(name, None)
+    return out
+
+
+def page_seed(nb_path: str | Path) -> int | None:
+    """The ``seed`` an executed notebook ran with (:func:`page_parameters`); ``None`` when neither its
+    injected parameters nor its ``parameters`` cell assigns a literal integer ``seed``."""
+    seed = page_parameters(nb_path).get("seed")
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
 
 
 def restated_seed(book_dir: str | Path = "book", default: Any = None) -> Any:

@@ -5,8 +5,13 @@ against the audit (``_build/audit.json``, :mod:`selfconf.book.audit`) and agains
 
 * **pages** (every ``*.html`` of ``_build/html``): every pasted number that carries a claim
   (``<span class="selfconf-num" data-claim=...>``) shows the audit's ``shows`` for that claim (compared at the
-  decimals both print), carries the audit's status in ``data-status``, and is marked (``≠ paper``) exactly when
-  the audit's status is a marked one; a restated claim (``same_as``) shows the value of the claim it restates;
+  decimals both print), carries the audit's status in ``data-status``, its printed token in ``data-printed``
+  and its value in ``data-value`` (the card), and is marked (``≠ paper``) exactly when the audit's status is a
+  marked one; a restated claim (``same_as``) shows the value of the claim it restates.  Every other pasted
+  value (``data-origin``, ``data-key``: a reconstruction-only number, a count the build generated, the audit
+  page's own counts, a generated sentence) shows the value its notebook glued under that key: a number at the
+  decimals the page shows, a text (a generated sentence, every number in it included) as glued, and its card's
+  ``data-value`` as glued.  Nothing is special-cased by page;
 * **CSV downloads** (``_static/tables/<name>.csv``): each equals the table it belongs to on its page
   (``id="tab-<name>"``), cell for cell, at the decimals the page shows (a cell showing the paper's printed token
   included: the build writes that token into the CSV too, :func:`selfconf.book.provenance.fill_printed_csv`);
@@ -242,9 +247,49 @@ def _expected_text(rec: dict) -> str | None:
     return str(v)
 
 
-def _check_pages(pages: list[Path], recs: dict[str, dict], html_root: Path) -> tuple[list[Surface], dict]:
+def _shown_matches(text: str, value: Any) -> bool:
+    """Does a pasted element's text show the glued ``value`` (a number at the decimals shown, else the text)?
+
+    >>> _shown_matches("582", 582), _shown_matches("+0.041", 0.0412), _shown_matches("0.05", 0.0412)
+    (True, True, False)
+    >>> _shown_matches("44%", 0.44), _shown_matches("the CI [−0.002, +0.086]", "the CI [-0.002, +0.086]")
+    (True, True)
+    >>> _shown_matches("5.6e-17", 5.551115e-17), _shown_matches("5.7e-17", 5.551115e-17)
+    (True, False)
+    """
+    if isinstance(value, bool) or value is None:
+        return same_number(text, str(value))
+    if isinstance(value, (int, float)):
+        e = re.fullmatch(r"([+-]?\d+(?:\.(\d+))?)e([+-]?\d+)", text.strip().replace("\u2212", "-"))
+        if e:  # scientific notation: the mantissa's digits
+            return float(text.replace("\u2212", "-")) == float(f"{float(value):.{len(e.group(2) or '')}e}")
+        got = parse_number(text)
+        if got is None or not _is_numeric(text):
+            return _norm_text(text) == _norm_text(value)
+        d = got[1]
+        if judging.fmt(got[0], d) == judging.fmt(float(value), d):
+            return True
+        return "%" in text and judging.fmt(got[0], d) == judging.fmt(100 * float(value), d)
+    return _norm_text(text) == _norm_text(value)
+
+
+def _glued_by_notebook(book_dir: Path | None, notebook: str, cache: dict) -> dict:
+    from selfconf.book.glue import glued_in_notebook
+
+    if notebook not in cache:
+        nb = (book_dir / f"{notebook}.ipynb") if book_dir else None
+        cache[notebook] = glued_in_notebook(nb) if nb is not None and nb.is_file() else {}
+    return cache[notebook]
+
+
+def _check_pages(
+    pages: list[Path], recs: dict[str, dict], html_root: Path, book_dir: Path | None = None
+) -> tuple[list[Surface], dict]:
+    from selfconf.book.provenance import _more_digits, _value_text
+
     out, parsed = [], {}
     manifest = judging.load_manifest()
+    glued_cache: dict[str, dict] = {}
     values: dict[str, list[tuple[str, float]]] = {}  # claim id -> (page, data-value) for the restatement check
     for page in pages:
         rel = page.relative_to(html_root).as_posix()
@@ -253,7 +298,20 @@ def _check_pages(pages: list[Path], recs: dict[str, dict], html_root: Path) -> t
         s = Surface("page", rel)
         for el in p.nums:
             cid = el["attrs"].get("data-claim")
-            if not cid:
+            key = el["attrs"].get("data-key")
+            if not cid and key:  # any other pasted value: the glued value of its notebook, generically
+                s.checked += 1
+                glued = _glued_by_notebook(book_dir, el["attrs"].get("data-notebook", ""), glued_cache)
+                text = " ".join("".join(el["text"]).split())
+                if key not in glued:
+                    s.problems.append(f"{key}: pasted, but its notebook glued no such value")
+                    continue
+                if not _shown_matches(text, glued[key]):
+                    s.problems.append(f"{key}: shows {text!r}, its notebook glued {glued[key]!r}")
+                if el["attrs"].get("data-value") != _value_text(glued[key]):
+                    s.problems.append(f"{key}: card value {el['attrs'].get('data-value')!r}, glued {glued[key]!r}")
+                continue
+            if not cid or el["attrs"].get("data-origin") == "paper-print":
                 continue
             s.checked += 1
             rec = recs.get(cid)
@@ -266,6 +324,13 @@ def _check_pages(pages: list[Path], recs: dict[str, dict], html_root: Path) -> t
                 s.problems.append(f"{cid}: shows {text!r}, the audit shows {want!r}")
             if el["attrs"].get("data-status") != rec["status"]:
                 s.problems.append(f"{cid}: data-status {el['attrs'].get('data-status')!r}, audit {rec['status']!r}")
+            if el["attrs"].get("data-printed") not in (None, rec.get("printed")):
+                s.problems.append(
+                    f"{cid}: card prints {el['attrs'].get('data-printed')!r}, paper {rec.get('printed')!r}"
+                )
+            if el["attrs"].get("data-value") is not None and rec.get("recomputed") is not None:
+                if el["attrs"]["data-value"] != _more_digits(rec["recomputed"], rec.get("printed") or ""):
+                    s.problems.append(f"{cid}: card value {el['attrs']['data-value']!r}, audit {rec['recomputed']!r}")
             marked = "selfconf-differs" in el["class"] and el["marked"]
             if marked != (rec["status"] in judging.MARKED):
                 s.problems.append(f"{cid}: {'marked' if marked else 'not marked'} but its status is {rec['status']}")
@@ -389,7 +454,16 @@ def _check_scorecard(path: Path, tables_dir: Path) -> Surface:
             continue
         s.checked += 1
         found = False
-        for c in cells:
+        if r.get("ci_low") is None or r.get("ci_high") is None:  # a record without a valid interval shows none
+            for c in cells:
+                pn = parse_number(_point(c))
+                if (
+                    "no valid interval" in c
+                    and pn is not None
+                    and judging.fmt(float(r["value"]), pn[1]) == judging.fmt(pn[0], pn[1])
+                ):
+                    found = True
+        for c in [] if found else cells:
             iv = _interval(c)
             if iv is None or parse_number(_point(c)) is None:
                 continue
@@ -517,7 +591,7 @@ def check_build(build: str | Path = "_build", book_dir: str | Path = "book") -> 
         raise FileNotFoundError(f"{html_root}: no built HTML (run `make book` first)")
     recs = _audit_records(build, book)
     pages = sorted(p for p in html_root.rglob("*.html") if not ({"_static", "_sources"} & set(p.parts)))
-    surfaces, parsed = _check_pages(pages, recs, html_root)
+    surfaces, parsed = _check_pages(pages, recs, html_root, book)
     tables_dir = html_root / "_static" / "tables"
     surfaces += _check_csvs(sorted(tables_dir.glob("*.csv")), parsed)
     surfaces.append(_check_shared(tables_dir))

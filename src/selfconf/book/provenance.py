@@ -11,7 +11,8 @@ Loaded by ``_config.yml`` (``sphinx.extra_extensions: [selfconf.book.provenance]
     with more digits than printed), ``data-why``, ``data-notebook`` / ``data-cell`` (where it was
     computed) and ``data-audit`` (a link to the claim's row on the audit page);
   - for any other value: ``data-origin`` (a key of :data:`selfconf.book.glue.ORIGINS`, glued beside the value
-    by :func:`selfconf.book.glue.value`), ``data-value`` and the notebook.
+    by :func:`selfconf.book.glue.value`), ``data-key`` (its glue key: parity compares the shown text with the
+    glued value), ``data-value`` and the notebook.
 
   A claim that does not print as the paper prints it (:data:`selfconf.claims.judging.MARKED`) is marked in the
   text itself (class ``selfconf-differs`` and a small "≠ paper" marker).  A pasted value with neither a
@@ -180,12 +181,19 @@ def attributes_for(
             }.get(rec.source, rec.source)
         if rec.marked:
             attrs["data-differs"] = "true"
+        if status == "crosses_threshold" and rec.threshold is not None:
+            attrs["data-threshold"] = format(rec.threshold, "g")
+            attrs["data-why"] = (
+                f"crosses {rec.threshold:g}: the paper prints {rec.printed}, this build's value lies on the other "
+                f"side ({(rec.tolerance_status or '').replace('_', ' ')} by the tolerance alone). " + attrs["data-why"]
+            )
         return attrs
     origin = origins.get(key)
     if origin is None:
         return None
     out = {
         "data-origin": origin,
+        "data-key": key,
         "data-value": _value_text(values.get(key, "")),
         "data-why": ORIGINS.get(origin, origin),
         "data-notebook": notebook or "",
@@ -213,6 +221,10 @@ def legend_html() -> str:
         '<li><span class="selfconf-num selfconf-legend-sample selfconf-differs" data-status="outside_tolerance">0.090'
         '<sup class="selfconf-mark">≠&#8239;paper</sup></span> (red underline and mark) this build and the paper '
         "disagree beyond that noise; the audit page says why</li>"
+        '<li><span class="selfconf-num selfconf-legend-sample selfconf-differs" data-status="crosses_threshold">'
+        '-0.002<sup class="selfconf-mark">≠&#8239;paper · crosses 0</sup></span> (double red underline, '
+        "boxed) this build's number lies on the other side of a threshold the paper's reading rests on (0 for a "
+        "difference, 0.5 for an AUROC, alpha for a p-value) than the paper's print, whatever its tolerance</li>"
         '<li><span class="quoted"><span class="selfconf-num selfconf-legend-sample" data-status="quoted">10</span>'
         "</span> (dotted underline) quoted from the paper, never computed: a threshold, a design constant or a "
         "third party's number</li>"
@@ -227,6 +239,7 @@ def legend_html() -> str:
 
 
 _SPAN_RE = re.compile(r'<span class="selfconf-num" data-claim="([^"]+)">')
+_THRESHOLD_RE = re.compile(r'data-threshold="([^"]*)"')
 
 
 def _attr_string(attrs: dict[str, str]) -> str:
@@ -353,7 +366,12 @@ def _resolve(app, doctree, docname: str) -> None:
         if "data-differs" in text:  # the marker after each differing cell's value
             text = re.sub(
                 r'(<span class="selfconf-num selfconf-differs"[^>]*>)([^<]*)</span>',
-                r'\1\2<sup class="selfconf-mark" aria-hidden="true">≠&#8239;paper</sup></span>',
+                lambda mm: (
+                    mm.group(1)
+                    + mm.group(2)
+                    + mark_html({"data-threshold": t.group(1)} if (t := _THRESHOLD_RE.search(mm.group(1))) else {})
+                    + "</span>"
+                ),
                 text,
             )
         r.replace_self(nodes.raw("", text, format="html"))
@@ -383,9 +401,16 @@ def _visit_html(self, node: pasted_number) -> None:
     self.body.append(f'<span class="{cls}" {_attr_string(attrs)} tabindex="{stop}">')
 
 
+def mark_html(attrs: dict[str, str]) -> str:
+    """The marker after a differing number: "≠ paper", and "· crosses <t>" when it crosses its threshold."""
+    cross = f" · crosses {attrs['data-threshold']}" if attrs.get("data-threshold") else ""
+    return f'<sup class="selfconf-mark" aria-hidden="true">≠&#8239;paper{html.escape(cross)}</sup>'
+
+
 def _depart_html(self, node: pasted_number) -> None:
-    if (node.get("attrs") or {}).get("data-differs"):
-        self.body.append('<sup class="selfconf-mark" aria-hidden="true">≠&#8239;paper</sup>')
+    attrs = node.get("attrs") or {}
+    if attrs.get("data-differs"):
+        self.body.append(mark_html(attrs))
     self.body.append("</span>")
 
 

@@ -15,10 +15,17 @@ The rule
   bootstrap inputs (a *bootstrap-derived* claim, e.g. a Holm-adjusted bootstrap p-value) that prints
   differently is ``within_tolerance`` when ``|x - printed| <= tol`` and ``outside_tolerance``
   otherwise, with ``tol`` = half a unit in the last printed digit + 3 Monte-Carlo standard errors of a
-  2,000-draw estimate (:func:`mc_tolerance`).  A bootstrap-derived claim's Monte-Carlo standard error is
+  2,000-draw estimate (:func:`mc_tolerance`).  The SE comes from the quantity's own definition: a two-sided
+  bootstrap p-value (2 x the smaller tail share) has ``sqrt(p(2-p)/B)``; a percentile end point
+  ``sqrt(q(1-q)/B) / f(x_q)`` with ``f`` the bootstrap density at the end point, measured from the draws by the
+  seed study (:mod:`selfconf.book.seedstudy`, passed as ``measured``) or, without one, a normal density with the
+  SD the printed interval implies.  A bootstrap-derived claim's Monte-Carlo standard error is
   propagated through its declared ``derivation`` from the inputs that determine it (:func:`monte_carlo_se`;
   for a Holm-adjusted p-value: the SE of the raw p-value that sets the adjusted value, times its Holm
   multiplier); its tolerance is its own half printed unit + 3 of those SEs.
+* A number that prints differently **on the other side of a threshold the paper's conclusion rests on**
+  (:func:`threshold`: 0 for a signed difference, 0.5 for an AUROC, :data:`ALPHA` for a p-value) is
+  ``crosses_threshold``, whatever its tolerance (the tolerance's own verdict stays in ``tolerance_status``).
 * An **external** claim is never computed: it is ``quoted`` when glued from the quoted-facts file and
   ``not_quoted`` otherwise.
 
@@ -75,6 +82,9 @@ __all__ = [
     "derive",
     "rules",
     "card_rules",
+    "ALPHA",
+    "threshold",
+    "crosses",
     "tolerance",
     "Judgement",
     "judge",
@@ -95,6 +105,10 @@ K_SE = 3
 UNLUCKY_MARGIN_SE = 2
 #: Percentile of the lower interval end point (a 95 % interval).
 Q_END = 0.025
+#: The significance level the paper reads its p-values at ("both fail the Holm correction", p_adj = .085).
+ALPHA = 0.05
+#: The seed distribution makes a page value plausible when it lies within this many seed SDs of the seeds' mean.
+PLAUSIBLE_Z = 3
 _PHI_Z975 = math.exp(-0.5 * Z975**2) / math.sqrt(2 * math.pi)
 
 #: Every status a claim can have, with what it means to a reader.
@@ -103,6 +117,8 @@ STATUSES = {
     "mismatch": "a deterministic number that prints differently from the paper",
     "within_tolerance": "a Monte-Carlo number that prints differently from the paper, within its tolerance",
     "outside_tolerance": "a Monte-Carlo number outside its tolerance",
+    "crosses_threshold": "prints on the other side of a threshold the paper's conclusion rests on (0 for a "
+    "difference, 0.5 for an AUROC, alpha for a p-value), whatever its tolerance",
     "quoted": "quoted from the paper, not computed",
     "not_quoted": "an external number that was not glued from the quoted-facts file",
     "unglued": "a claim of a built section that no notebook glued",
@@ -110,9 +126,9 @@ STATUSES = {
     "not_computed": "the generator could not compute it",
 }
 #: Statuses that fail the audit.
-FAILING = frozenset({"mismatch", "outside_tolerance", "unglued", "not_quoted"})
+FAILING = frozenset({"mismatch", "outside_tolerance", "crosses_threshold", "unglued", "not_quoted"})
 #: Statuses whose number does not print as the paper prints: marked in the page text.
-MARKED = frozenset({"mismatch", "within_tolerance", "outside_tolerance"})
+MARKED = frozenset({"mismatch", "within_tolerance", "outside_tolerance", "crosses_threshold"})
 
 
 class Manifest:
@@ -284,12 +300,15 @@ def _half_unit(c: dict) -> float:
 def mc_se(c: dict, by_id: dict[str, dict], n_boot: int = N_BOOT_PAPER) -> float | None:
     """The Monte-Carlo standard error of an ``n_boot``-draw bootstrap estimate of claim ``c``.
 
-    For a bootstrap p-value (``unit: p_value`` or an id ending ``_p_raw``) it is ``sqrt(p(1-p)/B)``.  For a
-    percentile-interval end point it is ``sqrt(q(1-q)/B) / f(x_q)`` with q = 0.025 and the bootstrap
-    distribution taken as normal with the SD the printed interval implies (its width / (2 x 1.96)); about
-    0.06 SD at B = 2,000.  ``None`` when neither applies (no partner end point is known).
+    For a bootstrap p-value (``unit: p_value`` or an id ending ``_p_raw``) it is ``sqrt(p(2-p)/B)``: the book's
+    p-values are two-sided, ``2 x`` the smaller tail share ``s`` of B draws, so ``Var = 4 s(1-s)/B`` with
+    ``s = p/2``.  For a percentile-interval end point it is ``sqrt(q(1-q)/B) / f(x_q)`` with q = 0.025 and the
+    bootstrap distribution taken as normal with the SD the printed interval implies (its width / (2 x 1.96));
+    about 0.06 SD at B = 2,000 (the seed study replaces this density by the one measured from the draws).
+    ``None`` when neither applies (no partner end point is known).
 
-    Reference: Efron & Tibshirani (1993), section 19.3; Hall (1986).
+    Reference: Efron & Tibshirani (1993), section 19.3; Hall (1986); Koehler, Brown & Haneuse (2009),
+    "On the assessment of Monte Carlo error in simulation-based statistical analyses", Am. Stat. 63, 155-162.
 
     >>> by_id = {"a_ci_lo": {"id": "a_ci_lo", "value": 0.722, "decimals": 3},
     ...          "a_ci_hi": {"id": "a_ci_hi", "value": 0.770, "decimals": 3}}
@@ -298,8 +317,7 @@ def mc_se(c: dict, by_id: dict[str, dict], n_boot: int = N_BOOT_PAPER) -> float 
     """
     cid = c["id"]
     if c.get("unit") == "p_value" or cid.endswith("_p_raw"):
-        p = float(c["value"])
-        return math.sqrt(max(p * (1 - p), 1e-12) / n_boot)
+        return p_value_se(float(c["value"]), n_boot)
     for lo_s, hi_s in (("_ci_lo", "_ci_hi"), ("_ci_hi", "_ci_lo")):
         if cid.endswith(lo_s):
             partner = by_id.get(cid[: -len(lo_s)] + hi_s)
@@ -319,19 +337,21 @@ def mc_tolerance(c: dict, by_id: dict[str, dict], n_boot: int = N_BOOT_PAPER) ->
     >>> round(mc_tolerance(by_id["a_ci_hi"], by_id), 4)
     0.0027
     """
-    half_unit = _half_unit(c)
-    cid = c["id"]
-    # the same arithmetic as K_SE * mc_se(...), in the order the fidelity files were written with
-    if c.get("unit") == "p_value" or cid.endswith("_p_raw"):
-        p = float(c["value"])
-        return half_unit + K_SE * math.sqrt(max(p * (1 - p), 1e-12) / n_boot)
-    for lo_s, hi_s in (("_ci_lo", "_ci_hi"), ("_ci_hi", "_ci_lo")):
-        if cid.endswith(lo_s):
-            partner = by_id.get(cid[: -len(lo_s)] + hi_s)
-            if partner is not None:
-                sd = abs(float(partner["value"]) - float(c["value"])) / (2 * Z975)
-                return half_unit + K_SE * math.sqrt(Q_END * (1 - Q_END) / n_boot) * sd / _PHI_Z975
-    return 2 * half_unit
+    se = mc_se(c, by_id, n_boot)
+    return 2 * _half_unit(c) if se is None else _half_unit(c) + K_SE * se
+
+
+def p_value_se(p: float, n_boot: int = N_BOOT_PAPER) -> float:
+    """Monte-Carlo SE of a two-sided bootstrap p-value ``p = 2 x min(tail share)`` of ``n_boot`` draws.
+
+    Definition: ``sqrt(p (2 - p) / B)`` (the tail share ``s = p/2`` is a binomial proportion, ``Var(2s) = 4
+    s(1-s)/B``), about 1.4 x the ``sqrt(p(1-p)/B)`` of a one-sided p.  Reference: Koehler, Brown & Haneuse (2009).
+
+    >>> round(p_value_se(0.042), 5), round(p_value_se(0.042) / math.sqrt(0.042 * 0.958 / 2000), 3)
+    (0.00641, 1.43)
+    """
+    p = min(max(float(p), 0.0), 1.0)
+    return math.sqrt(max(p * (2 - p), 1e-12) / n_boot)
 
 
 def _deps(c: dict) -> list[str]:
@@ -370,7 +390,7 @@ def _select_weights(c: dict, x: dict[str, float], pick) -> dict[str, float]:
 
 
 #: How a derived claim depends on its inputs (``derivation`` in the manifest): for each, what it computes,
-#: ``weights(claim, input values) -> {input id: |d claim / d input|}`` over the inputs that determine it, and
+#: ``weights(claim, input values) -> {input id: d claim / d input}`` over the inputs that determine it, and
 #: ``value(claim, input values)`` (used to carry ideal input values over to the derived claim).
 DERIVATIONS: dict[str, tuple[str, Any, Any]] = {
     "holm": (
@@ -380,13 +400,13 @@ DERIVATIONS: dict[str, tuple[str, Any, Any]] = {
         _holm_value,
     ),
     "difference": (
-        "a difference a - b of two inputs: both, with weight 1",
-        lambda c, x: dict.fromkeys(_deps(c), 1.0),
+        "a difference a - b of two inputs: both, with weights +1 and -1",
+        lambda c, x: {_deps(c)[0]: 1.0, _deps(c)[1]: -1.0},
         lambda c, x: x[_deps(c)[0]] - x[_deps(c)[1]],
     ),
     "linear": (
-        "a linear combination sum_i c_i x_i with the manifest's `coefficients`: every input, with weight |c_i|",
-        lambda c, x: {k: abs(float(v)) for k, v in c["coefficients"].items()},
+        "a linear combination sum_i c_i x_i with the manifest's `coefficients`: every input, with weight c_i",
+        lambda c, x: {k: float(v) for k, v in c["coefficients"].items()},
         lambda c, x: sum(float(v) * x[k] for k, v in c["coefficients"].items()),
     ),
     "count_excluding": (
@@ -456,32 +476,85 @@ def determining_inputs(m: Manifest, claim_id: str, values: dict[str, Any] | None
     return DERIVATIONS[how][1](c, x)
 
 
+def mc_correlation(a: str, b: str) -> float:
+    """The correlation of the Monte-Carlo errors of two claims estimated from one set of draws.
+
+    Two end points of one percentile interval (``X_ci_lo``, ``X_ci_hi``) are the q and 1 - q sample quantiles of
+    the same draws, whose asymptotic covariance is ``q (1 - (1-q)) / (B f_lo f_hi)``: correlation
+    ``q / (1 - q)`` (1/39 for a 95 % interval).  Any other pair is taken as uncorrelated (separate streams).
+    Reference: the joint asymptotic normality of sample quantiles (Serfling 1980, section 2.3.3).
+
+    >>> round(mc_correlation("x_ci_lo", "x_ci_hi"), 4), mc_correlation("x_ci_lo", "y_ci_hi")
+    (0.0256, 0.0)
+    """
+    if a == b:
+        return 1.0
+    for lo_s, hi_s in (("_ci_lo", "_ci_hi"), ("_ci_hi", "_ci_lo")):
+        if a.endswith(lo_s) and b == a[: -len(lo_s)] + hi_s:
+            return Q_END / (1 - Q_END)
+    return 0.0
+
+
+def propagate(weights: dict[str, float], se: dict[str, float]) -> float:
+    """``sqrt(w' S w)``: the Monte-Carlo SE of ``sum_i w_i x_i`` with ``S_ij = rho_ij se_i se_j``.
+
+    ``rho`` from :func:`mc_correlation` (first-order propagation of error; Koehler, Brown & Haneuse 2009).
+
+    >>> round(propagate({"a_ci_hi": 1.0, "a_ci_lo": -1.0}, {"a_ci_hi": 0.003, "a_ci_lo": 0.004}), 6)
+    0.004938
+    """
+    ids = list(weights)
+    var = 0.0
+    for i in ids:
+        for j in ids:
+            var += weights[i] * weights[j] * mc_correlation(i, j) * se[i] * se[j]
+    return math.sqrt(max(var, 0.0))
+
+
 def monte_carlo_se(
-    m: Manifest, claim_id: str, values: dict[str, Any] | None = None, n_boot: int = N_BOOT_PAPER
+    m: Manifest,
+    claim_id: str,
+    values: dict[str, Any] | None = None,
+    n_boot: int = N_BOOT_PAPER,
+    measured: dict[str, float] | None = None,
 ) -> float | None:
     """The Monte-Carlo SE of an ``n_boot``-draw estimate of a bootstrap or bootstrap-derived claim.
 
-    A bootstrap claim: :func:`mc_se`.  A bootstrap-derived claim: linear (worst-case) propagation from the
-    inputs that determine it, ``sum_i w_i SE_i`` (:func:`determining_inputs`; each input's own SE, itself
-    propagated when the input is derived).  ``None`` for a claim with no Monte-Carlo error (or none known).
+    A bootstrap claim: its measured SE at :data:`N_BOOT_PAPER` draws when ``measured`` (``{canonical id: SE}``,
+    from the seed study) holds it, scaled by ``sqrt(N_BOOT_PAPER / n_boot)``; otherwise :func:`mc_se`.  A
+    bootstrap-derived claim: first-order propagation from the inputs that determine it, ``sqrt(w' S w)``
+    (:func:`determining_inputs`, :func:`propagate`; each input's own SE, itself propagated when the input is
+    derived).  ``None`` for a claim with no Monte-Carlo error (or none known).
+
+    >>> m = Manifest([{"id": "a_p_raw", "kind": "bootstrap", "value": 0.05}])
+    >>> round(monte_carlo_se(m, "a_p_raw"), 5), monte_carlo_se(m, "a_p_raw", measured={"a_p_raw": 0.01}, n_boot=8000)
+    (0.00698, 0.005)
     """
     c = m.canonical(claim_id)
     rule = judge_kind(c, m.effective)
     if rule == "bootstrap":
+        if measured and c["id"] in measured and measured[c["id"]] is not None:
+            return float(measured[c["id"]]) * math.sqrt(N_BOOT_PAPER / n_boot)
         return mc_se(c, m.by_id, n_boot)
     if rule == "bootstrap-derived":
-        total = 0.0
-        for d, w in determining_inputs(m, c["id"], values).items():
-            se = monte_carlo_se(m, d, values, n_boot)
+        w = determining_inputs(m, c["id"], values)
+        ses: dict[str, float] = {}
+        for d in w:
+            se = monte_carlo_se(m, d, values, n_boot, measured)
             if se is None:
                 return None
-            total += abs(w) * se
-        return total
+            ses[d] = se
+        return propagate(w, ses)
     return None
 
 
 def ideal_mc_error(
-    m: Manifest, claim_id: str, n_boot: int | None, seeds: int | None, sd: float | None = None
+    m: Manifest,
+    claim_id: str,
+    n_boot: int | None,
+    seeds: int | None,
+    sd: float | None = None,
+    measured: dict[str, float] | None = None,
 ) -> float | None:
     """The Monte-Carlo error of an ideal (large-B) value: the mean over ``seeds`` runs of ``n_boot`` draws.
 
@@ -491,39 +564,73 @@ def ideal_mc_error(
 
     >>> m = Manifest([{"id": "a_p_raw", "kind": "bootstrap", "value": 0.05}])
     >>> round(ideal_mc_error(m, "a_p_raw", 4000, 10), 6), ideal_mc_error(m, "a_p_raw", 4000, 4, sd=0.002)
-    (0.00109, 0.001)
+    (0.001561, 0.001)
     """
     k = max(int(seeds or 1), 1)
     if sd is not None and k > 1:
         return float(sd) / math.sqrt(k)
     if not n_boot:
         return None
-    se = monte_carlo_se(m, claim_id, None, int(n_boot))
+    se = monte_carlo_se(m, claim_id, None, int(n_boot), measured)
     return None if se is None else se / math.sqrt(k)
 
 
-def tolerance(m: Manifest, claim_id: str, values: dict[str, Any] | None = None) -> float | None:
+def tolerance(
+    m: Manifest, claim_id: str, values: dict[str, Any] | None = None, measured: dict[str, float] | None = None
+) -> float | None:
     """The Monte-Carlo tolerance claim ``claim_id`` is held to, or ``None`` for an exact (digit) rule.
 
-    Bootstrap claims: :func:`mc_tolerance`.  Bootstrap-derived claims: the claim's own half printed unit
-    + 3 x the SE propagated from the inputs that determine it (:func:`monte_carlo_se`, with the recomputed
-    input values in ``values`` deciding which inputs those are).
+    Half a printed unit + 3 x :func:`monte_carlo_se` (the measured SE of ``measured`` where given; for a
+    bootstrap-derived claim the SE propagated from the inputs that determine it, with the recomputed input
+    values in ``values`` deciding which inputs those are); one printed unit when no SE is known.
 
     >>> m = Manifest([{"id": "a_p_raw", "kind": "bootstrap", "value": 0.064, "decimals": 3},
     ...               {"id": "b_p_raw", "kind": "bootstrap", "value": 0.042, "decimals": 3},
     ...               {"id": "h", "kind": "derived", "derivation": "holm", "adjusts": "a_p_raw",
     ...                "depends_on": ["a_p_raw", "b_p_raw"], "value": 0.085, "decimals": 3}])
     >>> round(tolerance(m, "h", {"a_p_raw": 0.064, "b_p_raw": 0.057}), 4)
-    0.0274
+    0.039
     """
     c = m.canonical(claim_id)
-    rule = judge_kind(c, m.effective)
-    if rule == "bootstrap":
-        return mc_tolerance(c, m.by_id)
-    if rule == "bootstrap-derived":
-        se = monte_carlo_se(m, c["id"], values)
-        return 2 * _half_unit(c) if se is None else _half_unit(c) + K_SE * se
+    if judge_kind(c, m.effective) not in ("bootstrap", "bootstrap-derived"):
+        return None
+    se = monte_carlo_se(m, c["id"], values, N_BOOT_PAPER, measured)
+    return 2 * _half_unit(c) if se is None else _half_unit(c) + K_SE * se
+
+
+def threshold(m: Manifest, claim_id: str) -> float | None:
+    """The threshold a claim's reading rests on, or ``None``: what a number must not cross unmarked.
+
+    A p-value (``unit: p_value``): :data:`ALPHA`.  A number the paper prints with a sign (``+0.002``,
+    ``-0.170``: a difference, a gap): 0.  An AUROC the paper prints unsigned (``unit: auroc`` and ``auroc`` in
+    the canonical id): 0.5, chance.  Anything else (counts, SEs, calibration numbers): none.
+
+    >>> m = load_manifest()
+    >>> threshold(m, "ladder_core_vs_off_delta_ci_lo"), threshold(m, "t1_alibaba_self_auroc_ci_lo")
+    (0.0, 0.5)
+    >>> threshold(m, "ladder_core_vs_off_p_raw"), threshold(m, "ladder_power_se")
+    (0.05, None)
+    """
+    c = m.by_id[claim_id]
+    canon = m.canonical(claim_id)
+    if isinstance(c.get("value"), str) or canon.get("kind") == "external":
+        return None
+    if canon.get("unit") == "p_value":
+        return ALPHA
+    if str(c.get("printed", "")).lstrip()[:1] in ("+", "-", "\u2212"):
+        return 0.0
+    if canon.get("unit") == "auroc" and "auroc" in canon["id"]:
+        return 0.5
     return None
+
+
+def crosses(printed: float, x: float, t: float) -> bool:
+    """Whether ``x`` lies on another side of ``t`` than ``printed`` (at ``t`` itself counts as another side).
+
+    >>> crosses(0.002, -0.0016, 0.0), crosses(0.042, 0.057, 0.05), crosses(0.085, 0.114, 0.05)
+    (True, True, False)
+    """
+    return (printed < t) != (x < t) or (printed > t) != (x > t)
 
 
 def rules() -> list[dict[str, str]]:
@@ -572,15 +679,30 @@ def _rule_list(deriv: str) -> list[dict[str, str]]:
         },
         {
             "rule": "Monte-Carlo SE",
-            "statement": f"p-value: sqrt(p(1-p)/B); interval end point: sqrt(q(1-q)/B)/f(x_q), q = {Q_END}, for a "
-            "normal bootstrap distribution with the SD the printed interval implies (width / (2 x 1.96)); an end "
-            "point without a known partner gets one printed unit as its whole tolerance",
+            "statement": "two-sided bootstrap p-value (2 x the smaller tail share): sqrt(p(2-p)/B); interval end point "
+            f"(the q quantile of B draws, q = {Q_END} or {1 - Q_END}): sqrt(q(1-q)/B)/f(x_q) with f the bootstrap "
+            "density at the end point, measured by the seed study from the pooled draws of its K seeds (without a "
+            "study: a normal density with the SD the printed interval implies, width / (2 x 1.96)); an end point "
+            "with neither gets one printed unit as its whole tolerance",
         },
         {
             "rule": "derived tolerance",
-            "statement": "a derived claim with bootstrap inputs declares its derivation; its SE is propagated linearly "
-            "(worst case) from the inputs that determine it, SE = sum_i w_i SE_i, deciding which inputs those are "
-            f"on this build's recomputed inputs; tol = its own half printed unit + {K_SE} x SE. Derivations: {deriv}",
+            "statement": "a derived claim with bootstrap inputs declares its derivation; its SE is propagated to first "
+            "order from the inputs that determine it, SE = sqrt(sum_ij w_i w_j rho_ij SE_i SE_j) (rho = q/(1-q) "
+            "between the two end points of one interval, else 0), deciding which inputs those are on this build's "
+            f"recomputed inputs; tol = its own half printed unit + {K_SE} x SE. Derivations: {deriv}",
+        },
+        {
+            "rule": "seed study",
+            "statement": "every bootstrap claim's section function is run at K other seeds from the book's one seed "
+            "stream (stream(page seed, 'seed-study')); the SD of its K values checks the SE above, and the page "
+            "value's z = (value - mean) / SD places it in its own seed distribution",
+        },
+        {
+            "rule": "crosses threshold",
+            "statement": "a number that prints differently on the other side of a threshold the paper's reading rests "
+            f"on (0 for a number printed with a sign, 0.5 for an AUROC, alpha = {ALPHA} for a p-value) is *crosses "
+            "threshold*, whatever its tolerance (a failing status, marked loudly on every surface)",
         },
         {
             "rule": "repeats",
@@ -615,9 +737,10 @@ def _rule_list(deriv: str) -> list[dict[str, str]]:
             "statement": "*conflict* only when a proven bound excludes the print by more than the tolerance; "
             "otherwise, with an ideal value: when |ideal - printed| lies within "
             f"{UNLUCKY_MARGIN_SE} of the ideal's own errors of the tolerance (or that error is unknown), "
-            "*undetermined*; inside by more, "
-            "*unlucky draw*; outside by more, *a closer data set exists* (a bound inside the tolerance) or "
-            "*the ideal value is itself off*; without a note, *no reconstruction note*",
+            "*undetermined*; inside by more, *unlucky draw* when the page value is plausible under its seed "
+            f"distribution (|z| <= {PLAUSIBLE_Z}), else *unexplained*; outside by more, *a closer data set exists* "
+            "(a bound inside the tolerance) or *the ideal value is itself off*; without a note, *no reconstruction "
+            "note*",
         },
     ]
 
@@ -646,7 +769,9 @@ def card_rules() -> str:
 class Judgement:
     """The verdict on one number: ``status`` (a key of :data:`STATUSES`), ``rule`` (``exact``,
     ``monte-carlo`` or ``quoted``), ``shows`` (the value as printed with the paper's decimals),
-    ``printed``, ``tolerance`` (Monte-Carlo rule only), ``difference`` (recomputed - printed value)."""
+    ``printed``, ``tolerance`` (Monte-Carlo rule only), ``difference`` (recomputed - printed value),
+    ``threshold`` (:func:`threshold`) and ``tolerance_status`` (the status the tolerance alone gives, kept when
+    the status is ``crosses_threshold``)."""
 
     status: str
     rule: str
@@ -654,6 +779,8 @@ class Judgement:
     printed: str
     tolerance: float | None = None
     difference: float | None = None
+    threshold: float | None = None
+    tolerance_status: str | None = None
 
     @property
     def marked(self) -> bool:
@@ -667,18 +794,30 @@ def _target(m: Manifest, claim_id: str) -> float:
 
 
 def judge(
-    m: Manifest, claim_id: str, x: Any, *, quoted: bool = False, values: dict[str, Any] | None = None
+    m: Manifest,
+    claim_id: str,
+    x: Any,
+    *,
+    quoted: bool = False,
+    values: dict[str, Any] | None = None,
+    measured: dict[str, float] | None = None,
 ) -> Judgement:
     """Judge the recomputed value ``x`` of ``claim_id`` by the module's rule.
 
     ``quoted`` says whether an external claim was glued from the quoted-facts file; ``values`` holds the
-    recomputed values of other claims (a derived claim's inputs decide its tolerance).  ``x`` that is
-    ``None`` or NaN gives ``not_computed``; a value that is not a number gives ``mismatch``.
+    recomputed values of other claims (a derived claim's inputs decide its tolerance); ``measured`` the
+    seed study's Monte-Carlo SEs (:func:`monte_carlo_se`).  ``x`` that is ``None`` or NaN gives
+    ``not_computed``; a value that is not a number gives ``mismatch``.  A number that prints differently on
+    another side of its :func:`threshold` than the print is ``crosses_threshold`` (its tolerance's verdict in
+    ``tolerance_status``).
 
     >>> m = Manifest([{"id": "a_ci_lo", "kind": "bootstrap", "value": 0.722, "decimals": 3, "printed": "0.722"},
     ...               {"id": "a_ci_hi", "kind": "bootstrap", "value": 0.770, "decimals": 3, "printed": "0.770"}])
     >>> judge(m, "a_ci_hi", 0.7702).status, judge(m, "a_ci_hi", 0.7720).status, judge(m, "a_ci_hi", 0.7745).status
     ('match', 'within_tolerance', 'outside_tolerance')
+    >>> j = judge(load_manifest(), "ladder_core_vs_off_delta_ci_lo", -0.0016)
+    >>> j.status, j.tolerance_status, j.threshold
+    ('crosses_threshold', 'within_tolerance', 0.0)
     """
     c = m.by_id[claim_id]
     canon = m.canonical(claim_id)
@@ -697,14 +836,17 @@ def judge(
     d = int(c.get("decimals") or 0)
     target = _target(m, claim_id)
     shows = fmt(xf, d)
-    tol = tolerance(m, claim_id, values)
+    tol = tolerance(m, claim_id, values, measured)
     diff = xf - target
+    t = threshold(m, claim_id)
     if shows == fmt(target, d):
-        return Judgement("match", "exact" if tol is None else "monte-carlo", shows, printed, tol, diff)
+        return Judgement("match", "exact" if tol is None else "monte-carlo", shows, printed, tol, diff, t, "match")
     if tol is None:
-        return Judgement("mismatch", "exact", shows, printed, None, diff)
-    status = "within_tolerance" if abs(diff) <= tol + 1e-12 else "outside_tolerance"
-    return Judgement(status, "monte-carlo", shows, printed, tol, diff)
+        status = "mismatch"
+    else:
+        status = "within_tolerance" if abs(diff) <= tol + 1e-12 else "outside_tolerance"
+    final = "crosses_threshold" if t is not None and crosses(target, xf, t) else status
+    return Judgement(final, "exact" if tol is None else "monte-carlo", shows, printed, tol, diff, t, status)
 
 
 def fidelity_record(m: Manifest, claim_id: str, x: Any, values: dict[str, Any] | None = None) -> dict:

@@ -14,6 +14,10 @@ call it without papermill:
 * :data:`AMENDED`, :data:`AMENDMENTS`, :func:`amended_verdict` - the dated amendment of 2026-12-02:
   scope, the paper's value and finding, the paper's side, tie-order ranges and "not applicable"; the declaration
   itself is kept unchanged;
+* :data:`AMENDED_2`, :data:`AMENDMENT_2_CHANGES`, :func:`second_amendment` - the dated amendment of 2026-12-03:
+  thresholds this chapter chose with the paper's numbers in view are marked exploratory, an interval of a maximum
+  over models is withdrawn (the verdict inconclusive), a zero-width interval of a count says so; the first
+  amendment's verdict is kept as ``verdict_amended_2026_12_02``;
 * :func:`compute` - every result of the chapter from the downloaded files; :func:`write_scorecard`,
   :func:`selfconf.book.scorecard.ensure_scorecard` - ``_build/scorecard.json`` from the executed chapter.
 
@@ -915,6 +919,93 @@ def amended_verdict(
     return verdict(float(test["ci_low"]), float(test["ci_high"]), null=null, direction=side), side
 
 
+# the amendment of 2026-12-03: dated and visible; the declaration and the amendment of 2026-12-02 are kept
+#: Date of the second amendment.
+AMENDED_2 = "2026-12-03"
+#: Claims whose null is a threshold this chapter chose (not the paper), with the paper's values in view: exploratory.
+EXPLORATORY_THRESHOLDS: dict[str, str] = {
+    "best_self_auroc_moderate": "the ceiling was set by this chapter after the paper's per-model self-AUROCs "
+    "(its Table 1) were on the page, not by a pre-stated rule; the paper states no ceiling",
+    "ece_close_to_abs_citl": "the tolerance for 'almost exactly |CITL|' is this chapter's, set with the "
+    "paper's Table 1 in view; the paper prints no tolerance",
+    **{
+        f"residual_error_top{r}": "the error floor is this chapter's, set with the paper's Table 2 in view; the paper "
+        "states no floor"
+        for r in range(1, TOP_K + 1)
+    },
+}
+#: Test statistics with no valid bootstrap interval: the percentile bootstrap of an extreme (a maximum or minimum
+#: over models) is not consistent where several models are near the top (Bickel & Freedman 1981; Andrews 2000).
+NO_VALID_INTERVAL: dict[str, str] = {
+    "max_auroc": "a percentile-bootstrap interval of a maximum over models is not a valid interval for the "
+    "maximum (the bootstrap of an extreme is inconsistent when models tie near the top); no interval is given "
+    "and the verdict is inconclusive",
+}
+#: What the amendment of 2026-12-03 changes, and why (shown in the chapter's amendment cell).
+AMENDMENT_2_CHANGES: tuple[tuple[str, str], ...] = (
+    (
+        "exploratory thresholds",
+        "a record whose null is a threshold this chapter chose with the paper's numbers in view (not a pre-stated "
+        "rule) is marked exploratory (`exploratory`, `exploratory_why`); its verdict is read as exploratory",
+    ),
+    (
+        "no interval for a maximum",
+        "the highest self-AUROC over models has no valid percentile-bootstrap interval: `ci_low`/`ci_high` (and the "
+        "test's) are withdrawn (null) and the verdict is inconclusive",
+    ),
+    (
+        "zero-width interval",
+        "an interval of zero width around a count (every draw gives the same count) is not a sampling interval: "
+        "the record says the statistic is a count with no sampling uncertainty at that resolution (`interval_note`)",
+    ),
+    (
+        "half a claim",
+        "the saturation record tests only that most medians sit at or above the threshold; 'whatever their "
+        "accuracy' is not tested, and the record says so (`tests_part`)",
+    ),
+)
+
+
+def second_amendment(rec: dict[str, Any]) -> dict[str, Any]:
+    """Apply the amendment of :data:`AMENDED_2` to one scorecard record (a new dict; the input is not changed).
+
+    Keeps the verdict of the amendment of :data:`AMENDED` as ``verdict_amended_2026_12_02``; adds
+    ``exploratory`` (+ ``exploratory_why``), ``interval_note`` and ``tests_part`` where they apply, and
+    ``amended_2``.  Every existing key stays.
+
+    >>> r = second_amendment({"id": "best_self_auroc_moderate", "verdict": "holds", "value": 0.79, "ci_low": 0.78,
+    ...      "ci_high": 0.799, "test": {"statistic": "max_auroc", "ci_low": 0.78, "ci_high": 0.799}})
+    >>> r["verdict"], r["ci_low"], r["exploratory"], r["verdict_amended_2026_12_02"]
+    ('inconclusive', None, True, 'holds')
+    >>> second_amendment({"id": "x", "verdict": "holds", "value": 26, "ci_low": 26, "ci_high": 26,
+    ...                   "test": {"statistic": "n", "ci_low": 26, "ci_high": 26}})["interval_note"][:26]
+    'a count with no sampling u'
+    """
+    out = dict(rec)
+    out["test"] = dict(rec.get("test") or {})
+    out["verdict_amended_2026_12_02"] = rec["verdict"]
+    out["amended_2"] = AMENDED_2
+    out["exploratory"] = rec["id"] in EXPLORATORY_THRESHOLDS
+    if out["exploratory"]:
+        out["exploratory_why"] = EXPLORATORY_THRESHOLDS[rec["id"]]
+    stat = out["test"].get("statistic")
+    if stat in NO_VALID_INTERVAL:
+        out["ci_low"] = out["ci_high"] = None
+        out["test"].update(ci_low=None, ci_high=None, margin=None)
+        out["verdict"] = "inconclusive"
+        out["interval_note"] = NO_VALID_INTERVAL[stat]
+    elif out.get("ci_low") is not None and out.get("ci_low") == out.get("ci_high"):
+        out["interval_note"] = (
+            "a count with no sampling uncertainty at this resolution: every bootstrap draw gives the same count, "
+            "so the interval has zero width and the verdict reads the count itself"
+        )
+    if rec["id"] == "saturated_typical_confidence":
+        out["tests_part"] = (
+            "tests that most medians sit at or above the threshold; 'whatever their accuracy' is not tested"
+        )
+    return out
+
+
 def verdict(low: float, high: float, *, null: float, direction: int) -> str:
     """The declared verdict rule on an interval [low, high] of a test statistic.
 
@@ -1192,7 +1283,7 @@ def scorecard(res: Results) -> list[dict[str, Any]]:
             amended=AMENDED,
         )
         rec["paper_claim"] = a.paper_claim
-        out.append(rec)
+        out.append(second_amendment(rec))
     return out
 
 

@@ -35,21 +35,23 @@ EXAMPLE_CELLS = {
 def microprobe_top_phrase(mp: pd.DataFrame) -> str:
     """Whether the model with the largest microprobe shift is also the one that started lowest under the low claim.
 
-    Definition: with ``top`` the row of the largest ``delta`` (first on ties), the phrase says that ``top`` had
-    the most room to rise when its ``conf_at_0`` is the minimum over models.
+    Definition: with ``top`` the row of the largest ``delta`` (first on ties), the phrase says whether ``top``'s
+    ``conf_at_0`` is the minimum over models (a fact of the rows), and gives the paper's own reading of the
+    shift (the model with the most declarative calibration to lose) as the paper's, not as a cause the rows show.
 
     References: the paper's Table 4 (local microprobe).
 
     Examples
     --------
     >>> mp = pd.DataFrame({"model": ["a", "b"], "conf_at_0": [10, 50], "conf_at_95": [80, 60], "delta": [70, 10]})
-    >>> microprobe_top_phrase(mp)
-    'the model that started lowest under the low claim, and so had the most room to rise'
+    >>> microprobe_top_phrase(mp).split(" (")[0]
+    'the model that started lowest under the low claim'
     """
     top = mp.loc[mp["delta"].idxmax()]
+    paper = " (the paper: the model with the most declarative calibration to lose)"
     if int(top["conf_at_0"]) == int(mp["conf_at_0"].min()):
-        return "the model that started lowest under the low claim, and so had the most room to rise"
-    return f"{top['model']}, which did not start lowest under the low claim"
+        return "the model that started lowest under the low claim" + paper
+    return f"{top['model']}, which did not start lowest under the low claim" + paper
 
 
 def ci_zero_phrase(includes_zero: pd.Series) -> str:

@@ -12,6 +12,7 @@
     mismatch: "Prints differently from the paper (a number computed without randomness): a real difference",
     within_tolerance: "Prints differently from the paper, by no more than the bootstrap's noise allows",
     outside_tolerance: "Differs from the paper by more than the bootstrap's noise allows",
+    crosses_threshold: "Prints on the other side of a threshold the paper's reading rests on (0, 0.5 or alpha), whatever the bootstrap's noise",
     quoted: "Quoted from the paper, not computed",
     not_quoted: "A quoted number that was not taken from the quoted-facts file",
     unglued: "Not computed by any notebook of this build",
