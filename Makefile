@@ -96,6 +96,7 @@ external: install
 data: install
 	$(PY) -m selfconf.reconstruct
 	$(PY) -m selfconf.datasets pack
+	$(PY) -m selfconf.book.seedstudy --ship
 
 clean:
 	rm -rf _build book/*.ipynb book/_static/tables book/_static/student book/.OTTER_LOG notebooks/*.ipynb

@@ -91,3 +91,28 @@ def test_statuses_after_the_measured_errors(built_book, root):
     why = {e["id"]: e for e in audit["explanations"]}
     assert why["expl_rung_core_auroc_ci_lo"]["verdict_code"] == "unexplained"
     assert abs(st["expl_rung_core_auroc_ci_lo"]["seed_z"]) > judging.PLAUSIBLE_Z
+
+
+def test_the_shipped_study_matches_the_code_and_data():
+    """A fresh clone's cold build reads the shipped study instead of computing it for minutes: every computing
+    section's entry at its notebook's default parameters must be in the store under today's key (code, data,
+    seeds, draws).  When this fails, run `python -m selfconf.book.seedstudy --ship` (or `make data`) and commit."""
+    from selfconf.data.paths import project_root
+
+    store = project_root() / seedstudy.STORE_DIR
+    names = seedstudy.shipped_names()
+    missing = sorted(n for n in names.values() if not (store / n).is_file())
+    assert not missing, f"stale or missing shipped seed study: {missing}"
+    assert sorted(p.name for p in store.glob("*.json")) == sorted(names.values())
+    for section, name in names.items():
+        raw = json.loads((store / name).read_text(encoding="utf-8"))
+        assert raw["k"] == seedstudy.K_SEEDS and raw["seed"] == seedstudy.default_parameters(section)["seed"]
+
+
+def test_parallel_sections_equal_the_serial_run():
+    """Running sections side by side (one process each) changes no value: an independent serial loop."""
+    seeds = seedstudy.study_seeds(7, 3)
+    jobs = [("result2", 7, 100, "data/reconstructed", seeds), ("limitations", 7, 100, "data/reconstructed", seeds)]
+    par = seedstudy._run_parallel(jobs)
+    ser = [seedstudy.run_section(s, d, seed, b, ss) for s, seed, b, d, ss in jobs]
+    assert par == ser

@@ -29,7 +29,11 @@ its values must equal the ones the page glued (otherwise the study would not mea
 
 Each section's result is cached in ``_build/seedstudy/`` under a key that digests the section, its page seed and
 draws, K, the study's seeds, the package code the section's notebook uses (:func:`selfconf.book.build.code_digest`)
-and the data files it reads, so a warm build pays nothing.
+and the data files it reads, so a warm build pays nothing.  The study of the shipped reconstruction at the pages'
+default parameters is also shipped (:data:`STORE_DIR`, written by ``python -m selfconf.book.seedstudy --ship``),
+so a cold build of a fresh clone pays nothing either: an entry is read only under its own key, so a change of
+code, data, seed or draws finds no entry and the study is computed (its sections in parallel, one process each,
+up to the machine's cores).  ``tests/test_seedstudy.py`` fails when the shipped entries do not match the code.
 
 References: Koehler, Brown & Haneuse (2009), "On the assessment of Monte Carlo error in simulation-based
 statistical analyses", The American Statistician 63, 155-162; Hall (1986); Serfling (1980), section 2.3 (the
@@ -55,9 +59,11 @@ __all__ = [
     "DENSITY_H",
     "COMPUTING",
     "STUDY_JSON",
+    "STORE_DIR",
     "study_seeds",
     "section_runner",
     "section_compute",
+    "default_parameters",
     "page_parameters",
     "endpoint_se",
     "Spread",
@@ -65,6 +71,8 @@ __all__ = [
     "run_section",
     "seed_study",
     "load_study",
+    "shipped_names",
+    "ship",
     "measured_errors",
     "main",
 ]
@@ -94,6 +102,8 @@ COMPUTING = ("design", "result1", "result2", "result3", "limitations")
 #: Where the build writes the study it used.
 STUDY_JSON = "_build/seed_study.json"
 CACHE_DIR = "_build/seedstudy"
+#: The shipped study of the reconstruction at the pages' default parameters (read-only during a build).
+STORE_DIR = "data/seedstudy"
 #: Bumped when the study's computation changes (part of every cache key).
 VERSION = 1
 
@@ -172,6 +182,28 @@ def section_runner(section: str, data_dir: str | Path = "data/reconstructed"):
 def section_compute(section: str, data_dir: str | Path = "data/reconstructed", seed: int = 0, n_boot: int = 2000):
     """``section``'s ``compute()`` at one seed (:func:`section_runner`); the tests call sections through it too."""
     return section_runner(section, data_dir)(seed, n_boot)
+
+
+def default_parameters(section: str) -> dict[str, Any]:
+    """The literal ``seed``, ``n_boot`` and ``data_dir`` of ``section``'s notebook's ``parameters`` cell.
+
+    >>> default_parameters("result1")["n_boot"]
+    2000
+    """
+    import ast
+
+    import jupytext
+
+    nb = jupytext.read(project_root() / "notebooks" / f"{SECTION_PAGES[section]}.py")
+    cell = next(c for c in nb.cells if c.cell_type == "code" and "parameters" in c.metadata.get("tags", []))
+    out: dict[str, Any] = {}
+    for node in ast.parse(cell.source).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            try:
+                out[node.targets[0].id] = ast.literal_eval(node.value)
+            except ValueError:
+                continue
+    return out
 
 
 def page_parameters(book_dir: str | Path, section: str) -> dict[str, Any] | None:
@@ -266,10 +298,12 @@ def _endpoint_draws(cid: str, v: float, recorded: list) -> tuple[float, np.ndarr
     return None
 
 
-def _digest_files(paths: list[Path]) -> str:
+def _digest_files(files: list[tuple[str, Path, Path]]) -> str:
+    """Digest of ``(family, family folder, file)``: each file's content and its path inside its family's folder
+    (never the checkout's own location, so a shipped key holds in every clone)."""
     h = hashlib.sha256()
-    for p in sorted(set(paths)):
-        h.update(str(p).encode())
+    for fam, base, p in sorted(set(files)):
+        h.update(f"{fam}/{p.relative_to(base).as_posix()}".encode())
         h.update(p.read_bytes())
     return h.hexdigest()
 
@@ -280,9 +314,10 @@ def _cache_key(section: str, data_dir: Path, seed: int, n_boot: int, seeds: list
 
     src = resolve_families(data_dir, list(SECTION_FAMILIES[section]))
     files = [  # the rows the section reads: not the generators' notes (fidelity files) nor the data cards
-        p
+        (f, base, p)
         for f in SECTION_FAMILIES[section]
-        for p in Path(src.path(f)).rglob("*")
+        for base in [Path(src.path(f))]
+        for p in (base.rglob("*") if base.is_dir() else [base])
         if p.is_file() and not p.name.startswith("fidelity") and p.suffix != ".md"
     ]
     key = {
@@ -440,6 +475,7 @@ def seed_study(
     glued = glued_values(resolve(book_dir))
     spreads: dict[str, Spread] = {}
     info: dict[str, dict[str, Any]] = {}
+    plan: dict[str, tuple[int, int, Path, list[int], str]] = {}
     for section in sections:
         params = page_parameters(book_dir, section)
         if params is None:
@@ -447,20 +483,24 @@ def seed_study(
         seed, n_boot = int(params.get("seed", 0)), int(params.get("n_boot", judging.N_BOOT_PAPER))
         ddir = resolve(data_dir if data_dir is not None else params.get("data_dir", "data/reconstructed"))
         seeds = study_seeds(seed, k)
-        key = _cache_key(section, ddir, seed, n_boot, seeds)
-        cache = root / CACHE_DIR / f"{section}-{key}.json"
-        if cache.is_file():
-            raw = json.loads(cache.read_text(encoding="utf-8"))
-        elif run:
-            if log:
-                log(f"seed study: {section} at {k} seeds ...")
-            raw = run_section(section, ddir, seed, n_boot, seeds, m)
+        plan[section] = (seed, n_boot, ddir, seeds, f"{section}-{_cache_key(section, ddir, seed, n_boot, seeds)}.json")
+    raws = {s: _read_entry(root, name) for s, (*_, name) in plan.items()}
+    missing = [s for s, raw in raws.items() if raw is None]
+    if missing and not run:
+        return None
+    if missing:
+        if log:
+            log(f"seed study: {', '.join(missing)} at {k} seeds ...")
+        for section, fresh in zip(missing, _run_parallel([(s, *plan[s][:4]) for s in missing]), strict=True):
+            cache = root / CACHE_DIR / plan[section][4]
             cache.parent.mkdir(parents=True, exist_ok=True)
             tmp = cache.with_suffix(".tmp")
-            tmp.write_text(json.dumps(raw), encoding="utf-8")
+            tmp.write_text(json.dumps(fresh), encoding="utf-8")
             tmp.replace(cache)
-        else:
-            return None
+            raws[section] = fresh
+    for section, (seed, n_boot, _, seeds, name) in plan.items():
+        raw = raws[section]
+        assert raw is not None
         for cid, v in raw["page"].items():
             g = glued.get(cid)
             if g is not None and Path(g["notebook"]).stem == SECTION_PAGES[section] and g["value"] != v:
@@ -468,9 +508,91 @@ def seed_study(
                     f"seed study of {section}: {cid} is {v!r} at the page seed {seed}, but the page glued "
                     f"{g['value']!r}: the study would not measure the page's function"
                 )
-        info[section] = {"seed": seed, "n_boot": n_boot, "k": k, "first_seeds": seeds[:5], "cache": cache.name}
+        info[section] = {"seed": seed, "n_boot": n_boot, "k": k, "first_seeds": seeds[:5], "cache": name}
         spreads.update(_spreads(section, _with_derived(raw, m)))
     return SeedStudy(k, info, spreads)
+
+
+def _read_entry(root: Path, name: str) -> dict | None:
+    """A section's study under its key: the build's cache, then the shipped store; ``None`` when neither has it."""
+    for folder in (CACHE_DIR, STORE_DIR):
+        p = root / folder / name
+        if p.is_file():
+            return json.loads(p.read_text(encoding="utf-8"))
+    return None
+
+
+def _run_one(job: tuple[str, int, int, Path, list[int]]) -> dict[str, Any]:
+    section, seed, n_boot, ddir, seeds = job
+    return run_section(section, ddir, seed, n_boot, seeds)
+
+
+def _run_parallel(jobs: list[tuple[str, int, int, Path, list[int]]]) -> list[dict[str, Any]]:
+    """:func:`run_section` for each job, one process per section, at most one per core; results in job order.
+
+    Each section's numbers depend only on its own seeds, so running them side by side changes no value."""
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    workers = min(len(jobs), os.cpu_count() or 1)
+    if workers <= 1:
+        return [_run_one(j) for j in jobs]
+    # spawn: a fresh interpreter per worker (the caller may be a kernel with threads, where fork is unsafe);
+    # the slowest sections first, so that the pool ends together
+    order = sorted(range(len(jobs)), key=lambda i: _COST.get(jobs[i][0], 0), reverse=True)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        done = dict(zip(order, pool.map(_run_one, [jobs[i] for i in order]), strict=True))
+    return [done[i] for i in range(len(jobs))]
+
+
+#: Relative cost of a section's study (measured once: result1 is about half of the whole), for scheduling only.
+_COST = {"result1": 5, "result3": 2, "result2": 2, "design": 1, "limitations": 1}
+
+
+def shipped_names() -> dict[str, str]:
+    """``{section: file name}`` of each section's study at its notebook's default parameters on the shipped
+    reconstruction: the entries :data:`STORE_DIR` must hold for a fresh clone's cold build to pay nothing."""
+    out = {}
+    for section in COMPUTING:
+        p = default_parameters(section)
+        seed, n_boot = int(p["seed"]), int(p["n_boot"])
+        ddir = resolve(p.get("data_dir", "data/reconstructed"))
+        out[section] = f"{section}-{_cache_key(section, ddir, seed, n_boot, study_seeds(seed))}.json"
+    return out
+
+
+def ship(log=print) -> list[Path]:
+    """Write the shipped store: each section's study at its default parameters (from the build's cache, or
+    computed), and remove the store's entries that no key names any more."""
+    root = project_root()
+    names = shipped_names()
+    store = root / STORE_DIR
+    store.mkdir(parents=True, exist_ok=True)
+    todo = [s for s, n in names.items() if _read_entry(root, n) is None]
+    if todo:
+        jobs = []
+        for s in todo:
+            p = default_parameters(s)
+            seed = int(p["seed"])
+            jobs.append(
+                (s, seed, int(p["n_boot"]), resolve(p.get("data_dir", "data/reconstructed")), study_seeds(seed))
+            )
+        log(f"seed study: {', '.join(todo)} at {K_SEEDS} seeds ...")
+        for s, fresh in zip(todo, _run_parallel(jobs), strict=True):
+            (root / CACHE_DIR).mkdir(parents=True, exist_ok=True)
+            (root / CACHE_DIR / names[s]).write_text(json.dumps(fresh), encoding="utf-8")
+    out = []
+    for n in names.values():
+        raw = _read_entry(root, n)
+        assert raw is not None
+        dst = store / n
+        dst.write_text(json.dumps(raw, sort_keys=True), encoding="utf-8")
+        out.append(dst)
+    for old in store.glob("*.json"):
+        if old.name not in names.values():
+            old.unlink()
+    return out
 
 
 def load_study(book_dir: str | Path = "book", data_dir: str | Path | None = None) -> SeedStudy | None:
@@ -503,7 +625,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--book-dir", default="book")
     ap.add_argument("--k", type=int, default=K_SEEDS)
     ap.add_argument("--out", default=STUDY_JSON)
+    ap.add_argument(
+        "--ship",
+        action="store_true",
+        help=f"write the shipped study ({STORE_DIR}) at the notebooks' default parameters",
+    )
     a = ap.parse_args(argv)
+    if a.ship:
+        for p in ship():
+            print(p)
+        return 0
     st = seed_study(a.book_dir, k=a.k, log=print)
     if st is None:
         print("no executed computing page")
