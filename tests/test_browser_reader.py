@@ -71,16 +71,17 @@ def reader(site):
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
         try:
             for width, height in VIEWPORTS:
-                page = browser.new_page(viewport={"width": width, "height": height})
-                page.route(
-                    "**/*",
-                    lambda r: (
-                        r.continue_()
-                        if urlparse(r.request.url).netloc == origin or r.request.url.startswith(("data:", "blob:"))
-                        else r.abort("blockedbyclient")
-                    ),
-                )
                 for p in html_pages(html):
+                    # a fresh tab per page: a page's chart fitting never delays the next page's load event
+                    page = browser.new_page(viewport={"width": width, "height": height})
+                    page.route(
+                        "**/*",
+                        lambda r: (
+                            r.continue_()
+                            if urlparse(r.request.url).netloc == origin or r.request.url.startswith(("data:", "blob:"))
+                            else r.abort("blockedbyclient")
+                        ),
+                    )
                     rel = p.relative_to(html).as_posix()
                     page.goto(base + rel, wait_until="load")
                     try:
@@ -91,7 +92,7 @@ def reader(site):
                     except Exception:  # noqa: BLE001 - undrawn charts are test_browser's business
                         pass
                     out[(width, rel)] = page.evaluate(JS_READER, [list(WHOLE.get(rel, ())), MIN_TEXT_PX])
-                page.close()
+                    page.close()
         finally:
             browser.close()
     return out
