@@ -131,6 +131,21 @@ def site(request):
         server.server_close()
 
 
+def local_tab(browser, origin: str, viewport: dict):
+    """A new tab of ``browser`` that loads only from ``origin`` (and data:/blob: URLs); every other request is
+    aborted as blocked by the client."""
+    page = browser.new_page(viewport=viewport)
+    page.route(
+        "**/*",
+        lambda r: (
+            r.continue_()
+            if urlparse(r.request.url).netloc == origin or r.request.url.startswith(("data:", "blob:"))
+            else r.abort("blockedbyclient")
+        ),
+    )
+    return page
+
+
 def _require_browser():
     if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
         pytest.fail(

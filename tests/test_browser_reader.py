@@ -11,7 +11,16 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 import pytest
-from test_browser import CHART_TIMEOUT_MS, CHROMIUM, CHROMIUM_FLAGS, JS_CHARTS_READY, _require_browser, html_pages, site  # noqa: F401
+from test_browser import (
+    CHART_TIMEOUT_MS,
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    JS_CHARTS_READY,
+    _require_browser,
+    html_pages,
+    local_tab,
+    site,  # noqa: F401 - a pytest fixture
+)
 
 pytestmark = pytest.mark.browser
 VIEWPORTS = ((1400, 900), (1280, 800), (390, 844))
@@ -73,15 +82,7 @@ def reader(site):
             for width, height in VIEWPORTS:
                 for p in html_pages(html):
                     # a fresh tab per page: a page's chart fitting never delays the next page's load event
-                    page = browser.new_page(viewport={"width": width, "height": height})
-                    page.route(
-                        "**/*",
-                        lambda r: (
-                            r.continue_()
-                            if urlparse(r.request.url).netloc == origin or r.request.url.startswith(("data:", "blob:"))
-                            else r.abort("blockedbyclient")
-                        ),
-                    )
+                    page = local_tab(browser, origin, {"width": width, "height": height})
                     rel = p.relative_to(html).as_posix()
                     page.goto(base + rel, wait_until="load")
                     try:
