@@ -309,9 +309,11 @@ def logistic_map_fit(
     L(w) = sum_k tot_k softplus(x_k . w) - pos_k (x_k . w), a convex function.  The minimiser is Newton's
     method from the identity map (w = (1), (1, 0), (1, 1, 0)) with a backtracking (Armijo) line search,
     every iterate projected onto the box |w_j| <= ``bound``.  It has converged when the largest gradient
-    component is at most ``tol`` x max(1, rows) with no parameter on the bound; otherwise ``converged`` is
-    False and ``reason`` says why (bound reached: the likelihood has no optimum inside the box, e.g. a step
-    map; or no convergence within ``max_iter`` steps).  Temperature: a = w_0 = 1 / T.
+    component is at most ``tol`` x max(1, rows), no parameter is on the bound, and L does not decrease
+    further (by more than 1e-9 relative) at w + (w - w_start), the point as far again along the path (on
+    separated classes L keeps decreasing toward a step map while its gradient vanishes); otherwise
+    ``converged`` is False and ``reason`` says why (no finite optimum, bound reached, or no convergence
+    within ``max_iter`` steps).  Temperature: a = w_0 = 1 / T.
 
     Returns a dict: ``params`` (list), ``converged`` (bool), ``reason`` (str or None), ``iterations``.
 
@@ -352,6 +354,15 @@ def logistic_map_fit(
         if np.max(np.abs(free_g), initial=0.0) <= gtol:
             if on_bound.any():
                 break
+            # a stationary point is the optimum only if going as far again along the path does not still
+            # improve L (separable data: L decreases toward a step map for ever, with a vanishing gradient)
+            d = w - np.array(_START[method], float)
+            if loss(w + d) < f - 1e-9 * max(1.0, abs(f)):
+                reason = (
+                    "no finite optimum: the likelihood still improves beyond the fit, toward a step map "
+                    "(the classes are separated by confidence)"
+                )
+                return {"params": w.tolist(), "converged": False, "reason": reason, "iterations": it - 1}
             return {"params": w.tolist(), "converged": True, "reason": None, "iterations": it - 1}
         H = X.T @ (X * (w_ * p * (1 - p))[:, None])
         try:
@@ -364,7 +375,8 @@ def logistic_map_fit(
         while True:
             w_new = np.clip(w - t * step, -bound, bound)
             f_new = loss(w_new)
-            if f_new <= f - 1e-4 * float(g @ (w - w_new)) or t < 1e-12:
+            # Armijo's sufficient decrease, with room for the rounding of L near its minimum
+            if f_new <= f - 1e-4 * float(g @ (w - w_new)) + 1e-13 * abs(f) or t < 1e-12:
                 break
             t *= 0.5
         if np.array_equal(w_new, w):
