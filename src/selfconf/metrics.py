@@ -1133,9 +1133,9 @@ def _harmonic_series(m: np.ndarray) -> np.ndarray:
 _SMALL_HARMONIC = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1.0, 20.0))])  # H(0..19)
 
 
-#: Kernel entries (grid points x levels) above which the smooth ECE is evaluated one block of levels at a time
-#: (:func:`_smooth_ece_blocks`, about 128 MB a block) when no kernel is passed in.  Continuous confidences (one
-#: level per row) reach it from about 20,000 rows of a model.
+#: Kernel entries (grid points x levels) above which the smooth ECE is evaluated through relplot's fine nodes
+#: (:func:`_smooth_ece_blocks`, about 128 MB a block of grid points) when no kernel is passed in; so is it for
+#: as many levels as half the nodes or more.
 _KERNEL_BLOCK = 1 << 24
 #: The largest kernel :func:`smooth_ece_kernel` returns as one matrix (1 GB): a bootstrap applies it to every
 #: batch of draws, so building it once is worth the memory up to this size; above it each batch builds it in
@@ -1151,6 +1151,50 @@ def _fine_nodes(sigma: float) -> int:
     return max(2000, round(20 / sigma)) // 2 + 1
 
 
+def _padded_kernel(sigma: float, n: int) -> np.ndarray:
+    """relplot's sampled Gaussian (N values at m / (N - 1) - 1/2) inside zeros: weight of offset d is at
+    d + N // 2 + 2N (offsets of the three images lie within [-(2N - 2), 2N - 2])."""
+    ker = np.linspace(0.0, 1.0, n)
+    ker = np.exp(-(ker - 0.5) * (ker - 0.5) / (2 * sigma * sigma)) / (math.sqrt(2 * math.pi) * sigma)
+    kp = np.zeros(5 * n)
+    kp[2 * n : 3 * n] = ker
+    return kp
+
+
+def _node_pairs(grid: np.ndarray, levels: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where the smooth-ECE kernel looks up relplot's sampled Gaussian, and with what weight: (idx, coef), each
+    (12, T, K), so that K[t, k] = sum over the first axis of coef * padded[idx] (:func:`_padded_kernel`).
+
+    Level l is split between fine nodes b = floor(l (N - 1)) (clipped to N - 2) and b + 1 in proportions
+    1 - f and f (relplot's ``smooth_round_to_grid``); grid point t is interpolated between nodes i0 and i0 + 1
+    with weights 1 - r and r (relplot's ``interpolate``); a weight on node j reaches node i directly (offset
+    i - j), through its mirror image about node 0 (offset i + j, j > 0) and about node N - 1 (offset
+    i - (2N - 2 - j), j < N - 1): 2 x 2 x 3 terms.  Independent of sigma for a given N."""
+    t = np.asarray(grid, float)
+    bucket = 1 / (n - 1)
+    i0 = (t * (n - 1)).astype(np.int64).clip(0, n - 2)
+    r = (t - i0 * bucket) / bucket
+    b = (levels * (n - 1)).astype(np.int64).clip(0, n - 2)
+    f = levels * (n - 1) - b
+    base = n // 2 + 2 * n
+    T, K = t.size, b.size
+    diff = np.subtract.outer(i0, b)  # i0 - b
+    summ = np.add.outer(i0, b)  # i0 + b
+    idx = np.empty((12, T, K), np.int64)
+    coef = np.empty((12, T, K))
+    m = 0
+    for di, wi in ((0, 1 - r), (1, r)):
+        for dj, wj in ((0, 1 - f), (1, f)):
+            np.add(diff, base + di - dj, out=idx[m])
+            np.add(summ, base + di + dj, out=idx[m + 1])
+            np.add(summ, base + di + dj - (2 * n - 2), out=idx[m + 2])
+            np.multiply.outer(wi, wj, out=coef[m])
+            np.multiply(coef[m], (b + dj > 0)[None, :], out=coef[m + 1])
+            np.multiply(coef[m], (b + dj < n - 1)[None, :], out=coef[m + 2])
+            m += 3
+    return idx, coef
+
+
 def _fine_smoother(grid: np.ndarray, sigma: float) -> tuple[Any, np.ndarray, np.ndarray, int]:
     """relplot's smoothing on its fine grid of N nodes (spacing h = 1 / (N - 1)), as (S, inds, r, N).
 
@@ -1160,16 +1204,11 @@ def _fine_smoother(grid: np.ndarray, sigma: float) -> tuple[Any, np.ndarray, np.
     interpolated linearly at the grid points: grid point t lies between nodes inds[t] and inds[t] + 1 with
     weights 1 - r[t] and r[t].  S(i, j) is the smoothed value at node i of a unit weight at node j."""
     n = _fine_nodes(sigma)
-    half = n // 2
-    ker = np.linspace(0.0, 1.0, n)
-    ker = np.exp(-(ker - 0.5) * (ker - 0.5) / (2 * sigma * sigma)) / (math.sqrt(2 * math.pi) * sigma)
-
-    def w(d: np.ndarray) -> np.ndarray:  # weight of the node at offset d
-        m = d + half
-        return np.where((m >= 0) & (m < n), ker[np.clip(m, 0, n - 1)], 0.0)
+    kp = _padded_kernel(sigma, n)
+    base = n // 2 + 2 * n
 
     def S(i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        return w(i - j) + np.where(j > 0, w(i + j), 0.0) + np.where(j < n - 1, w(i - (2 * n - 2 - j)), 0.0)
+        return kp[i - j + base] + (j > 0) * kp[i + j + base] + (j < n - 1) * kp[i - (2 * n - 2 - j) + base]
 
     t = np.asarray(grid, float)
     bucket = 1 / (n - 1)
@@ -1177,27 +1216,28 @@ def _fine_smoother(grid: np.ndarray, sigma: float) -> tuple[Any, np.ndarray, np.
     return S, inds, (t - inds * bucket) / bucket, n
 
 
+#: Entries (12 x grid points x levels) up to which the kernel is built from :func:`_node_pairs`.
+_PAIRS_MAX = 1 << 22
+
+
 def _reflected_kernel(grid: np.ndarray, levels: np.ndarray, sigma: float, fine: Any = None) -> np.ndarray:
     """Smooth-ECE kernel K[t, k]: relplot's reflected Gaussian smoothing of a unit weight at level k, at grid t.
 
-    A level l is first split between fine nodes b = floor(l (N - 1)) (clipped to N - 2) and b + 1 in
-    proportions 1 - f and f, f = l (N - 1) - b (relplot's ``smooth_round_to_grid``), then smoothed and
-    interpolated as :func:`_fine_smoother` (``fine``, when already built) says.  Few levels: the four node
-    pairs are evaluated directly; many: through the grid x nodes matrix.
+    Few levels: summed from :func:`_node_pairs`; many: through the grid x nodes matrix of
+    :func:`_fine_smoother` (``fine``, when already built), gathered at each level's two nodes.
     """
     grid = np.asarray(grid, dtype=float)
     levels = np.asarray(levels, dtype=float)
     if not grid.size or not levels.size:
         return np.zeros((grid.size, levels.size))
+    n = _fine_nodes(float(sigma))
+    if fine is None and 2 * levels.size < n and 12 * grid.size * levels.size <= _PAIRS_MAX:
+        idx, coef = _node_pairs(grid, levels, n)
+        return np.einsum("mtk,mtk->tk", coef, _padded_kernel(float(sigma), n)[idx])
     S, inds, r, n = _fine_smoother(grid, float(sigma)) if fine is None else fine
     b = (levels * (n - 1)).astype(int).clip(0, n - 2)
     f = levels * (n - 1) - b
     i0, r_ = inds[:, None], r[:, None]
-    if 2 * levels.size < n:
-        j0, f_ = b[None, :], f[None, :]
-        return ((1 - r_) * S(i0, j0) + r_ * S(i0 + 1, j0)) * (1 - f_) + (
-            (1 - r_) * S(i0, j0 + 1) + r_ * S(i0 + 1, j0 + 1)
-        ) * f_
     nodes = np.arange(n)[None, :]
     A = (1 - r_) * S(i0, nodes) + r_ * S(i0 + 1, nodes)  # grid x nodes
     return A[:, b] * (1 - f)[None, :] + A[:, b + 1] * f[None, :]
@@ -1216,8 +1256,8 @@ def _smooth_ece_at(
     evaluating many draws at one sigma compute it once).
     """
     grid = _smooth_grid(sigma)
-    if kern is None and grid.size * levels.size > _KERNEL_BLOCK:  # too big for one matrix
-        num, den = _smooth_ece_blocks(levels, pos, tot, sigma, grid)
+    if kern is None and (grid.size * levels.size > _KERNEL_BLOCK or 2 * levels.size >= _fine_nodes(sigma)):
+        num, den = _smooth_ece_blocks(levels, pos, tot, sigma, grid)  # many levels: through the fine nodes
     else:
         if kern is None:
             kern = _reflected_kernel(grid, levels, sigma)  # (T, K)
@@ -1232,19 +1272,34 @@ def _smooth_ece_at(
 def _smooth_ece_blocks(
     levels: np.ndarray, pos: np.ndarray, tot: np.ndarray, sigma: float, grid: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The numerator and denominator (without the density epsilon) of :func:`_smooth_ece_at`, the kernel built
-    and applied a block of levels at a time (the smoothed residual and density are sums over levels; only the
-    sums' order differs from the one-matrix evaluation)."""
-    fine = _fine_smoother(grid, sigma)
-    step = max(1, _KERNEL_BLOCK // max(1, grid.size))
-    resid = np.zeros((pos.shape[0], grid.size))
-    den = np.zeros(pos.shape[0])
-    for s in range(0, levels.size, step):
-        b = slice(s, s + step)
-        kern = _reflected_kernel(grid, levels[b], sigma, fine)
-        resid += (tot[:, b] * levels[None, b] - pos[:, b]) @ kern.T
-        den += tot[:, b] @ kern.sum(axis=0)
-    return np.abs(resid).sum(axis=1), den
+    """The numerator and denominator (without the density epsilon) of :func:`_smooth_ece_at` without a grid x
+    levels kernel: the counts are first split onto relplot's N fine nodes (as relplot does with its rows), then
+    smoothed by the grid x nodes matrix of :func:`_fine_smoother`, built a block of grid points at a time
+    (about 128 MB); cost and memory grow with the nodes, not with the levels (continuous confidences).  Only
+    the sums' order differs from the one-matrix evaluation."""
+    S, inds, r, n = _fine_smoother(grid, sigma)
+    B = pos.shape[0]
+    b = (levels * (n - 1)).astype(np.int64).clip(0, n - 2)
+    f = levels * (n - 1) - b
+    flat = (np.arange(B)[:, None] * n + b[None, :]).ravel()
+
+    def on_nodes(w: np.ndarray) -> np.ndarray:  # (B, K) weights at levels -> (B, N) at nodes
+        lo = np.bincount(flat, weights=(w * (1 - f)[None, :]).ravel(), minlength=B * n)
+        hi = np.bincount(flat + 1, weights=(w * f[None, :]).ravel(), minlength=B * n)
+        return (lo + hi).reshape(B, n)
+
+    V = on_nodes(tot * levels[None, :] - pos)
+    D = on_nodes(tot)
+    num = np.zeros(B)
+    den = np.zeros(B)
+    nodes = np.arange(n)[None, :]
+    step = max(1, _KERNEL_BLOCK // n)
+    for s in range(0, grid.size, step):
+        i0, r_ = inds[s : s + step, None], r[s : s + step, None]
+        A = (1 - r_) * S(i0, nodes) + r_ * S(i0 + 1, nodes)  # grid points of the block x nodes
+        num += np.abs(V @ A.T).sum(axis=1)
+        den += D @ A.sum(axis=0)
+    return num, den
 
 
 def smooth_ece_bandwidth(levels: Any, pos: Any, neg: Any, *, refine: int = 10) -> float:
@@ -1271,7 +1326,16 @@ def smooth_ece_bandwidth(levels: Any, pos: Any, neg: Any, *, refine: int = 10) -
     p = np.asarray(pos, float)[None, :]
     t = p + np.asarray(neg, float)[None, :]
 
+    plans: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}  # (grid size, nodes) -> _node_pairs
+
     def at(sigma: float) -> float:
+        grid, n = _smooth_grid(sigma), _fine_nodes(sigma)
+        if 2 * lv.size < n and 12 * grid.size * lv.size <= _PAIRS_MAX:
+            if (grid.size, n) not in plans:
+                plans[grid.size, n] = _node_pairs(grid, lv, n)
+            idx, coef = plans[grid.size, n]
+            kern = np.einsum("mtk,mtk->tk", coef, _padded_kernel(sigma, n)[idx])
+            return float(_smooth_ece_at(lv, p, t, sigma, kern)[0])
         return float(_smooth_ece_at(lv, p, t, sigma)[0])
 
     if not lv.size:
