@@ -1116,13 +1116,13 @@ def _add_wilson_and_flags(rec: dict[str, Any], *, level: float, n_boot: int) -> 
     rc = rec.get("recalibrated")
     if rc:  # the recalibrated metrics go through the same rule, on the unit's rows
         rc["interval_flags"] = {}
-        for m in RECAL_METRICS:
+        for name in RECAL_METRICS:
             why = interval_flag(
-                rc.get(m), rc.get(f"{m}_ci_low"), rc.get(f"{m}_ci_high"), int(rec.get("n") or 0), n_boot
+                rc.get(name), rc.get(f"{name}_ci_low"), rc.get(f"{name}_ci_high"), int(rec.get("n") or 0), n_boot
             )
             if why:
-                rc["interval_flags"][m] = why
-                flags[f"recalibrated {m}"] = why
+                rc["interval_flags"][name] = why
+                flags[f"recalibrated {name}"] = why
     rec["interval_flags"] = flags
 
 
