@@ -89,7 +89,7 @@ def test_platt_equals_scipy_minimize_and_unpenalised_logistic_regression():
     conf, y = _zero_one_heavy(seed=31, n=3000)
     lv, p, q = metrics.level_counts(conf, y)
     z = _logit(conf)
-    sk = lm.LogisticRegression(penalty=None, tol=1e-12, max_iter=10_000).fit(z[:, None], y)
+    sk = lm.LogisticRegression(C=np.inf, tol=1e-12, max_iter=10_000).fit(z[:, None], y)
     r = optimize.minimize(
         lambda w: np.sum(np.logaddexp(0, w[0] * z + w[1]) - y * (w[0] * z + w[1])),
         x0=[1.0, 0.0],
@@ -104,7 +104,7 @@ def test_platt_equals_scipy_minimize_and_unpenalised_logistic_regression():
     rc, ry, fold = _rows_and_folds(lv, p, q, 4, 5)
     pred = np.empty(rc.size)
     for f in range(4):
-        m = lm.LogisticRegression(penalty=None, tol=1e-12, max_iter=10_000).fit(
+        m = lm.LogisticRegression(C=np.inf, tol=1e-12, max_iter=10_000).fit(
             _logit(rc[fold != f])[:, None], ry[fold != f]
         )
         assert info["fold_params"][f] == pytest.approx([m.coef_[0, 0], m.intercept_[0]], abs=1e-6)
@@ -118,7 +118,7 @@ def test_beta_calibration_equals_logistic_regression_on_its_two_features():
     lv, p, q = metrics.level_counts(conf, y)
     c = np.clip(conf, cal.CLIP_EPS, 1 - cal.CLIP_EPS)
     X = np.stack([np.log(c), -np.log(1 - c)], axis=1)
-    sk = lm.LogisticRegression(penalty=None, tol=1e-12, max_iter=10_000).fit(X, y)
+    sk = lm.LogisticRegression(C=np.inf, tol=1e-12, max_iter=10_000).fit(X, y)
     assert cal.beta_fit(lv, p, p + q) == pytest.approx((*sk.coef_[0], sk.intercept_[0]), abs=1e-6)
     f = cal.recalibration_map("beta", lv, p, p + q)
     grid = np.linspace(0, 1, 51)
