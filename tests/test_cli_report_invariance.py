@@ -275,7 +275,7 @@ def test_smooth_ece_agrees_with_relplot():
     for k in range(3):
         c = rng.beta(5, 2, 3000)
         y = (rng.random(3000) < c ** (1 + 0.4 * k)).astype(int)
-        assert metrics.smooth_ece(c, y) == pytest.approx(float(relplot.smECE(c, y)), abs=3e-3)
+        assert metrics.smooth_ece(c, y) == pytest.approx(float(relplot.smECE(c, y)), abs=1e-10)
     assert metrics.smooth_ece([0.9] * 10, [1] * 9 + [0]) == pytest.approx(0.0, abs=1e-9)
 
 

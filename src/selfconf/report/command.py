@@ -130,8 +130,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         choices=core.RECALIBRATIONS,
         default=None,
         help="also report ECE, Brier and AUROC after recalibrating each model's confidences (isotonic regression, "
-        "temperature scaling or histogram binning), fitted by k-fold cross-fitting so that no row is scored by a "
-        "map fitted on it; off by default",
+        "temperature scaling, histogram binning, Platt scaling a*logit(c)+b or beta calibration "
+        "a*ln(c)-b*ln(1-c)+c0), fitted by k-fold cross-fitting so that no row is scored by a "
+        f"map fitted on it; temperature, Platt and beta clip confidences to [{core.CLIP_EPS:g}, 1 - {core.CLIP_EPS:g}] "
+        "before the "
+        "logit/log and fit by maximum likelihood with a convergence check: a map that does not converge is "
+        "not used and its metrics are shown missing with the reason; off by default",
     )
     p.add_argument("--folds", type=int, default=5, help="folds of --recalibrate's cross-fitting (default 5)")
     p.add_argument(

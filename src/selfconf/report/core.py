@@ -69,7 +69,7 @@ import numpy as np
 # (no import cycle is involved: tests/test_layers.py checks there is none)
 from selfconf.data import validate
 from selfconf.data.validate import SCALES, resolve_scale
-from selfconf.stats.calibration import RECALIBRATIONS
+from selfconf.stats.calibration import CLIP_EPS, RECALIBRATIONS
 from selfconf.stats.streams import stream
 
 if TYPE_CHECKING:  # pandas is imported when a report is computed, so `--help` starts fast
@@ -90,6 +90,9 @@ __all__ = [
     "parse_coverages",
     "warnings_of",
     "flagged_intervals",
+    "interval_flag",
+    "CLIP_EPS",
+    "recal_notes",
     "n_flagged_units",
     "CI_METRICS",
     "COVERAGES",
@@ -478,15 +481,28 @@ def _recalibrated(
     refitting (stated in the conventions).  A unit with fewer than 2 x folds rows gets no recalibration.
     """
     from selfconf import bootstrap, metrics
-    from selfconf.stats.calibration import cross_fit
+    from selfconf.stats.calibration import CLIP_EPS, RecalibrationFailed, cross_fit
 
     n = int(pos.sum() + neg.sum())
-    out: dict[str, Any] = {"method": method, "folds": folds}
+    out: dict[str, Any] = {"method": method, "folds": folds, "converged": None}
+    if method in ("temperature", "platt", "beta"):
+        out["clip_eps"] = CLIP_EPS
+    missing = {k: None for m in RECAL_METRICS for k in (m, f"{m}_ci_low", f"{m}_ci_high")}
     if n < 2 * folds:
-        out.update({k: None for m in RECAL_METRICS for k in (m, f"{m}_ci_low", f"{m}_ci_high")})
+        out.update(missing)
         out["note"] = f"not recalibrated: {n} rows, fewer than 2 x {folds} folds"
         return out
-    rl, rp, rq = cross_fit(lv, pos, neg, method=method, folds=folds, rng=rng, n_bins=int(ece_opts["n_bins"]))
+    info: dict[str, Any] = {}
+    try:
+        rl, rp, rq = cross_fit(
+            lv, pos, neg, method=method, folds=folds, rng=rng, n_bins=int(ece_opts["n_bins"]), info=info
+        )
+    except RecalibrationFailed as e:
+        out.update(missing, converged=False, note=f"not recalibrated: {e.reason}")
+        return out
+    out["converged"] = True
+    if "fold_params" in info:
+        out["fold_params"] = info["fold_params"]
     point = metrics.counts_statistics(rl, rp, rq, **ece_opts, coverages=(), statistics=RECAL_METRICS)
     draw = bootstrap.poisson_count_draws if resampling == "poisson" else bootstrap.count_draws
     got: dict[str, list] = {m: [] for m in RECAL_METRICS}
@@ -1088,23 +1104,56 @@ def _add_wilson_and_flags(rec: dict[str, Any], *, level: float, n_boot: int) -> 
     for m in METRICS:
         if not m.interval:
             continue
-        low, high = rec.get(f"{m.name}_ci_low"), rec.get(f"{m.name}_ci_high")
-        if low is None or high is None or math.isnan(float(low)):
-            continue  # no interval at all (shown as a dash)
-        why = []
-        rows = _interval_rows_of(rec, m)
-        if rows < SMALL_N:
-            why.append(f"computed on {rows} rows (fewer than {SMALL_N})")
-        if high == low:
-            why.append("zero width (every bootstrap draw gave the same value)")
-        if n_boot < MIN_N_BOOT:
-            why.append(f"only {n_boot} bootstrap draws (fewer than {MIN_N_BOOT})")
-        v = rec.get(m.name)
-        if v is not None and not math.isnan(float(v)) and not float(low) <= float(v) <= float(high):
-            why.append("does not contain the estimate (the bootstrap draws are shifted away from it)")
+        why = interval_flag(
+            rec.get(m.name),
+            rec.get(f"{m.name}_ci_low"),
+            rec.get(f"{m.name}_ci_high"),
+            _interval_rows_of(rec, m),
+            n_boot,
+        )
         if why:
-            flags[m.name] = "; ".join(why)
+            flags[m.name] = why
+    rc = rec.get("recalibrated")
+    if rc:  # the recalibrated metrics go through the same rule, on the unit's rows
+        rc["interval_flags"] = {}
+        for name in RECAL_METRICS:
+            why = interval_flag(
+                rc.get(name), rc.get(f"{name}_ci_low"), rc.get(f"{name}_ci_high"), int(rec.get("n") or 0), n_boot
+            )
+            if why:
+                rc["interval_flags"][name] = why
+                flags[f"recalibrated {name}"] = why
     rec["interval_flags"] = flags
+
+
+def interval_flag(value: Any, low: Any, high: Any, rows: int, n_boot: int) -> str | None:
+    """The reason a percentile bootstrap interval is flagged, or None: the one rule of ``interval_flags``.
+
+    Definition: flagged when it is computed on fewer than :data:`SMALL_N` rows, has zero width, rests on fewer
+    than :data:`MIN_N_BOOT` draws, or does not contain its own estimate; the reasons joined by "; ".  No interval
+    (None or NaN bounds) is not flagged (it is shown as a dash).
+
+    Reference: Efron & Tibshirani (1993), Ch. 13 (percentile intervals).
+
+    Examples
+    --------
+    >>> interval_flag(0.0017, 0.0035, 0.0149, 5000, 2000)
+    'does not contain the estimate (the bootstrap draws are shifted away from it)'
+    >>> interval_flag(0.1, 0.05, 0.2, 5000, 2000) is None
+    True
+    """
+    if low is None or high is None or math.isnan(float(low)):
+        return None
+    why = []
+    if rows < SMALL_N:
+        why.append(f"computed on {rows} rows (fewer than {SMALL_N})")
+    if high == low:
+        why.append("zero width (every bootstrap draw gave the same value)")
+    if n_boot < MIN_N_BOOT:
+        why.append(f"only {n_boot} bootstrap draws (fewer than {MIN_N_BOOT})")
+    if value is not None and not math.isnan(float(value)) and not float(low) <= float(value) <= float(high):
+        why.append("does not contain the estimate (the bootstrap draws are shifted away from it)")
+    return "; ".join(why) or None
 
 
 _REASON_TEXT = {
@@ -1150,7 +1199,7 @@ def from_frame(
     ece_snap : snap confidences within 1e-9 of a bin edge onto it (default; ``False``: scikit-learn's bins)
     high_confidence : threshold (0-1) of ``high_conf_error_rate``
     coverages : 0-1 coverages of ``risk_coverage`` (keys :func:`coverage_key`)
-    recalibrate : None (default), "isotonic", "temperature" or "histogram": ECE, Brier and AUROC after
+    recalibrate : None (default), "isotonic", "temperature", "histogram", "platt" or "beta": ECE, Brier and AUROC after
         recalibration, cross-fitted with ``folds`` folds (column ``recalibrated``)
 
     Errors name the row 1-based (row 1 is the frame's first row).
@@ -1273,8 +1322,25 @@ def _recal_conventions(a: dict) -> list[str]:
         f"recalibration (--recalibrate {a['recalibrate']}): fitted by {a['folds']}-fold cross-fitting within each "
         "model (rows dealt to folds at random through their counts), every row scored by a map fitted without it; "
         "ECE, Brier and AUROC of the recalibrated confidences with percentile bootstrap intervals over the rows, "
-        "split and maps held fixed (refitting variation not included)"
+        "split and maps held fixed (refitting variation not included), flagged by the rule of the main table; "
+        f"temperature, Platt and beta fit logit/log of confidences clipped to [{CLIP_EPS:g}, 1 - {CLIP_EPS:g}] by "
+        "maximum likelihood (Newton with a line search, parameters within +-100); a fit that does not converge is "
+        "not used and its metrics are missing with the reason"
     ]
+
+
+def recal_notes(tab: pd.DataFrame) -> list[str]:
+    """One line per unit whose recalibration was not done or not used (``recalibrated.note``), e.g. a map that
+    did not converge: ``model[ / group]: reason``.
+
+    Example: a model of 8 rows under 5 folds gives ``"m: not recalibrated: 8 rows, fewer than 2 x 5 folds"``.
+    """
+    out = []
+    for r in tab.to_dict("records"):
+        rc = r.get("recalibrated") or {}
+        if rc.get("note"):
+            out.append(str(r["model"]) + ("" if r["group"] is None else f" / {r['group']}") + f": {rc['note']}")
+    return out
 
 
 def recal_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
@@ -1291,9 +1357,12 @@ def recal_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
         cells = [str(r["model"])] + ([str(r["group"]) if r["group"] is not None else "(all)"] if a.get("by") else [])
         for m in RECAL_METRICS:
             v = rc.get(m)
+            mark = FLAG_MARK if m in (rc.get("interval_flags") or {}) else ""
             cells += [
-                _num(v),
-                "—" if rc.get(f"{m}_ci_low") is None else f"[{_num(rc[f'{m}_ci_low'])}, {_num(rc[f'{m}_ci_high'])}]",
+                _num(v) if v is not None or not rc.get("note") else "— (see note)",
+                "—"
+                if rc.get(f"{m}_ci_low") is None
+                else f"[{_num(rc[f'{m}_ci_low'])}, {_num(rc[f'{m}_ci_high'])}]{mark}",
                 _num(r[m]),
             ]
         body.append(cells)
@@ -1518,6 +1587,7 @@ def format_table(tab: pd.DataFrame) -> str:
     if rh:
         out += ["", f"out of sample after --recalibrate {a['recalibrate']} ({a['folds']}-fold cross-fitting; 0-1):"]
         out += _text_table(rh, rb)
+        out += [f"  {line}" for line in recal_notes(tab)]
     out.append("")
     models = [r for r in tab.to_dict("records") if r["group"] is None]
     tot = {k: sum(r["excluded"][k] for r in models) for k in EXCLUSION_REASONS}

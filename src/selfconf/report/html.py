@@ -33,6 +33,7 @@ from selfconf.report.core import (
     flagged_intervals,
     interval_rows,
     n_flagged_units,
+    recal_notes,
     recal_rows,
     table_rows,
     tie_ranges_shown,
@@ -364,6 +365,7 @@ def build_html(tab: pd.DataFrame) -> str:
         + "</tr></thead><tbody>"
         + "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rb)
         + "</tbody></table></div>"
+        + "".join(f'<p class="note">{esc(x)}</p>' for x in recal_notes(tab))
         if rh
         else ""
     )
