@@ -329,6 +329,10 @@ class Rows:
     group: np.ndarray | None = None
     #: warnings about the input as a whole (e.g. ``--confidence-scale percent`` on data within [0, 1])
     warnings: list[str] = field(default_factory=list)
+    #: the item id of every row as trimmed text (only when read with ``keep_items=True``: ``selfconf compare``)
+    items: np.ndarray | None = None
+    #: how the input was read, for stderr (e.g. a delimiter detected by ``--sep auto``)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def rows_read(self) -> int:
@@ -345,7 +349,9 @@ class Rows:
         return out
 
 
-def _rows_from_columns(cols, *, confidence_scale: str, by: str | None, inputs: list[str]) -> Rows:
+def _rows_from_columns(
+    cols, *, confidence_scale: str, by: str | None, inputs: list[str], keep_items: bool = False
+) -> Rows:
     model, models = cols.identifiers("model")
     item = cols.keys("item_id")
     span = int(item.max()) + 1 if item.size else 1
@@ -379,7 +385,22 @@ def _rows_from_columns(cols, *, confidence_scale: str, by: str | None, inputs: l
             f"--confidence-scale percent, but every confidence is within [0, 1] (largest {_plain(given.max())}): "
             "read as percent they are all at most 1%; if they are probabilities, use --confidence-scale unit or auto"
         )
-    return Rows(models, model, conf, raw, correct, refusal, scale, reason, inputs, by, groups, group, warnings)
+    items = None
+    if keep_items:
+        codes, names = cols.identifiers("item_id")
+        items = names[codes]
+    notes = [
+        f"{rf.path}: delimiter {_DELIMITER_NAMES.get(rf.delimiter, repr(rf.delimiter))} detected "
+        f"(not the .{rf.kind} default); set it with --sep"
+        for rf in cols.files
+        if getattr(rf, "detected", False)
+    ]
+    return Rows(
+        models, model, conf, raw, correct, refusal, scale, reason, inputs, by, groups, group, warnings, items, notes
+    )
+
+
+_DELIMITER_NAMES = {",": "',' (comma)", "\t": "tab", ";": "';' (semicolon)", "|": "'|' (pipe)"}
 
 
 def _plain(x: Any) -> str:
@@ -388,8 +409,18 @@ def _plain(x: Any) -> str:
     return str(int(v)) if v.is_integer() else repr(v)
 
 
-def load_rows(paths: Sequence[str | Path], *, confidence_scale: str = "auto", by: str | None = None) -> Rows:
+def load_rows(
+    paths: Sequence[str | Path],
+    *,
+    confidence_scale: str = "auto",
+    by: str | None = None,
+    layout: Any = None,
+    keep_items: bool = False,
+) -> Rows:
     """Read and validate graded rows from files (rules in the module docstring and :mod:`selfconf.data.rows`).
+
+    ``layout`` (:class:`selfconf.data.layout.Layout`) maps the report's columns to the files' and sets the
+    delimiter (``--columns``, ``--sep``); ``keep_items`` keeps every row's item id (:attr:`Rows.items`).
 
     Reference: column layout of ``selfconf grade`` output.
 
@@ -400,14 +431,23 @@ def load_rows(paths: Sequence[str | Path], *, confidence_scale: str = "auto", by
     if not paths:
         raise ValueError("no input files given")
     want = list(REQUIRED) + ["refusal"] + ([by] if by else [])
-    files = [read_file(p, want, REQUIRED) for p in paths]
+    files = [read_file(p, want, REQUIRED, layout) for p in paths]
     return _rows_from_columns(
-        columns_from(files), confidence_scale=confidence_scale, by=by, inputs=[str(p) for p in paths]
+        columns_from(files),
+        confidence_scale=confidence_scale,
+        by=by,
+        inputs=[str(p) for p in paths],
+        keep_items=keep_items,
     )
 
 
 def rows_from_frame(
-    df: pd.DataFrame, *, confidence_scale: str = "auto", by: str | None = None, source: str = "frame"
+    df: pd.DataFrame,
+    *,
+    confidence_scale: str = "auto",
+    by: str | None = None,
+    source: str = "frame",
+    keep_items: bool = False,
 ) -> Rows:
     """Validate an in-memory frame like :func:`load_rows`; errors name ``source`` and the row (1-based: row 1 is
     the frame's first row, as line numbers in files are).
@@ -436,7 +476,9 @@ def rows_from_frame(
     rf = RowFile(
         Path(source), "frame", False, [str(c) for c in df.columns], data, len(df), np.arange(len(df), dtype=np.int64)
     )
-    return _rows_from_columns(columns_from([rf]), confidence_scale=confidence_scale, by=by, inputs=[source])
+    return _rows_from_columns(
+        columns_from([rf]), confidence_scale=confidence_scale, by=by, inputs=[source], keep_items=keep_items
+    )
 
 
 # --------------------------------------------------------------------------------------------
