@@ -193,14 +193,12 @@ def check_input_path(path: str | Path) -> Path:
 
 
 def check_output_path(path: str | Path, option: str) -> Path:
-    """The path an output is written to; a directory, or a file in a folder that does not exist, is a
-    ``ValueError`` naming ``option``, raised before any computation.
+    """The path an output is written to; a directory is a ``ValueError`` naming ``option``, raised before any
+    computation (missing parent folders are created by the writer).
 
     Example: ``check_output_path("report.html", "--html")`` returns ``Path("report.html")``.
     """
     p = Path(path)
     if p.is_dir():
         raise ValueError(f"{option} {p}: is a directory; give a file name (e.g. {p / 'report.html'})")
-    if not p.parent.is_dir():
-        raise ValueError(f"{option} {p}: the folder {p.parent} does not exist")
     return p

@@ -3,6 +3,8 @@
 - :mod:`selfconf.report.core`  computing the report (``from_frame``, the JSON, the terminal table, the CLI command)
 - :mod:`selfconf.report.html`  the self-contained offline HTML page
 - :mod:`selfconf.report.command`  the ``selfconf report`` command line (parser and run)
+- :mod:`selfconf.report.compare`  two arms compared on shared items (``selfconf compare``, ``compare(df_a, df_b)``)
+- :mod:`selfconf.report.layout`  the ``--columns`` / ``--sep`` options the commands share
 
 The public names of :mod:`selfconf.report.core` are importable from here: ``from selfconf.report import from_frame``.
 """
@@ -33,7 +35,10 @@ from selfconf.report.core import (
     rows_from_frame,
 )
 
+from selfconf.report.compare import compare  # noqa: E402  (after core: compare imports it)
+
 __all__ = [
+    "compare",
     "JSON_MODEL_KEYS",
     "METRICS",
     "Metric",

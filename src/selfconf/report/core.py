@@ -350,7 +350,7 @@ class Rows:
 
 
 def _rows_from_columns(
-    cols, *, confidence_scale: str, by: str | None, inputs: list[str], keep_items: bool = False
+    cols, *, confidence_scale: str, by: str | None, inputs: list[str], keep_items: bool = False, runs: bool = False
 ) -> Rows:
     model, models = cols.identifiers("model")
     item = cols.keys("item_id")
@@ -359,6 +359,9 @@ def _rows_from_columns(
         item, _ = cols.identifiers("item_id")
         span = int(item.max()) + 1 if item.size else 1
     key = model * span + item
+    if runs and by and cols.has(by):  # compare --by RUN: an item is answered once per model and run
+        run_code, run_names = cols.identifiers(by)
+        key = (model * max(1, run_names.size) + run_code) * span + item
     dup = validate.first_duplicate(key)
     if dup is not None:
         i, j = dup
@@ -416,11 +419,13 @@ def load_rows(
     by: str | None = None,
     layout: Any = None,
     keep_items: bool = False,
+    runs: bool = False,
 ) -> Rows:
     """Read and validate graded rows from files (rules in the module docstring and :mod:`selfconf.data.rows`).
 
     ``layout`` (:class:`selfconf.data.layout.Layout`) maps the report's columns to the files' and sets the
-    delimiter (``--columns``, ``--sep``); ``keep_items`` keeps every row's item id (:attr:`Rows.items`).
+    delimiter (``--columns``, ``--sep``); ``keep_items`` keeps every row's item id (:attr:`Rows.items`);
+    ``runs`` lets an item appear once per value of ``by`` (``selfconf compare --by RUN``).
 
     Reference: column layout of ``selfconf grade`` output.
 
@@ -438,6 +443,7 @@ def load_rows(
         by=by,
         inputs=[str(p) for p in paths],
         keep_items=keep_items,
+        runs=runs,
     )
 
 
@@ -448,6 +454,7 @@ def rows_from_frame(
     by: str | None = None,
     source: str = "frame",
     keep_items: bool = False,
+    runs: bool = False,
 ) -> Rows:
     """Validate an in-memory frame like :func:`load_rows`; errors name ``source`` and the row (1-based: row 1 is
     the frame's first row, as line numbers in files are).
@@ -477,7 +484,7 @@ def rows_from_frame(
         Path(source), "frame", False, [str(c) for c in df.columns], data, len(df), np.arange(len(df), dtype=np.int64)
     )
     return _rows_from_columns(
-        columns_from([rf]), confidence_scale=confidence_scale, by=by, inputs=[source], keep_items=keep_items
+        columns_from([rf]), confidence_scale=confidence_scale, by=by, inputs=[source], keep_items=keep_items, runs=runs
     )
 
 
@@ -1133,20 +1140,32 @@ def _add_wilson_and_flags(rec: dict[str, Any], *, level: float, n_boot: int) -> 
         low, high = rec.get(f"{m.name}_ci_low"), rec.get(f"{m.name}_ci_high")
         if low is None or high is None or math.isnan(float(low)):
             continue  # no interval at all (shown as a dash)
-        why = []
-        rows = _interval_rows_of(rec, m)
-        if rows < SMALL_N:
-            why.append(f"computed on {rows} rows (fewer than {SMALL_N})")
-        if high == low:
-            why.append("zero width (every bootstrap draw gave the same value)")
-        if n_boot < MIN_N_BOOT:
-            why.append(f"only {n_boot} bootstrap draws (fewer than {MIN_N_BOOT})")
-        v = rec.get(m.name)
-        if v is not None and not math.isnan(float(v)) and not float(low) <= float(v) <= float(high):
-            why.append("does not contain the estimate (the bootstrap draws are shifted away from it)")
+        why = interval_flag(rec.get(m.name), low, high, rows=_interval_rows_of(rec, m), n_boot=n_boot)
         if why:
-            flags[m.name] = "; ".join(why)
+            flags[m.name] = why
     rec["interval_flags"] = flags
+
+
+def interval_flag(estimate: Any, low: Any, high: Any, *, rows: int, n_boot: int, unit: str = "rows") -> str:
+    """Why a percentile bootstrap interval is no 95% interval ("" when it is one): the report's one rule.
+
+    Definition: flagged when computed on fewer than :data:`SMALL_N` rows (``unit``: what was resampled), when
+    it has zero width, when fewer than :data:`MIN_N_BOOT` draws were made, or when it does not contain its own
+    point estimate.  Reference: Efron & Tibshirani (1993), Ch. 13 (when a percentile interval misleads).
+
+    Example: ``interval_flag(0.02, 0.03, 0.05, rows=500, n_boot=2000)`` names the estimate outside.
+    """
+    why = []
+    if rows < SMALL_N:
+        why.append(f"computed on {rows} {unit} (fewer than {SMALL_N})")
+    if high == low:
+        why.append("zero width (every bootstrap draw gave the same value)")
+    if n_boot < MIN_N_BOOT:
+        why.append(f"only {n_boot} bootstrap draws (fewer than {MIN_N_BOOT})")
+    v = estimate
+    if v is not None and not math.isnan(float(v)) and not float(low) <= float(v) <= float(high):
+        why.append("does not contain the estimate (the bootstrap draws are shifted away from it)")
+    return "; ".join(why)
 
 
 _REASON_TEXT = {
