@@ -95,7 +95,9 @@ def test_compare_delong_matches_the_oracle_and_counts_items():
     keep = set(a2.item_id) & set(b2.dropna().item_id)
     aa = a2[a2.item_id.isin(keep)].sort_values("item_id")
     bb = b2[b2.item_id.isin(keep)].sort_values("item_id")
-    diff, var = _delong_loop(aa.confidence.to_numpy(), aa.correct.to_numpy(), bb.confidence.to_numpy(), bb.correct.to_numpy())
+    diff, var = _delong_loop(
+        aa.confidence.to_numpy(), aa.correct.to_numpy(), bb.confidence.to_numpy(), bb.correct.to_numpy()
+    )
     assert abs(r["delong"]["difference"] - diff) < 1e-6
     assert abs(r["delong"]["variance"] - var) < 1e-6
     assert abs(r["metrics"]["auroc"]["difference"] - diff) < 1e-12
@@ -210,14 +212,27 @@ def test_report_reads_the_lab_layout_with_one_option(tmp_path, capsys):
     keys = ("n", "accuracy", "brier", "ece", "auroc", "aurc")
     assert [doc["models"][0][k] for k in keys] == [ref["models"][0][k] for k in keys]
     # a composite id keeps items of different sets apart: q001 in set1 and q001 in set2 are two items
-    assert cli.main(["report", lab, "--columns", "model=llm,confidence=stated_confidence,correct=is_correct,item_id=question_id"]) == 2
+    assert (
+        cli.main(
+            [
+                "report",
+                lab,
+                "--columns",
+                "model=llm,confidence=stated_confidence,correct=is_correct,item_id=question_id",
+            ]
+        )
+        == 2
+    )
     assert "duplicate row for model 'm1', item_id '0'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
     ("argv_tail", "message"),
     [
-        (["--columns", "model=nope,confidence=stated_confidence,correct=is_correct,item_id=qset+question_id"], "no column 'nope'"),
+        (
+            ["--columns", "model=nope,confidence=stated_confidence,correct=is_correct,item_id=qset+question_id"],
+            "no column 'nope'",
+        ),
         (["--columns", "model"], "is not NAME=COLUMN"),
         (["--columns", "colour=llm"], "unknown column 'colour'"),
         (["--sep", "xx"], "--sep: 'xx'"),

@@ -112,7 +112,7 @@ def parse_sep(text: str | None) -> str | None:
         return SEPARATORS[text]
     if text == "\\t":
         return "\t"
-    if len(text) == 1 and text not in "\"\r\n":
+    if len(text) == 1 and text not in '"\r\n':
         return text
     raise ValueError(f"--sep: {text!r} is not auto, {', '.join(SEPARATORS)} or a single character")
 

@@ -204,9 +204,7 @@ def _arrow_csv(
         return None
     if table.num_rows == 0:
         return None
-    return RowFile(
-        path, kind, gz, header, {c: table.column(c) for c in present}, table.num_rows, delimiter=delimiter
-    )
+    return RowFile(path, kind, gz, header, {c: table.column(c) for c in present}, table.num_rows, delimiter=delimiter)
 
 
 def jsonl_records(path: Path, text: str, required: Sequence[str] = (), hint: Callable[[str], str] | None = None):
@@ -256,9 +254,7 @@ def _jsonl(path: Path, gz: bool, want: Sequence[str], required: Sequence[str]) -
     )
 
 
-def read_file(
-    path: str | Path, want: Sequence[str], required: Sequence[str], layout: Layout | None = None
-) -> RowFile:
+def read_file(path: str | Path, want: Sequence[str], required: Sequence[str], layout: Layout | None = None) -> RowFile:
     """Read the columns ``want`` of one file (rules in the module docstring).
 
     ``required`` columns must be in the CSV header (or in every JSONL record); a missing one is
@@ -284,9 +280,8 @@ def read_file(
             delimiter = detect_delimiter(first, default) if first else default
             detected = delimiter != default
         text_columns = [s for c in ("model", "item_id") for s in layout.sources(c)]
-        rf = _arrow_csv(p, kind, gz, sources, delimiter, text_columns)
-        if rf is None:
-            rf = _python_csv(p, kind, gz, sources, delimiter)
+        fast = _arrow_csv(p, kind, gz, sources, delimiter, text_columns)
+        rf = fast if fast is not None else _python_csv(p, kind, gz, sources, delimiter)
         rf.detected = detected
     if layout.columns:
         _apply_columns(rf, want, layout)

@@ -9,6 +9,7 @@
 The public names of :mod:`selfconf.report.core` are importable from here: ``from selfconf.report import from_frame``.
 """
 
+from selfconf.report.compare import compare
 from selfconf.report.core import (
     CI_METRICS,
     COVERAGES,
@@ -34,8 +35,6 @@ from selfconf.report.core import (
     resolve_scale,
     rows_from_frame,
 )
-
-from selfconf.report.compare import compare  # noqa: E402  (after core: compare imports it)
 
 __all__ = [
     "compare",

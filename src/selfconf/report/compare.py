@@ -80,7 +80,9 @@ def pairs_of(
         for name, rows in ((models[0], rows_a), (models[1], src_b)):
             hit = np.flatnonzero(rows.models == name)
             if not hit.size:
-                raise ValueError(f"--models: no model {name!r} in {', '.join(rows.inputs)} (has: {_names(rows.models)})")
+                raise ValueError(
+                    f"--models: no model {name!r} in {', '.join(rows.inputs)} (has: {_names(rows.models)})"
+                )
             arms.append(_arm(rows, rows.model == hit[0]))
         return [(str(models[0]), str(models[1]), arms[0], arms[1])]
     if by is not None:
@@ -187,7 +189,9 @@ def _compare_pair(
             "ci_high": hi,
             "p_value": p,
             "n_invalid_draws": n_bad,
-            "interval_flag": "" if math.isnan(lo) else core.interval_flag(diff, lo, hi, rows=n, n_boot=n_boot, unit="items"),
+            "interval_flag": ""
+            if math.isnan(lo)
+            else core.interval_flag(diff, lo, hi, rows=n, n_boot=n_boot, unit="items"),
         }
     valid = [i for i, p in enumerate(pvals) if not math.isnan(p)]
     adj = bootstrap.holm([pvals[i] for i in valid]) if valid else np.array([])
@@ -261,7 +265,8 @@ def compare(
     ece_snap: bool = True,
 ) -> dict[str, Any]:
     """Compare two arms given as DataFrames with the report's columns (``model``, ``item_id``, ``confidence``,
-    ``correct``; ``by`` for two runs in one frame): :func:`compare_rows` on :func:`selfconf.report.core.rows_from_frame`.
+    ``correct``; ``by`` for two runs in one frame): :func:`compare_rows` on
+    :func:`selfconf.report.core.rows_from_frame`.
 
     Definition: paired differences (A minus B) on shared items with item-clustered paired bootstrap intervals,
     p-values and Holm's adjustment, and DeLong's test of the AUROC difference (module docstring).
@@ -279,9 +284,13 @@ def compare(
     >>> p["n_items_shared"], round(p["metrics"]["auroc"]["difference"], 3)
     (40, 0.5)
     """
-    kw = {"confidence_scale": confidence_scale, "keep_items": True}
-    rows_a = core.rows_from_frame(df_a, by=by, source="frame A", runs=by is not None, **kw)
-    rows_b = None if df_b is None else core.rows_from_frame(df_b, source="frame B", **kw)
+    scale = confidence_scale
+    rows_a = core.rows_from_frame(
+        df_a, by=by, source="frame A", runs=by is not None, confidence_scale=scale, keep_items=True
+    )
+    rows_b = (
+        None if df_b is None else core.rows_from_frame(df_b, source="frame B", confidence_scale=scale, keep_items=True)
+    )
     return compare_rows(
         rows_a,
         rows_b,
@@ -364,7 +373,11 @@ def format_compare(result: dict[str, Any]) -> str:
             )
         widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(head)]
         for cells in [head, ["-" * w for w in widths], *body]:
-            out.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))))
+            out.append(
+                "  ".join(
+                    c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+                )
+            )
         for k, label, _ in COMPARE_METRICS:
             if rec["metrics"][k]["interval_flag"]:
                 out.append(f"  * {label}: {rec['metrics'][k]['interval_flag']}")
@@ -390,16 +403,16 @@ def compare_html(result: dict[str, Any]) -> str:
 
     esc = _html.escape
     parts = [
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>selfconf compare</title>\n<style>\n{PAGE_CSS}</style>\n</head>\n<body>\n"
         "<h1>Paired comparison</h1>\n",
-        "<ul class=\"note\">" + "".join(f"<li>{esc(c)}</li>" for c in result["conventions"]) + "</ul>\n",
+        '<ul class="note">' + "".join(f"<li>{esc(c)}</li>" for c in result["conventions"]) + "</ul>\n",
     ]
     for rec in result["pairs"]:
         parts.append(f"<h2>A = {esc(rec['a'])}, B = {esc(rec['b'])}</h2>\n")
         parts.append(
-            f"<p class=\"note\">items shared {rec['n_items_shared']}, dropped {rec['n_items_only_a']} (A only) and "
+            f'<p class="note">items shared {rec["n_items_shared"]}, dropped {rec["n_items_only_a"]} (A only) and '
             f"{rec['n_items_only_b']} (B only); excluded rows A {sum(rec['excluded_a'].values())}, "
             f"B {sum(rec['excluded_b'].values())}</p>\n"
         )
@@ -435,6 +448,6 @@ def compare_html(result: dict[str, Any]) -> str:
             else f"DeLong: AUROC difference {d['difference']:.4f}, SE {d['se']:.4f}, z {d['z']:.2f}, "
             f"p {_p(d['p_two_sided'])}"
         )
-        parts.append(f"<p class=\"note\">{esc(text)}</p>\n")
+        parts.append(f'<p class="note">{esc(text)}</p>\n')
     parts.append("</body>\n</html>\n")
     return "".join(parts)

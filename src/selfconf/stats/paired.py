@@ -168,5 +168,5 @@ def _arm_counts(c: np.ndarray, y: np.ndarray, mult: np.ndarray) -> tuple[np.ndar
     out = np.zeros((mult.shape[0], 2 * k))
     for a in range(0, mult.shape[0], 250):  # chunks of draws keep the (draws x items) copy small
         out[a : a + 250, srt[starts]] = np.add.reduceat(mult[a : a + 250][:, order], starts, axis=1)
-    out = out.reshape(-1, k, 2)
-    return levels, out[:, :, 1], out[:, :, 0]
+    cells3 = out.reshape(-1, k, 2)
+    return levels, cells3[:, :, 1], cells3[:, :, 0]
