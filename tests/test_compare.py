@@ -265,3 +265,27 @@ def test_an_over_long_line_is_refused_early_with_its_offset(tmp_path, capsys):
     assert cli.main(["report", str(p)]) == 2
     err = capsys.readouterr().err
     assert "line starting at byte 33" in err and "64 MiB" in err and "Traceback" not in err
+
+
+def test_report_terminal_fits_120_columns_and_states_the_ece_convention_first(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    n = 300
+    df = pd.DataFrame(
+        {
+            "model": np.repeat(["a-model-with-a-long-name", "b"], n),
+            "item_id": np.tile(np.arange(n), 2),
+            "confidence": rng.integers(40, 101, 2 * n),
+            "correct": rng.integers(0, 2, 2 * n),
+            "subject": np.tile(["algebra", "history", "chemistry"], 2 * n // 3),
+        }
+    )
+    path = _write(tmp_path / "r.csv", df)
+    assert cli.main(["report", path, "--by", "subject", "--n-boot", "100"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("ECE convention: the book's") and "--ece-edge lower --no-ece-snap" in out[0]
+    assert max(len(line) for line in out) <= 120
+    assert cli.main(["report", path, "--by", "subject", "--n-boot", "100", "--wide"]) == 0
+    wide = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in wide) > 120 and sum(line.startswith("model ") for line in wide) == 2
+    assert cli.main(["report", path, "--n-boot", "100", "--ece-edge", "lower", "--no-ece-snap"]) == 0
+    assert capsys.readouterr().out.startswith("ECE convention: scikit-learn's")

@@ -146,6 +146,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     from selfconf.report.layout import add_layout_arguments
 
     add_layout_arguments(p)
+    p.add_argument(
+        "--wide",
+        action="store_true",
+        help=f"print each terminal table as one wide table (default: blocks of columns that fit "
+        f"{core.TERMINAL_WIDTH} characters, the model column repeated)",
+    )
     return p
 
 
@@ -269,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report_json(tab), indent=2, allow_nan=False))
     else:
-        print(format_table(tab))
+        print(format_table(tab, width=None if getattr(args, "wide", False) else core.TERMINAL_WIDTH))
     if args.html:
         # imported here: the page needs pandas and altair, which `report --json` never loads (start-up time)
         from selfconf.report.html import write_html

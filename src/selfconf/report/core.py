@@ -1566,11 +1566,57 @@ def _text_table(head: list[str], body: list[list[str]]) -> list[str]:
     return [line(head), line(["-" * w for w in widths])] + [line(b) for b in body]
 
 
-def format_table(tab: pd.DataFrame) -> str:
-    """Plain-text report for the terminal: table, intervals, exclusions and warnings, conventions."""
+#: Width (characters) the terminal report fits by default; ``selfconf report --wide`` prints one wide table.
+TERMINAL_WIDTH = 120
+
+
+def _text_blocks(head: list[str], body: list[list[str]], keys: int, width: int | None) -> list[str]:
+    """:func:`_text_table` split into blocks of columns that each fit ``width`` characters, the first ``keys``
+    columns (model, group) repeated in every block; ``width=None``: one table."""
+    if width is None:
+        return _text_table(head, body)
+    widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h) for i, h in enumerate(head)]
+    key_w = sum(widths[:keys]) + 2 * keys
+    blocks: list[list[int]] = [[]]
+    used = key_w
+    for j in range(keys, len(head)):
+        if blocks[-1] and used + widths[j] > width:
+            blocks.append([])
+            used = key_w
+        blocks[-1].append(j)
+        used += widths[j] + 2
+    out: list[str] = []
+    for n, cols in enumerate(blocks):
+        idx = list(range(keys)) + cols
+        out += ([""] if n else []) + _text_table([head[i] for i in idx], [[b[i] for i in idx] for b in body])
+    return out
+
+
+def ece_convention_line(attrs: dict) -> str:
+    """The first line of the terminal report: which ECE convention the numbers use and how to get the other.
+
+    Example: ``ece_convention_line({"ece_edge": "upper", "ece_snap": True})`` names the book's rule.
+    """
+    if attrs.get("ece_edge") == "lower" and not attrs.get("ece_snap", True):
+        return "ECE convention: scikit-learn's (calibration_curve bins: edge lower, no snapping); the book's: defaults"
+    mine = f"edge {attrs.get('ece_edge', 'upper')}, " + ("snapping" if attrs.get("ece_snap", True) else "no snapping")
+    book = attrs.get("ece_edge", "upper") == "upper" and attrs.get("ece_snap", True)
+    return (
+        f"ECE convention: {'the book' if book else 'custom'}'s ({mine}); scikit-learn's calibration_curve bins: "
+        "--ece-edge lower --no-ece-snap"
+    )
+
+
+def format_table(tab: pd.DataFrame, *, width: int | None = TERMINAL_WIDTH) -> str:
+    """Plain-text report for the terminal: the ECE convention, table, intervals, exclusions and warnings,
+    conventions.  The tables are split into blocks of columns that fit ``width`` characters (model and group
+    repeated); ``width=None`` prints each as one wide table (``--wide``)."""
     a = tab.attrs
-    out = _text_table(*table_rows(tab))
-    out += ["", "95% intervals (percent for acc/conf/CITL/err, 0-1 otherwise):"] + _text_table(*interval_rows(tab))
+    keys = 2 if a.get("by") else 1
+    out = [ece_convention_line(a), ""] + _text_blocks(*table_rows(tab), keys, width)
+    out += ["", "95% intervals (percent for acc/conf/CITL/err, 0-1 otherwise):"] + _text_blocks(
+        *interval_rows(tab), keys, width
+    )
     flagged = flagged_intervals(tab)
     if flagged:
         out.append(f"{FLAG_MARK} flagged intervals (do not read them as 95% intervals):")
@@ -1602,6 +1648,15 @@ def format_table(tab: pd.DataFrame) -> str:
     if tie_ranges_shown(tab):
         out.append(TIE_NOTE)
     out += conventions(tab)
+    if width is not None:  # prose lines wrap at the same width (tables were split above)
+        import textwrap
+
+        out = [
+            "\n".join(textwrap.wrap(line, width, subsequent_indent="    ", break_on_hyphens=False))
+            if len(line) > width
+            else line
+            for line in out
+        ]
     return "\n".join(out)
 
 
