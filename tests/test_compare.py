@@ -289,3 +289,17 @@ def test_report_terminal_fits_120_columns_and_states_the_ece_convention_first(tm
     assert max(len(line) for line in wide) > 120 and sum(line.startswith("model ") for line in wide) == 2
     assert cli.main(["report", path, "--n-boot", "100", "--ece-edge", "lower", "--no-ece-snap"]) == 0
     assert capsys.readouterr().out.startswith("ECE convention: scikit-learn's")
+
+
+def test_report_counts_collection_errors_as_their_own_exclusion(tmp_path, capsys):
+    a, _ = _frames()
+    df = a.assign(error="")
+    df.loc[[3, 7], ["confidence", "correct"]] = np.nan
+    df.loc[[3, 7], "error"] = "http://x/v1/chat/completions: gave up after 3 attempts; last failure: HTTP 500"
+    path = _write(tmp_path / "g.csv", df)
+    assert cli.main(["report", path, "--json", "--n-boot", "100"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["excluded"]["collection_error"] == {"m1": 2} and doc["excluded"]["missing_confidence"] == {}
+    assert doc["models"][0]["n"] == len(df) - 2
+    assert cli.main(["report", path, "--n-boot", "100"]) == 0
+    assert "2 collection errors (no reply from the endpoint)" in capsys.readouterr().out

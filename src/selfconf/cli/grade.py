@@ -187,7 +187,10 @@ def grade_rows(rows: list[dict], *, source: str = "input") -> Counter:
     for i, r in enumerate(rows, start=1):
         if "gold" not in r:
             raise ValueError(f"{source}: row {i}: no 'gold' field to grade against")
-        r.update(grade_stage1(r.get("answer"), r.get("gold"), r.get("raw")))
+        if r.get("error") not in (None, ""):  # `collect` recorded a question the endpoint never answered
+            r.update({"correct": None, "refusal": None, "graded_by": "collection_error"})
+        else:
+            r.update(grade_stage1(r.get("answer"), r.get("gold"), r.get("raw")))
         counts[r["graded_by"]] += 1
     return counts
 

@@ -120,7 +120,7 @@ EXCLUDED_WARN = 0.05
 REQUIRED = ("model", "item_id", "confidence", "correct")
 #: Bootstrap schemes of the intervals (``--resampling``): the row bootstrap and the Poisson bootstrap.
 RESAMPLING = ("rows", "poisson")
-EXCLUSION_REASONS = ("missing_confidence", "missing_correct", "refusal_without_confidence")
+EXCLUSION_REASONS = ("missing_confidence", "missing_correct", "refusal_without_confidence", "collection_error")
 #: Below this many bootstrap draws the command line refuses to run (``--n-boot``); the Python API
 #: accepts fewer and flags every interval.
 MIN_N_BOOT = 100
@@ -333,6 +333,8 @@ class Rows:
     items: np.ndarray | None = None
     #: how the input was read, for stderr (e.g. a delimiter detected by ``--sep auto``)
     notes: list[str] = field(default_factory=list)
+    #: rows ``selfconf collect`` recorded with an ``error`` (no reply); None when no input has the column
+    error: np.ndarray | None = None
 
     @property
     def rows_read(self) -> int:
@@ -346,6 +348,8 @@ class Rows:
         out[~no_conf & np.isnan(self.correct)] = 1
         out[no_conf] = 0
         out[no_conf & ref] = 2
+        if self.error is not None:
+            out[self.error] = 3  # a question the endpoint never answered, whatever else the row lacks
         return out
 
 
@@ -388,6 +392,12 @@ def _rows_from_columns(
             f"--confidence-scale percent, but every confidence is within [0, 1] (largest {_plain(given.max())}): "
             "read as percent they are all at most 1%; if they are probabilities, use --confidence-scale unit or auto"
         )
+    error = None
+    if cols.has("error"):
+        import pyarrow.compute as pc
+
+        text = pc.utf8_trim_whitespace(cols._arrow("error", text=True))
+        error = np.asarray(pc.fill_null(pc.not_equal(text, ""), False).to_numpy(zero_copy_only=False), dtype=bool)
     items = None
     if keep_items:
         codes, names = cols.identifiers("item_id")
@@ -399,7 +409,22 @@ def _rows_from_columns(
         if getattr(rf, "detected", False)
     ]
     return Rows(
-        models, model, conf, raw, correct, refusal, scale, reason, inputs, by, groups, group, warnings, items, notes
+        models,
+        model,
+        conf,
+        raw,
+        correct,
+        refusal,
+        scale,
+        reason,
+        inputs,
+        by,
+        groups,
+        group,
+        warnings,
+        items,
+        notes,
+        error,
     )
 
 
@@ -435,7 +460,7 @@ def load_rows(
 
     if not paths:
         raise ValueError("no input files given")
-    want = list(REQUIRED) + ["refusal"] + ([by] if by else [])
+    want = list(REQUIRED) + ["refusal", "error"] + ([by] if by else [])
     files = [read_file(p, want, REQUIRED, layout) for p in paths]
     return _rows_from_columns(
         columns_from(files),
@@ -469,7 +494,7 @@ def rows_from_frame(
     validate.require_columns(source, REQUIRED, [str(c) for c in df.columns])
     if df.empty:
         raise ValueError(f"{source}: no rows")
-    want = list(REQUIRED) + ["refusal"] + ([by] if by else [])
+    want = list(REQUIRED) + ["refusal", "error"] + ([by] if by else [])
     data = {}
     for c in want:
         if c not in df.columns:
@@ -907,10 +932,11 @@ def compute_records(
     reasons = rows.reasons()
     used = reasons < 0
     if not used.any():
-        counts = np.bincount(reasons[reasons >= 0], minlength=3)
+        counts = np.bincount(reasons[reasons >= 0], minlength=len(EXCLUSION_REASONS))
+        errors = f", {counts[3]} collection errors" if counts[3] else ""
         raise ValueError(
             "no usable rows: every row lacks a confidence or a grade "
-            f"({counts[0]} without confidence, {counts[1]} ungraded, {counts[2]} refusals without confidence)"
+            f"({counts[0]} without confidence, {counts[1]} ungraded, {counts[2]} refusals without confidence{errors})"
         )
     n_models = rows.models.size
     units: list[tuple[int, int | None]] = [(m, None) for m in range(n_models)]
@@ -1172,6 +1198,7 @@ _REASON_TEXT = {
     "missing_confidence": "without a confidence",
     "missing_correct": "ungraded",
     "refusal_without_confidence": "refusals without a confidence",
+    "collection_error": "collection errors (no reply from the endpoint)",
 }
 
 
@@ -1630,7 +1657,7 @@ def format_table(tab: pd.DataFrame, *, width: int | None = TERMINAL_WIDTH) -> st
     tot = {k: sum(r["excluded"][k] for r in models) for k in EXCLUSION_REASONS}
     out.append(
         f"rows read {a['rows_read']}, used {a['rows_used']}, excluded {sum(tot.values())} ("
-        + ", ".join(f"{v} {_REASON_TEXT[k]}" for k, v in tot.items())
+        + ", ".join(f"{v} {_REASON_TEXT[k]}" for k, v in tot.items() if v or k != "collection_error")
         + ")"
     )
     for r in models:
