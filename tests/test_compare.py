@@ -302,4 +302,5 @@ def test_report_counts_collection_errors_as_their_own_exclusion(tmp_path, capsys
     assert doc["excluded"]["collection_error"] == {"m1": 2} and doc["excluded"]["missing_confidence"] == {}
     assert doc["models"][0]["n"] == len(df) - 2
     assert cli.main(["report", path, "--n-boot", "100"]) == 0
-    assert "2 collection errors (no reply from the endpoint)" in capsys.readouterr().out
+    text = " ".join(capsys.readouterr().out.split())  # prose lines wrap at 120 columns
+    assert "2 collection errors (no reply from the endpoint)" in text
