@@ -304,3 +304,9 @@ def test_report_counts_collection_errors_as_their_own_exclusion(tmp_path, capsys
     assert cli.main(["report", path, "--n-boot", "100"]) == 0
     text = " ".join(capsys.readouterr().out.split())  # prose lines wrap at 120 columns
     assert "2 collection errors (no reply from the endpoint)" in text
+    # an `error` column of another meaning (numbers, booleans) marks nothing
+    other = _write(
+        tmp_path / "o.csv", a.assign(error=1 - a.correct, flag="x").assign(error=lambda d: d.error.astype(int))
+    )
+    assert cli.main(["report", other, "--json", "--n-boot", "100"]) == 0
+    assert json.loads(capsys.readouterr().out)["models"][0]["n"] == len(a)

@@ -396,8 +396,15 @@ def _rows_from_columns(
     if cols.has("error"):
         import pyarrow.compute as pc
 
-        text = pc.utf8_trim_whitespace(cols._arrow("error", text=True))
-        error = np.asarray(pc.fill_null(pc.not_equal(text, ""), False).to_numpy(zero_copy_only=False), dtype=bool)
+        # a message is text: empty cells, null/boolean words and numbers (an `error` column of another meaning,
+        # such as 1 - correct) never mark a row as a collection error
+        import pyarrow as pa
+
+        text = pc.utf8_lower(pc.utf8_trim_whitespace(cols._arrow("error", text=True)))
+        words = pa.array(list(validate.NULL_WORDS + validate.TRUE_WORDS + validate.FALSE_WORDS))
+        number = pc.match_substring_regex(text, r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+        message = pc.and_(pc.invert(pc.is_in(text, value_set=words)), pc.invert(number))
+        error = np.asarray(pc.fill_null(message, False).to_numpy(zero_copy_only=False), dtype=bool)
     items = None
     if keep_items:
         codes, names = cols.identifiers("item_id")
