@@ -394,11 +394,10 @@ def _rows_from_columns(
         )
     error = None
     if cols.has("error"):
-        import pyarrow.compute as pc
-
         # a message is text: empty cells, null/boolean words and numbers (an `error` column of another meaning,
         # such as 1 - correct) never mark a row as a collection error
         import pyarrow as pa
+        import pyarrow.compute as pc
 
         text = pc.utf8_lower(pc.utf8_trim_whitespace(cols._arrow("error", text=True)))
         words = pa.array(list(validate.NULL_WORDS + validate.TRUE_WORDS + validate.FALSE_WORDS))
