@@ -780,7 +780,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             "JSON are kept with parse_error set and their raw text. While a run writes --out it holds the "
             "lock file <out>.lock: a second collect on the same --out is refused (exit 2) instead of "
             "writing rows twice; the lock is released when the run ends, even if it is killed. Transport "
-            "failures never show a traceback: they are retried, then counted as endpoint failures."
+            "failures never show a traceback: they are retried, then counted as endpoint failures and written "
+            "with an error field (the next run asks those questions again and replaces their rows)."
         ),
         epilog=(
             "example: selfconf fetch simpleqa && OPENAI_API_KEY=... selfconf collect "

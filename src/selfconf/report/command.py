@@ -56,8 +56,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             "    computed on fewer than 30 rows, rests on fewer than 100 draws or does not contain its own\n"
             "    estimate (an ECE near 0 is larger on almost every resample): it is then no 95% interval;\n"
             "  * warnings (excluded rows, a --confidence-scale percent on 0-1 data) go to stderr in every mode;\n"
-            "  * rows without a confidence, ungraded rows and refusals without a confidence are excluded, counted\n"
-            "    per model and reason; more than 5% excluded gives the model a warning."
+            "  * rows without a confidence, ungraded rows, refusals without a confidence and rows `collect` wrote\n"
+            "    with an error (no reply) are excluded, counted per model and reason; more than 5% excluded gives\n"
+            "    the model a warning;\n"
+            "  * the first line names the ECE convention; tables come in blocks that fit 120 columns (--wide: one\n"
+            "    table each); --columns/--sep read any layout (see their help)."
         ),
         epilog=(
             _metrics_help() + "\n\n"
