@@ -394,7 +394,8 @@ def build_html(tab: pd.DataFrame) -> str:
     excl_total = sum(sum(r["excluded"].values()) for r in recs if r["group"] is None)
     excl_html = (
         f"<p><strong>Rows excluded: {excl_total}</strong> of {a['rows_read']} read "
-        "(without a stated confidence, ungraded, or refusals without a confidence; per model in the table).</p>"
+        "(without a stated confidence, ungraded, refusals without a confidence, or questions the endpoint never "
+        "answered in collect; per model in the table).</p>"
         + (f'<ul class="warnings">{"".join(warn)}</ul>' if warn else "")
     )
     inputs = ", ".join(f"<code>{esc(p)}</code>" for p in a["inputs"])
