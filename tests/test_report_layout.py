@@ -124,12 +124,22 @@ def test_report_terminal_fits_120_columns_and_states_the_ece_convention_first(tm
     path = _write(tmp_path / "r.csv", df)
     assert cli.main(["report", path, "--by", "subject", "--n-boot", "100"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("ECE convention: the book's") and "--ece-edge lower --no-ece-snap" in out[0]
+    assert (
+        out[0].startswith("ECE convention: the book's") and "--ece-sklearn (= --ece-edge lower --no-ece-snap)" in out[0]
+    )
     assert max(len(line) for line in out) <= 120
     assert cli.main(["report", path, "--by", "subject", "--n-boot", "100", "--wide"]) == 0
     wide = capsys.readouterr().out.splitlines()
     assert max(len(line) for line in wide) > 120 and sum(line.startswith("model ") for line in wide) == 2
-    assert cli.main(["report", path, "--n-boot", "100", "--ece-edge", "lower", "--no-ece-snap"]) == 0
+    assert cli.main(["report", path, "--n-boot", "100", "--ece-edge", "lower", "--no-ece-snap", "--json"]) == 0
+    two_flags = json.loads(capsys.readouterr().out)
+    assert cli.main(["report", path, "--n-boot", "100", "--ece-sklearn", "--json"]) == 0
+    one_flag = json.loads(capsys.readouterr().out)
+    assert one_flag == two_flags
+    assert cli.main(["report", path, "--n-boot", "100", "--json"]) == 0
+    book = json.loads(capsys.readouterr().out)  # integer percents lie on bin edges: the conventions differ
+    assert one_flag["models"][0]["ece"] != book["models"][0]["ece"]
+    assert cli.main(["report", path, "--n-boot", "100", "--ece-sklearn"]) == 0
     assert capsys.readouterr().out.startswith("ECE convention: scikit-learn's")
 
 

@@ -9,7 +9,14 @@ import sys
 from pathlib import Path
 
 from selfconf.report.command import add_sampling_arguments
-from selfconf.report.layout import add_layout_arguments, check_outputs, layout_of, print_notes
+from selfconf.report.layout import (
+    add_ece_sklearn_argument,
+    add_layout_arguments,
+    apply_ece_sklearn,
+    check_outputs,
+    layout_of,
+    print_notes,
+)
 
 __all__ = ["HELP", "add_parser", "run"]
 
@@ -67,6 +74,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         default=True,
         help="count a confidence within 1e-9 of a bin edge as on it (default); --no-ece-snap as scikit-learn",
     )
+    add_ece_sklearn_argument(p)
     p.add_argument("--json", action="store_true", help="print JSON instead of the table")
     p.add_argument("--html", metavar="FILE", default=None, help="also write a self-contained offline HTML page")
     return p
@@ -83,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--ece-bins must be >= 1, got {args.ece_bins}")
     if len(args.paths) > 2:
         raise ValueError(f"compare takes one or two files, got {len(args.paths)}")
+    apply_ece_sklearn(args)
     check_outputs(html=args.html)
     models = [m.strip() for m in args.models.split(",")] if args.models else None
     layout = layout_of(args, extra=(args.by,) if args.by else ())

@@ -146,9 +146,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON (proportions on the 0-1 scale) instead of the table")
     p.add_argument("--html", metavar="FILE", default=None, help="also write a self-contained offline HTML report")
     # input layout (--columns, --sep): selfconf.report.layout, shared with `selfconf compare`
-    from selfconf.report.layout import add_layout_arguments
+    from selfconf.report.layout import add_ece_sklearn_argument, add_layout_arguments
 
     add_layout_arguments(p)
+    add_ece_sklearn_argument(p)
     p.add_argument(
         "--wide",
         action="store_true",
@@ -245,8 +246,9 @@ def run(args: argparse.Namespace) -> int:
     if args.ece_bins < 1:
         raise ValueError(f"--ece-bins must be >= 1, got {args.ece_bins}")
     # input layout and output paths (selfconf.report.layout): checked before any computation
-    from selfconf.report.layout import check_outputs, layout_of, print_notes
+    from selfconf.report.layout import apply_ece_sklearn, check_outputs, layout_of, print_notes
 
+    apply_ece_sklearn(args)
     check_outputs(html=args.html)
     layout = layout_of(args, extra=(args.by,) if args.by else ())
     rows = load_rows(args.paths, confidence_scale=args.confidence_scale, by=args.by, layout=layout)

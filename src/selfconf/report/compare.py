@@ -312,7 +312,7 @@ def _conventions(n_boot: int, level: float, seed: int, bins: int, edge: str, sna
         + (
             " (scikit-learn's calibration_curve bins)"
             if edge == "lower" and not snap
-            else "; scikit-learn's convention: --ece-edge lower --no-ece-snap"
+            else "; scikit-learn's convention: --ece-sklearn (= --ece-edge lower --no-ece-snap)"
         )
     )
     return [

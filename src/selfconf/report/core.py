@@ -1631,13 +1631,13 @@ def ece_convention_line(attrs: dict) -> str:
     Example: ``ece_convention_line({"ece_edge": "upper", "ece_snap": True})`` names the book's rule.
     """
     if attrs.get("ece_edge") == "lower" and not attrs.get("ece_snap", True):
-        return "ECE convention: scikit-learn's (calibration_curve bins: edge lower, no snapping); the book's: defaults"
+        return (
+            "ECE convention: scikit-learn's (calibration_curve's bins: edge lower, no snapping); the book's: defaults"
+        )
     mine = f"edge {attrs.get('ece_edge', 'upper')}, " + ("snapping" if attrs.get("ece_snap", True) else "no snapping")
-    book = attrs.get("ece_edge", "upper") == "upper" and attrs.get("ece_snap", True)
-    return (
-        f"ECE convention: {'the book' if book else 'custom'}'s ({mine}); scikit-learn's calibration_curve bins: "
-        "--ece-edge lower --no-ece-snap"
-    )
+    if attrs.get("ece_edge", "upper") == "upper" and attrs.get("ece_snap", True):
+        mine = f"the book's ({mine})"
+    return f"ECE convention: {mine}; scikit-learn's: --ece-sklearn (= --ece-edge lower --no-ece-snap)"
 
 
 def format_table(tab: pd.DataFrame, *, width: int | None = TERMINAL_WIDTH) -> str:

@@ -9,7 +9,15 @@ import sys
 from selfconf.data.layout import SEPARATORS, Layout, check_output_path, parse_columns, parse_sep
 from selfconf.report.core import REQUIRED
 
-__all__ = ["COLUMNS_HELP", "add_layout_arguments", "layout_of", "check_outputs", "print_notes"]
+__all__ = [
+    "COLUMNS_HELP",
+    "add_layout_arguments",
+    "add_ece_sklearn_argument",
+    "apply_ece_sklearn",
+    "layout_of",
+    "check_outputs",
+    "print_notes",
+]
 
 COLUMNS_HELP = (
     "the file's column for each column the report needs, e.g. "
@@ -31,6 +39,22 @@ def add_layout_arguments(p: argparse.ArgumentParser) -> None:
         + ", the one that splits the header into the most fields; a tie keeps the extension's; the one found "
         "is named on stderr when it is not the extension's), one of those names, or a single character",
     )
+
+
+def add_ece_sklearn_argument(p: argparse.ArgumentParser) -> None:
+    """Add ``--ece-sklearn``: scikit-learn's ECE convention in one flag (``--ece-edge lower --no-ece-snap``)."""
+    p.add_argument(
+        "--ece-sklearn",
+        action="store_true",
+        help="scikit-learn's ECE convention (calibration_curve's bins) in one flag: sets --ece-edge lower "
+        "--no-ece-snap, overriding both",
+    )
+
+
+def apply_ece_sklearn(args: argparse.Namespace) -> None:
+    """Turn ``--ece-sklearn`` into ``ece_edge="lower"``, ``ece_snap=False`` on the parsed options (in place)."""
+    if getattr(args, "ece_sklearn", False):
+        args.ece_edge, args.ece_snap = "lower", False
 
 
 def layout_of(args: argparse.Namespace, extra: tuple[str, ...] = ()) -> Layout:
