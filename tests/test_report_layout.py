@@ -162,3 +162,14 @@ def test_report_counts_collection_errors_as_their_own_exclusion(tmp_path, capsys
     )
     assert cli.main(["report", other, "--json", "--n-boot", "100"]) == 0
     assert json.loads(capsys.readouterr().out)["models"][0]["n"] == len(a)
+
+
+def test_grade_refuses_a_directory_and_an_over_long_line(tmp_path, capsys):
+    assert cli.main(["grade", str(tmp_path), "--out", str(tmp_path / "g.jsonl")]) == 2
+    assert "is a directory, not a row file" in capsys.readouterr().err
+    p = tmp_path / "huge.jsonl"
+    with open(p, "wb") as fh:
+        fh.write(b'{"answer": "a", "gold": "a"}\n')
+        fh.truncate(2 << 30)
+    assert cli.main(["grade", str(p), "--out", str(tmp_path / "g.jsonl")]) == 2
+    assert "line starting at byte 29" in capsys.readouterr().err
