@@ -10,6 +10,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 import pytest
+from test_report_layout import LAYOUT, _foreign, _write
 
 from selfconf import bootstrap, cli, metrics
 from selfconf.report import compare
@@ -156,27 +157,6 @@ def test_two_runs_in_one_column_and_two_models_in_one_file():
     both = pd.concat([a, b])
     r2 = compare(both, models=["m2", "m1"], n_boot=200)["pairs"][0]
     assert r2["metrics"]["brier"]["difference"] == pytest.approx(-direct["metrics"]["brier"]["difference"] * -1)
-
-
-def _write(path, df, sep=","):
-    df.to_csv(path, index=False, sep=sep)
-    return str(path)
-
-
-LAYOUT = "model=llm,confidence=stated_confidence,correct=is_correct,item_id=qset+question_id"
-
-
-def _foreign(df):
-    """A file as a lab keeps it: other column names, the item id in two columns."""
-    return pd.DataFrame(
-        {
-            "llm": df.model,
-            "question_id": [int(s[1:]) // 3 for s in df.item_id],  # unique only together with the set
-            "qset": [f"set{int(s[1:]) % 3}" for s in df.item_id],
-            "stated_confidence": df.confidence,
-            "is_correct": df.correct,
-        }
-    )
 
 
 def test_cli_compare_reads_any_layout_and_writes_json_and_html(tmp_path, capsys):
