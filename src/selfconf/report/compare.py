@@ -191,7 +191,7 @@ def _compare_pair(
             "n_invalid_draws": n_bad,
             "interval_flag": ""
             if math.isnan(lo)
-            else core.interval_flag(diff, lo, hi, rows=n, n_boot=n_boot, unit="items"),
+            else core.interval_flag(diff, lo, hi, rows=n, n_boot=n_boot - n_bad, unit="items"),  # defined draws
         }
     valid = [i for i, p in enumerate(pvals) if not math.isnan(p)]
     adj = bootstrap.holm([pvals[i] for i in valid]) if valid else np.array([])
