@@ -209,7 +209,12 @@ def test_ungraded_share_above_5_percent_warns_in_every_output(tmp_path, capsys):
     doc = run_json(capsys, str(p), str(p2), "--n-boot", "100", "--html", str(tmp_path / "r.html"))
     m = next(x for x in doc["models"] if x["model"] == "m")
     assert m["accuracy"] == 1.0 and m["n"] == 60
-    assert m["excluded"] == {"missing_confidence": 2, "missing_correct": 40, "refusal_without_confidence": 3}
+    assert m["excluded"] == {
+        "missing_confidence": 2,
+        "missing_correct": 40,
+        "refusal_without_confidence": 3,
+        "collection_error": 0,
+    }
     assert m["warning"] and "40 ungraded" in m["warning"]
     assert next(x for x in doc["models"] if x["model"] == "ok")["warning"] is None
     assert any(w.startswith("m: ") for w in doc["warnings"])
