@@ -205,8 +205,14 @@ def attributes_for(
     return out
 
 
-def legend_html() -> str:
-    """The short legend each page with pasted numbers carries (what the marks and origins mean)."""
+def legend_html(open_: bool = True) -> str:
+    """The short legend each page with pasted numbers carries (what the marks and origins mean).
+
+    Its summary is one line.  It is rendered open (``open_``, every page but the landing page) and
+    ``provenance.js`` closes it on every visit after the first (remembered in ``localStorage``).  Every sample
+    is styled by the same CSS rules as the numbers it describes, so the legend shows the marks a page shows by
+    default (``tests/test_browser_first_screen.py`` compares them).
+    """
     shown = ["reconstruction-only", "original-data", "parameter", "simulation", "external-data"]
     items = "".join(
         f'<li><span class="selfconf-num selfconf-legend-sample" data-origin="{o}">n</span> '
@@ -214,7 +220,8 @@ def legend_html() -> str:
         for o in shown
     )
     return (
-        '<details class="selfconf-legend" open><summary>How to read the numbers on this page</summary><ul>'
+        f'<details class="selfconf-legend"{" open" if open_ else ""}><summary>How to read the numbers on this '
+        "page (what each mark and colour means); hover over or tap any number for its card</summary><ul>"
         '<li><span class="selfconf-num selfconf-legend-sample" data-status="match">0.746</span> a number the paper '
         "prints, recomputed here and printing exactly as the paper prints it</li>"
         '<li><span class="selfconf-num selfconf-legend-sample selfconf-differs" data-status="within_tolerance">0.090'
@@ -227,8 +234,8 @@ def legend_html() -> str:
         '-0.002<sup class="selfconf-mark">≠&#8239;paper · crosses 0</sup></span> (double red underline, '
         "boxed) this build's number lies on the other side of a threshold the paper's reading rests on (0 for a "
         "difference, 0.5 for an AUROC, alpha for a p-value) than the paper's print, whatever its tolerance</li>"
-        '<li><span class="quoted"><span class="selfconf-num selfconf-legend-sample" data-status="quoted">10</span>'
-        "</span> (dotted underline) quoted from the paper, never computed: a threshold, a design constant or a "
+        '<li><span class="selfconf-num selfconf-legend-sample" data-status="quoted">10</span>'
+        " (dotted underline) quoted from the paper, never computed: a threshold, a design constant or a "
         "third party's number</li>"
         f"{items}"
         "<li>Hover over a number, tap it, or move to it with the Tab key (in a table: Tab to the table, then the "
@@ -383,6 +390,7 @@ def _resolve(app, doctree, docname: str) -> None:
             )
         else:
             pn.replace_self(nodes.Text(token))
+
     def local_code(key: str, attrs: dict[str, str]) -> None:
         """``data-code``: the rendered cell of this build's page that computed the value (a local link)."""
         nb = attrs.get("data-notebook")
@@ -438,7 +446,7 @@ def _resolve(app, doctree, docname: str) -> None:
         r.replace_self(nodes.raw("", text, format="html"))
     if app.builder.format == "html":
         section = next(iter(doctree.findall(nodes.section)), None)
-        legend = nodes.raw("", legend_html(), format="html")
+        legend = nodes.raw("", legend_html(open_=docname != "book/index"), format="html")
         if section is not None and section.children and isinstance(section.children[0], nodes.title):
             section.insert(1, legend)
         elif section is not None:
@@ -494,8 +502,11 @@ def _make_role():
             key = paste_key(self.text)
             wrapped = []
             for n in out:
-                if isinstance(n, nodes.inline) and "pasted-text" in n.get("classes", []):
-                    w = pasted_number(n.rawsource, "", *n.children, key=key)
+                # a paste from this page's notebook is its text already; one from another page
+                # (``path::key``) is a pending reference that a post-transform fills in inside the wrapper
+                pending = type(n).__name__ == "PendingGlueReference"
+                if pending or (isinstance(n, nodes.inline) and "pasted-text" in n.get("classes", [])):
+                    w = pasted_number(n.rawsource, "", *([n] if pending else n.children), key=key)
                     w.source, w.line = n.source, n.line
                     wrapped.append(w)
                 else:

@@ -32,7 +32,7 @@
   };
   // how the number was made, in one sentence (kind and tolerance together, so they never contradict)
   function kindText(d) {
-    var tol = d.toleranceValue ? " It may differ from the paper's value by up to " + d.toleranceValue +
+    var tol = d.toleranceValue && !/tolerance/.test(d.why || "") ? " It may differ from the paper's value by up to " + d.toleranceValue +
       " (its Monte-Carlo tolerance)." : "";
     if (d.kind === "quoted") { return "Quoted from the paper, never computed."; }
     if (d.kind === "bootstrap") { return "A bootstrap estimate: it moves a little with the seed." + tol; }
@@ -228,4 +228,17 @@
   }
   document.querySelectorAll("input.selfconf-all-marks-switch").forEach(function (i) { i.checked = saved; });
   tables();
+
+  // the legend is open on the first page that shows it, one line (closed) on every page after
+  var SEEN = "selfconf-legend-seen";
+  var legends = document.querySelectorAll("details.selfconf-legend");
+  var seen = false;
+  try { seen = localStorage.getItem(SEEN) === "1"; } catch (e) { seen = false; }
+  var shownOpen = false;
+  legends.forEach(function (l) {
+    if (seen) { l.open = false; } else if (l.open) { shownOpen = true; }
+  });
+  if (shownOpen) {
+    try { localStorage.setItem(SEEN, "1"); } catch (e) { /* storage off: the legend stays open */ }
+  }
 })();

@@ -48,9 +48,29 @@
       });
     });
   }
+  // the audit page's tables (ids tab-audit*) that would scroll sideways are shown as stacked records: one box per
+  // row, each cell on its own line after its column's name (data-label, from the header); the table of failing
+  // numbers, 14 columns of long text, is always stacked.  Words then wrap whole (selfconf-publication.css).
+  var ALWAYS_STACKED = { "tab-audit-why": true };
+  function label(t) {
+    var heads = Array.prototype.map.call(t.querySelectorAll("thead th"), function (th) { return th.textContent.trim(); });
+    t.querySelectorAll("tbody tr").forEach(function (tr) {
+      Array.prototype.forEach.call(tr.children, function (td, i) {
+        if (heads[i] !== undefined && !td.hasAttribute("data-label")) { td.setAttribute("data-label", heads[i]); }
+      });
+    });
+  }
+  function stack() {
+    document.querySelectorAll('main table.selfconf-table[id^="tab-audit"]').forEach(function (t) {
+      t.classList.remove("selfconf-stacked");
+      var b = box(t);
+      var over = (b && b.scrollWidth > b.clientWidth + 1) || t.getBoundingClientRect().right > window.innerWidth + 1;
+      if (ALWAYS_STACKED[t.id] || over) { label(t); t.classList.add("selfconf-stacked"); }
+    });
+  }
   var timer = null;
-  window.addEventListener("resize", function () { clearTimeout(timer); timer = setTimeout(layout, 150); });
-  function start() { breakIds(); layout(); }
+  window.addEventListener("resize", function () { clearTimeout(timer); timer = setTimeout(function () { layout(); stack(); }, 150); });
+  function start() { breakIds(); layout(); stack(); }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
   } else { start(); }
