@@ -3,7 +3,8 @@
 At every width: no page scrolls sideways; every chart's smallest rendered text is at least 10 CSS px (the
 font size times the SVG's scale on screen); every page that marks numbers shows its legend, open on the reader's
 first visit and one closed line after.  At the two desk widths: Tables 1-4 and the audit table show every
-column (no sideways scroll in their own box).  At most one tab stop per table.  Same local server and network block as ``test_browser.py``.
+column (no sideways scroll in their own box).  At most one tab stop per table.  Same local server and network
+block as ``test_browser.py``.
 """
 
 from __future__ import annotations
