@@ -138,3 +138,49 @@ def test_the_legend_shows_the_marks_the_page_shows(site):
     got = _browse(site, rels, JS_LEGEND, seen=False)
     bad = [f"  {rel}: {m}" for rel, msgs in got.items() for m in msgs[:3]]
     assert not bad, "legend and page disagree:\n" + "\n".join(bad)
+
+
+#: Each audit-page table: hidden width in its scroll box, and words of its cells wrapped inside themselves.
+JS_AUDIT_TABLES = """() => Array.from(document.querySelectorAll('main table[id^="tab-audit"]')).map(t => {
+  let b = getComputedStyle(t).overflowX === 'auto' ? t : t.parentElement;
+  while (b && b !== document.body && !['auto', 'scroll'].includes(getComputedStyle(b).overflowX)) b = b.parentElement;
+  const over = b && b !== document.body ? b.scrollWidth - b.clientWidth : 0;
+  const broken = [];
+  if (t.classList.contains('selfconf-stacked')) {
+    for (const td of t.querySelectorAll('td')) {
+      const w = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+      let n;
+      while ((n = w.nextNode())) {
+        const re = /\\S+/g; let m;
+        while ((m = re.exec(n.data))) {
+          const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+          const tops = Array.from(r.getClientRects()).map(x => x.top);  // a glyph from a fallback font sits a px off
+          if (tops.length && Math.max(...tops) - Math.min(...tops) > 8) broken.push(m[0]);
+        }
+      }
+    }
+  }
+  return {id: t.id, over, stacked: t.classList.contains('selfconf-stacked'), broken: broken.slice(0, 3)};
+})"""
+
+
+@pytest.mark.parametrize("width", [1400, 1280, 390])
+def test_the_audit_tables_fit_without_breaking_words(site, width):
+    """No table of the audit page scrolls sideways; in a stacked one, no word wraps inside itself."""
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    base, _ = site
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            page.goto(base + "book/14_audit.html", wait_until="domcontentloaded")
+            page.wait_for_timeout(300)
+            got = page.evaluate(JS_AUDIT_TABLES)
+        finally:
+            browser.close()
+    assert len(got) >= 5 and any(r["stacked"] for r in got)
+    bad = [f"  {r['id']}: {r['over']} px hidden" for r in got if r["over"] > 1]
+    bad += [f"  {r['id']}: words broken {r['broken']}" for r in got if r["broken"]]
+    assert not bad, f"audit tables at {width} px:\n" + "\n".join(bad)
