@@ -94,9 +94,8 @@ def _browse(site, paths: list[str], js: str, seen: bool):
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
         try:
-            ctx = browser.new_context(viewport={"width": 1400, "height": 900})
-            page = ctx.new_page()
-            page.route(
+            ctx = browser.new_context(viewport={"width": 1400, "height": 900})  # one profile: localStorage kept
+            ctx.route(
                 "**/*",
                 lambda r: (
                     r.continue_()
@@ -105,11 +104,15 @@ def _browse(site, paths: list[str], js: str, seen: bool):
                 ),
             )
             if seen:  # a returning reader: the legend was shown open on an earlier page
+                page = ctx.new_page()
                 page.goto(base + "book/00_abstract.html", wait_until="domcontentloaded")
                 assert page.evaluate("() => localStorage.getItem('selfconf-legend-seen')") == "1"
-            for rel in paths:
+                page.close()
+            for rel in paths:  # a fresh tab per page: no page waits on the previous one's scripts
+                page = ctx.new_page()
                 page.goto(base + rel, wait_until="domcontentloaded")
                 out[rel] = page.evaluate(js)
+                page.close()
         finally:
             browser.close()
     return out
