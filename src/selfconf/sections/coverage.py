@@ -15,7 +15,7 @@ functions compute the estimate and the interval the book shows:
   (:func:`selfconf.sections.ladder.paired_contrast`, as Result 2's confirmatory family).
 
 :func:`compute` reports, per quantity and per interval type, the empirical coverage with its Monte-Carlo SE, the
-misses below and above the truth and the mean width (:func:`selfconf.bootstrap.interval_coverage`).  A replicate's
+misses below and above the truth and the mean width (:func:`selfconf.stats.coverage.interval_coverage`).  A replicate's
 data draw and its bootstrap seed come from their own named streams (:func:`selfconf.stats.streams.stream`), so a
 replicate does not depend on how many others are run.
 
@@ -36,12 +36,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from selfconf import bootstrap, panels
+from selfconf import panels
 from selfconf.data import graded
 from selfconf.metrics import from_percent
 from selfconf.sections import ladder
 from selfconf.sections.computed import Builder, Computed
 from selfconf.stats import summary
+from selfconf.stats.coverage import interval_coverage
 from selfconf.stats.streams import stream
 
 __all__ = [
@@ -63,6 +64,8 @@ INTERVAL_TYPES: dict[str, tuple[str, str]] = {
         "paired item-clustered percentile bootstrap on matched cells (ladder.paired_contrast)",
     ),
 }
+
+_COLLECTION_COLUMNS = ("model", "item_id", "parse_ok", "confidence", "correct", "refusal", "answer_class", "tier")
 
 #: |z| beyond which a coverage is called below / above nominal (z against the SE at the nominal level).
 Z_RULE = 2.0
@@ -254,7 +257,7 @@ def compute(
     -------
     Computed
         Parts ``parameters``, ``population`` and ``coverage``; tables ``population`` (the truth and the book's
-        interval on the shipped rows, per quantity), ``per_quantity`` (:func:`selfconf.bootstrap.interval_coverage`
+        interval on the shipped rows, per quantity), ``per_quantity`` (:func:`selfconf.stats.coverage.interval_coverage`
         per quantity, with ``type``, ``quantity``, ``truth`` and ``verdict``), ``per_type`` (pooled per type) and
         ``replicates`` (every replicate's estimate and interval).
 
@@ -274,7 +277,8 @@ def compute(
     if n_reps < 2:
         raise ValueError(f"n_reps must be at least 2 (an MC SE needs two replicates), got {n_reps}")
     b = Builder()
-    pop = rows[rows["tier"] == "frontier"].reset_index(drop=True)
+    cols = [c for c in _COLLECTION_COLUMNS if c in rows.columns]  # what the book's functions read (faster draws)
+    pop = rows.loc[rows["tier"] == "frontier", cols].reset_index(drop=True)
     status = ladder.rung_status(dict(frames), bound=bound)
     eligible = status[~status["demoted"]]
     if len(eligible) != 1:
@@ -298,7 +302,7 @@ def compute(
     per = []
     for t in truth.itertuples():
         sel = rep[(rep["type"] == t.type) & (rep["quantity"] == t.quantity)]
-        cov = bootstrap.interval_coverage(t.estimate, sel["low"], sel["high"], sel["estimate"], level=level)
+        cov = interval_coverage(t.estimate, sel["low"], sel["high"], sel["estimate"], level=level)
         per.append({"type": t.type, "quantity": t.quantity, "truth": t.estimate, **cov, "verdict": verdict(cov["z"])})
     per_q = pd.DataFrame(per)
     rep = rep.merge(truth[["type", "quantity", "estimate"]].rename(columns={"estimate": "truth"}), on=["type", "quantity"])
