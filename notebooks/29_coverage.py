@@ -51,7 +51,7 @@ import altair as alt
 import pandas as pd
 
 from selfconf import data
-from selfconf.book import banner, glue, show_markdown, table, vega
+from selfconf.book import banner, glue, table, vega
 from selfconf.data import families
 from selfconf.data.sources import resolve_families
 from selfconf.sections import coverage
@@ -98,7 +98,9 @@ _ = table(
             "interval type": pop["type"].map(LABEL),
             "quantity": pop["quantity"],
             "true value (population)": pop["estimate"].map(lambda x: f"{x:.3f}".replace("-", "\u2212")),
-            f"book's interval ({n_boot:,} draws)": [interval(a, b) for a, b in zip(pop["low"], pop["high"], strict=True)],
+            f"book's interval ({n_boot:,} draws)": [
+                interval(a, b) for a, b in zip(pop["low"], pop["high"], strict=True)
+            ],
             "width": (pop["high"] - pop["low"]).map(lambda x: f"{x:.3f}"),
         }
     ),
@@ -202,7 +204,9 @@ else:
     text = (
         f"{len(below)} of {len(per)} quantities fall below nominal coverage by more than {coverage.Z_RULE:g} "
         "Monte-Carlo SE: "
-        + "; ".join(f"{LABEL[t]} {q} ({100 * c:.1f} %)" for t, q, c in below[["type", "quantity", "coverage"]].to_numpy())
+        + "; ".join(
+            f"{LABEL[t]} {q} ({100 * c:.1f} %)" for t, q, c in below[["type", "quantity", "coverage"]].to_numpy()
+        )
         + ". Where the book shows those intervals, they are to be read as covering less often than their nominal "
         "level on data like these."
     )

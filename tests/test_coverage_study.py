@@ -110,7 +110,8 @@ def small(shipped):
 def _sk_auroc(frame: pd.DataFrame) -> dict[str, float]:
     g = frame[(frame["tier"] == "frontier") & (frame["parse_ok"] == 1)]
     return {
-        m: roc_auc_score(x["correct"].astype(int), from_percent(x["confidence"].to_numpy())) for m, x in g.groupby("model")
+        m: roc_auc_score(x["correct"].astype(int), from_percent(x["confidence"].to_numpy()))
+        for m, x in g.groupby("model")
     }
 
 

@@ -152,7 +152,13 @@ def estimates(
     for arm in arms:
         pc = ladder.paired_contrast(rung, arm, n_boot, seed, level=level)
         recs.append(
-            {"type": "ladder_contrast", "quantity": f"core-{arm}", "estimate": pc.estimate, "low": pc.low, "high": pc.high}
+            {
+                "type": "ladder_contrast",
+                "quantity": f"core-{arm}",
+                "estimate": pc.estimate,
+                "low": pc.low,
+                "high": pc.high,
+            }
         )
     return pd.DataFrame.from_records(recs, columns=["type", "quantity", "estimate", "low", "high"])
 
@@ -305,7 +311,9 @@ def compute(
         cov = interval_coverage(t.estimate, sel["low"], sel["high"], sel["estimate"], level=level)
         per.append({"type": t.type, "quantity": t.quantity, "truth": t.estimate, **cov, "verdict": verdict(cov["z"])})
     per_q = pd.DataFrame(per)
-    rep = rep.merge(truth[["type", "quantity", "estimate"]].rename(columns={"estimate": "truth"}), on=["type", "quantity"])
+    rep = rep.merge(
+        truth[["type", "quantity", "estimate"]].rename(columns={"estimate": "truth"}), on=["type", "quantity"]
+    )
     rep["covered"] = (rep["low"] <= rep["truth"]) & (rep["high"] >= rep["truth"])
 
     pooled = {}

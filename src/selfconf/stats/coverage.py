@@ -22,6 +22,7 @@ import numpy as np
 
 __all__ = ["coverage_mc_se", "interval_coverage"]
 
+
 def coverage_mc_se(coverage: Any, n_reps: Any) -> Any:
     """Monte-Carlo standard error of an empirical coverage from ``n_reps`` independent replicates.
 
