@@ -13,8 +13,8 @@
 # %% [markdown]
 # # Do the intervals cover?
 #
-# Every interval in this book is a {glue:text}`ci_level_pct` % percentile {term}`bootstrap` interval. A 95 %
-# interval procedure is meant to contain the true value in 95 % of data sets; whether it does depends on the
+# Every interval in this book is a {glue:text}`ci_level_pct` % percentile {term}`bootstrap` interval. Such an
+# interval procedure is meant to contain the true value in {glue:text}`ci_level_pct` % of data sets; whether it does depends on the
 # statistic, the sample size and the resampling unit, and a percentile bootstrap of an AUROC or of a difference
 # of AUROCs makes no promise at finite size. This page measures it with a simulation study in the sense of
 # Morris, White & Crowther {cite:p}`morris2019simulation`: a process whose truth is known, many data sets drawn
@@ -117,8 +117,8 @@ _ = table(
 # sqrt(c(1 − c)/R), the shares that miss below (the whole interval under the truth) and above, the mean width,
 # the bias of the estimate and its empirical SE over replicates. A coverage more than
 # {glue:text}`coverage_z_rule` standard errors (at the nominal level) from nominal is called below or above
-# nominal; with {glue:text}`coverage_n_quantities` quantities judged, about one in twenty is flagged by chance
-# alone when every one covers exactly at nominal.
+# nominal; with {glue:text}`coverage_n_quantities` quantities judged, about {glue:text}`coverage_expected_flags:.1f`
+# of them would be flagged by chance alone if every one covered exactly at nominal (normal approximation).
 
 # %% tags=["hide-input"]
 per = res.tables["per_quantity"]
@@ -151,23 +151,29 @@ _ = table(
 )
 
 # %% tags=["remove-input"]
+SHORT = {"table1_auroc": "self-AUROC", "panel_delta": "panel − self", "ladder_contrast": "ladder"}
 view = per.assign(
-    label=per["type"].map(LABEL) + ": " + per["quantity"],
+    label=per["type"].map(SHORT) + ": " + per["quantity"],
     pct=100 * per["coverage"],
     lo=100 * (per["coverage"] - 2 * per["mc_se"]),
     hi=100 * (per["coverage"] + 2 * per["mc_se"]).clip(upper=1),
     nominal=100 * LEVEL,
 )
-base = alt.Chart(view).encode(y=alt.Y("label:N", sort=None, title=None))
+base = alt.Chart(view)
 alt.layer(
-    base.mark_rule().encode(x=alt.X("lo:Q", title="coverage (%), ± 2 MC SE", scale=alt.Scale(zero=False)), x2="hi:Q"),
+    base.mark_rule(strokeDash=[4, 3], color="gray").encode(x="mean(nominal):Q"),
+    base.mark_rule().encode(
+        y=alt.Y("label:N", sort=None, title=None),
+        x=alt.X("lo:Q", title="coverage (%), ± 2 MC SE", scale=alt.Scale(zero=False)),
+        x2="hi:Q",
+    ),
     base.mark_point(filled=True, size=60).encode(
+        y=alt.Y("label:N", sort=None, title=None),
         x="pct:Q",
         color=alt.Color("verdict:N", title="verdict"),
         tooltip=["label", alt.Tooltip("pct:Q", format=".1f", title="coverage %"), "verdict"],
     ),
-    base.mark_tick(color="gray", thickness=1).encode(x="nominal:Q"),
-).properties(width="container", title=f"Empirical coverage of the {LEVEL:.0%} intervals (grey ticks: nominal)")
+).properties(width="container", title=f"Empirical coverage of the {LEVEL:.0%} intervals (dashed: nominal)")
 
 # %% [markdown]
 # Per interval type, pooled over its quantities (the Monte-Carlo SE of a pooled share is computed from the
@@ -221,12 +227,13 @@ _ = glue.value("coverage_summary_sentence", text, origin=ROWS)
 #
 # Two limits of this build. Each replicate's interval uses {glue:text}`coverage_study_n_boot:,.0f` bootstrap
 # draws where the pages use {glue:text}`coverage_n_boot:,.0f`; fewer draws add Monte-Carlo noise to the end
-# points, which tends to lower coverage slightly, so a shortfall of a point or so here may shrink at the pages'
-# draws. And with {glue:text}`coverage_n_reps:,.0f` replicates a coverage of 95 % is known to about ±3 points
-# (two SE): the study can detect a gross failure, not a small one. A larger run, for example
+# points, which tends to lower coverage slightly, so a small shortfall here may shrink at the pages' draws. And
+# with {glue:text}`coverage_n_reps:,.0f` replicates a coverage at the nominal level is known to about
+# ±{glue:text}`coverage_two_se_nominal_pp:.1f` points (two SE): the study can detect a gross failure, not a small
+# one. A larger run, for example
 #
 # ```bash
 # .venv/bin/python -m selfconf.book.build execute --only 29_coverage -p n_reps 1000 -p study_n_boot 2000
 # ```
 #
-# narrows both (it takes roughly fifty times as long as the book's build of this page).
+# narrows both; its cost grows with the product of replicates and draws.

@@ -127,6 +127,8 @@ def test_compute_truths_are_the_statistics_of_the_population(shipped, small):
         assert pd_[name] == pytest.approx(est["delta_panel_minus_self"], abs=1e-12)
     assert small.values["coverage_rung"] == "sonnet5" and small.values["coverage_n_items"] == 1500
     assert small.tables["per_type"]["n_quantities"].tolist() == [9, 3, 2]
+    assert small.values["coverage_two_se_nominal_pp"] == pytest.approx(2 * 100 * stats.binom(3, 0.95).std() / 3)
+    assert small.values["coverage_expected_flags"] == pytest.approx(14 * (1 - (stats.norm.cdf(2) - stats.norm.cdf(-2))))
 
 
 def test_compute_replicates_are_paper_sized_draws_scored_by_the_book_functions(shipped, small):

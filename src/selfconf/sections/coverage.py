@@ -30,11 +30,13 @@ Tibshirani (1993), ch. 13 (percentile interval); Davison & Hinkley (1997), sec. 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import norm
 
 from selfconf import panels
 from selfconf.data import graded
@@ -335,6 +337,9 @@ def compute(
         },
         origin="parameter",
     )
+    # what the rule and the replicates imply at the nominal level: two SE, and the flags expected by chance
+    b.add("parameters", "coverage_two_se_nominal_pp", 200 * math.sqrt(level * (1 - level) / n_reps), "parameter")
+    b.add("parameters", "coverage_expected_flags", len(per_q) * 2 * float(norm.sf(Z_RULE)), "parameter")
     b.update(
         "population",
         {
