@@ -24,7 +24,9 @@
 # drawn from it by items, with replacement, every row of a drawn item coming along: the
 # {glue:text}`coverage_n_items:,.0f` items of the graded collection (all frontier models' answers to each), and
 # the {glue:text}`coverage_n_rung_items:,.0f` scored items of the confirmatory ladder rung
-# ({glue:text}`coverage_rung`; all arms and replicates of each). The *true value* of each quantity is the book's
+# ({glue:text}`coverage_rung`, the rung whose OFF-arm accuracy is within the pre-registered bound
+# [{glue:text}`ladder_degeneracy_bound`]{.quoted}; all arms and replicates of each). The *true value* of each
+# quantity is the book's
 # statistic on the population itself. On each replicate the book's own functions compute the estimate and the
 # interval the book shows:
 #
