@@ -126,8 +126,21 @@ def estimates(
 
     Returns a DataFrame with columns ``type``, ``quantity``, ``estimate``, ``low``, ``high``.
 
-    Example: ``estimates(rows, frames["sonnet5"], seed=1, n_boot=200)`` (rows as read by
-    :func:`selfconf.data.load_collection`).
+    References: Chernets (2026), Table 1, Result 1 (panels) and Result 2 (confirmatory family); Efron & Tibshirani
+    (1993), ch. 13.
+
+    Examples
+    --------
+    >>> from selfconf import data
+    >>> from selfconf.data import families
+    >>> from selfconf.data.sources import resolve_families
+    >>> rows = data.load_collection(resolve_families("data/reconstructed", ["collection"]).path("collection"))[0]
+    >>> rung = families.load_ladder("data/reconstructed")[0]["sonnet5"]
+    >>> e = estimates(rows[rows["tier"] == "frontier"], rung, seed=1, n_boot=100)  # Table 1's models
+    >>> e.groupby("type", sort=False).size().to_dict()
+    {'table1_auroc': 9, 'panel_delta': 3, 'ladder_contrast': 2}
+    >>> bool(((e["low"] <= e["estimate"]) & (e["estimate"] <= e["high"])).all())
+    True
     """
     members = dict(panels.PANELS if panel_members is None else panel_members)
     recs: list[dict[str, Any]] = []
@@ -172,6 +185,8 @@ def replicate_seeds(seed: int, rep: int) -> tuple[np.random.Generator, int]:
     ``stream(seed, "coverage", "bootstrap", str(rep))`` in [0, 2**63).  Replicate r is the same whatever the
     number of replicates run.
 
+    Reference: NumPy, ``numpy.random.SeedSequence`` (through :func:`selfconf.stats.streams.stream`).
+
     >>> g1, s1 = replicate_seeds(5, 3)
     >>> g2, s2 = replicate_seeds(5, 3)
     >>> s1 == s2, bool(g1.integers(0, 10**9) == g2.integers(0, 10**9)), s1 == replicate_seeds(5, 4)[1]
@@ -184,6 +199,10 @@ def replicate_seeds(seed: int, rep: int) -> tuple[np.random.Generator, int]:
 
 def verdict(z: float, rule: float = Z_RULE) -> str:
     """Coverage judged against nominal by its z (SE at the nominal level): below / above nominal or consistent.
+
+    Definition: ``z`` = (coverage - nominal) / sqrt(nominal (1 - nominal) / R) (``interval_coverage``'s ``z``);
+    below nominal when z < -``rule``, above when z > ``rule``.  Reference: Morris, White & Crowther (2019), sec. 5.2
+    (Monte-Carlo SE of coverage).
 
     >>> verdict(-2.5), verdict(0.3), verdict(2.1)
     ('below nominal', 'consistent with nominal', 'above nominal')
@@ -208,7 +227,8 @@ def type_sentence(kind: str, pooled: Mapping[str, Any], per: pd.DataFrame) -> st
     """One sentence on an interval type: pooled coverage with its MC SE, and the quantities off nominal.
 
     ``per`` holds the type's rows of the per-quantity table (columns ``quantity``, ``coverage``, ``mc_se``,
-    ``miss_below``, ``miss_above``, ``verdict``).  Numbers are formatted here from the records.
+    ``miss_below``, ``miss_above``, ``verdict``).  Numbers are formatted here from the records.  Reference: the
+    measures of Morris, White & Crowther (2019).
 
     >>> per = pd.DataFrame({"quantity": ["a", "b"], "coverage": [0.95, 0.90], "mc_se": [0.01, 0.02],
     ...                     "miss_below": [0.02, 0.09], "miss_above": [0.03, 0.01],
