@@ -131,10 +131,16 @@ def site(request):
         server.server_close()
 
 
-def local_tab(browser, origin: str, viewport: dict):
+def local_tab(browser, origin: str, viewport: dict | None = None):
     """A new tab of ``browser`` that loads only from ``origin`` (and data:/blob: URLs); every other request is
-    aborted as blocked by the client."""
-    page = browser.new_page(viewport=viewport)
+    aborted as blocked by the client.  ``browser`` may be a browser context (one profile: its tabs share
+    localStorage); the tab then takes the context's viewport unless ``viewport`` is given."""
+    if hasattr(browser, "new_context"):
+        page = browser.new_page(viewport=viewport)
+    else:
+        page = browser.new_page()
+        if viewport:
+            page.set_viewport_size(viewport)
     page.route(
         "**/*",
         lambda r: (

@@ -84,9 +84,11 @@ def reader(site):
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
         try:
             for width, height in VIEWPORTS:
+                # one profile per width (the legend remembers the first visit in localStorage), a fresh tab per
+                # page: a page's chart fitting never delays the next page's load event
+                ctx = browser.new_context(viewport={"width": width, "height": height})
                 for p in html_pages(html):
-                    # a fresh tab per page: a page's chart fitting never delays the next page's load event
-                    page = local_tab(browser, origin, {"width": width, "height": height})
+                    page = local_tab(ctx, origin)
                     rel = p.relative_to(html).as_posix()
                     page.goto(base + rel, wait_until="load")
                     try:
@@ -98,6 +100,7 @@ def reader(site):
                         pass
                     out[(width, rel)] = page.evaluate(JS_READER, [list(WHOLE.get(rel, ())), MIN_TEXT_PX])
                     page.close()
+                ctx.close()
         finally:
             browser.close()
     return out
