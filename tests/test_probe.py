@@ -136,6 +136,7 @@ def test_analyse_only_reproduces_table3_and_the_exploratory_contrast(ladder_rows
     )
 
 
+@pytest.mark.slow
 def test_arm_values_match_sklearn_and_intervals_match_an_independent_item_bootstrap(ladder_rows):
     """Estimates against scikit-learn; interval ends against a plain loop over resampled items (other seed)."""
     df = ladder_rows[0]["sonnet5"]
@@ -203,6 +204,7 @@ def test_probe_flags_the_consuming_model_only(pstub, battery, tmp_path, capsys, 
     assert all(r["n"] == len(ROWS) // 2 * 2 for r in res["arms"])  # held-out half x 2 replicates
 
 
+@pytest.mark.slow
 def test_arm_names_never_reach_the_model(pstub, battery, tmp_path):
     before = len(pstub.requests)
     assert cli.main(probe_argv(pstub, "probe-blind", battery, tmp_path / "n.jsonl")) == 0
@@ -221,6 +223,7 @@ def test_dry_run_makes_no_call(pstub, battery, tmp_path, capsys):
     assert not (tmp_path / "d.jsonl").exists()
 
 
+@pytest.mark.slow
 def test_max_calls_caps_and_a_rerun_completes(pstub, battery, tmp_path, capsys):
     out = tmp_path / "cap.jsonl"
     before = len(pstub.requests)
@@ -290,6 +293,7 @@ def test_all_equal_profile_admits_no_placebo(pstub, battery, tmp_path, capsys):
     assert "same accuracy (1.00) in all 6 domains" in err and "no placebo" in err
 
 
+@pytest.mark.slow
 def test_refusals_are_counted_abstentions(pstub, battery, tmp_path, capsys):
     res = run_json(capsys, probe_argv(pstub, "probe-refusing", battery, tmp_path / "r.jsonl"))
     arms = res["subjects"]["probe-refusing"]["arms"]
@@ -302,3 +306,5 @@ def test_help_defines_every_arm_and_contrast(capsys):
     text = " ".join(capsys.readouterr().out.split())
     for name in (*probe_an.PROBE_ARMS, *(c[0] for c in probe_an.CONTRASTS)):
         assert f" {name} " in text, name
+    assert float(probe_cli.PLACEBO_RHO_TEXT) == probe_an.PLACEBO_RHO_MAX
+    assert f"below {probe_cli.PLACEBO_RHO_TEXT}" in text

@@ -29,10 +29,9 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from selfconf.cli.collect import (
     SYSTEM_PROMPT,
@@ -45,8 +44,14 @@ from selfconf.cli.collect import (
     parse_reply,
 )
 from selfconf.cli.grade import grade_stage1
-from selfconf.sections import probe as analysis
 from selfconf.stats.streams import stream
+
+if TYPE_CHECKING:  # pandas and the analysis are imported when used: `selfconf report --json` never loads pandas
+    import pandas as pd
+
+#: The placebo's rank-correlation bound as the help states it (a test holds it equal to
+#: :data:`selfconf.sections.probe.PLACEBO_RHO_MAX`, which the check uses).
+PLACEBO_RHO_TEXT = "0.10"
 
 __all__ = [
     "ARM_HELP",
@@ -76,7 +81,7 @@ PLACEBO_TRIES = 1000
 ARM_HELP = {
     "off": "the calibration slot holds the profile's structure (every domain listed) with no values",
     "placebo": "a profile irrelevant to calibration: values with the true profile's mean, |Spearman rho| with it "
-    f"below {analysis.PLACEBO_RHO_MAX} (redrawn until so; the check is printed)",
+    f"below {PLACEBO_RHO_TEXT} (redrawn until so; the check is printed)",
     "core": "the model's own measured per-domain accuracy from stage 1 (the truthful profile)",
     "shuffled": "the true values permuted across domains, no domain keeping its own (a false profile)",
     "forged": f"one fabricated claim of {FORGED_PCT}%% accuracy in the item's domain (the micro-probe)",
@@ -193,12 +198,16 @@ def make_profiles(core: pd.Series, seed: int) -> tuple[pd.DataFrame, dict[str, A
 
     Reference: Spearman (1904); the paper's placebo validation (Result 2).
 
+    >>> import pandas as pd
     >>> core = pd.Series([0.2, 0.5, 0.9, 0.4, 0.7], index=list("abcde"))
     >>> prof, chk = make_profiles(core, 1)
     >>> abs(chk["placebo_rho"]) < 0.10, sorted(prof["shuffled"]) == sorted(core)
     (True, True)
     """
+    import pandas as pd
     from scipy.stats import spearmanr
+
+    from selfconf.sections import probe as analysis
 
     vals = core.to_numpy(dtype=float)
     k = vals.size
@@ -234,6 +243,7 @@ def render_slot(arm: str, profile: pd.DataFrame | None, domain: str) -> str:
 
     ``profile`` None renders placeholders (a dry run before stage 1).
 
+    >>> import pandas as pd
     >>> prof = pd.DataFrame({"bin": ["law", "music"], "core": [0.5, 0.75], "placebo": [0.6, 0.65],
     ...     "shuffled": [0.75, 0.5]})
     >>> print(render_slot("core", prof, "law"))
@@ -292,6 +302,8 @@ def _record(stage: str, item: BatteryItem, arm: str | None, rep: int, text: str,
 
 def log_frame(records: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame | None, dict]:
     """Stage-2 rows of a probe log in the ladder layout, the profile frame and the run's header."""
+    import pandas as pd
+
     head = next((r for r in records if r.get("stage") == "meta"), {})
     prof_rec = next((r for r in records if r.get("stage") == "profiles"), None)
     arms = [r for r in records if r.get("stage") == "arm"]
@@ -322,6 +334,8 @@ def analyse_path(path: str | os.PathLike, *, n_boot: int, seed: int) -> dict[str
     A ladder layout (the folder itself, or a data folder holding ``ladder/``) gives one result per subject,
     each analysed by :func:`selfconf.sections.probe.analyse` with its injected profiles.
     """
+    from selfconf.sections import probe as analysis
+
     p = Path(path)
     if p.is_dir():
         from selfconf.data.families import load_ladder
@@ -406,12 +420,18 @@ def _battery_digest(items: list[BatteryItem]) -> str:
 
 
 def _profile_from_log(records: list[dict], domains: list[str]) -> pd.Series:
+    import pandas as pd
+
     rows = [r for r in records if r.get("stage") == "profile"]
     acc = {d: [bool(r["correct"]) for r in rows if r["domain"] == d] for d in domains}
     return pd.Series({d: float(np.mean(v)) for d, v in acc.items()})
 
 
 def _run_live(args: argparse.Namespace, say) -> int:
+    import pandas as pd
+
+    from selfconf.sections import probe as analysis
+
     items = load_battery(args.battery)
     prof_items, held = split_battery(items, args.seed)
     domains = sorted({it.domain for it in items})
@@ -567,6 +587,8 @@ def read_log(path: Path) -> tuple[list[dict], int]:
 
 
 def _emit(args: argparse.Namespace, result: dict[str, Any]) -> None:
+    from selfconf.sections import probe as analysis
+
     if args.json:
         print(json.dumps(_jsonable(result), indent=1, allow_nan=False))
         return

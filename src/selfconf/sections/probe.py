@@ -18,14 +18,15 @@ Definitions
   values permuted across domains: a false profile), ``forged`` (one fabricated claim of 95 % accuracy in the
   item's domain: the micro-probe).
 * **Per-arm interval**: percentile interval of an item-clustered bootstrap (items drawn with replacement, all
-  their replicates kept), one named stream per arm (``probe-arm:<arm>``); accuracy over all scored rows,
+  their replicates kept), one draw of the items for all arms (stream ``probe-arms``); accuracy over all scored rows,
   AUROC / Brier / ECE / mean confidence over answered rows, with the statistics of
   :func:`selfconf.metrics.counts_statistics`.
 * **Contrasts**: ``core-placebo`` and ``core-off`` (the confirmatory family, Holm-adjusted over the two),
   ``shuffled-core`` and ``forged-off`` (exploratory), each as AUROC difference on matched answered cells
   (:func:`selfconf.sections.ladder.paired_contrast`) and as mean stated-confidence shift in points on the same
-  cells (:func:`paired_confidence_shift`).  ``shuffled-core`` is the negative of the book's CORE - SHUFFLED
-  contrast (same draws, interval mirrored, same p).
+  cells (:func:`paired_confidence_shift`, one draw of the items shared by the four shifts, stream
+  ``probe-shift``).  ``shuffled-core`` is the negative of the book's CORE - SHUFFLED contrast (same draws,
+  interval mirrored, same p).
 * **Manipulable**: the ``forged-off`` confidence-shift interval lies above zero.
 
 References: Chernets (2026), Results 2-3, Tables 3-4; Efron & Tibshirani (1993); Holm (1979); Spearman (1904).
@@ -73,24 +74,12 @@ PLACEBO_RHO_MAX = 0.10
 ARM_METRICS = ("accuracy", "auroc", "brier", "ece", "mean_confidence")
 
 
-def _item_cells(sub: pd.DataFrame, items: np.ndarray, levels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per item (rows) and confidence level (columns): correct and wrong answered rows."""
-    ans = ladder.answered_rows(sub)
-    ii = np.searchsorted(items, ans["item_id"].to_numpy())
-    kk = np.searchsorted(levels, ans["confidence"].to_numpy() / 100.0)
-    y = ans["correct"].to_numpy().astype(bool)
-    pos = np.zeros((items.size, levels.size))
-    neg = np.zeros((items.size, levels.size))
-    np.add.at(pos, (ii[y], kk[y]), 1.0)
-    np.add.at(neg, (ii[~y], kk[~y]), 1.0)
-    return pos, neg
-
-
 def arm_records(df: pd.DataFrame, *, n_boot: int, seed: int, level: float = 0.95) -> list[dict[str, Any]]:
     """One record per arm: the values of :func:`selfconf.sections.ladder.arm_table` with item-clustered intervals.
 
     Definition: estimates are those of ``arm_table`` (the book's Table 3); each interval is the percentile
-    interval of ``n_boot`` item-clustered draws (stream ``probe-arm:<arm>``), the answered-row statistics of
+    interval of ``n_boot`` item-clustered draws, one draw of the items shared by every arm (stream
+    ``probe-arms``, as the book's frontier rung draws its two arms together), the answered-row statistics of
     a draw computed from its per-level counts by :func:`selfconf.metrics.counts_statistics`.  A statistic
     undefined in a draw (an AUROC with one class) leaves that draw out; the count is ``<metric>_n_undefined``.
 
@@ -103,31 +92,40 @@ def arm_records(df: pd.DataFrame, *, n_boot: int, seed: int, level: float = 0.95
     (['off', 'placebo', 'core', 'shuffled'], 0.847)
     """
     tab = ladder.arm_table(df, arms=PROBE_ARMS)
+    arms = [str(a) for a in tab["arm"]]
     scored = ladder.scored_rows(df)
+    scored = scored[scored["arm"].isin(arms)]
+    items = np.unique(scored["item_id"].to_numpy())
+    mult = _bs.cluster_multiplicities(items.size, n_boot, ladder.rng_for(seed, "probe-arms"))
+    # one sparse count of every cell per draw: (arm, correct) over scored rows, (arm, level, correct) over answered
+    A = len(arms)
+    ac = pd.Categorical(scored["arm"], categories=arms).codes.astype(np.int64)
+    ic = np.searchsorted(items, scored["item_id"].to_numpy())
+    y = scored["correct"].to_numpy().astype(np.int64)
+    conf = scored["confidence"].to_numpy(dtype=float) / 100.0
+    ans = ((scored["status"] == "ok") & ~scored["abstained"] & scored["confidence"].notna()).to_numpy()
+    levels = np.unique(conf[ans])
+    K = levels.size
+    cells = np.concatenate([ac * 2 + y, 2 * A + (ac[ans] * K + np.searchsorted(levels, conf[ans])) * 2 + y[ans]])
+    clusters = np.concatenate([ic, ic[ans]])
+    N = np.vstack(list(_bs.cell_count_draws(mult, clusters, cells, 2 * A + 2 * A * K)))
     out: list[dict[str, Any]] = []
-    for _, t in tab.iterrows():
-        arm = str(t["arm"])
-        sub = scored[scored["arm"] == arm]
-        items = np.unique(sub["item_id"].to_numpy())
-        mult = _bs.cluster_multiplicities(items.size, n_boot, ladder.rng_for(seed, f"probe-arm:{arm}")).astype(float)
-        ii = np.searchsorted(items, sub["item_id"].to_numpy())
-        rows_i = np.bincount(ii, minlength=items.size).astype(float)
-        corr_i = np.bincount(ii, weights=sub["correct"].to_numpy().astype(float), minlength=items.size)
-        ans = ladder.answered_rows(sub)
-        levels = np.unique(ans["confidence"].to_numpy() / 100.0)
+    for j, t in enumerate(tab.to_dict("records")):
+        arm = arms[j]
         rec: dict[str, Any] = {
             "arm": arm,
             "n": int(t["n_rows"]),
-            "n_items": int(items.size),
+            "n_items": int(scored.loc[scored["arm"] == arm, "item_id"].nunique()),
             "n_answered": int(t["n_answered"]),
             "n_failed": int(t["n_failed"]),
             "n_abstained": int(t["n_abstained"]),
         }
-        draws: dict[str, np.ndarray] = {"accuracy": (mult @ corr_i) / (mult @ rows_i)}
-        if levels.size:
-            pos, neg = _item_cells(sub, items, levels)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            draws: dict[str, np.ndarray] = {"accuracy": N[:, 2 * j + 1] / (N[:, 2 * j] + N[:, 2 * j + 1])}
+        if t["n_answered"]:
+            block = N[:, 2 * A + 2 * K * j : 2 * A + 2 * K * (j + 1)].reshape(-1, K, 2)
             st = _m.counts_statistics(
-                levels, mult @ pos, mult @ neg, statistics={"auroc", "brier", "ece", "mean_confidence"}
+                levels, block[:, :, 1], block[:, :, 0], statistics={"auroc", "brier", "ece", "mean_confidence"}
             )
             draws.update({k: np.asarray(st[k], float) for k in ("auroc", "brier", "ece", "mean_confidence")})
         for k in ARM_METRICS:
@@ -144,14 +142,22 @@ def arm_records(df: pd.DataFrame, *, n_boot: int, seed: int, level: float = 0.95
 
 
 def paired_confidence_shift(
-    df: pd.DataFrame, arm_a: str, arm_b: str, *, n_boot: int, seed: int, level: float = 0.95
+    df: pd.DataFrame,
+    arm_a: str,
+    arm_b: str,
+    *,
+    n_boot: int,
+    seed: int,
+    level: float = 0.95,
+    draws: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> dict[str, Any]:
     """Mean stated confidence of ``arm_a`` minus ``arm_b`` (points, 0-100) on matched answered cells.
 
     Definition: the item x replicate cells answered in both arms (:func:`selfconf.sections.ladder.matched_cells`);
     Δ = mean over cells of (confidence_a - confidence_b); items are drawn with replacement (all their cells kept,
-    stream ``probe-shift:<a>-<b>``), percentile interval, p-values by
-    :func:`selfconf.bootstrap.contrast_p_values`.  Returns ``value, ci_low, ci_high, p, n_pairs``.
+    stream ``probe-shift:<a>-<b>``, or ``draws`` = (sorted item labels, their multiplicities (B, items)) shared
+    by several contrasts), percentile interval, p-values by :func:`selfconf.bootstrap.contrast_p_values`.
+    Returns ``value, ci_low, ci_high, p, n_pairs``.
 
     References: Efron & Tibshirani (1993), Ch. 13 and 15-16.
 
@@ -166,17 +172,23 @@ def paired_confidence_shift(
         nan = math.nan
         return {"value": nan, "ci_low": nan, "ci_high": nan, "p": nan, "n_pairs": 0}
     d = a["confidence"].to_numpy() - b["confidence"].to_numpy()
-    items, ii = np.unique(a["item_id"].to_numpy(), return_inverse=True)
-    sums = np.bincount(ii, weights=d, minlength=items.size)
-    cnt = np.bincount(ii, minlength=items.size).astype(float)
-    mult = _bs.cluster_multiplicities(items.size, n_boot, ladder.rng_for(seed, f"probe-shift:{arm_a}-{arm_b}"))
-    draws = (mult @ sums) / (mult @ cnt)
-    lo, hi = _bs.percentile_interval(draws, level)
+    if draws is None:
+        items = np.unique(a["item_id"].to_numpy())
+        mult = _bs.cluster_multiplicities(items.size, n_boot, ladder.rng_for(seed, f"probe-shift:{arm_a}-{arm_b}"))
+    else:
+        items, mult = draws
+    ii = np.searchsorted(items, a["item_id"].to_numpy())
+    per_item = np.stack([np.bincount(ii, weights=d, minlength=items.size), np.bincount(ii, minlength=items.size)], 1)
+    tot = mult @ per_item.astype(mult.dtype if mult.dtype.kind == "f" else np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        boot = tot[:, 0] / tot[:, 1]  # a draw holding no matched cell is undefined
+    lo, hi, _ = _bs.interval_or_nan(boot, level)
+    boot = boot[np.isfinite(boot)]
     return {
         "value": float(d.mean()),
         "ci_low": lo,
         "ci_high": hi,
-        "p": _bs.contrast_p_values(draws)[2],
+        "p": _bs.contrast_p_values(boot)[2],
         "n_pairs": len(a),
     }
 
@@ -212,11 +224,14 @@ def contrast_records(df: pd.DataFrame, *, n_boot: int, seed: int, level: float =
     """
     present = set(df["arm"].unique())
     out: list[dict[str, Any]] = []
+    items = np.unique(ladder.scored_rows(df)["item_id"].to_numpy())
+    mult = _bs.cluster_multiplicities(items.size, n_boot, ladder.rng_for(seed, "probe-shift")).astype(np.float64)
+    shared = (items, mult)
     for name, a, b, family in CONTRASTS:
         if a not in present or b not in present:
             continue
         au = _auroc_contrast(df, a, b, n_boot, seed, level)
-        sh = paired_confidence_shift(df, a, b, n_boot=n_boot, seed=seed, level=level)
+        sh = paired_confidence_shift(df, a, b, n_boot=n_boot, seed=seed, level=level, draws=shared)
         for metric, r in (("auroc", au), ("mean_confidence", sh)):
             fam = family if metric == "auroc" else "exploratory"  # the declared family is the AUROC pair
             out.append({"contrast": name, "metric": metric, "family": fam, "p_holm": None, **r})
