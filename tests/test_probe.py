@@ -234,6 +234,14 @@ def test_max_calls_caps_and_a_rerun_completes(pstub, battery, tmp_path, capsys):
     assert res["subjects"]["probe-blind"]["checks"]["manipulable"] is False
 
 
+def test_a_faulty_endpoint_is_retried_and_counted(pstub, battery, tmp_path, capsys):
+    """The stub's `flaky` model fails the first request of every question with HTTP 500: each is retried once."""
+    res = run_json(capsys, probe_argv(pstub, "flaky", battery, tmp_path / "f.jsonl"))["subjects"]["flaky"]
+    assert res["checks"]["calls_retried"] == len(ROWS)  # one retry per distinct question
+    assert res["checks"]["calls_failed"] == 0
+    assert all(r["n"] == 48 for r in res["arms"])
+
+
 @pytest.mark.slow
 def test_killed_probe_resumes_without_lost_or_duplicated_rows(pstub, battery, tmp_path):
     out = tmp_path / "killed.jsonl"

@@ -84,7 +84,7 @@ ARM_HELP = {
     f"below {PLACEBO_RHO_TEXT} (redrawn until so; the check is printed)",
     "core": "the model's own measured per-domain accuracy from stage 1 (the truthful profile)",
     "shuffled": "the true values permuted across domains, no domain keeping its own (a false profile)",
-    "forged": f"one fabricated claim of {FORGED_PCT}%% accuracy in the item's domain (the micro-probe)",
+    "forged": f"one fabricated claim of {FORGED_PCT}% accuracy in the item's domain (the micro-probe)",
 }
 CONTRAST_HELP = {
     "core-placebo": "AUROC(core) - AUROC(placebo) on matched answered cells: does a truthful profile repair "
@@ -619,8 +619,17 @@ HELP = "probe a model's self-profile channel: the paper's profile-injection ladd
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    arms = "\n".join(f"  {k:<9} {v}" for k, v in ARM_HELP.items())
-    contr = "\n".join(f"  {k:<14} {v}" for k, v in CONTRAST_HELP.items())
+    import textwrap
+
+    def block(d: dict[str, str], w: int) -> str:
+        return "\n".join(
+            textwrap.fill(
+                v, 104, break_on_hyphens=False, initial_indent=f"  {k:<{w}} ", subsequent_indent=" " * (w + 3)
+            )
+            for k, v in d.items()
+        )
+
+    arms, contr = block(ARM_HELP, 9), block(CONTRAST_HELP, 14)
     p = subparsers.add_parser(
         "probe",
         help=HELP,
