@@ -227,7 +227,9 @@ def test_dry_run_makes_no_call(pstub, battery, tmp_path, capsys):
 def test_max_calls_caps_and_a_rerun_completes(pstub, battery, tmp_path, capsys):
     out = tmp_path / "cap.jsonl"
     before = len(pstub.requests)
-    assert cli.main(probe_argv(pstub, "probe-blind", battery, out, "--max-calls", "30")) == 0
+    assert cli.main(probe_argv(pstub, "probe-blind", battery, out, "--max-calls", "10")) == 0  # within stage 1
+    assert len(pstub.requests) - before == 10
+    assert cli.main(probe_argv(pstub, "probe-blind", battery, out, "--max-calls", "20")) == 0  # into stage 2
     assert len(pstub.requests) - before == 30
     res = run_json(capsys, probe_argv(pstub, "probe-blind", battery, out))
     assert len(pstub.requests) - before == 264

@@ -500,6 +500,9 @@ def _run_live(args: argparse.Namespace, say) -> int:
             _ask(client, todo1, log, cnt, args.concurrency, say)
             missing = [it for it in prof_items if ("profile", it.item_id, "None", 0) not in log.done_keys()]
             if missing:
+                if args.max_calls is not None and len(todo1) >= budget:
+                    say(f"stopped at --max-calls {args.max_calls} in stage 1; run the same command again to continue")
+                    return 0
                 say(f"stage 1 incomplete: {len(missing)} profile items without a reply; run the same command again")
                 return 3
             prec = next((r for r in log.records if r.get("stage") == "profiles"), None)
