@@ -30,10 +30,10 @@ Scripted models of ``selfconf probe`` (right on ~60 % of questions by a stable h
 adds ``pace_seconds`` per request):
 
 =================  ============================================================================
-probe-blind        confidence ignores the system prompt: 70 when right, 50 when wrong, +-10 by question
+probe-blind        confidence ignores the system prompt: 70 when right, 50 when wrong, +-20 by question
 probe-consuming    confidence follows the injected profile: the percentage of the item's topic when
                    labelled, else the mean of the percentages in the calibration slot (50 when it
-                   holds none), +10 when right, -10 when wrong, +-10 by question
+                   holds none), +10 when right, -10 when wrong, +-20 by question
 probe-pinned       confidence 100 on everything
 probe-refusing     "I don't know" on ~40 % of questions, otherwise like probe-blind
 probe-noconf       a JSON answer without any confidence field
@@ -201,7 +201,7 @@ class StubServer:
             return json.dumps({"answer": ans})
         if kind == "probe-pinned":
             return _reply(ans, 100)
-        noise = int(20 * stable_fraction("noise" + question)) - 10  # fixed per question, the same in every arm
+        noise = int(40 * stable_fraction("noise" + question)) - 20  # fixed per question, the same in every arm
         if kind == "probe-consuming":
             lines = dict(re.findall(r"^- ([^:\n]+): (\d+)%$", system, re.M))
             topic = user[len("Topic: ") :].split("\n", 1)[0] if user.startswith("Topic: ") else None

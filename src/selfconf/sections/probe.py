@@ -202,7 +202,9 @@ def _auroc_contrast(df: pd.DataFrame, a: str, b: str, n_boot: int, seed: int, le
         pc = ladder.paired_contrast(df, arm, n_boot, seed, level, base=base)
     except ValueError as exc:  # a draw with one class: the contrast is undefined, said so
         nan = math.nan
-        return {"value": nan, "ci_low": nan, "ci_high": nan, "p": nan, "n_pairs": n_pairs, "note": str(exc)}
+        count = str(exc).split(" bootstrap draws")[0]
+        note = f"{count} bootstrap draws held one class only (too few items for an AUROC interval)"
+        return {"value": nan, "ci_low": nan, "ci_high": nan, "p": nan, "n_pairs": n_pairs, "note": note}
     v, lo, hi = (-pc.estimate, -pc.high, -pc.low) if flip else (pc.estimate, pc.low, pc.high)
     return {"value": v, "ci_low": lo, "ci_high": hi, "p": pc.p_two_sided, "n_pairs": n_pairs}
 
@@ -391,4 +393,7 @@ def format_tables(res: dict[str, Any]) -> str:
                 f"{r['contrast']:<15}{r['metric']:<17}{_ci(r, d):<28}{fmt(r['p'], 3, missing='n/a'):>7}"
                 f"{fmt(r['p_holm'], 3, missing='-') if r['p_holm'] is not None else '-':>8}  {r['family']}"
             )
+        for r in res["contrasts"]:
+            if r.get("note"):
+                lines.append(f"  {r['contrast']} {r['metric']} undefined: {r['note']}")
     return "\n".join(lines)
