@@ -213,6 +213,21 @@ def test_arm_names_never_reach_the_model(pstub, battery, tmp_path):
         assert word not in text
 
 
+def test_html_page_shows_the_terminal_values_offline(pstub, battery, tmp_path, capsys):
+    log, page = tmp_path / "h.jsonl", tmp_path / "h.html"
+    assert cli.main(probe_argv(pstub, "probe-consuming", battery, log)) == 0
+    capsys.readouterr()
+    argv = ["probe", "--analyse-only", str(log), "--n-boot", "400"]
+    assert cli.main([*argv, "--html", str(page)]) == 0
+    terminal = capsys.readouterr().out
+    text = page.read_text(encoding="utf-8")
+    import html as _html
+
+    tables = terminal.split("\n\n* ")[0].split("\n", 1)[1]  # the terminal's tables, without the heading line
+    assert _html.escape(tables) in text  # the same printed values on both surfaces
+    assert "<script src" not in text and '"rel0"' in text and '"shift0"' in text
+
+
 def test_dry_run_makes_no_call(pstub, battery, tmp_path, capsys):
     before = len(pstub.requests)
     assert cli.main(probe_argv(pstub, "probe-blind", battery, tmp_path / "d.jsonl", "--dry-run")) == 0

@@ -66,6 +66,7 @@ __all__ = [
     "arm_messages",
     "log_frame",
     "analyse_path",
+    "probe_html",
     "read_log",
     "add_parser",
     "run",
@@ -328,8 +329,11 @@ def log_frame(records: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame | None, d
     return df, prof, head
 
 
-def analyse_path(path: str | os.PathLike, *, n_boot: int, seed: int) -> dict[str, Any]:
+def analyse_path(path: str | os.PathLike, *, n_boot: int, seed: int) -> tuple[dict[str, Any], dict[str, pd.DataFrame]]:
     """``--analyse-only``: a probe log (JSONL), or a ladder layout (``scored-arms-<subject>.jsonl`` files).
+
+    Returns the result (``source``, ``subjects``: one :func:`selfconf.sections.probe.analyse` result each) and
+    the rows per subject.
 
     A ladder layout (the folder itself, or a data folder holding ``ladder/``) gives one result per subject,
     each analysed by :func:`selfconf.sections.probe.analyse` with its injected profiles.
@@ -342,19 +346,18 @@ def analyse_path(path: str | os.PathLike, *, n_boot: int, seed: int) -> dict[str
 
         root = p.parent if p.name == "ladder" else p
         frames, profiles, _ = load_ladder(root)
-        return {
-            "source": str(p),
-            "subjects": {s: analysis.analyse(frames[s], n_boot=n_boot, seed=seed, profile=profiles[s]) for s in frames},
-        }
+        res = {s: analysis.analyse(frames[s], n_boot=n_boot, seed=seed, profile=profiles[s]) for s in frames}
+        return {"source": str(p), "subjects": res}, frames
     if not p.is_file():
         raise FileNotFoundError(f"{p}: no probe log or ladder folder here")
     records, torn = read_log(p)
     df, prof, head = log_frame(records)
+    name = str(head.get("model") or p.stem)
     n_noconf = _confidence_coverage(df)
     res = analysis.analyse(df, n_boot=n_boot, seed=seed, profile=prof)
     res["checks"]["rows_without_confidence"] = n_noconf
     res["checks"]["torn_last_line_skipped"] = torn
-    return {"source": str(p), "model": head.get("model"), "subjects": {str(head.get("model") or p.stem): res}}
+    return {"source": str(p), "model": head.get("model"), "subjects": {name: res}}, {name: df}
 
 
 def _confidence_coverage(df: pd.DataFrame) -> int:
@@ -559,7 +562,7 @@ def _run_live(args: argparse.Namespace, say) -> int:
             "calls_failed": cnt.failed,
         }
     )
-    _emit(args, {"source": args.out, "model": client.model, "subjects": {client.model: res}})
+    _emit(args, {"source": args.out, "model": client.model, "subjects": {client.model: res}}, {client.model: df})
     return 0
 
 
@@ -589,9 +592,101 @@ def read_log(path: Path) -> tuple[list[dict], int]:
     return out, torn
 
 
-def _emit(args: argparse.Namespace, result: dict[str, Any]) -> None:
+def probe_html(result: dict[str, Any], frames: dict[str, pd.DataFrame]) -> str:
+    """A self-contained HTML page of a probe: per subject the terminal's tables and readings (the same printed
+    values), each arm's reliability diagram (ten equal-width bins of answered rows,
+    :func:`selfconf.metrics.reliability_bins`) and the per-item confidence shift forged - off
+    (:func:`selfconf.sections.probe.confidence_shifts`), drawn with the report's chart code and its inlined
+    Vega bundle (works offline)."""
+    import html as _html
+
+    import altair as alt
+    import pandas as pd
+
+    from selfconf import metrics
+    from selfconf.report import html as rhtml
+    from selfconf.sections import ladder
     from selfconf.sections import probe as analysis
 
+    esc = _html.escape
+    specs: dict[str, Any] = {}
+    parts: list[str] = []
+    for k, (subject, res) in enumerate(result["subjects"].items()):
+        df = frames[subject]
+        pts = []
+        for arm in [r["arm"] for r in res["arms"]]:
+            a = ladder.answered_rows(df[df["arm"] == arm])
+            if not len(a):
+                continue
+            rb = metrics.reliability_bins(a["confidence"].to_numpy() / 100, a["correct"].to_numpy().astype(int))
+            for lo, hi, n, c, acc in zip(rb["lo"], rb["hi"], rb["n"], rb["mean_conf"], rb["acc"], strict=True):
+                if n:
+                    pts.append(
+                        {
+                            "model": arm,
+                            "bin": f"{100 * lo:.0f}-{100 * hi:.0f}",
+                            "n": int(n),
+                            "mean_conf": 100 * c,
+                            "acc": 100 * acc,
+                        }
+                    )
+        arms = [r["arm"] for r in res["arms"]]
+        curve = pd.DataFrame({"model": [], "t": [], "acc": [], "low": [], "high": []})
+        with rhtml._no_row_limit():
+            rel = rhtml.reliability_chart(pd.DataFrame(pts), curve, arms, ece_note="").to_dict()
+            rel["title"] = "Reliability per arm: ten equal-width bins of answered rows (dot size = answers)"
+            specs[f"rel{k}"] = rel
+            if {"forged", "off"} <= set(arms):
+                sh = analysis.confidence_shifts(df, "forged", "off")
+                specs[f"shift{k}"] = (
+                    alt.Chart(sh)
+                    .mark_bar()
+                    .encode(
+                        x=alt.X("shift:Q", bin=alt.Bin(maxbins=30), title="stated confidence, forged - off (points)"),
+                        y=alt.Y("count():Q", title="items"),
+                    )
+                    .properties(width=420, height=240, title="Per-item confidence shift under the forged claim")
+                    .to_dict()
+                )
+        sentences = "".join(f"<li>{esc(x)}</li>" for x in analysis.sentences(res))
+        charts = "".join(f'<div class="chart" id="{c}"></div>' for c in specs if c.endswith(str(k)))
+        parts.append(
+            f"<h2>{esc(subject)}</h2><pre>{esc(analysis.format_tables(res))}</pre><ul>{sentences}</ul>"
+            f'<div class="charts">{charts}</div>'
+        )
+    spec_json = json.dumps(specs).replace("</", "<\\/")
+    js = rhtml._js_bundle(rhtml._vl_version()).replace("</script", "<\\/script")
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>selfconf probe</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }}
+pre {{ font-size: 0.8em; overflow-x: auto; }}
+.charts {{ display: flex; flex-wrap: wrap; gap: 2em; margin-top: 1em; }}
+.note {{ color: #555; font-size: 0.85em; }}
+</style>
+<script type="text/javascript">{js}</script></head><body>
+<h1>Self-profile probe</h1>
+<p class="note">source: {esc(str(result["source"]))} · <code>selfconf probe</code></p>
+{"".join(parts)}
+<script type="text/javascript">
+const specs = {spec_json};
+for (const [id, spec] of Object.entries(specs)) {{
+  vegaEmbed("#" + id, spec, {{renderer: "svg", actions: false}}).catch(err => {{
+    document.getElementById(id).textContent = "chart failed to render: " + err;
+  }});
+}}
+</script></body></html>
+"""
+
+
+def _emit(args: argparse.Namespace, result: dict[str, Any], frames: dict[str, pd.DataFrame] | None = None) -> None:
+    from selfconf.sections import probe as analysis
+
+    if getattr(args, "html", None) and frames is not None:
+        Path(args.html).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.html).write_text(probe_html(result, frames), encoding="utf-8")
+        print(f"wrote {args.html}", file=sys.stderr)
     if args.json:
         print(json.dumps(_jsonable(result), indent=1, allow_nan=False))
         return
@@ -664,6 +759,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--dry-run", action="store_true", help="print one rendered prompt per arm and the call count")
     p.add_argument("--max-calls", type=int, default=None, help="ask at most N questions in this run")
     p.add_argument("--json", action="store_true", help="print the result as JSON (arms, contrasts, checks)")
+    p.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write an offline HTML page: the tables, per-arm reliability diagrams, the confidence-shift chart",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     return p
 
@@ -673,7 +773,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--n-boot must be >= 1, got {args.n_boot}")
     say = (lambda m: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
     if args.analyse_only:
-        _emit(args, analyse_path(args.analyse_only, n_boot=args.n_boot, seed=args.seed))
+        _emit(args, *analyse_path(args.analyse_only, n_boot=args.n_boot, seed=args.seed))
         return 0
     missing = [o for o, v in (("--battery", args.battery), ("--out", args.out)) if not v]
     if not args.dry_run:
