@@ -200,6 +200,9 @@ def test_probe_flags_the_consuming_model_only(pstub, battery, tmp_path, capsys, 
     else:
         assert fo["ci_low"] <= 0 <= fo["ci_high"]
     assert abs(res["checks"]["placebo_rho"]) < probe_an.PLACEBO_RHO_MAX
+    prof = res["checks"]["profile"]  # stage 1: per domain, counts and a Wilson interval
+    assert [r["domain"] for r in prof] == sorted(DOMAINS) and sum(r["n"] for r in prof) == len(ROWS) // 2
+    assert all(r["ci_low"] <= r["accuracy"] <= r["ci_high"] for r in prof)
     assert {r["arm"] for r in res["arms"]} == set(probe_an.PROBE_ARMS)
     assert all(r["n"] == len(ROWS) // 2 * 2 for r in res["arms"])  # held-out half x 2 replicates
 
@@ -223,9 +226,16 @@ def test_html_page_shows_the_terminal_values_offline(pstub, battery, tmp_path, c
     text = page.read_text(encoding="utf-8")
     import html as _html
 
-    tables = terminal.split("\n\n* ")[0].split("\n", 1)[1]  # the terminal's tables, without the heading line
+    tables = "Per-arm values" + terminal.split("\n\n* ")[0].split("Per-arm values", 1)[1]  # the terminal's tables
     assert _html.escape(tables) in text  # the same printed values on both surfaces
     assert "<script src" not in text and '"rel0"' in text and '"shift0"' in text
+
+
+def test_label_topics_puts_the_domain_in_the_user_turn_only(pstub, battery, tmp_path):
+    before = len(pstub.requests)
+    assert cli.main(probe_argv(pstub, "probe-blind", battery, tmp_path / "t.jsonl", "--label-topics")) == 0
+    users = [m["content"] for r in pstub.requests[before:] for m in r["body"]["messages"] if m["role"] == "user"]
+    assert users and all(u.startswith("Topic: ") and u.split("\n")[0][7:] in DOMAINS for u in users)
 
 
 def test_dry_run_makes_no_call(pstub, battery, tmp_path, capsys):

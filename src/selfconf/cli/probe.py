@@ -66,6 +66,7 @@ __all__ = [
     "arm_messages",
     "log_frame",
     "analyse_path",
+    "profile_table",
     "probe_html",
     "read_log",
     "add_parser",
@@ -356,6 +357,7 @@ def analyse_path(path: str | os.PathLike, *, n_boot: int, seed: int) -> tuple[di
     n_noconf = _confidence_coverage(df)
     res = analysis.analyse(df, n_boot=n_boot, seed=seed, profile=prof)
     res["checks"]["rows_without_confidence"] = n_noconf
+    res["checks"].update(_log_checks(records))
     res["checks"]["torn_last_line_skipped"] = torn
     return {"source": str(p), "model": head.get("model"), "subjects": {name: res}}, {name: df}
 
@@ -420,6 +422,48 @@ def _battery_digest(items: list[BatteryItem]) -> str:
     for it in items:
         h.update(json.dumps([it.item_id, it.question, it.gold, it.domain]).encode())
     return h.hexdigest()[:16]
+
+
+def profile_table(records: list[dict]) -> list[dict[str, Any]]:
+    """Stage 1 of a probe log, per domain: ``domain, n, n_correct, accuracy, ci_low, ci_high, n_unresolved``.
+
+    Definition: accuracy = correct stage-1 answers / stage-1 answers of the domain (an unresolved grade counts as
+    wrong and is counted in ``n_unresolved``); the interval is Wilson's
+    (:func:`selfconf.stats.proportions.wilson_interval`).
+
+    >>> profile_table([{"stage": "profile", "domain": "law", "correct": True, "graded_by": "normalised_match"},
+    ...                {"stage": "profile", "domain": "law", "correct": False, "graded_by": "unresolved"}])[0]["n"]
+    2
+    """
+    from selfconf.stats.proportions import wilson_interval
+
+    rows = [r for r in records if r.get("stage") == "profile"]
+    out = []
+    for d in sorted({str(r["domain"]) for r in rows}):
+        mine = [r for r in rows if r["domain"] == d]
+        k = sum(bool(r["correct"]) for r in mine)
+        lo, hi = wilson_interval(k, len(mine))
+        out.append(
+            {
+                "domain": d,
+                "n": len(mine),
+                "n_correct": k,
+                "accuracy": k / len(mine),
+                "ci_low": lo,
+                "ci_high": hi,
+                "n_unresolved": sum(r.get("graded_by") == "unresolved" for r in mine),
+            }
+        )
+    return out
+
+
+def _log_checks(records: list[dict]) -> dict[str, Any]:
+    """Stage-1 profile with counts and intervals, and the stage-2 grades left unresolved (counted as wrong)."""
+    arm = [r for r in records if r.get("stage") == "arm"]
+    return {
+        "profile": profile_table(records),
+        "stage2_unresolved_as_wrong": sum(r.get("graded_by") == "unresolved" for r in arm),
+    }
 
 
 def _profile_from_log(records: list[dict], domains: list[str]) -> pd.Series:
@@ -560,6 +604,7 @@ def _run_live(args: argparse.Namespace, say) -> int:
             "calls_made": cnt.made,
             "calls_retried": cnt.retried,
             "calls_failed": cnt.failed,
+            **_log_checks(records),
         }
     )
     _emit(args, {"source": args.out, "model": client.model, "subjects": {client.model: res}}, {client.model: df})
@@ -681,6 +726,7 @@ for (const [id, spec] of Object.entries(specs)) {{
 
 
 def _emit(args: argparse.Namespace, result: dict[str, Any], frames: dict[str, pd.DataFrame] | None = None) -> None:
+    from selfconf.claims.judging import fmt
     from selfconf.sections import probe as analysis
 
     if getattr(args, "html", None) and frames is not None:
@@ -692,6 +738,16 @@ def _emit(args: argparse.Namespace, result: dict[str, Any], frames: dict[str, pd
         return
     for subject, res in result["subjects"].items():
         print(f"== {subject} ({result['source']})")
+        prof = res["checks"].get("profile")
+        if prof:
+            print("Stage 1 profile (the model's own per-domain accuracy, Wilson 95% interval)")
+            for r in prof:
+                print(
+                    f"  {r['domain']:<16} {r['n_correct']:>4}/{r['n']:<4} {fmt(r['accuracy'], 3)} "
+                    f"[{fmt(r['ci_low'], 3)}, {fmt(r['ci_high'], 3)}]"
+                    + (f"  ({r['n_unresolved']} unresolved, counted wrong)" if r["n_unresolved"] else "")
+                )
+            print()
         print(analysis.format_tables(res))
         print()
         for s in analysis.sentences(res):
