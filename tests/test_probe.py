@@ -216,6 +216,7 @@ def test_arm_names_never_reach_the_model(pstub, battery, tmp_path):
         assert word not in text
 
 
+@pytest.mark.slow
 def test_html_page_shows_the_terminal_values_offline(pstub, battery, tmp_path, capsys):
     log, page = tmp_path / "h.jsonl", tmp_path / "h.html"
     assert cli.main(probe_argv(pstub, "probe-consuming", battery, log)) == 0
