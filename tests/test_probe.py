@@ -344,3 +344,15 @@ def test_help_defines_every_arm_and_contrast(capsys):
         assert f" {name} " in text, name
     assert float(probe_cli.PLACEBO_RHO_TEXT) == probe_an.PLACEBO_RHO_MAX
     assert f"below {probe_cli.PLACEBO_RHO_TEXT}" in text
+
+
+def test_a_log_started_with_other_settings_is_not_resumed(pstub, battery, tmp_path, capsys):
+    log = tmp_path / "s.jsonl"
+    assert cli.main(probe_argv(pstub, "probe-blind", battery, log, "--max-calls", "3")) == 0
+    err = _err(capsys, probe_argv(pstub, "probe-blind", battery, log, "--seed", "7"))
+    assert "other settings (seed differ)" in err
+
+
+def test_analyse_only_on_a_missing_path_is_a_clear_error(tmp_path, capsys):
+    err = _err(capsys, ["probe", "--analyse-only", str(tmp_path / "nothing")])
+    assert "no probe log or ladder folder" in err
