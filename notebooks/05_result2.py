@@ -423,3 +423,23 @@ c_role = alt.Color(
 ).properties(
     width=420, height=150, title="Result 2: the ladder's contrasts against zero, with the Holm-adjusted verdicts"
 )
+
+# %% [markdown]
+# ## Run it on your model
+#
+# Everything above is computed from rows, so the question can be put to any model behind an OpenAI-compatible
+# endpoint. `selfconf probe` measures the model's own per-domain accuracy on one half of a battery (a CSV with
+# `question`, `answer` and `domain`), then asks the other half with each profile in the same calibration slot of
+# the system prompt: an empty slot, a placebo, the measured profile, a shuffled one and a forged claim. It reports
+# the arms and contrasts of this chapter, computed by the same functions, and flags the profile slot as manipulable
+# when the forged claim moves stated confidence:
+#
+# ```bash
+# selfconf probe --battery battery.csv --base-url URL --model MODEL --out runs/probe.jsonl --dry-run
+# OPENAI_API_KEY=... selfconf probe --battery battery.csv --base-url URL --model MODEL --out runs/probe.jsonl
+# selfconf probe --analyse-only data/reconstructed/ladder
+# ```
+#
+# The dry run prints one rendered prompt per arm and the number of calls; the last command recomputes this
+# chapter's ladder from the reconstruction's files without any call. The numbers on this page stay the
+# reconstruction's.

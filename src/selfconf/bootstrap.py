@@ -56,6 +56,7 @@ __all__ = [
     "clustered_ci",
     "auroc_ci",
     "paired_auroc_contrast",
+    "contrast_p_values",
     "holm",
 ]
 
@@ -743,10 +744,26 @@ def paired_auroc_contrast(
     res_b = _finish(est_b, draws_b, level, "clusters", False, "AUROC (arm B)")
     delta = draws_a - draws_b
     lo, hi = percentile_interval(delta, level)
-    p1 = float(np.mean(delta <= 0.0))
-    p1u = float(np.mean(delta >= 0.0))
-    p2 = float(min(1.0, 2.0 * min(p1, p1u)))
+    p1, p1u, p2 = contrast_p_values(delta)
     return PairedContrast(float(est_a - est_b), lo, hi, p1, p1u, p2, res_a, res_b, level, n_boot, n_items, delta)
+
+
+def contrast_p_values(delta_draws: Any) -> tuple[float, float, float]:
+    """Bootstrap p-values of a contrast from its draws Δ*: ``(p1, p1u, p2)``.
+
+    Definition (Efron & Tibshirani 1993, Ch. 15-16): p1 = share of draws with Δ* <= 0, p1u = share with
+    Δ* >= 0, p2 = min(1, 2 min(p1, p1u)); draws equal to 0 count on both sides, so identical arms give
+    p2 = 1.  The rule of :func:`paired_auroc_contrast`, shared by every paired contrast of the package.
+
+    References: Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap, Ch. 15-16.
+
+    >>> contrast_p_values([0.1, 0.2, -0.1, 0.3])
+    (0.25, 0.75, 0.5)
+    """
+    d = np.asarray(delta_draws, dtype=float)
+    p1 = float(np.mean(d <= 0.0))
+    p1u = float(np.mean(d >= 0.0))
+    return p1, p1u, float(min(1.0, 2.0 * min(p1, p1u)))
 
 
 # --------------------------------------------------------------------------

@@ -33,6 +33,7 @@ SUBCOMMANDS: list[tuple[str, str, bool]] = [
     ("collect", "selfconf.cli.collect", False),
     ("grade", "selfconf.cli.grade", False),
     ("diagnose", "selfconf.cli.diagnose", False),
+    ("probe", "selfconf.cli.probe", False),
     ("fetch", "selfconf.data.fetch", False),
     ("rerun", "selfconf.book.rerun", True),
 ]

@@ -165,14 +165,15 @@ def answered_rows(df: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------------------ Table 3
-def arm_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Per-arm rows, accuracy over all scored rows, and answered-only AUROC / Brier / ECE.
+def arm_table(df: pd.DataFrame, arms: tuple[str, ...] = ARMS) -> pd.DataFrame:
+    """Per-arm rows, accuracy over all scored rows, and answered-only AUROC / Brier / ECE / mean confidence.
 
     Columns: ``arm, n_rows, n_correct, accuracy, n_failed, n_abstained, n_answered, auroc,
-    brier, ece`` (one row per arm present, in :data:`ARMS` order)."""
+    brier, ece, mean_confidence`` (one row per arm of ``arms`` present, in that order; mean confidence
+    on the 0-1 scale)."""
     out = []
     s = scored_rows(df)
-    for arm in [a for a in ARMS if (s["arm"] == a).any()]:
+    for arm in [a for a in arms if (s["arm"] == a).any()]:
         a = s[s["arm"] == arm]
         ans = answered_rows(a)
         c = ans["confidence"].to_numpy() / 100.0
@@ -189,6 +190,7 @@ def arm_table(df: pd.DataFrame) -> pd.DataFrame:
                 "auroc": _m.auroc(c, y),
                 "brier": _m.brier(c, y),
                 "ece": _m.ece(c, y),
+                "mean_confidence": float(c.mean()) if c.size else math.nan,
             }
         )
     return pd.DataFrame(out)
@@ -243,11 +245,12 @@ def matched_cells(df: pd.DataFrame, arm_a: str, arm_b: str) -> tuple[pd.DataFram
     return a.loc[keys].reset_index(), b.loc[keys].reset_index()
 
 
-def paired_contrast(df: pd.DataFrame, arm: str, n_boot: int, seed: int, level: float = 0.95):
-    """CORE minus ``arm`` on matched answered cells, item-clustered paired bootstrap.
+def paired_contrast(df: pd.DataFrame, arm: str, n_boot: int, seed: int, level: float = 0.95, *, base: str = "core"):
+    """``base`` (CORE unless given) minus ``arm`` on matched answered cells, item-clustered paired bootstrap.
 
+    The bootstrap stream is named ``paired:<base>-<arm>``.
     Returns :class:`selfconf.bootstrap.PairedContrast` (estimate, percentile CI, p-values)."""
-    a, b = matched_cells(df, "core", arm)
+    a, b = matched_cells(df, base, arm)
     return _bs.paired_auroc_contrast(
         a["confidence"].to_numpy() / 100.0,
         b["confidence"].to_numpy() / 100.0,
@@ -255,7 +258,7 @@ def paired_contrast(df: pd.DataFrame, arm: str, n_boot: int, seed: int, level: f
         b["correct"].to_numpy().astype(int),
         items=a["item_id"].to_numpy(),
         n_boot=n_boot,
-        rng=rng_for(seed, f"paired:core-{arm}"),
+        rng=rng_for(seed, f"paired:{base}-{arm}"),
         level=level,
     )
 
