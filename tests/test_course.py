@@ -608,3 +608,26 @@ def test_seed_variation_page_shows_the_papers_printed_interval_beside_the_spread
     expected = {k: c["printed"] for k, c in claims.items() if re.fullmatch(r"t1_[a-z]+_self_auroc_ci_(lo|hi)", k)}
     assert len(expected) == 18 and shown == expected
     assert "paper prints: low" in page and "paper prints: high" in page
+
+
+def test_repo2docker_resolves_python_311_for_main(tmp_path, monkeypatch):
+    """Binder launched on this repository's own branch (not the published tree) also gets Python 3.11: main's
+    ``binder/`` carries a ``runtime.txt`` equal to the published tree's, and repo2docker's buildpack detection
+    reads it (without it, repo2docker's default Python is older than the package's floor)."""
+    pytest.importorskip("repo2docker")
+    import shutil
+
+    from packaging.specifiers import SpecifierSet
+
+    assert (ROOT / "binder" / "runtime.txt").read_text().strip() == f"python-{course.PYTHON_VERSION}"
+    tree = tmp_path / "main"
+    shutil.copytree(ROOT / "binder", tree / "binder")
+    shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
+    bp = _repo2docker_pick(tree, monkeypatch)
+    assert bp.python_version == "3.11" and bp._python_version_source == "runtime"
+    import tomllib
+
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
+    assert bp.python_version in SpecifierSet(requires)
+    (tree / "binder" / "runtime.txt").unlink()  # main as it was: repo2docker's default Python, not 3.11
+    assert _repo2docker_pick(tree, monkeypatch).python_version != "3.11"
