@@ -445,6 +445,17 @@ def autograder_zip(stem: str, out_dir: str | os.PathLike = "_build/student", roo
     return path
 
 
+def _default_autograder(stem: str) -> Path:
+    """The autograder ``make student`` wrote in this checkout, or FileNotFoundError saying what to pass instead."""
+    try:
+        return autograder_zip(stem)
+    except FileNotFoundError as e:
+        raise FileNotFoundError(
+            f"no autograder for {stem} ({e}); outside a checkout of the book where `make student` has run, pass "
+            "the zip an instructor built: --autograder PATH/TO/<page>-autograder.zip"
+        ) from None
+
+
 def grade(
     submissions: str | os.PathLike,
     autograder: str | os.PathLike,
@@ -638,7 +649,14 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--out", default="grades.csv", help="CSV of the scores (default grades.csv)")
     a = ap.parse_args(argv)
     if a.step == "grade":
-        table = grade(a.submissions, a.autograder or autograder_zip(a.notebook), a.out)
+        try:
+            zip_path = a.autograder or _default_autograder(a.notebook)
+            if not Path(zip_path).is_file():
+                raise FileNotFoundError(f"{zip_path}: no such autograder zip")
+            table = grade(a.submissions, zip_path, a.out)
+        except (FileNotFoundError, ImportError) as e:
+            print(f"python -m selfconf.course grade: {e}", file=sys.stderr)
+            return 2
         print(table.to_string(index=False))
         print(f"written: {a.out}")
         return 0
