@@ -53,6 +53,7 @@ __all__ = [
     "add_install_cell",
     "make_student",
     "exercises",
+    "progress",
     "offline_charts",
     "render_myst",
     "student_links",
@@ -128,6 +129,37 @@ def exercises(stem: str) -> list[str]:
     Example: ``"ece-by-hand" in exercises("20_calibration_vs_discrimination")``."""
     folder = CHECKS_DIR / stem
     return sorted(p.stem for p in folder.glob("*.py")) if folder.is_dir() else []
+
+
+def progress(stem: str, env: Mapping[str, Any]) -> str:
+    """Print and return one line: how many of ``stem``'s checked exercises pass with the variables in ``env``.
+
+    Definition: every public check of the notebook (:func:`exercises`) run quietly by otter-grader's
+    ``Notebook.check`` against ``env`` (a student passes ``globals()``); an exercise passes when all its test
+    cases pass.  Nothing is recorded or sent anywhere: it is the student's own progress record, to run at any
+    time.
+
+    Reference: otter-grader, "Student Usage" (``otter.Notebook.check``, ``check_all``).
+
+    Example::
+
+        course.progress("21_seed_variation", globals())
+        # Progress: 1 of 2 checked exercises pass (two-seeds); not yet: draws-needed
+    """
+    import contextlib
+    import io
+
+    checker = grader(stem)
+    passed, todo = [], []
+    for name in exercises(stem):
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            result = checker.check(name, dict(env))
+        (passed if getattr(result, "passed_all", False) else todo).append(name)
+    line = f"Progress: {len(passed)} of {len(passed) + len(todo)} checked exercises pass"
+    line += f" ({', '.join(passed)})" if passed else ""
+    line += f"; not yet: {', '.join(todo)}" if todo else "; all done"
+    print(line)
+    return line
 
 
 # ------------------------------------------------------------------------------------------ install cell
@@ -309,6 +341,25 @@ def render_myst(text: str, values: dict, bib=None, cited: list | None = None) ->
     return MYST_DIRECTIVE.sub(directive, out)
 
 
+#: otter's ``<!-- BEGIN QUESTION -->`` / ``<!-- END QUESTION -->`` comments around a manually graded question: they
+#: only serve otter's PDF export, which the course does not use.
+OTTER_MARKERS = re.compile(r"^[ \t]*<!-- (?:BEGIN|END) QUESTION -->[ \t]*\n?", re.M)
+#: A Markdown link to another page of the book (``[text](24_bibliography.md)``): dead in a notebook outside it.
+BOOK_LINK = re.compile(r"\[([^\]]+)\]\((?![a-z][a-z0-9+.-]*:|#)[^)\s]+\.(?:md|ipynb)(?:#[^)]*)?\)")
+
+
+def book_links_as_text(text: str) -> str:
+    """Markdown with every relative link to a page of the book replaced by its text, marked as a page of the book.
+
+    A notebook opened outside the book (Colab, Binder, a download) has no sibling pages, so such a link is dead;
+    absolute links (``https://...``) and anchors stay.
+
+    >>> book_links_as_text("see the [Bibliography](24_bibliography.md) and [otter](https://otter.example)")
+    'see the Bibliography (a page of the book) and [otter](https://otter.example)'
+    """
+    return BOOK_LINK.sub(lambda m: f"{m.group(1)} (a page of the book)", text)
+
+
 #: A parameter line ``name = book value  # student edition: student value``.
 STUDENT_VALUE = re.compile(r"^(\w+ = )(.+?)\s*# student edition: (.+)$", re.M)
 
@@ -341,7 +392,11 @@ def _student_notebook(path: Path, values: dict | None = None, bib=None):
             if "parameters" in tags:  # a parameter may name its student-edition value in a trailing comment
                 c.source = STUDENT_VALUE.sub(r"\1\3  # the book uses \2", c.source)
         elif c.cell_type == "markdown":
-            c.source = render_myst(c.source, values or {}, bib, cited)
+            c.source = book_links_as_text(
+                OTTER_MARKERS.sub("", render_myst(c.source, values or {}, bib, cited))
+            ).strip()
+            if not c.source:
+                continue
         keep.append(c)
     nb.cells = keep
     return nb

@@ -45,6 +45,7 @@ __all__ = [
     "MASS_BINS",
     "PRINTED",
     "printed_decimals",
+    "COMPUTED_DECIMALS",
 ]
 
 #: Bins of the edge-rule and equal-mass exercises: a count the page's tables do not show, so an answer cannot
@@ -85,6 +86,11 @@ PRINTED: dict[str, tuple[int, str]] = {
     "ci_seed_2.high": (4, "column:high: mean"),
     "low_shift": (4, "glue:seedvar_max_range"),
 }
+
+
+#: Decimals of the arrays a student computes and never types (``conf_after``, ``conf_rev``): only float noise is
+#: forgiven.
+COMPUTED_DECIMALS = 6
 
 
 def printed_decimals(name: str) -> int:
@@ -159,7 +165,7 @@ def monotone_auroc(my_transform: Any, conf_after: Any, ece_after: Any, auroc_aft
     moved = _apply("my_transform", my_transform, np.asarray(conf_a, dtype=float))
     if abs(metrics.ece(moved, correct) - metrics.ece(conf_a, correct)) <= 1e-3:
         raise AssertionError("the ECE did not move: is my_transform the identity?")
-    array("conf_after", conf_after, moved, decimals=6)
+    array("conf_after", conf_after, moved, decimals=COMPUTED_DECIMALS)
     _num("ece_after", ece_after, metrics.ece(moved, correct))
     _num("auroc_after", auroc_after, metrics.auroc(moved, correct))
 
@@ -167,7 +173,7 @@ def monotone_auroc(my_transform: Any, conf_after: Any, ece_after: Any, auroc_aft
 def reverse_ranking(conf_rev: Any, conf_a, correct) -> None:
     """1 - c shifted back to model A's mean."""
     rev = 1 - np.asarray(conf_a, dtype=float)
-    array("conf_rev", conf_rev, rev - rev.mean() + np.mean(conf_a), decimals=6)
+    array("conf_rev", conf_rev, rev - rev.mean() + np.mean(conf_a), decimals=COMPUTED_DECIMALS)
 
 
 def coverage_below_10(coverage_below_10: Any, score_c, y_rc, coverages) -> None:
