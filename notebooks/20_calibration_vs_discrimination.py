@@ -79,7 +79,6 @@ lab_data = "mmlu-pro"  # student edition: "mmlu-pro-sample"
 # export_cell: false
 # run_tests: false
 # solutions_pdf: false
-# python_version: 3.11
 # generate: true
 # tests:
 #     files: true

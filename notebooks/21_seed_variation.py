@@ -61,7 +61,6 @@ n_seeds = 20
 # export_cell: false
 # run_tests: false
 # solutions_pdf: false
-# python_version: 3.11
 # generate: true
 # tests:
 #     files: true

@@ -631,3 +631,35 @@ def test_repo2docker_resolves_python_311_for_main(tmp_path, monkeypatch):
     assert bp.python_version in SpecifierSet(requires)
     (tree / "binder" / "runtime.txt").unlink()  # main as it was: repo2docker's default Python, not 3.11
     assert _repo2docker_pick(tree, monkeypatch).python_version != "3.11"
+
+
+@pytest.mark.slow
+def test_the_autograder_zip_holds_what_the_instructors_page_says(editions):
+    """Every top-level file of the zip `make student` writes is named on page 27, and the zip's environment has the
+    Python the page names (the launch environment's)."""
+    import zipfile
+
+    page = (ROOT / "book" / "27_for_instructors.md").read_text(encoding="utf-8")
+    for stem in course.TEACHING:
+        z = zipfile.ZipFile(course.autograder_zip(stem, editions))
+        top = {n.split("/")[0] + ("/" if "/" in n else "") for n in z.namelist()}
+        missing = sorted(t for t in top if f"`{t}`" not in page)
+        assert not missing, f"{stem}: files in the autograder zip the page does not name: {missing}"
+        env = z.read("environment.yml").decode()
+        assert f"python={course.PYTHON_VERSION}" in env and f"Python {course.PYTHON_VERSION}" in page
+        assert "requirements.txt" not in top and "`requirements.txt`" not in page
+
+
+@pytest.mark.slow
+def test_the_student_notebook_has_a_progress_line_and_a_check_all_cell(teaching_runs):
+    for stem in course.TEACHING:
+        done = teaching_runs[stem]["executed"]
+        codes = [c for c in done.cells if c.cell_type == "code"]
+        progress = [c for c in codes if c.source.strip().startswith("course.progress(")]
+        assert len(progress) == 1, stem
+        text = "".join(o.get("text", "") for o in progress[0].outputs)
+        n = len(course.exercises(stem))
+        assert text.startswith(f"Progress: 0 of {n} checked exercises pass; not yet: "), text
+        assert any(c.source.strip() == "grader.check_all()" for c in codes), f"{stem}: no check_all cell"
+        prose = "\n".join(c.source for c in done.cells if c.cell_type == "markdown")
+        assert "QUESTION -->" not in prose and "24_bibliography.md" not in prose

@@ -446,6 +446,7 @@ def make_student(
             for c in nb.cells:
                 if c.cell_type == "raw" and c.source.startswith("# ASSIGNMENT CONFIG"):
                     c.source += f"\nrequirements: {reqs}\noverwrite_requirements: false"
+                    c.source += f"\npython_version: {PYTHON_VERSION}"  # the grading image's Python, as Binder's
             master = t / f"{stem}.ipynb"
             nbformat.write(nb, master)
             _otter_assign(master, t / "out")
@@ -489,9 +490,11 @@ def make_student(
 def autograder_zip(stem: str, out_dir: str | os.PathLike = "_build/student", root: Path | None = None) -> Path:
     """The autograder of ``stem`` that :func:`make_student` wrote: ``<out_dir>/autograder/<stem>-autograder.zip``.
 
-    It holds every check of the notebook, the hidden, pointed ones included (otter-grader's own hidden tests),
-    and a ``requirements.txt`` installing ``selfconf[course]`` at the commit the book was built from: upload
-    it to a hosted grader (Gradescope's otter image), or give it to :func:`grade` to grade locally."""
+    It holds every check of the notebook in ``tests/``, the hidden, pointed ones included (otter-grader's own
+    hidden tests), otter's ``run_autograder``, ``run_otter.py``, ``setup.sh`` and ``otter_config.json``, and an
+    ``environment.yml``: Python :data:`PYTHON_VERSION` with ``selfconf[course]`` at the commit the book was built
+    from in its pip section.  Upload it to a hosted grader (Gradescope's otter image), or give it to
+    :func:`grade` to grade locally."""
     root = root or project_root()
     out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
     path = out / "autograder" / f"{stem}-autograder.zip"
