@@ -94,3 +94,45 @@ def test_the_plans_add_up_and_use_every_exercise_once():
     assert total and sum(int(m) for _, m in items) == 60 * int(total.group(1)) + int(total.group(2))
     exercised = re.findall(r"Exercises? `([\w-]+)`", in_class) + [n for n, _ in items]
     assert sorted(exercised) == sorted(_exercises())
+
+
+def test_the_student_site_page_has_no_solution_and_keeps_everything_else():
+    """``course.without_solutions`` (the student-only site's teaching pages): no line marked ``# SOLUTION``, no
+    written reference answer, no check or hidden test, no output under a solution; every other cell kept as is."""
+    import jupytext
+    import nbformat
+
+    for stem in course.TEACHING:
+        nb = jupytext.read(ROOT / "notebooks" / f"{stem}.py")
+        for c in nb.cells:  # pretend it was executed: every code cell has an output
+            if c.cell_type == "code":
+                c.outputs = [nbformat.v4.new_output("stream", text="shown\n")]
+        out = course.without_solutions(nb)
+        text = "\n".join(c.source for c in out.cells)
+        solution_lines = [ln for ln in MASTERS[stem].splitlines() if ln.rstrip().endswith("# SOLUTION")]
+        assert solution_lines
+        assert "# SOLUTION" not in text and "Reference answer" not in text and "verify." not in text
+        assert not [ln for ln in solution_lines if ln.lstrip("# ").strip() in text]
+        assert "reference solution is shown" not in text
+        kept_ids = {c.get("id") for c in out.cells}
+        dropped = [c for c in nb.cells if c.get("id") not in kept_ids]
+        assert all(c.cell_type == "markdown" or "verify." in c.source for c in dropped), (
+            "a cell other than a check or a written answer was dropped"
+        )
+        for c in out.cells:
+            if c.cell_type == "code" and "= ..." in c.source:
+                assert c.outputs == []
+        glue_cells = [c for c in nb.cells if c.cell_type == "code" and "glue." in c.source]
+        assert all(c.get("id") in kept_ids for c in glue_cells)
+
+
+def test_the_page_names_the_student_site_build_and_its_branch():
+    text = re.sub(r"\s+", " ", PAGE)
+    assert "`make book EDITION=student`" in text
+    assert "publish --edition student" in text
+    assert f"`{course.student_branch(ROOT)}`" in text
+    from selfconf.book import build
+
+    assert f"`{build.STUDENT_SITE}/_build/html/`" in text
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "$(if $(EDITION),--edition $(EDITION))" in makefile

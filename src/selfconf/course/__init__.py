@@ -52,6 +52,7 @@ __all__ = [
     "install_cell",
     "add_install_cell",
     "make_student",
+    "without_solutions",
     "exercises",
     "progress",
     "offline_charts",
@@ -150,7 +151,8 @@ def progress(stem: str, env: Mapping[str, Any]) -> str:
     import io
 
     checker = grader(stem)
-    passed, todo = [], []
+    passed: list[str] = []
+    todo: list[str] = []
     for name in exercises(stem):
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             result = checker.check(name, dict(env))
@@ -402,6 +404,63 @@ def _student_notebook(path: Path, values: dict | None = None, bib=None):
     return nb
 
 
+#: A reference-solution line of a master (``x = ...  # SOLUTION``): the student site shows ``x = ...``.
+SOLUTION_LINE = re.compile(r"^(\s*)(?:(\w[\w\[\]'\".,\s]*?)\s*=\s*)?\S.*#\s*SOLUTION\s*$")
+
+
+def without_solutions(nb):
+    """A copy of an executed teaching notebook (the book's page) with no reference solution and no check.
+
+    Definition: between otter's raw ``# BEGIN SOLUTION`` and ``# END SOLUTION`` cells, every line marked
+    ``# SOLUTION`` becomes ``<name> = ...`` (``...`` when it assigns nothing), Markdown cells (a written reference
+    answer) are dropped and outputs are cleared; the cells between ``# BEGIN TESTS`` and ``# END TESTS`` (the
+    public check, whose success message names the method, and the hidden tests) and ``book-only`` cells are
+    dropped.  Everything else, glued values included, is kept, so the page's prose and numbers stay the same.
+    This is the student-only site's version of a teaching page (``python -m selfconf.book.build html --edition
+    student``).
+
+    Reference: otter-grader documentation, "Creating Assignments" (the solution and test markers).
+
+    Example::
+
+        page = without_solutions(nbformat.read("book/20_calibration_vs_discrimination.ipynb", 4))
+    """
+    import copy
+
+    out = copy.deepcopy(nb)
+    keep, zone = [], None
+    for c in out.cells:
+        src = c.source.strip()
+        if c.cell_type == "raw":
+            for word in ("SOLUTION", "TESTS"):
+                if src.startswith(f"# BEGIN {word}"):
+                    zone = word
+                elif src.startswith(f"# END {word}"):
+                    zone = None
+            keep.append(c)
+            continue
+        tags = c.get("metadata", {}).get("tags", [])
+        if c.cell_type == "markdown" and "book-only" in tags and "reference solution" in c.source:
+            continue  # "each reference solution is shown behind a toggle": not on this edition
+        if zone == "TESTS":
+            continue
+        if zone == "SOLUTION":
+            if c.cell_type != "code":
+                continue
+            lines = []
+            for line in c.source.splitlines():
+                m = SOLUTION_LINE.match(line)
+                if m:
+                    lines.append(f"{m.group(1)}{m.group(2)} = ..." if m.group(2) else f"{m.group(1)}...")
+                else:
+                    lines.append(line)
+            c.source = "\n".join(lines)
+            c.outputs, c.execution_count = [], None
+        keep.append(c)
+    out.cells = keep
+    return out
+
+
 def make_student(
     out_dir: str | os.PathLike = "_build/student",
     *,
@@ -637,7 +696,14 @@ def launch_requirements(root: Path | None = None) -> list[str]:
     return sorted(out, key=str.lower)
 
 
-def publish(dest: str | os.PathLike = "_build/notebooks", root: Path | None = None) -> Path:
+def student_branch(root: Path | None = None) -> str:
+    """The branch the student-only site's launch buttons open: :func:`notebooks_branch` + ``-student``."""
+    return f"{notebooks_branch(root)}-student"
+
+
+def publish(
+    dest: str | os.PathLike = "_build/notebooks", root: Path | None = None, edition: str = "instructor"
+) -> Path:
     """Lay out the tree of the notebooks branch in ``dest``; return it.
 
     ``book/<page>.ipynb`` for every executed page (with its install cell), ``student/<stem>.ipynb`` for
@@ -660,8 +726,16 @@ def publish(dest: str | os.PathLike = "_build/notebooks", root: Path | None = No
     pages = sorted((root / "book").glob("[0-9][0-9]_*.ipynb"))
     if not pages:
         raise FileNotFoundError(f"{root / 'book'}: no executed notebooks; run `make book` first")
+    if edition not in ("instructor", "student"):
+        raise ValueError(f"edition must be 'instructor' or 'student', not {edition!r}")
     for p in pages:
         shutil.copyfile(p, d / "book" / p.name)
+    if edition == "student":  # the student-only site's launch buttons open book/<page>: the student notebooks there
+        for stem in TEACHING:
+            src = root / "_build" / "student" / f"{stem}.ipynb"
+            if not src.is_file():
+                raise FileNotFoundError(f"{src}: no student notebook; run `make student` first")
+            shutil.copyfile(src, d / "book" / f"{stem}.ipynb")
     students = sorted((root / "_build" / "student").glob("*.ipynb"))
     missing = [s for s in TEACHING if not (root / "_build" / "student" / f"{s}.ipynb").is_file()]
     if missing:
@@ -700,6 +774,12 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--update-checks", action="store_true", help="refresh the package's copy of the checks")
     p = sub.add_parser("publish", help="lay out the notebooks branch (default _build/notebooks)")
     p.add_argument("dest", nargs="?", default="_build/notebooks")
+    p.add_argument(
+        "--edition",
+        choices=("instructor", "student"),
+        default="instructor",
+        help="student: the teaching pages' notebooks are the student edition (the student-only site's branch)",
+    )
     g = sub.add_parser("grade", help="grade a folder of submitted notebooks on this machine (no Docker)")
     g.add_argument("submissions", help="folder of the students' .ipynb files")
     g.add_argument("--notebook", default=TEACHING[0], choices=TEACHING, help="which teaching notebook they are")
@@ -724,5 +804,5 @@ def main(argv: list[str] | None = None) -> int:
         )
         return subprocess.run(cmd, cwd=project_root()).returncode
     else:
-        print(publish(a.dest))
+        print(publish(a.dest, edition=a.edition))
     return 0
