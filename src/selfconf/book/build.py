@@ -6,6 +6,7 @@ Usage::
     python -m selfconf.book.build student     # the student edition of the teaching chapter (selfconf.course)
     python -m selfconf.book.build html        # student edition, then jupyter-book build . -W -n --keep-going
     python -m selfconf.book.build all         # both
+    python -m selfconf.book.build all --edition student   # also the student-only site (_build/student-site/)
 
 Phases: computing notebooks run first (in parallel); pages that restate numbers (abstract,
 introduction, ...) paste values glued by the first phase, so they run second; the audit page runs
@@ -569,7 +570,7 @@ def main(argv: list[str] | None = None) -> int:
         "--edition",
         choices=("instructor", "student"),
         default="instructor",
-        help="html/all: student builds the student-only site (no reference solutions) into " + STUDENT_SITE,
+        help="html/all: student also builds the student-only site (no reference solutions) into " + STUDENT_SITE,
     )
     ap.add_argument("--jobs", type=int, default=None, help="parallel notebooks (default: all cores)")
     ap.add_argument("--no-cache", action="store_true")
@@ -590,10 +591,9 @@ def main(argv: list[str] | None = None) -> int:
         # the student edition first: the teaching pages offer its notebooks (book/_static/student/) for download
         student_edition(update_checks=a.update_checks)
     if a.step in ("html", "all"):
-        if a.edition == "student":
+        build_html()
+        if a.edition == "student":  # also the site without solutions, from the same executed pages
             print(f"student-only site: {build_student_site()}")
-        else:
-            build_html()
     print(f"done in {time.perf_counter() - t0:.1f} s")
     return 0
 
