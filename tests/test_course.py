@@ -663,3 +663,45 @@ def test_the_student_notebook_has_a_progress_line_and_a_check_all_cell(teaching_
         assert any(c.source.strip() == "grader.check_all()" for c in codes), f"{stem}: no check_all cell"
         prose = "\n".join(c.source for c in done.cells if c.cell_type == "markdown")
         assert "QUESTION -->" not in prose and "24_bibliography.md" not in prose
+
+
+@pytest.mark.book
+def test_the_student_only_site_has_no_solution_and_opens_student_notebooks(built_book):
+    """``make book EDITION=student``'s site: the teaching pages show no reference solution, no check and no written
+    reference answer, keep the prose's numbers, and their launch buttons open the student branch, whose tree
+    (``publish --edition student``) holds the student notebooks at those paths."""
+    from bs4 import BeautifulSoup
+
+    from selfconf.book import build
+
+    site = build.build_student_site(ROOT)
+    branch = course.student_branch(ROOT)
+    for stem in course.TEACHING:
+        html = (site / "book" / f"{stem}.html").read_text(encoding="utf-8")
+        soup = BeautifulSoup(html, "html.parser")
+        text = soup.get_text()
+        master = (ROOT / "notebooks" / f"{stem}.py").read_text(encoding="utf-8")
+        solutions = [
+            ln.rsplit("# SOLUTION", 1)[0].strip() for ln in master.splitlines() if ln.rstrip().endswith("# SOLUTION")
+        ]
+        shown = [s for s in solutions if s and s in text]
+        assert not shown, f"{stem}: reference solutions on the student-only site: {shown[:3]}"
+        assert "Show the reference solution" not in text and "Reference answer" not in text and "verify." not in text
+        instructor = BeautifulSoup((built_book / "book" / f"{stem}.html").read_text(encoding="utf-8"), "html.parser")
+        assert "Show the reference solution" in instructor.get_text()  # the instructor edition keeps them
+        assert re.search(rf"/blob/{re.escape(branch)}/book/{stem}\.ipynb", html), f"{stem}: launch button"
+    assert (
+        (built_book / "book" / "20_calibration_vs_discrimination.html")
+        .read_text(encoding="utf-8")
+        .count(f"/blob/{course.notebooks_branch(ROOT)}/book/")
+    )
+    tree = course.publish(ROOT / "_build" / "notebooks-student-test", ROOT, edition="student")
+    try:
+        for stem in course.TEACHING:
+            opened = nbformat.read(tree / "book" / f"{stem}.ipynb", as_version=4)
+            assert sorted(_check_results(opened)) == sorted(_checked_in_master(stem))  # the student notebook
+            assert "# SOLUTION" not in "\n".join(c.source for c in opened.cells)
+    finally:
+        import shutil
+
+        shutil.rmtree(tree, ignore_errors=True)
