@@ -121,7 +121,7 @@ def test_the_student_site_page_has_no_solution_and_keeps_everything_else():
         )
         for c in out.cells:
             if c.cell_type == "code" and "= ..." in c.source:
-                assert c.outputs == []
+                assert c.outputs == [] and "mystnb" not in c.metadata  # no "Show the reference solution" toggle
         glue_cells = [c for c in nb.cells if c.cell_type == "code" and "glue." in c.source]
         assert all(c.get("id") in kept_ids for c in glue_cells)
 

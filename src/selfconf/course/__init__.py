@@ -456,6 +456,12 @@ def without_solutions(nb):
                     lines.append(line)
             c.source = "\n".join(lines)
             c.outputs, c.execution_count = [], None
+            c.metadata.pop("mystnb", None)  # its toggle said "Show the reference solution"; the blank is shown as is
+            tags = [t for t in c.metadata.get("tags", []) if t != "hide-input"]
+            if tags:
+                c.metadata["tags"] = tags
+            else:
+                c.metadata.pop("tags", None)
         keep.append(c)
     out.cells = keep
     return out
