@@ -684,7 +684,10 @@ def test_the_student_only_site_has_no_solution_and_opens_student_notebooks(built
         solutions = [
             ln.rsplit("# SOLUTION", 1)[0].strip() for ln in master.splitlines() if ln.rstrip().endswith("# SOLUTION")
         ]
-        shown = [s for s in solutions if s and s in text]
+        prose = "\n".join(
+            c.source for c in jupytext.read(ROOT / "notebooks" / f"{stem}.py").cells if c.cell_type == "markdown"
+        )
+        shown = [s for s in solutions if s and s in text and s not in prose]  # a statement may quote a line
         assert not shown, f"{stem}: reference solutions on the student-only site: {shown[:3]}"
         assert "Show the reference solution" not in text and "Reference answer" not in text and "verify." not in text
         instructor = BeautifulSoup((built_book / "book" / f"{stem}.html").read_text(encoding="utf-8"), "html.parser")
