@@ -376,6 +376,69 @@ def test_graded_mode_scores_three_fake_submissions(editions, offline_kernel, tmp
     assert 0 < mixed["total"] < possible
 
 
+#: (attack, the line the error column must hold, or "" when the attack leaves no error)
+ATTACK_ERRORS = {
+    "noop": "",
+    "patch": "",
+    "overwrite": "",
+    "print": "",
+    "loop": "draws-needed: time limit",
+    "memory": "two-seeds: memory limit",
+}
+
+
+@pytest.mark.slow
+def test_graded_mode_cannot_be_disarmed_by_a_submission(editions, offline_kernel, tmp_path, monkeypatch):
+    """Six fake submissions answer every exercise 0 and attack the grader: no-op the checks, patch numpy and the
+    statistics, overwrite the test files and the package (a copy of it, on PYTHONPATH for this test), print the
+    hidden tests, loop forever in an answer cell, allocate memory without bound in another.  Each scores 0, the
+    time-out and the memory exhaustion are recorded against their exercise, a crash costs only its exercise, and
+    an honest submission graded with them keeps every point."""
+    import shutil
+    import zipfile
+
+    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
+    try:
+        from course_adversarial import ATTACKS, attacked
+        from course_wrong_answers import RIGHT_21
+    finally:
+        sys.path.pop(0)
+    stem = "21_seed_variation"
+    zip_path = course.autograder_zip(stem, editions)
+    assert f"reference/{stem}.ipynb" in zipfile.ZipFile(zip_path).namelist()
+    grader_zip = tmp_path / "grader" / zip_path.name  # where the overwrite attack looks (ATTACK_ROOT)
+    grader_zip.parent.mkdir()
+    shutil.copyfile(zip_path, grader_zip)
+    package = tmp_path / "grader" / "src"  # a copy of the package the attacks may overwrite
+    shutil.copytree(ROOT / "src" / "selfconf", package / "selfconf", ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(OFFLINE), str(package)]))
+    monkeypatch.setenv("ATTACK_ROOT", str(tmp_path / "grader"))
+    monkeypatch.setenv("ATTACK_PACKAGE_COPY", "1")
+    student = nbformat.read(editions / f"{stem}.ipynb", as_version=4)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    for name in ATTACKS:
+        nbformat.write(_with_params(attacked(nbformat.from_dict(student), name), FAST[stem]), folder / f"{name}.ipynb")
+    crash = {"two-seeds": RIGHT_21["two-seeds"] + "1 / 0\n", "draws-needed": RIGHT_21["draws-needed"]}
+    nbformat.write(_with_params(_fill(nbformat.from_dict(student), crash), FAST[stem]), folder / "zcrash.ipynb")
+    nbformat.write(_with_params(_fill(nbformat.from_dict(student), RIGHT_21), FAST[stem]), folder / "zright.ipynb")
+    table = course.grade(folder, grader_zip, tmp_path / "grades.csv", cell_timeout=20, memory=int(1.5 * 2**30))
+    table = table.set_index("submission")
+    print(table.to_string())
+    assert (table["possible"] == 2).all()
+    for name, error in ATTACK_ERRORS.items():
+        row = table.loc[f"{name}.ipynb"]
+        assert row["total"] == 0 and row["two-seeds"] == 0 and row["draws-needed"] == 0, (name, row.to_dict())
+        if error:
+            assert error in row["error"], (name, row["error"])
+    crashed = table.loc["zcrash.ipynb"]
+    assert crashed["two-seeds"] == 0 and crashed["draws-needed"] == 1, crashed.to_dict()
+    assert "two-seeds: ZeroDivisionError" in crashed["error"]
+    assert table.loc["zright.ipynb", "total"] == 2 and not table.loc["zright.ipynb", "error"]
+    csv = (tmp_path / "grades.csv").read_text(encoding="utf-8")
+    assert "draws-needed: time limit" in csv and "two-seeds: memory limit" in csv
+
+
 # ------------------------------------------------------------------ launch buttons and published notebooks
 
 

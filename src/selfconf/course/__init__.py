@@ -33,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -401,7 +402,10 @@ def make_student(
             (out / "autograder").mkdir(exist_ok=True)
             zips = sorted((t / "out" / "autograder").glob(f"{stem}-autograder_*.zip"))
             if zips:
-                shutil.copyfile(zips[-1], out / "autograder" / f"{stem}-autograder.zip")
+                dest = out / "autograder" / f"{stem}-autograder.zip"
+                shutil.copyfile(zips[-1], dest)
+                with zipfile.ZipFile(dest, "a") as z:  # the judge's inputs: the instructor notebook, run by grade
+                    z.write(t / "out" / "autograder" / f"{stem}.ipynb", f"reference/{stem}.ipynb")
             written.append(out / f"{stem}.ipynb")
             made = {
                 p.name: p.read_text(encoding="utf-8") for p in sorted((t / "out" / "student" / "tests").glob("*.py"))
@@ -449,49 +453,39 @@ def grade(
     submissions: str | os.PathLike,
     autograder: str | os.PathLike,
     out_csv: str | os.PathLike | None = None,
+    *,
+    notebook: str | None = None,
+    cell_timeout: int = 600,
+    time_limit: int = 3600,
+    memory: int | None = 4 * 2**30,
 ):
     """Grade every ``*.ipynb`` in the folder ``submissions`` with ``autograder`` on this machine; return a table.
 
-    Definition: each notebook is executed and scored by ``otter.api.grade_submission`` (otter-grader's grading
-    without Docker: a temporary folder, this Python environment, which must have ``selfconf[course]``),
-    public and hidden checks alike.  One row per submission: ``submission``, ``total``, ``possible``,
-    ``percent`` and one column per exercise with its points; a notebook that cannot be executed gets a row
-    with ``total`` 0 and its error in ``error``.  ``out_csv`` also writes the table as CSV.
+    Definition: :func:`selfconf.course.grading.grade_isolated`: the hidden tests are evaluated by a judge kernel
+    that ran the autograder's reference notebook before any submission, on the answers each submission exports
+    as plain values from a kernel of its own (time limit per cell and per notebook, memory limit).  One row per
+    submission: ``submission``, ``total``, ``possible``, ``percent``, ``error`` (a line per affected exercise:
+    an exception, a time-out, memory exhaustion) and one column per exercise with its points.  ``out_csv`` also
+    writes the table as CSV.
 
-    Reference: otter-grader documentation, "Grading Locally" and ``otter.api.grade_submission``.
+    Reference: otter-grader documentation, "Grading Locally" and "Otter Grade" (hidden tests graded outside the
+    student's environment).
 
     Example::
 
         grade("submissions/", autograder_zip("21_seed_variation"), "grades.csv")
     """
-    import contextlib
-    import io
+    from selfconf.course.grading import grade_isolated
 
-    import pandas as pd
-
-    try:
-        from otter.api import grade_submission
-    except ImportError:
-        raise ImportError("grading needs otter-grader: pip install 'selfconf[course]'") from None
-    folder = Path(submissions)
-    notebooks = sorted(folder.glob("*.ipynb"))
-    if not notebooks:
-        raise FileNotFoundError(f"{folder}: no submitted notebooks (*.ipynb)")
-    rows = []
-    for nb in notebooks:
-        row: dict[str, Any] = {"submission": nb.name}
-        try:
-            with contextlib.redirect_stderr(io.StringIO()):
-                res = grade_submission(str(nb), str(autograder), quiet=True)
-            row.update(total=res.total, possible=res.possible, percent=round(100 * res.percent, 1), error="")
-            row.update({name: res.get_score(name) for name in sorted(res.test_files)})
-        except Exception as e:  # noqa: BLE001 - one broken submission must not stop a class's grading
-            row.update(total=0, possible=None, percent=0.0, error=f"{type(e).__name__}: {e}")
-        rows.append(row)
-    table = pd.DataFrame(rows)
-    if out_csv is not None:
-        table.to_csv(out_csv, index=False)
-    return table
+    return grade_isolated(
+        submissions,
+        autograder,
+        out_csv,
+        notebook=notebook,
+        cell_timeout=cell_timeout,
+        time_limit=time_limit,
+        memory=memory,
+    )
 
 
 def student_links(stem: str, root: Path | None = None) -> str:
@@ -636,9 +630,20 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--notebook", default=TEACHING[0], choices=TEACHING, help="which teaching notebook they are")
     g.add_argument("--autograder", help="autograder zip (default: the one `make student` wrote)")
     g.add_argument("--out", default="grades.csv", help="CSV of the scores (default grades.csv)")
+    g.add_argument("--cell-timeout", type=int, default=600, help="seconds one cell may run (default 600)")
+    g.add_argument("--time-limit", type=int, default=3600, help="seconds one notebook may run (default 3600)")
+    g.add_argument("--memory-gb", type=float, default=4.0, help="memory of a submission's kernel (default 4; 0: none)")
     a = ap.parse_args(argv)
     if a.step == "grade":
-        table = grade(a.submissions, a.autograder or autograder_zip(a.notebook), a.out)
+        table = grade(
+            a.submissions,
+            a.autograder or autograder_zip(a.notebook),
+            a.out,
+            notebook=a.notebook,
+            cell_timeout=a.cell_timeout,
+            time_limit=a.time_limit,
+            memory=int(a.memory_gb * 2**30) or None,
+        )
         print(table.to_string(index=False))
         print(f"written: {a.out}")
         return 0
