@@ -7,8 +7,9 @@
    with those parameters, imports the exercise checks (:mod:`selfconf.course.verify`) and everything they use,
    and waits.  All of this happens before any submitted code runs, so nothing a submission later writes to disk
    (a test file, the package, numpy) reaches a judge: its modules are already in memory.
-2. **Each submission in its own kernel**, in an empty temporary folder, with a memory limit (``RLIMIT_AS`` set
-   in the kernel's process before it starts) and a time limit per cell and per notebook.  Each
+2. **Each submission in its own kernel**, in an empty temporary folder, with a memory limit (``RLIMIT_DATA``,
+   set by the kernel's own process before it starts: :mod:`selfconf.course.kernel`) and a time limit per cell
+   and per notebook.  Each
    ``grader.check("<exercise>")`` cell is replaced by an *export cell* that writes the exercise's answers as
    plain values (numbers, lists, strings, an interval's two ends, a function's values at the judge's probe
    points) to JSON.  A cell that times out, exhausts memory or kills its kernel is skipped and the notebook is
@@ -32,6 +33,7 @@ import ast
 import json
 import os
 import re
+import sys
 import tempfile
 import time
 import zipfile
@@ -245,16 +247,6 @@ def decode(obj: Any, probes: list | None = None) -> Any:
 # ------------------------------------------------------------------------------------------ kernels
 
 
-def _limit_memory(nbytes: int | None):
-    def preexec() -> None:  # runs in the kernel's process, before it starts
-        if nbytes:
-            import resource
-
-            resource.setrlimit(resource.RLIMIT_AS, (nbytes, nbytes))
-
-    return preexec
-
-
 def _text(cell) -> str:
     return "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
 
@@ -382,6 +374,7 @@ def _run_submission(
 ) -> tuple[dict, dict[str, list[str]], list[str]]:
     """Execute a submission in its own kernel; return (exported answers, errors per exercise, other errors)."""
     import nbformat
+    from jupyter_client.kernelspec import KernelSpec
     from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
@@ -425,7 +418,13 @@ def _run_submission(
             resources={"metadata": {"path": str(work)}},
         )
         restart = False
-        with client.setup_kernel(cwd=str(work), preexec_fn=_limit_memory(memory)):
+        km = client.create_kernel_manager()
+        km._kernel_spec = KernelSpec(  # the kernel sets its own memory limit before anything runs in it
+            argv=[sys.executable, "-m", "selfconf.course.kernel", str(memory or 0), "-f", "{connection_file}"],
+            display_name="Python 3 (grading)",
+            language="python",
+        )
+        with client.setup_kernel(cwd=str(work)):
             for k, (i, c) in enumerate([(i, c) for i, c in cells if i not in skip]):
                 left = time_limit - (time.monotonic() - start)
                 if left <= 0:
@@ -441,7 +440,7 @@ def _run_submission(
                     restart = True
                     break
                 except DeadKernelError:
-                    note(i, f"the kernel died (memory limit {mb}?) and the cell was skipped")
+                    note(i, f"the kernel died (out of memory under the limit of {mb}, or a crash) and the cell was skipped")
                     skip.add(i)
                     restart = True
                     break
