@@ -422,7 +422,7 @@ def test_graded_mode_cannot_be_disarmed_by_a_submission(editions, offline_kernel
     crash = {"two-seeds": RIGHT_21["two-seeds"] + "1 / 0\n", "draws-needed": RIGHT_21["draws-needed"]}
     nbformat.write(_with_params(_fill(nbformat.from_dict(student), crash), FAST[stem]), folder / "zcrash.ipynb")
     nbformat.write(_with_params(_fill(nbformat.from_dict(student), RIGHT_21), FAST[stem]), folder / "zright.ipynb")
-    table = course.grade(folder, grader_zip, tmp_path / "grades.csv", cell_timeout=20, memory=3 * 2**30)
+    table = course.grade(folder, grader_zip, tmp_path / "grades.csv", cell_timeout=30, memory=3 * 2**30)
     table = table.set_index("submission")
     print(table.to_string())
     assert (table["possible"] == 2).all()

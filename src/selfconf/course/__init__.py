@@ -453,11 +453,7 @@ def grade(
     submissions: str | os.PathLike,
     autograder: str | os.PathLike,
     out_csv: str | os.PathLike | None = None,
-    *,
-    notebook: str | None = None,
-    cell_timeout: int = 600,
-    time_limit: int = 3600,
-    memory: int | None = 4 * 2**30,
+    **limits: Any,
 ):
     """Grade every ``*.ipynb`` in the folder ``submissions`` with ``autograder`` on this machine; return a table.
 
@@ -466,7 +462,8 @@ def grade(
     as plain values from a kernel of its own (time limit per cell and per notebook, memory limit).  One row per
     submission: ``submission``, ``total``, ``possible``, ``percent``, ``error`` (a line per affected exercise:
     an exception, a time-out, memory exhaustion) and one column per exercise with its points.  ``out_csv`` also
-    writes the table as CSV.
+    writes the table as CSV.  ``limits``: ``notebook``, ``cell_timeout``, ``time_limit`` (seconds) and ``memory``
+    (bytes) of :func:`~selfconf.course.grading.grade_isolated`.
 
     Reference: otter-grader documentation, "Grading Locally" and "Otter Grade" (hidden tests graded outside the
     student's environment).
@@ -477,15 +474,7 @@ def grade(
     """
     from selfconf.course.grading import grade_isolated
 
-    return grade_isolated(
-        submissions,
-        autograder,
-        out_csv,
-        notebook=notebook,
-        cell_timeout=cell_timeout,
-        time_limit=time_limit,
-        memory=memory,
-    )
+    return grade_isolated(submissions, autograder, out_csv, **limits)
 
 
 def student_links(stem: str, root: Path | None = None) -> str:

@@ -440,7 +440,7 @@ def _run_submission(
                     restart = True
                     break
                 except DeadKernelError:
-                    note(i, f"the kernel died (out of memory under the limit of {mb}, or a crash) and the cell was skipped")
+                    note(i, f"the kernel died (out of memory under {mb}, or a crash) and the cell was skipped")
                     skip.add(i)
                     restart = True
                     break
@@ -503,7 +503,7 @@ def grade_isolated(
     if stem not in EXERCISES:
         raise ValueError(f"{zpath}: no graded exercises known for notebook {stem!r}")
     points = hidden_points(tests)
-    graded = [e for e in EXERCISES[stem] if e in points]
+    graded = sorted(e for e in EXERCISES[stem] if e in points)
     possible = float(sum(points[e] for e in graded))
     folder = Path(submissions)
     paths = sorted(folder.glob("*.ipynb"))
