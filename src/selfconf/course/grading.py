@@ -331,6 +331,9 @@ def _start_judge(stem: str, reference, params: Mapping[str, Any], cwd: Path, tim
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(cwd)}})
     cm = client.setup_kernel(cwd=str(cwd))
     cm.__enter__()
+    # the connection file holds the key that signs messages to this kernel: gone once the kernel has read it,
+    # so a submission that finds the judge's process cannot send it code
+    Path(client.km.connection_file).unlink(missing_ok=True)
     try:
         for i, c in enumerate(nb.cells):
             if c.cell_type == "code":
