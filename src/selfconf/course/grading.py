@@ -333,7 +333,8 @@ def _start_judge(stem: str, reference, params: Mapping[str, Any], cwd: Path, tim
     cm.__enter__()
     # the connection file holds the key that signs messages to this kernel: gone once the kernel has read it,
     # so a submission that finds the judge's process cannot send it code
-    Path(client.km.connection_file).unlink(missing_ok=True)
+    if client.km is not None:
+        Path(client.km.connection_file).unlink(missing_ok=True)
     try:
         for i, c in enumerate(nb.cells):
             if c.cell_type == "code":
@@ -379,7 +380,6 @@ def _run_submission(
     import nbformat
     from jupyter_client.kernelspec import KernelSpec
     from nbclient import NotebookClient
-    from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     owner = _exercise_of_cells(nb)
     exports = work / "exported"
@@ -420,44 +420,62 @@ def _run_submission(
             allow_errors=True,
             resources={"metadata": {"path": str(work)}},
         )
-        restart = False
         km = client.create_kernel_manager()
         km._kernel_spec = KernelSpec(  # the kernel sets its own memory limit before anything runs in it
             argv=[sys.executable, "-m", "selfconf.course.kernel", str(memory or 0), "-f", "{connection_file}"],
             display_name="Python 3 (grading)",
             language="python",
         )
-        with client.setup_kernel(cwd=str(work)):
-            for k, (i, c) in enumerate([(i, c) for i, c in cells if i not in skip]):
-                left = time_limit - (time.monotonic() - start)
-                if left <= 0:
-                    note(i, f"not run: the notebook's time limit of {time_limit} s was reached")
-                    continue
-                client.timeout = int(max(1, min(cell_timeout, left)))
-                c.outputs = []
-                try:
-                    client.execute_cell(c, k)
-                except CellTimeoutError:
-                    note(i, f"time limit: the cell ran longer than {client.timeout} s and was skipped")
-                    skip.add(i)
-                    restart = True
-                    break
-                except DeadKernelError:
-                    note(i, f"the kernel died (out of memory under {mb}, or a crash) and the cell was skipped")
-                    skip.add(i)
-                    restart = True
-                    break
-                err = _error(c)
-                if err and err[0] == "MemoryError":
-                    note(i, f"memory limit: the cell needed more than {mb} and was skipped")
-                    skip.add(i)
-                    restart = True
-                    break
-                if err and (i, err[0], err[1]) not in seen:
-                    seen.add((i, err[0], err[1]))
-                    note(i, f"{err[0]}: {err[1]}"[:300])
+        try:
+            restart = _execute(client, cells, skip, seen, note, start, time_limit, cell_timeout, mb)
+        except (RuntimeError, OSError, TimeoutError) as e:  # the kernel itself could not start or answer
+            other.append(f"the submission's kernel failed: {type(e).__name__}: {e}"[:300])
+            break
         if not restart:
             break
+    return _read_exports(exports, stem, errors) + (other,)
+
+
+def _execute(client, cells, skip, seen, note, start, time_limit, cell_timeout, mb) -> bool:
+    """Run ``cells`` (minus ``skip``) in a new kernel of ``client``; return True when the notebook must be rerun
+    without a cell that timed out, exhausted memory or killed the kernel (added to ``skip``)."""
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    restart = False
+    with client.setup_kernel(cwd=client.resources["metadata"]["path"]):
+        for k, (i, c) in enumerate([(i, c) for i, c in cells if i not in skip]):
+            left = time_limit - (time.monotonic() - start)
+            if left <= 0:
+                note(i, f"stopped here: the notebook's time limit of {time_limit} s was reached")
+                break
+            client.timeout = int(max(1, min(cell_timeout, left)))
+            c.outputs = []
+            try:
+                client.execute_cell(c, k)
+            except CellTimeoutError:
+                note(i, f"time limit: the cell ran longer than {client.timeout} s and was skipped")
+                skip.add(i)
+                restart = True
+                break
+            except DeadKernelError:
+                note(i, f"the kernel died (out of memory under {mb}, or a crash) and the cell was skipped")
+                skip.add(i)
+                restart = True
+                break
+            err = _error(c)
+            if err and err[0] == "MemoryError":
+                note(i, f"memory limit: the cell needed more than {mb} and was skipped")
+                skip.add(i)
+                restart = True
+                break
+            if err and (i, err[0], err[1]) not in seen:
+                seen.add((i, err[0], err[1]))
+                note(i, f"{err[0]}: {err[1]}"[:300])
+    return restart
+
+
+def _read_exports(exports: Path, stem: str, errors: dict[str, list[str]]) -> tuple[dict, dict[str, list[str]]]:
+    """The exported answers of each exercise (JSON), and ``errors`` with a line for each exercise without them."""
     exported: dict[str, Any] = {}
     for name in EXERCISES[stem]:
         f = exports / f"{name}.json"
@@ -468,7 +486,7 @@ def _run_submission(
                 errors.setdefault(name, []).append("the exported answers are not readable")
         elif name not in errors:
             errors.setdefault(name, []).append("no answers exported: its check cell did not run")
-    return exported, errors, other
+    return exported, errors
 
 
 def grade_isolated(
