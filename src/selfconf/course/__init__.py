@@ -439,7 +439,8 @@ def autograder_zip(stem: str, out_dir: str | os.PathLike = "_build/student", roo
     """The autograder of ``stem`` that :func:`make_student` wrote: ``<out_dir>/autograder/<stem>-autograder.zip``.
 
     It holds every check of the notebook, the hidden, pointed ones included (otter-grader's own hidden tests),
-    and a ``requirements.txt`` installing ``selfconf[course]`` at the commit the book was built from: upload
+    a ``requirements.txt`` installing ``selfconf[course]`` at the commit the book was built from, and the
+    instructor notebook as ``reference/<stem>.ipynb`` (the inputs :func:`grade`'s judge recomputes from): upload
     it to a hosted grader (Gradescope's otter image), or give it to :func:`grade` to grade locally."""
     root = root or project_root()
     out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
