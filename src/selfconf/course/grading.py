@@ -17,7 +17,8 @@
 3. **Judging on plain values.** The judge kernel reads the exported JSON (values only: nothing executable) and
    calls each exercise's check with those answers and *its own* inputs (the reference run's ``conf_a``,
    ``rows``, ...): the expected values are recomputed there from the notebook's inputs.  An exercise scores
-   the points of its hidden test in the autograder when its check passes, 0 otherwise.
+   the points of its hidden test in the autograder when its check passes and none of its own cells (its answer
+   cell and any cell added before its check) raised an error, timed out or ran out of memory; 0 otherwise.
 
 Reference: otter-grader documentation, "Grading Locally" and "Otter Grade" (hidden tests graded outside the
 student's environment, one container per submission); nbclient documentation ("Executing notebooks").
@@ -560,8 +561,8 @@ def grade_isolated(
                         nb, stem, judges[key].probes, work, cell_timeout, time_limit, memory
                     )
                     verdicts = judges[key].judge(exported)
-                    for ex in graded:
-                        if verdicts.get(ex, (False, ""))[0]:
+                    for ex in graded:  # an exercise whose own cells failed scores 0, whatever they left behind
+                        if verdicts.get(ex, (False, ""))[0] and not errors.get(ex):
                             scores[ex] = points[ex]
                     lines += [f"{ex}: {m}" for ex in graded for m in errors.get(ex, []) if not scores[ex]]
                     lines += other
