@@ -376,6 +376,40 @@ def test_graded_mode_scores_three_fake_submissions(editions, offline_kernel, tmp
     assert 0 < mixed["total"] < possible
 
 
+#: The exercises of page 20 the mixed submission answers right: 2 + 2 + 2 + 1 + 1 + 1 = 9 of the 16 points.
+MIXED_20 = ("ece-by-hand", "constant-90", "monotone-auroc", "reverse-ranking", "coverage-below-10", "bin-edges")
+
+
+@pytest.mark.slow
+def test_graded_mode_scores_the_calibration_chapter(editions, offline_kernel, tmp_path):
+    """Page 20 graded: the reference answers get 16 of 16, the plausible wrong answers 0, and a mix of six right
+    exercises and five wrong ones the six's points, 9; no error for any of them."""
+    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
+    try:
+        from course_wrong_answers import WRONG
+    finally:
+        sys.path.pop(0)
+    stem = "20_calibration_vs_discrimination"
+    right = {
+        k: c.source
+        for k, c in _answer_cells(nbformat.read(editions / "instructor" / f"{stem}.ipynb", 4), False).items()
+    }
+    subs = {
+        "all-right": right,
+        "all-wrong": WRONG[stem],
+        "mixed": {k: (right[k] if k in MIXED_20 else WRONG[stem][k]) for k in right},
+    }
+    student = nbformat.read(editions / f"{stem}.ipynb", as_version=4)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    for name, answers in subs.items():
+        nbformat.write(_with_params(_fill(nbformat.from_dict(student), answers), FAST[stem]), folder / f"{name}.ipynb")
+    table = course.grade(folder, course.autograder_zip(stem, editions)).set_index("submission")
+    assert not table["error"].astype(bool).any(), table["error"].tolist()
+    assert table["total"].to_dict() == {"all-right.ipynb": 16, "all-wrong.ipynb": 0, "mixed.ipynb": 9}
+    assert (table["possible"] == 16).all()
+
+
 #: (attack, the line the error column must hold, or "" when the attack leaves no error)
 ATTACK_ERRORS = {
     "noop": "",
