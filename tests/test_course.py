@@ -337,7 +337,7 @@ def _fill(nb, answers: dict[str, str]):
 
 @pytest.mark.slow
 def test_graded_mode_scores_three_fake_submissions(editions, offline_kernel, tmp_path):
-    """otter-grader's local grading (no Docker) with the autograder `make student` writes, hidden tests included:
+    """Local grading (``course.grade``, no Docker) with the autograder `make student` writes, hidden tests included:
     all right gets every point, all wrong none, the mixed one the points of its right exercise; no failure
     output shows an expected value."""
     sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
@@ -374,6 +374,103 @@ def test_graded_mode_scores_three_fake_submissions(editions, offline_kernel, tmp
     mixed = table.loc["mixed.ipynb"]
     assert mixed["two-seeds"] == table.loc["all-right.ipynb", "two-seeds"] > 0 and mixed["draws-needed"] == 0
     assert 0 < mixed["total"] < possible
+
+
+#: The exercises of page 20 the mixed submission answers right: 2 + 2 + 2 + 1 + 1 + 1 = 9 of the 16 points.
+MIXED_20 = ("ece-by-hand", "constant-90", "monotone-auroc", "reverse-ranking", "coverage-below-10", "bin-edges")
+
+
+@pytest.mark.slow
+def test_graded_mode_scores_the_calibration_chapter(editions, offline_kernel, tmp_path):
+    """Page 20 graded: the reference answers get 16 of 16, the plausible wrong answers 0, and a mix of six right
+    exercises and five wrong ones the six's points, 9; no error for any of them."""
+    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
+    try:
+        from course_wrong_answers import WRONG
+    finally:
+        sys.path.pop(0)
+    stem = "20_calibration_vs_discrimination"
+    right = {
+        k: c.source
+        for k, c in _answer_cells(nbformat.read(editions / "instructor" / f"{stem}.ipynb", 4), False).items()
+    }
+    subs = {
+        "all-right": right,
+        "all-wrong": WRONG[stem],
+        "mixed": {k: (right[k] if k in MIXED_20 else WRONG[stem][k]) for k in right},
+    }
+    student = nbformat.read(editions / f"{stem}.ipynb", as_version=4)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    for name, answers in subs.items():
+        nbformat.write(_with_params(_fill(nbformat.from_dict(student), answers), FAST[stem]), folder / f"{name}.ipynb")
+    table = course.grade(folder, course.autograder_zip(stem, editions)).set_index("submission")
+    assert not table["error"].astype(bool).any(), table["error"].tolist()
+    assert table["total"].to_dict() == {"all-right.ipynb": 16, "all-wrong.ipynb": 0, "mixed.ipynb": 9}
+    assert (table["possible"] == 16).all()
+
+
+#: (attack, the line the error column must hold, or "" when the attack leaves no error)
+ATTACK_ERRORS = {
+    "noop": "",
+    "patch": "",
+    "overwrite": "",
+    "print": "",
+    "loop": "draws-needed: time limit",
+    "memory": "two-seeds: memory limit",
+}
+
+
+@pytest.mark.slow
+def test_graded_mode_cannot_be_disarmed_by_a_submission(editions, offline_kernel, tmp_path, monkeypatch):
+    """Six fake submissions answer every exercise 0 and attack the grader: no-op the checks, patch numpy and the
+    statistics, overwrite the test files and the package (a copy of it, on PYTHONPATH for this test), print the
+    hidden tests, loop forever in an answer cell, allocate memory without bound in another.  Each scores 0, the
+    time-out and the memory exhaustion are recorded against their exercise, a crash costs only its exercise, and
+    an honest submission graded with them keeps every point."""
+    import shutil
+    import zipfile
+
+    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
+    try:
+        from course_adversarial import ATTACKS, attacked
+        from course_wrong_answers import RIGHT_21
+    finally:
+        sys.path.pop(0)
+    stem = "21_seed_variation"
+    zip_path = course.autograder_zip(stem, editions)
+    assert f"reference/{stem}.ipynb" in zipfile.ZipFile(zip_path).namelist()
+    grader_zip = tmp_path / "grader" / zip_path.name  # where the overwrite attack looks (ATTACK_ROOT)
+    grader_zip.parent.mkdir()
+    shutil.copyfile(zip_path, grader_zip)
+    package = tmp_path / "grader" / "src"  # a copy of the package the attacks may overwrite
+    shutil.copytree(ROOT / "src" / "selfconf", package / "selfconf", ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(OFFLINE), str(package)]))
+    monkeypatch.setenv("ATTACK_ROOT", str(tmp_path / "grader"))
+    monkeypatch.setenv("ATTACK_PACKAGE_COPY", "1")
+    student = nbformat.read(editions / f"{stem}.ipynb", as_version=4)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    for name in ATTACKS:
+        nbformat.write(_with_params(attacked(nbformat.from_dict(student), name), FAST[stem]), folder / f"{name}.ipynb")
+    crash = {"two-seeds": RIGHT_21["two-seeds"] + "1 / 0\n", "draws-needed": RIGHT_21["draws-needed"]}
+    nbformat.write(_with_params(_fill(nbformat.from_dict(student), crash), FAST[stem]), folder / "zcrash.ipynb")
+    nbformat.write(_with_params(_fill(nbformat.from_dict(student), RIGHT_21), FAST[stem]), folder / "zright.ipynb")
+    table = course.grade(folder, grader_zip, tmp_path / "grades.csv", cell_timeout=30, memory=3 * 2**30)
+    table = table.set_index("submission")
+    print(table.to_string())
+    assert (table["possible"] == 2).all()
+    for name, error in ATTACK_ERRORS.items():
+        row = table.loc[f"{name}.ipynb"]
+        assert row["total"] == 0 and row["two-seeds"] == 0 and row["draws-needed"] == 0, (name, row.to_dict())
+        if error:
+            assert error in row["error"], (name, row["error"])
+    crashed = table.loc["zcrash.ipynb"]
+    assert crashed["two-seeds"] == 0 and crashed["draws-needed"] == 1, crashed.to_dict()
+    assert "two-seeds: ZeroDivisionError" in crashed["error"]
+    assert table.loc["zright.ipynb", "total"] == 2 and not table.loc["zright.ipynb", "error"]
+    csv = (tmp_path / "grades.csv").read_text(encoding="utf-8")
+    assert "draws-needed: time limit" in csv and "two-seeds: memory limit" in csv
 
 
 # ------------------------------------------------------------------ launch buttons and published notebooks

@@ -33,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -522,7 +523,10 @@ def make_student(
             (out / "autograder").mkdir(exist_ok=True)
             zips = sorted((t / "out" / "autograder").glob(f"{stem}-autograder_*.zip"))
             if zips:
-                shutil.copyfile(zips[-1], out / "autograder" / f"{stem}-autograder.zip")
+                dest = out / "autograder" / f"{stem}-autograder.zip"
+                shutil.copyfile(zips[-1], dest)
+                with zipfile.ZipFile(dest, "a") as z:  # the judge's inputs: the instructor notebook, run by grade
+                    z.write(t / "out" / "autograder" / f"{stem}.ipynb", f"reference/{stem}.ipynb")
             written.append(out / f"{stem}.ipynb")
             made = {
                 p.name: p.read_text(encoding="utf-8") for p in sorted((t / "out" / "student" / "tests").glob("*.py"))
@@ -556,10 +560,11 @@ def autograder_zip(stem: str, out_dir: str | os.PathLike = "_build/student", roo
     """The autograder of ``stem`` that :func:`make_student` wrote: ``<out_dir>/autograder/<stem>-autograder.zip``.
 
     It holds every check of the notebook in ``tests/``, the hidden, pointed ones included (otter-grader's own
-    hidden tests), otter's ``run_autograder``, ``run_otter.py``, ``setup.sh`` and ``otter_config.json``, and an
+    hidden tests), otter's ``run_autograder``, ``run_otter.py``, ``setup.sh`` and ``otter_config.json``, an
     ``environment.yml``: Python :data:`PYTHON_VERSION` with ``selfconf[course]`` at the commit the book was built
-    from in its pip section.  Upload it to a hosted grader (Gradescope's otter image), or give it to
-    :func:`grade` to grade locally."""
+    from in its pip section, and the instructor notebook as ``reference/<stem>.ipynb`` (the inputs
+    :func:`grade`'s judge recomputes from).  Upload it to a hosted grader (Gradescope's otter image), or give it
+    to :func:`grade` to grade locally."""
     root = root or project_root()
     out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
     path = out / "autograder" / f"{stem}-autograder.zip"
@@ -583,49 +588,28 @@ def grade(
     submissions: str | os.PathLike,
     autograder: str | os.PathLike,
     out_csv: str | os.PathLike | None = None,
+    **limits: Any,
 ):
     """Grade every ``*.ipynb`` in the folder ``submissions`` with ``autograder`` on this machine; return a table.
 
-    Definition: each notebook is executed and scored by ``otter.api.grade_submission`` (otter-grader's grading
-    without Docker: a temporary folder, this Python environment, which must have ``selfconf[course]``),
-    public and hidden checks alike.  One row per submission: ``submission``, ``total``, ``possible``,
-    ``percent`` and one column per exercise with its points; a notebook that cannot be executed gets a row
-    with ``total`` 0 and its error in ``error``.  ``out_csv`` also writes the table as CSV.
+    Definition: :func:`selfconf.course.grading.grade_isolated`: the hidden tests are evaluated by a judge kernel
+    that ran the autograder's reference notebook before any submission, on the answers each submission exports
+    as plain values from a kernel of its own (time limit per cell and per notebook, memory limit).  One row per
+    submission: ``submission``, ``total``, ``possible``, ``percent``, ``error`` (a line per affected exercise:
+    an exception, a time-out, memory exhaustion) and one column per exercise with its points.  ``out_csv`` also
+    writes the table as CSV.  ``limits``: ``notebook``, ``cell_timeout``, ``time_limit`` (seconds) and ``memory``
+    (bytes) of :func:`~selfconf.course.grading.grade_isolated`.
 
-    Reference: otter-grader documentation, "Grading Locally" and ``otter.api.grade_submission``.
+    Reference: otter-grader documentation, "Grading Locally" and "Otter Grade" (hidden tests graded outside the
+    student's environment).
 
     Example::
 
         grade("submissions/", autograder_zip("21_seed_variation"), "grades.csv")
     """
-    import contextlib
-    import io
+    from selfconf.course.grading import grade_isolated
 
-    import pandas as pd
-
-    try:
-        from otter.api import grade_submission
-    except ImportError:
-        raise ImportError("grading needs otter-grader: pip install 'selfconf[course]'") from None
-    folder = Path(submissions)
-    notebooks = sorted(folder.glob("*.ipynb"))
-    if not notebooks:
-        raise FileNotFoundError(f"{folder}: no submitted notebooks (*.ipynb)")
-    rows = []
-    for nb in notebooks:
-        row: dict[str, Any] = {"submission": nb.name}
-        try:
-            with contextlib.redirect_stderr(io.StringIO()):
-                res = grade_submission(str(nb), str(autograder), quiet=True)
-            row.update(total=res.total, possible=res.possible, percent=round(100 * res.percent, 1), error="")
-            row.update({name: res.get_score(name) for name in sorted(res.test_files)})
-        except Exception as e:  # noqa: BLE001 - one broken submission must not stop a class's grading
-            row.update(total=0, possible=None, percent=0.0, error=f"{type(e).__name__}: {e}")
-        rows.append(row)
-    table = pd.DataFrame(rows)
-    if out_csv is not None:
-        table.to_csv(out_csv, index=False)
-    return table
+    return grade_isolated(submissions, autograder, out_csv, **limits)
 
 
 def student_links(stem: str, root: Path | None = None) -> str:
@@ -791,13 +775,24 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--notebook", default=TEACHING[0], choices=TEACHING, help="which teaching notebook they are")
     g.add_argument("--autograder", help="autograder zip (default: the one `make student` wrote)")
     g.add_argument("--out", default="grades.csv", help="CSV of the scores (default grades.csv)")
+    g.add_argument("--cell-timeout", type=int, default=600, help="seconds one cell may run (default 600)")
+    g.add_argument("--time-limit", type=int, default=3600, help="seconds one notebook may run (default 3600)")
+    g.add_argument("--memory-gb", type=float, default=4.0, help="memory of a submission's kernel (default 4; 0: none)")
     a = ap.parse_args(argv)
     if a.step == "grade":
         try:
             zip_path = a.autograder or _default_autograder(a.notebook)
             if not Path(zip_path).is_file():
                 raise FileNotFoundError(f"{zip_path}: no such autograder zip")
-            table = grade(a.submissions, zip_path, a.out)
+            table = grade(
+                a.submissions,
+                zip_path,
+                a.out,
+                notebook=a.notebook,
+                cell_timeout=a.cell_timeout,
+                time_limit=a.time_limit,
+                memory=int(a.memory_gb * 2**30) or None,
+            )
         except (FileNotFoundError, ImportError) as e:
             print(f"python -m selfconf.course grade: {e}", file=sys.stderr)
             return 2
