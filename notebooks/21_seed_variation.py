@@ -58,7 +58,13 @@ n_seeds = 20
 # # ASSIGNMENT CONFIG
 # init_cell: false
 # check_all_cell: true
-# export_cell: false
+# export_cell:
+#     pdf: false
+#     run_tests: false
+#     ignore_log: true
+#     instructions: "It writes a zip file beside this notebook, named after it and the date and time,
+#         holding the notebook as last saved: hand in that zip (or the saved `.ipynb` itself). On Colab
+#         this cell cannot run: download the notebook (File > Download > Download .ipynb) and hand that in."
 # run_tests: false
 # solutions_pdf: false
 # generate: true
@@ -525,8 +531,9 @@ test_draws_needed_graded(draws_needed, google_low, google_high)
 # ## Your progress
 #
 # Run the cell below at any time: it runs every check of this notebook quietly and prints how many exercises
-# pass and which are not done yet. Nothing is recorded or sent anywhere. The last cell of the notebook runs
-# every check again with its full messages (`grader.check_all()`).
+# pass and which are not done yet. Nothing is recorded or sent anywhere. At the end of the notebook,
+# `grader.check_all()` runs every check again with its full messages, and the export cell after it makes
+# the file you hand in.
 
 # %% tags=["remove-cell", "student-only"]
 course.progress("21_seed_variation", globals())

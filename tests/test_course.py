@@ -22,6 +22,7 @@ import nbformat
 import pytest
 
 from selfconf import course
+from selfconf.course import grading
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "external"
@@ -263,8 +264,10 @@ def teaching_runs(editions, kernel_env, tmp_path_factory):
                 kinds[len(cells) - 1] = kind
             cells.append(nbformat.v4.new_code_cell(blank[name].source))
         nb.cells = cells
+        home = tmp_path_factory.mktemp(stem)
+        nbformat.write(nb, home / f"{stem}.ipynb")  # saved under its own name, as a student's: the export cell zips it
         try:
-            _execute(nb, tmp_path_factory.mktemp(stem))
+            _execute(nb, home)
         except BaseException:
             offline.undo()
             raise
@@ -408,6 +411,54 @@ def test_graded_mode_scores_the_calibration_chapter(editions, offline_kernel, tm
     assert not table["error"].astype(bool).any(), table["error"].tolist()
     assert table["total"].to_dict() == {"all-right.ipynb": 16, "all-wrong.ipynb": 0, "mixed.ipynb": 9}
     assert (table["possible"] == 16).all()
+
+
+@pytest.mark.slow
+def test_the_export_cell_writes_a_submission_that_grade_grades(editions, offline_kernel, tmp_path):
+    """Two students fill page 21 (the reference answers; one right exercise and one plausible wrong one), save the
+    notebook under its own name and run it top to bottom: the export cell (otter's ``grader.export``) writes
+    ``<page>_<time>.zip`` holding the saved notebook and nothing else the grader reads; ``python -m
+    selfconf.course grade`` on a folder of those zips scores them 2 of 2 and 1 of 2, with no error."""
+    import shutil
+    import zipfile
+
+    import pandas as pd
+
+    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
+    try:
+        from course_wrong_answers import RIGHT_21, WRONG
+    finally:
+        sys.path.pop(0)
+    stem = "21_seed_variation"
+    student = nbformat.read(editions / f"{stem}.ipynb", as_version=4)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    subs = {
+        "right": RIGHT_21,
+        "mixed": {"two-seeds": RIGHT_21["two-seeds"], "draws-needed": WRONG[stem]["draws-needed"]},
+    }
+    for name, answers in subs.items():
+        home = tmp_path / name
+        home.mkdir()
+        nb = _with_params(_fill(nbformat.from_dict(student), answers), FAST[stem])
+        nbformat.write(nb, home / f"{stem}.ipynb")  # the student saves, then runs every cell
+        _execute(nb, home)
+        assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.get("output_type") == "error"]
+        made = sorted(home.glob(f"{stem}_*.zip"))
+        assert len(made) == 1, sorted(p.name for p in home.iterdir())
+        inside = zipfile.ZipFile(made[0]).namelist()
+        assert [n for n in inside if n.endswith(".ipynb")] == [f"{stem}.ipynb"], inside
+        assert ".OTTER_LOG" not in inside  # otter's pickled log is not handed in
+        shutil.copyfile(made[0], folder / f"{name}.zip")
+    out = tmp_path / "grades.csv"
+    cmd = [sys.executable, "-m", "selfconf.course", "grade", str(folder), "--notebook", stem]
+    cmd += ["--autograder", str(course.autograder_zip(stem, editions)), "--out", str(out), "--memory-gb", "3"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
+    table = pd.read_csv(out, keep_default_na=False).set_index("submission")
+    assert table["total"].to_dict() == {"mixed.zip": 1, "right.zip": 2}, table.to_dict()
+    assert (table["possible"] == 2).all() and not table["error"].astype(bool).any(), table["error"].tolist()
+    assert table.loc["mixed.zip", "two-seeds"] == 1 and table.loc["mixed.zip", "draws-needed"] == 0
 
 
 #: (attack, the line the error column must hold, or "" when the attack leaves no error)
@@ -757,7 +808,14 @@ def test_the_student_notebook_has_a_progress_line_and_a_check_all_cell(teaching_
         text = "".join(o.get("text", "") for o in progress[0].outputs)
         n = len(course.exercises(stem))
         assert text.startswith(f"Progress: 0 of {n} checked exercises pass; not yet: "), text
-        assert any(c.source.strip() == "grader.check_all()" for c in codes), f"{stem}: no check_all cell"
+        check_all = [i for i, c in enumerate(codes) if c.source.strip() == "grader.check_all()"]
+        assert check_all, f"{stem}: no check_all cell"
+        export = [i for i, c in enumerate(codes) if grading.is_export_cell(c.source)]
+        assert export == [len(codes) - 1] and check_all[-1] < export[0], f"{stem}: the export cell is not last"
+        assert not [o for o in codes[-1].outputs if o.get("output_type") == "error"], codes[-1].outputs
+        call = [ln for ln in codes[-1].source.splitlines() if ln.startswith("grader.export(")]
+        page = re.sub(r"\s+", " ", (ROOT / "book" / "27_for_instructors.md").read_text(encoding="utf-8"))
+        assert f"the export cell `{call[0]}`" in page, f"page 27 does not quote the export cell {call}"
         prose = "\n".join(c.source for c in done.cells if c.cell_type == "markdown")
         assert "QUESTION -->" not in prose and "24_bibliography.md" not in prose
 

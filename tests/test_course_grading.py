@@ -111,3 +111,77 @@ def test_parameters_are_read_as_literals_never_run(tmp_path):
 def test_points_are_the_hidden_tests_points():
     text = "@test_case(points=0, hidden=False)\n@test_case(points=2, hidden=True)\n@test_case(points=1, hidden=True)"
     assert grading.hidden_points({"tests/ece-by-hand.py": text, "tests/x.py": ""}) == {"ece-by-hand": 3.0, "x": 0.0}
+
+
+def test_the_export_cell_is_recognised_and_nothing_else():
+    """otter's export cell is skipped by grading (a graded run has no notebook file to zip); a cell that also does
+    anything else is not an export cell, so it runs and its errors count."""
+    assert grading.is_export_cell(
+        "# Save your notebook first, then run this cell.\ngrader.export(pdf=False, ignore_log=True)"
+    )
+    assert grading.is_export_cell("grader.export()")
+    assert not grading.is_export_cell("grader.export(pdf=False)\nimport os")
+    assert not grading.is_export_cell("x = grader.export(pdf=False)")
+    assert not grading.is_export_cell("grader.export(pdf=False); os.remove('tests')")
+    assert not grading.is_export_cell("grader.check_all()")
+
+
+def _zip(path, members: dict[str, str]):
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as z:
+        for name, text in members.items():
+            z.writestr(name, text)
+    return path
+
+
+def test_a_submitted_zip_gives_its_one_notebook_or_a_sentence(tmp_path, monkeypatch):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")])
+    text = nbformat.writes(nb)
+    ok = _zip(
+        tmp_path / "ok.zip",
+        {
+            "21_seed_variation.ipynb": text,
+            ".ipynb_checkpoints/21_seed_variation-checkpoint.ipynb": "{}",
+            ".OTTER_LOG": "\x80",
+        },
+    )
+    assert grading.read_submission(ok).cells[0].source == "x = 1"
+    (tmp_path / "plain.ipynb").write_text(text, encoding="utf-8")
+    assert grading.read_submission(tmp_path / "plain.ipynb").cells[0].source == "x = 1"
+    empty = _zip(tmp_path / "empty.zip", {"notes.txt": "hi"})
+    with pytest.raises(ValueError, match=r"empty\.zip: a submitted zip must hold exactly one notebook .* none"):
+        grading.read_submission(empty)
+    two = _zip(tmp_path / "two.zip", {"a.ipynb": text, "b/b.ipynb": text})
+    with pytest.raises(ValueError, match=r"two\.zip: .* it holds a\.ipynb, b/b\.ipynb"):
+        grading.read_submission(two)
+    (tmp_path / "fake.zip").write_text("not a zip", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"fake\.zip: not a zip file"):
+        grading.read_submission(tmp_path / "fake.zip")
+    monkeypatch.setattr(grading, "MAX_NOTEBOOK_BYTES", 100)
+    with pytest.raises(ValueError, match=r"ok\.zip: 21_seed_variation\.ipynb is 0 MB uncompressed, over the 0 MB"):
+        grading.read_submission(ok)
+
+
+def test_an_unreadable_submission_is_a_row_with_its_error_and_the_class_is_graded(tmp_path):
+    """A zip without a notebook and a file that is not a notebook get 0 and a sentence in ``error``; no kernel is
+    started for them and nothing raises."""
+    ref = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("n_boot = 300")])
+    ref.cells[0].metadata["tags"] = ["parameters"]
+    autograder = _zip(
+        tmp_path / "ag.zip",
+        {
+            "reference/21_seed_variation.ipynb": nbformat.writes(ref),
+            "tests/two-seeds.py": "@test_case(points=1, hidden=True)",
+            "tests/draws-needed.py": "@test_case(points=1, hidden=True)",
+        },
+    )
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    _zip(subs / "nozip-notebook.zip", {"readme.txt": "x"})
+    (subs / "broken.ipynb").write_text("{not json", encoding="utf-8")
+    table = grading.grade_isolated(subs, autograder, tmp_path / "g.csv").set_index("submission")
+    assert table["total"].to_dict() == {"broken.ipynb": 0.0, "nozip-notebook.zip": 0.0}
+    assert (table["possible"] == 2).all()
+    assert table.loc["nozip-notebook.zip", "error"].startswith("nozip-notebook.zip: a submitted zip must hold")
+    assert table.loc["broken.ipynb", "error"].startswith("broken.ipynb: not a readable notebook")

@@ -82,9 +82,11 @@ BOOK_TAGS = ("hide-input", "hide-output", "hide-cell", "remove-input", "remove-o
 def grader(stem: str):
     """The otter-grader checker of one teaching notebook: ``grader.check("<exercise>")`` runs its checks.
 
-    Definition: ``otter.Notebook(tests_dir=<the package's checks for stem>)``.  A check never raises:
+    Definition: ``otter.Notebook(nb_path, tests_dir=<the package's checks for stem>)``.  A check never raises:
     it shows "<exercise> results: All test cases passed!" or, per failed case, the exercise's
-    "Not yet ..." message and the assertion that failed.
+    "Not yet ..." message and the assertion that failed.  ``nb_path`` is ``<stem>.ipynb`` when the working
+    folder has it (the student notebook, saved under its own name), else ``None`` (otter then takes the only
+    notebook of the folder): ``grader.export(...)``, the notebook's export cell, zips that file.
 
     Reference: otter-grader, "Student Usage" (``otter.Notebook.check``).
 
@@ -104,7 +106,8 @@ def grader(stem: str):
             "the exercise checks need otter-grader: pip install 'selfconf[course]' "
             "(the notebook's first cell does this when the package is missing)"
         ) from None
-    return otter.Notebook(tests_dir=str(folder))
+    own = f"{stem}.ipynb"
+    return otter.Notebook(own if Path(own).is_file() else None, tests_dir=str(folder))
 
 
 def offline_charts() -> str:
@@ -590,7 +593,9 @@ def grade(
     out_csv: str | os.PathLike | None = None,
     **limits: Any,
 ):
-    """Grade every ``*.ipynb`` in the folder ``submissions`` with ``autograder`` on this machine; return a table.
+    """Grade every submission in the folder ``submissions`` with ``autograder`` on this machine; return a table.
+
+    A submission is a notebook (``*.ipynb``) or the zip its export cell wrote (``*.zip``, holding the notebook).
 
     Definition: :func:`selfconf.course.grading.grade_isolated`: the hidden tests are evaluated by a judge kernel
     that ran the autograder's reference notebook before any submission, on the answers each submission exports
@@ -771,7 +776,7 @@ def main(argv: list[str] | None = None) -> int:
         help="student: the teaching pages' notebooks are the student edition (the student-only site's branch)",
     )
     g = sub.add_parser("grade", help="grade a folder of submitted notebooks on this machine (no Docker)")
-    g.add_argument("submissions", help="folder of the students' .ipynb files")
+    g.add_argument("submissions", help="folder of the students' .ipynb files or export-cell .zip files")
     g.add_argument("--notebook", default=TEACHING[0], choices=TEACHING, help="which teaching notebook they are")
     g.add_argument("--autograder", help="autograder zip (default: the one `make student` wrote)")
     g.add_argument("--out", default="grades.csv", help="CSV of the scores (default grades.csv)")

@@ -50,6 +50,8 @@ __all__ = [
     "hidden_points",
     "submission_parameters",
     "export_source",
+    "is_export_cell",
+    "read_submission",
     "decode",
     "grade_isolated",
 ]
@@ -59,6 +61,10 @@ MAX_RESTARTS = 3
 #: Marker of the judge's result line in its output.
 _RESULT = "SELFCONF-JUDGE-RESULT "
 CHECK_CELL = re.compile(r'^grader\.check\("([^"]+)"\)\s*$')
+#: otter's export cell: one ``grader.export(...)`` call, comment lines aside.
+EXPORT_CALL = re.compile(r"^grader\.export\([^()]*\)$")
+#: The largest notebook read from a submitted zip, uncompressed (bytes).
+MAX_NOTEBOOK_BYTES = 200 * 2**20
 
 
 @dataclass(frozen=True)
@@ -140,6 +146,61 @@ def submission_parameters(nb, path: str | os.PathLike = "") -> dict[str, Any]:
                 ) from None
         return out
     return {}
+
+
+def is_export_cell(source: str) -> bool:
+    """Whether a code cell is the notebook's export cell: one ``grader.export(...)`` call, comments aside.
+
+    Grading skips it (it zips the notebook file for the student to hand in; a graded run has no such file).
+
+    >>> is_export_cell("# Save your notebook first\\ngrader.export(pdf=False)"), is_export_cell("x = 1")
+    (True, False)
+    """
+    lines = [ln.strip() for ln in source.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    return len(lines) == 1 and bool(EXPORT_CALL.match(lines[0]))
+
+
+def read_submission(path: str | os.PathLike):
+    """The submitted notebook at ``path``: an ``.ipynb`` file, or the zip the notebook's export cell wrote
+    (otter's ``Notebook.export``), which must hold exactly one ``.ipynb`` (checkpoint copies aside).
+
+    Only the notebook is read from a zip (never otter's log or any other file), at most
+    :data:`MAX_NOTEBOOK_BYTES` uncompressed; anything else is a ``ValueError`` naming the file.
+
+    >>> import io, zipfile, tempfile, nbformat, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> with zipfile.ZipFile(d / "s.zip", "w") as z:
+    ...     z.writestr("21_seed_variation.ipynb", nbformat.writes(nbformat.v4.new_notebook()))
+    >>> read_submission(d / "s.zip").nbformat
+    4
+    """
+    import nbformat
+
+    p = Path(path)
+    if p.suffix.lower() != ".zip":
+        return nbformat.read(p, as_version=4)
+    try:
+        z = zipfile.ZipFile(p)
+    except zipfile.BadZipFile:
+        raise ValueError(f"{p}: not a zip file") from None
+    with z:
+        found = [
+            i
+            for i in z.infolist()
+            if i.filename.lower().endswith(".ipynb")
+            and not i.is_dir()
+            and ".ipynb_checkpoints/" not in i.filename
+            and not i.filename.startswith("__MACOSX/")
+        ]
+        if len(found) != 1:
+            names = ", ".join(i.filename for i in found) or "none"
+            raise ValueError(f"{p}: a submitted zip must hold exactly one notebook (.ipynb); it holds {names}")
+        if found[0].file_size > MAX_NOTEBOOK_BYTES:
+            raise ValueError(
+                f"{p}: {found[0].filename} is {found[0].file_size / 2**20:.0f} MB uncompressed, over the "
+                f"{MAX_NOTEBOOK_BYTES / 2**20:.0f} MB a submitted notebook may have"
+            )
+        return nbformat.reads(z.read(found[0]).decode("utf-8"), as_version=4)
 
 
 def export_source(names: tuple[str, ...], probes: list, out: str) -> str:
@@ -325,6 +386,7 @@ def _start_judge(stem: str, reference, params: Mapping[str, Any], cwd: Path, tim
     from nbclient import NotebookClient
 
     nb = nbformat.from_dict(reference)
+    nb.cells = [c for c in nb.cells if not (c.cell_type == "code" and is_export_cell(c.source))]
     for c in nb.cells:
         if c.cell_type == "code" and "parameters" in c.get("metadata", {}).get("tags", []):
             c.source += "\n" + "\n".join(f"{k} = {v!r}" for k, v in params.items())
@@ -391,9 +453,9 @@ def _run_submission(
         if m and m.group(1) in EXERCISES[stem]:
             out = str(exports / f"{m.group(1)}.json")
             c = nbformat.v4.new_code_cell(export_source(EXERCISES[stem][m.group(1)].answers, probes, out))
-        elif c.cell_type == "code":
+        elif c.cell_type == "code" and not is_export_cell(c.source):
             c = nbformat.v4.new_code_cell(c.source)
-        else:
+        else:  # prose, and the export cell (it zips the notebook file, which a graded run does not have)
             continue
         cells.append((i, c))
     errors: dict[str, list[str]] = {}
@@ -500,7 +562,8 @@ def grade_isolated(
     time_limit: int = 3600,
     memory: int | None = 4 * 2**30,
 ):
-    """Grade every ``*.ipynb`` in ``submissions`` against ``autograder`` outside the submissions' reach.
+    """Grade every ``*.ipynb`` and export-cell ``*.zip`` in ``submissions`` against ``autograder`` outside the
+    submissions' reach (a zip is read by :func:`read_submission`).
 
     Definition: see the module's docstring.  One row per submission: ``submission``, ``total``, ``possible``,
     ``percent``, ``error`` (one line per affected exercise, ``<exercise>: <what happened>``, and one per cell
@@ -528,19 +591,21 @@ def grade_isolated(
     graded = sorted(e for e in EXERCISES[stem] if e in points)
     possible = float(sum(points[e] for e in graded))
     folder = Path(submissions)
-    paths = sorted(folder.glob("*.ipynb"))
+    paths = sorted([*folder.glob("*.ipynb"), *folder.glob("*.zip")])
     if not paths:
-        raise FileNotFoundError(f"{folder}: no submitted notebooks (*.ipynb)")
+        raise FileNotFoundError(f"{folder}: no submitted notebooks (*.ipynb, or the *.zip of the export cell)")
     base = dict(submission_parameters(reference, zpath))
     subs: list[tuple[Path, Any, tuple | None, str]] = []
     key: tuple | None
     for p in paths:
         try:
-            nb = nbformat.read(p, as_version=4)
+            nb = read_submission(p)
             params = {k: v for k, v in submission_parameters(nb, p).items() if k in base}
             subs.append((p, nb, tuple(sorted({**base, **params}.items())), ""))
         except Exception as e:  # noqa: BLE001 - a broken file is that submission's error, never the class's
-            subs.append((p, None, None, f"{p.name}: not a readable notebook: {type(e).__name__}: {e}"[:300]))
+            said = str(e).replace(str(p), p.name)  # our own sentences name the file (a zip, a parameter) first
+            msg = said if said.startswith(p.name) else f"{p.name}: not a readable notebook: {type(e).__name__}: {e}"
+            subs.append((p, None, None, msg[:300]))
     rows = []
     with tempfile.TemporaryDirectory(prefix="selfconf-grade-") as tmp:
         t = Path(tmp)
