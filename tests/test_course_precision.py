@@ -250,3 +250,13 @@ def test_grade_outside_a_checkout_is_a_clear_error(tmp_path, monkeypatch, capsys
     (tmp_path / "a.zip").write_bytes(b"")
     assert course.main(["grade", "subs", "--autograder", str(tmp_path / "a.zip")]) == 2
     assert "no submitted notebooks" in capsys.readouterr().err
+    (tmp_path / "subs" / "s.ipynb").write_text("{}", encoding="utf-8")  # a submission, and a zip that is none
+    assert course.main(["grade", "subs", "--autograder", str(tmp_path / "a.zip")]) == 2
+    err = capsys.readouterr().err
+    assert "a.zip: not a zip file" in err and "Traceback" not in err
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "b.zip", "w") as z:  # the autograder of page 21, graded as page 20's
+        z.writestr("reference/21_seed_variation.ipynb", "{}")
+    assert course.main(["grade", "subs", "--autograder", str(tmp_path / "b.zip")]) == 2
+    assert "the autograder of 21_seed_variation, not of 20_calibration_vs_discrimination" in capsys.readouterr().err

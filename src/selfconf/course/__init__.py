@@ -798,7 +798,7 @@ def main(argv: list[str] | None = None) -> int:
                 time_limit=a.time_limit,
                 memory=int(a.memory_gb * 2**30) or None,
             )
-        except (FileNotFoundError, ImportError) as e:
+        except (FileNotFoundError, ImportError, ValueError) as e:
             print(f"python -m selfconf.course grade: {e}", file=sys.stderr)
             return 2
         print(table.to_string(index=False))

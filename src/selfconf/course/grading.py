@@ -576,24 +576,33 @@ def grade_isolated(
     import nbformat
     import pandas as pd
 
+    folder = Path(submissions)
+    paths = sorted([*folder.glob("*.ipynb"), *folder.glob("*.zip")])
+    if not paths:
+        raise FileNotFoundError(f"{folder}: no submitted notebooks (*.ipynb, or the *.zip of the export cell)")
     zpath = Path(autograder)
-    with zipfile.ZipFile(zpath) as z:
+    try:
+        z = zipfile.ZipFile(zpath)
+    except zipfile.BadZipFile:
+        raise ValueError(f"{zpath}: not a zip file; pass the autograder zip `make student` wrote") from None
+    with z:
         names = z.namelist()
         tests = {n: z.read(n).decode("utf-8") for n in names if n.startswith("tests/") and n.endswith(".py")}
         refs = [n for n in names if n.startswith("reference/") and n.endswith(".ipynb")]
         if not refs:
             raise FileNotFoundError(f"{zpath}: no reference notebook (reference/*.ipynb); rerun `make student`")
         stem = notebook or Path(refs[0]).stem
+        if f"reference/{stem}.ipynb" not in names:
+            raise ValueError(
+                f"{zpath}: the autograder of {', '.join(Path(r).stem for r in refs)}, not of {stem}: "
+                "pass the matching --notebook or --autograder"
+            )
         reference = nbformat.reads(z.read(f"reference/{stem}.ipynb").decode("utf-8"), as_version=4)
     if stem not in EXERCISES:
         raise ValueError(f"{zpath}: no graded exercises known for notebook {stem!r}")
     points = hidden_points(tests)
     graded = sorted(e for e in EXERCISES[stem] if e in points)
     possible = float(sum(points[e] for e in graded))
-    folder = Path(submissions)
-    paths = sorted([*folder.glob("*.ipynb"), *folder.glob("*.zip")])
-    if not paths:
-        raise FileNotFoundError(f"{folder}: no submitted notebooks (*.ipynb, or the *.zip of the export cell)")
     base = dict(submission_parameters(reference, zpath))
     subs: list[tuple[Path, Any, tuple | None, str]] = []
     key: tuple | None
