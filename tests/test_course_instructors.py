@@ -136,3 +136,15 @@ def test_the_page_names_the_student_site_build_and_its_branch():
     assert f"`{build.STUDENT_SITE}/_build/html/`" in text
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert "$(if $(EDITION),--edition $(EDITION))" in makefile
+
+
+def test_the_grading_limits_on_the_page_are_the_commands_defaults(capsys):
+    """Page 27 names each limit of ``python -m selfconf.course grade`` with its default; the command's help says
+    the same default (a changed default fails until the page follows)."""
+    quoted = dict(re.findall(r"`(--[a-z-]+) (\d+)`", re.sub(r"\s+", " ", PAGE)))
+    assert sorted(quoted) == ["--cell-timeout", "--memory-gb", "--time-limit"]
+    with pytest.raises(SystemExit):
+        course.main(["grade", "--help"])
+    help_text = re.sub(r"\s+", " ", capsys.readouterr().out)
+    for flag, value in quoted.items():
+        assert re.search(rf"{flag} [A-Z_]+ [^(]*\(default {value}[;)]", help_text), (flag, value, help_text)
