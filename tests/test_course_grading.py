@@ -113,9 +113,9 @@ def test_points_are_the_hidden_tests_points():
     assert grading.hidden_points({"tests/ece-by-hand.py": text, "tests/x.py": ""}) == {"ece-by-hand": 3.0, "x": 0.0}
 
 
-def test_the_export_cell_is_recognised_and_nothing_else():
-    """otter's export cell is skipped by grading (a graded run has no notebook file to zip); a cell that also does
-    anything else is not an export cell, so it runs and its errors count."""
+def test_the_export_and_feedback_cells_are_recognised_and_nothing_else():
+    """otter's export cell (a graded run has no notebook file to zip), ``check_all`` and the progress line (feedback
+    only) are skipped by grading; a cell that also does anything else runs and its errors count."""
     assert grading.is_export_cell(
         "# Save your notebook first, then run this cell.\ngrader.export(pdf=False, ignore_log=True)"
     )
@@ -124,6 +124,11 @@ def test_the_export_cell_is_recognised_and_nothing_else():
     assert not grading.is_export_cell("x = grader.export(pdf=False)")
     assert not grading.is_export_cell("grader.export(pdf=False); os.remove('tests')")
     assert not grading.is_export_cell("grader.check_all()")
+    assert grading.is_feedback_cell("grader.check_all()")
+    assert grading.is_feedback_cell('# how far am I?\ncourse.progress("20_calibration_vs_discrimination", globals())')
+    assert not grading.is_feedback_cell("grader.check_all()\nx = 1")
+    assert not grading.is_feedback_cell('course.progress("21_seed_variation", globals()); open("x", "w")')
+    assert not grading.is_feedback_cell("grader.export()")
 
 
 def _zip(path, members: dict[str, str]):

@@ -51,6 +51,7 @@ __all__ = [
     "submission_parameters",
     "export_source",
     "is_export_cell",
+    "is_feedback_cell",
     "read_submission",
     "decode",
     "grade_isolated",
@@ -158,6 +159,29 @@ def is_export_cell(source: str) -> bool:
     """
     lines = [ln.strip() for ln in source.splitlines() if ln.strip() and not ln.strip().startswith("#")]
     return len(lines) == 1 and bool(EXPORT_CALL.match(lines[0]))
+
+
+#: Cells for the student's own feedback, skipped by grading: otter's ``check_all`` and the progress line.
+FEEDBACK_CELL = re.compile(r'^(grader\.check_all\(\)|course\.progress\("[\w-]+", globals\(\)\))$')
+
+
+def is_feedback_cell(source: str) -> bool:
+    """Whether a code cell is only the student's feedback: ``grader.check_all()`` or the progress line
+    ``course.progress("<stem>", globals())``, exactly (comments aside).  Grading skips it: it scores nothing,
+    and it reads the public checks, which a submission graded earlier on the same machine may have changed.
+
+    >>> is_feedback_cell("grader.check_all()"), is_feedback_cell('course.progress("21_seed_variation", globals())')
+    (True, True)
+    >>> is_feedback_cell("grader.check_all(); import os")
+    False
+    """
+    lines = [ln.strip() for ln in source.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    return len(lines) == 1 and bool(FEEDBACK_CELL.match(lines[0]))
+
+
+def _skipped(cell) -> bool:
+    """A code cell grading does not run: the export cell or a feedback cell."""
+    return cell.cell_type == "code" and (is_export_cell(cell.source) or is_feedback_cell(cell.source))
 
 
 def read_submission(path: str | os.PathLike):
@@ -386,7 +410,7 @@ def _start_judge(stem: str, reference, params: Mapping[str, Any], cwd: Path, tim
     from nbclient import NotebookClient
 
     nb = nbformat.from_dict(reference)
-    nb.cells = [c for c in nb.cells if not (c.cell_type == "code" and is_export_cell(c.source))]
+    nb.cells = [c for c in nb.cells if not _skipped(c)]
     for c in nb.cells:
         if c.cell_type == "code" and "parameters" in c.get("metadata", {}).get("tags", []):
             c.source += "\n" + "\n".join(f"{k} = {v!r}" for k, v in params.items())
@@ -453,9 +477,9 @@ def _run_submission(
         if m and m.group(1) in EXERCISES[stem]:
             out = str(exports / f"{m.group(1)}.json")
             c = nbformat.v4.new_code_cell(export_source(EXERCISES[stem][m.group(1)].answers, probes, out))
-        elif c.cell_type == "code" and not is_export_cell(c.source):
+        elif c.cell_type == "code" and not _skipped(c):
             c = nbformat.v4.new_code_cell(c.source)
-        else:  # prose, and the export cell (it zips the notebook file, which a graded run does not have)
+        else:  # prose, the export cell (it zips a notebook file a graded run does not have), feedback cells
             continue
         cells.append((i, c))
     errors: dict[str, list[str]] = {}
