@@ -6,6 +6,7 @@
 #   make lint   ruff (lint and format), mypy and the import-layer contracts; zero findings at every commit
 #   make pdf    the book as one PDF: _build/pdf/selfconf-book.pdf
 #   make student  the student edition of the teaching chapter: _build/student/ (solutions removed, checks kept)
+#   make book EDITION=student  also the student-only site: _build/student-site/ (no reference solution on any page)
 SHELL := /bin/bash
 PY    := .venv/bin/python
 STAMP := .venv/.installed-$(shell cat requirements.txt pyproject.toml 2>/dev/null | sha256sum | cut -c1-12)
@@ -24,13 +25,13 @@ $(STAMP):
 install: $(STAMP)
 
 book: install external
-	$(PY) -m selfconf.book.build all $(if $(DATA),-p data_dir '"$(DATA)"')
+	$(PY) -m selfconf.book.build all $(if $(DATA),-p data_dir '"$(DATA)"') $(if $(EDITION),--edition $(EDITION))
 
 execute: install
 	$(PY) -m selfconf.book.build execute
 
 html: install
-	$(PY) -m selfconf.book.build html
+	$(PY) -m selfconf.book.build html $(if $(EDITION),--edition $(EDITION))
 
 # otter assign on every teaching notebook -> _build/student/<page>.ipynb (and the site's download copy)
 student: install

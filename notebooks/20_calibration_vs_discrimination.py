@@ -75,8 +75,14 @@ lab_data = "mmlu-pro"  # student edition: "mmlu-pro-sample"
 # %% [raw] tags=["remove-cell"]
 # # ASSIGNMENT CONFIG
 # init_cell: false
-# check_all_cell: false
-# export_cell: false
+# check_all_cell: true
+# export_cell:
+#     pdf: false
+#     run_tests: false
+#     ignore_log: true
+#     instructions: "It writes a zip file beside this notebook, named after it and the date and time,
+#         holding the notebook as last saved: hand in that zip (or the saved `.ipynb` itself). On Colab
+#         this cell cannot run: download the notebook (File > Download > Download .ipynb) and hand that in."
 # run_tests: false
 # solutions_pdf: false
 # generate: true
@@ -990,7 +996,7 @@ test_ece_by_hand_graded(ece_hand, n_bin, acc_bin, conf_a, correct)
 # A model states 0.9 on every one of 1,000 answers, and 720 of them are correct (`ex_c`, `ex_y` below).
 # Work out from the definitions, on paper or with one line of arithmetic each, its CITL on the 0–1 scale
 # (`citl_90`), its ten-bin ECE (`ece_90`), its Brier score (`brier_90`) and its AUROC (`auroc_90`). The check
-# compares the four values only (three or four decimals are enough), so keep `metrics` for checking yourself
+# compares the four values only (three decimals are enough), so keep `metrics` for checking yourself
 # afterwards.
 
 # %% [raw] tags=["remove-cell"]
@@ -1065,7 +1071,7 @@ test_constant_90_graded(citl_90, ece_90, brier_90, auroc_90, ex_c, ex_y)
 
 # %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the reference solution", "code_prompt_hide": "Hide the reference solution"}
 def my_transform(c):
-    return np.sqrt(c)  # SOLUTION
+    return np.log1p(9 * c) / np.log(10)  # SOLUTION
 
 
 conf_after = my_transform(conf_a)  # SOLUTION
@@ -1670,6 +1676,17 @@ test_mmlu_lab_graded(wrong_share_80, auroc_gpt4o, mmlu_graded)
 
 # %% [raw] tags=["remove-cell"]
 # # END QUESTION
+
+# %% [markdown] tags=["remove-cell", "student-only"]
+# ## Your progress
+#
+# Run the cell below at any time: it runs every check of this notebook quietly and prints how many exercises
+# pass and which are not done yet. Nothing is recorded or sent anywhere. At the end of the notebook,
+# `grader.check_all()` runs every check again with its full messages, and the export cell after it makes
+# the file you hand in.
+
+# %% tags=["remove-cell", "student-only"]
+course.progress("20_calibration_vs_discrimination", globals())
 
 # %% [markdown]
 # ## References

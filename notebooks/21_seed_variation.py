@@ -57,8 +57,14 @@ n_seeds = 20
 # %% [raw] tags=["remove-cell"]
 # # ASSIGNMENT CONFIG
 # init_cell: false
-# check_all_cell: false
-# export_cell: false
+# check_all_cell: true
+# export_cell:
+#     pdf: false
+#     run_tests: false
+#     ignore_log: true
+#     instructions: "It writes a zip file beside this notebook, named after it and the date and time,
+#         holding the notebook as last saved: hand in that zip (or the saved `.ipynb` itself). On Colab
+#         this cell cannot run: download the notebook (File > Download > Download .ipynb) and hand that in."
 # run_tests: false
 # solutions_pdf: false
 # generate: true
@@ -467,7 +473,8 @@ test_two_seeds_graded(ci_seed_1, ci_seed_2, low_shift, rows, n_boot)
 #
 # Using google's mean interval over the seeds (`google_low`, `google_high` below) and
 # `bootstrap.endpoint_mc_sd`, find the smallest number of draws whose predicted SD of the lower end point is
-# at most 0.0005 (`draws_needed`; `bootstrap.draws_for_mc_sd` does it in one call, or search yourself).
+# at most 0.0005 (`draws_needed`): search over the number of draws yourself, for example with a loop or
+# on an array of candidate counts.
 
 # %% [raw] tags=["remove-cell"]
 # # BEGIN SOLUTION
@@ -519,3 +526,14 @@ test_draws_needed_graded(draws_needed, google_low, google_high)
 
 # %% [raw] tags=["remove-cell"]
 # # END QUESTION
+
+# %% [markdown] tags=["remove-cell", "student-only"]
+# ## Your progress
+#
+# Run the cell below at any time: it runs every check of this notebook quietly and prints how many exercises
+# pass and which are not done yet. Nothing is recorded or sent anywhere. At the end of the notebook,
+# `grader.check_all()` runs every check again with its full messages, and the export cell after it makes
+# the file you hand in.
+
+# %% tags=["remove-cell", "student-only"]
+course.progress("21_seed_variation", globals())

@@ -22,6 +22,7 @@ import nbformat
 import pytest
 
 from selfconf import course
+from selfconf.course import grading
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "external"
@@ -263,8 +264,10 @@ def teaching_runs(editions, kernel_env, tmp_path_factory):
                 kinds[len(cells) - 1] = kind
             cells.append(nbformat.v4.new_code_cell(blank[name].source))
         nb.cells = cells
+        home = tmp_path_factory.mktemp(stem)
+        nbformat.write(nb, home / f"{stem}.ipynb")  # saved under its own name, as a student's: the export cell zips it
         try:
-            _execute(nb, tmp_path_factory.mktemp(stem))
+            _execute(nb, home)
         except BaseException:
             offline.undo()
             raise
@@ -337,7 +340,7 @@ def _fill(nb, answers: dict[str, str]):
 
 @pytest.mark.slow
 def test_graded_mode_scores_three_fake_submissions(editions, offline_kernel, tmp_path):
-    """otter-grader's local grading (no Docker) with the autograder `make student` writes, hidden tests included:
+    """Local grading (``course.grade``, no Docker) with the autograder `make student` writes, hidden tests included:
     all right gets every point, all wrong none, the mixed one the points of its right exercise; no failure
     output shows an expected value."""
     sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
@@ -374,6 +377,151 @@ def test_graded_mode_scores_three_fake_submissions(editions, offline_kernel, tmp
     mixed = table.loc["mixed.ipynb"]
     assert mixed["two-seeds"] == table.loc["all-right.ipynb", "two-seeds"] > 0 and mixed["draws-needed"] == 0
     assert 0 < mixed["total"] < possible
+
+
+#: The exercises of page 20 the mixed submission answers right: 2 + 2 + 2 + 1 + 1 + 1 = 9 of the 16 points.
+MIXED_20 = ("ece-by-hand", "constant-90", "monotone-auroc", "reverse-ranking", "coverage-below-10", "bin-edges")
+
+
+@pytest.mark.slow
+def test_graded_mode_scores_the_calibration_chapter(editions, offline_kernel, tmp_path):
+    """Page 20 graded: the reference answers get 16 of 16, the plausible wrong answers 0, and a mix of six right
+    exercises and five wrong ones the six's points, 9; no error for any of them."""
+    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
+    try:
+        from course_wrong_answers import WRONG
+    finally:
+        sys.path.pop(0)
+    stem = "20_calibration_vs_discrimination"
+    right = {
+        k: c.source
+        for k, c in _answer_cells(nbformat.read(editions / "instructor" / f"{stem}.ipynb", 4), False).items()
+    }
+    subs = {
+        "all-right": right,
+        "all-wrong": WRONG[stem],
+        "mixed": {k: (right[k] if k in MIXED_20 else WRONG[stem][k]) for k in right},
+    }
+    student = nbformat.read(editions / f"{stem}.ipynb", as_version=4)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    for name, answers in subs.items():
+        nbformat.write(_with_params(_fill(nbformat.from_dict(student), answers), FAST[stem]), folder / f"{name}.ipynb")
+    table = course.grade(folder, course.autograder_zip(stem, editions)).set_index("submission")
+    assert not table["error"].astype(bool).any(), table["error"].tolist()
+    assert table["total"].to_dict() == {"all-right.ipynb": 16, "all-wrong.ipynb": 0, "mixed.ipynb": 9}
+    assert (table["possible"] == 16).all()
+
+
+@pytest.mark.slow
+def test_the_export_cell_writes_a_submission_that_grade_grades(editions, offline_kernel, tmp_path):
+    """Two students fill page 21 (the reference answers; one right exercise and one plausible wrong one), save the
+    notebook under its own name and run it top to bottom: the export cell (otter's ``grader.export``) writes
+    ``<page>_<time>.zip`` holding the saved notebook and nothing else the grader reads; ``python -m
+    selfconf.course grade`` on a folder of those zips scores them 2 of 2 and 1 of 2, with no error."""
+    import shutil
+    import zipfile
+
+    import pandas as pd
+
+    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
+    try:
+        from course_wrong_answers import RIGHT_21, WRONG
+    finally:
+        sys.path.pop(0)
+    stem = "21_seed_variation"
+    student = nbformat.read(editions / f"{stem}.ipynb", as_version=4)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    subs = {
+        "right": RIGHT_21,
+        "mixed": {"two-seeds": RIGHT_21["two-seeds"], "draws-needed": WRONG[stem]["draws-needed"]},
+    }
+    for name, answers in subs.items():
+        home = tmp_path / name
+        home.mkdir()
+        nb = _with_params(_fill(nbformat.from_dict(student), answers), FAST[stem])
+        nbformat.write(nb, home / f"{stem}.ipynb")  # the student saves, then runs every cell
+        _execute(nb, home)
+        assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.get("output_type") == "error"]
+        made = sorted(home.glob(f"{stem}_*.zip"))
+        assert len(made) == 1, sorted(p.name for p in home.iterdir())
+        inside = zipfile.ZipFile(made[0]).namelist()
+        assert [n for n in inside if n.endswith(".ipynb")] == [f"{stem}.ipynb"], inside
+        assert ".OTTER_LOG" not in inside  # otter's pickled log is not handed in
+        shutil.copyfile(made[0], folder / f"{name}.zip")
+    out = tmp_path / "grades.csv"
+    cmd = [sys.executable, "-m", "selfconf.course", "grade", str(folder), "--notebook", stem]
+    cmd += ["--autograder", str(course.autograder_zip(stem, editions)), "--out", str(out), "--memory-gb", "3"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
+    table = pd.read_csv(out, keep_default_na=False).set_index("submission")
+    assert table["total"].to_dict() == {"mixed.zip": 1, "right.zip": 2}, table.to_dict()
+    assert (table["possible"] == 2).all() and not table["error"].astype(bool).any(), table["error"].tolist()
+    assert table.loc["mixed.zip", "two-seeds"] == 1 and table.loc["mixed.zip", "draws-needed"] == 0
+
+
+#: (attack, the line the error column must hold, or "" when the attack leaves no error)
+ATTACK_ERRORS = {
+    "noop": "",
+    "patch": "",
+    "overwrite": "",
+    "print": "",
+    "loop": "draws-needed: time limit",
+    "memory": "two-seeds: memory limit",
+}
+
+
+@pytest.mark.slow
+def test_graded_mode_cannot_be_disarmed_by_a_submission(editions, offline_kernel, tmp_path, monkeypatch):
+    """Six fake submissions answer every exercise 0 and attack the grader: no-op the checks, patch numpy and the
+    statistics, overwrite the test files and the package (a copy of it, on PYTHONPATH for this test), print the
+    hidden tests, loop forever in an answer cell, allocate memory without bound in another.  Each scores 0, the
+    time-out and the memory exhaustion are recorded against their exercise, a crash costs only its exercise, and
+    an honest submission graded with them keeps every point."""
+    import shutil
+    import zipfile
+
+    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
+    try:
+        from course_adversarial import ATTACKS, attacked
+        from course_wrong_answers import RIGHT_21
+    finally:
+        sys.path.pop(0)
+    stem = "21_seed_variation"
+    zip_path = course.autograder_zip(stem, editions)
+    assert f"reference/{stem}.ipynb" in zipfile.ZipFile(zip_path).namelist()
+    grader_zip = tmp_path / "grader" / zip_path.name  # where the overwrite attack looks (ATTACK_ROOT)
+    grader_zip.parent.mkdir()
+    shutil.copyfile(zip_path, grader_zip)
+    package = tmp_path / "grader" / "src"  # a copy of the package the attacks may overwrite
+    shutil.copytree(ROOT / "src" / "selfconf", package / "selfconf", ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(OFFLINE), str(package)]))
+    monkeypatch.setenv("ATTACK_ROOT", str(tmp_path / "grader"))
+    monkeypatch.setenv("ATTACK_PACKAGE_COPY", "1")
+    student = nbformat.read(editions / f"{stem}.ipynb", as_version=4)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    for name in ATTACKS:
+        nbformat.write(_with_params(attacked(nbformat.from_dict(student), name), FAST[stem]), folder / f"{name}.ipynb")
+    crash = {"two-seeds": RIGHT_21["two-seeds"] + "1 / 0\n", "draws-needed": RIGHT_21["draws-needed"]}
+    nbformat.write(_with_params(_fill(nbformat.from_dict(student), crash), FAST[stem]), folder / "zcrash.ipynb")
+    nbformat.write(_with_params(_fill(nbformat.from_dict(student), RIGHT_21), FAST[stem]), folder / "zright.ipynb")
+    table = course.grade(folder, grader_zip, tmp_path / "grades.csv", cell_timeout=30, memory=3 * 2**30)
+    table = table.set_index("submission")
+    print(table.to_string())
+    assert (table["possible"] == 2).all()
+    for name, error in ATTACK_ERRORS.items():
+        row = table.loc[f"{name}.ipynb"]
+        assert row["total"] == 0 and row["two-seeds"] == 0 and row["draws-needed"] == 0, (name, row.to_dict())
+        if error:
+            assert error in row["error"], (name, row["error"])
+    crashed = table.loc["zcrash.ipynb"]
+    assert crashed["two-seeds"] == 0 and crashed["draws-needed"] == 1, crashed.to_dict()
+    assert "two-seeds: ZeroDivisionError" in crashed["error"]
+    assert table.loc["zright.ipynb", "total"] == 2 and not table.loc["zright.ipynb", "error"]
+    csv = (tmp_path / "grades.csv").read_text(encoding="utf-8")
+    assert "draws-needed: time limit" in csv and "two-seeds: memory limit" in csv
 
 
 # ------------------------------------------------------------------ launch buttons and published notebooks
@@ -608,3 +756,110 @@ def test_seed_variation_page_shows_the_papers_printed_interval_beside_the_spread
     expected = {k: c["printed"] for k, c in claims.items() if re.fullmatch(r"t1_[a-z]+_self_auroc_ci_(lo|hi)", k)}
     assert len(expected) == 18 and shown == expected
     assert "paper prints: low" in page and "paper prints: high" in page
+
+
+def test_repo2docker_resolves_python_311_for_main(tmp_path, monkeypatch):
+    """Binder launched on this repository's own branch (not the published tree) also gets Python 3.11: main's
+    ``binder/`` carries a ``runtime.txt`` equal to the published tree's, and repo2docker's buildpack detection
+    reads it (without it, repo2docker's default Python is older than the package's floor)."""
+    pytest.importorskip("repo2docker")
+    import shutil
+
+    from packaging.specifiers import SpecifierSet
+
+    assert (ROOT / "binder" / "runtime.txt").read_text().strip() == f"python-{course.PYTHON_VERSION}"
+    tree = tmp_path / "main"
+    shutil.copytree(ROOT / "binder", tree / "binder")
+    shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
+    bp = _repo2docker_pick(tree, monkeypatch)
+    assert bp.python_version == "3.11" and bp._python_version_source == "runtime"
+    import tomllib
+
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
+    assert bp.python_version in SpecifierSet(requires)
+    (tree / "binder" / "runtime.txt").unlink()  # main as it was: repo2docker's default Python, not 3.11
+    assert _repo2docker_pick(tree, monkeypatch).python_version != "3.11"
+
+
+@pytest.mark.slow
+def test_the_autograder_zip_holds_what_the_instructors_page_says(editions):
+    """Every top-level file of the zip `make student` writes is named on page 27, and the zip's environment has the
+    Python the page names (the launch environment's)."""
+    import zipfile
+
+    page = (ROOT / "book" / "27_for_instructors.md").read_text(encoding="utf-8")
+    for stem in course.TEACHING:
+        z = zipfile.ZipFile(course.autograder_zip(stem, editions))
+        top = {n.split("/")[0] + ("/" if "/" in n else "") for n in z.namelist()}
+        missing = sorted(t for t in top if f"`{t}`" not in page)
+        assert not missing, f"{stem}: files in the autograder zip the page does not name: {missing}"
+        env = z.read("environment.yml").decode()
+        assert f"python={course.PYTHON_VERSION}" in env and f"Python {course.PYTHON_VERSION}" in page
+        assert "requirements.txt" not in top and "`requirements.txt`" not in page
+
+
+@pytest.mark.slow
+def test_the_student_notebook_has_a_progress_line_and_a_check_all_cell(teaching_runs):
+    for stem in course.TEACHING:
+        done = teaching_runs[stem]["executed"]
+        codes = [c for c in done.cells if c.cell_type == "code"]
+        progress = [c for c in codes if c.source.strip().startswith("course.progress(")]
+        assert len(progress) == 1, stem
+        text = "".join(o.get("text", "") for o in progress[0].outputs)
+        n = len(course.exercises(stem))
+        assert text.startswith(f"Progress: 0 of {n} checked exercises pass; not yet: "), text
+        check_all = [i for i, c in enumerate(codes) if c.source.strip() == "grader.check_all()"]
+        assert check_all, f"{stem}: no check_all cell"
+        export = [i for i, c in enumerate(codes) if grading.is_export_cell(c.source)]
+        assert export == [len(codes) - 1] and check_all[-1] < export[0], f"{stem}: the export cell is not last"
+        assert not [o for o in codes[-1].outputs if o.get("output_type") == "error"], codes[-1].outputs
+        call = [ln for ln in codes[-1].source.splitlines() if ln.startswith("grader.export(")]
+        page = re.sub(r"\s+", " ", (ROOT / "book" / "27_for_instructors.md").read_text(encoding="utf-8"))
+        assert f"the export cell `{call[0]}`" in page, f"page 27 does not quote the export cell {call}"
+        prose = "\n".join(c.source for c in done.cells if c.cell_type == "markdown")
+        assert "QUESTION -->" not in prose and "24_bibliography.md" not in prose
+
+
+@pytest.mark.book
+def test_the_student_only_site_has_no_solution_and_opens_student_notebooks(built_book):
+    """``make book EDITION=student``'s site: the teaching pages show no reference solution, no check and no written
+    reference answer, keep the prose's numbers, and their launch buttons open the student branch, whose tree
+    (``publish --edition student``) holds the student notebooks at those paths."""
+    from bs4 import BeautifulSoup
+
+    from selfconf.book import build
+
+    site = build.build_student_site(ROOT)
+    branch = course.student_branch(ROOT)
+    for stem in course.TEACHING:
+        html = (site / "book" / f"{stem}.html").read_text(encoding="utf-8")
+        soup = BeautifulSoup(html, "html.parser")
+        text = soup.get_text()
+        master = (ROOT / "notebooks" / f"{stem}.py").read_text(encoding="utf-8")
+        solutions = [
+            ln.rsplit("# SOLUTION", 1)[0].strip() for ln in master.splitlines() if ln.rstrip().endswith("# SOLUTION")
+        ]
+        prose = "\n".join(
+            c.source for c in jupytext.read(ROOT / "notebooks" / f"{stem}.py").cells if c.cell_type == "markdown"
+        )
+        shown = [s for s in solutions if s and s in text and s not in prose]  # a statement may quote a line
+        assert not shown, f"{stem}: reference solutions on the student-only site: {shown[:3]}"
+        assert "Show the reference solution" not in text and "Reference answer" not in text and "verify." not in text
+        instructor = BeautifulSoup((built_book / "book" / f"{stem}.html").read_text(encoding="utf-8"), "html.parser")
+        assert "Show the reference solution" in instructor.get_text()  # the instructor edition keeps them
+        assert re.search(rf"/blob/{re.escape(branch)}/book/{stem}\.ipynb", html), f"{stem}: launch button"
+    assert (
+        (built_book / "book" / "20_calibration_vs_discrimination.html")
+        .read_text(encoding="utf-8")
+        .count(f"/blob/{course.notebooks_branch(ROOT)}/book/")
+    )
+    tree = course.publish(ROOT / "_build" / "notebooks-student-test", ROOT, edition="student")
+    try:
+        for stem in course.TEACHING:
+            opened = nbformat.read(tree / "book" / f"{stem}.ipynb", as_version=4)
+            assert sorted(_check_results(opened)) == sorted(_checked_in_master(stem))  # the student notebook
+            assert "# SOLUTION" not in "\n".join(c.source for c in opened.cells)
+    finally:
+        import shutil
+
+        shutil.rmtree(tree, ignore_errors=True)

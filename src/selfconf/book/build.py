@@ -6,6 +6,7 @@ Usage::
     python -m selfconf.book.build student     # the student edition of the teaching chapter (selfconf.course)
     python -m selfconf.book.build html        # student edition, then jupyter-book build . -W -n --keep-going
     python -m selfconf.book.build all         # both
+    python -m selfconf.book.build all --edition student   # also the student-only site (_build/student-site/)
 
 Phases: computing notebooks run first (in parallel); pages that restate numbers (abstract,
 introduction, ...) paste values glued by the first phase, so they run second; the audit page runs
@@ -515,10 +516,62 @@ def _parse_params(pairs: list[list[str]] | None) -> dict:
     return out
 
 
+#: Where the student-only site is built (``html --edition student``): no reference solution on any page.
+STUDENT_SITE = "_build/student-site"
+
+
+def build_student_site(root: Path | None = None) -> Path:
+    """The student-only site: the book with every teaching page stripped of its solutions and checks.
+
+    Definition: each teaching page ``book/<stem>.ipynb`` is replaced, for this build only, by
+    :func:`selfconf.course.without_solutions` of it (prose, numbers and charts kept), and jupyter-book builds into
+    :data:`STUDENT_SITE` with ``_config.yml``'s ``repository.branch`` set to
+    :func:`selfconf.course.student_branch`, whose tree (``python -m selfconf.course publish --edition student``)
+    holds the student notebooks at the teaching pages' paths, so the launch buttons open them.  The instructor
+    edition's notebooks are put back afterwards.  Returns the HTML folder.
+    """
+    import nbformat
+    import yaml
+
+    from selfconf import course
+
+    root = root or project_root()
+    out = root / STUDENT_SITE
+    out.mkdir(parents=True, exist_ok=True)
+    cfg = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
+    cfg.setdefault("repository", {})["branch"] = course.student_branch(root)
+    cfg["title"] = f"{cfg.get('title', '')} (student edition)".strip()
+    cfg_path = out / "_config.yml"
+    cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    saved = {}
+    try:
+        for stem in course.TEACHING:
+            page = root / "book" / f"{stem}.ipynb"
+            if not page.is_file():
+                raise FileNotFoundError(f"{page}: not executed; run `make book` first")
+            saved[page] = page.read_bytes()
+            nbformat.write(course.without_solutions(nbformat.read(page, as_version=4)), page)
+        jb = Path(sys.executable).with_name("jupyter-book")
+        cmd = [str(jb), "build", ".", "-W", "-n", "--keep-going", "--path-output", str(out), "--config", str(cfg_path)]
+        r = subprocess.run(cmd, cwd=root)
+        if r.returncode:
+            raise SystemExit(f"jupyter-book build of the student-only site failed (exit {r.returncode})")
+    finally:
+        for page, data in saved.items():
+            page.write_bytes(data)
+    return out / "_build" / "html"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m selfconf.book.build", description=__doc__.split("\n")[0])
     ap.add_argument("step", choices=["execute", "student", "html", "all"])
     ap.add_argument("--only", nargs="*", help="notebook stems to execute (default: all)")
+    ap.add_argument(
+        "--edition",
+        choices=("instructor", "student"),
+        default="instructor",
+        help="html/all: student also builds the student-only site (no reference solutions) into " + STUDENT_SITE,
+    )
     ap.add_argument("--jobs", type=int, default=None, help="parallel notebooks (default: all cores)")
     ap.add_argument("--no-cache", action="store_true")
     ap.add_argument("--update-checks", action="store_true", help="student: refresh the package's copy of the checks")
@@ -539,6 +592,8 @@ def main(argv: list[str] | None = None) -> int:
         student_edition(update_checks=a.update_checks)
     if a.step in ("html", "all"):
         build_html()
+        if a.edition == "student":  # also the site without solutions, from the same executed pages
+            print(f"student-only site: {build_student_site()}")
     print(f"done in {time.perf_counter() - t0:.1f} s")
     return 0
 

@@ -33,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,9 @@ __all__ = [
     "install_cell",
     "add_install_cell",
     "make_student",
+    "without_solutions",
     "exercises",
+    "progress",
     "offline_charts",
     "render_myst",
     "student_links",
@@ -79,9 +82,11 @@ BOOK_TAGS = ("hide-input", "hide-output", "hide-cell", "remove-input", "remove-o
 def grader(stem: str):
     """The otter-grader checker of one teaching notebook: ``grader.check("<exercise>")`` runs its checks.
 
-    Definition: ``otter.Notebook(tests_dir=<the package's checks for stem>)``.  A check never raises:
+    Definition: ``otter.Notebook(nb_path, tests_dir=<the package's checks for stem>)``.  A check never raises:
     it shows "<exercise> results: All test cases passed!" or, per failed case, the exercise's
-    "Not yet ..." message and the assertion that failed.
+    "Not yet ..." message and the assertion that failed.  ``nb_path`` is ``<stem>.ipynb`` when the working
+    folder has it (the student notebook, saved under its own name), else ``None`` (otter then takes the only
+    notebook of the folder): ``grader.export(...)``, the notebook's export cell, zips that file.
 
     Reference: otter-grader, "Student Usage" (``otter.Notebook.check``).
 
@@ -101,7 +106,8 @@ def grader(stem: str):
             "the exercise checks need otter-grader: pip install 'selfconf[course]' "
             "(the notebook's first cell does this when the package is missing)"
         ) from None
-    return otter.Notebook(tests_dir=str(folder))
+    own = f"{stem}.ipynb"
+    return otter.Notebook(own if Path(own).is_file() else None, tests_dir=str(folder))
 
 
 def offline_charts() -> str:
@@ -128,6 +134,38 @@ def exercises(stem: str) -> list[str]:
     Example: ``"ece-by-hand" in exercises("20_calibration_vs_discrimination")``."""
     folder = CHECKS_DIR / stem
     return sorted(p.stem for p in folder.glob("*.py")) if folder.is_dir() else []
+
+
+def progress(stem: str, env: Mapping[str, Any]) -> str:
+    """Print and return one line: how many of ``stem``'s checked exercises pass with the variables in ``env``.
+
+    Definition: every public check of the notebook (:func:`exercises`) run quietly by otter-grader's
+    ``Notebook.check`` against ``env`` (a student passes ``globals()``); an exercise passes when all its test
+    cases pass.  Nothing is recorded or sent anywhere: it is the student's own progress record, to run at any
+    time.
+
+    Reference: otter-grader, "Student Usage" (``otter.Notebook.check``, ``check_all``).
+
+    Example::
+
+        course.progress("21_seed_variation", globals())
+        # Progress: 1 of 2 checked exercises pass (two-seeds); not yet: draws-needed
+    """
+    import contextlib
+    import io
+
+    checker = grader(stem)
+    passed: list[str] = []
+    todo: list[str] = []
+    for name in exercises(stem):
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            result = checker.check(name, dict(env))
+        (passed if getattr(result, "passed_all", False) else todo).append(name)
+    line = f"Progress: {len(passed)} of {len(passed) + len(todo)} checked exercises pass"
+    line += f" ({', '.join(passed)})" if passed else ""
+    line += f"; not yet: {', '.join(todo)}" if todo else "; all done"
+    print(line)
+    return line
 
 
 # ------------------------------------------------------------------------------------------ install cell
@@ -309,6 +347,25 @@ def render_myst(text: str, values: dict, bib=None, cited: list | None = None) ->
     return MYST_DIRECTIVE.sub(directive, out)
 
 
+#: otter's ``<!-- BEGIN QUESTION -->`` / ``<!-- END QUESTION -->`` comments around a manually graded question: they
+#: only serve otter's PDF export, which the course does not use.
+OTTER_MARKERS = re.compile(r"^[ \t]*<!-- (?:BEGIN|END) QUESTION -->[ \t]*\n?", re.M)
+#: A Markdown link to another page of the book (``[text](24_bibliography.md)``): dead in a notebook outside it.
+BOOK_LINK = re.compile(r"\[([^\]]+)\]\((?![a-z][a-z0-9+.-]*:|#)[^)\s]+\.(?:md|ipynb)(?:#[^)]*)?\)")
+
+
+def book_links_as_text(text: str) -> str:
+    """Markdown with every relative link to a page of the book replaced by its text, marked as a page of the book.
+
+    A notebook opened outside the book (Colab, Binder, a download) has no sibling pages, so such a link is dead;
+    absolute links (``https://...``) and anchors stay.
+
+    >>> book_links_as_text("see the [Bibliography](24_bibliography.md) and [otter](https://otter.example)")
+    'see the Bibliography (a page of the book) and [otter](https://otter.example)'
+    """
+    return BOOK_LINK.sub(lambda m: f"{m.group(1)} (a page of the book)", text)
+
+
 #: A parameter line ``name = book value  # student edition: student value``.
 STUDENT_VALUE = re.compile(r"^(\w+ = )(.+?)\s*# student edition: (.+)$", re.M)
 
@@ -341,10 +398,77 @@ def _student_notebook(path: Path, values: dict | None = None, bib=None):
             if "parameters" in tags:  # a parameter may name its student-edition value in a trailing comment
                 c.source = STUDENT_VALUE.sub(r"\1\3  # the book uses \2", c.source)
         elif c.cell_type == "markdown":
-            c.source = render_myst(c.source, values or {}, bib, cited)
+            c.source = book_links_as_text(
+                OTTER_MARKERS.sub("", render_myst(c.source, values or {}, bib, cited))
+            ).strip()
+            if not c.source:
+                continue
         keep.append(c)
     nb.cells = keep
     return nb
+
+
+#: A reference-solution line of a master (``x = ...  # SOLUTION``): the student site shows ``x = ...``.
+SOLUTION_LINE = re.compile(r"^(\s*)(?:(\w[\w\[\]'\".,\s]*?)\s*=\s*)?\S.*#\s*SOLUTION\s*$")
+
+
+def without_solutions(nb):
+    """A copy of an executed teaching notebook (the book's page) with no reference solution and no check.
+
+    Definition: between otter's raw ``# BEGIN SOLUTION`` and ``# END SOLUTION`` cells, every line marked
+    ``# SOLUTION`` becomes ``<name> = ...`` (``...`` when it assigns nothing), Markdown cells (a written reference
+    answer) are dropped and outputs are cleared; the cells between ``# BEGIN TESTS`` and ``# END TESTS`` (the
+    public check, whose success message names the method, and the hidden tests) and ``book-only`` cells are
+    dropped.  Everything else, glued values included, is kept, so the page's prose and numbers stay the same.
+    This is the student-only site's version of a teaching page (``python -m selfconf.book.build html --edition
+    student``).
+
+    Reference: otter-grader documentation, "Creating Assignments" (the solution and test markers).
+
+    Example::
+
+        page = without_solutions(nbformat.read("book/20_calibration_vs_discrimination.ipynb", 4))
+    """
+    import copy
+
+    out = copy.deepcopy(nb)
+    keep, zone = [], None
+    for c in out.cells:
+        src = c.source.strip()
+        if c.cell_type == "raw":
+            for word in ("SOLUTION", "TESTS"):
+                if src.startswith(f"# BEGIN {word}"):
+                    zone = word
+                elif src.startswith(f"# END {word}"):
+                    zone = None
+            keep.append(c)
+            continue
+        tags = c.get("metadata", {}).get("tags", [])
+        if c.cell_type == "markdown" and "book-only" in tags and "reference solution" in c.source:
+            continue  # "each reference solution is shown behind a toggle": not on this edition
+        if zone == "TESTS":
+            continue
+        if zone == "SOLUTION":
+            if c.cell_type != "code":
+                continue
+            lines = []
+            for line in c.source.splitlines():
+                m = SOLUTION_LINE.match(line)
+                if m:
+                    lines.append(f"{m.group(1)}{m.group(2)} = ..." if m.group(2) else f"{m.group(1)}...")
+                else:
+                    lines.append(line)
+            c.source = "\n".join(lines)
+            c.outputs, c.execution_count = [], None
+            c.metadata.pop("mystnb", None)  # its toggle said "Show the reference solution"; the blank is shown as is
+            tags = [t for t in c.metadata.get("tags", []) if t != "hide-input"]
+            if tags:
+                c.metadata["tags"] = tags
+            else:
+                c.metadata.pop("tags", None)
+        keep.append(c)
+    out.cells = keep
+    return out
 
 
 def make_student(
@@ -391,6 +515,7 @@ def make_student(
             for c in nb.cells:
                 if c.cell_type == "raw" and c.source.startswith("# ASSIGNMENT CONFIG"):
                     c.source += f"\nrequirements: {reqs}\noverwrite_requirements: false"
+                    c.source += f"\npython_version: {PYTHON_VERSION}"  # the grading image's Python, as Binder's
             master = t / f"{stem}.ipynb"
             nbformat.write(nb, master)
             _otter_assign(master, t / "out")
@@ -401,7 +526,10 @@ def make_student(
             (out / "autograder").mkdir(exist_ok=True)
             zips = sorted((t / "out" / "autograder").glob(f"{stem}-autograder_*.zip"))
             if zips:
-                shutil.copyfile(zips[-1], out / "autograder" / f"{stem}-autograder.zip")
+                dest = out / "autograder" / f"{stem}-autograder.zip"
+                shutil.copyfile(zips[-1], dest)
+                with zipfile.ZipFile(dest, "a") as z:  # the judge's inputs: the instructor notebook, run by grade
+                    z.write(t / "out" / "autograder" / f"{stem}.ipynb", f"reference/{stem}.ipynb")
             written.append(out / f"{stem}.ipynb")
             made = {
                 p.name: p.read_text(encoding="utf-8") for p in sorted((t / "out" / "student" / "tests").glob("*.py"))
@@ -434,9 +562,12 @@ def make_student(
 def autograder_zip(stem: str, out_dir: str | os.PathLike = "_build/student", root: Path | None = None) -> Path:
     """The autograder of ``stem`` that :func:`make_student` wrote: ``<out_dir>/autograder/<stem>-autograder.zip``.
 
-    It holds every check of the notebook, the hidden, pointed ones included (otter-grader's own hidden tests),
-    and a ``requirements.txt`` installing ``selfconf[course]`` at the commit the book was built from: upload
-    it to a hosted grader (Gradescope's otter image), or give it to :func:`grade` to grade locally."""
+    It holds every check of the notebook in ``tests/``, the hidden, pointed ones included (otter-grader's own
+    hidden tests), otter's ``run_autograder``, ``run_otter.py``, ``setup.sh`` and ``otter_config.json``, an
+    ``environment.yml``: Python :data:`PYTHON_VERSION` with ``selfconf[course]`` at the commit the book was built
+    from in its pip section, and the instructor notebook as ``reference/<stem>.ipynb`` (the inputs
+    :func:`grade`'s judge recomputes from).  Upload it to a hosted grader (Gradescope's otter image), or give it
+    to :func:`grade` to grade locally."""
     root = root or project_root()
     out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
     path = out / "autograder" / f"{stem}-autograder.zip"
@@ -445,53 +576,45 @@ def autograder_zip(stem: str, out_dir: str | os.PathLike = "_build/student", roo
     return path
 
 
+def _default_autograder(stem: str) -> Path:
+    """The autograder ``make student`` wrote in this checkout, or FileNotFoundError saying what to pass instead."""
+    try:
+        return autograder_zip(stem)
+    except FileNotFoundError as e:
+        raise FileNotFoundError(
+            f"no autograder for {stem} ({e}); outside a checkout of the book where `make student` has run, pass "
+            "the zip an instructor built: --autograder PATH/TO/<page>-autograder.zip"
+        ) from None
+
+
 def grade(
     submissions: str | os.PathLike,
     autograder: str | os.PathLike,
     out_csv: str | os.PathLike | None = None,
+    **limits: Any,
 ):
-    """Grade every ``*.ipynb`` in the folder ``submissions`` with ``autograder`` on this machine; return a table.
+    """Grade every submission in the folder ``submissions`` with ``autograder`` on this machine; return a table.
 
-    Definition: each notebook is executed and scored by ``otter.api.grade_submission`` (otter-grader's grading
-    without Docker: a temporary folder, this Python environment, which must have ``selfconf[course]``),
-    public and hidden checks alike.  One row per submission: ``submission``, ``total``, ``possible``,
-    ``percent`` and one column per exercise with its points; a notebook that cannot be executed gets a row
-    with ``total`` 0 and its error in ``error``.  ``out_csv`` also writes the table as CSV.
+    A submission is a notebook (``*.ipynb``) or the zip its export cell wrote (``*.zip``, holding the notebook).
 
-    Reference: otter-grader documentation, "Grading Locally" and ``otter.api.grade_submission``.
+    Definition: :func:`selfconf.course.grading.grade_isolated`: the hidden tests are evaluated by a judge kernel
+    that ran the autograder's reference notebook before any submission, on the answers each submission exports
+    as plain values from a kernel of its own (time limit per cell and per notebook, memory limit).  One row per
+    submission: ``submission``, ``total``, ``possible``, ``percent``, ``error`` (a line per affected exercise:
+    an exception, a time-out, memory exhaustion) and one column per exercise with its points.  ``out_csv`` also
+    writes the table as CSV.  ``limits``: ``notebook``, ``cell_timeout``, ``time_limit`` (seconds) and ``memory``
+    (bytes) of :func:`~selfconf.course.grading.grade_isolated`.
+
+    Reference: otter-grader documentation, "Grading Locally" and "Otter Grade" (hidden tests graded outside the
+    student's environment).
 
     Example::
 
         grade("submissions/", autograder_zip("21_seed_variation"), "grades.csv")
     """
-    import contextlib
-    import io
+    from selfconf.course.grading import grade_isolated
 
-    import pandas as pd
-
-    try:
-        from otter.api import grade_submission
-    except ImportError:
-        raise ImportError("grading needs otter-grader: pip install 'selfconf[course]'") from None
-    folder = Path(submissions)
-    notebooks = sorted(folder.glob("*.ipynb"))
-    if not notebooks:
-        raise FileNotFoundError(f"{folder}: no submitted notebooks (*.ipynb)")
-    rows = []
-    for nb in notebooks:
-        row: dict[str, Any] = {"submission": nb.name}
-        try:
-            with contextlib.redirect_stderr(io.StringIO()):
-                res = grade_submission(str(nb), str(autograder), quiet=True)
-            row.update(total=res.total, possible=res.possible, percent=round(100 * res.percent, 1), error="")
-            row.update({name: res.get_score(name) for name in sorted(res.test_files)})
-        except Exception as e:  # noqa: BLE001 - one broken submission must not stop a class's grading
-            row.update(total=0, possible=None, percent=0.0, error=f"{type(e).__name__}: {e}")
-        rows.append(row)
-    table = pd.DataFrame(rows)
-    if out_csv is not None:
-        table.to_csv(out_csv, index=False)
-    return table
+    return grade_isolated(submissions, autograder, out_csv, **limits)
 
 
 def student_links(stem: str, root: Path | None = None) -> str:
@@ -568,7 +691,14 @@ def launch_requirements(root: Path | None = None) -> list[str]:
     return sorted(out, key=str.lower)
 
 
-def publish(dest: str | os.PathLike = "_build/notebooks", root: Path | None = None) -> Path:
+def student_branch(root: Path | None = None) -> str:
+    """The branch the student-only site's launch buttons open: :func:`notebooks_branch` + ``-student``."""
+    return f"{notebooks_branch(root)}-student"
+
+
+def publish(
+    dest: str | os.PathLike = "_build/notebooks", root: Path | None = None, edition: str = "instructor"
+) -> Path:
     """Lay out the tree of the notebooks branch in ``dest``; return it.
 
     ``book/<page>.ipynb`` for every executed page (with its install cell), ``student/<stem>.ipynb`` for
@@ -591,8 +721,16 @@ def publish(dest: str | os.PathLike = "_build/notebooks", root: Path | None = No
     pages = sorted((root / "book").glob("[0-9][0-9]_*.ipynb"))
     if not pages:
         raise FileNotFoundError(f"{root / 'book'}: no executed notebooks; run `make book` first")
+    if edition not in ("instructor", "student"):
+        raise ValueError(f"edition must be 'instructor' or 'student', not {edition!r}")
     for p in pages:
         shutil.copyfile(p, d / "book" / p.name)
+    if edition == "student":  # the student-only site's launch buttons open book/<page>: the student notebooks there
+        for stem in TEACHING:
+            src = root / "_build" / "student" / f"{stem}.ipynb"
+            if not src.is_file():
+                raise FileNotFoundError(f"{src}: no student notebook; run `make student` first")
+            shutil.copyfile(src, d / "book" / f"{stem}.ipynb")
     students = sorted((root / "_build" / "student").glob("*.ipynb"))
     missing = [s for s in TEACHING if not (root / "_build" / "student" / f"{s}.ipynb").is_file()]
     if missing:
@@ -631,14 +769,38 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--update-checks", action="store_true", help="refresh the package's copy of the checks")
     p = sub.add_parser("publish", help="lay out the notebooks branch (default _build/notebooks)")
     p.add_argument("dest", nargs="?", default="_build/notebooks")
+    p.add_argument(
+        "--edition",
+        choices=("instructor", "student"),
+        default="instructor",
+        help="student: the teaching pages' notebooks are the student edition (the student-only site's branch)",
+    )
     g = sub.add_parser("grade", help="grade a folder of submitted notebooks on this machine (no Docker)")
-    g.add_argument("submissions", help="folder of the students' .ipynb files")
+    g.add_argument("submissions", help="folder of the students' .ipynb files or export-cell .zip files")
     g.add_argument("--notebook", default=TEACHING[0], choices=TEACHING, help="which teaching notebook they are")
     g.add_argument("--autograder", help="autograder zip (default: the one `make student` wrote)")
     g.add_argument("--out", default="grades.csv", help="CSV of the scores (default grades.csv)")
+    g.add_argument("--cell-timeout", type=int, default=600, help="seconds one cell may run (default 600)")
+    g.add_argument("--time-limit", type=int, default=3600, help="seconds one notebook may run (default 3600)")
+    g.add_argument("--memory-gb", type=float, default=4.0, help="memory of a submission's kernel (default 4; 0: none)")
     a = ap.parse_args(argv)
     if a.step == "grade":
-        table = grade(a.submissions, a.autograder or autograder_zip(a.notebook), a.out)
+        try:
+            zip_path = a.autograder or _default_autograder(a.notebook)
+            if not Path(zip_path).is_file():
+                raise FileNotFoundError(f"{zip_path}: no such autograder zip")
+            table = grade(
+                a.submissions,
+                zip_path,
+                a.out,
+                notebook=a.notebook,
+                cell_timeout=a.cell_timeout,
+                time_limit=a.time_limit,
+                memory=int(a.memory_gb * 2**30) or None,
+            )
+        except (FileNotFoundError, ImportError, ValueError) as e:
+            print(f"python -m selfconf.course grade: {e}", file=sys.stderr)
+            return 2
         print(table.to_string(index=False))
         print(f"written: {a.out}")
         return 0
@@ -648,5 +810,5 @@ def main(argv: list[str] | None = None) -> int:
         )
         return subprocess.run(cmd, cwd=project_root()).returncode
     else:
-        print(publish(a.dest))
+        print(publish(a.dest, edition=a.edition))
     return 0

@@ -8,6 +8,9 @@ compares a student's answer with a value it recomputes, through these functions:
   a unit of the last printed digit (``decimals=3`` accepts anything within 0.0005), so typing the page's
   four-decimal ECE passes;
 * a whole number is accepted in any integer type (``numpy.int64`` included) or as a float with no fraction;
+* a degenerate answer (``None``, text, a single number where an array is expected, an array of the wrong
+  dimensionality or length, a function that fails on an array) gets a sentence saying what is wrong with its
+  form, never a traceback;
 * an answer left as ``...`` (the student notebook's blank) says "not written yet", never "wrong";
 * a failure message names the variable and what to look at, and **never the expected value** (a test runs
   every helper with wrong answers and looks for it), so a check cannot be passed by copying its message.
@@ -35,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["NOT_WRITTEN", "as_number", "number", "whole", "same_set", "array", "tolerance"]
+__all__ = ["NOT_WRITTEN", "as_number", "number", "whole", "same_set", "array", "tolerance", "precision_note"]
 
 #: The message for an answer left blank.
 NOT_WRITTEN = "{name} is not written yet (replace the ... with your answer)"
@@ -48,6 +51,21 @@ def tolerance(decimals: int | None) -> float:
     5e-05
     """
     return 1e-9 if decimals is None else 0.5 * 10.0 ** (-decimals)
+
+
+def precision_note(decimals: int | None) -> str:
+    """The sentence a failure message adds about precision: how close an answer must be, and why.
+
+    >>> precision_note(3)
+    'an answer within 0.0005 of the right value passes: half a unit of the 3rd decimal, the page prints it with 3'
+    """
+    if decimals is None:
+        return "it must be exact"
+    nth = {1: "1st", 2: "2nd", 3: "3rd"}.get(decimals, f"{decimals}th")
+    return (
+        f"an answer within {tolerance(decimals):.{decimals + 1}f} of the right value passes: half a unit of the "
+        f"{nth} decimal, the page prints it with {decimals}"
+    )
 
 
 def as_number(name: str, got: Any) -> float:
@@ -74,12 +92,17 @@ def as_number(name: str, got: Any) -> float:
 def number(name: str, got: Any, want: float, decimals: int | None = None) -> float:
     """Accept ``got`` when it is within :func:`tolerance` (``decimals``) of ``want``; return it as a float.
 
-    The message on failure says the answer is not right yet and to how many decimals it was compared,
-    never ``want``."""
+    The message on failure says the answer is not right yet and how close it must be (:func:`precision_note`),
+    never ``want``.
+
+    >>> number("ece_hand", 0.274, 0.273866, decimals=3)
+    0.274
+    """
     x = as_number(name, got)
-    if not np.isfinite(x) or abs(x - float(want)) > tolerance(decimals) + 1e-12:
-        digits = f" (compared to {decimals} decimals)" if decimals is not None else ""
-        raise AssertionError(f"{name} is not right yet{digits}")
+    if not np.isfinite(x):
+        raise AssertionError(f"{name} is not a finite number (it is {x})")
+    if abs(x - float(want)) > tolerance(decimals) + 1e-12:
+        raise AssertionError(f"{name} is not right yet ({precision_note(decimals)})")
     return x
 
 
@@ -124,13 +147,31 @@ def array(name: str, got: Any, want: Any, decimals: int | None = None) -> np.nda
     """
     if got is Ellipsis:
         raise AssertionError(NOT_WRITTEN.format(name=name))
-    try:
-        arr = np.asarray(got, dtype=float).reshape(-1)
-    except (TypeError, ValueError):
-        raise AssertionError(f"{name} is not an array of numbers yet") from None
     ref = np.asarray(want, dtype=float).reshape(-1)
+    if got is None:
+        raise AssertionError(
+            f"{name} is None: it should be an array of {ref.size} numbers (did a function return nothing?)"
+        )
+    if callable(got):
+        raise AssertionError(f"{name} is a function: it should be an array of {ref.size} numbers (call it)")
+    if isinstance(got, str | bytes) or np.asarray(got, dtype=object).dtype.kind in "US":
+        raise AssertionError(f"{name} is text: it should be an array of {ref.size} numbers")
+    try:
+        raw = np.asarray(got, dtype=float)
+    except (TypeError, ValueError):
+        raise AssertionError(f"{name} is not an array of numbers yet (some entry is not a number)") from None
+    if raw.ndim == 0:
+        raise AssertionError(f"{name} is one number: it should be an array of {ref.size} numbers, one per answer")
+    if raw.ndim != 1:
+        raise AssertionError(
+            f"{name} is a {raw.ndim}-dimensional array of shape {raw.shape}: it should be one-dimensional, "
+            f"{ref.size} numbers in a row"
+        )
+    arr = raw
     if arr.shape != ref.shape:
         raise AssertionError(f"{name} should hold {ref.size} values, not {arr.size}")
+    if not np.all(np.isfinite(arr) | ~np.isfinite(ref)):
+        raise AssertionError(f"{name} has missing (NaN) or infinite entries")
     if not np.allclose(arr, ref, rtol=0, atol=tolerance(decimals) + 1e-12, equal_nan=True):
-        raise AssertionError(f"{name} is not right yet in every entry")
+        raise AssertionError(f"{name} is not right yet in every entry ({precision_note(decimals)})")
     return arr
