@@ -10,6 +10,7 @@ import datetime as _dt
 import html
 import os
 import subprocess
+from pathlib import Path
 
 from selfconf.data.paths import DEFAULT_DATA_DIR, project_root, resolve
 from selfconf.data.sources import FamilySource, Sources, is_reconstruction, resolve_families
@@ -25,6 +26,7 @@ __all__ = [
     "page_banner",
     "PAGE_KINDS",
     "table",
+    "table_folder",
     "table_markdown",
     "table_label",
     "is_numeric_text",
@@ -35,8 +37,9 @@ __all__ = [
 ]
 
 TABLE_DIR = "book/_static/tables"
-#: Set by :func:`selfconf.book.build.execute_one` when a notebook runs outside ``book/`` (a rerun): its tables go to
-#: ``<out_dir>/_static/tables`` and never overwrite the book's CSV downloads.
+#: Set by :func:`selfconf.book.build.execute_one` for every notebook the build runs: its tables go to its cache
+#: entry (the build installs them into ``book/_static/tables``) or, for a rerun, to ``<out_dir>/_static/tables``,
+#: never over the book's CSV downloads.
 TABLE_DIR_ENV = "SELFCONF_TABLE_DIR"
 #: Beside the CSVs, ``.printed/<name>.json`` lists the cells of ``<name>.csv`` that show the paper's printed token
 #: (``{"cells": [{"row": data row, "column": header, "claim": id}]}``); the provenance extension writes the tokens
@@ -53,6 +56,21 @@ def in_book() -> bool:
     :func:`table` shows a plain DataFrame and charts keep altair's own renderer.
     Example: ``if in_book(): selfconf.book.vega.enable()``."""
     return os.environ.get(BOOK_ENV) == "1"
+
+
+def table_folder() -> Path:
+    """The folder a notebook writes its CSV tables to: ``$SELFCONF_TABLE_DIR`` (:data:`TABLE_DIR_ENV`, set by the
+    build for each notebook it runs) or else ``book/_static/tables`` (:data:`TABLE_DIR`), created if missing.
+
+    >>> import os, tempfile
+    >>> os.environ[TABLE_DIR_ENV] = d = tempfile.mkdtemp()
+    >>> str(table_folder()) == d
+    True
+    >>> del os.environ[TABLE_DIR_ENV]
+    """
+    out = resolve(os.environ.get(TABLE_DIR_ENV) or TABLE_DIR)
+    out.mkdir(parents=True, exist_ok=True)
+    return out
 
 
 def show_markdown(text: str) -> None:
@@ -488,8 +506,7 @@ def table(
     md = table_markdown(
         df, name, caption or "", index=index, float_format=float_format, claims=claims, anchors=anchors, printed=printed
     )
-    out = resolve(os.environ.get(TABLE_DIR_ENV) or TABLE_DIR)
-    out.mkdir(parents=True, exist_ok=True)
+    out = table_folder()
     path = out / f"{name}.csv"
     df.to_csv(path, index=index, float_format=float_format, lineterminator="\n")
     _printed_sidecar(out, name, df.reset_index() if index else df, printed or {})
