@@ -519,7 +519,14 @@ def _run_cached(
         work = entry.with_name(f".{entry.name}.{os.getpid()}")
         shutil.rmtree(work, ignore_errors=True)
         (work / ENTRY_TABLES).mkdir(parents=True)
-        execute_one(name, params, work, root, table_dir=work / ENTRY_TABLES)
+        try:
+            execute_one(name, params, work, root, table_dir=work / ENTRY_TABLES)
+        except RuntimeError as e:  # keep the partial output where the reader looks (out_dir), not in the cache
+            failed = work / f"{name}.ipynb"
+            if failed.is_file():
+                os.replace(failed, dst)
+            shutil.rmtree(work, ignore_errors=True)
+            raise RuntimeError(str(e).replace(str(failed), str(dst))) from None
         os.replace(work / f"{name}.ipynb", work / ENTRY_NOTEBOOK)
         shutil.rmtree(work / ".partial", ignore_errors=True)
         os.replace(work, entry)
