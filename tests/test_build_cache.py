@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -32,7 +33,11 @@ pytestmark = pytest.mark.book
 
 _SKIP = {".git", ".venv", "_build", "__pycache__", ".pytest_cache", ".partial", ".mypy_cache", ".ruff_cache"}
 TOC = "format: jb-book\nroot: book/index\nchapters:\n  - file: book/03_design\n  - file: book/14_audit\n"
-RAW = {"data_dir": "data/raw"}
+#: Every build of this file: 200 draws keep the pages' intervals (and the audit's seed study) quick.
+BASE = {"n_boot": 200}
+RAW = {**BASE, "data_dir": "data/raw"}
+#: The kernel names its cells' files after its process id (``/tmp/ipykernel_<pid>/<n>.py``) in a warning's text.
+KERNEL_FILE = re.compile(r"/tmp/ipykernel_\d+/")
 
 
 def _copy_project(root: Path, dst: Path) -> Path:
@@ -72,7 +77,9 @@ def _outputs(project: Path) -> dict[str, object]:
         cells = []
         for c in nb.cells:
             outs = [{k: v for k, v in o.items() if k != "execution_count"} for o in c.get("outputs", [])]
-            cells.append((c.cell_type, c.source, json.dumps(outs, sort_keys=True)))
+            cells.append(
+                (c.cell_type, c.source, KERNEL_FILE.sub("/tmp/ipykernel_*/", json.dumps(outs, sort_keys=True)))
+            )
         out[f"book/{p.name}"] = cells
     tables = project / "book" / "_static" / "tables"
     for p in sorted(tables.rglob("*")):
@@ -101,7 +108,7 @@ class Change:
 
 def _text_change(rel: str, old: str, new: str, params: dict | None = None) -> Change:
     return Change(
-        params or {},
+        params or BASE,
         lambda p: _edit(p / rel, old, new),
         lambda p: _edit(p / rel, new, old),
     )
@@ -119,7 +126,7 @@ def _no_raw(project: Path) -> None:
 
 KINDS = {
     # a parameter: the seed of the benchmark-age intervals (design's table and glued values)
-    "parameter": Change({}, lambda p: None, lambda p: None, extra={"seed": 7}),
+    "parameter": Change(BASE, lambda p: None, lambda p: None, extra={"seed": 7}),
     # a data file's content: one TruthfulQA answer graded wrong
     "data file": _text_change(
         "data/reconstructed/benchmark_age.csv",
@@ -154,10 +161,12 @@ def tiny(root, tmp_path_factory):
     """The two-page project, built once without the cache per parameter set; the reference outputs of each."""
     project = _copy_project(root, tmp_path_factory.mktemp("cache") / "proj")
     reference = {}
-    for params in ({}, RAW):
+    for params in (BASE, RAW):
         _execute(project, params, "--no-cache")
         reference[json.dumps(params)] = _outputs(project)
-    assert _differences(reference["{}"], reference[json.dumps(RAW)]), "data_dir=data/raw shows no difference"
+    assert _differences(reference[json.dumps(BASE)], reference[json.dumps(RAW)]), (
+        "data_dir=data/raw shows no difference"
+    )
     return project, reference
 
 
@@ -174,7 +183,7 @@ def test_warm_build_equals_a_build_without_cache(tiny, kind, tmp_path):
     change.apply(project)
     changed_params = {**change.params, **change.extra}
     try:
-        _execute(project, changed_params, "--explain-cache")
+        _execute(project, changed_params)
         warm = _outputs(project)
         _execute(project, changed_params, "--no-cache")
         cold = _outputs(project)
@@ -185,7 +194,7 @@ def test_warm_build_equals_a_build_without_cache(tiny, kind, tmp_path):
 
     shutil.rmtree(project / "_build")
     shutil.copytree(saved, project / "_build")  # the saved cache put back, as a CI restore would
-    log = _execute(project, change.params, "--explain-cache")
+    log = _execute(project, change.params)
     diff = _differences(_outputs(project), before)
     assert not diff, f"{kind} changed back with the saved _build/: stale outputs {diff}\n{log}"
 
@@ -202,18 +211,18 @@ def _explained(log: str) -> dict[str, str]:
 
 def test_explain_names_the_changed_input(tiny):
     project, _ = tiny
-    _execute(project, {})
-    why = _explained(_execute(project, {"seed": 7}, "--explain-cache"))
+    _execute(project, BASE)
+    why = _explained(_execute(project, {**BASE, "seed": 7}, "--explain-cache"))
     assert why["03_design"].startswith("miss") and "parameters: seed added" in why["03_design"], why
     # back to the defaults: the entries of both builds are kept, so both pages are hits
-    assert _explained(_execute(project, {}, "--explain-cache")) == {"03_design": "hit", "14_audit": "hit"}
+    assert _explained(_execute(project, BASE, "--explain-cache")) == {"03_design": "hit", "14_audit": "hit"}
 
 
 def test_restored_cache_after_a_raw_build(tiny, tmp_path):
     """The researcher's sequence: the default build's ``_build/`` restored after a build from the graded
     collections under ``data/raw`` gives what a build without the cache gives (every table, every page)."""
     project, reference = tiny
-    _execute(project, {})
+    _execute(project, BASE)
     saved = tmp_path / "_build"
     shutil.copytree(project / "_build", saved)
     _raw_collection(project)
@@ -225,7 +234,7 @@ def test_restored_cache_after_a_raw_build(tiny, tmp_path):
         _no_raw(project)
     shutil.rmtree(project / "_build")
     shutil.copytree(saved, project / "_build")
-    _execute(project, {})
-    diff = _differences(_outputs(project), reference["{}"])
+    _execute(project, BASE)
+    diff = _differences(_outputs(project), reference[json.dumps(BASE)])
     assert not diff, f"stale outputs after the restored cache: {diff}"
     assert "original" not in (project / "book" / "_static" / "tables" / "audit_sources.csv").read_text()
