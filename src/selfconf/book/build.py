@@ -35,7 +35,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from selfconf.book.glue import glued_values
-from selfconf.book.pages import TABLE_DIR, TABLE_DIR_ENV
+from selfconf.book.pages import PRINTED_DIR, TABLE_DIR, TABLE_DIR_ENV
 from selfconf.data.paths import book_file, project_root
 
 # The kernel manager (jupyter_client), the scorecard (pandas, the sections) and the course edition (otter) are
@@ -386,19 +386,55 @@ def install_tables(entry_tables: Path, target: Path, name: str) -> list[str]:
         before = json.loads(owners.read_text(encoding="utf-8")) if owners.is_file() else []
     except ValueError:
         before = []
+    token = _printed_token(target)
     for rel in files:
         src, dst = entry_tables / rel, target / rel
-        if dst.is_file() and dst.read_bytes() == src.read_bytes():
-            continue
         dst.parent.mkdir(parents=True, exist_ok=True)
         tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
         shutil.copyfile(src, tmp)
+        side = entry_tables / PRINTED_DIR / f"{Path(rel).stem}.json"
+        if token is not None and "/" not in rel and rel.endswith(".csv") and side.is_file():
+            # the paper's tokens, as the provenance step writes them when the HTML is built: so an unchanged
+            # download is left as it is and Sphinx does not read its page again
+            from selfconf.book.provenance import fill_printed_csv
+
+            try:
+                fill_printed_csv(tmp, json.loads(side.read_text(encoding="utf-8"))["cells"], token)
+            except (ValueError, KeyError):
+                pass  # the provenance step reports it, naming the claim
+        if dst.is_file() and dst.read_bytes() == tmp.read_bytes():
+            tmp.unlink()
+            continue
         os.replace(tmp, dst)
     for rel in set(before) - set(files):
         (target / rel).unlink(missing_ok=True)
-    owners.parent.mkdir(parents=True, exist_ok=True)
-    owners.write_text(json.dumps(files, indent=0) + "\n", encoding="utf-8")
+    if before != files or not owners.is_file():
+        owners.parent.mkdir(parents=True, exist_ok=True)
+        owners.write_text(json.dumps(files, indent=0) + "\n", encoding="utf-8")
     return files
+
+
+_TOKENS: dict[tuple[str, int, int], dict[str, str]] = {}
+
+
+def _printed_token(target: Path):
+    """The paper's printed token of a claim id (the claim manifest of the project ``target`` belongs to), for the
+    printed cells of the book's CSV downloads; ``None`` outside the book's table folder (a rerun's tables)."""
+    root = project_root()
+    if target.resolve() != (root / TABLE_DIR).resolve():
+        return None
+    path = root / "data" / "paper" / "claims.yaml"
+    st = path.stat()
+    stamp = (str(path), st.st_mtime_ns, st.st_size)
+
+    def token(key: str) -> str:
+        if stamp not in _TOKENS:  # read once per process, and only when a table has printed cells
+            from selfconf.claims.judging import load_manifest
+
+            _TOKENS[stamp] = {k: str(c["printed"]) for k, c in load_manifest(path).by_id.items()}
+        return _TOKENS[stamp][key]
+
+    return token
 
 
 def _sweep_tables(target: Path, names: list[str]) -> list[str]:
