@@ -4,7 +4,8 @@ Usage::
 
     python -m selfconf.book.build execute [--only 04_result1 ...] [--jobs N] [--no-cache] [-p seed 7]
     python -m selfconf.book.build student     # the student edition of the teaching chapter (selfconf.course)
-    python -m selfconf.book.build html        # student edition, then jupyter-book build . -W -n --keep-going
+    python -m selfconf.book.build html        # student edition (if the toc lists a teaching page), then
+                                              # jupyter-book build . -W -n --keep-going
     python -m selfconf.book.build all         # both
     python -m selfconf.book.build all --explain-cache   # per notebook: hit, or miss and the input that changed
 
@@ -59,6 +60,7 @@ __all__ = [
     "build_html",
     "html_key",
     "student_edition",
+    "teaching_in_toc",
     "with_install_cell",
     "main",
 ]
@@ -778,6 +780,20 @@ def build_html(root: Path | None = None) -> None:
 STUDENT_KEY_FILE = "_build/student/.key"
 
 
+def teaching_in_toc(root: Path | None = None) -> bool:
+    """Whether the table of contents lists a teaching page (:data:`selfconf.course.TEACHING`): only then do
+    ``build html`` and ``build all`` write the student edition (``build student`` always does).
+
+    The book's own table of contents lists them:
+
+    >>> teaching_in_toc()
+    True
+    """
+    from selfconf.course import TEACHING
+
+    return bool(set(TEACHING) & toc_files(root))
+
+
 def student_edition(root: Path | None = None, *, update_checks: bool = False) -> bool:
     """Write the student edition (:func:`selfconf.course.make_student`) unless it is up to date; True if written.
 
@@ -846,8 +862,9 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     if a.step in ("execute", "all"):
         execute(a.only, _parse_params(a.param), a.jobs, not a.no_cache, explain=a.explain_cache)
-    if a.step in ("student", "html", "all"):
+    if a.step == "student" or (a.step in ("html", "all") and teaching_in_toc()):
         # the student edition first: the teaching pages offer its notebooks (book/_static/student/) for download
+        # (a book whose table of contents lists no teaching page offers none, and writes none)
         student_edition(update_checks=a.update_checks)
     if a.step in ("html", "all"):
         build_html()
