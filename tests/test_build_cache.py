@@ -37,7 +37,7 @@ import re
 import shutil
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import nbformat
@@ -246,7 +246,7 @@ def test_warm_build_equals_a_build_without_cache(tiny, kind, tmp_path):
     tiny.last = None
     changed_params = {**change.params, **change.extra}
     try:
-        since = datetime.now(timezone.utc)
+        since = datetime.now(UTC)
         log = _execute(project, changed_params)
         warm = _outputs(project)
         restored = _restored(project, since)
