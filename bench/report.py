@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         help="CSV to use: written (seeded) when missing, else reused as is (give the --models and --items "
         "it was written with); default a temporary file",
     )
-    ap.add_argument("--recalibrate", choices=("isotonic", "temperature", "histogram"), default=None)
+    ap.add_argument("--recalibrate", choices=("isotonic", "temperature", "histogram", "platt", "beta"), default=None)
     ap.add_argument("--baseline-src", default=None, help="src folder of another checkout to time side by side")
     ap.add_argument("--repeat", type=int, default=3, help="alternating runs of the side-by-side comparison")
     ap.add_argument("--side-by-side-only", action="store_true", help="print only the side-by-side comparison")

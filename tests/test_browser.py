@@ -131,6 +131,21 @@ def site(request):
         server.server_close()
 
 
+def local_tab(browser, origin: str, viewport: dict):
+    """A new tab of ``browser`` that loads only from ``origin`` (and data:/blob: URLs); every other request is
+    aborted as blocked by the client."""
+    page = browser.new_page(viewport=viewport)
+    page.route(
+        "**/*",
+        lambda r: (
+            r.continue_()
+            if urlparse(r.request.url).netloc == origin or r.request.url.startswith(("data:", "blob:"))
+            else r.abort("blockedbyclient")
+        ),
+    )
+    return page
+
+
 def _require_browser():
     if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
         pytest.fail(
@@ -390,7 +405,9 @@ def test_provenance_card_shows_the_paper_print_on_hover_and_focus(site):
             card.wait_for(state="visible", timeout=5000)
             text = card.inner_text()
             assert "Paper prints" in text and printed in text
-            assert num.get_attribute("data-claim") in text and "Computed in" in text
+            assert "Computed in" in text and num.get_attribute("data-claim") not in text, "the card speaks words"
+            code = card.locator("dd a").first.get_attribute("href")
+            assert code and not urlparse(code).scheme and "#selfconf-cell-" in code, "a local link to the cell"
             href = card.locator('a[href*="14_audit"]').get_attribute("href")
             assert href and href.split("#")[0].endswith("14_audit.html") and "#claim-" in href
             page.keyboard.press("Escape")

@@ -11,7 +11,16 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 import pytest
-from test_browser import CHART_TIMEOUT_MS, CHROMIUM, CHROMIUM_FLAGS, JS_CHARTS_READY, _require_browser, html_pages, site  # noqa: F401
+from test_browser import (
+    CHART_TIMEOUT_MS,
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    JS_CHARTS_READY,
+    _require_browser,
+    html_pages,
+    local_tab,
+    site,  # noqa: F401 - a pytest fixture
+)
 
 pytestmark = pytest.mark.browser
 WIDTHS = (390, 1400)
@@ -95,16 +104,9 @@ def layout(site, tmp_path_factory):
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
         try:
             for width in WIDTHS:
-                page = browser.new_page(viewport={"width": width, "height": 900})
-                page.route(
-                    "**/*",
-                    lambda r: (
-                        r.continue_()
-                        if urlparse(r.request.url).netloc == origin or r.request.url.startswith(("data:", "blob:"))
-                        else r.abort("blockedbyclient")
-                    ),
-                )
                 for p in html_pages(html):
+                    # a fresh tab per page: a page's chart fitting never delays the next page's load event
+                    page = local_tab(browser, origin, {"width": width, "height": 900})
                     rel = p.relative_to(html).as_posix()
                     page.goto(base + rel, wait_until="load")
                     try:
@@ -116,7 +118,7 @@ def layout(site, tmp_path_factory):
                         c = page.evaluate(JS_CONTRAST)
                         if c is not None:
                             contrast[rel] = c
-                page.close()
+                    page.close()
         finally:
             browser.close()
     return out, contrast

@@ -1,9 +1,10 @@
 """The book as a reader meets it, in headless Chromium at 1400 x 900, 1280 x 800 and 390 x 844.
 
 At every width: no page scrolls sideways; every chart's smallest rendered text is at least 10 CSS px (the
-font size times the SVG's scale on screen); every page that marks numbers shows its legend open.  At the
-two desk widths: Tables 1-4 and the audit table show every column (no sideways scroll in their own box).
-At most one tab stop per table.  Same local server and network block as ``test_browser.py``.
+font size times the SVG's scale on screen); every page that marks numbers shows its legend, open on the reader's
+first visit and one closed line after.  At the two desk widths: Tables 1-4 and the audit table show every
+column (no sideways scroll in their own box).  At most one tab stop per table.  Same local server and network
+block as ``test_browser.py``.
 """
 
 from __future__ import annotations
@@ -11,7 +12,16 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 import pytest
-from test_browser import CHART_TIMEOUT_MS, CHROMIUM, CHROMIUM_FLAGS, JS_CHARTS_READY, _require_browser, html_pages, site  # noqa: F401
+from test_browser import (
+    CHART_TIMEOUT_MS,
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    JS_CHARTS_READY,
+    _require_browser,
+    html_pages,
+    local_tab,
+    site,  # noqa: F401 - a pytest fixture
+)
 
 pytestmark = pytest.mark.browser
 VIEWPORTS = ((1400, 900), (1280, 800), (390, 844))
@@ -52,10 +62,13 @@ JS_READER = """([whole, minPx]) => {
   const marks = document.querySelectorAll('main .selfconf-num:not(.selfconf-legend-sample)').length;
   const legend = document.querySelector('main details.selfconf-legend');
   const legendOpen = !!(legend && legend.open && legend.querySelector('ul').getBoundingClientRect().height > 0);
+  const legendLines = legend ? Math.round(legend.querySelector('summary').getBoundingClientRect().height /
+    parseFloat(getComputedStyle(legend.querySelector('summary')).lineHeight || '20')) : 0;
   const tableStops = Array.from(document.querySelectorAll('main table')).map(t =>
     t.querySelectorAll('.selfconf-num[tabindex="0"]').length + (t.getAttribute('tabindex') === '0' ? 1 : 0));
   return {scrollWidth: doc.scrollWidth, innerWidth: window.innerWidth, clipped, small: small.slice(0, 6),
-          nSmall: small.length, marks, legendOpen, maxTableStops: Math.max(0, ...tableStops)};
+          nSmall: small.length, marks, legend: !!legend, legendOpen, legendLines,
+          maxTableStops: Math.max(0, ...tableStops)};
 }"""
 
 
@@ -71,16 +84,9 @@ def reader(site):
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
         try:
             for width, height in VIEWPORTS:
-                page = browser.new_page(viewport={"width": width, "height": height})
-                page.route(
-                    "**/*",
-                    lambda r: (
-                        r.continue_()
-                        if urlparse(r.request.url).netloc == origin or r.request.url.startswith(("data:", "blob:"))
-                        else r.abort("blockedbyclient")
-                    ),
-                )
                 for p in html_pages(html):
+                    # a fresh tab per page: a page's chart fitting never delays the next page's load event
+                    page = local_tab(browser, origin, {"width": width, "height": height})
                     rel = p.relative_to(html).as_posix()
                     page.goto(base + rel, wait_until="load")
                     try:
@@ -91,7 +97,7 @@ def reader(site):
                     except Exception:  # noqa: BLE001 - undrawn charts are test_browser's business
                         pass
                     out[(width, rel)] = page.evaluate(JS_READER, [list(WHOLE.get(rel, ())), MIN_TEXT_PX])
-                page.close()
+                    page.close()
         finally:
             browser.close()
     return out
@@ -122,11 +128,21 @@ def test_chart_text_is_at_least_10_px(reader, width):
 
 
 @pytest.mark.parametrize("width", [w for w, _ in VIEWPORTS])
-def test_the_legend_is_open_on_every_page_with_marks(reader, width):
-    pages = [rel for (w, rel), r in reader.items() if w == width and r["marks"]]
+def test_the_legend_is_open_on_the_first_visit_and_one_line_after(reader, width):
+    """Every page with marks carries the legend; pages are visited in order in one browser profile, so the first
+    page with an open legend is the reader's first visit and every later page shows it closed, on one line."""
+    pages = sorted(rel for (w, rel), r in reader.items() if w == width and r["marks"] and rel != "book/index.html")
     assert len(pages) > 10
-    bad = _bad(reader, width, lambda r: ["legend closed or missing"] if r["marks"] and not r["legendOpen"] else [])
-    assert not bad, "\n".join(bad)
+    missing = _bad(reader, width, lambda r: ["legend missing"] if r["marks"] and not r["legend"] else [])
+    assert not missing, "\n".join(missing)
+    assert reader[(width, pages[0])]["legendOpen"], f"{pages[0]}: the legend is closed on the first visit"
+    bad = [f"  {rel}: open" for rel in pages[1:] if reader[(width, rel)]["legendOpen"]]
+    bad += [
+        f"  {rel}: summary on {reader[(width, rel)]['legendLines']} lines"
+        for rel in pages[1:]
+        if reader[(width, rel)]["legendLines"] > 1
+    ]
+    assert not bad, "the legend after the first visit:\n" + "\n".join(bad)
 
 
 def test_a_table_is_one_tab_stop(reader):

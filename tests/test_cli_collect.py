@@ -141,7 +141,9 @@ def test_collect_resume_skips_done_items(stub, questions_csv, api_key, tmp_path)
     assert len(ids) == len(set(ids)) == 8
 
 
-def test_collect_failed_items_are_not_written_and_are_retried_next_run(stub, questions_csv, api_key, tmp_path, capsys):
+def test_collect_failed_items_are_recorded_with_an_error_and_retried_next_run(
+    stub, questions_csv, api_key, tmp_path, capsys
+):
     out = tmp_path / "flaky0.jsonl"
     # the first attempt of every question to 'flaky' is a 500; with no retries nothing succeeds
     fresh = tmp_path / "q.csv"
@@ -152,10 +154,20 @@ def test_collect_failed_items_are_not_written_and_are_retried_next_run(stub, que
     rc = cli.main(collect_argv(stub, "flaky", fresh, out, "--max-retries", "0"))
     assert rc == 3
     assert "4 endpoint failures" in capsys.readouterr().err
-    assert not out.exists() or read_jsonl(out) == []
+    failed = read_jsonl(out)  # one row per question, with the reason: grade and report count them
+    assert sorted(r["item_id"] for r in failed) == ["0", "1", "2", "3"]
+    assert all(r["error"] and "HTTP 500" in r["error"] and r["confidence"] is None for r in failed)
+    graded = tmp_path / "flaky0.graded.jsonl"
+    assert cli.main(["grade", str(out), "--out", str(graded)]) == 0
+    assert {r["graded_by"] for r in read_jsonl(graded)} == {"collection_error"}
+    capsys.readouterr()
+    assert cli.main(["report", str(graded), "--json", "--n-boot", "100"]) == 2  # every row excluded
+    assert "collection errors" in capsys.readouterr().err
     rc = cli.main(collect_argv(stub, "flaky", fresh, out, "--max-retries", "0"))
-    assert rc == 0  # second attempts succeed
-    assert sorted(r["item_id"] for r in read_jsonl(out)) == ["0", "1", "2", "3"]
+    assert rc == 0  # second attempts succeed and replace the error rows: nothing lost, nothing twice
+    rows = read_jsonl(out)
+    assert sorted(r["item_id"] for r in rows) == ["0", "1", "2", "3"]
+    assert not any(r.get("error") for r in rows)
 
 
 def test_collect_unauthorized_is_a_clear_error_without_the_key(stub, questions_csv, api_key, tmp_path, capsys):

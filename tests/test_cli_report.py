@@ -69,11 +69,13 @@ def test_json_has_exactly_the_documented_keys_and_matches_metrics(good_csv, caps
         "missing_confidence": {"a": 1},
         "missing_correct": {"b": 1},
         "refusal_without_confidence": {},
+        "collection_error": {},
     }
     assert doc["models"][0]["excluded"] == {
         "missing_confidence": 1,
         "missing_correct": 0,
         "refusal_without_confidence": 0,
+        "collection_error": 0,
     }
     for m in doc["models"]:
         for k in CI_METRICS:

@@ -1133,78 +1133,114 @@ def _harmonic_series(m: np.ndarray) -> np.ndarray:
 _SMALL_HARMONIC = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1.0, 20.0))])  # H(0..19)
 
 
-#: Image offsets of the Gaussian reflected at 0 and 1: x + j and -x + j for j in {-4, ..., 4}.
-_IMAGES = (-4, -2, 0, 2, 4)
-#: An image farther than this many bandwidths from every grid point is skipped: its kernel weight
-#: is below exp(-50) ~ 2e-22 of the peak, far under double precision of the sums it enters.
-_KERNEL_REACH = 10.0
-#: Kernel entries (grid points x levels) above which the smooth ECE is evaluated one block of levels at a time
-#: (:func:`_smooth_ece_blocks`, about 128 MB a block) when no kernel is passed in, and above which the bandwidth
-#: search keeps nothing between its steps.  Continuous confidences (one level per row) reach it from about
-#: 20,000 rows of a model.
+#: Kernel entries (grid points x levels) above which the smooth ECE is evaluated through relplot's fine nodes
+#: (:func:`_smooth_ece_blocks`, about 128 MB a block of grid points) when no kernel is passed in; so is it for
+#: as many levels as half the nodes or more.
 _KERNEL_BLOCK = 1 << 24
 #: The largest kernel :func:`smooth_ece_kernel` returns as one matrix (1 GB): a bootstrap applies it to every
 #: batch of draws, so building it once is worth the memory up to this size; above it each batch builds it in
 #: blocks (bounded memory, more time).
 _KERNEL_WHOLE = 1 << 27
+#: relplot adds this to the smoothed density at every grid point (``BaseKernelMixin.smooth``), so the smooth
+#: ECE's denominator is the sum over the grid of (density + 1e-4).
+SMOOTH_DENSITY_EPS = 1e-4
 
 
-def _image_distances(
-    grid: np.ndarray, levels: np.ndarray, reach: float = math.inf
-) -> list[tuple[float, np.ndarray | None]]:
-    """Per image of the levels (x + j and -x + j, j in :data:`_IMAGES`): (distance of the image's
-    span from the grid's span, squared distances grid x level).  Independent of sigma, so a
-    bandwidth search on one grid computes it once; the squared distances of an image farther
-    than ``reach`` from the grid (which :func:`_kernel_from_distances` skips at any bandwidth
-    with ``_KERNEL_REACH * sigma <= reach``) are not computed (None)."""
-    g_lo, g_hi = float(grid.min()), float(grid.max())
-    l_lo, l_hi = float(levels.min()), float(levels.max())
-    out: list[tuple[float, np.ndarray | None]] = []
-    for j in _IMAGES:
-        for sign in (1.0, -1.0):
-            p_lo, p_hi = (l_lo + j, l_hi + j) if sign > 0 else (j - l_hi, j - l_lo)
-            gap = max(0.0, p_lo - g_hi, g_lo - p_hi)
-            if gap > reach:
-                out.append((gap, None))
-                continue
-            d = grid[:, None] - (sign * levels[None, :] + j)
-            out.append((gap, d * d))
-    return out
+def _fine_nodes(sigma: float) -> int:
+    """Nodes of relplot's fine grid at bandwidth sigma: max(2000, round(20 / sigma)) // 2 + 1."""
+    return max(2000, round(20 / sigma)) // 2 + 1
 
 
-def _kernel_from_distances(
-    dist: list[tuple[float, np.ndarray | None]], shape: tuple[int, int], sigma: float
-) -> np.ndarray:
-    out = np.zeros(shape)
-    reach = _KERNEL_REACH * sigma
-    scale = -0.5 / (sigma * sigma)
-    for gap, d2 in dist:
-        if gap > reach:
-            continue
-        assert d2 is not None, "distances are computed for every image within reach"
-        e = d2 * scale
-        # weights below exp(-650) ~ 1e-282 are set to 0: left in, they and their products
-        # are subnormal numbers, which the processor handles a hundred times slower
-        e[e < -650.0] = -np.inf
-        np.exp(e, out=e)
-        out += e
-    out /= math.sqrt(2 * math.pi) * sigma
-    return out
+def _padded_kernel(sigma: float, n: int) -> np.ndarray:
+    """relplot's sampled Gaussian (N values at m / (N - 1) - 1/2) inside zeros: weight of offset d is at
+    d + N // 2 + 2N (offsets of the three images lie within [-(2N - 2), 2N - 2])."""
+    ker = np.linspace(0.0, 1.0, n)
+    ker = np.exp(-(ker - 0.5) * (ker - 0.5) / (2 * sigma * sigma)) / (math.sqrt(2 * math.pi) * sigma)
+    kp = np.zeros(5 * n)
+    kp[2 * n : 3 * n] = ker
+    return kp
 
 
-def _reflected_kernel(grid: np.ndarray, levels: np.ndarray, sigma: float) -> np.ndarray:
-    """Gaussian kernel reflected at 0 and 1: K[t, k] = sum of phi_sigma(grid_t - image of level k).
+def _node_pairs(grid: np.ndarray, levels: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where the smooth-ECE kernel looks up relplot's sampled Gaussian, and with what weight: (idx, coef), each
+    (12, T, K), so that K[t, k] = sum over the first axis of coef * padded[idx] (:func:`_padded_kernel`).
 
-    Images farther than :data:`_KERNEL_REACH` bandwidths from the grid are left out, and
-    weights below exp(-650) relative to the peak are 0 (no subnormal numbers).
+    Level l is split between fine nodes b = floor(l (N - 1)) (clipped to N - 2) and b + 1 in proportions
+    1 - f and f (relplot's ``smooth_round_to_grid``); grid point t is interpolated between nodes i0 and i0 + 1
+    with weights 1 - r and r (relplot's ``interpolate``); a weight on node j reaches node i directly (offset
+    i - j), through its mirror image about node 0 (offset i + j, j > 0) and about node N - 1 (offset
+    i - (2N - 2 - j), j < N - 1): 2 x 2 x 3 terms.  Independent of sigma for a given N."""
+    t = np.asarray(grid, float)
+    bucket = 1 / (n - 1)
+    i0 = (t * (n - 1)).astype(np.int64).clip(0, n - 2)
+    r = (t - i0 * bucket) / bucket
+    b = (levels * (n - 1)).astype(np.int64).clip(0, n - 2)
+    f = levels * (n - 1) - b
+    base = n // 2 + 2 * n
+    T, K = t.size, b.size
+    diff = np.subtract.outer(i0, b)  # i0 - b
+    summ = np.add.outer(i0, b)  # i0 + b
+    idx = np.empty((12, T, K), np.int64)
+    coef = np.empty((12, T, K))
+    m = 0
+    for di, wi in ((0, 1 - r), (1, r)):
+        for dj, wj in ((0, 1 - f), (1, f)):
+            np.add(diff, base + di - dj, out=idx[m])
+            np.add(summ, base + di + dj, out=idx[m + 1])
+            np.add(summ, base + di + dj - (2 * n - 2), out=idx[m + 2])
+            np.multiply.outer(wi, wj, out=coef[m])
+            np.multiply(coef[m], (b + dj > 0)[None, :], out=coef[m + 1])
+            np.multiply(coef[m], (b + dj < n - 1)[None, :], out=coef[m + 2])
+            m += 3
+    return idx, coef
+
+
+def _fine_smoother(grid: np.ndarray, sigma: float) -> tuple[Any, np.ndarray, np.ndarray, int]:
+    """relplot's smoothing on its fine grid of N nodes (spacing h = 1 / (N - 1)), as (S, inds, r, N).
+
+    ``ReflectedGaussianKernel.apply``: node weights are extended by one mirror image at each end (about node 0
+    and node N - 1), convolved with the Gaussian density of scale sigma sampled at the N points
+    m / (N - 1) - 1/2, m = 0..N-1 (so truncated at half the unit interval), and the smoothed node values are
+    interpolated linearly at the grid points: grid point t lies between nodes inds[t] and inds[t] + 1 with
+    weights 1 - r[t] and r[t].  S(i, j) is the smoothed value at node i of a unit weight at node j."""
+    n = _fine_nodes(sigma)
+    kp = _padded_kernel(sigma, n)
+    base = n // 2 + 2 * n
+
+    def S(i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        return kp[i - j + base] + (j > 0) * kp[i + j + base] + (j < n - 1) * kp[i - (2 * n - 2 - j) + base]
+
+    t = np.asarray(grid, float)
+    bucket = 1 / (n - 1)
+    inds = (t * (n - 1)).astype(int).clip(0, n - 2)
+    return S, inds, (t - inds * bucket) / bucket, n
+
+
+#: Entries (12 x grid points x levels) up to which the kernel is built from :func:`_node_pairs`.
+_PAIRS_MAX = 1 << 22
+
+
+def _reflected_kernel(grid: np.ndarray, levels: np.ndarray, sigma: float, fine: Any = None) -> np.ndarray:
+    """Smooth-ECE kernel K[t, k]: relplot's reflected Gaussian smoothing of a unit weight at level k, at grid t.
+
+    Few levels: summed from :func:`_node_pairs`; many: through the grid x nodes matrix of
+    :func:`_fine_smoother` (``fine``, when already built), gathered at each level's two nodes.
     """
     grid = np.asarray(grid, dtype=float)
     levels = np.asarray(levels, dtype=float)
     if not grid.size or not levels.size:
         return np.zeros((grid.size, levels.size))
-    sigma = float(sigma)
-    dist = _image_distances(grid, levels, _KERNEL_REACH * sigma)
-    return _kernel_from_distances(dist, (grid.size, levels.size), sigma)
+    n = _fine_nodes(float(sigma))
+    if fine is None and 2 * levels.size < n and 12 * grid.size * levels.size <= _PAIRS_MAX:
+        idx, coef = _node_pairs(grid, levels, n)
+        return np.einsum("mtk,mtk->tk", coef, _padded_kernel(float(sigma), n)[idx])
+    S, inds, r, n = _fine_smoother(grid, float(sigma)) if fine is None else fine
+    b = (levels * (n - 1)).astype(int).clip(0, n - 2)
+    f = levels * (n - 1) - b
+    i0, r_ = inds[:, None], r[:, None]
+    nodes = np.arange(n)[None, :]
+    A = (1 - r_) * S(i0, nodes) + r_ * S(i0 + 1, nodes)  # grid x nodes
+    return A[:, b] * (1 - f)[None, :] + A[:, b + 1] * f[None, :]
 
 
 def _smooth_grid(sigma: float) -> np.ndarray:
@@ -1220,67 +1256,65 @@ def _smooth_ece_at(
     evaluating many draws at one sigma compute it once).
     """
     grid = _smooth_grid(sigma)
-    if kern is None and grid.size * levels.size > _KERNEL_BLOCK:  # too big for one matrix
-        num, den = _smooth_ece_blocks(levels, pos, tot, sigma, grid)
+    if kern is None and (grid.size * levels.size > _KERNEL_BLOCK or 2 * levels.size >= _fine_nodes(sigma)):
+        num, den = _smooth_ece_blocks(levels, pos, tot, sigma, grid)  # many levels: through the fine nodes
     else:
         if kern is None:
             kern = _reflected_kernel(grid, levels, sigma)  # (T, K)
         resid = tot * levels[None, :] - pos  # sum over rows of (c - y) at each level
         num = np.abs(resid @ kern.T).sum(axis=1)
         den = tot @ kern.sum(axis=0)  # = sum over the grid of the smoothed density
+    den = den + SMOOTH_DENSITY_EPS * grid.size
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-
-
-#: Beyond this many bandwidths every weight of an image is below exp(-650) and :func:`_kernel_from_distances`
-#: sets it to 0 (sqrt(1300) = 36.06, with a margin).
-_ZERO_REACH = 36.1
+        return np.where(tot.sum(axis=1) > 0, num / den, np.nan)
 
 
 def _smooth_ece_blocks(
     levels: np.ndarray, pos: np.ndarray, tot: np.ndarray, sigma: float, grid: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The numerator and denominator of :func:`_smooth_ece_at`, the kernel built and applied a block of levels
-    at a time.
+    """The numerator and denominator (without the density epsilon) of :func:`_smooth_ece_at` without a grid x
+    levels kernel: the counts are first split onto relplot's N fine nodes (as relplot does with its rows), then
+    smoothed by the grid x nodes matrix of :func:`_fine_smoother`, built a block of grid points at a time
+    (about 128 MB); cost and memory grow with the nodes, not with the levels (continuous confidences).  Only
+    the sums' order differs from the one-matrix evaluation."""
+    S, inds, r, n = _fine_smoother(grid, sigma)
+    B = pos.shape[0]
+    b = (levels * (n - 1)).astype(np.int64).clip(0, n - 2)
+    f = levels * (n - 1) - b
+    flat = (np.arange(B)[:, None] * n + b[None, :]).ravel()
 
-    The smoothed residual and density are sums over levels, so they are accumulated block by block, and a
-    block's kernel is built only on the grid points within :data:`_ZERO_REACH` bandwidths of an image of its
-    levels (every other weight is 0 in the one-matrix kernel too).  Only the sums' order differs from the
-    one-matrix evaluation, and an image of a block's levels farther than :data:`_KERNEL_REACH` bandwidths from
-    those grid points is skipped (a weight below 2e-22 of the peak)."""
-    reach = _ZERO_REACH * sigma
-    near = max(1, int(2 * reach * grid.size))  # grid points within reach of one level, about
-    step = max(1, _KERNEL_BLOCK // (4 * near))
-    resid = np.zeros((pos.shape[0], grid.size))
-    den = np.zeros(pos.shape[0])
-    for s in range(0, levels.size, step):
-        b = slice(s, s + step)
-        lo, hi = float(levels[b].min()), float(levels[b].max())
-        rows = np.zeros(grid.size, dtype=bool)
-        for j in _IMAGES:
-            for a, z in ((lo + j, hi + j), (j - hi, j - lo)):
-                rows |= (grid >= a - reach) & (grid <= z + reach)
-        if not rows.any():
-            continue
-        kern = _reflected_kernel(grid[rows], levels[b], sigma)
-        resid[:, rows] += (tot[:, b] * levels[None, b] - pos[:, b]) @ kern.T
-        den += tot[:, b] @ kern.sum(axis=0)
-    return np.abs(resid).sum(axis=1), den
+    def on_nodes(w: np.ndarray) -> np.ndarray:  # (B, K) weights at levels -> (B, N) at nodes
+        lo = np.bincount(flat, weights=(w * (1 - f)[None, :]).ravel(), minlength=B * n)
+        hi = np.bincount(flat + 1, weights=(w * f[None, :]).ravel(), minlength=B * n)
+        return (lo + hi).reshape(B, n)
+
+    V = on_nodes(tot * levels[None, :] - pos)
+    D = on_nodes(tot)
+    num = np.zeros(B)
+    den = np.zeros(B)
+    nodes = np.arange(n)[None, :]
+    step = max(1, _KERNEL_BLOCK // n)
+    for s in range(0, grid.size, step):
+        i0, r_ = inds[s : s + step, None], r[s : s + step, None]
+        A = (1 - r_) * S(i0, nodes) + r_ * S(i0 + 1, nodes)  # grid points of the block x nodes
+        num += np.abs(V @ A.T).sum(axis=1)
+        den += D @ A.sum(axis=0)
+    return num, den
 
 
-def smooth_ece_bandwidth(levels: Any, pos: Any, neg: Any, *, refine: int = 12) -> float:
+def smooth_ece_bandwidth(levels: Any, pos: Any, neg: Any, *, refine: int = 10) -> float:
     """Bandwidth of the smooth ECE: the fixed point sigma* = smECE_sigma*(data).
 
     Definition (Błasiok & Nakkiran 2023, Sec. 5): smECE_sigma decreases in sigma, so there is
     one sigma* with smECE_sigma* = sigma*.  It is located by bisection on [0, 1] (``refine``
-    halvings, resolution 2**-refine) keeping the smallest tested sigma with
-    sigma >= smECE_sigma (and sigma >= 1e-3), the rule of the ``relplot`` package.  Counts as
+    halvings, resolution 2**-refine; 10 as in ``relplot.smECE``) keeping the smallest tested sigma
+    with sigma >= smECE_sigma (and sigma >= 1e-3), the rule of the ``relplot`` package.  Counts as
     from :func:`level_counts`.
 
     References
     ----------
     Błasiok, J. & Nakkiran, P. (2023). Smooth ECE: principled reliability diagrams via kernel
-    smoothing. arXiv:2309.12236.
+    smoothing. arXiv:2309.12236; ``relplot.metrics.search_param``.
 
     Examples
     --------
@@ -1291,18 +1325,21 @@ def smooth_ece_bandwidth(levels: Any, pos: Any, neg: Any, *, refine: int = 12) -
     lv = np.asarray(levels, float)
     p = np.asarray(pos, float)[None, :]
     t = p + np.asarray(neg, float)[None, :]
-    cache: dict[int, tuple[float, list]] = {}  # grid size -> (reach, squared image distances within it)
+
+    plans: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}  # (grid size, nodes) -> _node_pairs
 
     def at(sigma: float) -> float:
-        grid = _smooth_grid(sigma)
-        if not lv.size or grid.size * lv.size > _KERNEL_BLOCK:  # a big kernel: in blocks, nothing kept
-            return float(_smooth_ece_at(lv, p, t, sigma)[0])
-        reach = _KERNEL_REACH * sigma
-        if grid.size not in cache or cache[grid.size][0] < reach:
-            cache[grid.size] = (reach, _image_distances(grid, lv, reach))
-        kern = _kernel_from_distances(cache[grid.size][1], (grid.size, lv.size), sigma)
-        return float(_smooth_ece_at(lv, p, t, sigma, kern)[0])
+        grid, n = _smooth_grid(sigma), _fine_nodes(sigma)
+        if 2 * lv.size < n and 12 * grid.size * lv.size <= _PAIRS_MAX:
+            if (grid.size, n) not in plans:
+                plans[grid.size, n] = _node_pairs(grid, lv, n)
+            idx, coef = plans[grid.size, n]
+            kern = np.einsum("mtk,mtk->tk", coef, _padded_kernel(sigma, n)[idx])
+            return float(_smooth_ece_at(lv, p, t, sigma, kern)[0])
+        return float(_smooth_ece_at(lv, p, t, sigma)[0])
 
+    if not lv.size:
+        return 1.0
     hi, lo = 1.0, 0.0  # hi: sigma >= smECE(sigma); lo: sigma < smECE(sigma)
     for _ in range(int(refine)):
         mid = (hi + lo) / 2
@@ -1316,11 +1353,12 @@ def smooth_ece_bandwidth(levels: Any, pos: Any, neg: Any, *, refine: int = 12) -
 def smooth_ece(confidence: Any, correct: Any, *, sigma: float | None = None) -> float:
     """Smooth ECE: calibration error of the kernel-smoothed reliability curve.
 
-    Definition: with a Gaussian kernel K_sigma reflected at 0 and 1, the smoothed residual is
+    Definition: ``relplot.smECE``'s.  With the Gaussian kernel K_sigma reflected at 0 and 1 of
+    :func:`smooth_kernel` (relplot's discretisation), the smoothed residual is
     R(t) = sum_i K_sigma(t, c_i) (c_i - y_i) and the smoothed density D(t) = sum_i K_sigma(t, c_i);
-    smECE_sigma = integral |R(t)| dt / integral D(t) dt, evaluated on an even grid of
-    max(200, round(10 / sigma)) points of [0, 1].  With ``sigma=None`` the bandwidth is the
-    fixed point of :func:`smooth_ece_bandwidth`.  Unlike binned ECE it has no bin edges, so it
+    smECE_sigma = sum_t |R(t)| / sum_t (D(t) + 1e-4) over an even grid of max(200, round(10 / sigma))
+    points of [0, 1].  With ``sigma=None`` the bandwidth is the fixed point of
+    :func:`smooth_ece_bandwidth` (10 bisection steps, as relplot).  Unlike binned ECE it has no bin edges, so it
     does not jump when a confidence crosses an edge.
 
     Parameters
@@ -1378,9 +1416,11 @@ def smooth_ece_kernel(levels: Any, sigma: float) -> np.ndarray | None:
 def smooth_kernel(levels: Any, sigma: float, grid: Any = None) -> np.ndarray:
     """Reflected Gaussian kernel matrix K[t, k] of bandwidth ``sigma`` between grid points and levels.
 
-    Definition: K[t, k] = sum over the images l + j and -l + j (j = -4, -2, 0, 2, 4) of the level
-    l = levels[k] of phi_sigma(grid[t] - image), phi_sigma the normal density of scale sigma;
-    images farther than 10 sigma from the grid are left out (weight below exp(-50) of the peak).
+    Definition: relplot's discretised reflected Gaussian (``ReflectedGaussianKernel``): level l = levels[k] is
+    split linearly between the two nearest of N = max(2000, round(20 / sigma)) // 2 + 1 even nodes of [0, 1],
+    the node weights are mirrored once about 0 and once about 1, convolved with the normal density of scale
+    sigma sampled on the node spacing out to 1/2 either side, and interpolated linearly at ``grid[t]``; so
+    K[t, k] is about phi_sigma(t - l) + phi_sigma(t + l) + phi_sigma(t - (2 - l)).
     ``grid`` defaults to the smooth-ECE grid of max(200, round(10 / sigma)) points.  Computing it
     once and passing it to :func:`counts_statistics` (``smooth_kernel``) or
     :func:`smooth_reliability` (``kernel``) saves recomputing it for every batch of draws.

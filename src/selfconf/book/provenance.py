@@ -42,7 +42,7 @@ from typing import Any
 from docutils import nodes
 
 from selfconf.book.audit import audit_book
-from selfconf.book.glue import ORIGIN_SUFFIX, ORIGINS, glued_in_notebook, paste_key
+from selfconf.book.glue import ORIGIN_SUFFIX, ORIGINS, glued_in_notebook, glued_values, paste_key
 from selfconf.claims.judging import STATUSES
 from selfconf.data.paths import DEFAULT_DATA_DIR
 
@@ -130,7 +130,8 @@ def attributes_for(
     """The data attributes of one pasted value, or ``None`` when it has neither a claim id nor an origin.
 
     ``claims`` (the manifest by id) gives ``data-text``, the claim in words (its ``text`` field, else where the
-    paper prints it); ``code_url`` (``.../notebooks/{}.py`` at the build's commit) gives ``data-code``.
+    paper prints it); ``code_url`` (a format string taking the notebook's stem) gives ``data-code``.  The book
+    passes none: its pages link the rendered cell instead (``data-code`` set when the page is resolved).
     """
     rec = records.get(key)
     if rec is not None:
@@ -163,6 +164,7 @@ def attributes_for(
         if words:
             attrs["data-text"] = str(words)
         if rec.tolerance is not None:
+            attrs["data-tolerance-value"] = f"{rec.tolerance:.4f}"
             attrs["data-tolerance"] = (
                 f"a Monte-Carlo number: it may differ from the paper's value by up to {rec.tolerance:.4f} "
                 "(the tolerance comes from the bootstrap's noise in the inputs that determine it; the rule is on "
@@ -203,8 +205,14 @@ def attributes_for(
     return out
 
 
-def legend_html() -> str:
-    """The short legend each page with pasted numbers carries (what the marks and origins mean)."""
+def legend_html(open_: bool = True) -> str:
+    """The short legend each page with pasted numbers carries (what the marks and origins mean).
+
+    Its summary is one line.  It is rendered open (``open_``, every page but the landing page) and
+    ``provenance.js`` closes it on every visit after the first (remembered in ``localStorage``).  Every sample
+    is styled by the same CSS rules as the numbers it describes, so the legend shows the marks a page shows by
+    default (``tests/test_browser_first_screen.py`` compares them).
+    """
     shown = ["reconstruction-only", "original-data", "parameter", "simulation", "external-data"]
     items = "".join(
         f'<li><span class="selfconf-num selfconf-legend-sample" data-origin="{o}">n</span> '
@@ -212,7 +220,8 @@ def legend_html() -> str:
         for o in shown
     )
     return (
-        '<details class="selfconf-legend" open><summary>How to read the numbers on this page</summary><ul>'
+        f'<details class="selfconf-legend"{" open" if open_ else ""}><summary>How to read the numbers on this '
+        "page (what each mark and colour means); hover over or tap any number for its card</summary><ul>"
         '<li><span class="selfconf-num selfconf-legend-sample" data-status="match">0.746</span> a number the paper '
         "prints, recomputed here and printing exactly as the paper prints it</li>"
         '<li><span class="selfconf-num selfconf-legend-sample selfconf-differs" data-status="within_tolerance">0.090'
@@ -225,8 +234,8 @@ def legend_html() -> str:
         '-0.002<sup class="selfconf-mark">≠&#8239;paper · crosses 0</sup></span> (double red underline, '
         "boxed) this build's number lies on the other side of a threshold the paper's reading rests on (0 for a "
         "difference, 0.5 for an AUROC, alpha for a p-value) than the paper's print, whatever its tolerance</li>"
-        '<li><span class="quoted"><span class="selfconf-num selfconf-legend-sample" data-status="quoted">10</span>'
-        "</span> (dotted underline) quoted from the paper, never computed: a threshold, a design constant or a "
+        '<li><span class="selfconf-num selfconf-legend-sample" data-status="quoted">10</span>'
+        " (dotted underline) quoted from the paper, never computed: a threshold, a design constant or a "
         "third party's number</li>"
         f"{items}"
         "<li>Hover over a number, tap it, or move to it with the Tab key (in a table: Tab to the table, then the "
@@ -265,10 +274,18 @@ class _Data:
         from selfconf.claims.judging import load_manifest
 
         self.claims = load_manifest(srcdir / "data" / "paper" / "claims.yaml").by_id
-        self.code_url = _code_url(srcdir)
+        self.glued = glued_values(book)
         self.why = {e.id: e for e in res.explanations}
         self._book = book
         self._pages: dict[str, tuple[dict[str, str], dict[str, Any]]] = {}
+        self._cells: dict[str, list[int]] = {}
+
+    def cells(self, notebook: str) -> list[int]:
+        """The rendered code cells of executed notebook ``notebook`` (a stem), read once."""
+        if notebook not in self._cells:
+            nb = self._book / f"{notebook}.ipynb"
+            self._cells[notebook] = rendered_cells(json.loads(nb.read_text(encoding="utf-8"))) if nb.is_file() else []
+        return self._cells[notebook]
 
     def page(self, docname: str) -> tuple[dict[str, str], dict[str, Any]]:
         """``(origins, values)`` glued by the executed notebook of ``docname``."""
@@ -280,22 +297,60 @@ class _Data:
         return self._pages[docname]
 
 
-def _code_url(srcdir: Path) -> str:
-    """``<repository>/blob/<commit>/notebooks/{}.py``: a notebook's source at the commit this build ran."""
-    import subprocess
+#: Prefix of the id each rendered code cell of a notebook page gets (``selfconf-cell-<index in the notebook>``).
+CELL_ID = "selfconf-cell-"
 
-    from selfconf.data.paths import book_file
 
-    repo = (book_file("_config.yml", srcdir, missing_ok=True).get("repository") or {}).get("url", "")
-    if not repo:
+def rendered_cells(nb: dict) -> list[int]:
+    """Indices of the code cells of an executed notebook that its page renders (not removed whole).
+
+    A cell tagged ``remove-cell`` is dropped by Jupyter Book, and myst-nb drops a code cell whose input and
+    output are both removed (tags ``remove-input``/``remove_input`` and ``remove-output``/``remove_output``);
+    every other code cell becomes one container, which :func:`_cell_ids` gives the id ``selfconf-cell-<index>``.
+
+    Example::
+
+        >>> rendered_cells({"cells": [{"cell_type": "markdown"}, {"cell_type": "code", "metadata": {}},
+        ...     {"cell_type": "code", "metadata": {"tags": ["remove-input", "remove-output"]}},
+        ...     {"cell_type": "code", "metadata": {"tags": ["remove-cell"]}}]})
+        [1]
+    """
+    out = []
+    for i, cell in enumerate(nb.get("cells", [])):
+        if cell.get("cell_type") != "code":
+            continue
+        tags = set((cell.get("metadata") or {}).get("tags") or [])
+        if tags & {"remove-cell", "remove_cell"}:
+            continue
+        if tags & {"remove-input", "remove_input"} and tags & {"remove-output", "remove_output"}:
+            continue
+        out.append(i)
+    return out
+
+
+def cell_anchor(cells: list[int], cell: int | None) -> str:
+    """The anchor of the rendered cell that shows ``cell``'s work: itself, else the nearest rendered cell before it.
+
+    ``""`` when no rendered code cell precedes it (the link then opens the page at its top).
+
+    Example: ``cell_anchor([3, 7, 12], 9) == "selfconf-cell-7"``; ``cell_anchor([3], 1) == ""``.
+
+        >>> cell_anchor([3, 7, 12], 9), cell_anchor([3, 7, 12], 12), cell_anchor([3], 1), cell_anchor([3], None)
+        ('selfconf-cell-7', 'selfconf-cell-12', '', '')
+    """
+    if cell is None:
         return ""
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=srcdir, capture_output=True, text=True, check=True, timeout=10
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        commit = ""
-    return f"{repo.rstrip('/')}/blob/{commit or 'main'}/notebooks/{{}}.py"
+    before = [c for c in cells if c <= cell]
+    return f"{CELL_ID}{before[-1]}" if before else ""
+
+
+def _cell_ids(app, doctree, docname: str) -> None:
+    """Give each rendered code cell of a notebook page the id ``selfconf-cell-<index>`` (the cards link it)."""
+    for node in doctree.findall(nodes.container):
+        if node.get("nb_element") == "cell_code" and node.get("cell_index") is not None:
+            ident = f"{CELL_ID}{node['cell_index']}"
+            if ident not in node["ids"]:
+                node["ids"].append(ident)
 
 
 def _data(app) -> _Data:
@@ -335,10 +390,24 @@ def _resolve(app, doctree, docname: str) -> None:
             )
         else:
             pn.replace_self(nodes.Text(token))
+
+    def local_code(key: str, attrs: dict[str, str]) -> None:
+        """``data-code``: the rendered cell of this build's page that computed the value (a local link)."""
+        nb = attrs.get("data-notebook")
+        if not nb or app.builder.format != "html" or f"book/{nb}" not in app.env.all_docs:
+            return
+        cell = attrs.get("data-cell")
+        glued = data.glued.get(key) or {}
+        if not cell and Path(str(glued.get("notebook", ""))).stem == nb:
+            cell = str(glued.get("cell", ""))
+        anchor = cell_anchor(data.cells(nb), int(cell) if cell else None)
+        attrs["data-code"] = app.builder.get_relative_uri(docname, f"book/{nb}") + (f"#{anchor}" if anchor else "")
+        title = app.env.titles.get(f"book/{nb}")
+        if title is not None:
+            attrs["data-code-title"] = title.astext()
+
     for n in numbers:
-        attrs = attributes_for(
-            n["key"], data.records, data.why, origins, values, href, notebook, data.claims, data.code_url
-        )
+        attrs = attributes_for(n["key"], data.records, data.why, origins, values, href, notebook, data.claims)
         if attrs is None:
             log.warning(
                 f"pasted value {n['key']!r} has neither a claim id nor an origin "
@@ -346,6 +415,7 @@ def _resolve(app, doctree, docname: str) -> None:
                 location=n,
             )
             attrs = {}
+        local_code(n["key"], attrs)
         n["attrs"] = attrs
         n["in_table"] = _in_table(n)
     for r in raws:
@@ -353,12 +423,11 @@ def _resolve(app, doctree, docname: str) -> None:
 
         def repl(m: re.Match, r=r, stop=stop) -> str:
             key = m.group(1)
-            attrs = attributes_for(
-                key, data.records, data.why, origins, values, href, notebook, data.claims, data.code_url
-            )
+            attrs = attributes_for(key, data.records, data.why, origins, values, href, notebook, data.claims)
             if attrs is None:
                 log.warning(f"table cell for {key!r} is not a claim of the manifest", location=r)
                 return m.group(0)
+            local_code(key, attrs)
             cls = "selfconf-num selfconf-differs" if attrs.get("data-differs") else "selfconf-num"
             return f'<span class="{cls}" {_attr_string(attrs)} tabindex="{stop}">'
 
@@ -377,7 +446,7 @@ def _resolve(app, doctree, docname: str) -> None:
         r.replace_self(nodes.raw("", text, format="html"))
     if app.builder.format == "html":
         section = next(iter(doctree.findall(nodes.section)), None)
-        legend = nodes.raw("", legend_html(), format="html")
+        legend = nodes.raw("", legend_html(open_=docname != "book/index"), format="html")
         if section is not None and section.children and isinstance(section.children[0], nodes.title):
             section.insert(1, legend)
         elif section is not None:
@@ -433,8 +502,11 @@ def _make_role():
             key = paste_key(self.text)
             wrapped = []
             for n in out:
-                if isinstance(n, nodes.inline) and "pasted-text" in n.get("classes", []):
-                    w = pasted_number(n.rawsource, "", *n.children, key=key)
+                # a paste from this page's notebook is its text already; one from another page
+                # (``path::key``) is a pending reference that a post-transform fills in inside the wrapper
+                pending = type(n).__name__ == "PendingGlueReference"
+                if pending or (isinstance(n, nodes.inline) and "pasted-text" in n.get("classes", [])):
+                    w = pasted_number(n.rawsource, "", *([n] if pending else n.children), key=key)
                     w.source, w.line = n.source, n.line
                     wrapped.append(w)
                 else:
@@ -556,6 +628,7 @@ def setup(app) -> dict:
     app.add_role("printed", printed_role)
     app.connect("builder-inited", _static)
     app.connect("builder-inited", _fill_printed)
+    app.connect("doctree-resolved", _cell_ids)
     app.connect("doctree-resolved", _resolve)
     app.add_css_file("provenance.css")
     app.add_js_file("provenance.js", loading_method="defer")

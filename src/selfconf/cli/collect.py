@@ -466,6 +466,29 @@ class JsonlLog:
     def done_keys(self) -> set:
         return {self.key(r) for r in self.records}
 
+    def drop(self, keys: set) -> int:
+        """Remove the records whose key is in ``keys`` (a question to ask again) and return how many went.
+
+        The file is rewritten to a temporary file in the same folder, fsync'ed and renamed over the log, so a
+        kill at any moment leaves either the old file or the new one, never a mix.
+        """
+        keep = [r for r in self.records if self.key(r) not in keys]
+        gone = len(self.records) - len(keep)
+        if not gone:
+            return 0
+        with self._lock:
+            self._fh.close()
+            tmp = self.path.with_name(self.path.name + ".rewrite")
+            with open(tmp, "w", encoding="utf-8") as fh:
+                for r in keep:
+                    fh.write(json.dumps(r, ensure_ascii=False, allow_nan=False) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, self.path)
+            self.records = keep
+            self._fh = open(self.path, "a", encoding="utf-8")
+        return gone
+
     def append(self, record: dict) -> None:
         line = json.dumps(record, ensure_ascii=False, allow_nan=False)
         with self._lock:
@@ -596,6 +619,31 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def error_record(q: Question, model: str, exc: EndpointError, *, prompt_id: str) -> dict:
+    """The record of a question the endpoint never answered (every attempt failed): the fields of
+    :func:`build_record` empty and ``error`` the reason, so that ``grade`` and ``report`` count the question
+    (reason ``collection_error``) instead of losing it.  The next run on the same ``--out`` asks it again and
+    replaces this record."""
+    return {
+        "model": model,
+        "item_id": q.item_id,
+        "question": q.problem,
+        "gold": q.gold,
+        "answer": None,
+        "confidence": None,
+        "parse_error": None,
+        "parse_lenient": False,
+        "raw": None,
+        "attempts": exc.attempts,
+        "latency_s": None,
+        "response_model": None,
+        "prompt": prompt_id,
+        "temperature": 0,
+        "collected_at": _now(),
+        "error": str(exc),
+    }
+
+
 def build_record(q: Question, model: str, text: str | None, meta: dict, parsed: ParsedReply, *, prompt_id: str) -> dict:
     """One output record: identity, question, gold, parsed fields and the raw reply."""
     return {
@@ -641,8 +689,9 @@ def collect(
     """Ask every question not yet in ``out_path``; append one record per completed question.
 
     Items whose ``(model, item_id)`` is already logged are skipped.  A question whose request
-    fails after all retries is not written (so the next run asks it again) and is counted in
-    ``endpoint_failures``; a reply that cannot be parsed *is* written, with ``parse_error`` set
+    fails after all retries is written with an ``error`` field (:func:`error_record`) and counted in
+    ``endpoint_failures``; the next run removes that record and asks the question again, so each question
+    has one record at any time; a reply that cannot be parsed *is* written, with ``parse_error`` set
     and the raw text kept.  A non-retryable HTTP error (bad key, unknown model) stops the run.
     The output is locked for the whole run (:class:`OutputLock`): a second run on the same
     ``out_path`` is refused with a ``ValueError``.
@@ -665,6 +714,12 @@ def _collect_locked(questions, client, out_path, *, concurrency, system_prompt, 
     summary.dropped_partial = log.dropped_partial
     if log.dropped_partial and progress:
         progress(f"{out_path}: removed a truncated last line left by an interrupted run")
+    failed_before = {log.key(r) for r in log.records if r.get("error")}
+    retry = {(client.model, q.item_id) for q in questions} & failed_before
+    if retry:
+        log.drop(retry)
+        if progress:
+            progress(f"{out_path}: asking {len(retry)} question(s) again whose collection failed before")
     done = log.done_keys()
     todo = [q for q in questions if (client.model, q.item_id) not in done]
     summary.skipped_done = len(questions) - len(todo)
@@ -685,6 +740,8 @@ def _collect_locked(questions, client, out_path, *, concurrency, system_prompt, 
                     fatal.append(exc)
                 summary.endpoint_failures += 1
                 summary.failures.append(f"{q.item_id}: {exc}")
+            if exc.retryable:  # a question that exhausted its retries is recorded, not lost
+                log.append(error_record(q, client.model, exc, prompt_id=prompt_id))
             return
         parsed = parse_reply(text)
         log.append(build_record(q, client.model, text, meta, parsed, prompt_id=prompt_id))
@@ -723,7 +780,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             "JSON are kept with parse_error set and their raw text. While a run writes --out it holds the "
             "lock file <out>.lock: a second collect on the same --out is refused (exit 2) instead of "
             "writing rows twice; the lock is released when the run ends, even if it is killed. Transport "
-            "failures never show a traceback: they are retried, then counted as endpoint failures."
+            "failures never show a traceback: they are retried, then counted as endpoint failures and written "
+            "with an error field (the next run asks those questions again and replaces their rows)."
         ),
         epilog=(
             "example: selfconf fetch simpleqa && OPENAI_API_KEY=... selfconf collect "
@@ -755,11 +813,12 @@ def run(args: argparse.Namespace) -> int:
     s = collect(questions, client, args.out, concurrency=args.concurrency, progress=say)
     say(
         f"{args.out}: {s.total} questions, {s.skipped_done} already done, {s.written} written "
-        f"({s.parse_failures} parse failures kept with raw text), {s.endpoint_failures} endpoint failures"
+        f"({s.parse_failures} parse failures kept with raw text), {s.endpoint_failures} endpoint failures "
+        "(recorded with an error field)"
     )
     for line in s.failures[:10]:
         say(f"  failed: {line}")
     if s.endpoint_failures:
-        say("some questions got no reply; run the same command again to retry only those")
+        say("some questions got no reply (rows with an error field); run the same command again to retry only those")
         return 3
     return 0

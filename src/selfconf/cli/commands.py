@@ -28,6 +28,7 @@ __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 #: (subcommand name, module path, optional?)
 SUBCOMMANDS: list[tuple[str, str, bool]] = [
     ("report", "selfconf.report.command", False),
+    ("compare", "selfconf.cli.compare", False),
     ("panel", "selfconf.cli.panel", False),
     ("collect", "selfconf.cli.collect", False),
     ("grade", "selfconf.cli.grade", False),

@@ -187,7 +187,10 @@ def grade_rows(rows: list[dict], *, source: str = "input") -> Counter:
     for i, r in enumerate(rows, start=1):
         if "gold" not in r:
             raise ValueError(f"{source}: row {i}: no 'gold' field to grade against")
-        r.update(grade_stage1(r.get("answer"), r.get("gold"), r.get("raw")))
+        if r.get("error") not in (None, ""):  # `collect` recorded a question the endpoint never answered
+            r.update({"correct": None, "refusal": None, "graded_by": "collection_error"})
+        else:
+            r.update(grade_stage1(r.get("answer"), r.get("gold"), r.get("raw")))
         counts[r["graded_by"]] += 1
     return counts
 
@@ -199,10 +202,11 @@ def read_rows(path: str | Path, require: tuple[str, ...] = ()) -> list[dict]:
     errors name the file and line (reading rules: :mod:`selfconf.data.rows`).
     Example: ``read_rows("runs/a.jsonl", require=("answer",))``.
     """
-    p = Path(path)
-    if not p.is_file():
-        raise FileNotFoundError(f"{p}: file not found")
+    from selfconf.data.layout import check_input_path, check_line_lengths
+
+    p = check_input_path(path)  # a directory or a missing file: one clear line
     kind, gz = _kind(p)
+    check_line_lengths(p, gz)  # a line over 64 MiB is refused before the file is read into memory
     text = _text(p, gz)
     if kind == "jsonl":
         return [rec for _, rec in jsonl_records(p, text, require, lambda c: f" (the file must have an '{c}' column)")]

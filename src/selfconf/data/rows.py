@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from selfconf.data import validate
+from selfconf.data.layout import JOIN, Layout, check_input_path, check_line_lengths, detect_delimiter
 from selfconf.data.validate import FALSE_WORDS, NULL_WORDS, TRUE_WORDS
 
 __all__ = ["NULL_WORDS", "TRUE_WORDS", "FALSE_WORDS", "RowFile", "read_file", "Columns", "columns_from"]
@@ -87,19 +88,26 @@ class RowFile:
     data: dict[str, Any]
     n_rows: int
     _lines: np.ndarray | None = field(default=None, repr=False)
+    #: CSV delimiter used ("" for JSONL and frames); ``detected``: chosen by ``--sep auto`` against the extension
+    delimiter: str = ""
+    detected: bool = False
 
     def line_of(self, i: int) -> int:
         """File line of data row ``i`` (0-based); header is line 1 for CSV."""
         if self._lines is None:
-            self._lines = _row_lines(self.path, self.kind, self.gz)
+            self._lines = _row_lines(self.path, self.kind, self.gz, self.delimiter)
         return int(self._lines[i])
 
 
-def _row_lines(path: Path, kind: str, gz: bool) -> np.ndarray:
+def _default_delimiter(kind: str) -> str:
+    return "\t" if kind == "tsv" else ","
+
+
+def _row_lines(path: Path, kind: str, gz: bool, delimiter: str = "") -> np.ndarray:
     text = _text(path, gz)
     if kind == "jsonl":
         return np.array([no for no, line in enumerate(text.splitlines(), start=1) if line.strip()], dtype=np.int64)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t" if kind == "tsv" else ",")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter or _default_delimiter(kind))
     out = []
     start = 1
     for k, _ in enumerate(reader):
@@ -109,9 +117,10 @@ def _row_lines(path: Path, kind: str, gz: bool) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
-def _python_csv(path: Path, kind: str, gz: bool, want: Sequence[str]) -> RowFile:
+def _python_csv(path: Path, kind: str, gz: bool, want: Sequence[str], delimiter: str = "") -> RowFile:
     text = _text(path, gz)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t" if kind == "tsv" else ",")
+    delimiter = delimiter or _default_delimiter(kind)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         header = next(reader)
     except StopIteration:
@@ -141,10 +150,25 @@ def _python_csv(path: Path, kind: str, gz: bool, want: Sequence[str]) -> RowFile
         raise ValueError(f"{path}: line {start}: {exc}") from None
     if not lines:
         raise ValueError(f"{path}: header only, no data rows")
-    return RowFile(path, kind, gz, header, cols, len(lines), np.array(lines, dtype=np.int64))
+    return RowFile(path, kind, gz, header, cols, len(lines), np.array(lines, dtype=np.int64), delimiter)
 
 
-def _arrow_csv(path: Path, kind: str, gz: bool, want: Sequence[str]) -> RowFile | None:
+def _header_line(path: Path, gz: bool) -> str | None:
+    """The first line of a text file (BOM removed), or None when it cannot be decoded."""
+    try:
+        with (
+            gzip.open(path, "rt", encoding="utf-8-sig", newline="")
+            if gz
+            else open(path, encoding="utf-8-sig", newline="")
+        ) as fh:
+            return fh.readline()
+    except (UnicodeDecodeError, OSError, EOFError):
+        return None
+
+
+def _arrow_csv(
+    path: Path, kind: str, gz: bool, want: Sequence[str], delimiter: str = "", text_columns: Sequence[str] = ()
+) -> RowFile | None:
     """Columnar fast path; None when Arrow refuses the file (the Python reader then decides)."""
     try:
         import pyarrow as pa
@@ -152,18 +176,11 @@ def _arrow_csv(path: Path, kind: str, gz: bool, want: Sequence[str]) -> RowFile 
     except ImportError:  # pragma: no cover - pyarrow is a dependency
         return None
     # header first (cheap), so that missing columns are reported by name
-    try:
-        with (
-            gzip.open(path, "rt", encoding="utf-8-sig", newline="")
-            if gz
-            else open(path, encoding="utf-8-sig", newline="")
-        ) as fh:
-            first = fh.readline()
-    except (UnicodeDecodeError, OSError, EOFError):
+    first = _header_line(path, gz)
+    if first is None or not first.strip():
         return None
-    if not first.strip():
-        return None
-    header = [h.strip() for h in next(csv.reader([first], delimiter="\t" if kind == "tsv" else ","))]
+    delimiter = delimiter or _default_delimiter(kind)
+    header = [h.strip() for h in next(csv.reader([first], delimiter=delimiter))]
     if len(set(header)) != len(header):
         return None
     present = [c for c in want if c in header]
@@ -172,13 +189,13 @@ def _arrow_csv(path: Path, kind: str, gz: bool, want: Sequence[str]) -> RowFile 
     strings = {
         c: pa.dictionary(pa.int32(), pa.string()) if c == "model" else pa.string()
         for c in present
-        if c in ("model", "item_id", "group")
+        if c in ("model", "item_id", "group", *text_columns)
     }
     try:
         table = pcsv.read_csv(
             str(path),
             read_options=pcsv.ReadOptions(column_names=None),
-            parse_options=pcsv.ParseOptions(delimiter="\t" if kind == "tsv" else ",", newlines_in_values=True),
+            parse_options=pcsv.ParseOptions(delimiter=delimiter, newlines_in_values=True),
             convert_options=pcsv.ConvertOptions(
                 include_columns=present, column_types=strings, strings_can_be_null=False
             ),
@@ -187,7 +204,7 @@ def _arrow_csv(path: Path, kind: str, gz: bool, want: Sequence[str]) -> RowFile 
         return None
     if table.num_rows == 0:
         return None
-    return RowFile(path, kind, gz, header, {c: table.column(c) for c in present}, table.num_rows)
+    return RowFile(path, kind, gz, header, {c: table.column(c) for c in present}, table.num_rows, delimiter=delimiter)
 
 
 def jsonl_records(path: Path, text: str, required: Sequence[str] = (), hint: Callable[[str], str] | None = None):
@@ -237,28 +254,88 @@ def _jsonl(path: Path, gz: bool, want: Sequence[str], required: Sequence[str]) -
     )
 
 
-def read_file(path: str | Path, want: Sequence[str], required: Sequence[str]) -> RowFile:
+def read_file(path: str | Path, want: Sequence[str], required: Sequence[str], layout: Layout | None = None) -> RowFile:
     """Read the columns ``want`` of one file (rules in the module docstring).
 
     ``required`` columns must be in the CSV header (or in every JSONL record); a missing one is
-    an error naming the file and the columns it has.
+    an error naming the file and the columns it has.  ``layout`` (:class:`selfconf.data.layout.Layout`)
+    maps the names of ``want`` to the file's columns (joining several into one identifier) and sets the
+    delimiter (None: detected from the header, see :mod:`selfconf.data.layout`).  A directory, or a line
+    longer than :data:`selfconf.data.layout.MAX_LINE_BYTES`, is an error before anything is parsed.
 
     Example: ``read_file("runs/a.graded.jsonl.gz", ["model", "item_id"], ["model"]).n_rows``.
     """
-    p = Path(path)
-    if not p.is_file():
-        raise FileNotFoundError(f"{p}: file not found")
+    p = check_input_path(path)
     kind, gz = _kind(p)
+    layout = layout or Layout()
+    check_line_lengths(p, gz)
+    sources = list(dict.fromkeys(s for c in want for s in layout.sources(c)))
     if kind == "jsonl":
-        return _jsonl(p, gz, want, required)
-    rf = _arrow_csv(p, kind, gz, want)
-    if rf is None:
-        rf = _python_csv(p, kind, gz, want)
+        rf = _jsonl(p, gz, sources, [s for c in required for s in layout.sources(c)])
+    else:
+        delimiter, detected = layout.sep, False
+        if delimiter is None:
+            first = _header_line(p, gz)
+            default = _default_delimiter(kind)
+            delimiter = detect_delimiter(first, default) if first else default
+            detected = delimiter != default
+        text_columns = [s for c in ("model", "item_id") for s in layout.sources(c)]
+        fast = _arrow_csv(p, kind, gz, sources, delimiter, text_columns)
+        rf = fast if fast is not None else _python_csv(p, kind, gz, sources, delimiter)
+        rf.detected = detected
+    if layout.columns:
+        _apply_columns(rf, want, layout)
     missing = validate.missing_columns(required, rf.columns)
-    validate.require_columns(
-        p, required, rf.columns, hint=" (run `selfconf grade` first)" if missing == ["correct"] else ""
-    )
+    hint = ""
+    if missing == ["correct"]:
+        hint = " (run `selfconf grade` first)"
+    elif missing:
+        hint = f" (name the file's columns with --columns, e.g. --columns {missing[0]}=<column>)"
+    validate.require_columns(p, required, rf.columns, hint=hint)
     return rf
+
+
+def _apply_columns(rf: RowFile, want: Sequence[str], layout: Layout) -> None:
+    """Put each mapped column of ``want`` under its report name (joining composite identifiers)."""
+    for c in want:
+        if c not in layout.columns:
+            continue
+        src = layout.sources(c)
+        absent = [s for s in src if s not in rf.data]
+        if absent:
+            if rf.kind == "jsonl" and not any(s in rf.columns for s in src):
+                continue  # an optional column absent from every record; a required one is reported below
+            raise ValueError(
+                f"{rf.path}: {layout.describe(c)}: no column {absent[0]!r} (has: {', '.join(rf.columns) or 'none'})"
+            )
+        if len(src) == 1:
+            rf.data[c] = rf.data[src[0]]
+        else:
+            rf.data[c] = _join(rf, src)
+        if c not in rf.columns:
+            rf.columns = [*rf.columns, c]
+
+
+def _join(rf: RowFile, src: Sequence[str]):
+    """The trimmed values of the columns ``src`` joined by :data:`JOIN` (missing when any part is)."""
+    if all(not isinstance(rf.data[s], list) for s in src):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        parts = []
+        for s in src:
+            col = rf.data[s]
+            if pa.types.is_dictionary(col.type):
+                col = col.cast(pa.string())
+            col = pc.utf8_trim_whitespace(col.cast(pa.string()))
+            parts.append(pc.if_else(pc.equal(col, ""), pa.scalar(None, pa.string()), col))
+        return pc.binary_join_element_wise(*parts, JOIN)
+    out = []
+    cols = [rf.data[s] if isinstance(rf.data[s], list) else rf.data[s].to_pylist() for s in src]
+    for vals in zip(*cols, strict=True):
+        texts = [None if v is None else str(v).strip() for v in vals]
+        out.append(None if any(t is None or t == "" for t in texts) else JOIN.join(t for t in texts if t is not None))
+    return out
 
 
 # --------------------------------------------------------------------------------------------

@@ -3,10 +3,13 @@
 - :mod:`selfconf.report.core`  computing the report (``from_frame``, the JSON, the terminal table, the CLI command)
 - :mod:`selfconf.report.html`  the self-contained offline HTML page
 - :mod:`selfconf.report.command`  the ``selfconf report`` command line (parser and run)
+- :mod:`selfconf.report.compare`  two arms compared on shared items (``selfconf compare``, ``compare(df_a, df_b)``)
+- :mod:`selfconf.report.layout`  the ``--columns`` / ``--sep`` options the commands share
 
 The public names of :mod:`selfconf.report.core` are importable from here: ``from selfconf.report import from_frame``.
 """
 
+from selfconf.report.compare import compare
 from selfconf.report.core import (
     CI_METRICS,
     COVERAGES,
@@ -34,6 +37,7 @@ from selfconf.report.core import (
 )
 
 __all__ = [
+    "compare",
     "JSON_MODEL_KEYS",
     "METRICS",
     "Metric",

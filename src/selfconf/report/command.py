@@ -56,8 +56,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             "    computed on fewer than 30 rows, rests on fewer than 100 draws or does not contain its own\n"
             "    estimate (an ECE near 0 is larger on almost every resample): it is then no 95% interval;\n"
             "  * warnings (excluded rows, a --confidence-scale percent on 0-1 data) go to stderr in every mode;\n"
-            "  * rows without a confidence, ungraded rows and refusals without a confidence are excluded, counted\n"
-            "    per model and reason; more than 5% excluded gives the model a warning."
+            "  * rows without a confidence, ungraded rows, refusals without a confidence and rows `collect` wrote\n"
+            "    with an error (no reply) are excluded, counted per model and reason; more than 5% excluded gives\n"
+            "    the model a warning;\n"
+            "  * the first line names the ECE convention; tables come in blocks that fit 120 columns (--wide: one\n"
+            "    table each); --columns/--sep read any layout (see their help)."
         ),
         epilog=(
             _metrics_help() + "\n\n"
@@ -130,8 +133,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         choices=core.RECALIBRATIONS,
         default=None,
         help="also report ECE, Brier and AUROC after recalibrating each model's confidences (isotonic regression, "
-        "temperature scaling or histogram binning), fitted by k-fold cross-fitting so that no row is scored by a "
-        "map fitted on it; off by default",
+        "temperature scaling, histogram binning, Platt scaling a*logit(c)+b or beta calibration "
+        "a*ln(c)-b*ln(1-c)+c0), fitted by k-fold cross-fitting so that no row is scored by a "
+        f"map fitted on it; temperature, Platt and beta clip confidences to [{core.CLIP_EPS:g}, 1 - {core.CLIP_EPS:g}] "
+        "before the "
+        "logit/log and fit by maximum likelihood with a convergence check: a map that does not converge is "
+        "not used and its metrics are shown missing with the reason; off by default",
     )
     p.add_argument("--folds", type=int, default=5, help="folds of --recalibrate's cross-fitting (default 5)")
     p.add_argument(
@@ -142,6 +149,17 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print JSON (proportions on the 0-1 scale) instead of the table")
     p.add_argument("--html", metavar="FILE", default=None, help="also write a self-contained offline HTML report")
+    # input layout (--columns, --sep): selfconf.report.layout, shared with `selfconf compare`
+    from selfconf.report.layout import add_ece_sklearn_argument, add_layout_arguments
+
+    add_layout_arguments(p)
+    add_ece_sklearn_argument(p)
+    p.add_argument(
+        "--wide",
+        action="store_true",
+        help=f"print each terminal table as one wide table (default: blocks of columns that fit "
+        f"{core.TERMINAL_WIDTH} characters, the model column repeated)",
+    )
     return p
 
 
@@ -231,7 +249,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
     if args.ece_bins < 1:
         raise ValueError(f"--ece-bins must be >= 1, got {args.ece_bins}")
-    rows = load_rows(args.paths, confidence_scale=args.confidence_scale, by=args.by)
+    # input layout and output paths (selfconf.report.layout): checked before any computation
+    from selfconf.report.layout import apply_ece_sklearn, check_outputs, layout_of, print_notes
+
+    apply_ece_sklearn(args)
+    check_outputs(html=args.html)
+    layout = layout_of(args, extra=(args.by,) if args.by else ())
+    rows = load_rows(args.paths, confidence_scale=args.confidence_scale, by=args.by, layout=layout)
+    print_notes(rows)
     tab = compute_records(
         rows,
         seed=args.seed,
@@ -259,7 +284,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report_json(tab), indent=2, allow_nan=False))
     else:
-        print(format_table(tab))
+        print(format_table(tab, width=None if getattr(args, "wide", False) else core.TERMINAL_WIDTH))
     if args.html:
         # imported here: the page needs pandas and altair, which `report --json` never loads (start-up time)
         from selfconf.report.html import write_html

@@ -69,7 +69,7 @@ import numpy as np
 # (no import cycle is involved: tests/test_layers.py checks there is none)
 from selfconf.data import validate
 from selfconf.data.validate import SCALES, resolve_scale
-from selfconf.stats.calibration import RECALIBRATIONS
+from selfconf.stats.calibration import CLIP_EPS, RECALIBRATIONS
 from selfconf.stats.streams import stream
 
 if TYPE_CHECKING:  # pandas is imported when a report is computed, so `--help` starts fast
@@ -90,6 +90,9 @@ __all__ = [
     "parse_coverages",
     "warnings_of",
     "flagged_intervals",
+    "interval_flag",
+    "CLIP_EPS",
+    "recal_notes",
     "n_flagged_units",
     "CI_METRICS",
     "COVERAGES",
@@ -120,7 +123,7 @@ EXCLUDED_WARN = 0.05
 REQUIRED = ("model", "item_id", "confidence", "correct")
 #: Bootstrap schemes of the intervals (``--resampling``): the row bootstrap and the Poisson bootstrap.
 RESAMPLING = ("rows", "poisson")
-EXCLUSION_REASONS = ("missing_confidence", "missing_correct", "refusal_without_confidence")
+EXCLUSION_REASONS = ("missing_confidence", "missing_correct", "refusal_without_confidence", "collection_error")
 #: Below this many bootstrap draws the command line refuses to run (``--n-boot``); the Python API
 #: accepts fewer and flags every interval.
 MIN_N_BOOT = 100
@@ -329,6 +332,12 @@ class Rows:
     group: np.ndarray | None = None
     #: warnings about the input as a whole (e.g. ``--confidence-scale percent`` on data within [0, 1])
     warnings: list[str] = field(default_factory=list)
+    #: the item id of every row as trimmed text (only when read with ``keep_items=True``: ``selfconf compare``)
+    items: np.ndarray | None = None
+    #: how the input was read, for stderr (e.g. a delimiter detected by ``--sep auto``)
+    notes: list[str] = field(default_factory=list)
+    #: rows ``selfconf collect`` recorded with an ``error`` (no reply); None when no input has the column
+    error: np.ndarray | None = None
 
     @property
     def rows_read(self) -> int:
@@ -342,10 +351,14 @@ class Rows:
         out[~no_conf & np.isnan(self.correct)] = 1
         out[no_conf] = 0
         out[no_conf & ref] = 2
+        if self.error is not None:
+            out[self.error] = 3  # a question the endpoint never answered, whatever else the row lacks
         return out
 
 
-def _rows_from_columns(cols, *, confidence_scale: str, by: str | None, inputs: list[str]) -> Rows:
+def _rows_from_columns(
+    cols, *, confidence_scale: str, by: str | None, inputs: list[str], keep_items: bool = False, runs: bool = False
+) -> Rows:
     model, models = cols.identifiers("model")
     item = cols.keys("item_id")
     span = int(item.max()) + 1 if item.size else 1
@@ -353,6 +366,9 @@ def _rows_from_columns(cols, *, confidence_scale: str, by: str | None, inputs: l
         item, _ = cols.identifiers("item_id")
         span = int(item.max()) + 1 if item.size else 1
     key = model * span + item
+    if runs and by and cols.has(by):  # compare --by RUN: an item is answered once per model and run
+        run_code, run_names = cols.identifiers(by)
+        key = (model * max(1, run_names.size) + run_code) * span + item
     dup = validate.first_duplicate(key)
     if dup is not None:
         i, j = dup
@@ -379,7 +395,49 @@ def _rows_from_columns(cols, *, confidence_scale: str, by: str | None, inputs: l
             f"--confidence-scale percent, but every confidence is within [0, 1] (largest {_plain(given.max())}): "
             "read as percent they are all at most 1%; if they are probabilities, use --confidence-scale unit or auto"
         )
-    return Rows(models, model, conf, raw, correct, refusal, scale, reason, inputs, by, groups, group, warnings)
+    error = None
+    if cols.has("error"):
+        # a message is text: empty cells, null/boolean words and numbers (an `error` column of another meaning,
+        # such as 1 - correct) never mark a row as a collection error
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        text = pc.utf8_lower(pc.utf8_trim_whitespace(cols._arrow("error", text=True)))
+        words = pa.array(list(validate.NULL_WORDS + validate.TRUE_WORDS + validate.FALSE_WORDS))
+        number = pc.match_substring_regex(text, r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+        message = pc.and_(pc.invert(pc.is_in(text, value_set=words)), pc.invert(number))
+        error = np.asarray(pc.fill_null(message, False).to_numpy(zero_copy_only=False), dtype=bool)
+    items = None
+    if keep_items:
+        codes, names = cols.identifiers("item_id")
+        items = names[codes]
+    notes = [
+        f"{rf.path}: delimiter {_DELIMITER_NAMES.get(rf.delimiter, repr(rf.delimiter))} detected "
+        f"(not the .{rf.kind} default); set it with --sep"
+        for rf in cols.files
+        if getattr(rf, "detected", False)
+    ]
+    return Rows(
+        models,
+        model,
+        conf,
+        raw,
+        correct,
+        refusal,
+        scale,
+        reason,
+        inputs,
+        by,
+        groups,
+        group,
+        warnings,
+        items,
+        notes,
+        error,
+    )
+
+
+_DELIMITER_NAMES = {",": "',' (comma)", "\t": "tab", ";": "';' (semicolon)", "|": "'|' (pipe)"}
 
 
 def _plain(x: Any) -> str:
@@ -388,8 +446,20 @@ def _plain(x: Any) -> str:
     return str(int(v)) if v.is_integer() else repr(v)
 
 
-def load_rows(paths: Sequence[str | Path], *, confidence_scale: str = "auto", by: str | None = None) -> Rows:
+def load_rows(
+    paths: Sequence[str | Path],
+    *,
+    confidence_scale: str = "auto",
+    by: str | None = None,
+    layout: Any = None,
+    keep_items: bool = False,
+    runs: bool = False,
+) -> Rows:
     """Read and validate graded rows from files (rules in the module docstring and :mod:`selfconf.data.rows`).
+
+    ``layout`` (:class:`selfconf.data.layout.Layout`) maps the report's columns to the files' and sets the
+    delimiter (``--columns``, ``--sep``); ``keep_items`` keeps every row's item id (:attr:`Rows.items`);
+    ``runs`` lets an item appear once per value of ``by`` (``selfconf compare --by RUN``).
 
     Reference: column layout of ``selfconf grade`` output.
 
@@ -399,15 +469,26 @@ def load_rows(paths: Sequence[str | Path], *, confidence_scale: str = "auto", by
 
     if not paths:
         raise ValueError("no input files given")
-    want = list(REQUIRED) + ["refusal"] + ([by] if by else [])
-    files = [read_file(p, want, REQUIRED) for p in paths]
+    want = list(REQUIRED) + ["refusal", "error"] + ([by] if by else [])
+    files = [read_file(p, want, REQUIRED, layout) for p in paths]
     return _rows_from_columns(
-        columns_from(files), confidence_scale=confidence_scale, by=by, inputs=[str(p) for p in paths]
+        columns_from(files),
+        confidence_scale=confidence_scale,
+        by=by,
+        inputs=[str(p) for p in paths],
+        keep_items=keep_items,
+        runs=runs,
     )
 
 
 def rows_from_frame(
-    df: pd.DataFrame, *, confidence_scale: str = "auto", by: str | None = None, source: str = "frame"
+    df: pd.DataFrame,
+    *,
+    confidence_scale: str = "auto",
+    by: str | None = None,
+    source: str = "frame",
+    keep_items: bool = False,
+    runs: bool = False,
 ) -> Rows:
     """Validate an in-memory frame like :func:`load_rows`; errors name ``source`` and the row (1-based: row 1 is
     the frame's first row, as line numbers in files are).
@@ -422,7 +503,7 @@ def rows_from_frame(
     validate.require_columns(source, REQUIRED, [str(c) for c in df.columns])
     if df.empty:
         raise ValueError(f"{source}: no rows")
-    want = list(REQUIRED) + ["refusal"] + ([by] if by else [])
+    want = list(REQUIRED) + ["refusal", "error"] + ([by] if by else [])
     data = {}
     for c in want:
         if c not in df.columns:
@@ -436,7 +517,9 @@ def rows_from_frame(
     rf = RowFile(
         Path(source), "frame", False, [str(c) for c in df.columns], data, len(df), np.arange(len(df), dtype=np.int64)
     )
-    return _rows_from_columns(columns_from([rf]), confidence_scale=confidence_scale, by=by, inputs=[source])
+    return _rows_from_columns(
+        columns_from([rf]), confidence_scale=confidence_scale, by=by, inputs=[source], keep_items=keep_items, runs=runs
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -478,15 +561,28 @@ def _recalibrated(
     refitting (stated in the conventions).  A unit with fewer than 2 x folds rows gets no recalibration.
     """
     from selfconf import bootstrap, metrics
-    from selfconf.stats.calibration import cross_fit
+    from selfconf.stats.calibration import CLIP_EPS, RecalibrationFailed, cross_fit
 
     n = int(pos.sum() + neg.sum())
-    out: dict[str, Any] = {"method": method, "folds": folds}
+    out: dict[str, Any] = {"method": method, "folds": folds, "converged": None}
+    if method in ("temperature", "platt", "beta"):
+        out["clip_eps"] = CLIP_EPS
+    missing = {k: None for m in RECAL_METRICS for k in (m, f"{m}_ci_low", f"{m}_ci_high")}
     if n < 2 * folds:
-        out.update({k: None for m in RECAL_METRICS for k in (m, f"{m}_ci_low", f"{m}_ci_high")})
+        out.update(missing)
         out["note"] = f"not recalibrated: {n} rows, fewer than 2 x {folds} folds"
         return out
-    rl, rp, rq = cross_fit(lv, pos, neg, method=method, folds=folds, rng=rng, n_bins=int(ece_opts["n_bins"]))
+    info: dict[str, Any] = {}
+    try:
+        rl, rp, rq = cross_fit(
+            lv, pos, neg, method=method, folds=folds, rng=rng, n_bins=int(ece_opts["n_bins"]), info=info
+        )
+    except RecalibrationFailed as e:
+        out.update(missing, converged=False, note=f"not recalibrated: {e.reason}")
+        return out
+    out["converged"] = True
+    if "fold_params" in info:
+        out["fold_params"] = info["fold_params"]
     point = metrics.counts_statistics(rl, rp, rq, **ece_opts, coverages=(), statistics=RECAL_METRICS)
     draw = bootstrap.poisson_count_draws if resampling == "poisson" else bootstrap.count_draws
     got: dict[str, list] = {m: [] for m in RECAL_METRICS}
@@ -858,10 +954,11 @@ def compute_records(
     reasons = rows.reasons()
     used = reasons < 0
     if not used.any():
-        counts = np.bincount(reasons[reasons >= 0], minlength=3)
+        counts = np.bincount(reasons[reasons >= 0], minlength=len(EXCLUSION_REASONS))
+        errors = f", {counts[3]} collection errors" if counts[3] else ""
         raise ValueError(
             "no usable rows: every row lacks a confidence or a grade "
-            f"({counts[0]} without confidence, {counts[1]} ungraded, {counts[2]} refusals without confidence)"
+            f"({counts[0]} without confidence, {counts[1]} ungraded, {counts[2]} refusals without confidence{errors})"
         )
     n_models = rows.models.size
     units: list[tuple[int, int | None]] = [(m, None) for m in range(n_models)]
@@ -1088,29 +1185,64 @@ def _add_wilson_and_flags(rec: dict[str, Any], *, level: float, n_boot: int) -> 
     for m in METRICS:
         if not m.interval:
             continue
-        low, high = rec.get(f"{m.name}_ci_low"), rec.get(f"{m.name}_ci_high")
-        if low is None or high is None or math.isnan(float(low)):
-            continue  # no interval at all (shown as a dash)
-        why = []
-        rows = _interval_rows_of(rec, m)
-        if rows < SMALL_N:
-            why.append(f"computed on {rows} rows (fewer than {SMALL_N})")
-        if high == low:
-            why.append("zero width (every bootstrap draw gave the same value)")
-        if n_boot < MIN_N_BOOT:
-            why.append(f"only {n_boot} bootstrap draws (fewer than {MIN_N_BOOT})")
-        v = rec.get(m.name)
-        if v is not None and not math.isnan(float(v)) and not float(low) <= float(v) <= float(high):
-            why.append("does not contain the estimate (the bootstrap draws are shifted away from it)")
+        why = interval_flag(
+            rec.get(m.name),
+            rec.get(f"{m.name}_ci_low"),
+            rec.get(f"{m.name}_ci_high"),
+            _interval_rows_of(rec, m),
+            n_boot,
+        )
         if why:
-            flags[m.name] = "; ".join(why)
+            flags[m.name] = why
+    rc = rec.get("recalibrated")
+    if isinstance(rc, dict) and rc:  # the recalibrated metrics go through the same rule, on the unit's rows
+        rc["interval_flags"] = {}
+        for name in RECAL_METRICS:
+            why = interval_flag(
+                rc.get(name), rc.get(f"{name}_ci_low"), rc.get(f"{name}_ci_high"), int(rec.get("n") or 0), n_boot
+            )
+            if why:
+                rc["interval_flags"][name] = why
+                flags[f"recalibrated {name}"] = why
     rec["interval_flags"] = flags
+
+
+def interval_flag(value: Any, low: Any, high: Any, rows: int, n_boot: int, unit: str = "rows") -> str | None:
+    """The reason a percentile bootstrap interval is flagged, or None: the one rule of ``interval_flags``.
+
+    Definition: flagged when it is computed on fewer than :data:`SMALL_N` rows (``unit``: what was resampled), has
+    zero width, rests on fewer than :data:`MIN_N_BOOT` draws, or does not contain its own estimate; the reasons
+    joined by "; ".  No interval
+    (None or NaN bounds) is not flagged (it is shown as a dash).
+
+    Reference: Efron & Tibshirani (1993), Ch. 13 (percentile intervals).
+
+    Examples
+    --------
+    >>> interval_flag(0.0017, 0.0035, 0.0149, 5000, 2000)
+    'does not contain the estimate (the bootstrap draws are shifted away from it)'
+    >>> interval_flag(0.1, 0.05, 0.2, 5000, 2000) is None
+    True
+    """
+    if low is None or high is None or math.isnan(float(low)):
+        return None
+    why = []
+    if rows < SMALL_N:
+        why.append(f"computed on {rows} {unit} (fewer than {SMALL_N})")
+    if high == low:
+        why.append("zero width (every bootstrap draw gave the same value)")
+    if n_boot < MIN_N_BOOT:
+        why.append(f"only {n_boot} bootstrap draws (fewer than {MIN_N_BOOT})")
+    if value is not None and not math.isnan(float(value)) and not float(low) <= float(value) <= float(high):
+        why.append("does not contain the estimate (the bootstrap draws are shifted away from it)")
+    return "; ".join(why) or None
 
 
 _REASON_TEXT = {
     "missing_confidence": "without a confidence",
     "missing_correct": "ungraded",
     "refusal_without_confidence": "refusals without a confidence",
+    "collection_error": "collection errors (no reply from the endpoint)",
 }
 
 
@@ -1150,7 +1282,7 @@ def from_frame(
     ece_snap : snap confidences within 1e-9 of a bin edge onto it (default; ``False``: scikit-learn's bins)
     high_confidence : threshold (0-1) of ``high_conf_error_rate``
     coverages : 0-1 coverages of ``risk_coverage`` (keys :func:`coverage_key`)
-    recalibrate : None (default), "isotonic", "temperature" or "histogram": ECE, Brier and AUROC after
+    recalibrate : None (default), "isotonic", "temperature", "histogram", "platt" or "beta": ECE, Brier and AUROC after
         recalibration, cross-fitted with ``folds`` folds (column ``recalibrated``)
 
     Errors name the row 1-based (row 1 is the frame's first row).
@@ -1273,8 +1405,25 @@ def _recal_conventions(a: dict) -> list[str]:
         f"recalibration (--recalibrate {a['recalibrate']}): fitted by {a['folds']}-fold cross-fitting within each "
         "model (rows dealt to folds at random through their counts), every row scored by a map fitted without it; "
         "ECE, Brier and AUROC of the recalibrated confidences with percentile bootstrap intervals over the rows, "
-        "split and maps held fixed (refitting variation not included)"
+        "split and maps held fixed (refitting variation not included), flagged by the rule of the main table; "
+        f"temperature, Platt and beta fit logit/log of confidences clipped to [{CLIP_EPS:g}, 1 - {CLIP_EPS:g}] by "
+        "maximum likelihood (Newton with a line search, parameters within +-100); a fit that does not converge is "
+        "not used and its metrics are missing with the reason"
     ]
+
+
+def recal_notes(tab: pd.DataFrame) -> list[str]:
+    """One line per unit whose recalibration was not done or not used (``recalibrated.note``), e.g. a map that
+    did not converge: ``model[ / group]: reason``.
+
+    Example: a model of 8 rows under 5 folds gives ``"m: not recalibrated: 8 rows, fewer than 2 x 5 folds"``.
+    """
+    out = []
+    for r in tab.to_dict("records"):
+        rc = r.get("recalibrated") or {}
+        if rc.get("note"):
+            out.append(str(r["model"]) + ("" if r["group"] is None else f" / {r['group']}") + f": {rc['note']}")
+    return out
 
 
 def recal_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
@@ -1291,9 +1440,12 @@ def recal_rows(tab: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
         cells = [str(r["model"])] + ([str(r["group"]) if r["group"] is not None else "(all)"] if a.get("by") else [])
         for m in RECAL_METRICS:
             v = rc.get(m)
+            mark = FLAG_MARK if m in (rc.get("interval_flags") or {}) else ""
             cells += [
-                _num(v),
-                "—" if rc.get(f"{m}_ci_low") is None else f"[{_num(rc[f'{m}_ci_low'])}, {_num(rc[f'{m}_ci_high'])}]",
+                _num(v) if v is not None or not rc.get("note") else "— (see note)",
+                "—"
+                if rc.get(f"{m}_ci_low") is None
+                else f"[{_num(rc[f'{m}_ci_low'])}, {_num(rc[f'{m}_ci_high'])}]{mark}",
                 _num(r[m]),
             ]
         body.append(cells)
@@ -1505,11 +1657,57 @@ def _text_table(head: list[str], body: list[list[str]]) -> list[str]:
     return [line(head), line(["-" * w for w in widths])] + [line(b) for b in body]
 
 
-def format_table(tab: pd.DataFrame) -> str:
-    """Plain-text report for the terminal: table, intervals, exclusions and warnings, conventions."""
+#: Width (characters) the terminal report fits by default; ``selfconf report --wide`` prints one wide table.
+TERMINAL_WIDTH = 120
+
+
+def _text_blocks(head: list[str], body: list[list[str]], keys: int, width: int | None) -> list[str]:
+    """:func:`_text_table` split into blocks of columns that each fit ``width`` characters, the first ``keys``
+    columns (model, group) repeated in every block; ``width=None``: one table."""
+    if width is None:
+        return _text_table(head, body)
+    widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h) for i, h in enumerate(head)]
+    key_w = sum(widths[:keys]) + 2 * keys
+    blocks: list[list[int]] = [[]]
+    used = key_w
+    for j in range(keys, len(head)):
+        if blocks[-1] and used + widths[j] > width:
+            blocks.append([])
+            used = key_w
+        blocks[-1].append(j)
+        used += widths[j] + 2
+    out: list[str] = []
+    for n, cols in enumerate(blocks):
+        idx = list(range(keys)) + cols
+        out += ([""] if n else []) + _text_table([head[i] for i in idx], [[b[i] for i in idx] for b in body])
+    return out
+
+
+def ece_convention_line(attrs: dict) -> str:
+    """The first line of the terminal report: which ECE convention the numbers use and how to get the other.
+
+    Example: ``ece_convention_line({"ece_edge": "upper", "ece_snap": True})`` names the book's rule.
+    """
+    if attrs.get("ece_edge") == "lower" and not attrs.get("ece_snap", True):
+        return (
+            "ECE convention: scikit-learn's (calibration_curve's bins: edge lower, no snapping); the book's: defaults"
+        )
+    mine = f"edge {attrs.get('ece_edge', 'upper')}, " + ("snapping" if attrs.get("ece_snap", True) else "no snapping")
+    if attrs.get("ece_edge", "upper") == "upper" and attrs.get("ece_snap", True):
+        mine = f"the book's ({mine})"
+    return f"ECE convention: {mine}; scikit-learn's: --ece-sklearn (= --ece-edge lower --no-ece-snap)"
+
+
+def format_table(tab: pd.DataFrame, *, width: int | None = TERMINAL_WIDTH) -> str:
+    """Plain-text report for the terminal: the ECE convention, table, intervals, exclusions and warnings,
+    conventions.  The tables are split into blocks of columns that fit ``width`` characters (model and group
+    repeated); ``width=None`` prints each as one wide table (``--wide``)."""
     a = tab.attrs
-    out = _text_table(*table_rows(tab))
-    out += ["", "95% intervals (percent for acc/conf/CITL/err, 0-1 otherwise):"] + _text_table(*interval_rows(tab))
+    keys = 2 if a.get("by") else 1
+    out = [ece_convention_line(a), ""] + _text_blocks(*table_rows(tab), keys, width)
+    out += ["", "95% intervals (percent for acc/conf/CITL/err, 0-1 otherwise):"] + _text_blocks(
+        *interval_rows(tab), keys, width
+    )
     flagged = flagged_intervals(tab)
     if flagged:
         out.append(f"{FLAG_MARK} flagged intervals (do not read them as 95% intervals):")
@@ -1517,13 +1715,14 @@ def format_table(tab: pd.DataFrame) -> str:
     rh, rb = recal_rows(tab)
     if rh:
         out += ["", f"out of sample after --recalibrate {a['recalibrate']} ({a['folds']}-fold cross-fitting; 0-1):"]
-        out += _text_table(rh, rb)
+        out += _text_blocks(rh, rb, keys, width)
+        out += [f"  {line}" for line in recal_notes(tab)]
     out.append("")
     models = [r for r in tab.to_dict("records") if r["group"] is None]
     tot = {k: sum(r["excluded"][k] for r in models) for k in EXCLUSION_REASONS}
     out.append(
         f"rows read {a['rows_read']}, used {a['rows_used']}, excluded {sum(tot.values())} ("
-        + ", ".join(f"{v} {_REASON_TEXT[k]}" for k, v in tot.items())
+        + ", ".join(f"{v} {_REASON_TEXT[k]}" for k, v in tot.items() if v or k != "collection_error")
         + ")"
     )
     for r in models:
@@ -1541,6 +1740,15 @@ def format_table(tab: pd.DataFrame) -> str:
     if tie_ranges_shown(tab):
         out.append(TIE_NOTE)
     out += conventions(tab)
+    if width is not None:  # prose lines wrap at the same width (tables were split above)
+        import textwrap
+
+        out = [
+            "\n".join(textwrap.wrap(line, width, subsequent_indent="    ", break_on_hyphens=False))
+            if len(line) > width
+            else line
+            for line in out
+        ]
     return "\n".join(out)
 
 

@@ -33,6 +33,7 @@ from selfconf.report.core import (
     flagged_intervals,
     interval_rows,
     n_flagged_units,
+    recal_notes,
     recal_rows,
     table_rows,
     tie_ranges_shown,
@@ -48,6 +49,7 @@ __all__ = [
     "FACET_MAX",
     "CURVE_POINTS",
     "curve_points",
+    "PAGE_CSS",
 ]
 
 #: Up to this many models the reliability diagrams are small multiples; above it, one diagram
@@ -58,6 +60,24 @@ NARROW_PX = 700
 #: Most points drawn per model on the risk–coverage curve: a longer curve (one point per distinct
 #: confidence, e.g. token probabilities) is evaluated at this many evenly spaced coverages.
 CURVE_POINTS = 101
+
+
+#: The page's stylesheet (shared by ``selfconf compare --html``).
+PAGE_CSS = """html, body { max-width: 100%; overflow-x: hidden; }
+body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; box-sizing: border-box; }
+@media (max-width: 700px) { body { margin: 1em; } h1 { font-size: 1.4em; } .charts { gap: 1em; } }
+.table-box { max-width: 100%; max-height: 70vh; overflow: auto; border: 1px solid #ccc; }
+table { border-collapse: collapse; font-size: 0.85em; }
+thead th { position: sticky; top: 0; background: #f4f4f4; z-index: 1; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right; white-space: nowrap; }
+th:first-child, td:first-child { text-align: left; position: sticky; left: 0; background: #fff; }
+thead th:first-child { background: #f4f4f4; z-index: 2; }
+td.warn { background: #fff3cd; color: #7a4b00; font-weight: 600; }
+td.flag { color: #8a1c1c; }
+.charts { display: flex; flex-wrap: wrap; gap: 2em; margin-top: 1.5em; max-width: 100%; }
+.chart { max-width: 100%; overflow-x: auto; }
+.note { color: #555; font-size: 0.85em; }
+"""
 
 
 def curve_points(coverage, risk, max_points: int = CURVE_POINTS) -> tuple[list[float], list[float]]:
@@ -364,6 +384,7 @@ def build_html(tab: pd.DataFrame) -> str:
         + "</tr></thead><tbody>"
         + "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rb)
         + "</tbody></table></div>"
+        + "".join(f'<p class="note">{esc(x)}</p>' for x in recal_notes(tab))
         if rh
         else ""
     )
@@ -375,7 +396,8 @@ def build_html(tab: pd.DataFrame) -> str:
     excl_total = sum(sum(r["excluded"].values()) for r in recs if r["group"] is None)
     excl_html = (
         f"<p><strong>Rows excluded: {excl_total}</strong> of {a['rows_read']} read "
-        "(without a stated confidence, ungraded, or refusals without a confidence; per model in the table).</p>"
+        "(without a stated confidence, ungraded, refusals without a confidence, or questions the endpoint never "
+        "answered in collect; per model in the table).</p>"
         + (f'<ul class="warnings">{"".join(warn)}</ul>' if warn else "")
     )
     inputs = ", ".join(f"<code>{esc(p)}</code>" for p in a["inputs"])
@@ -391,21 +413,7 @@ def build_html(tab: pd.DataFrame) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>selfconf report</title>
 <style>
-html, body {{ max-width: 100%; overflow-x: hidden; }}
-body {{ font-family: system-ui, sans-serif; margin: 1.5em; color: #222; box-sizing: border-box; }}
-@media (max-width: 700px) {{ body {{ margin: 1em; }} h1 {{ font-size: 1.4em; }} .charts {{ gap: 1em; }} }}
-.table-box {{ max-width: 100%; max-height: 70vh; overflow: auto; border: 1px solid #ccc; }}
-table {{ border-collapse: collapse; font-size: 0.85em; }}
-thead th {{ position: sticky; top: 0; background: #f4f4f4; z-index: 1; }}
-th, td {{ border-bottom: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right; white-space: nowrap; }}
-th:first-child, td:first-child {{ text-align: left; position: sticky; left: 0; background: #fff; }}
-thead th:first-child {{ background: #f4f4f4; z-index: 2; }}
-td.warn {{ background: #fff3cd; color: #7a4b00; font-weight: 600; }}
-td.flag {{ color: #8a1c1c; }}
-.charts {{ display: flex; flex-wrap: wrap; gap: 2em; margin-top: 1.5em; max-width: 100%; }}
-.chart {{ max-width: 100%; overflow-x: auto; }}
-.note {{ color: #555; font-size: 0.85em; }}
-</style>
+{PAGE_CSS}</style>
 <script type="text/javascript">{js}</script>
 </head>
 <body>

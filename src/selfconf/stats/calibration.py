@@ -25,13 +25,35 @@ __all__ = [
     "debiased_ece",
     "isotonic_fit",
     "temperature_fit",
+    "platt_fit",
+    "beta_fit",
+    "logistic_map_fit",
+    "RecalibrationFailed",
+    "CLIP_EPS",
+    "PARAM_BOUND",
     "histogram_fit",
     "recalibration_map",
     "cross_fit",
 ]
 
 #: Recalibration methods of :func:`cross_fit` (``selfconf report --recalibrate``).
-RECALIBRATIONS = ("isotonic", "temperature", "histogram")
+RECALIBRATIONS = ("isotonic", "temperature", "histogram", "platt", "beta")
+
+#: Confidences are clipped to [CLIP_EPS, 1 - CLIP_EPS] before a logit or a log (temperature, Platt, beta), so
+#: that a stated 0 or 1 has a finite log-odds (logit(1 - 1e-6) = 13.8).
+CLIP_EPS = 1e-6
+#: Every parameter of a logistic-type map (1/T, Platt's slope and intercept, beta's a, b, c) is kept within
+#: [-PARAM_BOUND, PARAM_BOUND]; a fit that ends on this bound has no finite optimum inside it (the likelihood
+#: keeps improving toward a step or constant map) and is reported as not converged.
+PARAM_BOUND = 100.0
+
+
+class RecalibrationFailed(ValueError):
+    """A recalibration map whose fit did not converge; ``reason`` says why (the map is not used)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 def level_bins(
@@ -254,13 +276,130 @@ def isotonic_fit(levels: Any, pos: Any, tot: Any) -> np.ndarray:
     return out
 
 
-def temperature_fit(levels: Any, pos: Any, tot: Any, *, eps: float = 1e-6) -> float:
+def _features(method: str, levels: np.ndarray, eps: float) -> np.ndarray:
+    """Design matrix (K, d) of a logistic-type map on the clipped confidences (see :func:`logistic_map_fit`)."""
+    c = np.clip(np.asarray(levels, float), eps, 1 - eps)
+    if method == "temperature":
+        return np.log(c / (1 - c))[:, None]
+    if method == "platt":
+        return np.stack([np.log(c / (1 - c)), np.ones_like(c)], axis=1)
+    if method == "beta":
+        return np.stack([np.log(c), -np.log1p(-c), np.ones_like(c)], axis=1)
+    raise ValueError(f"no logistic map named {method!r}")
+
+
+_START = {"temperature": (1.0,), "platt": (1.0, 0.0), "beta": (1.0, 1.0, 0.0)}  # the identity map
+
+
+def logistic_map_fit(
+    method: str,
+    levels: Any,
+    pos: Any,
+    tot: Any,
+    *,
+    eps: float = CLIP_EPS,
+    bound: float = PARAM_BOUND,
+    tol: float = 1e-10,
+    max_iter: int = 200,
+) -> dict[str, Any]:
+    """Maximum-likelihood fit of a logistic recalibration map on counts, with a convergence check.
+
+    Definition: with c clipped to [eps, 1 - eps] and features x(c) -- temperature: (logit c); Platt:
+    (logit c, 1); beta: (ln c, -ln(1 - c), 1) -- the parameters w minimise the negative log-likelihood
+    L(w) = sum_k tot_k softplus(x_k . w) - pos_k (x_k . w), a convex function.  The minimiser is Newton's
+    method from the identity map (w = (1), (1, 0), (1, 1, 0)) with a backtracking (Armijo) line search,
+    every iterate projected onto the box |w_j| <= ``bound``.  It has converged when the largest gradient
+    component is at most ``tol`` x max(1, rows), no parameter is on the bound, and L does not decrease
+    further (by more than 1e-9 relative) at w + (w - w_start), the point as far again along the path (on
+    separated classes L keeps decreasing toward a step map while its gradient vanishes); otherwise
+    ``converged`` is False and ``reason`` says why (no finite optimum, bound reached, or no convergence
+    within ``max_iter`` steps).  Temperature: a = w_0 = 1 / T.
+
+    Returns a dict: ``params`` (list), ``converged`` (bool), ``reason`` (str or None), ``iterations``.
+
+    References
+    ----------
+    Guo, C. et al. (2017). On calibration of modern neural networks. ICML (temperature scaling).
+    Platt, J. (1999). Probabilistic outputs for support vector machines. (sigmoid; here plain maximum
+    likelihood on logit c, without Platt's smoothed targets.)  Kull, M., Silva Filho, T. & Flach, P. (2017).
+    Beta calibration. AISTATS 2017 (here without their refit that drops a negative coefficient).
+    Nocedal, J. & Wright, S. (2006). Numerical Optimization, Ch. 3 (backtracking line search).
+
+    Examples
+    --------
+    >>> r = logistic_map_fit("temperature", [0.9, 0.1], [7, 3], [10, 10])
+    >>> round(1 / r["params"][0], 4), r["converged"]  # T = logit(0.9) / logit(0.7)
+    (2.5932, True)
+    """
+    X = _features(method, np.asarray(levels, float), eps)
+    w_ = np.asarray(tot, float)
+    y = np.asarray(pos, float)
+    keep = w_ > 0
+    X, w_, y = X[keep], w_[keep], y[keep]
+    n = float(w_.sum())
+
+    def loss(w: np.ndarray) -> float:
+        s = X @ w
+        return float(np.sum(w_ * np.logaddexp(0.0, s) - y * s))
+
+    w = np.array(_START[method], float)
+    f = loss(w)
+    gtol = tol * max(1.0, n)
+    for it in range(1, int(max_iter) + 1):
+        s = X @ w
+        p = np.exp(-np.logaddexp(0.0, -s))  # sigmoid(s)
+        g = X.T @ (w_ * p - y)
+        on_bound = np.abs(w) >= bound
+        free_g = np.where(on_bound & (np.sign(g) == -np.sign(w)), 0.0, g)  # pushing outward is blocked
+        if np.max(np.abs(free_g), initial=0.0) <= gtol:
+            if on_bound.any():
+                break
+            # a stationary point is the optimum only if going as far again along the path does not still
+            # improve L (separable data: L decreases toward a step map for ever, with a vanishing gradient)
+            d = w - np.array(_START[method], float)
+            if loss(w + d) < f - 1e-9 * max(1.0, abs(f)):
+                reason = (
+                    "no finite optimum: the likelihood still improves beyond the fit, toward a step map "
+                    "(the classes are separated by confidence)"
+                )
+                return {"params": w.tolist(), "converged": False, "reason": reason, "iterations": it - 1}
+            return {"params": w.tolist(), "converged": True, "reason": None, "iterations": it - 1}
+        H = X.T @ (X * (w_ * p * (1 - p))[:, None])
+        try:
+            step = np.linalg.solve(H + 1e-12 * np.eye(H.shape[0]), g)
+        except np.linalg.LinAlgError:
+            step = g
+        if not np.all(np.isfinite(step)) or float(g @ step) <= 0:
+            step = g  # not a descent direction: steepest descent
+        t = 1.0
+        while True:
+            w_new = np.clip(w - t * step, -bound, bound)
+            f_new = loss(w_new)
+            # Armijo's sufficient decrease, with room for the rounding of L near its minimum
+            if f_new <= f - 1e-4 * float(g @ (w - w_new)) + 1e-13 * abs(f) or t < 1e-12:
+                break
+            t *= 0.5
+        if np.array_equal(w_new, w):
+            break
+        w, f = w_new, f_new
+    on = np.abs(w) >= bound
+    reason = (
+        f"a parameter reached the bound +-{bound:g} (the likelihood has no optimum inside it: the map tends to a "
+        "step or a constant)"
+        if on.any()
+        else f"did not converge within {max_iter} Newton steps"
+    )
+    return {"params": w.tolist(), "converged": False, "reason": reason, "iterations": int(max_iter)}
+
+
+def temperature_fit(levels: Any, pos: Any, tot: Any, *, eps: float = CLIP_EPS) -> float:
     """Temperature T of binary temperature scaling: c' = sigmoid(logit(c) / T), fitted by maximum likelihood.
 
-    Definition: a = 1 / T minimises the negative log-likelihood sum_k [pos_k log sigmoid(a z_k) +
-    (tot_k - pos_k) log(1 - sigmoid(a z_k))] with z = logit(clip(c, eps, 1 - eps)) (Newton's method on
-    this convex function of a, from a = 1).  Returns T = 1 / a (inf when a = 0; a negative T reverses the
-    ranking, which the data may ask for).
+    Definition: a = 1 / T minimises the negative log-likelihood -sum_k [pos_k log sigmoid(a z_k) +
+    (tot_k - pos_k) log(1 - sigmoid(a z_k))] with z = logit(clip(c, eps, 1 - eps)), by the bounded,
+    line-searched Newton method of :func:`logistic_map_fit` (|a| <= :data:`PARAM_BOUND`).  Returns
+    T = 1 / a (a negative T reverses the ranking, which the data may ask for), or NaN when the fit did not
+    converge (:func:`logistic_map_fit` says why).
 
     References
     ----------
@@ -272,24 +411,53 @@ def temperature_fit(levels: Any, pos: Any, tot: Any, *, eps: float = 1e-6) -> fl
     >>> round(temperature_fit([0.9, 0.1], [7, 3], [10, 10]), 4)  # T = logit(0.9) / logit(0.7)
     2.5932
     """
-    lv = np.clip(np.asarray(levels, float), eps, 1 - eps)
-    w = np.asarray(tot, float)
-    y = np.asarray(pos, float)
-    keep = w > 0
-    z, w, y = np.log(lv[keep] / (1 - lv[keep])), w[keep], y[keep]
-    a = 1.0
-    for _ in range(100):
-        p = 1.0 / (1.0 + np.exp(-a * z))
-        g = float(np.sum((w * p - y) * z))
-        h = float(np.sum(w * p * (1 - p) * z * z))
-        if h <= 0:
-            break
-        step = g / h
-        a_new = a - step
-        a = float(np.clip(a_new, -1e3, 1e3))
-        if abs(step) < 1e-12 * max(1.0, abs(a)):
-            break
+    r = logistic_map_fit("temperature", levels, pos, tot, eps=eps)
+    if not r["converged"]:
+        return math.nan
+    a = r["params"][0]
     return math.inf if a == 0 else 1.0 / a
+
+
+def platt_fit(levels: Any, pos: Any, tot: Any, *, eps: float = CLIP_EPS) -> tuple[float, float]:
+    """Platt scaling (a, b): c' = sigmoid(a logit(c) + b), fitted by maximum likelihood.
+
+    Definition: :func:`logistic_map_fit` with features (logit c, 1), c clipped to [eps, 1 - eps]; equal to
+    an unpenalised logistic regression of correct on logit(c).  (NaN, NaN) when the fit did not converge.
+
+    Reference: Platt, J. (1999). Probabilistic outputs for support vector machines and comparisons to
+    regularized likelihood methods (without the smoothed targets of Sec. 2.2).
+
+    Examples
+    --------
+    >>> a, b = platt_fit([0.9, 0.1], [7, 3], [10, 10])
+    >>> round(a, 4), round(b, 4)  # symmetric data: no shift
+    (0.3856, 0.0)
+    """
+    r = logistic_map_fit("platt", levels, pos, tot, eps=eps)
+    return (math.nan, math.nan) if not r["converged"] else (float(r["params"][0]), float(r["params"][1]))
+
+
+def beta_fit(levels: Any, pos: Any, tot: Any, *, eps: float = CLIP_EPS) -> tuple[float, float, float]:
+    """Beta calibration (a, b, c): c' = sigmoid(a ln(p) - b ln(1 - p) + c), fitted by maximum likelihood.
+
+    Definition: :func:`logistic_map_fit` with features (ln p, -ln(1 - p), 1), p the confidence clipped to
+    [eps, 1 - eps]; an unpenalised logistic regression on those two features.  The coefficients are not
+    constrained to be non-negative (Kull et al. refit without a feature whose coefficient is negative).
+    NaNs when the fit did not converge.
+
+    Reference: Kull, M., Silva Filho, T. M. & Flach, P. (2017). Beta calibration: a well-founded and easily
+    implemented improvement on logistic calibration for binary classifiers. AISTATS 2017.
+
+    Examples
+    --------
+    >>> [round(v, 3) for v in beta_fit([0.2, 0.5, 0.9], [1, 5, 8], [10, 10, 10])]  # through 0.1, 0.5, 0.8
+    [2.407, -0.018, 1.681]
+    """
+    r = logistic_map_fit("beta", levels, pos, tot, eps=eps)
+    if not r["converged"]:
+        return (math.nan, math.nan, math.nan)
+    a, b, c = r["params"]
+    return (float(a), float(b), float(c))
 
 
 def histogram_fit(levels: Any, pos: Any, tot: Any, *, n_bins: int = 10) -> np.ndarray:
@@ -317,8 +485,13 @@ def histogram_fit(levels: Any, pos: Any, tot: Any, *, n_bins: int = 10) -> np.nd
         return np.where(cnt > 0, right / np.where(cnt > 0, cnt, 1.0), np.nan)
 
 
-def recalibration_map(method: str, levels: Any, pos: Any, tot: Any, *, n_bins: int = 10):
+def recalibration_map(
+    method: str, levels: Any, pos: Any, tot: Any, *, n_bins: int = 10, info: dict[str, Any] | None = None
+):
     """Fit ``method`` (:data:`RECALIBRATIONS`) on counts; return a function from confidences to recalibrated ones.
+
+    Temperature, Platt and beta are fitted by :func:`logistic_map_fit`; a fit that did not converge raises
+    :class:`RecalibrationFailed` (never a map).  ``info``, when given, receives the fitted ``params``.
 
     Example: ``recalibration_map("isotonic", [0.2, 0.9], [0, 1], [1, 1])(np.array([0.5]))`` -> ``[0.4286...]``.
     """
@@ -328,15 +501,19 @@ def recalibration_map(method: str, levels: Any, pos: Any, tot: Any, *, n_bins: i
         have = ~np.isnan(f)
         x, fx = lv[have], f[have]
         return lambda c: np.interp(c, x, fx)
-    if method == "temperature":
-        t = temperature_fit(lv, pos, tot)
-        a = 0.0 if math.isinf(t) else 1.0 / t
+    if method in _START:
+        r = logistic_map_fit(method, lv, pos, tot)
+        if info is not None:
+            info["params"] = r["params"]
+        if not r["converged"]:
+            raise RecalibrationFailed(f"{method} fit did not converge: {r['reason']}")
+        w = np.asarray(r["params"], float)
 
-        def scale(c: np.ndarray) -> np.ndarray:
-            cc = np.clip(c, 1e-6, 1 - 1e-6)
-            return 1.0 / (1.0 + np.exp(-a * np.log(cc / (1 - cc))))
+        def logistic(c: np.ndarray) -> np.ndarray:
+            s = _features(method, np.asarray(c, float), CLIP_EPS) @ w
+            return np.exp(-np.logaddexp(0.0, -s))
 
-        return scale
+        return logistic
     if method == "histogram":
         hv = histogram_fit(lv, pos, tot, n_bins=n_bins)
 
@@ -357,6 +534,7 @@ def cross_fit(
     folds: int = 5,
     rng: np.random.Generator,
     n_bins: int = 10,
+    info: dict[str, Any] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Out-of-sample recalibrated confidences by k-fold cross-fitting, as per-level counts.
 
@@ -364,7 +542,9 @@ def cross_fit(
     (``rng``) but through the counts only: the rows are laid out by (level, class) and a random permutation
     deals them round-robin, so the split, and everything after it, does not depend on the input's row
     order.  For each fold the map of ``method`` is fitted on the other folds' rows and applied to the
-    fold's rows; no row is scored by a map fitted on it.  Returns the distinct recalibrated confidences
+    fold's rows; no row is scored by a map fitted on it.  A fold whose map did not converge raises
+    :class:`RecalibrationFailed`.  ``info``, when given, receives ``fold_params`` (the fitted parameters of
+    each fold's map, for temperature, Platt and beta).  Returns the distinct recalibrated confidences
     (ascending) with the correct and wrong rows at each, ready for
     :func:`selfconf.metrics.counts_statistics`.
 
@@ -394,14 +574,19 @@ def cross_fit(
     per = np.bincount(cell * k + fold, minlength=2 * K * k).reshape(K, 2, k)  # level, class, fold
     out_vals, out_pos, out_neg = [], [], []
     tot_all = per.sum(axis=2)
+    fold_params = []
     for f in range(k):
         train = tot_all - per[:, :, f]
-        fmap = recalibration_map(method, lv, train[:, 1], train.sum(axis=1), n_bins=n_bins)
+        got: dict[str, Any] = {}
+        fmap = recalibration_map(method, lv, train[:, 1], train.sum(axis=1), n_bins=n_bins, info=got)
+        fold_params.append(got.get("params"))
         held = per[:, :, f]
         have = held.sum(axis=1) > 0
         out_vals.append(np.clip(fmap(lv[have]), 0.0, 1.0))
         out_pos.append(held[have, 1])
         out_neg.append(held[have, 0])
+    if info is not None and method in _START:
+        info["fold_params"] = fold_params
     vals = np.concatenate(out_vals)
     uniq, inv = np.unique(vals, return_inverse=True)
     return (

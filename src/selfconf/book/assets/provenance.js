@@ -19,12 +19,44 @@
     pending: "Its section was not built",
     not_computed: "The generator could not compute it"
   };
-  var KIND_TEXT = {
-    deterministic: "computed from the rows without randomness",
-    derived: "arithmetic on other numbers of the paper",
-    bootstrap: "a bootstrap (Monte-Carlo) estimate: it moves a little with the seed",
-    quoted: "quoted, never computed"
+  // the heading of a card for a number that is not the paper's, by its origin (data-origin)
+  var ORIGIN_TEXT = {
+    "reconstruction-only": "A property of the reconstructed rows, not printed in the paper",
+    "original-data": "Computed from the original replication rows; the paper does not print it",
+    parameter: "A setting of this build",
+    simulation: "Computed from data simulated on this page for teaching",
+    "external-data": "Computed from third-party real data, not from the paper's rows",
+    "paper-arithmetic": "Arithmetic on the paper's printed numbers",
+    build: "A fact about this build",
+    "paper-print": "As the paper prints it"
   };
+  // how the number was made, in one sentence (kind and tolerance together, so they never contradict)
+  function kindText(d) {
+    var tol = d.toleranceValue && !/tolerance/.test(d.why || "") ? " It may differ from the paper's value by up to " + d.toleranceValue +
+      " (its Monte-Carlo tolerance)." : "";
+    if (d.kind === "quoted") { return "Quoted from the paper, never computed."; }
+    if (d.kind === "bootstrap") { return "A bootstrap estimate: it moves a little with the seed." + tol; }
+    if (d.kind === "derived") {
+      return tol ? "Arithmetic on bootstrap estimates, so it moves a little with the seed." + tol :
+        "Arithmetic on other numbers of this build, without randomness: it must print as the paper prints.";
+    }
+    if (d.kind === "deterministic") {
+      return "Computed from the rows without randomness: it must print exactly as the paper prints.";
+    }
+    return d.kind || "";
+  }
+  function sentence(t) {
+    if (!t) { return ""; }
+    t = String(t).trim();
+    t = t.charAt(0).toUpperCase() + t.slice(1);
+    return /[.!?)]$/.test(t) ? t : t + ".";
+  }
+  // the value as this page prints it (its printed precision and digit grouping), without the "≠ paper" mark
+  function shown(el) {
+    var copy = el.cloneNode(true);
+    copy.querySelectorAll(".selfconf-mark").forEach(function (m) { m.remove(); });
+    return copy.textContent.trim();
+  }
   function row(dl, label, value, href) {
     if (value === undefined || value === null || value === "") { return; }
     var dt = document.createElement("dt");
@@ -59,23 +91,22 @@
     var head = document.createElement("p");
     head.className = "selfconf-card-head";
     var dl = document.createElement("dl");
-    var where = d.notebook ? d.notebook + (d.cell ? ", cell " + d.cell + " of the executed notebook" : "") : "";
+    var where = d.code ? (d.codeTitle ? "the executed cell on \u201c" + d.codeTitle + "\u201d" :
+      "the executed cell") : "";
     if (d.claim) {
-      head.textContent = d.text ? "The paper: " + d.text : "A number the paper prints";
+      head.textContent = d.text ? sentence(d.text) : "A number the paper prints";
+      row(dl, "This build", shown(el));
       row(dl, "Paper prints", d.printed);
-      row(dl, "This build", d.value);
-      row(dl, "Status", STATUS_TEXT[d.status] || d.status);
-      row(dl, "Kind", KIND_TEXT[d.kind] || d.kind);
-      row(dl, "Tolerance", d.tolerance);
-      row(dl, "Why", d.why);
-      row(dl, "Rows", d.source);
+      row(dl, "Status", sentence(STATUS_TEXT[d.status] || d.status));
+      // "why" only where it adds to the status (a match or a quote needs no second sentence)
+      if (d.status !== "match" && d.status !== "quoted") { row(dl, "Why", sentence(d.why)); }
+      row(dl, "How", kindText(d));
+      row(dl, "Rows", d.source ? "From the " + d.source + "." : "");
       row(dl, "Computed in", where, d.code);
-      row(dl, "Claim id", d.claim);
     } else {
       head.textContent = ORIGIN_TEXT[d.origin] || ("Origin: " + (d.origin || "unknown"));
-      row(dl, "Value", d.value);
-      row(dl, "What it is", d.why);
-      row(dl, "Computed in", d.notebook, d.code);
+      row(dl, "Value", shown(el));
+      row(dl, "Computed in", where, d.code);
     }
     c.appendChild(head);
     c.appendChild(dl);
@@ -132,11 +163,25 @@
     if (el) { show(el); } else if (card && !card.contains(ev.target)) { hide(); }
   });
   document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") { hide(); } });
-  // a tap (touch) opens the card too; a second tap on the same number closes it
+  // a tap opens the card; a second tap on the same number (or a tap elsewhere, or Escape) closes it.  A touch
+  // tap also fires a simulated mouseover (which opens the card) before its click, so whether the card was
+  // already open is read at pointerdown, before that mouseover.
+  var wasOpen = false;
+  var downType = "";
+  document.addEventListener("pointerdown", function (ev) {
+    var el = target(ev);
+    downType = ev.pointerType || "";
+    wasOpen = !!(el && current === el && card && !card.hidden);
+  }, true);
   document.addEventListener("click", function (ev) {
     var el = target(ev);
-    if (!el || el.classList.contains("selfconf-legend-sample")) { return; }
-    if (current === el && card && !card.hidden && ev.pointerType === "touch") { hide(); return; }
+    if (!el) {
+      if (card && !card.hidden && !card.contains(ev.target)) { hide(); }
+      return;
+    }
+    if (el.classList.contains("selfconf-legend-sample")) { return; }
+    if (wasOpen && downType !== "mouse") { wasOpen = false; hide(); return; }
+    wasOpen = false;
     show(el);
   });
 
@@ -183,4 +228,17 @@
   }
   document.querySelectorAll("input.selfconf-all-marks-switch").forEach(function (i) { i.checked = saved; });
   tables();
+
+  // the legend is open on the first page that shows it, one line (closed) on every page after
+  var SEEN = "selfconf-legend-seen";
+  var legends = document.querySelectorAll("details.selfconf-legend");
+  var seen = false;
+  try { seen = localStorage.getItem(SEEN) === "1"; } catch (e) { seen = false; }
+  var shownOpen = false;
+  legends.forEach(function (l) {
+    if (seen) { l.open = false; } else if (l.open) { shownOpen = true; }
+  });
+  if (shownOpen) {
+    try { localStorage.setItem(SEEN, "1"); } catch (e) { /* storage off: the legend stays open */ }
+  }
 })();

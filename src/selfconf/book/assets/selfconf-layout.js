@@ -32,8 +32,8 @@
   }
   // long identifiers in a table's first column (claim ids) may break after their underscores: a <wbr>
   // (no character is added, so a copied id stays exact)
-  function breakIds() {
-    document.querySelectorAll("main table td:first-child").forEach(function (td) {
+  function breakIds(selector) {
+    document.querySelectorAll(selector || "main table td:first-child").forEach(function (td) {
       var walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
       var texts = [];
       while (walker.nextNode()) { if (/\w_\w/.test(walker.currentNode.nodeValue) && walker.currentNode.nodeValue.length > 16) { texts.push(walker.currentNode); } }
@@ -48,9 +48,59 @@
       });
     });
   }
+  // the audit page's tables (ids tab-audit*) that would scroll sideways are shown as stacked records: one box per
+  // row, each cell on its own line after its column's name (data-label, from the header); the table of failing
+  // numbers, 14 columns of long text, is always stacked.  Words then wrap whole (selfconf-publication.css).
+  var ALWAYS_STACKED = { "tab-audit-why": true };
+  function label(t) {
+    var heads = Array.prototype.map.call(t.querySelectorAll("thead th"), function (th) { return th.textContent.trim(); });
+    t.querySelectorAll("tbody tr").forEach(function (tr) {
+      Array.prototype.forEach.call(tr.children, function (td, i) {
+        if (heads[i] !== undefined && !td.hasAttribute("data-label")) { td.setAttribute("data-label", heads[i]); }
+      });
+    });
+  }
+  // a token with a bar (|Δ|) would break after a bar: each such token is kept on one line
+  function keepBars(t) {
+    var walker = document.createTreeWalker(t, NodeFilter.SHOW_TEXT);
+    var texts = [];
+    while (walker.nextNode()) {
+      var n = walker.currentNode;
+      if (n.nodeValue.indexOf("|") >= 0 && !(n.parentNode.classList && n.parentNode.classList.contains("selfconf-nowrap"))) {
+        texts.push(n);
+      }
+    }
+    texts.forEach(function (n) {
+      var frag = document.createDocumentFragment();
+      n.nodeValue.split(/(\S*\|\S*)/).forEach(function (part, i) {
+        if (!part) { return; }
+        if (i % 2) {
+          var span = document.createElement("span");
+          span.className = "selfconf-nowrap";
+          span.style.whiteSpace = "nowrap";
+          span.textContent = part;
+          frag.appendChild(span);
+        } else { frag.appendChild(document.createTextNode(part)); }
+      });
+      n.parentNode.replaceChild(frag, n);
+    });
+  }
+  function stack() {
+    document.querySelectorAll('main table.selfconf-table[id^="tab-audit"]').forEach(function (t) {
+      t.classList.remove("selfconf-stacked");
+      var b = getComputedStyle(t).overflowX === "auto" ? t : box(t);
+      var over = (b && b.scrollWidth > b.clientWidth + 1) || t.getBoundingClientRect().right > window.innerWidth + 1;
+      if (ALWAYS_STACKED[t.id] || over) {
+        label(t);
+        t.classList.add("selfconf-stacked");
+        if (t.id) { breakIds("#" + t.id + " td:not(:first-child)"); }  // ids in any cell wrap at their underscores
+        keepBars(t);
+      }
+    });
+  }
   var timer = null;
-  window.addEventListener("resize", function () { clearTimeout(timer); timer = setTimeout(layout, 150); });
-  function start() { breakIds(); layout(); }
+  window.addEventListener("resize", function () { clearTimeout(timer); timer = setTimeout(function () { layout(); stack(); }, 150); });
+  function start() { breakIds(); layout(); stack(); }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
   } else { start(); }
