@@ -36,7 +36,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from selfconf.book.glue import glued_values
-from selfconf.book.pages import PRINTED_DIR, TABLE_DIR, TABLE_DIR_ENV
+from selfconf.book.pages import PRINTED_DIR, TABLE_DIR, TABLE_DIR_ENV, fill_printed_csv
 from selfconf.data.paths import book_file, project_root
 
 # The kernel manager (jupyter_client), the scorecard (pandas, the sections) and the course edition (otter) are
@@ -398,8 +398,6 @@ def install_tables(entry_tables: Path, target: Path, name: str) -> list[str]:
         if token is not None and "/" not in rel and rel.endswith(".csv") and side.is_file():
             # the paper's tokens, as the provenance step writes them when the HTML is built: so an unchanged
             # download is left as it is and Sphinx does not read its page again
-            from selfconf.book.provenance import fill_printed_csv
-
             try:
                 fill_printed_csv(tmp, json.loads(side.read_text(encoding="utf-8"))["cells"], token)
             except (ValueError, KeyError):
