@@ -40,7 +40,7 @@ import pandas as pd
 
 from selfconf import data, panels
 from selfconf.book import banner, charts, glue, in_book, show_markdown, table, vega
-from selfconf.book.pages import TABLE_DIR
+from selfconf.book.pages import table_folder
 from selfconf.data.fetch import read_mmlu_pro_calibration
 from selfconf.data.paths import resolve
 from selfconf.data.sources import resolve_families
@@ -242,9 +242,7 @@ curves(real, "MMLU-Pro")
 every = pd.concat([rec, real], ignore_index=True)
 every["panel"] = every["panel"].map(LABEL)
 if in_book():
-    out = resolve(TABLE_DIR)
-    out.mkdir(parents=True, exist_ok=True)
-    every.to_csv(out / "every_reading.csv", index=False, float_format="%.6f", lineterminator="\n")
+    every.to_csv(table_folder() / "every_reading.csv", index=False, float_format="%.6f", lineterminator="\n")
     show_markdown(
         "{download}`Download every reading as CSV (" + f"{len(every):,}" + " rows) <_static/tables/every_reading.csv>`"
     )

@@ -4,15 +4,21 @@ Usage::
 
     python -m selfconf.book.build execute [--only 04_result1 ...] [--jobs N] [--no-cache] [-p seed 7]
     python -m selfconf.book.build student     # the student edition of the teaching chapter (selfconf.course)
-    python -m selfconf.book.build html        # student edition, then jupyter-book build . -W -n --keep-going
+    python -m selfconf.book.build html        # student edition (if the toc lists a teaching page), then
+                                              # jupyter-book build . -W -n --keep-going
     python -m selfconf.book.build all         # both
     python -m selfconf.book.build all --edition student   # also the student-only site (_build/student-site/)
+    python -m selfconf.book.build all --explain-cache   # per notebook: hit, or miss and the input that changed
 
 Phases: computing notebooks run first (in parallel); pages that restate numbers (abstract,
 introduction, ...) paste values glued by the first phase, so they run second; the audit page runs
-last.  An executed notebook is reused from ``_build/nbcache/`` when its cache key matches: the
-notebook source, its parameters, the data files, the ``selfconf`` package source and, for later
-phases, the values glued by earlier phases (jupyter-cache alone would ignore imported code).
+last.  A notebook's execution is reused from ``_build/nbcache/`` when its cache key matches
+(:func:`key_inputs`: the notebook source, its parameters, the content of every data file, the family
+each data family resolves to, the pins and interpreter, the ``selfconf`` code it imports and, for later
+phases, the values glued by earlier phases).  A cache entry holds everything the notebook wrote (the
+executed notebook with its glued values and figures, and its CSV tables with their printed-cell lists):
+a hit restores all of it, and the CSV tables of ``book/_static/tables`` are exactly those of the entries
+the build used (:func:`install_tables`).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import ast
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,7 +37,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from selfconf.book.glue import glued_values
-from selfconf.book.pages import TABLE_DIR_ENV
+from selfconf.book.pages import PRINTED_DIR, TABLE_DIR, TABLE_DIR_ENV, fill_printed_csv
 from selfconf.data.paths import book_file, project_root
 
 # The kernel manager (jupyter_client), the scorecard (pandas, the sections) and the course edition (otter) are
@@ -42,13 +49,19 @@ __all__ = [
     "notebook_names",
     "phase_of",
     "cache_key",
+    "key_inputs",
+    "build_inputs",
+    "explain_miss",
+    "install_tables",
     "used_modules",
     "code_digest",
     "execute_one",
     "execute",
+    "upstream_values",
     "build_html",
     "html_key",
     "student_edition",
+    "teaching_in_toc",
     "with_install_cell",
     "main",
 ]
@@ -68,6 +81,14 @@ PHASES = {
     "21_seed_variation": 2,  # restates Table 1's intervals from Result 1's executed notebook
 }
 CACHE_DIR = "_build/nbcache"
+#: Entries kept per notebook (the newest by time): pointing the book at other data and back is a hit both ways.
+KEEP_ENTRIES = 3
+#: Inside an entry folder ``<name>-<key>/``: the executed notebook, the tables it wrote, and the key's inputs
+#: (written last: an entry without it is incomplete and never used).
+ENTRY_NOTEBOOK, ENTRY_TABLES, ENTRY_KEY = "notebook.ipynb", "tables", "key.json"
+#: Inside a table folder: which files each notebook wrote there (``<name>.json``), so that a restored entry
+#: removes the tables its notebook no longer writes.
+OWNERS_DIR = ".owners"
 
 
 def toc_files(root: Path | None = None) -> set[str]:
@@ -115,34 +136,72 @@ def _hash_files(paths, root: Path) -> str:
     return h.hexdigest()
 
 
-def _inputs_digest(root: Path, data_dir: str | None = None) -> str:
-    """Digest of the data, the pins, the interpreter and the configuration a notebook may read (its code is
-    :func:`code_digest`).
+def _file_digest(p: Path) -> str:
+    return hashlib.sha256(p.read_bytes()).hexdigest()[:16]
 
-    A ``data_dir`` parameter outside the project's ``data/`` (an original package kept elsewhere) is
-    hashed too, so editing its files invalidates the cached notebooks."""
-    files = [p for p in (root / "data").rglob("*") if p.is_file() and "raw" not in p.relative_to(root).parts[:2]]
-    files += [p for p in (root / "data" / "raw").rglob("*") if p.is_file()]
-    extra: list[Path] = []
+
+def build_inputs(root: Path, data_dir: str | None = None) -> dict[str, dict[str, str]]:
+    """The inputs every notebook of one build shares, by kind (computed once per build).
+
+    * ``data``: the content digest of every file under ``data/`` (the raw folder included) and, for a
+      ``data_dir`` outside ``data/``, of every file there, keyed by path: a file appearing, disappearing or
+      changing changes the key;
+    * ``families``: where each data family resolves (:func:`selfconf.data.sources.resolve_families` for
+      ``data_dir``: source, layout and folder, or the error that stops the notebook);
+    * ``environment``: ``requirements.txt``, the interpreter, ``_config.yml``'s repository block (pages print
+      links built from it; the rest of the configuration does not reach a notebook).
+
+    Example: ``build_inputs(project_root())["data"]["data/paper/claims.yaml"]`` is the manifest's digest.
+    """
+    files = sorted(p for p in (root / "data").rglob("*") if p.is_file())
+    data = {p.relative_to(root).as_posix(): _file_digest(p) for p in files}
     if data_dir:
         d = Path(data_dir) if Path(data_dir).is_absolute() else root / data_dir
         if d.is_dir() and not d.resolve().is_relative_to((root / "data").resolve()):
-            extra = sorted(p for p in d.rglob("*") if p.is_file())
-    files += [root / "requirements.txt"]
-    h = _hash_files([f for f in files if f.is_file()], root)
-    # the interpreter (requirements.txt pins the packages, not Python itself)
-    h = hashlib.sha256((h + sys.version).encode()).hexdigest()
-    # the repository block of _config.yml: pages print links built from it (the student edition's Colab and
-    # Binder links, selfconf.course.student_links); the rest of the configuration does not reach a notebook
+            data.update({str(p): _file_digest(p) for p in sorted(d.rglob("*")) if p.is_file()})
+    fams: dict[str, str] = {}
+    if data_dir or (root / "data" / "reconstructed").is_dir():
+        from selfconf.data.sources import FAMILIES, resolve_families
+
+        for fam in FAMILIES:
+            try:
+                s = resolve_families(data_dir or "data/reconstructed", [fam]).families[fam]
+                fams[fam] = f"{s.source} ({s.layout}, {s.shown_path})"
+            except (FileNotFoundError, ValueError) as e:
+                fams[fam] = f"error: {e}"
+    req = root / "requirements.txt"
     cfg = book_file("_config.yml", root, missing_ok=True)
-    h = hashlib.sha256((h + json.dumps(cfg.get("repository"), sort_keys=True)).encode()).hexdigest()
-    if extra:
-        x = hashlib.sha256(h.encode())
-        for p in extra:
-            x.update(str(p).encode())
-            x.update(p.read_bytes())
-        h = x.hexdigest()
-    return h
+    env = {
+        "requirements.txt": _file_digest(req) if req.is_file() else "missing",
+        "python": sys.version,
+        "_config.yml repository": json.dumps(cfg.get("repository"), sort_keys=True),
+    }
+    return {"data": data, "families": fams, "environment": env}
+
+
+def _inputs_digest(root: Path, data_dir: str | None = None) -> str:
+    """One digest of :func:`build_inputs` (the data, the pins, the interpreter and the configuration)."""
+    return hashlib.sha256(json.dumps(build_inputs(root, data_dir), sort_keys=True).encode()).hexdigest()
+
+
+#: The ``selfconf`` imports of each Python file by a digest of its path and text; kept between builds in
+#: :data:`IMPORTS_FILE` (parsing every module is most of a warm build's key computation).
+_IMPORTS: dict[str, list[str]] = {}
+IMPORTS_FILE = "_build/nbcache/imports.json"
+#: ``importlib.import_module("selfconf.x")`` with a literal name (a lazy import, PEP 562)
+_IMPORT_MODULE = re.compile(r"""import_module\(\s*["'](selfconf(?:\.\w+)*)["']""")
+
+
+def _statements(body: list[ast.stmt]):
+    """Every statement of ``body``, nested ones included (function and class bodies, branches, handlers): an
+    import is a statement, so expressions need not be visited."""
+    for node in body:
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            sub = getattr(node, field, None)
+            if isinstance(sub, list):
+                yield from _statements([n for n in sub if isinstance(n, ast.stmt)])
+                yield from _statements([b for n in sub if not isinstance(n, ast.stmt) for b in getattr(n, "body", [])])
 
 
 def _module_file(module: str, src: Path) -> Path | None:
@@ -155,25 +214,26 @@ def _module_file(module: str, src: Path) -> Path | None:
 
 
 def _imported_modules(path: Path, src: Path) -> set[str]:
-    """The ``selfconf`` modules one Python file imports (anywhere in the file, absolute imports)."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.split(".")[0] == "selfconf")
-        elif (
-            isinstance(node, ast.ImportFrom)
-            and node.module
-            and node.level == 0
-            and node.module.split(".")[0] == "selfconf"
-        ):
-            found.add(node.module)
-            found.update(
-                f"{node.module}.{a.name}"
-                for a in node.names
-                if _module_file(f"{node.module}.{a.name}", src) is not None
-            )
+    """The ``selfconf`` modules one Python file imports (anywhere in the file, absolute imports, and
+    ``importlib.import_module("selfconf....")`` with a literal name: a lazily imported module runs too)."""
+    text = path.read_text(encoding="utf-8")
+    stamp = hashlib.sha256(text.encode()).hexdigest()[:24]
+    if stamp not in _IMPORTS:  # the names the file imports, and each ``from a import b`` as ``a.b`` too
+        found: set[str] = set(_IMPORT_MODULE.findall(text))
+        for node in _statements(ast.parse(text).body):
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names if a.name.split(".")[0] == "selfconf")
+            elif (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and node.level == 0
+                and node.module.split(".")[0] == "selfconf"
+            ):
+                found.add(node.module)
+                found.update(f"{node.module}.{a.name}" for a in node.names)
+        _IMPORTS[stamp] = sorted(found)
     out: set[str] = set()
-    for m in found:  # importing a.b.c runs the packages a and a.b first
+    for m in _IMPORTS[stamp]:  # importing a.b.c runs the packages a and a.b first
         parts = m.split(".")
         out.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
     return {m for m in out if _module_file(m, src) is not None}
@@ -201,9 +261,9 @@ def used_modules(name: str, root: Path, start: set[str] | None = None) -> list[s
     return sorted(seen)
 
 
-def code_digest(name: str, root: Path, start: set[str] | None = None) -> str:
-    """Digest of the package code notebook ``name`` uses (:func:`used_modules`, from ``start`` when given) and the
-    package data beside it."""
+def _code_files(name: str, root: Path, start: set[str] | None = None, data_folders: bool = False) -> set[Path]:
+    """The files of the modules :func:`used_modules` lists and the package data beside each package's
+    ``__init__.py`` (with ``data_folders``, also in its sub-folders that are not packages themselves)."""
     src = root / "src"
     files: set[Path] = set()
     for m in used_modules(name, root, start):
@@ -213,18 +273,188 @@ def code_digest(name: str, root: Path, start: set[str] | None = None) -> str:
         files.add(f)
         if f.name == "__init__.py":  # a package's data files (yaml, json, csv.gz, assets) travel with it
             files.update(p for p in f.parent.iterdir() if p.is_file() and p.suffix not in {".py", ".pyc"})
-    return _hash_files(files, root)
+            if data_folders:
+                for sub in f.parent.iterdir():
+                    if sub.is_dir() and sub.name != "__pycache__" and not (sub / "__init__.py").is_file():
+                        files.update(p for p in sub.rglob("*") if p.is_file() and p.suffix != ".pyc")
+    return files
 
 
-def cache_key(name: str, params: dict, root: Path, inputs: str, upstream: str = "") -> str:
-    """The key of notebook ``name``'s cached execution: its source, parameters, inputs, code and upstream pages."""
-    h = hashlib.sha256()
-    h.update((root / "notebooks" / f"{name}.py").read_bytes())
-    h.update(json.dumps(params, sort_keys=True).encode())
-    h.update(inputs.encode())
-    h.update(code_digest(name, root).encode())
-    h.update(upstream.encode())
-    return h.hexdigest()[:24]
+def code_digest(name: str, root: Path, start: set[str] | None = None) -> str:
+    """Digest of the package code notebook ``name`` uses (:func:`used_modules`, from ``start`` when given) and the
+    package data beside it (the seed study's shipped store is keyed on it: its value must stay stable)."""
+    return _hash_files(_code_files(name, root, start), root)
+
+
+def key_inputs(
+    name: str, params: dict, root: Path, inputs: dict[str, dict[str, str]] | str, upstream: dict[str, str] | str = ""
+) -> dict[str, dict[str, str]]:
+    """Everything notebook ``name``'s cached execution depends on, by kind, each input by name with its digest.
+
+    ``source`` (the notebook's jupytext file), ``parameters`` (each papermill parameter, as JSON), the shared
+    inputs of the build (:func:`build_inputs`: ``data``, ``families``, ``environment``), ``code`` (every file of
+    the ``selfconf`` modules the notebook can execute, :func:`used_modules`, with their package data) and
+    ``upstream`` (each value the earlier phases glued, :func:`upstream_values`).  Content is hashed (SHA-256), never
+    a time stamp.  What the key does not see: packages outside ``selfconf`` beyond their pins, environment
+    variables, and third-party data sets read from outside ``data/`` (those are checked against their published
+    checksums when they are loaded, :mod:`selfconf.datasets`).
+
+    Example: ``key_inputs("04_result1", {}, project_root(), build_inputs(project_root()))["code"]`` lists
+    ``src/selfconf/metrics/__init__.py`` and not ``src/selfconf/cli/collect.py``.
+    """
+    out: dict[str, dict[str, str]] = {
+        "source": {f"notebooks/{name}.py": _file_digest(root / "notebooks" / f"{name}.py")},
+        "parameters": {k: json.dumps(v, sort_keys=True) for k, v in params.items()},
+    }
+    out.update(inputs if isinstance(inputs, dict) else {"inputs": {"digest": inputs}})
+    out["code"] = {p.relative_to(root).as_posix(): _file_digest(p) for p in _code_files(name, root, data_folders=True)}
+    out["upstream"] = upstream if isinstance(upstream, dict) else ({"digest": upstream} if upstream else {})
+    return out
+
+
+def _key_of(inputs: dict[str, dict[str, str]]) -> str:
+    return hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def cache_key(
+    name: str, params: dict, root: Path, inputs: dict[str, dict[str, str]] | str, upstream: dict[str, str] | str = ""
+) -> str:
+    """The key of notebook ``name``'s cached execution: the digest of :func:`key_inputs`."""
+    return _key_of(key_inputs(name, params, root, inputs, upstream))
+
+
+def explain_miss(name: str, inputs: dict[str, dict[str, str]], root: Path, limit: int = 3) -> str:
+    """Why notebook ``name`` with these :func:`key_inputs` is not in the cache: the inputs that differ from its
+    newest cached entry, by kind (``"no cached execution"`` when it has none; ``""`` when it is a hit).
+
+    Example: after a build with ``-p seed 7``, the default build's miss says ``parameters: seed changed``.
+    """
+    key = _key_of(inputs)
+    entries = _entries(root, name)
+    if any(e.name == f"{name}-{key}" for e in entries):
+        return ""
+    if not entries:
+        return "no cached execution"
+    try:
+        old = json.loads((entries[0] / ENTRY_KEY).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "no readable cached execution"
+    parts = []
+    for kind in sorted(set(inputs) | set(old)):
+        a, b = old.get(kind, {}), inputs.get(kind, {})
+        diff = [f"{k} added" for k in sorted(set(b) - set(a))]
+        diff += [f"{k} removed" for k in sorted(set(a) - set(b))]
+        diff += [
+            f"{k}: {a[k]} -> {b[k]}" if kind in ("parameters", "families") else f"{k} changed"
+            for k in sorted(set(a) & set(b))
+            if a[k] != b[k]
+        ]
+        if diff:
+            more = f" (and {len(diff) - limit} more)" if len(diff) > limit else ""
+            parts.append(f"{kind}: " + "; ".join(diff[:limit]) + more)
+    return " | ".join(parts) or "inputs equal to a cached entry that is incomplete"
+
+
+def _entries(root: Path, name: str) -> list[Path]:
+    """Complete cache entries of notebook ``name`` (its key file written), newest first."""
+    d = root / CACHE_DIR
+    if not d.is_dir():
+        return []
+    found = [e for e in d.glob(f"{name}-*") if e.is_dir() and (e / ENTRY_KEY).is_file()]
+    return sorted(found, key=lambda e: (e / ENTRY_KEY).stat().st_mtime_ns, reverse=True)
+
+
+def install_tables(entry_tables: Path, target: Path, name: str) -> list[str]:
+    """Make the table folder ``target`` hold what notebook ``name`` wrote (the files in ``entry_tables``): copy
+    each file that differs, and remove every file ``name`` wrote there before (``target/.owners/<name>.json``)
+    that it did not write this time.  Returns the files (relative paths) it owns now.
+
+    An unchanged file is left as it is (Sphinx does not copy it again).
+
+    >>> import tempfile
+    >>> src, dst = (Path(tempfile.mkdtemp()) for _ in range(2))
+    >>> _ = (src / "a.csv").write_text("x\\n1\\n")
+    >>> install_tables(src, dst, "nb")
+    ['a.csv']
+    >>> (src / "a.csv").unlink(); install_tables(src, dst, "nb"), (dst / "a.csv").exists()
+    ([], False)
+    """
+    files = sorted(
+        p.relative_to(entry_tables).as_posix()
+        for p in (entry_tables.rglob("*") if entry_tables.is_dir() else [])
+        if p.is_file()
+    )
+    owners = target / OWNERS_DIR / f"{name}.json"
+    try:
+        before = json.loads(owners.read_text(encoding="utf-8")) if owners.is_file() else []
+    except ValueError:
+        before = []
+    token = _printed_token(target)
+    for rel in files:
+        src, dst = entry_tables / rel, target / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
+        shutil.copyfile(src, tmp)
+        side = entry_tables / PRINTED_DIR / f"{Path(rel).stem}.json"
+        if token is not None and "/" not in rel and rel.endswith(".csv") and side.is_file():
+            # the paper's tokens, as the provenance step writes them when the HTML is built: so an unchanged
+            # download is left as it is and Sphinx does not read its page again
+            try:
+                fill_printed_csv(tmp, json.loads(side.read_text(encoding="utf-8"))["cells"], token)
+            except (ValueError, KeyError):
+                pass  # the provenance step reports it, naming the claim
+        if dst.is_file() and dst.read_bytes() == tmp.read_bytes():
+            tmp.unlink()
+            continue
+        os.replace(tmp, dst)
+    for rel in set(before) - set(files):
+        (target / rel).unlink(missing_ok=True)
+    if before != files or not owners.is_file():
+        owners.parent.mkdir(parents=True, exist_ok=True)
+        owners.write_text(json.dumps(files, indent=0) + "\n", encoding="utf-8")
+    return files
+
+
+_TOKENS: dict[tuple[str, int, int], dict[str, str]] = {}
+
+
+def _printed_token(target: Path):
+    """The paper's printed token of a claim id (the claim manifest of the project ``target`` belongs to), for the
+    printed cells of the book's CSV downloads; ``None`` outside the book's table folder (a rerun's tables)."""
+    root = project_root()
+    if target.resolve() != (root / TABLE_DIR).resolve():
+        return None
+    path = root / "data" / "paper" / "claims.yaml"
+    st = path.stat()
+    stamp = (str(path), st.st_mtime_ns, st.st_size)
+
+    def token(key: str) -> str:
+        if stamp not in _TOKENS:  # read once per process, and only when a table has printed cells
+            from selfconf.claims.judging import load_manifest
+
+            _TOKENS[stamp] = {k: str(c["printed"]) for k, c in load_manifest(path).by_id.items()}
+        return _TOKENS[stamp][key]
+
+    return token
+
+
+def _sweep_tables(target: Path, names: list[str]) -> list[str]:
+    """After a full build: remove from ``target`` every file no notebook of ``names`` wrote (a table left by an
+    earlier run, a removed page, a restored folder).  Returns the removed files."""
+    owned: set[str] = set()
+    for n in names:
+        f = target / OWNERS_DIR / f"{n}.json"
+        owned.update(json.loads(f.read_text(encoding="utf-8")) if f.is_file() else [])
+    removed = []
+    for p in sorted(target.rglob("*")) if target.is_dir() else []:
+        rel = p.relative_to(target).as_posix()
+        if p.is_file() and rel.split("/")[0] != OWNERS_DIR and rel not in owned:
+            p.unlink()
+            removed.append(rel)
+    for f in (target / OWNERS_DIR).glob("*.json"):
+        if f.stem not in names:
+            f.unlink()
+    return removed
 
 
 def _to_ipynb(name: str, root: Path) -> Path:
@@ -245,8 +475,17 @@ def _to_ipynb(name: str, root: Path) -> Path:
     return dst
 
 
-def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "book", root: Path | None = None) -> Path:
+def execute_one(
+    name: str,
+    params: dict | None = None,
+    out_dir: str | Path = "book",
+    root: Path | None = None,
+    table_dir: str | Path | None = None,
+) -> Path:
     """Execute one notebook with papermill into ``out_dir/<name>.ipynb``; raise a clear error on failure.
+
+    Its CSV tables go to ``table_dir`` when given (the build's cache entry), else to ``book/_static/tables`` for
+    ``out_dir`` ``book`` and to ``out_dir/_static/tables`` for any other folder (a rerun).
 
     The kernel is started first (with the environment set below) and boots while the notebook is
     converted from its jupytext source and papermill is imported."""
@@ -264,7 +503,9 @@ def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "bo
     os.environ["SELFCONF_ROOT"] = str(root)
     os.environ["SELFCONF_BOOK"] = "1"  # selfconf.book.in_book(): the kernel runs a page of the book
     # a notebook run outside book/ (a rerun) writes its tables beside it, never over the book's CSV downloads
-    if out.resolve() != (root / "book").resolve():
+    if table_dir is not None:
+        os.environ[TABLE_DIR_ENV] = str(table_dir)
+    elif out.resolve() != (root / "book").resolve():
         os.environ[TABLE_DIR_ENV] = str(out / "_static" / "tables")
     else:
         os.environ.pop(TABLE_DIR_ENV, None)
@@ -295,27 +536,60 @@ def execute_one(name: str, params: dict | None = None, out_dir: str | Path = "bo
 def _run_cached(
     name: str, params: dict, root: Path, key: str, use_cache: bool, out_dir: Path
 ) -> tuple[str, str, float]:
+    """Restore notebook ``name``'s cache entry ``<name>-<key>/`` (its executed notebook into ``out_dir`` and its
+    tables into ``out_dir/_static/tables``, :func:`install_tables`) or execute it into a new entry first.
+
+    The entry's key file is written by :func:`execute` when this returns, so an entry interrupted half-way is
+    never used."""
     t0 = time.perf_counter()
-    cached = root / CACHE_DIR / f"{name}-{key}.ipynb"
+    entry = root / CACHE_DIR / f"{name}-{key}"
     dst = out_dir / f"{name}.ipynb"
-    if use_cache and cached.is_file():
-        out_dir.mkdir(parents=True, exist_ok=True)
-        part = out_dir / ".partial" / f"{name}.ipynb"
-        part.parent.mkdir(exist_ok=True)
-        shutil.copyfile(cached, part)
-        with_install_cell(part, root)
-        if dst.is_file() and dst.read_bytes() == part.read_bytes():
-            part.unlink()  # unchanged: keep the file (and its time stamp), so Sphinx does not read the page again
-        else:
-            os.replace(part, dst)  # atomic, as in execute_one
-        return name, "cached", time.perf_counter() - t0
-    execute_one(name, params, out_dir, root)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    for old in cached.parent.glob(f"{name}-*.ipynb"):
+    tables = (root / TABLE_DIR) if out_dir.resolve() == (root / "book").resolve() else out_dir / "_static" / "tables"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    part = out_dir / ".partial" / f"{name}.ipynb"
+    part.parent.mkdir(exist_ok=True)
+    if use_cache and (entry / ENTRY_KEY).is_file() and (entry / ENTRY_NOTEBOOK).is_file():
+        how = "cached"
+    else:
+        how = "executed"
+        shutil.rmtree(entry, ignore_errors=True)
+        work = entry.with_name(f".{entry.name}.{os.getpid()}")
+        shutil.rmtree(work, ignore_errors=True)
+        (work / ENTRY_TABLES).mkdir(parents=True)
+        try:
+            execute_one(name, params, work, root, table_dir=work / ENTRY_TABLES)
+        except RuntimeError as e:  # keep the partial output where the reader looks (out_dir), not in the cache
+            failed = work / f"{name}.ipynb"
+            if failed.is_file():
+                os.replace(failed, dst)
+            shutil.rmtree(work, ignore_errors=True)
+            raise RuntimeError(str(e).replace(str(failed), str(dst))) from None
+        os.replace(work / f"{name}.ipynb", work / ENTRY_NOTEBOOK)
+        shutil.rmtree(work / ".partial", ignore_errors=True)
+        os.replace(work, entry)
+    shutil.copyfile(entry / ENTRY_NOTEBOOK, part)
+    with_install_cell(part, root)
+    if dst.is_file() and dst.read_bytes() == part.read_bytes():
+        part.unlink()  # unchanged: keep the file (and its time stamp), so Sphinx does not read the page again
+    else:
+        os.replace(part, dst)  # atomic, as in execute_one
+    install_tables(entry / ENTRY_TABLES, tables, name)
+    return name, how, time.perf_counter() - t0
+
+
+def _store_key(root: Path, name: str, key: str, inputs: dict[str, dict[str, str]]) -> None:
+    """Complete the entry ``<name>-<key>/`` (write its key file) and keep the :data:`KEEP_ENTRIES` newest entries
+    of ``name`` (entries of the cache's earlier format, one ``<name>-<key>.ipynb`` file each, are removed)."""
+    entry = root / CACHE_DIR / f"{name}-{key}"
+    if not (entry / ENTRY_NOTEBOOK).is_file():
+        return
+    tmp = entry / f".{ENTRY_KEY}.{os.getpid()}"
+    tmp.write_text(json.dumps(inputs, sort_keys=True, indent=0), encoding="utf-8")
+    os.replace(tmp, entry / ENTRY_KEY)  # also refreshes its time: the entry used last is the newest
+    for old in _entries(root, name)[KEEP_ENTRIES:]:
+        shutil.rmtree(old, ignore_errors=True)
+    for old in (root / CACHE_DIR).glob(f"{name}-*.ipynb"):
         old.unlink()
-    shutil.copyfile(dst, cached)
-    with_install_cell(dst, root)
-    return name, "executed", time.perf_counter() - t0
 
 
 def with_install_cell(nb_path: Path, root: Path) -> None:
@@ -346,14 +620,34 @@ def _glued_digest(out_dir: Path, before_phase: int | None = None) -> str:
     return hashlib.sha256(json.dumps(values, sort_keys=True, default=str).encode()).hexdigest()
 
 
+def upstream_values(out_dir: Path, before_phase: int) -> dict[str, str]:
+    """Each value the executed notebooks of the phases before ``before_phase`` in ``out_dir`` glued, by key, as a
+    digest of the value and where it was glued (what a notebook of that phase can read; its own phase and later
+    ones are left out, so its key does not depend on whether they ran before).
+
+    Example: ``upstream_values(Path("book"), 1)`` is ``{}`` (phase 1 reads no glued value).
+    """
+    exclude = tuple(p.name for p in out_dir.glob("*.ipynb") if phase_of(p.stem) >= before_phase)
+    values = glued_values(out_dir, exclude=exclude) if before_phase > 1 else {}
+    return {
+        k: hashlib.sha256(json.dumps(v, sort_keys=True, default=str).encode()).hexdigest()[:16]
+        for k, v in values.items()
+    }
+
+
 def execute(
     only: list[str] | None = None,
     params: dict | None = None,
     jobs: int | None = None,
     use_cache: bool = True,
     out_dir: str | Path = "book",
+    explain: bool = False,
 ) -> list[tuple[str, str, float]]:
-    """Execute notebooks phase by phase (parallel within a phase). Returns (name, how, seconds)."""
+    """Execute notebooks phase by phase (parallel within a phase). Returns (name, how, seconds).
+
+    With ``explain``, print per notebook whether its cache entry is a hit or, for a miss, which inputs changed
+    since its newest entry (:func:`explain_miss`).  A full build leaves in the table folder only the tables its
+    notebooks wrote (a table of an earlier run, or of a page no longer in the book, is removed)."""
     root = project_root()
     out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
     names = notebook_names(root, in_toc_only=not only)
@@ -369,23 +663,30 @@ def execute(
             if stale.stem not in names:
                 stale.unlink()
     data_dir = params.get("data_dir")
-    inputs = _inputs_digest(root, data_dir if isinstance(data_dir, str) else None)
+    shared = build_inputs(root, data_dir if isinstance(data_dir, str) else None)
+    imports = root / IMPORTS_FILE
+    try:
+        _IMPORTS.update(json.loads(imports.read_text(encoding="utf-8")) if imports.is_file() else {})
+    except ValueError:
+        pass  # unreadable: parsed again
     jobs = jobs or os.cpu_count() or 1
     done: list[tuple[str, str, float]] = []
     failures: list[str] = []
     for phase in sorted({phase_of(n) for n in names}):
         batch = [n for n in names if phase_of(n) == phase]
-        upstream = _glued_digest(out, before_phase=phase) if phase > 1 else ""
+        upstream = upstream_values(out, phase)
+        inputs = {n: key_inputs(n, params, root, shared, upstream) for n in batch}
+        keys = {n: _key_of(inputs[n]) for n in batch}
+        if explain:
+            for n in batch:
+                why = "not used (--no-cache)" if not use_cache else explain_miss(n, inputs[n], root)
+                print(f"  {n:32s} {'hit' if not why else 'miss':8s} {why}", flush=True)
         with ProcessPoolExecutor(max_workers=min(jobs, len(batch))) as pool:
-            futs = {
-                pool.submit(
-                    _run_cached, n, params, root, cache_key(n, params, root, inputs, upstream), use_cache, out
-                ): n
-                for n in batch
-            }
+            futs = {pool.submit(_run_cached, n, params, root, keys[n], use_cache, out): n for n in batch}
             for f in as_completed(futs):
                 try:
                     res = f.result()
+                    _store_key(root, res[0], keys[res[0]], inputs[res[0]])
                     done.append(res)
                     print(f"  {res[0]:32s} {res[1]:8s} {res[2]:6.1f} s", flush=True)
                 except Exception as e:  # noqa: BLE001 - reported with the notebook's name
@@ -393,6 +694,12 @@ def execute(
                     print(f"  {futs[f]:32s} FAILED   {e}", flush=True)
         if failures:
             raise SystemExit("notebook execution failed:\n  " + "\n  ".join(failures))
+    imports.parent.mkdir(parents=True, exist_ok=True)
+    imports.write_text(json.dumps(_IMPORTS, sort_keys=True), encoding="utf-8")
+    if not only:
+        tables = root / TABLE_DIR if out == root / "book" else out / "_static" / "tables"
+        for rel in _sweep_tables(tables, names):
+            print(f"  removed {rel} (written by no notebook of this build)", flush=True)
     if out == root / "book":
         _after_execution(out)
     return done
@@ -470,6 +777,20 @@ def build_html(root: Path | None = None) -> None:
 
 
 STUDENT_KEY_FILE = "_build/student/.key"
+
+
+def teaching_in_toc(root: Path | None = None) -> bool:
+    """Whether the table of contents lists a teaching page (:data:`selfconf.course.TEACHING`): only then do
+    ``build html`` and ``build all`` write the student edition (``build student`` always does).
+
+    The book's own table of contents lists them:
+
+    >>> teaching_in_toc()
+    True
+    """
+    from selfconf.course import TEACHING
+
+    return bool(set(TEACHING) & toc_files(root))
 
 
 def student_edition(root: Path | None = None, *, update_checks: bool = False) -> bool:
@@ -574,6 +895,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--jobs", type=int, default=None, help="parallel notebooks (default: all cores)")
     ap.add_argument("--no-cache", action="store_true")
+    ap.add_argument(
+        "--explain-cache",
+        action="store_true",
+        help="per notebook: cache hit, or miss and the inputs that changed",
+    )
     ap.add_argument("--update-checks", action="store_true", help="student: refresh the package's copy of the checks")
     ap.add_argument(
         "-p",
@@ -586,9 +912,10 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     t0 = time.perf_counter()
     if a.step in ("execute", "all"):
-        execute(a.only, _parse_params(a.param), a.jobs, not a.no_cache)
-    if a.step in ("student", "html", "all"):
+        execute(a.only, _parse_params(a.param), a.jobs, not a.no_cache, explain=a.explain_cache)
+    if a.step == "student" or (a.step in ("html", "all") and teaching_in_toc()):
         # the student edition first: the teaching pages offer its notebooks (book/_static/student/) for download
+        # (a book whose table of contents lists no teaching page offers none, and writes none)
         student_edition(update_checks=a.update_checks)
     if a.step in ("html", "all"):
         build_html()

@@ -10,6 +10,8 @@ import datetime as _dt
 import html
 import os
 import subprocess
+from pathlib import Path
+from typing import Any
 
 from selfconf.data.paths import DEFAULT_DATA_DIR, project_root, resolve
 from selfconf.data.sources import FamilySource, Sources, is_reconstruction, resolve_families
@@ -25,6 +27,7 @@ __all__ = [
     "page_banner",
     "PAGE_KINDS",
     "table",
+    "table_folder",
     "table_markdown",
     "table_label",
     "is_numeric_text",
@@ -32,15 +35,17 @@ __all__ = [
     "printed_role",
     "show_markdown",
     "as_text",
+    "fill_printed_csv",
 ]
 
 TABLE_DIR = "book/_static/tables"
-#: Set by :func:`selfconf.book.build.execute_one` when a notebook runs outside ``book/`` (a rerun): its tables go to
-#: ``<out_dir>/_static/tables`` and never overwrite the book's CSV downloads.
+#: Set by :func:`selfconf.book.build.execute_one` for every notebook the build runs: its tables go to its cache
+#: entry (the build installs them into ``book/_static/tables``) or, for a rerun, to ``<out_dir>/_static/tables``,
+#: never over the book's CSV downloads.
 TABLE_DIR_ENV = "SELFCONF_TABLE_DIR"
 #: Beside the CSVs, ``.printed/<name>.json`` lists the cells of ``<name>.csv`` that show the paper's printed token
 #: (``{"cells": [{"row": data row, "column": header, "claim": id}]}``); the provenance extension writes the tokens
-#: into the CSV when the book is built (:func:`selfconf.book.provenance.fill_printed_csv`).
+#: into the CSV when the book is built and the build installs a table (:func:`fill_printed_csv`).
 PRINTED_DIR = ".printed"
 #: Set to ``"1"`` by the book's build (:func:`selfconf.book.build.execute_one`) for the notebooks it executes.
 BOOK_ENV = "SELFCONF_BOOK"
@@ -53,6 +58,21 @@ def in_book() -> bool:
     :func:`table` shows a plain DataFrame and charts keep altair's own renderer.
     Example: ``if in_book(): selfconf.book.vega.enable()``."""
     return os.environ.get(BOOK_ENV) == "1"
+
+
+def table_folder() -> Path:
+    """The folder a notebook writes its CSV tables to: ``$SELFCONF_TABLE_DIR`` (:data:`TABLE_DIR_ENV`, set by the
+    build for each notebook it runs) or else ``book/_static/tables`` (:data:`TABLE_DIR`), created if missing.
+
+    >>> import os, tempfile
+    >>> os.environ[TABLE_DIR_ENV] = d = tempfile.mkdtemp()
+    >>> str(table_folder()) == d
+    True
+    >>> del os.environ[TABLE_DIR_ENV]
+    """
+    out = resolve(os.environ.get(TABLE_DIR_ENV) or TABLE_DIR)
+    out.mkdir(parents=True, exist_ok=True)
+    return out
 
 
 def show_markdown(text: str) -> None:
@@ -492,9 +512,44 @@ def table(
     md = table_markdown(
         df, name, caption or "", index=index, float_format=float_format, claims=claims, anchors=anchors, printed=printed
     )
-    out = resolve(os.environ.get(TABLE_DIR_ENV) or TABLE_DIR)
-    out.mkdir(parents=True, exist_ok=True)
+    out = table_folder()
     path = out / f"{name}.csv"
     df.to_csv(path, index=index, float_format=float_format, lineterminator="\n")
     _printed_sidecar(out, name, df.reset_index() if index else df, printed or {})
     show_markdown(md + f"\n\n{{download}}`Download this table as CSV <_static/tables/{name}.csv>`")
+
+
+def fill_printed_csv(csv_path: str | Path, cells: list[dict], token: Any) -> bool:
+    r"""Write the paper's printed token ``token(claim id)`` into the listed cells of ``csv_path``; True if it changed.
+
+    ``cells`` are ``{"row": data row (0 = first row under the header), "column": header, "claim": id}`` (the
+    ``.printed`` sidecar of :func:`selfconf.book.table`).  Every other cell is written back as read; the file is
+    rewritten only when its text changes, so an unchanged download does not make Sphinx read its page again.
+
+    Example::
+
+        >>> import tempfile, pathlib
+        >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.csv"
+        >>> _ = p.write_text("panel,paper prints\nUS,\n", encoding="utf-8")
+        >>> fill_printed_csv(p, [{"row": 0, "column": "paper prints", "claim": "c"}], {"c": "−0.148"}.get)
+        True
+        >>> p.read_text(encoding="utf-8")
+        'panel,paper prints\nUS,−0.148\n'
+    """
+    import csv
+    import io
+
+    path = Path(csv_path)
+    text = path.read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    header = rows[0] if rows else []
+    for c in cells:
+        if c["column"] not in header or not 0 <= int(c["row"]) < len(rows) - 1:
+            raise ValueError(f"{path}: no cell at row {c['row']}, column {c['column']!r} for claim {c['claim']!r}")
+        rows[int(c["row"]) + 1][header.index(c["column"])] = str(token(c["claim"]))
+    buf = io.StringIO(newline="")
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    if buf.getvalue() == text:
+        return False
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    return True

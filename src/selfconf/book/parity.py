@@ -14,7 +14,7 @@ against the audit (``_build/audit.json``, :mod:`selfconf.book.audit`) and agains
   ``data-value`` as glued.  Nothing is special-cased by page;
 * **CSV downloads** (``_static/tables/<name>.csv``): each equals the table it belongs to on its page
   (``id="tab-<name>"``), cell for cell, at the decimals the page shows (a cell showing the paper's printed token
-  included: the build writes that token into the CSV too, :func:`selfconf.book.provenance.fill_printed_csv`);
+  included: the build writes that token into the CSV too, :func:`selfconf.book.pages.fill_printed_csv`);
 * **shared statistics**: the tables listed in :data:`SHARED` (chapter 22 and chapter 26 on the same models)
   agree column for column for every shared row;
 * **scorecard** (``_build/scorecard.json``): every record's value and interval are the ones the chapter-26

@@ -43,6 +43,7 @@ from docutils import nodes
 
 from selfconf.book.audit import audit_book
 from selfconf.book.glue import ORIGIN_SUFFIX, ORIGINS, glued_in_notebook, glued_values, paste_key
+from selfconf.book.pages import fill_printed_csv  # defined beside the tables; still importable from here
 from selfconf.claims.judging import STATUSES
 from selfconf.data.paths import DEFAULT_DATA_DIR
 
@@ -545,42 +546,6 @@ def anchor_role(name, rawtext, text, lineno, inliner, options=None, content=None
     """``{anchor}`id```: an empty HTML element with exactly this id (a link target such as ``claim-t1_google_n``)."""
     ident = html.escape(text.strip(), quote=True)
     return [nodes.raw("", f'<span id="{ident}"></span>', format="html")], []
-
-
-def fill_printed_csv(csv_path: str | Path, cells: list[dict], token: Any) -> bool:
-    r"""Write the paper's printed token ``token(claim id)`` into the listed cells of ``csv_path``; True if it changed.
-
-    ``cells`` are ``{"row": data row (0 = first row under the header), "column": header, "claim": id}`` (the
-    ``.printed`` sidecar of :func:`selfconf.book.table`).  Every other cell is written back as read; the file is
-    rewritten only when its text changes, so an unchanged download does not make Sphinx read its page again.
-
-    Example::
-
-        >>> import tempfile, pathlib
-        >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.csv"
-        >>> _ = p.write_text("panel,paper prints\nUS,\n", encoding="utf-8")
-        >>> fill_printed_csv(p, [{"row": 0, "column": "paper prints", "claim": "c"}], {"c": "−0.148"}.get)
-        True
-        >>> p.read_text(encoding="utf-8")
-        'panel,paper prints\nUS,−0.148\n'
-    """
-    import csv
-    import io
-
-    path = Path(csv_path)
-    text = path.read_text(encoding="utf-8")
-    rows = list(csv.reader(io.StringIO(text, newline="")))
-    header = rows[0] if rows else []
-    for c in cells:
-        if c["column"] not in header or not 0 <= int(c["row"]) < len(rows) - 1:
-            raise ValueError(f"{path}: no cell at row {c['row']}, column {c['column']!r} for claim {c['claim']!r}")
-        rows[int(c["row"]) + 1][header.index(c["column"])] = str(token(c["claim"]))
-    buf = io.StringIO(newline="")
-    csv.writer(buf, lineterminator="\n").writerows(rows)
-    if buf.getvalue() == text:
-        return False
-    path.write_text(buf.getvalue(), encoding="utf-8")
-    return True
 
 
 def _fill_printed(app) -> None:
