@@ -42,6 +42,8 @@ __all__ = [
     "overconfidence_chart",
     "figures",
     "write_figures",
+    "render",
+    "vl_version",
 ]
 
 #: Up to this many models the reliability diagrams are small multiples on the HTML page; above it, one diagram
@@ -811,27 +813,48 @@ def write_figures(
 
     Example: ``write_figures(from_frame(df, n_boot=100), "figs")`` writes figs/overconfidence.svg, ... .
     """
-    import vl_convert as vlc
-
     bad = [f for f in formats if f not in FIGURE_FORMATS]
     if bad:
         raise ValueError(f"figure format(s) {bad} not supported; choose from {list(FIGURE_FORMATS)}")
     d = Path(directory)
     if d.exists() and not d.is_dir():
         raise ValueError(f"--figures {d}: is a file; give a directory (it is created if missing)")
-    d.mkdir(parents=True, exist_ok=True)
-    ver = vl_version()
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a parent that is a file, no permission, ...: one readable line, no traceback
+        raise ValueError(f"--figures {d}: cannot create the directory ({exc.strerror or exc})") from exc
     written = []
     with _no_row_limit():
         specs = {k: c.to_dict() for k, c in figures(tab).items()}
     for name, spec in specs.items():
         for fmt in formats:
             p = d / f"{name}.{fmt}"
-            if fmt == "svg":
-                p.write_text(vlc.vegalite_to_svg(spec, vl_version=ver, allowed_base_urls=[]), encoding="utf-8")
-            elif fmt == "png":
-                p.write_bytes(vlc.vegalite_to_png(spec, vl_version=ver, scale=scale, allowed_base_urls=[]))
+            out = render(spec, fmt, scale=scale)
+            if isinstance(out, str):
+                p.write_text(out, encoding="utf-8")
             else:
-                p.write_bytes(vlc.vegalite_to_pdf(spec, vl_version=ver, allowed_base_urls=[]))
+                p.write_bytes(out)
             written.append(p)
     return written
+
+
+def render(spec: dict, fmt: str, *, scale: float = 2.0) -> str | bytes:
+    """One Vega-Lite spec as SVG text, PNG bytes or PDF bytes by vl-convert, with every external fetch refused
+    (``allowed_base_urls=[]``: a spec naming a data URL is a ``ValueError``, never a network request).
+
+    Reference: vl-convert-python's ``vegalite_to_svg`` / ``_png`` / ``_pdf``.
+
+    >>> spec = {"data": {"values": [{"a": 1}]}, "mark": "point"}
+    >>> render({**spec, "encoding": {"x": {"field": "a", "type": "quantitative"}}}, "svg")[:4]
+    '<svg'
+    """
+    import vl_convert as vlc
+
+    ver = vl_version()
+    if fmt == "svg":
+        return vlc.vegalite_to_svg(spec, vl_version=ver, allowed_base_urls=[])
+    if fmt == "png":
+        return vlc.vegalite_to_png(spec, vl_version=ver, scale=scale, allowed_base_urls=[])
+    if fmt == "pdf":
+        return vlc.vegalite_to_pdf(spec, vl_version=ver, allowed_base_urls=[])
+    raise ValueError(f"figure format {fmt!r} not supported; choose from {list(FIGURE_FORMATS)}")
