@@ -239,6 +239,7 @@ function fitToWidth(spec, avail) {{
   const fixTitle = (v) => {{
     if (typeof v.title === "string") v.title = wrap(v.title);
     else if (v.title && typeof v.title.text === "string") v.title.text = wrap(v.title.text);
+    if (v.title && typeof v.title.subtitle === "string") v.title.subtitle = wrap(v.title.subtitle);
   }};
   const resize = (v) => {{
     if (typeof v.width === "number") {{

@@ -436,7 +436,7 @@ def scatter_chart(
             text_enc["opacity"] = alt.Opacity(
                 "key:N",
                 scale=alt.Scale(domain=order, range=[1.0] * len(order)),
-                legend=alt.Legend(title=key_title, symbolOpacity=0, symbolSize=0, labelLimit=0, orient="right"),
+                legend=alt.Legend(title=key_title, symbolOpacity=0, symbolSize=0),
             )
         layers.append(
             alt.Chart(tx)
