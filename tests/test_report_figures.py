@@ -191,9 +191,9 @@ def test_labels_without_room_become_numbers_then_unplaced_beyond_the_key():
     assert numbers == [str(i + 1) for i in range(len(numbers))]
 
 
-def test_fitted_domain_holds_every_value_and_the_diagonal():
+def test_fitted_domain_holds_every_value_and_the_diagonal(tab):
     assert plots.fitted_domain([63.3, 87.0, 74.5]) == [60.0, 90.0]
-    spec = figures(from_frame(eleven(), n_boot=100))["overconfidence"].to_dict()
+    spec = figures(tab)["overconfidence"].to_dict()
     diag = spec["layer"][0]
     assert diag["mark"]["strokeDash"] == [4, 4]
     dom = diag["encoding"]["x"]["scale"]["domain"]
@@ -204,7 +204,7 @@ def test_fitted_domain_holds_every_value_and_the_diagonal():
 def test_figures_returns_altair_charts_by_name_with_groups_under_by():
     import altair as alt
 
-    t = from_frame(eleven(n_items=120, subjects=True), n_boot=100, by="subject")
+    t = from_frame(eleven(n_items=60, subjects=True), n_boot=100, by="subject")
     f = figures(t)
     assert set(f) == {
         "overconfidence",
