@@ -414,7 +414,7 @@ fig = pd.DataFrame(
 )
 glue.value("real_n_above_diagonal", int((fig["median_conf"] > fig["accuracy"]).sum()), origin="external-data")
 # the scatter of the paper's Figure 1 and of `selfconf report` (selfconf.report.plots.scatter_chart): every model
-# labelled, no two labels overlapping
+# labelled, no two labels overlapping; both axes fitted to the points, the diagonal kept
 scatter_chart(
     fig,
     x="accuracy",
@@ -423,7 +423,6 @@ scatter_chart(
     x_title="accuracy (%)",
     y_title="median stated confidence (0–100)",
     title="Median stated confidence against accuracy, MMLU-Pro models",
-    domain=[0, 100],
     width=420,
     height=400,
     size=70,

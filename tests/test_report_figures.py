@@ -306,3 +306,11 @@ def test_the_renderer_refuses_any_url():
     spec = {"data": {"url": "https://example.com/rows.csv"}, "mark": "point"}
     with pytest.raises(ValueError, match="url not allowed"):
         plots.render({**spec, "encoding": {"x": {"field": "a", "type": "quantitative"}}}, "svg")
+
+
+def test_html_page_draws_the_per_group_charts_under_by():
+    from selfconf.report.html import build_html
+
+    page = build_html(from_frame(eleven(n_items=60, subjects=True), n_boot=100, by="subject"))
+    for name in ("overconfidence", "reliability", "riskcoverage"):
+        assert f'id="{name}"' in page and f'id="{name}_by"' in page

@@ -337,6 +337,7 @@ def scatter_chart(
     key_title: str = "numbered points",
     mark: str = "circle",
     numbers: dict[str, int] | None = None,
+    key_label_limit: int | None = None,
 ):
     """One point per row at (``x``, ``y``) with the dashed diagonal y = x and a label per point placed by
     :func:`place_labels` (no two labels overlap; a label that finds no room becomes a number tag named in a
@@ -348,7 +349,8 @@ def scatter_chart(
     points (e.g. a shaded span). Label positions are computed for ``width`` x ``height`` px and stored in data
     units, so they hold at that size (a page that redraws the chart narrower may bring labels closer).
     ``numbers`` (label -> number) fixes each point's tag and puts every numbered label in the key, so that the
-    panels of a concatenation share one key.
+    panels of a concatenation share one key. ``key_label_limit`` is the key's label width in px (0: no limit, for
+    static figures; default Vega's 160 px, so that a page redrawn for a phone keeps the key inside the window).
 
     Reference: Chernets (2026), Figure 1 (accuracy against stated confidence, one point per model).
 
@@ -436,7 +438,12 @@ def scatter_chart(
             text_enc["opacity"] = alt.Opacity(
                 "key:N",
                 scale=alt.Scale(domain=order, range=[1.0] * len(order)),
-                legend=alt.Legend(title=key_title, symbolOpacity=0, symbolSize=0),
+                legend=alt.Legend(
+                    title=key_title,
+                    symbolOpacity=0,
+                    symbolSize=0,
+                    labelLimit=alt.Undefined if key_label_limit is None else key_label_limit,
+                ),
             )
         layers.append(
             alt.Chart(tx)
@@ -447,8 +454,8 @@ def scatter_chart(
     if unplaced:
         props["title"] = alt.Title(
             title,
-            subtitle=f"{len(unplaced)} point{'s' if len(unplaced) > 1 else ''} unlabelled for lack of room "
-            "(names in the tooltip)",
+            subtitle=f"{len(unplaced)} point{'s' if len(unplaced) > 1 else ''} unlabelled for lack of room, "
+            "named in the tooltip",
         )
     else:
         props["title"] = title
@@ -636,9 +643,12 @@ def _scatter_frame(tab: pd.DataFrame, *, groups: bool = False) -> pd.DataFrame:
     return df.reset_index(drop=True)
 
 
-def overconfidence_chart(tab: pd.DataFrame, *, width: int = 420, height: int = 380, title: str | None = None):
+def overconfidence_chart(
+    tab: pd.DataFrame, *, width: int = 420, height: int = 380, title: str | None = None, static: bool = False
+):
     """Mean stated confidence (y) against accuracy (x), one point per model, every point labelled without
-    overlap (:func:`scatter_chart`; the report's rows with ``group`` None). Reference: Chernets (2026), Figure 1.
+    overlap (:func:`scatter_chart`; the report's rows with ``group`` None); ``static``: the key's names are never
+    cut (a figure file, not a page). Reference: Chernets (2026), Figure 1.
 
     Example: ``overconfidence_chart(from_frame(df, n_boot=100))``.
     """
@@ -655,6 +665,7 @@ def overconfidence_chart(tab: pd.DataFrame, *, width: int = 420, height: int = 3
         title=title or "Overconfidence: points above the diagonal state more than they know",
         width=width,
         height=height,
+        key_label_limit=0 if static else None,
         tooltip=[
             "model:N",
             "n:Q",
@@ -667,7 +678,7 @@ def overconfidence_chart(tab: pd.DataFrame, *, width: int = 420, height: int = 3
     )
 
 
-def _by_group_scatter(tab: pd.DataFrame, by: str):
+def _by_group_scatter(tab: pd.DataFrame, by: str, *, static: bool = True):
     import altair as alt
 
     df = _scatter_frame(tab, groups=True)
@@ -686,6 +697,7 @@ def _by_group_scatter(tab: pd.DataFrame, by: str):
             title=f"{by} = {g}",
             domain=dom,
             numbers=numbers,
+            key_label_limit=0 if static else None,
             width=260,
             height=240,
             size=60,
@@ -772,14 +784,14 @@ def figures(tab, *, interactive: bool = False) -> dict[str, Any]:
     a = tab.attrs
     models = [r["model"] for r in tab.to_dict("records") if r["group"] is None and r["n"]]
     ece_note = f"{a.get('ece_bins', 10)} {str(a.get('ece_binning', 'equal_width')).replace('_', '-')} bins"
-    out: dict[str, Any] = {"overconfidence": overconfidence_chart(tab)}
+    out: dict[str, Any] = {"overconfidence": overconfidence_chart(tab, static=not interactive)}
     if models:
         pts, curve = reliability_frame(tab)
         out["reliability"] = reliability_chart(pts, curve, models, ece_note=ece_note, interactive=interactive)
         out["riskcoverage"] = risk_coverage_chart(tab, models, interactive=interactive)
     by = a.get("by")
     if by and (tab["group"].notna() & (tab["n"] > 0)).any():
-        out["overconfidence_by"] = _by_group_scatter(tab, by)
+        out["overconfidence_by"] = _by_group_scatter(tab, by, static=not interactive)
         out["reliability_by"] = _by_group_reliability(tab, by)
         out["riskcoverage_by"] = _by_group_risk(tab, by)
     return out
