@@ -201,6 +201,7 @@ def test_fitted_domain_holds_every_value_and_the_diagonal(tab):
     assert next(iter(spec["datasets"].values()))[0]["x"] == dom[0]  # drawn across the whole domain
 
 
+@pytest.mark.slow
 def test_figures_returns_altair_charts_by_name_with_groups_under_by():
     import altair as alt
 
@@ -308,6 +309,7 @@ def test_the_renderer_refuses_any_url():
         plots.render({**spec, "encoding": {"x": {"field": "a", "type": "quantitative"}}}, "svg")
 
 
+@pytest.mark.slow
 def test_html_page_draws_the_per_group_charts_under_by():
     from selfconf.report.html import build_html
 

@@ -856,9 +856,11 @@ def render(spec: dict, fmt: str, *, scale: float = 2.0) -> str | bytes:
 
     Reference: vl-convert-python's ``vegalite_to_svg`` / ``_png`` / ``_pdf``.
 
-    >>> spec = {"data": {"values": [{"a": 1}]}, "mark": "point"}
-    >>> render({**spec, "encoding": {"x": {"field": "a", "type": "quantitative"}}}, "svg")[:4]
-    '<svg'
+    Example (not run as a doctest: a render takes seconds; ``tests/test_report_figures.py`` runs it)::
+
+        spec = {"data": {"values": [{"a": 1}]}, "mark": "point"}
+        render({**spec, "encoding": {"x": {"field": "a", "type": "quantitative"}}}, "svg")[:4]  # '<svg'
+
     """
     import vl_convert as vlc
 
