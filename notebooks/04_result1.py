@@ -34,6 +34,7 @@ import pandas as pd
 from selfconf import data, panels
 from selfconf.book import as_text, banner, charts, glue, show_markdown, table, vega
 from selfconf.data.sources import resolve_families
+from selfconf.report.plots import scatter_chart
 from selfconf.sections import result1
 
 vega.enable()
@@ -597,35 +598,6 @@ fig_show = fig_show.rename(
 _ = table(fig_show, "figure1_data", caption="Data behind Figure 1")
 
 # %% tags=["remove-input"]
-diag100 = (
-    alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]}))
-    .mark_line(strokeDash=[4, 4], color="gray")
-    .encode(x="x:Q", y="y:Q")
-)
-points = (
-    alt.Chart(fig)
-    .mark_point(filled=True, size=90)
-    .encode(
-        x=alt.X("accuracy_pct:Q", title="accuracy (%)", scale=alt.Scale(domain=[0, 100])),
-        y=alt.Y("median_conf:Q", title="median stated confidence (0–100)", scale=alt.Scale(domain=[0, 100])),
-        color=alt.Color("tier:N", title="tier"),
-        shape=alt.Shape("tier:N"),
-        tooltip=[
-            "model",
-            "model_id",
-            "tier",
-            "n",
-            alt.Tooltip("accuracy_pct:Q", format=".1f", title="accuracy (%)"),
-            alt.Tooltip("median_conf:Q", title="median confidence"),
-            alt.Tooltip("mean_conf:Q", format=".1f", title="mean confidence"),
-        ],
-    )
-)
-names = (
-    alt.Chart(fig[fig["tier"] == "frontier"])
-    .mark_text(align="left", dx=7, fontSize=10)
-    .encode(x="accuracy_pct:Q", y="median_conf:Q", text="model:N")
-)
 local_span = (
     alt.Chart(
         pd.DataFrame(
@@ -655,12 +627,34 @@ local_span = (
         ],
     )
 )
-(diag100 + local_span + points + names).properties(
+# the report's scatter (selfconf.report.plots.scatter_chart): frontier models labelled with no two labels
+# overlapping, the local tier left to the tier legend
+scatter_chart(
+    fig,
+    x="accuracy_pct",
+    y="median_conf",
+    label="model",
+    x_title="accuracy (%)",
+    y_title="median stated confidence (0–100)",
+    title="Median stated confidence vs accuracy, all models",
+    domain=[0, 100],
     width=440,
     height=400,
-    title="Median stated confidence vs accuracy, all models",
-    usermeta={"selfconf_label": "fig-figure1"},
-)
+    mark="point",
+    color=alt.Color("tier:N", title="tier"),
+    shape=alt.Shape("tier:N"),
+    eligible=(fig["tier"] == "frontier").tolist(),
+    below=[local_span],
+    tooltip=[
+        "model",
+        "model_id",
+        "tier",
+        "n",
+        alt.Tooltip("accuracy_pct:Q", format=".1f", title="accuracy (%)"),
+        alt.Tooltip("median_conf:Q", title="median confidence"),
+        alt.Tooltip("mean_conf:Q", format=".1f", title="mean confidence"),
+    ],
+).properties(usermeta={"selfconf_label": "fig-figure1"})
 
 # %% [markdown]
 # **Figure 1.** Overconfidence is consistent across all {glue:text}`fig1_n_models_words` evaluated models:

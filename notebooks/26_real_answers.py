@@ -155,6 +155,7 @@ from selfconf.data.fetch import MMLU_PRO_COMMIT, MMLU_PRO_REPO, read_mmlu_pro_ca
 from selfconf.data.paths import resolve
 from selfconf.data.sources import resolve_families
 from selfconf.report import core as report
+from selfconf.report.plots import scatter_chart
 from selfconf.sections import realanswers
 from selfconf.stats import summary
 
@@ -412,30 +413,31 @@ fig = pd.DataFrame(
     }
 )
 glue.value("real_n_above_diagonal", int((fig["median_conf"] > fig["accuracy"]).sum()), origin="external-data")
-diag = (
-    alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]}))
-    .mark_line(strokeDash=[4, 4], color="gray")
-    .encode(x="x:Q", y="y:Q")
+# the scatter of the paper's Figure 1 and of `selfconf report` (selfconf.report.plots.scatter_chart): every model
+# labelled, no two labels overlapping; both axes fitted to the points, the diagonal kept
+scatter_chart(
+    fig,
+    x="accuracy",
+    y="median_conf",
+    label="model",
+    x_title="accuracy (%)",
+    y_title="median stated confidence (0–100)",
+    title="Median stated confidence against accuracy, MMLU-Pro models",
+    width=420,
+    height=400,
+    size=70,
+    mark="point",
+    color=alt.Color("provider:N", title="provider", legend=alt.Legend(orient="right", labelLimit=0)),
+    shape=alt.Shape("provider:N", legend=None),
+    tooltip=[
+        "model:N",
+        "provider:N",
+        alt.Tooltip("accuracy:Q", format=".1f"),
+        alt.Tooltip("median_conf:Q", format=".0f"),
+        alt.Tooltip("mean_conf:Q", format=".1f"),
+        alt.Tooltip("auroc:Q", format=".3f", title="self-AUROC"),
+    ],
 )
-pts = (
-    alt.Chart(fig)
-    .mark_point(filled=True, size=70, opacity=0.85)
-    .encode(
-        x=alt.X("accuracy:Q", title="accuracy (%)", scale=alt.Scale(domain=[0, 100])),
-        y=alt.Y("median_conf:Q", title="median stated confidence (0–100)", scale=alt.Scale(domain=[0, 100])),
-        color=alt.Color("provider:N", title="provider", legend=alt.Legend(orient="right", labelLimit=0)),
-        shape=alt.Shape("provider:N", legend=None),
-        tooltip=[
-            "model:N",
-            "provider:N",
-            alt.Tooltip("accuracy:Q", format=".1f"),
-            alt.Tooltip("median_conf:Q", format=".0f"),
-            alt.Tooltip("mean_conf:Q", format=".1f"),
-            alt.Tooltip("auroc:Q", format=".3f", title="self-AUROC"),
-        ],
-    )
-)
-(diag + pts).properties(width=420, height=400, title="Median stated confidence against accuracy, MMLU-Pro models")
 
 # %% [markdown]
 # {glue:text}`real_n_above_diagonal` of the {glue:text}`real_n_models` models lie above the diagonal.

@@ -26,6 +26,7 @@ def test_report_help(capsys):
         "--by",
         "--json",
         "--html",
+        "--figures",
     ):
         assert opt in h, opt
     for phrase in (
@@ -41,6 +42,9 @@ def test_report_help(capsys):
         "from_frame",
         "naming the file and line",
         ".gz",
+        "SVG, PNG and PDF",
+        "no network",
+        "selfconf.report.figures(tab)",
     ):
         assert phrase in h, phrase
 

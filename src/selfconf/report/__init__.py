@@ -5,6 +5,7 @@
 - :mod:`selfconf.report.command`  the ``selfconf report`` command line (parser and run)
 - :mod:`selfconf.report.compare`  two arms compared on shared items (``selfconf compare``, ``compare(df_a, df_b)``)
 - :mod:`selfconf.report.layout`  the ``--columns`` / ``--sep`` options the commands share
+- :mod:`selfconf.report.plots`  the charts (``figures(tab)``: name -> altair chart; ``write_figures``: SVG, PNG, PDF)
 
 The public names of :mod:`selfconf.report.core` are importable from here: ``from selfconf.report import from_frame``.
 """
@@ -35,9 +36,12 @@ from selfconf.report.core import (
     resolve_scale,
     rows_from_frame,
 )
+from selfconf.report.plots import figures, write_figures
 
 __all__ = [
     "compare",
+    "figures",
+    "write_figures",
     "JSON_MODEL_KEYS",
     "METRICS",
     "Metric",

@@ -80,9 +80,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             "risk_coverage (+ _min/_max), risk_coverage_curve, reliability bins, smooth_reliability with its band,\n"
             "excluded counts per reason, excluded_share and warning; the settings and conventions at the top.\n"
             "HTML: the table scrolls in its own box (sticky header); reliability as small multiples up to 12\n"
-            "models, one panel with a model selector beyond.\n\n"
-            "Python: selfconf.report.from_frame(df, ...) returns the same per-model rows as a DataFrame.\n\n"
-            "example: selfconf report runs/*.graded.jsonl --by subject --html report.html"
+            "models, one panel with a model selector beyond.\n"
+            "Figures (--figures DIR): DIR/<chart>.svg, .png (2x) and .pdf for overconfidence, reliability,\n"
+            "riskcoverage (and overconfidence_by, reliability_by, riskcoverage_by with --by).\n\n"
+            "Python: selfconf.report.from_frame(df, ...) returns the same per-model rows as a DataFrame;\n"
+            "selfconf.report.figures(tab) its charts (name -> altair chart).\n\n"
+            "example: selfconf report runs/*.graded.jsonl --by subject --html report.html --figures figs/"
         ),
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="CSV/TSV/JSONL files (optionally .gz) of graded rows")
@@ -149,6 +152,16 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print JSON (proportions on the 0-1 scale) instead of the table")
     p.add_argument("--html", metavar="FILE", default=None, help="also write a self-contained offline HTML report")
+    p.add_argument(
+        "--figures",
+        metavar="DIR",
+        default=None,
+        help="also write every chart into DIR (created if missing) as SVG, PNG and PDF for a paper: "
+        "overconfidence (labels that never overlap; a label without room becomes a number in a key), reliability "
+        "(small multiples per model) and riskcoverage, with --by also <chart>_by per group; both axes of the "
+        "scatter and the reliability diagrams fitted to the data with the diagonal kept; rendered by vl-convert "
+        "with no browser and no network access",
+    )
     # input layout (--columns, --sep): selfconf.report.layout, shared with `selfconf compare`
     from selfconf.report.layout import add_ece_sklearn_argument, add_layout_arguments
 
@@ -254,6 +267,9 @@ def run(args: argparse.Namespace) -> int:
 
     apply_ece_sklearn(args)
     check_outputs(html=args.html)
+    figures_dir = getattr(args, "figures", None)
+    if figures_dir:
+        check_figures_dir(figures_dir)
     layout = layout_of(args, extra=(args.by,) if args.by else ())
     rows = load_rows(args.paths, confidence_scale=args.confidence_scale, by=args.by, layout=layout)
     print_notes(rows)
@@ -291,4 +307,17 @@ def run(args: argparse.Namespace) -> int:
 
         write_html(args.html, tab.to_frame())  # the charts are built with pandas anyway
         print(f"wrote {args.html}", file=sys.stderr)
+    if figures_dir:
+        from selfconf.report.plots import write_figures
+
+        paths = write_figures(tab.to_frame(), figures_dir)
+        print(f"wrote {len(paths)} figure files to {figures_dir} (svg, png, pdf)", file=sys.stderr)
     return 0
+
+
+def check_figures_dir(path: str) -> None:
+    """Refuse a ``--figures`` path that is an existing file, before any computation."""
+    from pathlib import Path
+
+    if Path(path).exists() and not Path(path).is_dir():
+        raise ValueError(f"--figures {path}: is a file; give a directory (it is created if missing)")

@@ -9,7 +9,12 @@ visible warning beside its accuracy), the intervals table, the conventions, and 
   :data:`FACET_MAX` models and as one panel with a model selector beyond that;
 * **risk–coverage** curves (expected over tie orders), with the same selector rule;
 * an **overconfidence scatter** — mean stated confidence (y) against accuracy (x), one point per
-  model (Figure 1 orientation of the paper), labelled up to :data:`FACET_MAX` models.
+  model (Figure 1 orientation of the paper), every point labelled with no two labels overlapping (a label
+  that finds no room becomes a number tag named in a key);
+* under ``--by``, the same three charts per group as small multiples.
+
+The charts are :mod:`selfconf.report.plots`' (the same functions write ``--figures`` and draw the book's
+Figure 1); their names stay importable from here.
 
 The Vega, Vega-Lite and vega-embed JavaScript is inlined from ``vl_convert.javascript_bundle``
 (pip ``vl-convert-python``), matching the Vega-Lite version altair writes, so the file opens with
@@ -38,6 +43,18 @@ from selfconf.report.core import (
     table_rows,
     tie_ranges_shown,
 )
+from selfconf.report.plots import (
+    CURVE_POINTS,
+    FACET_MAX,
+    _no_row_limit,
+    curve_points,
+    figures,
+    overconfidence_chart,
+    reliability_chart,
+    reliability_frame,
+    risk_coverage_chart,
+    vl_version,
+)
 
 __all__ = [
     "reliability_frame",
@@ -52,14 +69,8 @@ __all__ = [
     "PAGE_CSS",
 ]
 
-#: Up to this many models the reliability diagrams are small multiples; above it, one diagram
-#: with a model selector (a tangle of 50 lines reads as nothing).
-FACET_MAX = 12
 #: Below this window width (CSS px) the charts are redrawn to fit it (one small multiple per row).
 NARROW_PX = 700
-#: Most points drawn per model on the risk–coverage curve: a longer curve (one point per distinct
-#: confidence, e.g. token probabilities) is evaluated at this many evenly spaced coverages.
-CURVE_POINTS = 101
 
 
 #: The page's stylesheet (shared by ``selfconf compare --html``).
@@ -80,223 +91,6 @@ td.flag { color: #8a1c1c; }
 """
 
 
-def curve_points(coverage, risk, max_points: int = CURVE_POINTS) -> tuple[list[float], list[float]]:
-    """A risk–coverage curve with at most ``max_points`` points, exact at each point it keeps.
-
-    Definition: the input points are the ends of the tie groups (:func:`selfconf.metrics.risk_coverage_curve`);
-    inside a tie group the expected number of errors is linear in the rows covered, so the expected risk at
-    any coverage g is ``E(g) / g`` with ``E`` interpolated linearly between the group ends (and 0 at 0).
-    A curve with more points than ``max_points`` is evaluated at ``max_points`` coverages evenly spaced from
-    its first point to 1; a shorter one is returned unchanged.
-
-    Reference: Geifman & El-Yaniv (2017), selective risk.
-
-    Examples
-    --------
-    >>> curve_points([0.5, 1.0], [0.0, 0.5])
-    ([0.5, 1.0], [0.0, 0.5])
-    >>> cov, rk = curve_points([0.25, 0.5, 0.75, 1.0], [0.0, 0.0, 1 / 3, 0.5], max_points=3)
-    >>> [round(x, 4) for x in cov], [round(x, 4) for x in rk]
-    ([0.25, 0.625, 1.0], [0.0, 0.2, 0.5])
-    """
-    import numpy as np
-
-    cov = np.asarray(coverage, float)
-    rk = np.asarray(risk, float)
-    if cov.size <= max_points:
-        return cov.tolist(), rk.tolist()
-    errors = np.concatenate([[0.0], cov * rk])  # errors per row of the whole unit, at each group end
-    grid = np.linspace(cov[0], 1.0, max_points)
-    e = np.interp(grid, np.concatenate([[0.0], cov]), errors)
-    return grid.tolist(), (e / grid).tolist()
-
-
-def _no_row_limit():
-    """altair's 5,000-row guard off while a page is built: every chart here is already a bounded summary
-    (bins, a 51-point smooth grid, at most :data:`CURVE_POINTS` points per curve, one point per model)."""
-    import altair as alt
-
-    return alt.data_transformers.enable("default", max_rows=None)
-
-
-def reliability_frame(tab: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Long frames (percent units) of the binned reliability points and of the smooth curve with its band."""
-    pts, curve = [], []
-    for r in tab.to_dict("records"):
-        if r["group"] is not None or not r["n"]:
-            continue
-        rel, sm = r["reliability"], r["smooth_reliability"]
-        for lo, hi, n, c, a in zip(rel["lo"], rel["hi"], rel["n"], rel["mean_conf"], rel["acc"], strict=False):
-            pts.append(
-                {
-                    "model": r["model"],
-                    "bin": f"{100 * lo:.0f}–{100 * hi:.0f}",
-                    "n": n,
-                    "mean_conf": 100 * c,
-                    "acc": 100 * a,
-                }
-            )
-        for t, a, lo, hi, d in zip(sm["t"], sm["accuracy"], sm["low"], sm["high"], sm["density"], strict=False):
-            if d is None or d < 1e-3:  # no data near t: the smoothed accuracy is not informative there
-                continue
-            curve.append(
-                {
-                    "model": r["model"],
-                    "t": 100 * t,
-                    "acc": None if a is None else 100 * a,
-                    "low": None if lo is None else 100 * lo,
-                    "high": None if hi is None else 100 * hi,
-                }
-            )
-    return pd.DataFrame(pts), pd.DataFrame(curve)
-
-
-def _diagonal():
-    import altair as alt
-
-    return (
-        alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]}))
-        .mark_line(strokeDash=[4, 4], color="gray")
-        .encode(x="x:Q", y="y:Q")
-    )
-
-
-def _model_selector(models: list[str]):
-    import altair as alt
-
-    return alt.param(name="model_pick", value=models[0], bind=alt.binding_select(options=models, name="model "))
-
-
-def reliability_chart(pts: pd.DataFrame, curve: pd.DataFrame, models: list[str], *, ece_note: str):
-    """Per-model reliability: smooth curve with its bootstrap band, bin points sized by count.
-
-    Small multiples up to :data:`FACET_MAX` models, otherwise one panel with a model selector.
-    """
-    import altair as alt
-
-    scale = alt.Scale(domain=[0, 100])
-    x = alt.X("t:Q", scale=scale, title="stated confidence")
-    band = (
-        alt.Chart(curve)
-        .mark_area(opacity=0.25, color="#4c78a8")
-        .encode(x=x, y=alt.Y("low:Q", scale=scale, title="accuracy (%)"), y2="high:Q")
-    )
-    line = alt.Chart(curve).mark_line(color="#4c78a8").encode(x=x, y=alt.Y("acc:Q", scale=scale))
-    dots = (
-        alt.Chart(pts)
-        .mark_circle(color="#e45756", opacity=0.8)
-        .encode(
-            x=alt.X("mean_conf:Q", scale=scale),
-            y=alt.Y("acc:Q", scale=scale),
-            size=alt.Size("n:Q", title="answers in bin"),
-            tooltip=[
-                "model:N",
-                "bin:N",
-                alt.Tooltip("n:Q", title="answers"),
-                alt.Tooltip("mean_conf:Q", format=".1f"),
-                alt.Tooltip("acc:Q", format=".1f"),
-            ],
-        )
-    )
-    diag = (
-        alt.Chart(pd.DataFrame({"t": [0, 100], "acc": [0, 100]}))
-        .mark_line(strokeDash=[4, 4], color="gray")
-        .encode(x="t:Q", y="acc:Q")
-    )
-    title = f"Reliability: smooth curve with 95% bootstrap band; dots = {ece_note} (size = answers)"
-    if len(models) <= FACET_MAX:
-        return _facet(diag, band, line, dots, title)
-    pick = _model_selector(models)
-    flt = alt.datum.model == pick
-    return (
-        alt.layer(diag, band.transform_filter(flt), line.transform_filter(flt), dots.transform_filter(flt))
-        .add_params(pick)
-        .properties(width=420, height=360, title=title)
-    )
-
-
-def _facet(diag, band, line, dots, title):
-    """Small multiples via a concatenation per model (layers with different data cannot be faceted)."""
-    import altair as alt
-
-    models = sorted(set(band.data["model"]) | set(dots.data["model"]))
-    panels = []
-    for m in models:
-        flt = alt.datum.model == m
-        panels.append(
-            alt.layer(
-                diag, band.transform_filter(flt), line.transform_filter(flt), dots.transform_filter(flt)
-            ).properties(width=220, height=190, title=m)
-        )
-    return alt.concat(*panels, columns=4).properties(title=title)
-
-
-def risk_coverage_chart(tab: pd.DataFrame, models: list[str]):
-    """Risk–coverage curves (expected over tie orders); a selector above :data:`FACET_MAX` models."""
-    import altair as alt
-
-    rows = []
-    for r in tab.to_dict("records"):
-        if r["group"] is not None or not r["n"]:
-            continue
-        c = r["risk_coverage_curve"]
-        rows += [
-            {"model": r["model"], "coverage": 100 * cv, "risk": 100 * rk}
-            for cv, rk in zip(*curve_points(c["coverage"], c["risk"]), strict=False)
-        ]
-    base = (
-        alt.Chart(pd.DataFrame(rows))
-        .mark_line(point=len(rows) < 400)
-        .encode(
-            x=alt.X("coverage:Q", title="coverage (%)", scale=alt.Scale(domain=[0, 100])),
-            y=alt.Y("risk:Q", title="error rate among covered (%)"),
-            tooltip=["model:N", alt.Tooltip("coverage:Q", format=".1f"), alt.Tooltip("risk:Q", format=".1f")],
-        )
-    )
-    if len(models) <= FACET_MAX:
-        ch = base.encode(color=alt.Color("model:N"))
-    else:
-        pick = _model_selector(models)
-        ch = base.transform_filter(alt.datum.model == pick).add_params(pick)
-    return ch.properties(width=420, height=300, title="Risk–coverage (answer only the most confident)")
-
-
-def overconfidence_chart(tab: pd.DataFrame):
-    """Mean stated confidence (y) against accuracy (x), one point per model (labels up to FACET_MAX models)."""
-    import altair as alt
-
-    df = tab[(tab["n"] > 0) & tab["group"].isna()][
-        ["model", "n", "accuracy", "mean_confidence", "median_confidence", "citl", "auroc"]
-    ].copy()
-    for c in ("accuracy", "mean_confidence", "median_confidence", "citl"):
-        df[c] = 100 * df[c].astype(float)
-    scale = alt.Scale(domain=[0, 100])
-    pts = (
-        alt.Chart(df)
-        .mark_circle(size=90)
-        .encode(
-            x=alt.X("accuracy:Q", scale=scale, title="accuracy (%)"),
-            y=alt.Y("mean_confidence:Q", scale=scale, title="mean stated confidence (0–100)"),
-            color=alt.Color("model:N", legend=None),
-            tooltip=[
-                "model:N",
-                "n:Q",
-                alt.Tooltip("accuracy:Q", format=".1f"),
-                alt.Tooltip("mean_confidence:Q", format=".1f"),
-                alt.Tooltip("median_confidence:Q", format=".1f"),
-                alt.Tooltip("citl:Q", format="+.1f", title="CITL (pp)"),
-                alt.Tooltip("auroc:Q", format=".3f"),
-            ],
-        )
-    )
-    layers = [_diagonal(), pts]
-    if len(df) <= FACET_MAX:
-        layers.append(pts.mark_text(align="left", dx=8, fontSize=11).encode(text="model:N"))
-    return alt.layer(*layers).properties(
-        width=420, height=380, title="Overconfidence: points above the diagonal state more than they know"
-    )
-
-
 @lru_cache(maxsize=2)
 def _js_bundle(vl_version: str) -> str:
     import vl_convert
@@ -306,9 +100,7 @@ def _js_bundle(vl_version: str) -> str:
 
 
 def _vl_version() -> str:
-    import altair as alt
-
-    return ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
+    return vl_version()
 
 
 def build_html(tab: pd.DataFrame) -> str:
@@ -317,14 +109,8 @@ def build_html(tab: pd.DataFrame) -> str:
 
     a = tab.attrs
     esc = html.escape
-    models = [r["model"] for r in tab.to_dict("records") if r["group"] is None and r["n"]]
-    pts, curve = reliability_frame(tab)
-    ece_note = f"{a['ece_bins']} {a['ece_binning'].replace('_', '-')} bins"
-    with _no_row_limit():
-        specs = {"overconfidence": overconfidence_chart(tab).to_dict()}
-        if models:
-            specs["reliability"] = reliability_chart(pts, curve, models, ece_note=ece_note).to_dict()
-            specs["riskcoverage"] = risk_coverage_chart(tab, models).to_dict()
+    with _no_row_limit():  # the same chart functions as `--figures` and the book (selfconf.report.plots)
+        specs = {k: c.to_dict() for k, c in figures(tab, interactive=True).items()}
     head, body = table_rows(tab)
     recs = tab.to_dict("records")
     acc_col = head.index("acc %")
@@ -453,6 +239,7 @@ function fitToWidth(spec, avail) {{
   const fixTitle = (v) => {{
     if (typeof v.title === "string") v.title = wrap(v.title);
     else if (v.title && typeof v.title.text === "string") v.title.text = wrap(v.title.text);
+    if (v.title && typeof v.title.subtitle === "string") v.title.subtitle = wrap(v.title.subtitle);
   }};
   const resize = (v) => {{
     if (typeof v.width === "number") {{
