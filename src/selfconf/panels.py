@@ -860,19 +860,21 @@ def _reading_records(
     return out, n_draws
 
 
-def joint_test(delta: np.ndarray, draws: np.ndarray, *, sign: int) -> dict[str, Any]:
-    """Specification-curve joint test: the share of specifications with the canonical sign and the median effect,
-    each against its distribution under the null of no effect in any specification.
+def joint_test(delta: np.ndarray, draws: np.ndarray, *, canonical: int = 0) -> dict[str, Any]:
+    """Specification-curve joint test: the share of specifications with the canonical sign and the median effect
+    in the canonical direction, each against its distribution under the null of no effect in any specification.
 
     Definition: ``delta`` (S,) holds the specifications' point estimates and ``draws`` (B, S) their bootstrap
     draws, all specifications on the same resample in a row (the paper's item-clustered draw), so their
     dependence is kept.  The null is imposed by centring: ``null[b, s] = draws[b, s] - delta[s]`` approximates
     the sampling error of every specification at once, i.e. their joint distribution when every true effect is
-    zero (Hall & Wilson 1991, bootstrap tests resample the centred statistic).  Statistics, with ``sign`` the
-    canonical direction (+1 or -1): ``share`` = fraction of specifications whose estimate has that sign
-    (strictly), ``median`` = the median estimate.  One-sided p-values in the canonical direction, counting the
-    observed data as one draw: ``p = (1 + #{b: T_b >= T_obs}) / (1 + B)``, with T = share, and T = sign x median.
-    Specifications with a non-finite estimate or any non-finite draw are left out (``n_left_out``).
+    zero (Hall & Wilson 1991: a bootstrap test resamples the centred statistic).  The direction is the sign ``c``
+    of the canonical specification (index ``canonical``); it was not fixed before the data were seen, so each
+    null draw takes it again from its own canonical value.  Statistics: ``share`` = fraction of specifications
+    whose estimate has sign ``c`` (strictly), ``median`` = the median estimate, tested as ``c * median``.
+    One-sided p-values counting the observed data as one draw: ``p = (1 + #{b: T_b >= T_obs}) / (1 + B)``.
+    Specifications with a non-finite estimate or any non-finite draw are left out (``n_left_out``; the canonical
+    one must be finite).
 
     References
     ----------
@@ -883,24 +885,27 @@ def joint_test(delta: np.ndarray, draws: np.ndarray, *, sign: int) -> dict[str, 
     --------
     >>> g = np.random.default_rng(0)
     >>> d = np.linspace(0.08, 0.12, 20)
-    >>> r = joint_test(d, d + g.normal(0, 0.02, (999, 20)), sign=1)
-    >>> r["share"], r["p_share"], r["p_median"]
-    (1.0, 0.001, 0.001)
+    >>> r = joint_test(d, d + g.normal(0, 0.02, (999, 20)))
+    >>> r["sign"], r["share"], r["p_share"], r["p_median"]
+    (1, 1.0, 0.001, 0.001)
     """
-    if sign not in (1, -1):
-        raise ValueError(f"sign must be +1 or -1, got {sign!r}")
     delta = np.asarray(delta, dtype=float)
     draws = np.asarray(draws, dtype=float)
     if draws.ndim != 2 or draws.shape[1] != delta.size:
         raise ValueError(f"draws: expected shape (B, {delta.size}), got {draws.shape}")
+    if not 0 <= canonical < delta.size:
+        raise ValueError(f"canonical: index {canonical} outside the {delta.size} specifications")
     ok = np.isfinite(delta) & np.isfinite(draws).all(axis=0)
-    if not ok.any():
-        raise ValueError("joint_test: no specification has a finite estimate and finite draws")
+    if not ok[canonical]:
+        raise ValueError("joint_test: the canonical specification has a non-finite estimate or draw")
+    c_pos = int(ok[:canonical].sum())
     d, null = delta[ok], draws[:, ok] - delta[ok]
+    sign = 1 if d[c_pos] >= 0 else -1
+    null_sign = np.where(null[:, c_pos] >= 0, 1, -1)
     share = float(np.mean(np.sign(d) == sign))
     median = float(np.median(d))
-    share_null = np.mean(np.sign(null) == sign, axis=1)
-    median_null = np.median(null, axis=1)
+    share_null = np.mean(np.sign(null) == null_sign[:, None], axis=1)
+    median_null = null_sign * np.median(null, axis=1)
     b = null.shape[0]
     return {
         "n_specifications": int(d.size),
@@ -910,7 +915,7 @@ def joint_test(delta: np.ndarray, draws: np.ndarray, *, sign: int) -> dict[str, 
         "share": share,
         "median": median,
         "p_share": float((1 + np.sum(share_null >= share)) / (1 + b)),
-        "p_median": float((1 + np.sum(sign * median_null >= sign * median)) / (1 + b)),
+        "p_median": float((1 + np.sum(median_null >= sign * median)) / (1 + b)),
         "null_share_95": float(np.quantile(share_null, 0.95)),
-        "null_median_95": float(np.quantile(sign * median_null, 0.95)),
+        "null_median_95": float(np.quantile(median_null, 0.95)),
     }
