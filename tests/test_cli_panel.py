@@ -79,6 +79,7 @@ def test_all_readings_table(capsys, rows_csv):
     code, out, _ = run(capsys, "panel", str(rows_csv), "--members", "a,b,c", "--all-readings", "--n-boot", "100")
     assert code == 0
     lines = [ln for ln in out.splitlines() if "[" in ln and "]" in ln and "95% CI" not in ln]
+
     def n_rows(r):  # three members: per member, and per dropped member (two left)
         if r["leave_out"] == "each_member":
             return 3 * (2 if r["aggregation"] == "per_member" else 1)

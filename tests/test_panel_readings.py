@@ -218,9 +218,9 @@ def test_every_reading_matches_the_oracle(members, seed, n):
     checked = 0
     for r in reads:
         sel = (t[list(READINGS)] == pd.Series(r)).all(axis=1)
-        panels_of = [(m, tuple(x for x in members if x != m)) for m in members] if r["leave_out"] != "none" else [
-            ("", members)
-        ]
+        panels_of = (
+            [(m, tuple(x for x in members if x != m)) for m in members] if r["leave_out"] != "none" else [("", members)]
+        )
         for gone, mem in panels_of:
             panel, self_, pooled = oracle(df, mem, dict(r, leave_out="none"))
             got = t[sel & (t["left_out"] == gone)]

@@ -29,7 +29,6 @@ from selfconf.panels import (
 )
 from selfconf.sections import readings as sec
 
-
 # ---------------------------------------------------------------------------------------------
 # the joint test
 # ---------------------------------------------------------------------------------------------
@@ -56,7 +55,13 @@ def loop_joint_test(delta, draws, canonical):
         ge_share += sh >= share
         ge_med += cb * statistics.median(null) >= c * med
     b = len(draws)
-    return {"sign": c, "share": share, "median": med, "p_share": (1 + ge_share) / (1 + b), "p_median": (1 + ge_med) / (1 + b)}
+    return {
+        "sign": c,
+        "share": share,
+        "median": med,
+        "p_share": (1 + ge_share) / (1 + b),
+        "p_median": (1 + ge_med) / (1 + b),
+    }
 
 
 @pytest.mark.parametrize("seed,s_n,canonical", [(0, 7, 0), (1, 12, 5), (2, 4, 3)])
@@ -160,8 +165,12 @@ def test_survival_tallies_split_by_status():
 def test_distinct_results_against_a_loop():
     members = ("a", "b", "c")
     df = random_rows(12, members, 40)
-    reads = [check_reading(signal=s, ties=t, cluster=c) for s in READINGS["signal"] for t in ("half", "loss")
-             for c in ("item", "row")]
+    reads = [
+        check_reading(signal=s, ties=t, cluster=c)
+        for s in READINGS["signal"]
+        for t in ("half", "loss")
+        for c in ("item", "row")
+    ]
     t = panel_readings(df, members, readings=reads, n_boot=20, rng=1)
     first: dict[tuple, int] = {}
     for i, r in enumerate(t.to_dict("records")):
@@ -189,8 +198,11 @@ def test_canonical_values_unchanged_by_the_new_dimensions():
     df = random_rows(4, members, 80)
     alone = panel_readings(df, members, readings=[{}], n_boot=200, rng=11).iloc[0]
     many = panel_readings(
-        df, members, readings=[{}, {"cluster": "row"}, {"cluster": "member"}, {"leave_out": "each_member"}],
-        n_boot=200, rng=11,
+        df,
+        members,
+        readings=[{}, {"cluster": "row"}, {"cluster": "member"}, {"leave_out": "each_member"}],
+        n_boot=200,
+        rng=11,
     )
     can = many[many["canonical"]].iloc[0]
     for c in ("panel_auroc", "delta", "delta_ci_low", "delta_ci_high", "self_auroc_ci_low", "panel_auroc_ci_high"):
@@ -202,8 +214,11 @@ def test_canonical_values_unchanged_by_the_new_dimensions():
 def test_leave_one_member_out_is_the_two_member_panel():
     members = ("a", "b", "c")
     df = random_rows(6, members, 50)
-    reads = [check_reading(leave_out="each_member", signal=s, aggregation=a) for s in ("count", "majority")
-             for a in ("pooled", "per_member")]
+    reads = [
+        check_reading(leave_out="each_member", signal=s, aggregation=a)
+        for s in ("count", "majority")
+        for a in ("pooled", "per_member")
+    ]
     t = panel_readings(df, members, readings=reads, n_boot=10, rng=2)
     assert (t["leave_out"] == "each_member").all() and not t["canonical"].any()
     assert list(dict.fromkeys(t["left_out"])) == list(members)
@@ -222,8 +237,9 @@ def test_leave_one_member_out_is_the_two_member_panel():
                 assert got["panel_auroc"].iloc[0] == pytest.approx(panel, abs=1e-12)
                 assert got["self_auroc"].iloc[0] == pytest.approx(self_, abs=1e-12)
     with pytest.raises(ValueError, match="at least three members"):
-        panel_readings(random_rows(6, ("a", "b"), 30), ("a", "b"), readings=[{"leave_out": "each_member"}], n_boot=5,
-                       rng=0)
+        panel_readings(
+            random_rows(6, ("a", "b"), 30), ("a", "b"), readings=[{"leave_out": "each_member"}], n_boot=5, rng=0
+        )
 
 
 def test_cluster_units_resample_rows_and_members():
@@ -239,7 +255,9 @@ def test_cluster_units_resample_rows_and_members():
         for i in range(n):
             ok = int(item_easy[i] if g.random() < 0.9 else not item_easy[i])
             rows.append((m, i, 1, int(g.choice([50, 70, 90])), ok, 0, "x" if ok else f"w{g.integers(3)}"))
-    df = pd.DataFrame(rows, columns=["model", "item_id", "parse_ok", "confidence", "correct", "refusal", "answer_class"])
+    df = pd.DataFrame(
+        rows, columns=["model", "item_id", "parse_ok", "confidence", "correct", "refusal", "answer_class"]
+    )
     t = panel_readings(df, members, readings=[{}, {"cluster": "row"}, {"cluster": "member"}], n_boot=400, rng=5)
     w = (t["panel_auroc_ci_high"] - t["panel_auroc_ci_low"]).to_numpy()
     assert w[1] < w[0]  # rows treated as independent: narrower than the item bootstrap

@@ -847,7 +847,7 @@ def _reading_records(
             stats = {"panel_auroc": panel, "self_auroc": self_, "self_auroc_pooled": sv["self_pooled"]}
             stats["delta"] = panel - self_
             rec: dict[str, Any] = dict(r)
-            rec["member"] = members[j] if per else ""
+            rec["member"] = members[j] if j is not None else ""
             rec["left_out"] = ""
             rec["canonical"] = r == CANONICAL_READING
             d = []
