@@ -94,6 +94,16 @@ def test_all_readings_table(capsys, rows_csv):
     assert deltas == sorted(deltas)
 
 
+def test_all_readings_of_a_two_member_panel_leave_no_member_out(capsys, rows_csv):
+    code, out, err = run(
+        capsys, "panel", str(rows_csv), "--members", "a,b", "--all-readings", "--json", "--n-boot", "100"
+    )
+    assert code == 0, err
+    recs = json.loads(out)
+    assert recs and all(r["reading"]["leave_out"] == "none" and r["left_out"] is None for r in recs)
+    assert {r["reading"]["cluster"] for r in recs} == {"item", "row", "member"}
+
+
 def test_help_defines_every_reading(capsys):
     with pytest.raises(SystemExit):
         cli.main(["panel", "--help"])

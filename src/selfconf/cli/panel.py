@@ -67,8 +67,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
             "output: by default the canonical reading only; --reading NAME=VALUE[,VALUE...] (repeatable) adds the\n"
             "readings that combine the given values (other dimensions canonical); --all-readings computes every\n"
             f"combination ({_n_readings()} readings; per_member gives one row per member, leave_out=each_member one\n"
-            "row per dropped member) and prints the specification curve as a table sorted by delta, the canonical\n"
-            "row marked '*', then the count of distinct results and the tallies of reasonable readings and bounds.\n\n"
+            "row per dropped member, left out for a panel of two) and prints the specification curve as a table\n"
+            "sorted by delta, the canonical row marked '*', then the count of distinct results and the tallies of\n"
+            "reasonable readings and bounds.\n\n"
             "JSON (--json): a list of records, one per reading computed (and per member under per_member): reading\n"
             "(the option values), member (null unless per_member), canonical (true for the canonical reading only),\n"
             "panel_auroc, self_auroc_pooled (always the pooled self-AUROC of the reading's items and ties),\n"
@@ -293,6 +294,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
     members = [m.strip() for m in args.members.split(",") if m.strip()]
     readings = _requested_readings(args.reading, args.all_readings)
+    if args.all_readings and len(members) < 3:  # two members: dropping one leaves no panel (said in --help)
+        readings = [r for r in readings if r["leave_out"] == "none"]
     tab, facts = panel_table(
         args.paths,
         members,
