@@ -428,9 +428,9 @@ _ = glue.value("readings_real_drivers", driver_sentence(surv_real, "the MMLU-Pro
 #
 # ## Counted honestly
 #
-# **Distinct results.** Many readings give exactly the same numbers: with three members the *any* and *majority*
-# signals separate the same rows whenever no row has exactly one concurring partner; the cluster unit changes
-# only the intervals, so every *row* or *member* bootstrap repeats the point values of the item bootstrap. A
+# **Distinct results.** Many readings give exactly the same numbers: a binary signal (*any*, *majority*) gives
+# the count's result whenever the count takes only two values on the rows; the cluster unit changes only the
+# intervals, so every *row* or *member* bootstrap repeats the point values of the item bootstrap. A
 # specification curve that counts each reading counts those numbers several times. Below, two comparisons give
 # the same result when their member, panel AUROC, self AUROC, panel − self, items and rows agree to full float
 # precision; the CSV names, for every repeat, the reading whose result it repeats (`same_result_as`), and
@@ -463,8 +463,10 @@ dimension_table(rec, surv_rec, "readings_rec_dimensions")
 # The null is built from the panel's own item-clustered draws (the {glue:text}`readings_n_boot:,.0f` draws of
 # the intervals above): each specification's draws are centred on zero by subtracting its estimate, which keeps
 # the dependence between specifications that share items. The test uses the item-bootstrap specifications (the
-# other cluster units repeat their estimates), over the reasonable ones and over all of them; p is one-sided in
-# the canonical direction and counts the observed data as one draw, so it cannot fall below 1 / (draws + 1).
+# other cluster units repeat their estimates), over the reasonable ones and over all of them. The direction is
+# the canonical specification's sign; it was not fixed before the data were seen, so every null draw takes it
+# again from its own canonical value. p is one-sided in that direction and counts the observed data as one draw,
+# so it cannot fall below 1 / (draws + 1).
 
 # %% tags=["hide-input"]
 joint_table(joint_rec, "readings_rec_joint")
