@@ -276,3 +276,23 @@ def test_all_readings_counts():
         "each_member",
     }
     assert list(itertools.islice((x == CANONICAL_READING for x in r), 1)) == [True]
+
+
+def test_section_joint_tests_use_the_item_bootstrap_specifications():
+    """The page's joint test: item-bootstrap rows of the panel's own table, oriented by its canonical row; the
+    shares equal counts made row by row, and the canonical values equal compute()'s (same generator)."""
+    members = ("a", "b", "c")
+    df = random_rows(21, members, 50)
+    t, tests = sec.joint_tests(df, {"CN": members}, seed=3, n_boot=50)
+    assert t.equals(sec.compute(df, {"CN": members}, seed=3, n_boot=50))
+    item = t[t["cluster"] == "item"]
+    c = np.sign(t.loc[t["canonical"], "delta"].iloc[0])
+    for which, rows in (("all", item), ("reasonable", item[item["status"] == "reasonable"])):
+        r = tests["CN"][which]
+        assert r["n_specifications"] + r["n_left_out"] == len(rows)
+        ok = rows["delta"].notna()
+        assert r["sign"] == c
+        if r["n_left_out"] == 0:
+            assert r["share"] == pytest.approx(float((np.sign(rows["delta"][ok]) == c).mean()))
+            assert r["median"] == pytest.approx(float(rows["delta"].median()))
+        assert 1 / 51 <= r["p_share"] <= 1 and 1 / 51 <= r["p_median"] <= 1
