@@ -47,6 +47,7 @@ from selfconf.stats.readings import (
     READINGS,
     all_readings,
     check_reading,
+    reading_label,
     reading_status,
 )
 
@@ -542,24 +543,6 @@ READING_COLUMNS = (
 #: The columns that make a result: two readings with equal values in all of them (floats compared exactly, a
 #: missing value equal to a missing value) give the same result (:func:`distinct_results`).
 RESULT_COLUMNS = ("member", "panel_auroc", "self_auroc", "delta", "items", "rows")
-
-
-def reading_label(row: dict[str, Any] | pd.Series) -> str:
-    """A reading's non-canonical options as ``name=value`` joined by ", " (``canonical`` when there are none),
-    with the member under per_member and the dropped member under leave_out.
-
-    >>> reading_label(dict(CANONICAL_READING, ties="loss", member="", left_out=""))
-    'ties=loss'
-    >>> reading_label(dict(CANONICAL_READING, leave_out="each_member", left_out="b", member=""))
-    'leave_out=each_member (without b)'
-    """
-    parts = [f"{k}={row[k]}" for k in READINGS if row[k] != CANONICAL_READING[k]]
-    text = ", ".join(parts) or "canonical"
-    if row.get("left_out"):
-        text += f" (without {row['left_out']})"
-    if row.get("member"):
-        text += f", member={row['member']}"
-    return text
 
 
 def distinct_results(table: pd.DataFrame) -> pd.DataFrame:

@@ -232,11 +232,11 @@ def records_json(tab, facts: dict) -> list[dict[str, Any]]:
 
 
 def reading_label(r: dict[str, str]) -> str:
-    """'canonical', or the options that differ from it (``ties=loss, signal=any``)."""
-    from selfconf.stats.readings import CANONICAL_READING
+    """'canonical', or the options that differ from it (``ties=loss, signal=any``):
+    :func:`selfconf.stats.readings.reading_label` of the reading's options."""
+    from selfconf.stats.readings import reading_label as label
 
-    diff = [f"{k}={v}" for k, v in r.items() if k in CANONICAL_READING and CANONICAL_READING[k] != v]
-    return "canonical" if not diff else ", ".join(diff)
+    return label(r)
 
 
 def format_panel_table(tab, facts: dict, *, sort: bool = False) -> str:

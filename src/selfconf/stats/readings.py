@@ -11,6 +11,8 @@ canonical one); Steegen, Tuerlinckx, Gelman & Vanpaemel (2016), multiverse analy
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
+from typing import Any
 
 __all__ = [
     "READINGS",
@@ -20,6 +22,7 @@ __all__ = [
     "check_reading",
     "all_readings",
     "reading_status",
+    "reading_label",
 ]
 
 #: The reading options, per dimension; the FIRST value of each is the canonical reading (the paper's, and
@@ -178,3 +181,23 @@ def all_readings() -> list[dict[str, str]]:
     """
     keys = list(READINGS)
     return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*READINGS.values())]
+
+
+def reading_label(row: Mapping[str, Any]) -> str:
+    """A reading's non-canonical options as ``name=value`` joined by ", " (``canonical`` when there are none),
+    with the dropped member (``left_out``) and the member (``member``) when the row names them.
+
+    Keys of ``row`` that are not dimensions are ignored, and a missing dimension counts as canonical.
+
+    >>> reading_label(dict(CANONICAL_READING, ties="loss", member="", left_out=""))
+    'ties=loss'
+    >>> reading_label(dict(CANONICAL_READING, leave_out="each_member", left_out="b", member=""))
+    'leave_out=each_member (without b)'
+    """
+    parts = [f"{k}={row[k]}" for k in READINGS if k in row and row[k] != CANONICAL_READING[k]]
+    text = ", ".join(parts) or "canonical"
+    if row.get("left_out"):
+        text += f" (without {row['left_out']})"
+    if row.get("member"):
+        text += f", member={row['member']}"
+    return text
