@@ -491,28 +491,43 @@ def _panel_values(sig_c: np.ndarray, signal: str, ties: str, aggregation: str) -
 
 
 def _intervals(draws: list[np.ndarray], level: float) -> list[tuple[float, float, int]]:
-    """:func:`selfconf.bootstrap.interval_or_nan` of each draw vector, the all-finite ones in one quantile call."""
-    m = np.column_stack(draws)
-    finite = np.isfinite(m).all(axis=0)
-    out: list[tuple[float, float, int]] = [(np.nan, np.nan, 0)] * m.shape[1]
-    cols = np.flatnonzero(finite)
-    if cols.size:
-        a = (1.0 - level) / 2.0
-        q = np.quantile(m[:, cols], [a, 1.0 - a], axis=0)
-        for n, c in enumerate(cols):
-            out[c] = (float(q[0, n]), float(q[1, n]), 0)
-    bad = np.flatnonzero(~finite)
-    if bad.size:  # the finite draws of each column: NaN elsewhere, quantiles ignoring NaN (same linear rule)
-        sub = np.where(np.isfinite(m[:, bad]), m[:, bad], np.nan)
-        n_bad = np.isnan(sub).sum(axis=0)
-        some = n_bad < sub.shape[0]
-        a = (1.0 - level) / 2.0
-        q = np.full((2, bad.size), np.nan)
-        if some.any():
-            q[:, some] = np.nanquantile(sub[:, some], [a, 1.0 - a], axis=0)
-        for n, c in enumerate(bad):
-            out[c] = (float(q[0, n]), float(q[1, n]), int(n_bad[n]))
-    return out
+    """:func:`selfconf.bootstrap.interval_or_nan` of each vector's draws ``v[1:]`` (``v[0]`` is the point value).
+
+    A vector object passed several times is computed once.  The quantiles are numpy's linear rule (the rule of
+    :func:`selfconf.bootstrap.percentile_interval`) read off each row sorted once: the two order statistics
+    around the rule's position are interpolated by ``numpy.quantile`` itself on that pair, which gives its
+    value to the last bit (tested against ``numpy.quantile`` / ``numpy.nanquantile``).
+    """
+    pos: dict[int, int] = {}
+    uniq: list[np.ndarray] = []
+    where = []
+    for v in draws:
+        if id(v) not in pos:
+            pos[id(v)] = len(uniq)
+            uniq.append(v)
+        where.append(pos[id(v)])
+    if not uniq:
+        return []
+    m = np.empty((len(uniq), uniq[0].shape[0] - 1))
+    for n, v in enumerate(uniq):
+        m[n] = v[1:]
+    m[~np.isfinite(m)] = np.nan
+    m.sort(axis=1)  # NaN last
+    n_ok = m.shape[1] - np.isnan(m).sum(axis=1)
+    a = (1.0 - level) / 2.0
+    q = np.array([a, 1.0 - a])
+    res = np.full((len(uniq), 2), np.nan)
+    for n in np.unique(n_ok[n_ok > 0]):
+        rows = np.flatnonzero(n_ok == n)
+        virtual = (n - 1) * q  # numpy's "linear" position, as numpy computes it
+        prev = np.floor(virtual).astype(np.intp)
+        nxt = np.minimum(prev + 1, n - 1)
+        for j in range(2):
+            pair = np.column_stack([m[rows, prev[j]], m[rows, nxt[j]]])
+            res[rows, j] = np.quantile(pair, virtual[j] - prev[j], axis=1)
+    bad = m.shape[1] - n_ok
+    per = [(float(res[i, 0]), float(res[i, 1]), int(bad[i])) for i in range(len(uniq))]
+    return [per[i] for i in where]
 
 
 #: Columns of :func:`panel_readings` (one row per reading, and per member under ``per_member``).
@@ -706,7 +721,7 @@ def panel_readings(
     out = pd.DataFrame.from_records(records, columns=list(READING_COLUMNS))
     out = distinct_results(out)
     if return_draws:
-        delta_draws = np.column_stack(draws[3::4]) if draws else np.empty((n_draws, 0))
+        delta_draws = np.column_stack([d[1:] for d in draws[3::4]]) if draws else np.empty((n_draws, 0))
         return out, delta_draws
     return out
 
@@ -763,70 +778,106 @@ def _reading_records(
 
     def counts_for(population: str, cluster: str) -> None:
         """Cell counts (point estimate first, then the draws) of a population and of its 'dropped' subset,
-        from one product of the cell matrix with the cluster multiplicities."""
+        from one product of the cell matrix with the cluster multiplicities.
+
+        Under the row bootstrap, rows that fall in the same cell of every block are one *type*: the draws count
+        picks per type (:func:`selfconf.bootstrap.cluster_type_counts`, the same picks as one multiplicity per
+        row).  Under the member bootstrap a draw is one of few distinct multiplicity vectors: the counts are
+        computed once per distinct vector and ``expand`` maps every draw to its vector."""
         idx, mult = populations[population]
         h = has[idx]
         item = np.broadcast_to(np.arange(idx.size)[:, None], h.shape)[h]
         member = np.broadcast_to(np.arange(n_m), h.shape)[h]
-        if cluster == "item":
-            unit = item
-        elif cluster == "row":
-            unit = np.arange(item.size)
-            mult = bootstrap.cluster_multiplicities(item.size, n_draws, kids[kid_of[(cluster, population)]])
-        else:
-            unit = member
-            mult = bootstrap.cluster_multiplicities(n_m, n_draws, kids[kid_of[(cluster, population)]])
         y = p.correct[idx][h]
         kept = np.broadcast_to(decided[idx][:, None], h.shape)[h]
         if not kept.any():
             raise ValueError(f"panel {', '.join(members)}: no item is left when indeterminate answers are dropped")
-        blocks, clusters = [], []
+        blocks, sels = [], []
         off = 0
         layout = []
         for drop in (False, True):
             sel = kept if drop else np.ones(item.size, dtype=bool)
-            blocks.append(off + ((member * k + conf_code[idx][h]) * 2 + y)[sel])
-            clusters.append(unit[sel])
+            blocks.append(off + ((member * k + conf_code[idx][h]) * 2 + y))
+            sels.append(sel)
             parts: dict[Any, tuple[int, int]] = {"self": (off, n_self)}
             off += n_self
             for v in drop_variants if drop else variants:
-                blocks.append(off + ((member * n_m + signals[v][idx][h]) * 2 + y)[sel])
-                clusters.append(unit[sel])
+                blocks.append(off + ((member * n_m + signals[v][idx][h]) * 2 + y))
+                sels.append(sel)
                 parts[v] = (off, n_sig)
                 off += n_sig
             layout.append((drop, parts, int(decided[idx].sum()) if drop else idx.size, int(sel.sum())))
-        m = np.vstack([np.ones((1, mult.shape[1]), dtype=mult.dtype), mult])
-        cnt = np.concatenate(list(bootstrap.cell_count_draws(m, np.concatenate(clusters), np.concatenate(blocks), off)))
+        expand = None
+        if cluster == "item":
+            unit = item
+            m = np.vstack([np.ones((1, mult.shape[1]), dtype=mult.dtype), mult])
+        elif cluster == "row":  # one type per distinct pattern of cells (a row outside a block: cell -1)
+            pattern = np.column_stack([np.where(s, b, -1) for b, s in zip(blocks, sels, strict=True)])
+            _, first, unit = np.unique(pattern, axis=0, return_index=True, return_inverse=True)
+            unit = unit.ravel()
+            n_types = first.size
+            draws = bootstrap.cluster_type_counts(
+                item.size, n_draws, kids[kid_of[(cluster, population)]], unit, n_types
+            )
+            m = np.vstack([np.bincount(unit, minlength=n_types)[None, :].astype(draws.dtype), draws])
+            keep = np.zeros(item.size, dtype=bool)
+            keep[first] = True  # one row per type: its cells, counted once per pick of the type
+            blocks = [b[keep] for b in blocks]
+            sels = [s[keep] for s in sels]
+            unit = unit[keep]
+        else:
+            unit = member
+            mult = bootstrap.cluster_multiplicities(n_m, n_draws, kids[kid_of[(cluster, population)]])
+            full_m = np.vstack([np.ones((1, n_m), dtype=mult.dtype), mult])
+            m, expand = np.unique(full_m, axis=0, return_inverse=True)
+            expand = expand.ravel()
+        cells_ = np.concatenate([b[s] for b, s in zip(blocks, sels, strict=True)])
+        units_ = np.concatenate([unit[s] for s in sels])
+        cnt = np.concatenate(list(bootstrap.cell_count_draws(m, units_, cells_, off)))
         bb = cnt.shape[0]
         for drop, parts, n_items, n_rows in layout:
             o, w = parts["self"]
             sc = cnt[:, o : o + w].reshape(bb, n_m, k, 2)
             sg = {v: cnt[:, o2 : o2 + w2].reshape(bb, n_m, n_m, 2) for v, (o2, w2) in parts.items() if v != "self"}
-            cache[(population, cluster, drop)] = (sc, sg, n_items, n_rows)
+            cache[(population, cluster, drop)] = (sc, sg, n_items, n_rows, expand)
 
-    cache: dict[tuple[str, str, bool], tuple[np.ndarray, dict, int, int]] = {}
+    cache: dict[tuple[str, str, bool], tuple[np.ndarray, dict, int, int, np.ndarray | None]] = {}
 
     def cells(population: str, cluster: str, drop: bool):
         if (population, cluster, drop) not in cache:
             counts_for(population, cluster)
         return cache[(population, cluster, drop)]
 
+    def expanded(v: np.ndarray, expand: np.ndarray | None) -> np.ndarray:
+        return v if expand is None else v[expand]
+
     out: list[list[tuple[dict[str, Any], list[np.ndarray]]]] = []
-    self_memo: dict[tuple, dict[str, np.ndarray]] = {}
+    self_memo: dict[tuple, dict[str, Any]] = {}
+    panel_memo: dict[tuple, np.ndarray] = {}
     for r in wanted:
         drop = r["indeterminate"] == "dropped"
-        self_c, sig, n_items, n_rows = cells(r["population"], r["cluster"], drop)
+        self_c, sig, n_items, n_rows, expand = cells(r["population"], r["cluster"], drop)
         ind = "not_concurring" if drop else r["indeterminate"]
+        per = r["aggregation"] == "per_member"
         key = (r["population"], r["cluster"], drop, r["ties"], r["aggregation"])
         if key not in self_memo:
-            self_memo[key] = _self_values(self_c, r["ties"], r["aggregation"])
+            sv = {name: expanded(v, expand) for name, v in _self_values(self_c, r["ties"], r["aggregation"]).items()}
+            # one array object per member's column, so that its interval is computed once (_intervals)
+            sv["columns"] = [sv["self"][:, j] for j in range(n_m)] if per else [sv["self"]]
+            self_memo[key] = sv
         sv = self_memo[key]
-        pv = _panel_values(sig[(r["coding"], ind)], r["signal"], r["ties"], r["aggregation"])
-        per = r["aggregation"] == "per_member"
+        # the panel side depends on the signal only through its levels (one other member: any = majority =
+        # count) and ignores rank normalisation (a self-side statistic): equal inputs, one computation
+        levels = _signal_levels(n_m, r["signal"])
+        side = "pooled" if r["aggregation"] == "rank_normalised" else r["aggregation"]
+        pkey = (r["population"], r["cluster"], drop, r["coding"], ind, levels.shape, levels.tobytes(), r["ties"], side)
+        if pkey not in panel_memo:
+            panel_memo[pkey] = expanded(_panel_values(sig[(r["coding"], ind)], r["signal"], r["ties"], side), expand)
+        pv = panel_memo[pkey]
         recs = []
         for j in range(n_m) if per else [None]:
             panel = pv[:, j] if per else pv
-            self_ = sv["self"][:, j] if per else sv["self"]
+            self_ = sv["columns"][j] if per else sv["columns"][0]
             stats = {"panel_auroc": panel, "self_auroc": self_, "self_auroc_pooled": sv["self_pooled"]}
             stats["delta"] = panel - self_
             rec: dict[str, Any] = dict(r)
@@ -836,7 +887,7 @@ def _reading_records(
             d = []
             for name, v in stats.items():
                 rec[name] = float(v[0])
-                d.append(v[1:])
+                d.append(v)  # the point value first; _intervals reads the draws v[1:]
             rec.update(items=n_items, rows=n_rows)
             recs.append((rec, d))
         out.append(recs)
