@@ -625,9 +625,12 @@ def panel_readings(
     Under ``cluster="row"`` rows are drawn one by one, under ``cluster="member"`` members with all their rows;
     those draws come from children of ``rng`` (``Generator.spawn``: row all_answered, row any_answered, member
     all_answered, member any_answered, then one per left-out member), so they never change the item draws.
-    Under ``leave_out="each_member"`` each member is dropped in turn and the reading is computed on the others'
-    panel (its own population and item draw, from that member's child generator); ``left_out`` names the dropped
-    member.  With ``readings=None`` a panel of two members gets no leave-out readings; asking for one raises.
+    A row draw is counted per row *type* (rows in the same cell of every statistic) and drawn as one multinomial
+    per draw (:func:`selfconf.bootstrap.multinomial_type_counts`: the distribution of resampling rows one by
+    one, at a fraction of the random numbers).  Under ``leave_out="each_member"`` each member is dropped in turn
+    and the reading is computed on the others' panel (its own population and item draw, from that member's child
+    generator's children: row, row, member, member as above, then item all_answered and item any_answered,
+    each item draw counted per item type the same way); ``left_out`` names the dropped member.  With ``readings=None`` a panel of two members gets no leave-out readings; asking for one raises.
     ``status`` is :func:`reading_status` and ``result_id`` / ``same_result_as`` are :func:`distinct_results`.
 
     Parameters
@@ -696,8 +699,8 @@ def panel_readings(
             got[n] = []
         for j, gone in enumerate(members):
             rest = tuple(m for m in members if m != gone)
-            sub_kids = kids[4 + j].spawn(4)
-            sub, _ = _reading_records(df, rest, left, n_draws, kids[4 + j], sub_kids, None)
+            sub_kids = kids[4 + j].spawn(6)
+            sub, _ = _reading_records(df, rest, left, n_draws, kids[4 + j], sub_kids, None, item_types=True)
             for n, recs in zip(lo_index, sub, strict=True):
                 for rec, d in recs:
                     rec.update(leave_out="each_member", left_out=gone, canonical=False)
@@ -734,13 +737,16 @@ def _reading_records(
     gen: np.random.Generator,
     kids: list[np.random.Generator],
     multiplicities: np.ndarray | None,
+    item_types: bool = False,
 ) -> tuple[list[list[tuple[dict[str, Any], list[np.ndarray]]]], int]:
     """Point values and draws of ``wanted`` (all with ``leave_out="none"``) on one panel (internal).
 
     Returns, per reading in order, its records (one, or one per member under per_member), each with its four
-    draw vectors (panel, self, pooled self, delta), and the number of draws.  Item draws: ``gen`` (the
-    all_answered population first, then any_answered); row / member draws: ``kids`` (row all_answered, row
-    any_answered, member all_answered, member any_answered), one generator each.
+    draw vectors (panel, self, pooled self, delta; each with the point value first), and the number of draws.
+    Item draws: ``gen`` (the all_answered population first, then any_answered), or with ``item_types`` the
+    picks per item type (:func:`selfconf.bootstrap.multinomial_type_counts`) from ``kids[4]`` (all_answered)
+    and ``kids[5]`` (any_answered); row draws: picks per row type, multinomial, from ``kids[0]`` / ``kids[1]``;
+    member draws: ``kids[2]`` / ``kids[3]``.
     """
     if not wanted:
         return [], (n_boot if multiplicities is None else int(np.asarray(multiplicities).shape[0]))
@@ -757,7 +763,9 @@ def _reading_records(
     idx_all = np.flatnonzero(full)
     if idx_all.size == 0:
         raise ValueError(f"panel {', '.join(members)}: no item on which every member has a graded row")
-    if multiplicities is None:
+    if item_types:
+        mult_all = np.empty((n_boot, 0), dtype=np.int32)  # drawn per item type (counts_for)
+    elif multiplicities is None:
         mult_all = bootstrap.cluster_multiplicities(idx_all.size, n_boot, gen)
     else:
         mult_all = np.asarray(multiplicities)
@@ -767,9 +775,10 @@ def _reading_records(
     populations = {"all_answered": (idx_all, mult_all)}
     if need_any:
         idx_any = np.arange(p.items.size)
-        populations["any_answered"] = (idx_any, bootstrap.cluster_multiplicities(idx_any.size, n_draws, gen))
+        any_mult = mult_all[:, :0] if item_types else bootstrap.cluster_multiplicities(idx_any.size, n_draws, gen)
+        populations["any_answered"] = (idx_any, any_mult)
     kid_of = {("row", "all_answered"): 0, ("row", "any_answered"): 1, ("member", "all_answered"): 2}
-    kid_of[("member", "any_answered")] = 3
+    kid_of.update({("member", "any_answered"): 3, ("item", "all_answered"): 4, ("item", "any_answered"): 5})
     variants = [(c, i) for c in READINGS["coding"] for i in ("not_concurring", "concurring")]
     signals = {v: concurrence_signal(p, *v) for v in variants}
 
@@ -808,23 +817,30 @@ def _reading_records(
                 off += n_sig
             layout.append((drop, parts, int(decided[idx].sum()) if drop else idx.size, int(sel.sum())))
         expand = None
-        if cluster == "item":
+        if cluster == "item" and not item_types:
             unit = item
             m = np.vstack([np.ones((1, mult.shape[1]), dtype=mult.dtype), mult])
-        elif cluster == "row":  # one type per distinct pattern of cells (a row outside a block: cell -1)
+        elif cluster in ("item", "row"):
+            # clusters with equal cells in every block are one type (a row outside a block: cell -1; an item:
+            # its rows' cells, member by member, -2 for a member without a row); picks are counted per type
             pattern = np.column_stack([np.where(s, b, -1) for b, s in zip(blocks, sels, strict=True)])
-            _, first, unit = np.unique(pattern, axis=0, return_index=True, return_inverse=True)
-            unit = unit.ravel()
-            n_types = first.size
-            draws = bootstrap.cluster_type_counts(
-                item.size, n_draws, kids[kid_of[(cluster, population)]], unit, n_types
-            )
-            m = np.vstack([np.bincount(unit, minlength=n_types)[None, :].astype(draws.dtype), draws])
-            keep = np.zeros(item.size, dtype=bool)
-            keep[first] = True  # one row per type: its cells, counted once per pick of the type
+            if cluster == "item":
+                per_item = np.full((idx.size, n_m, pattern.shape[1]), -2, dtype=pattern.dtype)
+                per_item[item, member] = pattern
+                pattern, of_row = per_item.reshape(idx.size, -1), item
+            else:
+                of_row = np.arange(item.size)
+            _, first, types = np.unique(pattern, axis=0, return_index=True, return_inverse=True)
+            types = types.ravel()
+            sizes = np.bincount(types, minlength=first.size)
+            draws = bootstrap.multinomial_type_counts(sizes, n_draws, kids[kid_of[(cluster, population)]])
+            m = np.vstack([sizes[None, :].astype(draws.dtype), draws])
+            rep = np.zeros(pattern.shape[0], dtype=bool)
+            rep[first] = True
+            keep = rep[of_row]  # the rows of one cluster per type, counted once per pick of the type
             blocks = [b[keep] for b in blocks]
             sels = [s[keep] for s in sels]
-            unit = unit[keep]
+            unit = types[of_row][keep]
         else:
             unit = member
             mult = bootstrap.cluster_multiplicities(n_m, n_draws, kids[kid_of[(cluster, population)]])
