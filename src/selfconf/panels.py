@@ -582,14 +582,23 @@ def distinct_results(table: pd.DataFrame) -> pd.DataFrame:
     if out.empty:
         out["result_id"], out["same_result_as"] = pd.Series(dtype=int), pd.Series(dtype=str)
         return out
-    key = out[list(RESULT_COLUMNS)].astype(object).where(out[list(RESULT_COLUMNS)].notna(), "nan")
-    ids = key.groupby(list(RESULT_COLUMNS), sort=False, dropna=False).ngroup().to_numpy()
-    _, first = np.unique(ids, return_index=True)
+    codes = []
+    for c in RESULT_COLUMNS:
+        col = out[c]
+        if col.dtype.kind == "f":  # exact equality: the bits of the value, -0.0 as 0.0 and one NaN
+            v = col.to_numpy(dtype=np.float64) + 0.0
+            v[np.isnan(v)] = np.nan
+            codes.append(pd.factorize(v.view(np.int64))[0])
+        else:
+            codes.append(pd.factorize(col.astype(object).where(col.notna(), "nan"))[0])
+    _, first, ids = np.unique(np.column_stack(codes), axis=0, return_index=True, return_inverse=True)
+    ids = ids.ravel()
     order = np.argsort(np.argsort(first))  # renumber in order of first appearance
     out["result_id"] = order[ids]
-    labels = [reading_label(r) for r in out.to_dict("records")]
+    records = out.to_dict("records") if len(first) else []
+    labels = {int(i): reading_label(records[i]) for i in first}
     first_row = first[ids]
-    out["same_result_as"] = ["" if first_row[i] == i else labels[first_row[i]] for i in range(len(out))]
+    out["same_result_as"] = ["" if f == i else labels[int(f)] for i, f in enumerate(first_row)]
     return out
 
 

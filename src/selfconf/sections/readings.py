@@ -127,9 +127,10 @@ def collapse_patterns(table: pd.DataFrame) -> pd.DataFrame:
     for name, g in table.groupby("panel", sort=False):
         first = g.drop_duplicates("result_id").set_index("result_id")
         dup = g[g["same_result_as"] != ""]
-        for _, r in dup.iterrows():
-            f = first.loc[r["result_id"]]
-            diff = [f"{d} {f[d]} → {r[d]}" for d in dims if r[d] != f[d]]
+        f = first.loc[dup["result_id"].to_numpy(), dims]
+        mine, theirs = dup[dims].to_numpy(dtype=object), f.to_numpy(dtype=object)
+        for r, fr in zip(mine, theirs, strict=True):
+            diff = [f"{d} {a} → {b}" for d, a, b in zip(dims, fr, r, strict=True) if a != b]
             recs.append({"panel": str(name), "pattern": "; ".join(diff) or "(same options)"})
     if not recs:
         return pd.DataFrame(columns=["panel", "pattern", "duplicates"])
