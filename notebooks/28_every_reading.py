@@ -363,26 +363,34 @@ curves(real, "MMLU-Pro")
 # - {glue:text}`readings_real_cn_sentence`
 # - {glue:text}`readings_real_xb_sentence`
 #
-# ## Every comparison as a table
+# ## Every distinct result as a table
 #
-# The file below holds every reading of every panel on both data sets: the six options, the member (under
-# *per member*), whether the reading is canonical, the panel AUROC, the self AUROC of the same aggregation, the
-# pooled self-AUROC and panel − self, each with its interval, the number of items and rows, the number of
-# draws in which a statistic was undefined (left out of its interval), the member left out (under
-# *each member*), the reading's class (reasonable or bound), its result's number and the reading whose result
-# it repeats.
+# The file below holds one row per distinct result of every panel on both data sets, under the first reading
+# that gives it (always an item-bootstrap one): the reading's options, the member (under *per member*) and the
+# member left out (under *each member*), whether the reading is canonical, the panel AUROC, the self AUROC of
+# the same aggregation, the pooled self-AUROC and panel − self, each with its interval, the number of items
+# and rows, the number of draws in which a statistic was undefined (left out of its interval), the reading's
+# class (reasonable or bound) and its result's number; then how many comparisons give that result
+# (`n_readings`) and the interval of panel − self of the same reading under the row and the member bootstrap.
+# The readings that repeat a result are counted by pattern in the tables above; the full grid, one row per
+# comparison with the reading each repeat follows (`same_result_as`), is printed by
+# `selfconf panel FILES --members a,b,c --all-readings --json`.
 
 # %% tags=["remove-input"]
 every = pd.concat([rec, real], ignore_index=True)
-every["panel"] = every["panel"].map(LABEL)
+distinct = readings.distinct_table(every)
+distinct["panel"] = distinct["panel"].map(LABEL)
 if in_book():
     out = resolve(TABLE_DIR)
     out.mkdir(parents=True, exist_ok=True)
-    every.to_csv(out / "every_reading.csv", index=False, float_format="%.6f", lineterminator="\n")
+    distinct.to_csv(out / "every_reading.csv", index=False, float_format="%.6f", lineterminator="\n")
     show_markdown(
-        "{download}`Download every reading as CSV (" + f"{len(every):,}" + " rows) <_static/tables/every_reading.csv>`"
+        "{download}`Download every distinct result as CSV ("
+        + f"{len(distinct):,} rows for {len(every):,} comparisons"
+        + ") <_static/tables/every_reading.csv>`"
     )
-_ = glue.value("readings_n_rows_csv", len(every), origin="parameter")
+glue.value("readings_n_comparisons_all", len(every), origin="parameter")
+_ = glue.value("readings_n_rows_csv", len(distinct), origin="parameter")
 
 
 # %% tags=["remove-input"]

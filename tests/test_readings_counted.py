@@ -296,3 +296,138 @@ def test_section_joint_tests_use_the_item_bootstrap_specifications():
             assert r["share"] == pytest.approx(float((np.sign(rows["delta"][ok]) == c).mean()))
             assert r["median"] == pytest.approx(float(rows["delta"].median()))
         assert 1 / 51 <= r["p_share"] <= 1 and 1 / 51 <= r["p_median"] <= 1
+
+
+# ---------------------------------------------------------------------------------------------
+# the fast paths: same definitions, checked against independent references
+# ---------------------------------------------------------------------------------------------
+
+
+def test_type_counts_are_the_cluster_draws_counted_per_type():
+    """Picks counted per type equal the per-cluster multiplicities summed over each type (same picks), and the
+    multinomial draw per type has the distribution of picking clusters one by one (scipy's binomial marginals,
+    the multinomial covariance)."""
+    from selfconf import bootstrap
+
+    types = np.array([0, 2, 1, 0, 2, 2, 0])
+    inc = np.eye(3, dtype=np.int64)[types]
+    assert np.array_equal(
+        bootstrap.cluster_type_counts(7, 50, 3, types, 3), bootstrap.cluster_multiplicities(7, 50, 3) @ inc
+    )
+    sizes = np.bincount(types)
+    d = bootstrap.multinomial_type_counts(sizes, 20000, 4)
+    assert (d.sum(axis=1) == 7).all()
+    n, p = 7, sizes / 7
+    for t in range(3):  # each type's count is Binomial(n, p_t): chi-square goodness of fit
+        obs = np.bincount(d[:, t], minlength=n + 1)
+        exp = stats.binom.pmf(np.arange(n + 1), n, p[t]) * len(d)
+        keep = exp > 5
+        chi2 = (((obs - exp) ** 2) / exp)[keep].sum()
+        assert stats.chi2.sf(chi2, keep.sum() - 1) > 1e-3, t
+    cov = n * (np.diag(p) - np.outer(p, p))
+    assert np.allclose(np.cov(d.T), cov, atol=0.05)
+    picks = bootstrap.cluster_type_counts(7, 20000, 5, types, 3)
+    assert np.allclose(np.cov(picks.T), cov, atol=0.05)
+
+
+def test_intervals_equal_numpy_quantiles_to_the_bit():
+    g = np.random.default_rng(12)
+    vecs = []
+    for n in range(40):
+        v = np.round(g.normal(size=301), int(g.integers(1, 4)))  # ties
+        if n % 5 == 1:
+            v[g.integers(1, 301, 7)] = np.nan
+        if n % 7 == 2:
+            v[g.integers(1, 301, 3)] = np.inf
+        vecs.append(v)
+    vecs.append(np.full(301, np.nan))
+    vecs.append(vecs[3])  # the same object twice
+    for level in (0.95, 0.9, 0.5):
+        got = panels._intervals(vecs, level)
+        a = (1 - level) / 2
+        for v, (lo, hi, bad) in zip(vecs, got, strict=True):
+            d = np.where(np.isfinite(v[1:]), v[1:], np.nan)
+            ok = np.isfinite(d)
+            assert bad == int((~ok).sum())
+            if ok.any():
+                q = np.quantile(d[ok], [a, 1 - a])
+                assert (lo, hi) == (float(q[0]), float(q[1]))
+                if not ok.all():
+                    assert (lo, hi) == tuple(float(x) for x in np.nanquantile(d, [a, 1 - a]))
+            else:
+                assert np.isnan(lo) and np.isnan(hi)
+
+
+def item_effect_rows(seed, members, n):
+    """Rows with a strong item effect (all members right or wrong together, mostly), no refusals, and per row
+    its canonical agreement count computed by a plain loop (same answer class, or both correct)."""
+    g = np.random.default_rng(seed)
+    easy = g.random(n) < 0.5
+    recs = []
+    for m in members:
+        for i in range(n):
+            ok = int(easy[i] if g.random() < 0.85 else not easy[i])
+            recs.append((m, i, 1, int(g.choice([40, 60, 80, 95])), ok, 0, "x" if ok else f"w{g.integers(3)}"))
+    cols = ["model", "item_id", "parse_ok", "confidence", "correct", "refusal", "answer_class"]
+    df = pd.DataFrame(recs, columns=cols)
+    by = {(r.model, r.item_id): r for r in df.itertuples(index=False)}
+    out = []  # (member index, signal, confidence, correct)
+    for i in range(n):
+        for j, m in enumerate(members):
+            a = by[(m, i)]
+            s = sum(
+                a.answer_class == by[(o, i)].answer_class or bool(a.correct and by[(o, i)].correct)
+                for o in members
+                if o != m
+            )
+            out.append((j, s, a.confidence, a.correct))
+    return df, np.array(out)
+
+
+def test_row_bootstrap_has_the_spread_of_rows_drawn_one_by_one():
+    """The row-bootstrap draws of panel - self (counted per row type) against rows resampled one by one in a
+    plain loop, each resample's AUROCs from scikit-learn: same spread and quantiles within Monte-Carlo error;
+    on rows with a strong item effect the item bootstrap's spread is clearly different."""
+    from sklearn.metrics import roc_auc_score
+
+    members = ("a", "b", "c")
+    df, r = item_effect_rows(21, members, 120)
+    sig, conf, y = r[:, 1], r[:, 2], r[:, 3]
+    g = np.random.default_rng(3)
+    loop = []
+    for _ in range(1500):
+        k = g.integers(0, y.size, y.size)
+        loop.append(roc_auc_score(y[k], sig[k]) - roc_auc_score(y[k], conf[k]))
+    loop = np.array(loop)
+    _, d_row = panel_readings(df, members, readings=[{"cluster": "row"}], n_boot=3000, rng=8, return_draws=True)
+    _, d_item = panel_readings(df, members, readings=[{}], n_boot=3000, rng=8, return_draws=True)
+    sd_loop, sd_row, sd_item = loop.std(), d_row[:, 0].std(), d_item[:, 0].std()
+    assert abs(sd_row / sd_loop - 1) < 0.1
+    assert abs(sd_item / sd_loop - 1) > 0.08
+    for q in (0.025, 0.975):
+        assert abs(np.quantile(d_row[:, 0], q) - np.quantile(loop, q)) < 0.3 * sd_loop
+
+
+def test_member_bootstrap_draws_equal_a_draw_by_draw_computation():
+    """Statistics evaluated once per distinct member draw and spread back equal scikit-learn's weighted AUROCs
+    computed draw by draw, each row weighted by its member's multiplicity (the documented member generator)."""
+    from sklearn.metrics import roc_auc_score
+
+    from selfconf import bootstrap
+
+    members = ("a", "b", "c")
+    df, r = item_effect_rows(22, members, 40)
+    mem, sig, conf, y = r[:, 0], r[:, 1], r[:, 2], r[:, 3]
+    _, d = panel_readings(df, members, readings=[{"cluster": "member"}], n_boot=80, rng=4, return_draws=True)
+    kid = bootstrap.as_generator(4).spawn(4 + 3)[2]  # member bootstrap, all_answered population
+    mult = bootstrap.cluster_multiplicities(3, 80, kid)
+    checked = 0
+    for b in range(80):
+        w = mult[b, mem]
+        if len(set(y[w > 0])) < 2:
+            assert np.isnan(d[b, 0])
+            continue
+        ref = roc_auc_score(y, sig, sample_weight=w) - roc_auc_score(y, conf, sample_weight=w)
+        assert d[b, 0] == pytest.approx(ref, abs=1e-12)
+        checked += 1
+    assert checked > 40 and len(np.unique(d[:, 0])) <= 10

@@ -738,6 +738,25 @@ def panel_readings(
     return out
 
 
+def _row_types(pattern: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Number the distinct rows of an integer matrix: (type of each row, index of each type's first row).
+
+    Types are numbered in order of first appearance (column by column, each step one factorisation of a
+    1-D key), the same partition as ``numpy.unique(pattern, axis=0)`` without sorting rows as records.
+
+    >>> _row_types(np.array([[1, 2], [0, 5], [1, 2]]))[0].tolist()
+    [0, 1, 0]
+    """
+    key = np.zeros(pattern.shape[0], dtype=np.int64)
+    for col in pattern.T:
+        c, _ = pd.factorize(col)
+        key, _ = pd.factorize(key * (int(c.max()) + 1 if c.size else 1) + c)
+    first = np.full(int(key.max()) + 1 if key.size else 0, -1, dtype=np.int64)
+    order = np.arange(key.size)[::-1]
+    first[key[order]] = order  # the last write is the smallest index
+    return key.astype(np.intp), first
+
+
 def _reading_records(
     df: pd.DataFrame,
     members: tuple[str, ...],
@@ -839,8 +858,7 @@ def _reading_records(
                 pattern, of_row = per_item.reshape(idx.size, -1), item
             else:
                 of_row = np.arange(item.size)
-            _, first, types = np.unique(pattern, axis=0, return_index=True, return_inverse=True)
-            types = types.ravel()
+            types, first = _row_types(pattern)
             sizes = np.bincount(types, minlength=first.size)
             draws = bootstrap.multinomial_type_counts(sizes, n_draws, kids[kid_of[(cluster, population)]])
             m = np.vstack([sizes[None, :].astype(draws.dtype), draws])

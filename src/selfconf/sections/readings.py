@@ -34,6 +34,7 @@ __all__ = [
     "STATUSES",
     "joint_tests",
     "collapse_patterns",
+    "distinct_table",
 ]
 
 #: Reading statuses (:data:`selfconf.panels.READING_STATUS`), in the order the page tallies them.
@@ -136,6 +137,35 @@ def collapse_patterns(table: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=["panel", "pattern", "duplicates"])
     out = pd.DataFrame(recs).groupby(["panel", "pattern"], sort=False).size().rename("duplicates").reset_index()
     return out.sort_values(["panel", "duplicates"], ascending=[True, False], kind="mergesort").reset_index(drop=True)
+
+
+def distinct_table(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per distinct result of each data set's panel, with how many comparisons give it and the row- and
+    member-bootstrap intervals of its panel - self (the page's CSV download).
+
+    Definition: the rows of ``table`` (from :func:`compute`, one or more data sets) with an empty
+    ``same_result_as`` (the first reading of each result, :func:`selfconf.panels.distinct_results`), every column
+    kept; ``n_readings`` counts the rows of ``table`` with the same ``dataset``, ``panel`` and ``result_id``;
+    ``delta_ci_low_<unit>`` / ``delta_ci_high_<unit>`` (unit ``row``, ``member``) are the interval of the same
+    reading (same options, member and left-out member) under that cluster unit, empty when ``table`` lacks it.
+
+    >>> t = pd.DataFrame([dict(panels.CANONICAL_READING, dataset="d", panel="CN", member="", left_out="",
+    ...                        result_id=0, same_result_as=s, cluster=c, delta_ci_low=lo, delta_ci_high=lo + 1)
+    ...                   for c, s, lo in (("item", "", 0.0), ("row", "canonical", 0.5), ("member", "x", -1.0))])
+    >>> d = distinct_table(t)
+    >>> int(d["n_readings"][0]), d[["delta_ci_low_row", "delta_ci_high_member"]].values.tolist()
+    (3, [[0.5, 0.0]])
+    """
+    keys = ["dataset", "panel", "result_id"]
+    out = table[table["same_result_as"] == ""].copy()
+    n = table.groupby(keys, sort=False).size().rename("n_readings")
+    out = out.merge(n, left_on=keys, right_index=True, how="left")
+    match = ["dataset", "panel", *[d for d in panels.READINGS if d != "cluster"], "member", "left_out"]
+    for unit in ("row", "member"):
+        other = table[table["cluster"] == unit][[*match, "delta_ci_low", "delta_ci_high"]]
+        other = other.rename(columns={"delta_ci_low": f"delta_ci_low_{unit}", "delta_ci_high": f"delta_ci_high_{unit}"})
+        out = out.merge(other, on=match, how="left")
+    return out.reset_index(drop=True)
 
 
 def verdict(low: float, high: float) -> int:
