@@ -103,10 +103,11 @@ def same_rows(old: dict, table) -> bool:
 def page(rev: str, repeats: int) -> None:
     """Execute notebook 28 of ``rev`` and of this tree, alternately; print wall seconds and the ratio."""
     root = project_root()
-    prog = (
-        "import sys, time; from pathlib import Path; from selfconf.book.build import execute_one; "
+    prog = (  # wall seconds, then CPU seconds of this process and its children (the kernel)
+        "import resource, sys, time; from pathlib import Path; from selfconf.book.build import execute_one; "
         "t = time.perf_counter(); execute_one('28_every_reading', out_dir=sys.argv[2], root=Path(sys.argv[1])); "
-        "print(time.perf_counter() - t)"
+        "u = [resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]; "
+        "print(time.perf_counter() - t, sum(x.ru_utime + x.ru_stime for x in u))"
     )
     with tempfile.TemporaryDirectory(prefix="bench-readings-") as tmp:
         old_root = Path(tmp) / "old"
@@ -120,6 +121,7 @@ def page(rev: str, repeats: int) -> None:
             elif src.exists():
                 shutil.copy2(src, old_root / rel)
         times: dict[str, list[float]] = {"old": [], "new": []}
+        cpu: dict[str, list[float]] = {"old": [], "new": []}
         for n in range(repeats):
             for which in ("old", "new") if n % 2 == 0 else ("new", "old"):
                 tree = old_root if which == "old" else root
@@ -131,10 +133,16 @@ def page(rev: str, repeats: int) -> None:
                     capture_output=True,
                     text=True,
                 ).stdout
-                times[which].append(float(out.strip().splitlines()[-1]))
-                print(f"  page 28, {which}: {times[which][-1]:.1f} s wall")
+                wall_s, cpu_s = (float(x) for x in out.strip().splitlines()[-1].split())
+                times[which].append(wall_s)
+                cpu[which].append(cpu_s)
+                print(f"  page 28, {which}: {wall_s:.1f} s wall, {cpu_s:.1f} s CPU")
         o, w = statistics.median(times["old"]), statistics.median(times["new"])
-        print(f"page 28: {rev} {o:.1f} s, this tree {w:.1f} s; ratio new / old = {w / o:.2f} (target <= 1.3)")
+        co, cw = statistics.median(cpu["old"]), statistics.median(cpu["new"])
+        print(
+            f"page 28: {rev} {o:.1f} s wall / {co:.1f} s CPU, this tree {w:.1f} s wall / {cw:.1f} s CPU; "
+            f"ratio new / old {w / o:.2f} wall, {cw / co:.2f} CPU (target <= 1.3)"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -171,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"rows: main-equivalent {rows_old:,}, every reading {rows_new:,}")
         cpu["old"].append(c_old), cpu["new"].append(c_new), wall["old"].append(w_old), wall["new"].append(w_new)
         print(
-            f"  run {n + 1}: main-equivalent {c_old:.1f} s CPU ({w_old:.1f} wall), new {c_new:.1f} s CPU ({w_new:.1f} wall)"
+            f"  run {n + 1}: main-equivalent {c_old:.1f} s CPU ({w_old:.1f} wall), "
+            f"new {c_new:.1f} s CPU ({w_new:.1f} wall)"
         )
     co, cn = statistics.median(cpu["old"]), statistics.median(cpu["new"])
     print(

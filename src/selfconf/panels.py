@@ -639,7 +639,8 @@ def panel_readings(
     one, at a fraction of the random numbers).  Under ``leave_out="each_member"`` each member is dropped in turn
     and the reading is computed on the others' panel (its own population and item draw, from that member's child
     generator's children: row, row, member, member as above, then item all_answered and item any_answered,
-    each item draw counted per item type the same way); ``left_out`` names the dropped member.  With ``readings=None`` a panel of two members gets no leave-out readings; asking for one raises.
+    each item draw counted per item type the same way); ``left_out`` names the dropped member.  With
+    ``readings=None`` a panel of two members gets no leave-out readings; asking for one raises.
     ``status`` is :func:`reading_status` and ``result_id`` / ``same_result_as`` are :func:`distinct_results`.
 
     Parameters
