@@ -595,8 +595,8 @@ def distinct_results(table: pd.DataFrame) -> pd.DataFrame:
     ids = ids.ravel()
     order = np.argsort(np.argsort(first))  # renumber in order of first appearance
     out["result_id"] = order[ids]
-    records = out.to_dict("records") if len(first) else []
-    labels = {int(i): reading_label(records[i]) for i in first}
+    records = out.iloc[first].to_dict("records") if len(first) else []
+    labels = {int(i): reading_label(r) for i, r in zip(first, records, strict=True)}
     first_row = first[ids]
     out["same_result_as"] = ["" if f == i else labels[int(f)] for i, f in enumerate(first_row)]
     return out
@@ -723,6 +723,7 @@ def panel_readings(
             draws.extend(d)
     names = ("panel_auroc", "self_auroc", "self_auroc_pooled", "delta")
     iv = iter(_intervals(draws, bootstrap._check_level(level)) if draws else [])
+    status_of: dict[tuple[str, ...], str] = {}
     for rec in records:
         undefined = 0
         for name in names:
@@ -730,7 +731,10 @@ def panel_readings(
             rec[f"{name}_ci_low"], rec[f"{name}_ci_high"] = lo, hi
             undefined = max(undefined, bad)
         rec["undefined_draws"] = undefined
-        rec["status"] = reading_status({k: rec[k] for k in READINGS})
+        opts = tuple(rec[k] for k in READINGS)
+        if opts not in status_of:
+            status_of[opts] = reading_status(dict(zip(READINGS, opts, strict=True)))
+        rec["status"] = status_of[opts]
     out = pd.DataFrame.from_records(records, columns=list(READING_COLUMNS))
     out = distinct_results(out)
     if return_draws:
