@@ -61,6 +61,7 @@ def test_page_loads_and_draws_in_chromium(site, width):  # noqa: F811 - the fixt
             charts = page.evaluate(JS_CHARTS)
         finally:
             browser.close()
+    print(f"{PAGE} at {width} px: loaded and drawn in {elapsed:.1f} s")
     assert charts, f"{PAGE}: no chart"
     undrawn = [c["id"] for c in charts if not (c["canvas"] or c["marks"])]
     assert not undrawn, f"{PAGE} at {width} px: charts not drawn: {undrawn}"
