@@ -303,19 +303,16 @@ def test_section_joint_tests_use_the_item_bootstrap_specifications():
 # ---------------------------------------------------------------------------------------------
 
 
-def test_type_counts_are_the_cluster_draws_counted_per_type():
-    """Picks counted per type equal the per-cluster multiplicities summed over each type (same picks), and the
-    multinomial draw per type has the distribution of picking clusters one by one (scipy's binomial marginals,
-    the multinomial covariance)."""
+def test_type_counts_have_the_distribution_of_clusters_picked_one_by_one():
+    """The multinomial draw per type has the distribution of picking clusters one by one (scipy's binomial
+    marginals; the multinomial covariance, also met by the package's per-cluster multiplicities summed per
+    type)."""
     from selfconf import bootstrap
 
     types = np.array([0, 2, 1, 0, 2, 2, 0])
     inc = np.eye(3, dtype=np.int64)[types]
-    assert np.array_equal(
-        bootstrap.cluster_type_counts(7, 50, 3, types, 3), bootstrap.cluster_multiplicities(7, 50, 3) @ inc
-    )
     sizes = np.bincount(types)
-    d = bootstrap.multinomial_type_counts(sizes, 20000, 4)
+    d = panels.multinomial_type_counts(sizes, 20000, 4)
     assert (d.sum(axis=1) == 7).all()
     n, p = 7, sizes / 7
     for t in range(3):  # each type's count is Binomial(n, p_t): chi-square goodness of fit
@@ -326,7 +323,7 @@ def test_type_counts_are_the_cluster_draws_counted_per_type():
         assert stats.chi2.sf(chi2, keep.sum() - 1) > 1e-3, t
     cov = n * (np.diag(p) - np.outer(p, p))
     assert np.allclose(np.cov(d.T), cov, atol=0.05)
-    picks = bootstrap.cluster_type_counts(7, 20000, 5, types, 3)
+    picks = bootstrap.cluster_multiplicities(7, 20000, 5) @ inc
     assert np.allclose(np.cov(picks.T), cov, atol=0.05)
 
 

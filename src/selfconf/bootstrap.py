@@ -48,8 +48,6 @@ __all__ = [
     "as_generator",
     "resample_indices",
     "cluster_multiplicities",
-    "cluster_type_counts",
-    "multinomial_type_counts",
     "cluster_weights",
     "percentile_interval",
     "recording_intervals",
@@ -270,70 +268,12 @@ def cluster_multiplicities(n_clusters: int, n_boot: int, rng: np.random.Generato
     ----------
     Davison & Hinkley (1997), Sec. 3.8 (resampling clusters); Efron & Tibshirani (1993).
     """
-    return cluster_type_counts(n_clusters, n_boot, rng)
-
-
-def cluster_type_counts(
-    n_clusters: int, n_boot: int, rng: np.random.Generator | int, types: Any = None, n_types: int | None = None
-) -> np.ndarray:
-    """How often a cluster of each *type* is drawn in each resample, shape (n_boot, n_types).
-
-    Definition: the draws of :func:`cluster_multiplicities` (the same picks from the same generator), with
-    cluster g of type ``types[g]``: entry (b, t) = sum of the multiplicities of the clusters of type t in draw
-    b.  Clusters of one type contribute identically to every count statistic, so this is all such a statistic
-    needs, in far less memory when types are few (e.g. rows with equal cells under a row bootstrap).  Without
-    ``types`` every cluster is its own type and the result is :func:`cluster_multiplicities`.
-
-    References
-    ----------
-    Davison & Hinkley (1997), Sec. 3.8 (resampling clusters); Efron & Tibshirani (1993).
-
-    >>> cluster_type_counts(4, 3, 0, types=[0, 0, 1, 1]).tolist() == (
-    ...     cluster_multiplicities(4, 3, 0) @ np.array([[1, 0], [1, 0], [0, 1], [0, 1]])).tolist()
-    True
-    """
     gen = as_generator(rng)
     n_boot = _check_n_boot(n_boot)
     g = int(n_clusters)
     picks = gen.integers(0, g, size=(n_boot, g), dtype=_index_dtype(g))
-    if types is None:
-        t, n_t = None, g
-    else:
-        t = np.asarray(types, dtype=np.intp)
-        if t.shape != (g,) or (g and (t.min() < 0)):
-            raise ValueError(f"types: expected {g} non-negative codes, got shape {t.shape}")
-        n_t = int(n_types) if n_types is not None else (int(t.max()) + 1 if g else 0)
-    out = np.empty((n_boot, n_t), dtype=np.int32)
-    for b in range(n_boot):  # one bincount per draw: no (n_boot * n_clusters) int64 temporaries
-        out[b] = np.bincount(picks[b] if t is None else t[picks[b]], minlength=n_t)
-    return out
-
-
-def multinomial_type_counts(sizes: Any, n_boot: int, rng: np.random.Generator | int) -> np.ndarray:
-    """Draws of a cluster bootstrap counted per *type* of cluster, drawn directly, shape (n_boot, n_types).
-
-    Definition: a resample picks ``n = sum(sizes)`` clusters uniformly with replacement from clusters of which
-    ``sizes[t]`` are of type t; the number of picks of each type is then Multinomial(n, sizes / n), drawn here
-    in one call (``Generator.multinomial``).  Same distribution as :func:`cluster_type_counts`, but
-    ``n_boot * n_types`` binomial draws instead of ``n_boot * n`` picks: far cheaper when types are few (rows
-    with equal cells under a row bootstrap), and a different use of the generator (other values).
-
-    References
-    ----------
-    Davison & Hinkley (1997), Sec. 3.8; Johnson, Kotz & Balakrishnan (1997), Discrete Multivariate
-    Distributions, ch. 35 (a multinomial by conditional binomials).
-
-    >>> d = multinomial_type_counts([3, 1], 4, 0)
-    >>> d.shape, d.sum(axis=1).tolist()
-    ((4, 2), [4, 4, 4, 4])
-    """
-    gen = as_generator(rng)
-    n_boot = _check_n_boot(n_boot)
-    size = np.asarray(sizes, dtype=np.int64)
-    if size.ndim != 1 or size.size == 0 or (size < 0).any() or size.sum() == 0:
-        raise ValueError(f"sizes: expected a non-empty 1-D array of non-negative counts, got {size!r}")
-    n = int(size.sum())
-    return gen.multinomial(n, size / n, size=n_boot).astype(np.int32)
+    picks = picks.astype(np.int64, copy=False) + (np.arange(n_boot, dtype=np.int64) * g)[:, None]
+    return np.bincount(picks.ravel(), minlength=n_boot * g).reshape(n_boot, g).astype(np.int32)
 
 
 def cluster_weights(clusters: Any, n_boot: int, rng: np.random.Generator | int) -> np.ndarray:

@@ -72,6 +72,7 @@ __all__ = [
     "reading_label",
     "distinct_results",
     "joint_test",
+    "multinomial_type_counts",
     "check_reading",
     "all_readings",
     "concurrence_signal",
@@ -635,7 +636,7 @@ def panel_readings(
     those draws come from children of ``rng`` (``Generator.spawn``: row all_answered, row any_answered, member
     all_answered, member any_answered, then one per left-out member), so they never change the item draws.
     A row draw is counted per row *type* (rows in the same cell of every statistic) and drawn as one multinomial
-    per draw (:func:`selfconf.bootstrap.multinomial_type_counts`: the distribution of resampling rows one by
+    per draw (:func:`multinomial_type_counts`: the distribution of resampling rows one by
     one, at a fraction of the random numbers).  Under ``leave_out="each_member"`` each member is dropped in turn
     and the reading is computed on the others' panel (its own population and item draw, from that member's child
     generator's children: row, row, member, member as above, then item all_answered and item any_answered,
@@ -743,6 +744,35 @@ def panel_readings(
     return out
 
 
+def multinomial_type_counts(sizes: Any, n_boot: int, rng: np.random.Generator | int) -> np.ndarray:
+    """Draws of a cluster bootstrap counted per *type* of cluster, drawn directly, shape (n_boot, n_types).
+
+    Definition: a resample picks ``n = sum(sizes)`` clusters uniformly with replacement from clusters of which
+    ``sizes[t]`` are of type t; the number of picks of each type is then Multinomial(n, sizes / n), drawn here
+    in one call (``Generator.multinomial``).  Clusters of one type (rows, or items, in the same cell of every
+    statistic) contribute identically to every count statistic, so this is all such a statistic needs: the
+    distribution of :func:`selfconf.bootstrap.cluster_multiplicities` summed per type, at ``n_boot * n_types``
+    binomial draws instead of ``n_boot * n`` picks (a different use of the generator: other values).
+
+    References
+    ----------
+    Davison & Hinkley (1997), Sec. 3.8; Johnson, Kotz & Balakrishnan (1997), Discrete Multivariate
+    Distributions, ch. 35 (a multinomial by conditional binomials).
+
+    >>> d = multinomial_type_counts([3, 1], 4, 0)
+    >>> d.shape, d.sum(axis=1).tolist()
+    ((4, 2), [4, 4, 4, 4])
+    """
+    gen = bootstrap.as_generator(rng)
+    size = np.asarray(sizes, dtype=np.int64)
+    if size.ndim != 1 or size.size == 0 or (size < 0).any() or size.sum() == 0:
+        raise ValueError(f"sizes: expected a non-empty 1-D array of non-negative counts, got {size!r}")
+    if int(n_boot) < 1:
+        raise ValueError(f"n_boot must be at least 1, got {n_boot}")
+    n = int(size.sum())
+    return gen.multinomial(n, size / n, size=int(n_boot)).astype(np.int32)
+
+
 def _row_types(pattern: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Number the distinct rows of an integer matrix: (type of each row, index of each type's first row).
 
@@ -777,7 +807,7 @@ def _reading_records(
     Returns, per reading in order, its records (one, or one per member under per_member), each with its four
     draw vectors (panel, self, pooled self, delta; each with the point value first), and the number of draws.
     Item draws: ``gen`` (the all_answered population first, then any_answered), or with ``item_types`` the
-    picks per item type (:func:`selfconf.bootstrap.multinomial_type_counts`) from ``kids[4]`` (all_answered)
+    picks per item type (:func:`multinomial_type_counts`) from ``kids[4]`` (all_answered)
     and ``kids[5]`` (any_answered); row draws: picks per row type, multinomial, from ``kids[0]`` / ``kids[1]``;
     member draws: ``kids[2]`` / ``kids[3]``.
     """
@@ -822,9 +852,9 @@ def _reading_records(
         """Cell counts (point estimate first, then the draws) of a population and of its 'dropped' subset,
         from one product of the cell matrix with the cluster multiplicities.
 
-        Under the row bootstrap, rows that fall in the same cell of every block are one *type*: the draws count
-        picks per type (:func:`selfconf.bootstrap.cluster_type_counts`, the same picks as one multiplicity per
-        row).  Under the member bootstrap a draw is one of few distinct multiplicity vectors: the counts are
+        Under the row bootstrap (and the item bootstrap of a leave-out panel), rows (items) that fall in the same
+        cells of every block are one *type*: the draws count picks per type (:func:`multinomial_type_counts`).
+        Under the member bootstrap a draw is one of few distinct multiplicity vectors: the counts are
         computed once per distinct vector and ``expand`` maps every draw to its vector."""
         idx, mult = populations[population]
         h = has[idx]
@@ -865,7 +895,7 @@ def _reading_records(
                 of_row = np.arange(item.size)
             types, first = _row_types(pattern)
             sizes = np.bincount(types, minlength=first.size)
-            draws = bootstrap.multinomial_type_counts(sizes, n_draws, kids[kid_of[(cluster, population)]])
+            draws = multinomial_type_counts(sizes, n_draws, kids[kid_of[(cluster, population)]])
             m = np.vstack([sizes[None, :].astype(draws.dtype), draws])
             rep = np.zeros(pattern.shape[0], dtype=bool)
             rep[first] = True
@@ -909,7 +939,9 @@ def _reading_records(
         per = r["aggregation"] == "per_member"
         key = (r["population"], r["cluster"], drop, r["ties"], r["aggregation"])
         if key not in self_memo:
-            sv = {name: expanded(v, expand) for name, v in _self_values(self_c, r["ties"], r["aggregation"]).items()}
+            sv: dict[str, Any] = {
+                name: expanded(v, expand) for name, v in _self_values(self_c, r["ties"], r["aggregation"]).items()
+            }
             # one array object per member's column, so that its interval is computed once (_intervals)
             sv["columns"] = [sv["self"][:, j] for j in range(n_m)] if per else [sv["self"]]
             self_memo[key] = sv
