@@ -372,7 +372,7 @@ curves(real, "MMLU-Pro")
 # and rows, the number of draws in which a statistic was undefined (left out of its interval), the reading's
 # class (reasonable or bound) and its result's number; then how many comparisons give that result
 # (`n_readings`) and the interval of panel − self of the same reading under the row and the member bootstrap.
-# The readings that repeat a result are counted by pattern in the tables above; the full grid, one row per
+# The readings that repeat a result are counted by pattern in the tables below; the full grid, one row per
 # comparison with the reading each repeat follows (`same_result_as`), is printed by
 # `selfconf panel FILES --members a,b,c --all-readings --json`.
 
