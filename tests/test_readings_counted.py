@@ -303,18 +303,19 @@ def test_section_joint_tests_use_the_item_bootstrap_specifications():
 # ---------------------------------------------------------------------------------------------
 
 
-def test_type_counts_have_the_distribution_of_clusters_picked_one_by_one():
-    """The multinomial draw per type has the distribution of picking clusters one by one (scipy's binomial
-    marginals; the multinomial covariance, also met by the package's per-cluster multiplicities summed per
-    type)."""
+@pytest.mark.parametrize("types", [[0, 2, 1, 0, 2, 2, 0], [0, 1, 0, 2, 0, 1, 0, 0, 2, 1, 0, 2, 2, 0]])
+def test_type_counts_have_the_distribution_of_clusters_picked_one_by_one(types):
+    """The draw per type (by picks with few clusters per type, the first case; by one multinomial otherwise, the
+    second) has the distribution of picking clusters one by one: scipy's binomial marginals, and the multinomial
+    covariance, also met by the package's per-cluster multiplicities summed per type."""
     from selfconf import bootstrap
 
-    types = np.array([0, 2, 1, 0, 2, 2, 0])
+    types = np.array(types)
     inc = np.eye(3, dtype=np.int64)[types]
     sizes = np.bincount(types)
     d = panels.multinomial_type_counts(sizes, 20000, 4)
-    assert (d.sum(axis=1) == 7).all()
-    n, p = 7, sizes / 7
+    n, p = types.size, sizes / types.size
+    assert (d.sum(axis=1) == n).all()
     for t in range(3):  # each type's count is Binomial(n, p_t): chi-square goodness of fit
         obs = np.bincount(d[:, t], minlength=n + 1)
         exp = stats.binom.pmf(np.arange(n + 1), n, p[t]) * len(d)
@@ -322,9 +323,9 @@ def test_type_counts_have_the_distribution_of_clusters_picked_one_by_one():
         chi2 = (((obs - exp) ** 2) / exp)[keep].sum()
         assert stats.chi2.sf(chi2, keep.sum() - 1) > 1e-3, t
     cov = n * (np.diag(p) - np.outer(p, p))
-    assert np.allclose(np.cov(d.T), cov, atol=0.05)
-    picks = bootstrap.cluster_multiplicities(7, 20000, 5) @ inc
-    assert np.allclose(np.cov(picks.T), cov, atol=0.05)
+    assert np.allclose(np.cov(d.T), cov, atol=0.1)
+    picks = bootstrap.cluster_multiplicities(n, 20000, 5) @ inc
+    assert np.allclose(np.cov(picks.T), cov, atol=0.1)
 
 
 def test_intervals_equal_numpy_quantiles_to_the_bit():

@@ -748,11 +748,13 @@ def multinomial_type_counts(sizes: Any, n_boot: int, rng: np.random.Generator | 
     """Draws of a cluster bootstrap counted per *type* of cluster, drawn directly, shape (n_boot, n_types).
 
     Definition: a resample picks ``n = sum(sizes)`` clusters uniformly with replacement from clusters of which
-    ``sizes[t]`` are of type t; the number of picks of each type is then Multinomial(n, sizes / n), drawn here
-    in one call (``Generator.multinomial``).  Clusters of one type (rows, or items, in the same cell of every
-    statistic) contribute identically to every count statistic, so this is all such a statistic needs: the
-    distribution of :func:`selfconf.bootstrap.cluster_multiplicities` summed per type, at ``n_boot * n_types``
-    binomial draws instead of ``n_boot * n`` picks (a different use of the generator: other values).
+    ``sizes[t]`` are of type t; the number of picks of each type is then Multinomial(n, sizes / n).  Clusters of
+    one type (rows, or items, in the same cell of every statistic) contribute identically to every count
+    statistic, so this is all such a statistic needs: the distribution of
+    :func:`selfconf.bootstrap.cluster_multiplicities` summed per type.  It is drawn the cheaper of two exact
+    ways: with at least four clusters per type, one ``Generator.multinomial`` call (``n_boot * n_types``
+    binomials); otherwise ``n`` uniform picks a draw, counted per type (``n_boot * n`` integers).  Either is a
+    different use of the generator than :func:`selfconf.bootstrap.cluster_multiplicities` (other values).
 
     References
     ----------
@@ -769,8 +771,12 @@ def multinomial_type_counts(sizes: Any, n_boot: int, rng: np.random.Generator | 
         raise ValueError(f"sizes: expected a non-empty 1-D array of non-negative counts, got {size!r}")
     if int(n_boot) < 1:
         raise ValueError(f"n_boot must be at least 1, got {n_boot}")
-    n = int(size.sum())
-    return gen.multinomial(n, size / n, size=int(n_boot)).astype(np.int32)
+    n, b = int(size.sum()), int(n_boot)
+    if n >= 4 * size.size:
+        return gen.multinomial(n, size / n, size=b).astype(np.int32)
+    type_of = np.repeat(np.arange(size.size, dtype=np.int64), size)
+    picks = type_of[gen.integers(0, n, size=(b, n))] + (np.arange(b, dtype=np.int64) * size.size)[:, None]
+    return np.bincount(picks.ravel(), minlength=b * size.size).reshape(b, size.size).astype(np.int32)
 
 
 def _row_types(pattern: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
