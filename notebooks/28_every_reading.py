@@ -17,8 +17,8 @@
 # and the agreement of the other members of a fixed panel of models with that answer. The paper names one way of
 # computing this comparison as canonical and says its replication script prints every alternative reading
 # beside it, so that the choice of reading can be audited. This page computes every combination of the
-# reasonable readings for each of the three pre-specified panels (US, CN, cross-bloc), the difference
-# panel − self with its item-clustered interval under each, as a *specification curve*
+# readings for each of the three pre-specified panels (US, CN, cross-bloc), the difference
+# panel − self with its interval under each, as a *specification curve*
 # (Simonsohn, Simmons & Nelson 2020; a multiverse analysis in the sense of Steegen et al. 2016): sorted
 # differences with their intervals, and beneath them the choices that produced each one. It does so on the
 # book's reconstructed rows and on the real MMLU-Pro answers of the chapter
@@ -56,9 +56,18 @@ LVL = f"{LEVEL:.0%}"
 DIMS = list(panels.READINGS)
 glue.value("readings_n_boot", n_boot, origin="parameter")
 glue.value("readings_n_readings", len(panels.all_readings()), origin="parameter")
+
+
+def n_rows(r, n_members=3):
+    """Comparisons one reading gives on a panel of n_members (per member, and per dropped member)."""
+    kept = n_members - 1 if r["leave_out"] == "each_member" else n_members
+    return (kept if r["aggregation"] == "per_member" else 1) * (n_members if r["leave_out"] == "each_member" else 1)
+
+
+glue.value("readings_n_comparisons", sum(n_rows(r) for r in panels.all_readings()), origin="parameter")
 glue.value(
-    "readings_n_comparisons",
-    sum(3 if r["aggregation"] == "per_member" else 1 for r in panels.all_readings()),
+    "readings_n_comparisons_reasonable",
+    sum(n_rows(r) for r in panels.all_readings() if panels.reading_status(r) == "reasonable"),
     origin="parameter",
 )
 ext_path = resolve(external_dir)
@@ -76,11 +85,21 @@ show_markdown(
 # %% [markdown]
 # ## The readings
 #
-# A reading fixes one option in each of six dimensions; the first option of each is the canonical reading (the
+# A reading fixes one option in each dimension below; the first option of each is the canonical reading (the
 # paper's, and the default of every function and of `selfconf panel`). {glue:text}`readings_n_readings` combinations
 # result; under *per member* each combination gives one comparison per member, so a three-member panel has
 # {glue:text}`readings_n_comparisons` comparisons. *Indeterminate* answers are refusals and members without a graded row on the item (a parse
-# failure, in the *any member answered* population).
+# failure, in the *any member answered* population). The last two dimensions change how the result is resampled
+# (the bootstrap's cluster unit, which moves the intervals only) and which panel is read (each member left out in
+# turn, leaving a two-member panel).
+#
+# Each option is classed as a *reasonable* reading or a *bound* (Steegen et al. 2016): a reasonable option is a
+# defensible way to compute the paper's comparison; a bound is an option no analyst would pick as the answer,
+# kept to show how far the result can be pushed (counting every tie for or against a score, every missing answer
+# as agreement, a resampling unit that ignores the dependence of an item's rows or has three clusters, a panel
+# that is not the pre-registered one). A reading is a bound when any of its options is. Of the
+# {glue:text}`readings_n_comparisons` comparisons, {glue:text}`readings_n_comparisons_reasonable` are reasonable
+# readings; the counts below keep the two apart.
 
 # %% tags=["hide-input"]
 _ = table(
@@ -90,6 +109,7 @@ _ = table(
                 "dimension": dim,
                 "option": opt + (" (canonical)" if panels.CANONICAL_READING[dim] == opt else ""),
                 "definition": text,
+                "class": f"{panels.READING_STATUS[dim][opt][0]}: {panels.READING_STATUS[dim][opt][1]}",
             }
             for dim, opts in panels.READING_DEFINITIONS.items()
             for opt, text in opts.items()
@@ -116,7 +136,9 @@ _ = table(
 
 # %% tags=["hide-input"]
 rows, _excl = data.load_collection(sources.path("collection"))
-rec = readings.compute(rows, dict(panels.PANELS), seed=seed, n_boot=n_boot, level=LEVEL, dataset="reconstruction")
+rec, joint_rec = readings.joint_tests(
+    rows, dict(panels.PANELS), seed=seed, n_boot=n_boot, level=LEVEL, dataset="reconstruction"
+)
 CLAIM_KEY = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
 LABEL = readings.PANEL_LABEL
 
@@ -155,26 +177,141 @@ def canonical_table(t, surv, name):
     )
 
 
+CURVE_DIMS = [d for d in DIMS if d not in ("cluster", "leave_out")]
+
+
 def curves(t, prefix):
-    return alt.vconcat(
-        *[
-            charts.specification_curve(
-                g, dimensions=DIMS, title=f"{prefix}: {LABEL[p]} panel ({len(g)} comparisons)", level_label=LVL
+    """One curve per panel: the distinct results of the pre-registered panel with the item bootstrap (a reading
+    that repeats an earlier one's result is drawn once, under the first reading that gives it)."""
+    out = []
+    for p, g in t.groupby("panel", sort=False):
+        pre = g[(g["cluster"] == "item") & (g["leave_out"] == "none")]
+        d = pre[pre["result_id"].duplicated() == False]  # noqa: E712 - a boolean Series
+        title = f"{prefix}: {LABEL[p]} panel ({len(d)} distinct results of its {len(pre)} comparisons)"
+        out.append(charts.specification_curve(d, dimensions=CURVE_DIMS, title=title, level_label=LVL))
+    return alt.vconcat(*out, spacing=24)
+
+
+def p_text(p):
+    return f"{p:.4f}" if p >= 0.0001 else "< 0.0001"
+
+
+def tallies_table(t, surv, name):
+    """Per panel: comparisons, distinct results, and the fate of the canonical direction per reading status."""
+    recs = []
+    for p, s in surv.items():
+        for st in readings.STATUSES:
+            recs.append(
+                {
+                    "panel": LABEL[p],
+                    "readings": {"reasonable": "reasonable", "bound": "bounds"}[st],
+                    "comparisons": s[f"n_{st}"],
+                    "distinct results": s[f"n_{st}_distinct"],
+                    "canonical sign": s[f"n_{st}_same_sign"],
+                    "kept": s[f"n_{st}_survive"],
+                    "inconclusive": s[f"n_{st}_inconclusive"],
+                    "reversed": s[f"n_{st}_reversed"],
+                }
             )
-            for p, g in t.groupby("panel", sort=False)
-        ],
-        spacing=24,
+    table(
+        pd.DataFrame(recs),
+        name,
+        caption=f"Comparisons, distinct results and the canonical direction ({LVL} intervals), reasonable "
+        "readings and bounds apart",
+    )
+
+
+def joint_table(tests, name):
+    """Simonsohn et al.'s joint test per panel, over the reasonable specifications and over all of them."""
+    recs = []
+    for p, tt in tests.items():
+        for which in ("reasonable", "all"):
+            r = tt[which]
+            recs.append(
+                {
+                    "panel": LABEL[p],
+                    "specifications": f"{which} ({r['n_specifications']})",
+                    "share with canonical sign": f"{r['share']:.3f}",
+                    "null 95th pct": f"{r['null_share_95']:.3f}",
+                    "p (share)": p_text(r["p_share"]),
+                    "median panel − self": f"{r['median']:+.3f}".replace("-", "\u2212"),
+                    "null 95th pct ": f"{r['sign'] * r['null_median_95']:+.3f}".replace("-", "\u2212"),
+                    "p (median)": p_text(r["p_median"]),
+                }
+            )
+    table(
+        pd.DataFrame(recs),
+        name,
+        caption="Specification-curve joint test: observed share and median against the null of no effect in any "
+        f"specification ({n_boot:,} centred item draws; one-sided in the canonical direction)",
+    )
+
+
+def dimension_table(t, surv_all, name):
+    """The two resampling / panel dimensions: comparisons kept / inconclusive / reversed per option, per panel."""
+    recs = {}
+    for p, g in t.groupby("panel", sort=False):
+        v0 = surv_all[p]["canonical_verdict"]
+        v = pd.Series(
+            [readings.verdict(lo, hi) for lo, hi in zip(g["delta_ci_low"], g["delta_ci_high"], strict=True)],
+            index=g.index,
+        )
+        groups = [(f"cluster = {c}", g["cluster"] == c) for c in panels.READINGS["cluster"]]
+        groups.append(("panel as given", g["leave_out"] == "none"))
+        left = [m for m in dict.fromkeys(g["left_out"]) if m]
+        groups += [(f"listed member {j + 1} left out", g["left_out"] == m) for j, m in enumerate(left)]
+        for label, use in groups:
+            kept = int((v[use] == v0).sum())
+            rev = int(((v[use] == -v0) & (v0 != 0)).sum())
+            recs.setdefault(label, {"readings": label})[LABEL[p]] = f"{kept} / {int(use.sum()) - kept - rev} / {rev}"
+    table(
+        pd.DataFrame(list(recs.values())),
+        name,
+        caption="The cluster unit and leave-one-member-out panels: comparisons kept / inconclusive / reversed "
+        "(reasonable readings and bounds together; members in the order the panel lists them)",
+    )
+
+
+def collapse_table(t, name):
+    """How readings collapse onto the same result (item bootstrap; every row or member bootstrap repeats one)."""
+    cp = readings.collapse_patterns(t[t["cluster"] == "item"])
+    wide = cp.pivot_table(index="pattern", columns="panel", values="duplicates", aggfunc="sum", fill_value=0)
+    wide = wide.reindex(columns=[p for p in panels.PANELS if p in wide.columns])
+    wide = wide.loc[wide.sum(axis=1).sort_values(ascending=False, kind="mergesort").index]
+    wide.columns = [LABEL[c] for c in wide.columns]
+    wide.index.name = "a later reading differs from the first reading of its result in"
+    table(
+        wide.reset_index(),
+        name,
+        caption="Readings that repeat an earlier reading's result (item bootstrap), by how they differ from it",
     )
 
 
 surv_rec = readings.survival(rec)
 canonical_table(rec, surv_rec, "readings_reconstruction")
-for p, s in surv_rec.items():
-    k = CLAIM_KEY[p]
-    glue.value(f"readings_rec_{k}_sentence", readings.survival_sentence(p, s), origin=ROWS)
-    glue.value(f"readings_rec_{k}_n_reversed", s["n_reversed"], origin=ROWS)
-    glue.value(f"readings_rec_{k}_n_survive", s["n_survive"], origin=ROWS)
-    glue.value(f"readings_rec_{k}_delta", s["canonical_delta"], origin=ROWS)
+
+
+def glue_counts(prefix, surv, tests, origin):
+    for p, s in surv.items():
+        k = CLAIM_KEY[p]
+        glue.value(f"{prefix}_{k}_sentence", readings.survival_sentence(p, s), origin=origin)
+        glue.value(f"{prefix}_{k}_n_reversed", s["n_reversed"], origin=origin)
+        glue.value(f"{prefix}_{k}_n_survive", s["n_survive"], origin=origin)
+        glue.value(f"{prefix}_{k}_delta", s["canonical_delta"], origin=origin)
+        glue.value(f"{prefix}_{k}_n_distinct", s["n_distinct"], origin=origin)
+        glue.value(f"{prefix}_{k}_n_comparisons", s["n_readings"], origin=origin)
+        for st in readings.STATUSES:
+            for what in ("", "_survive", "_reversed", "_same_sign"):
+                glue.value(f"{prefix}_{k}_n_{st}{what}", s[f"n_{st}{what}"], origin=origin)
+        for which in ("reasonable", "all"):
+            jt = tests[p][which]
+            glue.value(f"{prefix}_{k}_joint_{which}_share", jt["share"], origin=origin)
+            glue.value(f"{prefix}_{k}_joint_{which}_p_share", jt["p_share"], origin=origin)
+            glue.value(f"{prefix}_{k}_joint_{which}_median", jt["median"], origin=origin)
+            glue.value(f"{prefix}_{k}_joint_{which}_p_median", jt["p_median"], origin=origin)
+
+
+glue_counts("readings_rec", surv_rec, joint_rec, ROWS)
 # the canonical row is Result 1's statistic (point values; the intervals share Result 1's draw by construction)
 for p, members in panels.PANELS.items():
     est = panels.panel_point_estimates(panels.panel_rows(rows, members))
@@ -206,17 +343,12 @@ curves(rec, "Reconstruction")
 ext = read_mmlu_pro_calibration(ext_path)
 choices = realanswers.select_panels(tuple(dict.fromkeys(ext["model"])))
 pf = realanswers.panel_frame(ext)
-real = readings.compute(
+real, joint_real = readings.joint_tests(
     pf, {p: choices[p].members for p in panels.PANELS}, seed=seed, n_boot=n_boot, level=LEVEL, dataset="MMLU-Pro"
 )
 surv_real = readings.survival(real)
 canonical_table(real, surv_real, "readings_mmlu_pro")
-for p, s in surv_real.items():
-    k = CLAIM_KEY[p]
-    glue.value(f"readings_real_{k}_sentence", readings.survival_sentence(p, s), origin="external-data")
-    glue.value(f"readings_real_{k}_n_reversed", s["n_reversed"], origin="external-data")
-    glue.value(f"readings_real_{k}_n_survive", s["n_survive"], origin="external-data")
-    glue.value(f"readings_real_{k}_delta", s["canonical_delta"], origin="external-data")
+glue_counts("readings_real", surv_real, joint_real, "external-data")
 _ = table(
     pd.DataFrame([{"panel": LABEL[p], "members": ", ".join(choices[p].members)} for p in panels.PANELS]),
     "readings_mmlu_pro_members",
@@ -231,22 +363,32 @@ curves(real, "MMLU-Pro")
 # - {glue:text}`readings_real_cn_sentence`
 # - {glue:text}`readings_real_xb_sentence`
 #
-# ## Every comparison as a table
+# ## Every distinct result as a table
 #
-# The file below holds every reading of every panel on both data sets: the six options, the member (under
-# *per member*), whether the reading is canonical, the panel AUROC, the self AUROC of the same aggregation, the
-# pooled self-AUROC and panel − self, each with its interval, the number of items and rows, and the number of
-# draws in which a statistic was undefined (left out of its interval).
+# The file below holds one row per distinct result of every panel on both data sets, under the first reading
+# that gives it (always an item-bootstrap one): the reading's options, the member (under *per member*) and the
+# member left out (under *each member*), whether the reading is canonical, the panel AUROC, the self AUROC of
+# the same aggregation, the pooled self-AUROC and panel − self, each with its interval, the number of items
+# and rows, the number of draws in which a statistic was undefined (left out of its interval), the reading's
+# class (reasonable or bound) and its result's number; then how many comparisons give that result
+# (`n_readings`) and the interval of panel − self of the same reading under the row and the member bootstrap.
+# The readings that repeat a result are counted by pattern in the tables below; the full grid, one row per
+# comparison with the reading each repeat follows (`same_result_as`), is printed by
+# `selfconf panel FILES --members a,b,c --all-readings --json`.
 
 # %% tags=["remove-input"]
 every = pd.concat([rec, real], ignore_index=True)
-every["panel"] = every["panel"].map(LABEL)
+distinct = readings.distinct_table(every)
+distinct["panel"] = distinct["panel"].map(LABEL)
 if in_book():
-    every.to_csv(table_folder() / "every_reading.csv", index=False, float_format="%.6f", lineterminator="\n")
+    distinct.to_csv(table_folder() / "every_reading.csv", index=False, float_format="%.6f", lineterminator="\n")
     show_markdown(
-        "{download}`Download every reading as CSV (" + f"{len(every):,}" + " rows) <_static/tables/every_reading.csv>`"
+        "{download}`Download every distinct result as CSV ("
+        + f"{len(distinct):,} rows for {len(every):,} comparisons"
+        + ") <_static/tables/every_reading.csv>`"
     )
-_ = glue.value("readings_n_rows_csv", len(every), origin="parameter")
+glue.value("readings_n_comparisons_all", len(every), origin="parameter")
+_ = glue.value("readings_n_rows_csv", len(distinct), origin="parameter")
 
 
 # %% tags=["remove-input"]
@@ -289,6 +431,62 @@ _ = glue.value("readings_real_drivers", driver_sentence(surv_real, "the MMLU-Pro
 # {glue:text}`readings_rec_drivers`
 #
 # {glue:text}`readings_real_drivers`
+#
+# ## Counted honestly
+#
+# **Distinct results.** Many readings give exactly the same numbers: a binary signal (*any*, *majority*) gives
+# the count's result whenever the count takes only two values on the rows; the cluster unit changes only the
+# intervals, so every *row* or *member* bootstrap repeats the point values of the item bootstrap. A
+# specification curve that counts each reading counts those numbers several times. Below, two comparisons give
+# the same result when their member, panel AUROC, self AUROC, panel − self, items and rows agree to full float
+# precision; the CSV names, for every repeat, the reading whose result it repeats (`same_result_as`), and
+# `selfconf panel --all-readings --json` carries the same fields. The curves above draw each distinct result of
+# the pre-registered panel once.
+#
+# **Reasonable readings and bounds.** The tallies keep the two classes apart: a bound that reverses the canonical
+# direction says how far the result can be pushed, not that a defensible analysis disagrees.
+
+# %% tags=["hide-input"]
+tallies_table(rec, surv_rec, "readings_rec_tallies")
+collapse_table(rec, "readings_rec_collapse")
+
+# %% [markdown]
+# On the reconstruction, the CN panel's {glue:text}`readings_rec_cn_n_comparisons:,.0f` comparisons give
+# {glue:text}`readings_rec_cn_n_distinct:,.0f` distinct results; its conclusion is kept under
+# {glue:text}`readings_rec_cn_n_reasonable_survive:,.0f` of {glue:text}`readings_rec_cn_n_reasonable:,.0f`
+# reasonable readings and {glue:text}`readings_rec_cn_n_bound_survive:,.0f` of
+# {glue:text}`readings_rec_cn_n_bound:,.0f` bounds. These are properties of the reconstructed rows.
+#
+# **The two resampling and panel dimensions.** The bootstrap's cluster unit (item, the paper's; row; member) and
+# each member of the panel left out in turn:
+
+# %% tags=["hide-input"]
+dimension_table(rec, surv_rec, "readings_rec_dimensions")
+
+# %% [markdown]
+# **Joint test across specifications** (Simonsohn, Simmons & Nelson 2020). Is the share of specifications with
+# the canonical sign, or their median panel − self, larger than it would be if no specification had an effect?
+# The null is built from the panel's own item-clustered draws (the {glue:text}`readings_n_boot:,.0f` draws of
+# the intervals above): each specification's draws are centred on zero by subtracting its estimate, which keeps
+# the dependence between specifications that share items. The test uses the item-bootstrap specifications (the
+# other cluster units repeat their estimates), over the reasonable ones and over all of them. The direction is
+# the canonical specification's sign; it was not fixed before the data were seen, so every null draw takes it
+# again from its own canonical value. p is one-sided in that direction and counts the observed data as one draw,
+# so it cannot fall below 1 / (draws + 1).
+
+# %% tags=["hide-input"]
+joint_table(joint_rec, "readings_rec_joint")
+
+# %% [markdown]
+# On the CN panel of the reconstruction the share of reasonable specifications with the canonical sign is
+# {glue:text}`readings_rec_cn_joint_reasonable_share:.3f` (p = {glue:text}`readings_rec_cn_joint_reasonable_p_share:.4f`)
+# and their median panel − self {glue:text}`readings_rec_cn_joint_reasonable_median:+.3f`
+# (p = {glue:text}`readings_rec_cn_joint_reasonable_p_median:.4f`). On the MMLU-Pro analogues:
+
+# %% tags=["hide-input"]
+tallies_table(real, surv_real, "readings_real_tallies")
+dimension_table(real, surv_real, "readings_real_dimensions")
+joint_table(joint_real, "readings_real_joint")
 
 # %% [markdown]
 # ## Sensitivities

@@ -63,6 +63,14 @@ def test_json_records(capsys, rows_csv):
             assert {f"{s}_ci_low", f"{s}_ci_high"} <= set(r)
         assert r["delta"] == pytest.approx(r["panel_auroc"] - r["self_auroc_pooled"])  # pooled aggregation
         assert (r["items"], r["rows"]) == (5, 15)
+    # the new fields: class of the reading, its result, the reading it repeats (ties are bounds)
+    assert [r["status"] for r in recs] == ["reasonable", "bound", "bound"]
+    assert all(r["left_out"] is None for r in recs)
+    first = {}
+    for r in recs:
+        key = (r["panel_auroc"], r["self_auroc"], r["delta"], r["items"], r["rows"])
+        assert r["result_id"] == recs[first.setdefault(key, recs.index(r))]["result_id"]
+        assert (r["same_result_as"] is None) == (first[key] == recs.index(r))
     # loss <= half <= win for both AUROCs
     assert recs[1]["panel_auroc"] <= recs[0]["panel_auroc"] <= recs[2]["panel_auroc"]
 
@@ -71,11 +79,29 @@ def test_all_readings_table(capsys, rows_csv):
     code, out, _ = run(capsys, "panel", str(rows_csv), "--members", "a,b,c", "--all-readings", "--n-boot", "100")
     assert code == 0
     lines = [ln for ln in out.splitlines() if "[" in ln and "]" in ln and "95% CI" not in ln]
-    n = sum(3 if r["aggregation"] == "per_member" else 1 for r in panels.all_readings())
+
+    def n_rows(r):  # three members: per member, and per dropped member (two left)
+        if r["leave_out"] == "each_member":
+            return 3 * (2 if r["aggregation"] == "per_member" else 1)
+        return 3 if r["aggregation"] == "per_member" else 1
+
+    n = sum(n_rows(r) for r in panels.all_readings())
     assert len(lines) == n
+    tail = [ln for ln in out.splitlines() if ln.startswith("distinct results:")]
+    assert len(tail) == 1 and f"of {n} comparisons" in tail[0] and "reasonable: " in tail[0] and "bound: " in tail[0]
     assert sum(ln.startswith("*") for ln in lines) == 1
     deltas = [float(ln.split("]")[2].split("[")[0]) for ln in lines]  # the specification curve: sorted by delta
     assert deltas == sorted(deltas)
+
+
+def test_all_readings_of_a_two_member_panel_leave_no_member_out(capsys, rows_csv):
+    code, out, err = run(
+        capsys, "panel", str(rows_csv), "--members", "a,b", "--all-readings", "--json", "--n-boot", "100"
+    )
+    assert code == 0, err
+    recs = json.loads(out)
+    assert recs and all(r["reading"]["leave_out"] == "none" and r["left_out"] is None for r in recs)
+    assert {r["reading"]["cluster"] for r in recs} == {"item", "row", "member"}
 
 
 def test_help_defines_every_reading(capsys):

@@ -86,7 +86,11 @@ def test_survival_counts_against_a_hand_table():
     assert s["common"] == ["ties=loss"] and s["reversing_choices"] == {"ties=loss": 2, "signal=any": 1}
     assert (s["min_delta"], s["max_delta"]) == (-0.2, 0.2)
     text = readings.survival_sentence("CN", s)
-    assert "under 2 of 5 readings" in text and "reversed under 2" in text and "every reversal uses ties=loss" in text
+    # ties loss / win are bounds: the two reasonable readings keep the direction, the three bounds do not
+    assert (s["n_reasonable"], s["n_reasonable_survive"], s["n_bound"], s["n_bound_reversed"]) == (2, 2, 3, 2)
+    assert "under 2 of 2 reasonable readings (inconclusive under 0, reversed under 0)" in text
+    assert "under 0 of 3 bounds (inconclusive under 1, reversed under 2)" in text
+    assert "every reversal uses ties=loss" in text
 
 
 # ---------------------------------------------------------------------------------------------

@@ -187,7 +187,8 @@ def test_hand_values_signal_and_aggregation():
     # per member: a has correct q1 (1), q3 (1) vs wrong q2 (1): all tied -> 0.5; c has correct q3 (1) vs
     # wrong q1 (0), q2 (1): (1 + 0.5)/2 = 0.75; b has correct q1 (1) vs wrong q2 (0), q3 (0): 1.0
     per = t[(t["aggregation"] == "per_member") & (t[list(base)[:4]] == pd.Series(base)[list(base)[:4]]).all(axis=1)]
-    per = per[per["population"] == "all_answered"].set_index("member")
+    per = per[(per["population"] == "all_answered") & (per["cluster"] == "item") & (per["leave_out"] == "none")]
+    per = per.set_index("member")
     assert per.loc["a", "panel_auroc"] == pytest.approx(0.5)
     assert per.loc["b", "panel_auroc"] == pytest.approx(1.0)
     assert per.loc["c", "panel_auroc"] == pytest.approx(0.75)
@@ -202,27 +203,40 @@ def test_hand_values_signal_and_aggregation():
 
 @pytest.mark.parametrize("members,seed,n", [(("a", "b", "c"), 1, 36), (("a", "b", "c", "d"), 2, 24)])
 def test_every_reading_matches_the_oracle(members, seed, n):
+    """Every reading with the item bootstrap (the cluster unit moves intervals only: tests/test_readings_counted.py);
+    a leave-one-member-out reading is the oracle's reading of the panel without that member."""
     df = random_rows(seed, members, n)
-    t = panel_readings(df, members, n_boot=5, rng=0)
-    assert len(t) == sum(len(members) if r["aggregation"] == "per_member" else 1 for r in all_readings())
+    reads = [r for r in all_readings() if r["cluster"] == "item"]
+    t = panel_readings(df, members, readings=reads, n_boot=5, rng=0)
+    n_m = len(members)
+
+    def n_rows(r):
+        kept = n_m - 1 if r["leave_out"] == "each_member" else n_m
+        return (kept if r["aggregation"] == "per_member" else 1) * (n_m if r["leave_out"] == "each_member" else 1)
+
+    assert len(t) == sum(n_rows(r) for r in reads)
     checked = 0
-    for r in all_readings():
-        panel, self_, pooled = oracle(df, members, r)
+    for r in reads:
         sel = (t[list(READINGS)] == pd.Series(r)).all(axis=1)
-        got = t[sel]
-        if r["aggregation"] == "per_member":
-            for m in members:
-                row = got[got["member"] == m].iloc[0]
-                assert row["panel_auroc"] == pytest.approx(panel[m], abs=1e-12), (r, m)
-                assert row["self_auroc"] == pytest.approx(self_[m], abs=1e-12), (r, m)
-                assert row["delta"] == pytest.approx(panel[m] - self_[m], abs=1e-12)
+        panels_of = (
+            [(m, tuple(x for x in members if x != m)) for m in members] if r["leave_out"] != "none" else [("", members)]
+        )
+        for gone, mem in panels_of:
+            panel, self_, pooled = oracle(df, mem, dict(r, leave_out="none"))
+            got = t[sel & (t["left_out"] == gone)]
+            if r["aggregation"] == "per_member":
+                for m in mem:
+                    row = got[got["member"] == m].iloc[0]
+                    assert row["panel_auroc"] == pytest.approx(panel[m], abs=1e-12), (r, m)
+                    assert row["self_auroc"] == pytest.approx(self_[m], abs=1e-12), (r, m)
+                    assert row["delta"] == pytest.approx(panel[m] - self_[m], abs=1e-12)
+                    checked += 1
+            else:
+                row = got.iloc[0]
+                assert row["panel_auroc"] == pytest.approx(panel, abs=1e-12), r
+                assert row["self_auroc"] == pytest.approx(self_, abs=1e-12), r
+                assert row["self_auroc_pooled"] == pytest.approx(pooled, abs=1e-12), r
                 checked += 1
-        else:
-            row = got.iloc[0]
-            assert row["panel_auroc"] == pytest.approx(panel, abs=1e-12), r
-            assert row["self_auroc"] == pytest.approx(self_, abs=1e-12), r
-            assert row["self_auroc_pooled"] == pytest.approx(pooled, abs=1e-12), r
-            checked += 1
     assert checked == len(t)
 
 
@@ -239,7 +253,14 @@ def test_bootstrap_draw_is_the_oracle_on_replicated_items():
         for c in range(k):
             copies.append(df[df["item_id"] == it].assign(item_id=f"{it}#{c}"))
     rep = pd.concat(copies)
-    reads = [r for r in all_readings() if r["population"] == "all_answered" and r["aggregation"] != "per_member"]
+    reads = [
+        r
+        for r in all_readings()
+        if r["population"] == "all_answered"
+        and r["aggregation"] != "per_member"
+        and r["cluster"] == "item"
+        and r["leave_out"] == "none"
+    ]
     t = panel_readings(df, members, readings=reads, multiplicities=mult)
     for r, (_, row) in zip(reads, t.iterrows(), strict=False):
         panel, self_, _ = oracle(rep, members, r)

@@ -40,7 +40,16 @@ import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, metrics, roster
-from selfconf.stats.readings import CANONICAL_READING, READING_DEFINITIONS, READINGS, all_readings, check_reading
+from selfconf.stats.readings import (
+    CANONICAL_READING,
+    READING_DEFINITIONS,
+    READING_STATUS,
+    READINGS,
+    all_readings,
+    check_reading,
+    reading_label,
+    reading_status,
+)
 
 __all__ = [
     "PANELS",
@@ -56,7 +65,14 @@ __all__ = [
     "READINGS",
     "CANONICAL_READING",
     "READING_DEFINITIONS",
+    "READING_STATUS",
+    "reading_status",
     "READING_COLUMNS",
+    "RESULT_COLUMNS",
+    "reading_label",
+    "distinct_results",
+    "joint_test",
+    "multinomial_type_counts",
     "check_reading",
     "all_readings",
     "concurrence_signal",
@@ -476,19 +492,43 @@ def _panel_values(sig_c: np.ndarray, signal: str, ties: str, aggregation: str) -
 
 
 def _intervals(draws: list[np.ndarray], level: float) -> list[tuple[float, float, int]]:
-    """:func:`selfconf.bootstrap.interval_or_nan` of each draw vector, the all-finite ones in one quantile call."""
-    m = np.column_stack(draws)
-    finite = np.isfinite(m).all(axis=0)
-    out: list[tuple[float, float, int]] = [(np.nan, np.nan, 0)] * m.shape[1]
-    cols = np.flatnonzero(finite)
-    if cols.size:
-        a = (1.0 - level) / 2.0
-        q = np.quantile(m[:, cols], [a, 1.0 - a], axis=0)
-        for n, c in enumerate(cols):
-            out[c] = (float(q[0, n]), float(q[1, n]), 0)
-    for c in np.flatnonzero(~finite):
-        out[c] = bootstrap.interval_or_nan(m[:, c], level)
-    return out
+    """:func:`selfconf.bootstrap.interval_or_nan` of each vector's draws ``v[1:]`` (``v[0]`` is the point value).
+
+    A vector object passed several times is computed once.  The quantiles are numpy's linear rule (the rule of
+    :func:`selfconf.bootstrap.percentile_interval`) read off each row sorted once: the two order statistics
+    around the rule's position are interpolated by ``numpy.quantile`` itself on that pair, which gives its
+    value to the last bit (tested against ``numpy.quantile`` / ``numpy.nanquantile``).
+    """
+    pos: dict[int, int] = {}
+    uniq: list[np.ndarray] = []
+    where = []
+    for v in draws:
+        if id(v) not in pos:
+            pos[id(v)] = len(uniq)
+            uniq.append(v)
+        where.append(pos[id(v)])
+    if not uniq:
+        return []
+    m = np.empty((len(uniq), uniq[0].shape[0] - 1))
+    for n, v in enumerate(uniq):
+        m[n] = v[1:]
+    m[~np.isfinite(m)] = np.nan
+    m.sort(axis=1)  # NaN last
+    n_ok = m.shape[1] - np.isnan(m).sum(axis=1)
+    a = (1.0 - level) / 2.0
+    q = np.array([a, 1.0 - a])
+    res = np.full((len(uniq), 2), np.nan)
+    for n in np.unique(n_ok[n_ok > 0]):
+        rows = np.flatnonzero(n_ok == n)
+        virtual = (n - 1) * q  # numpy's "linear" position, as numpy computes it
+        prev = np.floor(virtual).astype(np.intp)
+        nxt = np.minimum(prev + 1, n - 1)
+        for j in range(2):
+            pair = np.column_stack([m[rows, prev[j]], m[rows, nxt[j]]])
+            res[rows, j] = np.quantile(pair, virtual[j] - prev[j], axis=1)
+    bad = m.shape[1] - n_ok
+    per = [(float(res[i, 0]), float(res[i, 1]), int(bad[i])) for i in range(len(uniq))]
+    return [per[i] for i in where]
 
 
 #: Columns of :func:`panel_readings` (one row per reading, and per member under ``per_member``).
@@ -511,7 +551,56 @@ READING_COLUMNS = (
     "items",
     "rows",
     "undefined_draws",
+    "left_out",
+    "status",
+    "result_id",
+    "same_result_as",
 )
+#: The columns that make a result: two readings with equal values in all of them (floats compared exactly, a
+#: missing value equal to a missing value) give the same result (:func:`distinct_results`).
+RESULT_COLUMNS = ("member", "panel_auroc", "self_auroc", "delta", "items", "rows")
+
+
+def distinct_results(table: pd.DataFrame) -> pd.DataFrame:
+    """Number the distinct results of one panel's readings and name, for each duplicate, the reading it repeats.
+
+    Definition: two rows of a :func:`panel_readings` table give the same result when they agree exactly (full
+    float precision; a missing value equals a missing value) in every column of :data:`RESULT_COLUMNS` (the
+    member, panel AUROC, self AUROC, delta, items and rows).  ``result_id`` numbers the results 0, 1, ... in the
+    order of their first row; ``same_result_as`` is empty on that first row and :func:`reading_label` of it on
+    every later row of the same result.  Readings that differ only in the bootstrap's cluster unit always give the
+    same result (the unit changes the intervals only).  Reference: Simonsohn, Simmons & Nelson (2020) count
+    specifications; counting results avoids counting one number several times.
+
+    >>> t = pd.DataFrame([dict(CANONICAL_READING, member="", left_out="", panel_auroc=0.7, self_auroc=0.6,
+    ...                        delta=0.1, items=5, rows=15),
+    ...                   dict(CANONICAL_READING, ties="loss", member="", left_out="", panel_auroc=0.7,
+    ...                        self_auroc=0.6, delta=0.1, items=5, rows=15)])
+    >>> distinct_results(t)[["result_id", "same_result_as"]].values.tolist()
+    [[0, ''], [0, 'canonical']]
+    """
+    out = table.copy()
+    if out.empty:
+        out["result_id"], out["same_result_as"] = pd.Series(dtype=int), pd.Series(dtype=str)
+        return out
+    codes = []
+    for c in RESULT_COLUMNS:
+        col = out[c]
+        if col.dtype.kind == "f":  # exact equality: the bits of the value, -0.0 as 0.0 and one NaN
+            v = col.to_numpy(dtype=np.float64) + 0.0
+            v[np.isnan(v)] = np.nan
+            codes.append(pd.factorize(v.view(np.int64))[0])
+        else:
+            codes.append(pd.factorize(col.astype(object).where(col.notna(), "nan"))[0])
+    _, first, ids = np.unique(np.column_stack(codes), axis=0, return_index=True, return_inverse=True)
+    ids = ids.ravel()
+    order = np.argsort(np.argsort(first))  # renumber in order of first appearance
+    out["result_id"] = order[ids]
+    records = out.iloc[first].to_dict("records") if len(first) else []
+    labels = {int(i): reading_label(r) for i, r in zip(first, records, strict=True)}
+    first_row = first[ids]
+    out["same_result_as"] = ["" if f == i else labels[int(f)] for i, f in enumerate(first_row)]
+    return out
 
 
 def panel_readings(
@@ -523,7 +612,8 @@ def panel_readings(
     rng=None,
     level: float = 0.95,
     multiplicities: np.ndarray | None = None,
-) -> pd.DataFrame:
+    return_draws: bool = False,
+) -> pd.DataFrame | tuple[pd.DataFrame, np.ndarray]:
     """The panel-versus-self comparison under each reading, with item-clustered percentile intervals.
 
     Definition: for a reading (:func:`check_reading`; the options are :data:`READINGS`, defined in
@@ -542,6 +632,17 @@ def panel_readings(
     population's draw is the second; the ``dropped`` reading keeps the draw of its population and gives the
     dropped items no weight.  ``undefined_draws`` counts draws in which a statistic was undefined (a class
     missing; under macro / per member a member without both classes); they are left out of the quantiles.
+    Under ``cluster="row"`` rows are drawn one by one, under ``cluster="member"`` members with all their rows;
+    those draws come from children of ``rng`` (``Generator.spawn``: row all_answered, row any_answered, member
+    all_answered, member any_answered, then one per left-out member), so they never change the item draws.
+    A row draw is counted per row *type* (rows in the same cell of every statistic) and drawn as one multinomial
+    per draw (:func:`multinomial_type_counts`: the distribution of resampling rows one by
+    one, at a fraction of the random numbers).  Under ``leave_out="each_member"`` each member is dropped in turn
+    and the reading is computed on the others' panel (its own population and item draw, from that member's child
+    generator's children: row, row, member, member as above, then item all_answered and item any_answered,
+    each item draw counted per item type the same way); ``left_out`` names the dropped member.  With
+    ``readings=None`` a panel of two members gets no leave-out readings; asking for one raises.
+    ``status`` is :func:`reading_status` and ``result_id`` / ``same_result_as`` are :func:`distinct_results`.
 
     Parameters
     ----------
@@ -551,12 +652,15 @@ def panel_readings(
         (:func:`all_readings`)
     n_boot, rng, level : bootstrap draws, seed or Generator, interval level
     multiplicities : optional (n_boot, n_items) item multiplicities of the ``all_answered`` population
+    return_draws : also return the draws of ``delta`` (shape (draws, rows of the table), in the table's order;
+        NaN where undefined), for :func:`joint_test`
 
     Returns
     -------
     pandas.DataFrame with :data:`READING_COLUMNS`, one row per reading (per member under ``per_member``,
-    whose ``member`` names it; empty otherwise), in the order of ``readings``; ``canonical`` is True on the
-    canonical reading's row only.
+    whose ``member`` names it, and per dropped member under ``leave_out="each_member"``), in the order of
+    ``readings``; ``canonical`` is True on the canonical reading's row only.  With ``return_draws``, the pair
+    (table, delta draws).
 
     References
     ----------
@@ -583,6 +687,138 @@ def panel_readings(
     """
     members = tuple(members)
     wanted = [check_reading(r) for r in (all_readings() if readings is None else readings)]
+    if readings is None and len(members) < 3:  # a panel of one has no agreement signal (documented above)
+        wanted = [r for r in wanted if r["leave_out"] == "none"]
+    base = [r for r in wanted if r["leave_out"] == "none"]
+    left = [dict(r, leave_out="none") for r in wanted if r["leave_out"] != "none"]
+    if left and len(members) < 3:
+        raise ValueError(
+            f"panel {', '.join(members)}: leave_out=each_member needs at least three members "
+            "(dropping one of two leaves no panel)"
+        )
+    need_any = any(r["population"] == "any_answered" for r in wanted)
+    need_kids = bool(left) or any(r["cluster"] != "item" for r in wanted)
+    gen = bootstrap.as_generator(rng if multiplicities is None or need_any or need_kids else 0)  # 0: never drawn
+    kids = gen.spawn(4 + len(members)) if need_kids else []
+    got_base, n_draws = _reading_records(df, members, base, n_boot, gen, kids[:4], multiplicities)
+    got: dict[int, list[tuple[dict[str, Any], list[np.ndarray]]]] = {}
+    for n, recs in zip((n for n, r in enumerate(wanted) if r["leave_out"] == "none"), got_base, strict=True):
+        got[n] = recs
+    if left:
+        lo_index = [n for n, r in enumerate(wanted) if r["leave_out"] != "none"]
+        for n in lo_index:
+            got[n] = []
+        for j, gone in enumerate(members):
+            rest = tuple(m for m in members if m != gone)
+            sub_kids = kids[4 + j].spawn(6)
+            sub, _ = _reading_records(df, rest, left, n_draws, kids[4 + j], sub_kids, None, item_types=True)
+            for n, recs in zip(lo_index, sub, strict=True):
+                for rec, d in recs:
+                    rec.update(leave_out="each_member", left_out=gone, canonical=False)
+                    got[n].append((rec, d))
+    records = []
+    draws: list[np.ndarray] = []
+    for n in range(len(wanted)):
+        for rec, d in got[n]:
+            records.append(rec)
+            draws.extend(d)
+    names = ("panel_auroc", "self_auroc", "self_auroc_pooled", "delta")
+    iv = iter(_intervals(draws, bootstrap._check_level(level)) if draws else [])
+    status_of: dict[tuple[str, ...], str] = {}
+    for rec in records:
+        undefined = 0
+        for name in names:
+            lo, hi, bad = next(iv)
+            rec[f"{name}_ci_low"], rec[f"{name}_ci_high"] = lo, hi
+            undefined = max(undefined, bad)
+        rec["undefined_draws"] = undefined
+        opts = tuple(rec[k] for k in READINGS)
+        if opts not in status_of:
+            status_of[opts] = reading_status(dict(zip(READINGS, opts, strict=True)))
+        rec["status"] = status_of[opts]
+    out = pd.DataFrame.from_records(records, columns=list(READING_COLUMNS))
+    out = distinct_results(out)
+    if return_draws:
+        delta_draws = np.column_stack([d[1:] for d in draws[3::4]]) if draws else np.empty((n_draws, 0))
+        return out, delta_draws
+    return out
+
+
+def multinomial_type_counts(sizes: Any, n_boot: int, rng: np.random.Generator | int) -> np.ndarray:
+    """Draws of a cluster bootstrap counted per *type* of cluster, drawn directly, shape (n_boot, n_types).
+
+    Definition: a resample picks ``n = sum(sizes)`` clusters uniformly with replacement from clusters of which
+    ``sizes[t]`` are of type t; the number of picks of each type is then Multinomial(n, sizes / n).  Clusters of
+    one type (rows, or items, in the same cell of every statistic) contribute identically to every count
+    statistic, so this is all such a statistic needs: the distribution of
+    :func:`selfconf.bootstrap.cluster_multiplicities` summed per type.  It is drawn the cheaper of two exact
+    ways: with at least four clusters per type, one ``Generator.multinomial`` call (``n_boot * n_types``
+    binomials); otherwise ``n`` uniform picks a draw, counted per type (``n_boot * n`` integers).  Either is a
+    different use of the generator than :func:`selfconf.bootstrap.cluster_multiplicities` (other values).
+
+    References
+    ----------
+    Davison & Hinkley (1997), Sec. 3.8; Johnson, Kotz & Balakrishnan (1997), Discrete Multivariate
+    Distributions, ch. 35 (a multinomial by conditional binomials).
+
+    >>> d = multinomial_type_counts([3, 1], 4, 0)
+    >>> d.shape, d.sum(axis=1).tolist()
+    ((4, 2), [4, 4, 4, 4])
+    """
+    gen = bootstrap.as_generator(rng)
+    size = np.asarray(sizes, dtype=np.int64)
+    if size.ndim != 1 or size.size == 0 or (size < 0).any() or size.sum() == 0:
+        raise ValueError(f"sizes: expected a non-empty 1-D array of non-negative counts, got {size!r}")
+    if int(n_boot) < 1:
+        raise ValueError(f"n_boot must be at least 1, got {n_boot}")
+    n, b = int(size.sum()), int(n_boot)
+    if n >= 4 * size.size:
+        return gen.multinomial(n, size / n, size=b).astype(np.int32)
+    type_of = np.repeat(np.arange(size.size, dtype=np.int64), size)
+    picks = type_of[gen.integers(0, n, size=(b, n))] + (np.arange(b, dtype=np.int64) * size.size)[:, None]
+    return np.bincount(picks.ravel(), minlength=b * size.size).reshape(b, size.size).astype(np.int32)
+
+
+def _row_types(pattern: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Number the distinct rows of an integer matrix: (type of each row, index of each type's first row).
+
+    Types are numbered in order of first appearance (column by column, each step one factorisation of a
+    1-D key), the same partition as ``numpy.unique(pattern, axis=0)`` without sorting rows as records.
+
+    >>> _row_types(np.array([[1, 2], [0, 5], [1, 2]]))[0].tolist()
+    [0, 1, 0]
+    """
+    key = np.zeros(pattern.shape[0], dtype=np.int64)
+    for col in pattern.T:
+        c, _ = pd.factorize(col)
+        key, _ = pd.factorize(key * (int(c.max()) + 1 if c.size else 1) + c)
+    first = np.full(int(key.max()) + 1 if key.size else 0, -1, dtype=np.int64)
+    order = np.arange(key.size)[::-1]
+    first[key[order]] = order  # the last write is the smallest index
+    return key.astype(np.intp), first
+
+
+def _reading_records(
+    df: pd.DataFrame,
+    members: tuple[str, ...],
+    wanted: list[dict[str, str]],
+    n_boot: int,
+    gen: np.random.Generator,
+    kids: list[np.random.Generator],
+    multiplicities: np.ndarray | None,
+    item_types: bool = False,
+) -> tuple[list[list[tuple[dict[str, Any], list[np.ndarray]]]], int]:
+    """Point values and draws of ``wanted`` (all with ``leave_out="none"``) on one panel (internal).
+
+    Returns, per reading in order, its records (one, or one per member under per_member), each with its four
+    draw vectors (panel, self, pooled self, delta; each with the point value first), and the number of draws.
+    Item draws: ``gen`` (the all_answered population first, then any_answered), or with ``item_types`` the
+    picks per item type (:func:`multinomial_type_counts`) from ``kids[4]`` (all_answered)
+    and ``kids[5]`` (any_answered); row draws: picks per row type, multinomial, from ``kids[0]`` / ``kids[1]``;
+    member draws: ``kids[2]`` / ``kids[3]``.
+    """
+    if not wanted:
+        return [], (n_boot if multiplicities is None else int(np.asarray(multiplicities).shape[0]))
     p = panel_rows(df, members, population="any_answered")
     has = p.has_row()
     n_m = len(members)
@@ -593,11 +829,12 @@ def panel_readings(
     full = has.all(axis=1)
     decided = full & (p.refusal == 0).all(axis=1)
     need_any = any(r["population"] == "any_answered" for r in wanted)
-    gen = bootstrap.as_generator(rng if multiplicities is None or need_any else 0)  # 0: never drawn from
     idx_all = np.flatnonzero(full)
     if idx_all.size == 0:
         raise ValueError(f"panel {', '.join(members)}: no item on which every member has a graded row")
-    if multiplicities is None:
+    if item_types:
+        mult_all = np.empty((n_boot, 0), dtype=np.int32)  # drawn per item type (counts_for)
+    elif multiplicities is None:
         mult_all = bootstrap.cluster_multiplicities(idx_all.size, n_boot, gen)
     else:
         mult_all = np.asarray(multiplicities)
@@ -607,16 +844,24 @@ def panel_readings(
     populations = {"all_answered": (idx_all, mult_all)}
     if need_any:
         idx_any = np.arange(p.items.size)
-        populations["any_answered"] = (idx_any, bootstrap.cluster_multiplicities(idx_any.size, n_draws, gen))
+        any_mult = mult_all[:, :0] if item_types else bootstrap.cluster_multiplicities(idx_any.size, n_draws, gen)
+        populations["any_answered"] = (idx_any, any_mult)
+    kid_of = {("row", "all_answered"): 0, ("row", "any_answered"): 1, ("member", "all_answered"): 2}
+    kid_of.update({("member", "any_answered"): 3, ("item", "all_answered"): 4, ("item", "any_answered"): 5})
     variants = [(c, i) for c in READINGS["coding"] for i in ("not_concurring", "concurring")]
     signals = {v: concurrence_signal(p, *v) for v in variants}
 
     n_self, n_sig = n_m * k * 2, n_m * n_m * 2
     drop_variants = [v for v in variants if v[1] == "not_concurring"]  # nothing indeterminate is left to code
 
-    def counts_for(population: str) -> None:
+    def counts_for(population: str, cluster: str) -> None:
         """Cell counts (point estimate first, then the draws) of a population and of its 'dropped' subset,
-        from one product of the cell matrix with the item multiplicities."""
+        from one product of the cell matrix with the cluster multiplicities.
+
+        Under the row bootstrap (and the item bootstrap of a leave-out panel), rows (items) that fall in the same
+        cells of every block are one *type*: the draws count picks per type (:func:`multinomial_type_counts`).
+        Under the member bootstrap a draw is one of few distinct multiplicity vectors: the counts are
+        computed once per distinct vector and ``expand`` maps every draw to its vector."""
         idx, mult = populations[population]
         h = has[idx]
         item = np.broadcast_to(np.arange(idx.size)[:, None], h.shape)[h]
@@ -625,70 +870,172 @@ def panel_readings(
         kept = np.broadcast_to(decided[idx][:, None], h.shape)[h]
         if not kept.any():
             raise ValueError(f"panel {', '.join(members)}: no item is left when indeterminate answers are dropped")
-        blocks, clusters = [], []
+        blocks, sels = [], []
         off = 0
         layout = []
         for drop in (False, True):
             sel = kept if drop else np.ones(item.size, dtype=bool)
-            blocks.append(off + ((member * k + conf_code[idx][h]) * 2 + y)[sel])
-            clusters.append(item[sel])
+            blocks.append(off + ((member * k + conf_code[idx][h]) * 2 + y))
+            sels.append(sel)
             parts: dict[Any, tuple[int, int]] = {"self": (off, n_self)}
             off += n_self
             for v in drop_variants if drop else variants:
-                blocks.append(off + ((member * n_m + signals[v][idx][h]) * 2 + y)[sel])
-                clusters.append(item[sel])
+                blocks.append(off + ((member * n_m + signals[v][idx][h]) * 2 + y))
+                sels.append(sel)
                 parts[v] = (off, n_sig)
                 off += n_sig
             layout.append((drop, parts, int(decided[idx].sum()) if drop else idx.size, int(sel.sum())))
-        m = np.vstack([np.ones((1, idx.size), dtype=mult.dtype), mult])
-        cnt = np.concatenate(list(bootstrap.cell_count_draws(m, np.concatenate(clusters), np.concatenate(blocks), off)))
+        expand = None
+        if cluster == "item" and not item_types:
+            unit = item
+            m = np.vstack([np.ones((1, mult.shape[1]), dtype=mult.dtype), mult])
+        elif cluster in ("item", "row"):
+            # clusters with equal cells in every block are one type (a row outside a block: cell -1; an item:
+            # its rows' cells, member by member, -2 for a member without a row); picks are counted per type
+            pattern = np.column_stack([np.where(s, b, -1) for b, s in zip(blocks, sels, strict=True)])
+            if cluster == "item":
+                per_item = np.full((idx.size, n_m, pattern.shape[1]), -2, dtype=pattern.dtype)
+                per_item[item, member] = pattern
+                pattern, of_row = per_item.reshape(idx.size, -1), item
+            else:
+                of_row = np.arange(item.size)
+            types, first = _row_types(pattern)
+            sizes = np.bincount(types, minlength=first.size)
+            draws = multinomial_type_counts(sizes, n_draws, kids[kid_of[(cluster, population)]])
+            m = np.vstack([sizes[None, :].astype(draws.dtype), draws])
+            rep = np.zeros(pattern.shape[0], dtype=bool)
+            rep[first] = True
+            keep = rep[of_row]  # the rows of one cluster per type, counted once per pick of the type
+            blocks = [b[keep] for b in blocks]
+            sels = [s[keep] for s in sels]
+            unit = types[of_row][keep]
+        else:
+            unit = member
+            mult = bootstrap.cluster_multiplicities(n_m, n_draws, kids[kid_of[(cluster, population)]])
+            full_m = np.vstack([np.ones((1, n_m), dtype=mult.dtype), mult])
+            m, expand = np.unique(full_m, axis=0, return_inverse=True)
+            expand = expand.ravel()
+        cells_ = np.concatenate([b[s] for b, s in zip(blocks, sels, strict=True)])
+        units_ = np.concatenate([unit[s] for s in sels])
+        cnt = np.concatenate(list(bootstrap.cell_count_draws(m, units_, cells_, off)))
         bb = cnt.shape[0]
         for drop, parts, n_items, n_rows in layout:
             o, w = parts["self"]
             sc = cnt[:, o : o + w].reshape(bb, n_m, k, 2)
             sg = {v: cnt[:, o2 : o2 + w2].reshape(bb, n_m, n_m, 2) for v, (o2, w2) in parts.items() if v != "self"}
-            cache[(population, drop)] = (sc, sg, n_items, n_rows)
+            cache[(population, cluster, drop)] = (sc, sg, n_items, n_rows, expand)
 
-    cache: dict[tuple[str, bool], tuple[np.ndarray, dict, int, int]] = {}
+    cache: dict[tuple[str, str, bool], tuple[np.ndarray, dict, int, int, np.ndarray | None]] = {}
 
-    def cells(population: str, drop: bool):
-        if (population, drop) not in cache:
-            counts_for(population)
-        return cache[(population, drop)]
+    def cells(population: str, cluster: str, drop: bool):
+        if (population, cluster, drop) not in cache:
+            counts_for(population, cluster)
+        return cache[(population, cluster, drop)]
 
-    records = []
-    draws: list[np.ndarray] = []
-    self_memo: dict[tuple, dict[str, np.ndarray]] = {}
+    def expanded(v: np.ndarray, expand: np.ndarray | None) -> np.ndarray:
+        return v if expand is None else v[expand]
+
+    out: list[list[tuple[dict[str, Any], list[np.ndarray]]]] = []
+    self_memo: dict[tuple, dict[str, Any]] = {}
+    panel_memo: dict[tuple, np.ndarray] = {}
     for r in wanted:
         drop = r["indeterminate"] == "dropped"
-        self_c, sig, n_items, n_rows = cells(r["population"], drop)
+        self_c, sig, n_items, n_rows, expand = cells(r["population"], r["cluster"], drop)
         ind = "not_concurring" if drop else r["indeterminate"]
-        key = (r["population"], drop, r["ties"], r["aggregation"])
-        if key not in self_memo:
-            self_memo[key] = _self_values(self_c, r["ties"], r["aggregation"])
-        sv = self_memo[key]
-        pv = _panel_values(sig[(r["coding"], ind)], r["signal"], r["ties"], r["aggregation"])
         per = r["aggregation"] == "per_member"
+        key = (r["population"], r["cluster"], drop, r["ties"], r["aggregation"])
+        if key not in self_memo:
+            sv: dict[str, Any] = {
+                name: expanded(v, expand) for name, v in _self_values(self_c, r["ties"], r["aggregation"]).items()
+            }
+            # one array object per member's column, so that its interval is computed once (_intervals)
+            sv["columns"] = [sv["self"][:, j] for j in range(n_m)] if per else [sv["self"]]
+            self_memo[key] = sv
+        sv = self_memo[key]
+        # the panel side depends on the signal only through its levels (one other member: any = majority =
+        # count) and ignores rank normalisation (a self-side statistic): equal inputs, one computation
+        levels = _signal_levels(n_m, r["signal"])
+        side = "pooled" if r["aggregation"] == "rank_normalised" else r["aggregation"]
+        pkey = (r["population"], r["cluster"], drop, r["coding"], ind, levels.shape, levels.tobytes(), r["ties"], side)
+        if pkey not in panel_memo:
+            panel_memo[pkey] = expanded(_panel_values(sig[(r["coding"], ind)], r["signal"], r["ties"], side), expand)
+        pv = panel_memo[pkey]
+        recs = []
         for j in range(n_m) if per else [None]:
             panel = pv[:, j] if per else pv
-            self_ = sv["self"][:, j] if per else sv["self"]
+            self_ = sv["columns"][j] if per else sv["columns"][0]
             stats = {"panel_auroc": panel, "self_auroc": self_, "self_auroc_pooled": sv["self_pooled"]}
             stats["delta"] = panel - self_
             rec: dict[str, Any] = dict(r)
-            rec["member"] = members[j] if per else ""
+            rec["member"] = members[j] if j is not None else ""
+            rec["left_out"] = ""
             rec["canonical"] = r == CANONICAL_READING
-            for name, d in stats.items():
-                rec[name] = float(d[0])
-                draws.append(d[1:])
+            d = []
+            for name, v in stats.items():
+                rec[name] = float(v[0])
+                d.append(v)  # the point value first; _intervals reads the draws v[1:]
             rec.update(items=n_items, rows=n_rows)
-            records.append(rec)
-    names = ("panel_auroc", "self_auroc", "self_auroc_pooled", "delta")
-    iv = iter(_intervals(draws, bootstrap._check_level(level)))
-    for rec in records:
-        undefined = 0
-        for name in names:
-            lo, hi, bad = next(iv)
-            rec[f"{name}_ci_low"], rec[f"{name}_ci_high"] = lo, hi
-            undefined = max(undefined, bad)
-        rec["undefined_draws"] = undefined
-    return pd.DataFrame.from_records(records, columns=list(READING_COLUMNS))
+            recs.append((rec, d))
+        out.append(recs)
+    return out, n_draws
+
+
+def joint_test(delta: np.ndarray, draws: np.ndarray, *, canonical: int = 0) -> dict[str, Any]:
+    """Specification-curve joint test: the share of specifications with the canonical sign and the median effect
+    in the canonical direction, each against its distribution under the null of no effect in any specification.
+
+    Definition: ``delta`` (S,) holds the specifications' point estimates and ``draws`` (B, S) their bootstrap
+    draws, all specifications on the same resample in a row (the paper's item-clustered draw), so their
+    dependence is kept.  The null is imposed by centring: ``null[b, s] = draws[b, s] - delta[s]`` approximates
+    the sampling error of every specification at once, i.e. their joint distribution when every true effect is
+    zero (Hall & Wilson 1991: a bootstrap test resamples the centred statistic).  The direction is the sign ``c``
+    of the canonical specification (index ``canonical``); it was not fixed before the data were seen, so each
+    null draw takes it again from its own canonical value.  Statistics: ``share`` = fraction of specifications
+    whose estimate has sign ``c`` (strictly), ``median`` = the median estimate, tested as ``c * median``.
+    One-sided p-values counting the observed data as one draw: ``p = (1 + #{b: T_b >= T_obs}) / (1 + B)``.
+    Specifications with a non-finite estimate or any non-finite draw are left out (``n_left_out``; the canonical
+    one must be finite).
+
+    References
+    ----------
+    Simonsohn, Simmons & Nelson (2020), Nature Human Behaviour 4, 1208-1214 (specification-curve inference);
+    Hall & Wilson (1991), Biometrics 47, 757-762.
+
+    Examples
+    --------
+    >>> g = np.random.default_rng(0)
+    >>> d = np.linspace(0.08, 0.12, 20)
+    >>> r = joint_test(d, d + g.normal(0, 0.02, (999, 20)))
+    >>> r["sign"], r["share"], r["p_share"], r["p_median"]
+    (1, 1.0, 0.001, 0.001)
+    """
+    delta = np.asarray(delta, dtype=float)
+    draws = np.asarray(draws, dtype=float)
+    if draws.ndim != 2 or draws.shape[1] != delta.size:
+        raise ValueError(f"draws: expected shape (B, {delta.size}), got {draws.shape}")
+    if not 0 <= canonical < delta.size:
+        raise ValueError(f"canonical: index {canonical} outside the {delta.size} specifications")
+    ok = np.isfinite(delta) & np.isfinite(draws).all(axis=0)
+    if not ok[canonical]:
+        raise ValueError("joint_test: the canonical specification has a non-finite estimate or draw")
+    c_pos = int(ok[:canonical].sum())
+    d, null = delta[ok], draws[:, ok] - delta[ok]
+    sign = 1 if d[c_pos] >= 0 else -1
+    null_sign = np.where(null[:, c_pos] >= 0, 1, -1)
+    share = float(np.mean(np.sign(d) == sign))
+    median = float(np.median(d))
+    share_null = np.mean(np.sign(null) == null_sign[:, None], axis=1)
+    median_null = null_sign * np.median(null, axis=1)
+    b = null.shape[0]
+    return {
+        "n_specifications": int(d.size),
+        "n_left_out": int((~ok).sum()),
+        "n_draws": int(b),
+        "sign": int(sign),
+        "share": share,
+        "median": median,
+        "p_share": float((1 + np.sum(share_null >= share)) / (1 + b)),
+        "p_median": float((1 + np.sum(median_null >= sign * median)) / (1 + b)),
+        "null_share_95": float(np.quantile(share_null, 0.95)),
+        "null_median_95": float(np.quantile(median_null, 0.95)),
+    }

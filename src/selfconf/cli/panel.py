@@ -31,14 +31,18 @@ HELP = "panel agreement versus each model's own confidence (the paper's Result 1
 
 
 def _definitions() -> str:
-    from selfconf.stats.readings import CANONICAL_READING, READING_DEFINITIONS
+    from selfconf.stats.readings import CANONICAL_READING, READING_DEFINITIONS, READING_STATUS
 
-    out = ["readings (NAME=VALUE; the canonical value of each, the paper's and the default, is listed first):"]
+    out = [
+        "readings (NAME=VALUE; the canonical value of each, the paper's and the default, is listed first; each",
+        "option is a reasonable reading or a bound, Steegen et al. 2016; a reading with any bound is a bound):",
+    ]
     for name, opts in READING_DEFINITIONS.items():
         out.append(f"  {name}:")
         for v, text in opts.items():
             mark = " [canonical]" if CANONICAL_READING[name] == v else ""
-            out.append(f"    {v}{mark}: {text}")
+            status, why = READING_STATUS[name][v]
+            out.append(f"    {v}{mark}: {text} [{status}: {why}]")
     return "\n".join(out)
 
 
@@ -62,15 +66,20 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         epilog=(
             "output: by default the canonical reading only; --reading NAME=VALUE[,VALUE...] (repeatable) adds the\n"
             "readings that combine the given values (other dimensions canonical); --all-readings computes every\n"
-            "combination (432 readings, per_member gives one row per member) and prints the specification curve\n"
-            "as a table sorted by delta, the canonical row marked '*'.\n\n"
+            f"combination ({_n_readings()} readings; per_member gives one row per member, leave_out=each_member one\n"
+            "row per dropped member, left out for a panel of two) and prints the specification curve as a table\n"
+            "sorted by delta, the canonical row marked '*', then the count of distinct results and the tallies of\n"
+            "reasonable readings and bounds.\n\n"
             "JSON (--json): a list of records, one per reading computed (and per member under per_member): reading\n"
             "(the option values), member (null unless per_member), canonical (true for the canonical reading only),\n"
             "panel_auroc, self_auroc_pooled (always the pooled self-AUROC of the reading's items and ties),\n"
             "self_auroc (the self side under the reading's aggregation), delta (panel_auroc - self_auroc;\n"
             "under pooled aggregation, the canonical one, that is panel minus pooled self),\n"
             "each with _ci_low/_ci_high, then items, rows, undefined_draws (draws in which a statistic had one\n"
-            "class only, left out of its quantiles), confidence_scale.\n\n"
+            "class only, left out of its quantiles), confidence_scale, left_out (the dropped member under\n"
+            "leave_out=each_member, else null), status (reasonable or bound), result_id (readings with equal\n"
+            "member, panel AUROC, self AUROC, delta, items and rows share one) and same_result_as (null on the first\n"
+            "reading of a result, else the label of that first reading).\n\n"
             "example: selfconf panel runs/*.graded.csv --members gpt-4o,claude-3-5-sonnet,gemini-1.5-pro "
             "--all-readings"
         ),
@@ -88,6 +97,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_sampling_arguments(p, scale_rule="default; the rule of selfconf report")
     p.add_argument("--json", action="store_true", help="print a JSON list of records instead of the table")
     return p
+
+
+def _n_readings() -> int:
+    from selfconf.stats.readings import all_readings
+
+    return len(all_readings())
 
 
 def _requested_readings(specs: list[str], every: bool) -> list[dict[str, str]]:
@@ -207,17 +222,21 @@ def records_json(tab, facts: dict) -> list[dict[str, Any]]:
             rows=int(r["rows"]),
             undefined_draws=int(r["undefined_draws"]),
             confidence_scale=facts["confidence_scale"],
+            left_out=r["left_out"] or None,
+            status=r["status"],
+            result_id=int(r["result_id"]),
+            same_result_as=r["same_result_as"] or None,
         )
         out.append(rec)
     return out
 
 
 def reading_label(r: dict[str, str]) -> str:
-    """'canonical', or the options that differ from it (``ties=loss, signal=any``)."""
-    from selfconf.stats.readings import CANONICAL_READING
+    """'canonical', or the options that differ from it (``ties=loss, signal=any``):
+    :func:`selfconf.stats.readings.reading_label` of the reading's options."""
+    from selfconf.stats.readings import reading_label as label
 
-    diff = [f"{k}={v}" for k, v in r.items() if k in CANONICAL_READING and CANONICAL_READING[k] != v]
-    return "canonical" if not diff else ", ".join(diff)
+    return label(r)
 
 
 def format_panel_table(tab, facts: dict, *, sort: bool = False) -> str:
@@ -235,7 +254,7 @@ def format_panel_table(tab, facts: dict, *, sort: bool = False) -> str:
     body = [
         [
             "*" if r["canonical"] else "",
-            reading_label({k: r[k] for k in READINGS}),
+            reading_label({k: r[k] for k in READINGS}) + (f" (without {r['left_out']})" if r["left_out"] else ""),
             r["member"],
             iv(r, "panel_auroc"),
             iv(r, "self_auroc"),
@@ -257,6 +276,15 @@ def format_panel_table(tab, facts: dict, *, sort: bool = False) -> str:
         "delta = panel - self under the reading's aggregation (pooled: the pooled self-AUROC)",
         "'*' marks the canonical reading (the paper's); `selfconf panel --help` defines every reading",
     ]
+    if len(recs) > 1:
+        lines.append(
+            f"distinct results: {tab['result_id'].nunique()} of {len(recs)} comparisons; "
+            + "; ".join(
+                f"{st}: {int((tab['status'] == st).sum())} comparisons, "
+                f"{tab.loc[tab['status'] == st, 'result_id'].nunique()} distinct results"
+                for st in ("reasonable", "bound")
+            )
+        )
     return "\n".join(lines)
 
 
@@ -266,6 +294,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
     members = [m.strip() for m in args.members.split(",") if m.strip()]
     readings = _requested_readings(args.reading, args.all_readings)
+    if args.all_readings and len(members) < 3:  # two members: dropping one leaves no panel (said in --help)
+        readings = [r for r in readings if r["leave_out"] == "none"]
     tab, facts = panel_table(
         args.paths,
         members,

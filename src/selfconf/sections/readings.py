@@ -25,7 +25,20 @@ import pandas as pd
 from selfconf import panels
 from selfconf.stats import summary
 
-__all__ = ["compute", "survival", "survival_sentence", "verdict", "PANEL_LABEL"]
+__all__ = [
+    "compute",
+    "survival",
+    "survival_sentence",
+    "verdict",
+    "PANEL_LABEL",
+    "STATUSES",
+    "joint_tests",
+    "collapse_patterns",
+    "distinct_table",
+]
+
+#: Reading statuses (:data:`selfconf.panels.READING_STATUS`), in the order the page tallies them.
+STATUSES = ("reasonable", "bound")
 
 PANEL_LABEL = {"US": "US", "CN": "CN", "cross_bloc": "cross-bloc"}
 
@@ -44,13 +57,115 @@ def compute(
 
     Example: ``compute(rows, {"CN": ("deepseek", "alibaba", "moonshot")}, seed=1, n_boot=200)``.
     """
-    out = []
+    return _compute(rows, members, seed=seed, n_boot=n_boot, level=level, dataset=dataset)[0]
+
+
+def _compute(
+    rows: pd.DataFrame, members: dict[str, tuple[str, ...]], *, seed: int, n_boot: int, level: float, dataset: str
+) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
+    """:func:`compute` and, per panel, the draws of every row's delta (internal)."""
+    out, draws = [], {}
     for name, mem in members.items():
-        t = panels.panel_readings(rows, mem, n_boot=n_boot, rng=summary.model_rng(seed, f"panel:{name}"), level=level)
+        rng = summary.model_rng(seed, f"panel:{name}")
+        t, d = panels.panel_readings(rows, mem, n_boot=n_boot, rng=rng, level=level, return_draws=True)
         t.insert(0, "panel", name)
         t.insert(0, "dataset", dataset)
         out.append(t)
-    return pd.concat(out, ignore_index=True)
+        draws[name] = d
+    return pd.concat(out, ignore_index=True), draws
+
+
+def joint_tests(
+    rows: pd.DataFrame,
+    members: dict[str, tuple[str, ...]],
+    *,
+    seed: int,
+    n_boot: int,
+    level: float = 0.95,
+    dataset: str = "",
+) -> tuple[pd.DataFrame, dict[str, dict[str, dict[str, Any]]]]:
+    """:func:`compute` and, per panel, Simonsohn et al.'s joint test over its specifications.
+
+    Definition: the specifications are the rows of the panel's table with the item cluster (the other cluster
+    units repeat every estimate; they change intervals only); :func:`selfconf.panels.joint_test` is run on all
+    of them (``"all"``) and on the reasonable ones (``"reasonable"``), oriented by the canonical row, on the
+    panel's own item draws (Result 1's generator ``summary.model_rng(seed, "panel:<name>")``: no new randomness).
+
+    Example: ``table, tests = joint_tests(rows, {"CN": ("deepseek", "alibaba", "moonshot")}, seed=1, n_boot=200)``.
+    """
+    table, draws = _compute(rows, members, seed=seed, n_boot=n_boot, level=level, dataset=dataset)
+    tests: dict[str, dict[str, dict[str, Any]]] = {}
+    for name, g in table.groupby("panel", sort=False):
+        pos = np.arange(len(g))
+        is_can = g["canonical"].to_numpy()
+        tests[str(name)] = {}
+        for which in ("all", "reasonable"):
+            use = (g["cluster"] == "item").to_numpy().copy()
+            if which == "reasonable":
+                use &= (g["status"] == "reasonable").to_numpy()
+            tests[str(name)][which] = panels.joint_test(
+                g["delta"].to_numpy()[use], draws[str(name)][:, pos[use]], canonical=int(np.flatnonzero(is_can[use])[0])
+            )
+    return table, tests
+
+
+def collapse_patterns(table: pd.DataFrame) -> pd.DataFrame:
+    """How duplicate readings collapse onto the first reading of their result, as patterns with counts.
+
+    Definition: for each row of ``table`` (one data set, from :func:`compute`) whose ``same_result_as`` is not
+    empty, the pattern is the list of dimensions (with both option values) in which it differs from the first
+    row of its result (:func:`selfconf.panels.distinct_results`); the table counts the rows per panel and
+    pattern, most frequent first.
+
+    >>> t = pd.DataFrame({"panel": "CN", "result_id": [0, 0], "same_result_as": ["", "canonical"],
+    ...                   **{d: [v[0], v[0]] for d, v in panels.READINGS.items()}})
+    >>> t.loc[1, "cluster"] = "row"
+    >>> collapse_patterns(t).to_dict("records")
+    [{'panel': 'CN', 'pattern': 'cluster item → row', 'duplicates': 1}]
+    """
+    dims = list(panels.READINGS)
+    recs = []
+    for name, g in table.groupby("panel", sort=False):
+        first = g.drop_duplicates("result_id").set_index("result_id")
+        dup = g[g["same_result_as"] != ""]
+        f = first.loc[dup["result_id"].to_numpy(), dims]
+        mine, theirs = dup[dims].to_numpy(dtype=object), f.to_numpy(dtype=object)
+        for r, fr in zip(mine, theirs, strict=True):
+            diff = [f"{d} {a} → {b}" for d, a, b in zip(dims, fr, r, strict=True) if a != b]
+            recs.append({"panel": str(name), "pattern": "; ".join(diff) or "(same options)"})
+    if not recs:
+        return pd.DataFrame(columns=["panel", "pattern", "duplicates"])
+    out = pd.DataFrame(recs).groupby(["panel", "pattern"], sort=False).size().rename("duplicates").reset_index()
+    return out.sort_values(["panel", "duplicates"], ascending=[True, False], kind="mergesort").reset_index(drop=True)
+
+
+def distinct_table(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per distinct result of each data set's panel, with how many comparisons give it and the row- and
+    member-bootstrap intervals of its panel - self (the page's CSV download).
+
+    Definition: the rows of ``table`` (from :func:`compute`, one or more data sets) with an empty
+    ``same_result_as`` (the first reading of each result, :func:`selfconf.panels.distinct_results`), every column
+    kept; ``n_readings`` counts the rows of ``table`` with the same ``dataset``, ``panel`` and ``result_id``;
+    ``delta_ci_low_<unit>`` / ``delta_ci_high_<unit>`` (unit ``row``, ``member``) are the interval of the same
+    reading (same options, member and left-out member) under that cluster unit, empty when ``table`` lacks it.
+
+    >>> t = pd.DataFrame([dict(panels.CANONICAL_READING, dataset="d", panel="CN", member="", left_out="",
+    ...                        result_id=0, same_result_as=s, cluster=c, delta_ci_low=lo, delta_ci_high=lo + 1)
+    ...                   for c, s, lo in (("item", "", 0.0), ("row", "canonical", 0.5), ("member", "x", -1.0))])
+    >>> d = distinct_table(t)
+    >>> int(d["n_readings"][0]), d[["delta_ci_low_row", "delta_ci_high_member"]].values.tolist()
+    (3, [[0.5, 0.0]])
+    """
+    keys = ["dataset", "panel", "result_id"]
+    out = table[table["same_result_as"] == ""].copy()
+    n = table.groupby(keys, sort=False).size().rename("n_readings")
+    out = out.merge(n, left_on=keys, right_index=True, how="left")
+    match = ["dataset", "panel", *[d for d in panels.READINGS if d != "cluster"], "member", "left_out"]
+    for unit in ("row", "member"):
+        other = table[table["cluster"] == unit][[*match, "delta_ci_low", "delta_ci_high"]]
+        other = other.rename(columns={"delta_ci_low": f"delta_ci_low_{unit}", "delta_ci_high": f"delta_ci_high_{unit}"})
+        out = out.merge(other, on=match, how="left")
+    return out.reset_index(drop=True)
 
 
 def verdict(low: float, high: float) -> int:
@@ -67,7 +182,10 @@ def verdict(low: float, high: float) -> int:
 def survival(table: pd.DataFrame) -> dict[str, dict[str, Any]]:
     """Per panel of ``table`` (one data set): the canonical verdict and what every other reading makes of it.
 
-    Definition: a reading's verdict is the sign of its panel - self interval (:func:`verdict`).  The canonical
+    Definition: a reading's verdict is the sign of its panel - self interval (:func:`verdict`).  Every count is
+    also given per reading status (``n_reasonable_survive``, ``n_bound_reversed``, ...; the status of
+    :func:`selfconf.panels.reading_status`) and, when the table numbers its results, the number of distinct
+    results (``n_distinct``, ``n_<status>_distinct``).  The canonical
     conclusion *survives* a reading when that reading's verdict equals the canonical one; it is *reversed* when
     the verdict is the opposite sign, *inconclusive* when the interval contains zero.  ``reversing_choices``
     counts, per non-canonical option value, the reversing readings that use it; ``reversal_share`` gives, per
@@ -83,7 +201,7 @@ def survival(table: pd.DataFrame) -> dict[str, dict[str, Any]]:
     (1, 1, ['signal=any', 'ties=loss'])
     """
     out: dict[str, dict[str, Any]] = {}
-    dims = list(panels.READINGS)
+    dims = [d for d in panels.READINGS if d in table]  # a table may predate a dimension (then canonical)
     for name, g in table.groupby("panel", sort=False):
         can = g[g["canonical"]].iloc[0]
         v0 = verdict(can["delta_ci_low"], can["delta_ci_high"])
@@ -103,7 +221,30 @@ def survival(table: pd.DataFrame) -> dict[str, dict[str, Any]]:
                 use = (g[d] == val).to_numpy()
                 if use.any():
                     share[f"{d}={val}"] = float(rev[use].mean())
+        status = (
+            g["status"].to_numpy()
+            if "status" in g
+            else np.array(
+                [
+                    panels.reading_status({d: r[d] for d in dims if d in r})
+                    for r in g.to_dict("records")  # tables without a status column (older callers)
+                ]
+            )
+        )
+        split: dict[str, Any] = {}
+        for st in STATUSES:
+            u = status == st
+            split[f"n_{st}"] = int(u.sum())
+            split[f"n_{st}_survive"] = int((v[u] == v0).sum())
+            split[f"n_{st}_same_sign"] = int(same_sign[u].sum())
+            split[f"n_{st}_inconclusive"] = int(((v[u] == 0) & (v0 != 0)).sum())
+            split[f"n_{st}_reversed"] = int(rev[u].sum())
+            if "result_id" in g:
+                split[f"n_{st}_distinct"] = int(g["result_id"][u].nunique())
+        if "result_id" in g:
+            split["n_distinct"] = int(g["result_id"].nunique())
         out[str(name)] = {
+            **split,
             "canonical_delta": float(can["delta"]),
             "canonical_ci": (float(can["delta_ci_low"]), float(can["delta_ci_high"])),
             "canonical_verdict": v0,
@@ -119,6 +260,11 @@ def survival(table: pd.DataFrame) -> dict[str, dict[str, Any]]:
             "max_delta": float(g["delta"].max()),
         }
     return out
+
+
+def _status_noun(status: str) -> str:
+    """'reasonable readings' or 'bounds' (the sentence's plural for a status)."""
+    return {"reasonable": "reasonable readings", "bound": "bounds"}[status]
 
 
 def survival_sentence(name: str, s: dict[str, Any]) -> str:
@@ -140,13 +286,27 @@ def survival_sentence(name: str, s: dict[str, Any]) -> str:
     side = {1: "panel ahead", -1: "self ahead", 0: "interval contains 0"}[s["canonical_verdict"]]
     lo, hi = s["canonical_ci"]
     text = f"{label}: canonical panel − self {f(s['canonical_delta'])} [{f(lo)}, {f(hi)}] ({side}). "
+    split = all(f"n_{st}" in s for st in STATUSES)
     if s["canonical_verdict"] == 0:
-        text += f"No direction to keep; {s['n_same_sign']} of {s['n_readings']} readings have the canonical sign."
+        if split:
+            text += "No direction to keep; " + " and ".join(
+                f"{s[f'n_{st}_same_sign']} of {s[f'n_{st}']} {_status_noun(st)}" for st in STATUSES
+            )
+            text += " have the canonical sign."
+        else:
+            text += f"No direction to keep; {s['n_same_sign']} of {s['n_readings']} readings have the canonical sign."
+    elif split:
+        text += "Kept with an interval on the same side under " + " and under ".join(
+            f"{s[f'n_{st}_survive']} of {s[f'n_{st}']} {_status_noun(st)} (inconclusive under "
+            f"{s[f'n_{st}_inconclusive']}, reversed under {s[f'n_{st}_reversed']})"
+            for st in STATUSES
+        )
     else:
         text += (
             f"Kept with an interval on the same side under {s['n_survive']} of {s['n_readings']} readings, "
             f"inconclusive under {s['n_inconclusive']}, reversed under {s['n_reversed']}"
         )
+    if s["canonical_verdict"] != 0:
         if s["n_reversed"]:
             if s["common"]:
                 text += f"; every reversal uses {' and '.join(s['common'])}."

@@ -11,8 +11,19 @@ canonical one); Steegen, Tuerlinckx, Gelman & Vanpaemel (2016), multiverse analy
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
+from typing import Any
 
-__all__ = ["READINGS", "CANONICAL_READING", "READING_DEFINITIONS", "check_reading", "all_readings"]
+__all__ = [
+    "READINGS",
+    "CANONICAL_READING",
+    "READING_DEFINITIONS",
+    "READING_STATUS",
+    "check_reading",
+    "all_readings",
+    "reading_status",
+    "reading_label",
+]
 
 #: The reading options, per dimension; the FIRST value of each is the canonical reading (the paper's, and
 #: every default of this module).  Definitions: :data:`READING_DEFINITIONS`.
@@ -23,6 +34,8 @@ READINGS: dict[str, tuple[str, ...]] = {
     "ties": ("half", "loss", "win"),
     "aggregation": ("pooled", "macro", "rank_normalised", "per_member"),
     "population": ("all_answered", "any_answered"),
+    "cluster": ("item", "row", "member"),
+    "leave_out": ("none", "each_member"),
 }
 #: The canonical reading (Result 1's and chapter 26's numbers): the first option of every dimension.
 CANONICAL_READING: dict[str, str] = {k: v[0] for k, v in READINGS.items()}
@@ -61,6 +74,64 @@ READING_DEFINITIONS: dict[str, dict[str, str]] = {
         "any_answered": "the items on which at least one member has a graded row; an absent member is an "
         "indeterminate answer",
     },
+    "cluster": {
+        "item": "the bootstrap resamples items, each with all its rows (every member's answer to it)",
+        "row": "the bootstrap resamples rows one by one, as if a member's answers to one item were independent",
+        "member": "the bootstrap resamples the panel's members, each with all its rows",
+    },
+    "leave_out": {
+        "none": "the panel as given",
+        "each_member": "each member dropped in turn: one comparison per dropped member on the remaining members' "
+        "panel (its own population; needs at least three members)",
+    },
+}
+
+#: Each option is a *reasonable* reading (a defensible way to compute the paper's comparison) or a *bound* (an
+#: option that no analyst would choose as the answer, kept to show how far the result can be pushed), in the
+#: sense of Steegen, Tuerlinckx, Gelman & Vanpaemel (2016); a reading is a bound when any of its options is one
+#: (:func:`reading_status`).  Value: (status, one-line reason).
+READING_STATUS: dict[str, dict[str, tuple[str, str]]] = {
+    "signal": {
+        "count": ("reasonable", "the paper's signal"),
+        "any": ("reasonable", "a binary summary of the same agreement"),
+        "majority": ("reasonable", "a binary summary of the same agreement"),
+    },
+    "coding": {
+        "canonical": ("reasonable", "the paper's equivalence coding"),
+        "label_free": ("reasonable", "the paper's own stricter recoding, without correctness flags"),
+    },
+    "indeterminate": {
+        "not_concurring": ("reasonable", "the paper's coding: no answer agrees with nothing"),
+        "concurring": ("bound", "counts every missing answer as agreement: the most generous coding possible"),
+        "dropped": ("reasonable", "complete-case analysis of the items with every answer determinate"),
+    },
+    "ties": {
+        "half": ("reasonable", "the Mann-Whitney AUROC every table of the paper uses"),
+        "loss": ("bound", "every tie counted against the score: the lowest AUROC the ordering allows"),
+        "win": ("bound", "every tie counted for the score: the highest AUROC the ordering allows"),
+    },
+    "aggregation": {
+        "pooled": ("reasonable", "the paper's aggregation"),
+        "macro": ("reasonable", "each member weighted equally"),
+        "rank_normalised": ("reasonable", "the paper's decomposition: between-member confidence levels removed"),
+        "per_member": ("reasonable", "the comparison within one member, as the paper's per-model tables"),
+    },
+    "population": {
+        "all_answered": ("reasonable", "the paper's population"),
+        "any_answered": ("reasonable", "keeps the items some member failed to answer"),
+    },
+    "cluster": {
+        "item": ("reasonable", "the paper's resampling unit: the rows of one item are dependent"),
+        "row": ("bound", "ignores the dependence of the rows of one item: intervals too narrow"),
+        "member": ("bound", "three clusters: an interval from at most ten distinct resamples"),
+    },
+    "leave_out": {
+        "none": ("reasonable", "the pre-registered panel"),
+        "each_member": (
+            "bound",
+            "a two-member panel is not the pre-registered one; shows how far one member carries the result",
+        ),
+    },
 }
 
 
@@ -88,12 +159,45 @@ def check_reading(reading: dict[str, str] | None = None, **options: str) -> dict
     return out
 
 
+def reading_status(reading: dict[str, str]) -> str:
+    """``"reasonable"`` when every option of the reading is reasonable in :data:`READING_STATUS`, else ``"bound"``.
+
+    Reference: Steegen, Tuerlinckx, Gelman & Vanpaemel (2016), multiverse analysis (reasonable choices versus
+    bounds).
+
+    >>> reading_status(CANONICAL_READING), reading_status(check_reading(ties="loss", signal="any"))
+    ('reasonable', 'bound')
+    """
+    r = check_reading(reading)
+    return "bound" if any(READING_STATUS[k][v][0] == "bound" for k, v in r.items()) else "reasonable"
+
+
 def all_readings() -> list[dict[str, str]]:
     """Every combination of the options of :data:`READINGS`, the canonical reading first.
 
     >>> r = all_readings()
     >>> len(r), r[0] == CANONICAL_READING
-    (432, True)
+    (2592, True)
     """
     keys = list(READINGS)
     return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*READINGS.values())]
+
+
+def reading_label(row: Mapping[str, Any]) -> str:
+    """A reading's non-canonical options as ``name=value`` joined by ", " (``canonical`` when there are none),
+    with the dropped member (``left_out``) and the member (``member``) when the row names them.
+
+    Keys of ``row`` that are not dimensions are ignored, and a missing dimension counts as canonical.
+
+    >>> reading_label(dict(CANONICAL_READING, ties="loss", member="", left_out=""))
+    'ties=loss'
+    >>> reading_label(dict(CANONICAL_READING, leave_out="each_member", left_out="b", member=""))
+    'leave_out=each_member (without b)'
+    """
+    parts = [f"{k}={row[k]}" for k in READINGS if k in row and row[k] != CANONICAL_READING[k]]
+    text = ", ".join(parts) or "canonical"
+    if row.get("left_out"):
+        text += f" (without {row['left_out']})"
+    if row.get("member"):
+        text += f", member={row['member']}"
+    return text
