@@ -38,12 +38,14 @@ from selfconf.book.vega import vl_version
 __all__ = [
     "CHART_DIR",
     "PREAMBLE",
+    "READING_NOTE",
     "chart_spec",
     "chart_latex",
     "keep_link",
     "offline_links",
     "table_width",
     "table_layout",
+    "book_numbers",
     "setup",
 ]
 
@@ -65,6 +67,20 @@ PREAMBLE = r"""
 \makeatletter
 \renewcommand{\sphinxstyletheadfamily}{\sffamily\bfseries}
 \makeatother
+"""
+
+#: The PDF's front note (after the contents): what a footnote on a number means.  The web pages' legend
+#: (:func:`selfconf.book.provenance.legend_html`) describes hover cards, which paper does not have.
+READING_NOTE = r"""
+\chapter*{How to read the numbers}
+\addcontentsline{toc}{chapter}{How to read the numbers}
+Every number in this book is computed from rows by the \sphinxcode{selfconf} package inside an executed notebook
+and pasted into the text by key; none of the paper's printed values is typed in. A number that does not print as
+the paper prints it is shown as computed and carries a footnote: the paper's print, this build's value, in words
+why they differ, and the page of the number's row in the audit (Appendix B). A number without a footnote prints as
+the paper prints it, or is the book's own (a simulation, a parameter, third-party data), as the text around it
+says. Charts are drawn as vector graphics from the same specifications as the web pages' charts. Links lead to
+pages, tables, figures and audit rows of this document; web addresses are printed as text, and only DOIs link out.
 """
 
 _SPEC = re.compile(r"^\s*var spec = (\{.*\});\s*$", re.M)
@@ -165,18 +181,11 @@ def offline_links(doctree) -> int:
     return n
 
 
-def table_width(table) -> int:
-    """Characters a table needs on one line: per column, its longest unbreakable run (the longest word of a
-    text column, the whole cell of a numeric one), summed, plus two per column for the gaps.
-
-    >>> from docutils import nodes
-    >>> def row(*cells):
-    ...     return nodes.row("", *[nodes.entry("", nodes.paragraph(c, c)) for c in cells])
-    >>> t = nodes.table("", nodes.tgroup("", nodes.tbody("", row("google", "[0.72, 0.77]"), row("a b", "1"))))
-    >>> table_width(t)
-    22
-    """
-    widths: dict[int, int] = {}
+def _column_needs(table) -> tuple[dict[int, int], dict[int, float]]:
+    """Per column: the longest unbreakable run in characters (a numeric cell whole, else the longest word, an
+    id breaking after each underscore) and the mean cell length."""
+    need: dict[int, int] = {}
+    lengths: dict[int, list[int]] = {}
     for r in table.findall(nodes.row):
         for j, e in enumerate(c for c in r.children if isinstance(c, nodes.entry)):
             text = " ".join(e.astext().split())
@@ -185,17 +194,39 @@ def table_width(table) -> int:
                 and bool(re.fullmatch(r"[\d\s.,+\-\u2212\u2013\[\]()%≠a-z]*", text))
                 and any(ch.isdigit() for ch in text)
             )
-            need = len(text) if numeric else max((len(w) for w in text.split()), default=0)
-            widths[j] = max(widths.get(j, 0), need)
-    return sum(widths.values()) + 2 * len(widths)
+            run = len(text) if numeric else max((len(w) for w in re.split(r"[\s_]", text)), default=0)
+            need[j] = max(need.get(j, 0), run)
+            lengths.setdefault(j, []).append(len(text))
+    return need, {j: sum(v) / len(v) for j, v in lengths.items()}
+
+
+def table_width(table) -> int:
+    """Characters a table needs on one line: per column, its longest unbreakable run (the longest word of a
+    text column, breaking ids after underscores; the whole cell of a numeric one), summed, plus two per column.
+
+    >>> from docutils import nodes
+    >>> def row(*cells):
+    ...     return nodes.row("", *[nodes.entry("", nodes.paragraph(c, c)) for c in cells])
+    >>> t = nodes.table("", nodes.tgroup("", nodes.tbody("", row("google_x", "[0.72, 0.77]"), row("a b", "1"))))
+    >>> table_width(t)
+    22
+    """
+    need, _ = _column_needs(table)
+    return sum(need.values()) + 2 * len(need)
+
+
+#: In a table, an id may break after each underscore (as on the web pages), never inside a word.
+_BREAK_IDS = r"\let\selfconfus\_\renewcommand{\_}{\selfconfus\allowbreak}"
 
 
 def table_layout(doctree) -> dict[str, int]:
     """Set each table for paper: 9 pt; a table wider than the text column 8 pt, a wider one on a landscape page.
 
     Definition: :func:`table_width` against :data:`PORTRAIT_CHARS` (9 pt fits) and :data:`LANDSCAPE_CHARS`
-    (8 pt on a portrait page fits up to ``PORTRAIT_CHARS * 9 / 8``; beyond it the page turns).  Returns the
-    count of tables per layout.
+    (8 pt on a portrait page fits up to ``PORTRAIT_CHARS * 9 / 8``; beyond it the page turns).  A table of more
+    than 30 rows (Sphinx sets it as a ``longtable``, whose columns do not wrap by themselves) gets column widths
+    in proportion to max(unbreakable run, mean cell length capped at 40 characters), so its text wraps.
+    Returns the count of tables per layout.
     """
     out = {"9pt": 0, "8pt": 0, "landscape": 0}
     for t in list(doctree.findall(nodes.table)):
@@ -206,7 +237,14 @@ def table_layout(doctree) -> dict[str, int]:
             size, layout = r"\footnotesize", "8pt"
         else:
             size, layout = r"\footnotesize", "landscape"
-        before = ("\\begin{landscape}" if layout == "landscape" else "") + "\\begingroup" + size
+        if len(list(t.findall(nodes.row))) > 30:
+            need, mean = _column_needs(t)
+            specs = list(t.findall(nodes.colspec))
+            if len(specs) == len(need):
+                for j, spec in enumerate(specs):
+                    spec["colwidth"] = round(max(need[j], min(mean[j], 40), 3))
+                t["classes"] = [c for c in t.get("classes", []) if c != "colwidths-auto"] + ["colwidths-given"]
+        before = ("\\begin{landscape}" if layout == "landscape" else "") + "\\begingroup" + size + _BREAK_IDS
         after = "\\endgroup" + ("\\end{landscape}" if layout == "landscape" else "")
         parent = t.parent
         i = parent.index(t)
@@ -214,6 +252,32 @@ def table_layout(doctree) -> dict[str, int]:
         parent.insert(i, nodes.raw("", before, format="latex"))
         out[layout] += 1
     return out
+
+
+def book_numbers(doctree, env, docname: str) -> int:
+    r"""Give each numbered table and figure the number the web pages show (the paper's Tables 1-4 and Figure 1,
+    S1, S2, ... for the book's own: :func:`selfconf.book.publication.renumber`), not LaTeX's count per chapter.
+
+    Definition: before each table or figure whose first id has a number in ``env.toc_fignumbers`` of its
+    document, ``\renewcommand{\thetable}{N}`` (``\thefigure``) inside a group that holds only that float, so its
+    caption and every ``\ref`` to it read N.  Returns how many were numbered.
+    """
+    from selfconf.book.provenance import source_doc
+
+    n = 0
+    for node in list(doctree.findall(lambda x: isinstance(x, (nodes.table, nodes.figure)))):
+        kind = "table" if isinstance(node, nodes.table) else "figure"
+        ids = node.get("ids") or []
+        doc = source_doc(node, docname)
+        number = (env.toc_fignumbers.get(doc, {}).get(kind, {}) or {}).get(ids[0]) if ids else None
+        if not number:
+            continue
+        text = ".".join(str(x) for x in number)
+        parent, i = node.parent, node.parent.index(node)
+        parent.insert(i + 1, nodes.raw("", "\\endgroup", format="latex"))
+        parent.insert(i, nodes.raw("", f"\\begingroup\\renewcommand{{\\the{kind}}}{{{text}}}", format="latex"))
+        n += 1
+    return n
 
 
 def _latex_resolved(app, doctree, docname: str) -> None:  # doctree-resolved
@@ -227,6 +291,7 @@ def _latex_resolved(app, doctree, docname: str) -> None:  # doctree-resolved
             if "html" in raw.get("format", "").split() and "var spec" in raw.astext():
                 raw.replace_self(nodes.raw("", chart_latex(chart_spec(raw.astext()), outdir), format="latex"))
     offline_links(doctree)
+    book_numbers(doctree, app.env, docname)
     table_layout(doctree)
 
 
@@ -236,6 +301,7 @@ def _preamble(app, config) -> None:  # config-inited, after sphinx-jupyterbook-l
     config.latex_theme = "manual"
     elements = dict(config.latex_elements or {})
     elements["preamble"] = (elements.get("preamble") or "") + PREAMBLE
+    elements["tableofcontents"] = (elements.get("tableofcontents") or r"\sphinxtableofcontents") + READING_NOTE
     config.latex_elements = elements
 
 

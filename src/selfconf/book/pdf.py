@@ -382,6 +382,14 @@ def missing_tex() -> list[str]:
 _CHAPTER = re.compile(r"^\\chapter\{(?P<title>.*)\}\n\\label\{\\detokenize\{(?P<doc>[^:}]+):", re.M)
 
 
+_SECTION = re.compile(r"^\\(?P<kind>section|subsection|subsubsection)\{(?P<title>.*)\}$", re.M)
+
+
+def _unnumbered(m: re.Match) -> str:
+    kind, title = m.group("kind"), m.group("title")
+    return f"\\{kind}*{{{title}}}\\addcontentsline{{toc}}{{{kind}}}{{{title}}}"
+
+
 def paper_numbering(tex: str, paper_docs: dict[str, str]) -> str:
     r"""Number the chapters of the book's LaTeX as the paper numbers its sections.
 
@@ -394,7 +402,7 @@ def paper_numbering(tex: str, paper_docs: dict[str, str]) -> str:
 
     >>> tex = "\\part{P}\n\\chapter{Abstract}\n\\label{\\detokenize{a:x}}\n"
     >>> tex += "\\chapter{Intro}\n\\label{\\detokenize{i:x}}\n"
-    >>> tex += "\\chapter{Extra}\n\\label{\\detokenize{e:x}}\n\\part{Q}\n\\chapter{Appendix A: diag}\n"
+    >>> tex += "\\chapter{Extra}\n\\label{\\detokenize{e:x}}\n\\section{S}\n\\part{Q}\n\\chapter{Appendix A: diag}\n"
     >>> tex += "\\label{\\detokenize{d:x}}\n"
     >>> print(paper_numbering(tex, {"abstract": "a", "introduction": "i", "diagnostic-appendix": "d"}))
     \part{P}
@@ -404,6 +412,7 @@ def paper_numbering(tex: str, paper_docs: dict[str, str]) -> str:
     \label{\detokenize{i:x}}
     \chapter*{Extra}\addcontentsline{toc}{chapter}{Extra}\markboth{Extra}{Extra}
     \label{\detokenize{e:x}}
+    \section*{S}\addcontentsline{toc}{section}{S}
     \appendix
     \part{Q}
     \chapter{diag}
@@ -439,6 +448,15 @@ def paper_numbering(tex: str, paper_docs: dict[str, str]) -> str:
         return f"\\chapter{{{title}}}" + label
 
     out = _CHAPTER.sub(chapter, tex)
+    # the sections of an unnumbered chapter are unnumbered too (else they would continue the chapter before)
+    heads = [m.start() for m in re.finditer(r"^\\(chapter\*?|part)\{", out, re.M)] + [len(out)]
+    pieces, last = [], 0
+    for a, b in zip(heads, heads[1:], strict=False):
+        if out.startswith("\\chapter*", a):
+            pieces.append(out[last:a])
+            pieces.append(_SECTION.sub(_unnumbered, out[a:b]))
+            last = b
+    out = "".join(pieces) + out[last:]
     cut = [m.start() for m in re.finditer(r"^\\part\{", out, re.M)][1]
     return out[:cut] + "\\appendix\n" + out[cut:]
 
@@ -471,6 +489,8 @@ def typeset_book(root: Path, out: Path) -> tuple[Path, int]:
     tex = latex / "selfconf-book.tex"
     docs = {k: f"book/{v}" for k, v in SECTION_PAGES.items()}
     tex.write_text(paper_numbering(tex.read_text(encoding="utf-8"), docs), encoding="utf-8")
+    for ext in (".aux", ".toc", ".out"):  # a stopped run's can be truncated
+        (latex / f"selfconf-book{ext}").unlink(missing_ok=True)
     r = subprocess.run(
         ["make", "-C", str(latex), "all-pdf", "LATEXMKOPTS=-silent -interaction=nonstopmode -halt-on-error"],
         capture_output=True,
