@@ -123,7 +123,7 @@ def chart_latex(spec: dict, outdir: Path) -> str:
     if not path.is_file():
         path.parent.mkdir(parents=True, exist_ok=True)
         ver = "v" + vl_version().replace(".", "_")
-        pdf = vlc.vegalite_to_pdf(spec, vl_version=ver)  # type: ignore[call-arg]
+        pdf = vlc.vegalite_to_pdf(spec, vl_version=ver)
         tmp = path.with_suffix(".tmp")
         tmp.write_bytes(pdf)
         tmp.replace(path)
