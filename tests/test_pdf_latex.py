@@ -63,12 +63,10 @@ def small_table_text(reader, pages: list[int], words: set[str]) -> list[str]:
     return bad
 
 
-def _texts(reader) -> list[str]:
+def _texts(reader, pdf) -> list[str]:
     """Text per page: poppler's pdftotext (pages split at form feeds), else pypdf's extraction."""
-    path = getattr(reader, "stream", None)
-    name = getattr(path, "name", None)
-    if shutil.which("pdftotext") and name:
-        out = subprocess.run(["pdftotext", name, "-"], capture_output=True, text=True, check=True).stdout
+    if shutil.which("pdftotext"):
+        out = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
         return out.split("\f")[: len(reader.pages)]
     return [p.extract_text() or "" for p in reader.pages]
 
@@ -89,13 +87,13 @@ def chapter_page(reader, title: str) -> int:
     raise AssertionError(f"no outline entry {title!r} in the PDF")
 
 
-def table_pages(reader) -> dict[str, list[int]]:
+def table_pages(reader, pdf) -> dict[str, list[int]]:
     """Pages that show Tables 1-4 (their caption "Table N:"), and the pages of the appendices (from Appendix A's
     first page to the first chapter beyond the paper)."""
-    texts = _texts(reader)
+    texts = _texts(reader, pdf)
     out: dict[str, list[int]] = {}
     for n in range(1, 5):
-        out[f"Table {n}"] = [i for i, t in enumerate(texts) if re.search(rf"Table {n}\s*:", t)]
+        out[f"Table {n}"] = [i for i, t in enumerate(texts) if re.search(rf"Table\s*{n}\s*:", t)]
     start = chapter_page(reader, "a practical self-assessment diagnostic")
     end = chapter_page(reader, "Calibration versus discrimination")
     out["appendices"] = list(range(start, end))
@@ -107,7 +105,7 @@ def test_tables_1_to_4_and_the_appendix_tables_are_at_least_8_pt(built_pdf, root
     from pypdf import PdfReader
 
     reader = PdfReader(str(built_pdf))
-    pages = table_pages(reader)
+    pages = table_pages(reader, built_pdf)
     for name, where in pages.items():
         assert where, f"{name}: not found in the PDF"
     paper = cell_words(root, ("table1.", "table2.", "table3_", "table4_"))
@@ -199,7 +197,7 @@ def test_every_differing_number_has_a_footnote_with_the_papers_print(built_pdf, 
     """As many footnotes 'The paper prints P; this build computes V' as the pages mark differing numbers."""
     from pypdf import PdfReader
 
-    text = " ".join(" ".join(t.split()) for t in _texts(PdfReader(str(built_pdf))))
+    text = " ".join(" ".join(t.split()) for t in _texts(PdfReader(str(built_pdf)), built_pdf))
     notes = re.findall(r"The paper prints (\S+); this build computes (\S+?):", text)
     assert notes, "no footnote for a differing number"
     assert all(p != v for p, v in notes), [n for n in notes if n[0] == n[1]][:5]
