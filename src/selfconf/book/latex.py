@@ -45,6 +45,7 @@ __all__ = [
     "offline_links",
     "table_width",
     "table_layout",
+    "column_widths",
     "book_numbers",
     "setup",
 ]
@@ -215,6 +216,26 @@ def table_width(table) -> int:
     return sum(need.values()) + 2 * len(need)
 
 
+def column_widths(need: list[int], mean: list[float], available: int) -> list[int]:
+    """Widths (in characters) of a long table's columns: each first gets its longest unbreakable run (15 % wider,
+    for bold headings), then what is left of ``available`` goes to the columns whose cells are longer on average
+    (up to 40 characters each), in proportion to that shortfall, and the rest in proportion to the widths.
+
+    >>> column_widths([10, 5, 20], [12.0, 5.0, 60.0], 60)
+    [12, 6, 40]
+    """
+    base = [n * 1.15 + 1 for n in need]
+    free = available - sum(base)
+    if free > 0:
+        want = [max(0.0, min(m, 40) - b) for m, b in zip(mean, base, strict=True)]
+        give = min(free, sum(want))
+        if give > 0:
+            base = [b + give * w / sum(want) for b, w in zip(base, want, strict=True)]
+        rest = available - sum(base)
+        base = [b + rest * b / sum(base) for b in base]
+    return [max(1, int(b)) for b in base]
+
+
 #: In a table, an id may break after each underscore (as on the web pages), never inside a word.
 _BREAK_IDS = r"\let\selfconfus\_\renewcommand{\_}{\selfconfus\allowbreak}"
 
@@ -224,8 +245,8 @@ def table_layout(doctree) -> dict[str, int]:
 
     Definition: :func:`table_width` against :data:`PORTRAIT_CHARS` (9 pt fits) and :data:`LANDSCAPE_CHARS`
     (8 pt on a portrait page fits up to ``PORTRAIT_CHARS * 9 / 8``; beyond it the page turns).  A table of more
-    than 30 rows (Sphinx sets it as a ``longtable``, whose columns do not wrap by themselves) gets column widths
-    in proportion to max(unbreakable run, mean cell length capped at 40 characters), so its text wraps.
+    than 30 rows (Sphinx sets it as a ``longtable``, whose columns do not wrap by themselves) gets the column
+    widths of :func:`column_widths`, so its text wraps.
     Returns the count of tables per layout.
     """
     out = {"9pt": 0, "8pt": 0, "landscape": 0}
@@ -241,8 +262,11 @@ def table_layout(doctree) -> dict[str, int]:
             need, mean = _column_needs(t)
             specs = list(t.findall(nodes.colspec))
             if len(specs) == len(need):
-                for j, spec in enumerate(specs):
-                    spec["colwidth"] = round(max(need[j], min(mean[j], 40), 3))
+                available = LANDSCAPE_CHARS if layout == "landscape" else PORTRAIT_CHARS * 9 // 8
+                cols = range(len(need))
+                widths = column_widths([need[j] for j in cols], [mean[j] for j in cols], available)
+                for spec, width in zip(specs, widths, strict=True):
+                    spec["colwidth"] = width
                 t["classes"] = [c for c in t.get("classes", []) if c != "colwidths-auto"] + ["colwidths-given"]
         before = ("\\begin{landscape}" if layout == "landscape" else "") + "\\begingroup" + size + _BREAK_IDS
         after = "\\endgroup" + ("\\end{landscape}" if layout == "landscape" else "")
