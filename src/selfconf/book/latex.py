@@ -262,7 +262,9 @@ def table_layout(doctree) -> dict[str, int]:
             need, mean = _column_needs(t)
             specs = list(t.findall(nodes.colspec))
             if len(specs) == len(need):
-                available = LANDSCAPE_CHARS if layout == "landscape" else PORTRAIT_CHARS * 9 // 8
+                # characters of the line less the padding between columns (about 1.5 characters each)
+                line = LANDSCAPE_CHARS if layout == "landscape" else PORTRAIT_CHARS * 9 // 8
+                available = int(line - 1.5 * len(need))
                 cols = range(len(need))
                 widths = column_widths([need[j] for j in cols], [mean[j] for j in cols], available)
                 for spec, width in zip(specs, widths, strict=True):
