@@ -189,7 +189,8 @@ def _column_needs(table) -> tuple[dict[int, int], dict[int, float]]:
     lengths: dict[int, list[int]] = {}
     for r in table.findall(nodes.row):
         for j, e in enumerate(c for c in r.children if isinstance(c, nodes.entry)):
-            text = " ".join(e.astext().split())
+            shown = (t.astext() for t in e.findall(nodes.Text) if not isinstance(t.parent, nodes.raw))  # no anchors
+            text = " ".join(" ".join(shown).split())
             numeric = (
                 bool(text)
                 and bool(re.fullmatch(r"[\d\s.,+\-\u2212\u2013\[\]()%≠a-z]*", text))
