@@ -4,7 +4,7 @@
 #   make test   install requirements, run the test suite (which builds the whole book once)
 #   make check  while working: the gate (make lint), the unit tests and the doctests, in under a minute
 #   make lint   ruff (lint and format), mypy and the import-layer contracts; zero findings at every commit
-#   make pdf    the book as one PDF: _build/pdf/selfconf-book.pdf
+#   make pdf    the book as one PDF, typeset by LaTeX: _build/pdf/selfconf-book.pdf
 #   make student  the student edition of the teaching chapter: _build/student/ (solutions removed, checks kept)
 #   make book EDITION=student  also the student-only site: _build/student-site/ (no reference solution on any page)
 SHELL := /bin/bash
@@ -12,7 +12,7 @@ PY    := .venv/bin/python
 STAMP := .venv/.installed-$(shell cat requirements.txt pyproject.toml 2>/dev/null | sha256sum | cut -c1-12)
 
 
-.PHONY: lint check browser tools install book execute html student notebooks pdf test bench data external rerun clean
+.PHONY: lint check browser tex tools install book execute html student notebooks pdf test bench data external rerun clean
 
 $(STAMP):
 	@test -x $(PY) || python3 -m venv .venv
@@ -41,10 +41,15 @@ student: install
 notebooks: book student
 	$(PY) -m selfconf.course publish _build/notebooks
 
-# the whole book as one PDF (headless Chromium prints the built HTML in reading order)
+# the whole book as one PDF, typeset by LaTeX (Jupyter Book's LaTeX builder, xelatex via latexmk; no network)
 #   -> _build/pdf/selfconf-book.pdf, and a copy in _build/html/ that every page's footer links
-pdf: book browser
+#   (python -m selfconf.book.pdf --browser prints the HTML pages with Chromium instead)
+pdf: book tex
 	$(PY) -m selfconf.book.pdf
+
+# Debian's TeX Live for the PDF (xelatex, latexmk, FreeFont) and poppler-utils (no-op when present)
+tex:
+	bash scripts/install_tex.sh
 
 # Debian's Chromium + ChromeDriver for the browser test (no-op when present)
 browser:
@@ -74,7 +79,7 @@ check: install
 	wait $$mypy || { cat "$$log"; rc=1; }; rm -f "$$log"; exit $$rc
 
 # the whole suite and the package's doctests; prints its 15 slowest tests and its wall time, and exits with pytest's status
-test: install external browser tools
+test: install external browser tex tools
 	@t0=$$(date +%s); rc=0; $(PY) -m pytest -q -p no:cacheprovider --durations=15 --doctest-modules tests src/selfconf || rc=$$?; \
 	echo "make test: $$(( $$(date +%s) - t0 )) s wall (install excluded), pytest exit $$rc"; exit $$rc
 

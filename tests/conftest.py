@@ -40,11 +40,15 @@ def built_book() -> Path:
 
 @pytest.fixture(scope="session")
 def built_pdf(built_book) -> Path:
-    """Print the built book to ``_build/pdf/selfconf-book.pdf`` (and its copy in ``_build/html``) once.
+    """Typeset the built book to ``_build/pdf/selfconf-book.pdf`` (and its copy in ``_build/html``) once.
 
-    Needs the system Chromium (``scripts/install_browser.sh``).  ``SELFCONF_SKIP_BUILD=1`` reuses an
-    existing PDF that is newer than the built index page.
+    Needs Debian's TeX Live (``scripts/install_tex.sh``, which ``make test`` runs); skipped, saying so, without it.
+    ``SELFCONF_SKIP_BUILD=1`` reuses an existing PDF that is newer than the built index page.
     """
+    from selfconf.book.pdf import missing_tex
+
+    if lacking := missing_tex():
+        pytest.skip(f"TeX Live is not installed (missing {', '.join(lacking)}): run `make tex` to typeset the PDF")
     pdf = ROOT / "_build" / "pdf" / "selfconf-book.pdf"
     site_copy = built_book / "selfconf-book.pdf"
     fresh = pdf.is_file() and site_copy.is_file() and pdf.stat().st_mtime >= (built_book / "index.html").stat().st_mtime

@@ -1,12 +1,25 @@
-"""The whole book as one PDF: headless Chromium prints every built page, in reading order, into one file.
+"""The whole book as one PDF, typeset by LaTeX (Jupyter Book's LaTeX builder, xelatex through latexmk).
 
 Usage::
 
-    python -m selfconf.book.pdf            # _build/html -> _build/pdf/selfconf-book.pdf (+ a copy in _build/html/)
-    make pdf                          # the same, after building the book
+    python -m selfconf.book.pdf            # the built book -> _build/pdf/selfconf-book.pdf (+ a copy in _build/html/)
+    make pdf                               # the same, after building the book and installing TeX Live if missing
+    python -m selfconf.book.pdf --browser  # the older browser print of the HTML pages (headless Chromium)
 
-Each page of ``_build/html`` is served from 127.0.0.1 (no other host is reachable: requests elsewhere are
-aborted), loaded in the system Chromium (Debian's ``/usr/bin/chromium``, installed by
+**The LaTeX route (the default, and the PDF that ``make pdf`` writes).**  :func:`typeset_book` runs
+``jupyter-book build . --builder latex`` on the executed notebooks (nothing is executed again), so the PDF shows
+the same glued values as the pages; the book's own Sphinx extension for paper, :mod:`selfconf.book.latex`, draws
+the charts as vector PDF, keeps every link inside the document (web addresses print as text; DOIs stay links),
+sets wide tables at 8 pt or on landscape pages, and :mod:`selfconf.book.provenance` gives every number that
+differs from the paper's print a footnote with that print and a link to its audit row.  :func:`paper_numbering`
+then numbers the chapters as the paper numbers its sections (the Abstract and the book's own pages among them
+unnumbered, Introduction 1 ... Conclusion 9; the appendices lettered A, B, and the chapters beyond the paper
+after them, C onwards), and latexmk runs xelatex to a fixed point.  TeX comes from Debian's TeX Live packages
+(``scripts/install_tex.sh``, which ``make pdf`` runs); without it this command stops with a message saying so.
+It needs no network.
+
+**The browser route (``--browser``).**  Each page of ``_build/html`` is served from 127.0.0.1 (no other host is
+reachable: requests elsewhere are aborted), loaded in the system Chromium (Debian's ``/usr/bin/chromium``, installed by
 ``scripts/install_browser.sh``; no browser is downloaded), given time to draw its charts (the SVG that
 vega-embed draws is what gets printed: a static rendering of each chart), and printed with the print
 stylesheet (chart controls and page chrome left out).  The page PDFs are concatenated with pypdf in the
@@ -50,7 +63,18 @@ from urllib.parse import unquote, urljoin, urlparse
 
 from selfconf.data.paths import book_file, project_root
 
-__all__ = ["CHROMIUM", "toc_order", "site_url", "link_targets", "print_book", "main"]
+__all__ = [
+    "CHROMIUM",
+    "TEX_TOOLS",
+    "toc_order",
+    "site_url",
+    "link_targets",
+    "print_book",
+    "missing_tex",
+    "paper_numbering",
+    "typeset_book",
+    "main",
+]
 
 CHROMIUM = os.environ.get("SELFCONF_CHROMIUM", "/usr/bin/chromium")
 PDF_NAME = "selfconf-book.pdf"
@@ -331,16 +355,178 @@ def print_book(html: Path, out: Path, timeout_ms: int = 20_000) -> tuple[Path, i
     return out, len(PdfReader(str(out)).pages)
 
 
+#: The programs the LaTeX route runs (Debian packages ``latexmk`` and ``texlive-xetex``).
+TEX_TOOLS = ("latexmk", "xelatex")
+#: LaTeX packages the book needs beyond TeX Live's base (a missing one names the Debian package to install).
+TEX_PACKAGES = {"pdflscape.sty": "texlive-latex-extra", "tabulary.sty": "texlive-latex-extra", "FreeSerif.otf": ""}
+
+
+def missing_tex() -> list[str]:
+    """The TeX programs and files the LaTeX route needs that this machine lacks (empty when it can typeset).
+
+    Example: ``missing_tex()`` is ``[]`` after ``scripts/install_tex.sh``; ``["latexmk", "xelatex"]`` without TeX.
+    """
+    missing = [t for t in TEX_TOOLS if shutil.which(t) is None]
+    if missing or shutil.which("kpsewhich") is None:
+        return missing or ["kpsewhich"]
+    import subprocess
+
+    for f in ("pdflscape.sty", "tabulary.sty", "fncychap.sty", "FreeSerif.otf"):
+        r = subprocess.run(["kpsewhich", f], capture_output=True, text=True, check=False)
+        if not r.stdout.strip():
+            missing.append(f)
+    return missing
+
+
+#: A chapter heading of Sphinx's LaTeX and the label of the document it starts.
+_CHAPTER = re.compile(r"^\\chapter\{(?P<title>.*)\}\n\\label\{\\detokenize\{(?P<doc>[^:}]+):", re.M)
+
+
+_SECTION = re.compile(r"^\\(?P<kind>section|subsection|subsubsection)\{(?P<title>.*)\}$", re.M)
+
+
+def _unnumbered(m: re.Match) -> str:
+    kind, title = m.group("kind"), m.group("title")
+    return f"\\{kind}*{{{title}}}\\addcontentsline{{toc}}{{{kind}}}{{{title}}}"
+
+
+def paper_numbering(tex: str, paper_docs: dict[str, str]) -> str:
+    r"""Number the chapters of the book's LaTeX as the paper numbers its sections.
+
+    Definition: in the first part (the paper), a chapter whose document is a paper section of ``paper_docs``
+    (``{section: docname}``, in the paper's order) keeps its number, so Introduction is 1 and Conclusion 9; the
+    Abstract and any page of the book's own (not a section of the paper) become unnumbered chapters, still in
+    the contents.  ``\appendix`` goes before the second part, so the appendices are lettered A, B (their
+    titles' own "Appendix A: " prefix is dropped when it names the same letter) and the chapters beyond the paper
+    follow as C, D, ...  Raises ``ValueError`` when a paper section's chapter is missing or out of order.
+
+    >>> tex = "\\part{P}\n\\chapter{Abstract}\n\\label{\\detokenize{a:x}}\n"
+    >>> tex += "\\chapter{Intro}\n\\label{\\detokenize{i:x}}\n"
+    >>> tex += "\\chapter{Extra}\n\\label{\\detokenize{e:x}}\n\\section{S}\n\\part{Q}\n\\chapter{Appendix A: diag}\n"
+    >>> tex += "\\label{\\detokenize{d:x}}\n"
+    >>> print(paper_numbering(tex, {"abstract": "a", "introduction": "i", "diagnostic-appendix": "d"}))
+    \part{P}
+    \chapter*{Abstract}\addcontentsline{toc}{chapter}{Abstract}\markboth{Abstract}{Abstract}
+    \label{\detokenize{a:x}}
+    \chapter{Intro}
+    \label{\detokenize{i:x}}
+    \chapter*{Extra}\addcontentsline{toc}{chapter}{Extra}\markboth{Extra}{Extra}
+    \label{\detokenize{e:x}}
+    \section*{S}\addcontentsline{toc}{section}{S}
+    \appendix
+    \part{Q}
+    \chapter{diag}
+    \label{\detokenize{d:x}}
+    <BLANKLINE>
+    """
+    parts = [m.start() for m in re.finditer(r"^\\part\{", tex, re.M)]
+    if len(parts) < 2:
+        raise ValueError("the book's LaTeX has fewer than two parts (the paper, then the appendices)")
+    paper_end = parts[1]
+    found = [m.group("doc") for m in _CHAPTER.finditer(tex)]
+    if missing := [d for d in paper_docs.values() if d not in found]:
+        raise ValueError(f"paper sections without a chapter in the book's LaTeX: {missing}")
+    order = list(paper_docs.values())
+    if [d for d in found if d in order] != order:
+        raise ValueError(f"the paper's sections are out of the paper's order in the PDF: {found}")
+    numbered = {d for k, d in paper_docs.items() if k != "abstract"}
+    letter = [0]
+
+    def chapter(m: re.Match) -> str:
+        title, doc = m.group("title"), m.group("doc")
+        label = m.group(0)[len(f"\\chapter{{{title}}}") :]
+        if m.start() < paper_end:
+            if doc in numbered:
+                return m.group(0)
+            return (
+                f"\\chapter*{{{title}}}\\addcontentsline{{toc}}{{chapter}}{{{title}}}\\markboth{{{title}}}{{{title}}}"
+                + label
+            )
+        own = chr(ord("A") + letter[0])
+        letter[0] += 1
+        title = re.sub(rf"^Appendix {own}:\s*", "", title)
+        return f"\\chapter{{{title}}}" + label
+
+    out = _CHAPTER.sub(chapter, tex)
+    # the sections of an unnumbered chapter are unnumbered too (else they would continue the chapter before)
+    heads = [m.start() for m in re.finditer(r"^\\(chapter\*?|part)\{", out, re.M)] + [len(out)]
+    pieces, last = [], 0
+    for a, b in zip(heads, heads[1:], strict=False):
+        if out.startswith("\\chapter*", a):
+            pieces.append(out[last:a])
+            pieces.append(_SECTION.sub(_unnumbered, out[a:b]))
+            last = b
+    out = "".join(pieces) + out[last:]
+    cut = [m.start() for m in re.finditer(r"^\\part\{", out, re.M)][1]
+    return out[:cut] + "\\appendix\n" + out[cut:]
+
+
+def typeset_book(root: Path, out: Path) -> tuple[Path, int]:
+    """The LaTeX route: Sphinx's LaTeX of the built book, :func:`paper_numbering`, latexmk; return (path, pages).
+
+    Raises ``SystemExit`` with a plain message when TeX is missing (:func:`missing_tex`), the notebooks are not
+    executed, or a step fails (the step's last output lines are shown).
+    """
+    import subprocess
+
+    from pypdf import PdfReader
+
+    from selfconf.book.seedstudy import SECTION_PAGES
+
+    if lacking := missing_tex():
+        raise SystemExit(
+            "make pdf: TeX is not installed (missing: " + ", ".join(lacking) + "). Install Debian's TeX Live "
+            "packages with `bash scripts/install_tex.sh` (what `make pdf` runs), or print the HTML pages "
+            "instead with `python -m selfconf.book.pdf --browser`."
+        )
+    if not (root / "book" / "04_result1.ipynb").is_file():
+        raise SystemExit("make pdf: the notebooks are not executed; run `make book` first")
+    latex = root / "_build" / "latex"
+    jb = Path(sys.executable).with_name("jupyter-book")
+    r = subprocess.run([str(jb), "build", ".", "--builder", "latex", "-n"], cwd=root, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"make pdf: jupyter-book's LaTeX build failed:\n{(r.stdout + r.stderr)[-3000:]}")
+    tex = latex / "selfconf-book.tex"
+    docs = {k: f"book/{v}" for k, v in SECTION_PAGES.items()}
+    tex.write_text(paper_numbering(tex.read_text(encoding="utf-8"), docs), encoding="utf-8")
+    for ext in (".aux", ".toc", ".out"):  # a stopped run's can be truncated
+        (latex / f"selfconf-book{ext}").unlink(missing_ok=True)
+    r = subprocess.run(
+        ["make", "-C", str(latex), "all-pdf", "LATEXMKOPTS=-silent -interaction=nonstopmode -halt-on-error"],
+        capture_output=True,
+        text=True,
+    )
+    pdf = latex / "selfconf-book.pdf"
+    if r.returncode != 0 or not pdf.is_file():
+        log = latex / "selfconf-book.log"
+        errors = (
+            [ln for ln in log.read_text(errors="replace").splitlines() if ln.startswith("!")] if log.is_file() else []
+        )
+        raise SystemExit(
+            "make pdf: latexmk failed ("
+            + (errors[0] if errors else f"exit {r.returncode}")
+            + f"); see {log}\n"
+            + (r.stdout + r.stderr)[-2000:]
+        )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(pdf, out)
+    return out, len(PdfReader(str(out)).pages)
+
+
 def main(argv: list[str] | None = None) -> int:
     root = project_root()
     ap = argparse.ArgumentParser(prog="python -m selfconf.book.pdf", description=__doc__.split("\n")[0])
     ap.add_argument("--html", default=str(root / "_build" / "html"), help="built site (default: _build/html)")
     ap.add_argument("--out", default=str(root / "_build" / "pdf" / PDF_NAME), help="PDF to write")
     ap.add_argument("--no-copy", action="store_true", help="do not copy the PDF into the site root")
+    ap.add_argument("--browser", action="store_true", help="print the HTML pages with Chromium instead of LaTeX")
     a = ap.parse_args(argv)
     t0 = time.perf_counter()
     html = Path(a.html)
-    out, n = print_book(html, Path(a.out))
+    if a.browser:
+        out, n = print_book(html, Path(a.out))
+    else:
+        out, n = typeset_book(root, Path(a.out))
     if not a.no_copy:
         shutil.copyfile(out, html / PDF_NAME)
     print(f"wrote {out} ({n} pages, {out.stat().st_size / 1e6:.1f} MB) in {time.perf_counter() - t0:.0f} s")

@@ -371,9 +371,7 @@ def _resolve(app, doctree, docname: str) -> None:
     if not numbers and not raws and not printed:
         return
     data = _data(app)
-    origins, values = data.page(docname)
     href = app.builder.get_relative_uri(docname, AUDIT_DOC) if app.builder.format == "html" else ""
-    notebook = Path(docname).name
     for pn in printed:
         got = printed_attributes(pn["key"], data.records, href)
         if got is None:
@@ -408,7 +406,9 @@ def _resolve(app, doctree, docname: str) -> None:
             attrs["data-code-title"] = title.astext()
 
     for n in numbers:
-        attrs = attributes_for(n["key"], data.records, data.why, origins, values, href, notebook, data.claims)
+        doc = source_doc(n, docname)
+        origins, values = data.page(doc)
+        attrs = attributes_for(n["key"], data.records, data.why, origins, values, href, Path(doc).name, data.claims)
         if attrs is None:
             log.warning(
                 f"pasted value {n['key']!r} has neither a claim id nor an origin "
@@ -421,10 +421,12 @@ def _resolve(app, doctree, docname: str) -> None:
         n["in_table"] = _in_table(n)
     for r in raws:
         stop = "-1" if _in_table(r) or "<td" in r.astext() else "0"
+        doc = source_doc(r, docname)
 
-        def repl(m: re.Match, r=r, stop=stop) -> str:
+        def repl(m: re.Match, r=r, stop=stop, doc=doc) -> str:
             key = m.group(1)
-            attrs = attributes_for(key, data.records, data.why, origins, values, href, notebook, data.claims)
+            origins, values = data.page(doc)
+            attrs = attributes_for(key, data.records, data.why, origins, values, href, Path(doc).name, data.claims)
             if attrs is None:
                 log.warning(f"table cell for {key!r} is not a claim of the manifest", location=r)
                 return m.group(0)
@@ -452,6 +454,21 @@ def _resolve(app, doctree, docname: str) -> None:
             section.insert(1, legend)
         elif section is not None:
             section.insert(0, legend)
+
+
+def source_doc(node, docname: str) -> str:
+    """The document ``node`` was read from: ``docname``, or, in a tree that a builder assembled from many
+    documents (the LaTeX builder's one book), the ``docname`` that Sphinx wrote on the nearest enclosing section
+    when it inlined that document (``sphinx.util.nodes.inline_all_toctrees``).
+
+    Example: in the LaTeX builder's tree of ``book/index``, a number of Result 1 gives ``"book/04_result1"``.
+    """
+    p = node.parent
+    while p is not None:
+        if isinstance(p, nodes.section) and p.get("docname"):
+            return p["docname"]
+        p = p.parent
+    return docname
 
 
 def _in_table(node) -> bool:
@@ -482,6 +499,48 @@ def _depart_html(self, node: pasted_number) -> None:
     if attrs.get("data-differs"):
         self.body.append(mark_html(attrs))
     self.body.append("</span>")
+
+
+def mark_latex_text(attrs: dict[str, str], shown: str) -> str:
+    """The words of a differing number's footnote in the typeset PDF: the paper's print, this build's and why.
+
+    Definition: "The paper prints P; this build computes V: <status in words>." with the threshold it crosses
+    when there is one (:data:`selfconf.claims.judging.STATUSES`).  The footnote adds a link to the claim's
+    audit row (see :func:`_depart_latex`).
+
+    >>> mark_latex_text({"data-printed": "0.720", "data-status": "within_tolerance"}, "0.722")[:52]
+    'The paper prints 0.720; this build computes 0.722: a'
+    """
+    status = STATUSES.get(attrs.get("data-status", ""), attrs.get("data-status", ""))
+    cross = f" (it crosses {attrs['data-threshold']})" if attrs.get("data-threshold") else ""
+    return f"The paper prints {attrs.get('data-printed', '')}; this build computes {shown}: {status}{cross}."
+
+
+def claim_label(claim_id: str) -> str:
+    r"""The LaTeX label of a claim's audit row: ``claim-<id>``, written literally (``\detokenize``).
+
+    >>> claim_label("t1_google_n")
+    '\\detokenize{claim-t1_google_n}'
+    """
+    return "\\detokenize{claim-" + claim_id + "}"
+
+
+def _visit_latex(self, node: pasted_number) -> None:
+    pass
+
+
+def _depart_latex(self, node: pasted_number) -> None:
+    """A differing number gets a footnote (the paper's print and this build's) linking its audit row; in a
+    heading or caption, where a footnote cannot go, a superscript "≠ paper P" instead."""
+    attrs = node.get("attrs") or {}
+    if not attrs.get("data-differs"):
+        return
+    if getattr(self, "in_title", 0) or getattr(self, "in_caption", 0):
+        self.body.append("\\textsuperscript{" + self.encode(f"≠ paper {attrs.get('data-printed', '')}") + "}")
+        return
+    words = self.encode(mark_latex_text(attrs, node.astext()))
+    label = claim_label(attrs.get("data-claim", ""))
+    self.body.append("\\footnote{" + words + " Audit row: \\hyperref[" + label + "]{p.~\\pageref*{" + label + "}}.}")
 
 
 def _visit_plain(self, node) -> None:
@@ -545,7 +604,8 @@ def printed_role(name, rawtext, text, lineno, inliner, options=None, content=Non
 def anchor_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     """``{anchor}`id```: an empty HTML element with exactly this id (a link target such as ``claim-t1_google_n``)."""
     ident = html.escape(text.strip(), quote=True)
-    return [nodes.raw("", f'<span id="{ident}"></span>', format="html")], []
+    label = "\\phantomsection\\label{\\detokenize{" + text.strip() + "}}"
+    return [nodes.raw("", f'<span id="{ident}"></span>', format="html"), nodes.raw("", label, format="latex")], []
 
 
 def _fill_printed(app) -> None:
@@ -582,7 +642,7 @@ def setup(app) -> dict:
     app.add_node(
         pasted_number,
         html=(_visit_html, _depart_html),
-        latex=(_visit_plain, _depart_plain),
+        latex=(_visit_latex, _depart_latex),
         text=(_visit_plain, _depart_plain),
         man=(_visit_plain, _depart_plain),
         texinfo=(_visit_plain, _depart_plain),
