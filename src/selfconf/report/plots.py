@@ -347,7 +347,8 @@ def scatter_chart(
     across it); ``eligible`` marks the rows that get labels (default all; others are left to the colour
     legend); ``color``/``shape`` are altair encodings (default one colour); ``below`` are layers drawn under the
     points (e.g. a shaded span). Label positions are computed for ``width`` x ``height`` px and stored in data
-    units, so they hold at that size (a page that redraws the chart narrower may bring labels closer).
+    units, anchored at the edge nearest their point, so they hold at that size and a page that redraws the chart
+    narrower keeps each label beside its point (labels may then come closer to each other).
     ``numbers`` (label -> number) fixes each point's tag and puts every numbered label in the key, so that the
     panels of a concatenation share one key. ``key_label_limit`` is the key's label width in px (0: no limit, for
     static figures; default Vega's 160 px, so that a page redrawn for a phone keeps the key inside the window).
@@ -386,7 +387,13 @@ def scatter_chart(
         if p.kind is None:
             continue
         name = str(df.at[p.index, label])
-        text_rows.append({"lx": data_x(p.cx), "ly": data_y(p.cy), "text": p.text, "name": name, "kind": p.kind})
+        # anchored at the box's edge nearest its point, so that a chart redrawn narrower keeps the text off the point
+        px_x = float(to_px_x.iloc[p.index])
+        side = "left" if p.cx - p.w / 2 >= px_x else "right" if p.cx + p.w / 2 <= px_x else "center"
+        ax = p.cx - p.w / 2 if side == "left" else p.cx + p.w / 2 if side == "right" else p.cx
+        text_rows.append(
+            {"lx": data_x(ax), "ly": data_y(p.cy), "text": p.text, "name": name, "kind": p.kind, "align": side}
+        )
         if p.kind == "number":
             key.append(f"{p.text}  {name}")
         if p.leader:
@@ -445,11 +452,14 @@ def scatter_chart(
                     labelLimit=alt.Undefined if key_label_limit is None else key_label_limit,
                 ),
             )
-        layers.append(
-            alt.Chart(tx)
-            .mark_text(align="center", baseline="middle", fontSize=LABEL_FONT_SIZE, color="#222")
-            .encode(**text_enc)
-        )
+        for side in ("left", "center", "right"):  # a mark's align is not a channel: one layer per alignment
+            part = tx[tx["align"] == side]
+            if len(part):
+                layers.append(
+                    alt.Chart(part.drop(columns="align"))
+                    .mark_text(align=side, baseline="middle", fontSize=LABEL_FONT_SIZE, color="#222")
+                    .encode(**text_enc)
+                )
     props: dict[str, Any] = {"width": width, "height": height}
     if unplaced:
         props["title"] = alt.Title(
