@@ -117,6 +117,20 @@ def test_cluster_weights_keep_items_together():
     np.testing.assert_array_equal(w[:, [3, 6, 0, 4]], mult)
 
 
+@pytest.mark.parametrize("g", [1, 4, 37, 5000])
+def test_cluster_multiplicities_count_the_stream_s_picks(g):
+    """Entry (b, j) = picks of cluster j in draw b, the picks being the stream's first (n_boot, g) integers."""
+    n_boot = 30
+    picks = np.random.default_rng(11).integers(0, g, size=(n_boot, g), dtype=np.int32)
+    expect = np.zeros((n_boot, g), np.int64)
+    for b in range(n_boot):  # an independent loop over the picks
+        for j in picks[b]:
+            expect[b, j] += 1
+    got = bs.cluster_multiplicities(g, n_boot, np.random.default_rng(11))
+    assert got.dtype == np.int32 and got.shape == (n_boot, g)
+    np.testing.assert_array_equal(got, expect)
+
+
 def test_clustered_ci_matches_explicit_resamples():
     c, y = rows(4, 240)
     rng = np.random.default_rng(0)

@@ -207,8 +207,8 @@ def make_profiles(core: pd.Series, seed: int) -> tuple[pd.DataFrame, dict[str, A
     (True, True)
     """
     import pandas as pd
-    from scipy.stats import spearmanr
 
+    from selfconf.metrics import spearman_rho
     from selfconf.sections import probe as analysis
 
     vals = core.to_numpy(dtype=float)
@@ -230,7 +230,7 @@ def make_profiles(core: pd.Series, seed: int) -> tuple[pd.DataFrame, dict[str, A
     for draw in range(1, PLACEBO_TRIES + 1):
         u = prng.random(k)
         pl = np.clip(np.round(u - u.mean() + vals.mean(), 2), 0.0, 1.0)
-        rho = float(spearmanr(pl, vals).statistic)
+        rho = spearman_rho(pl, vals)
         if np.isfinite(rho) and abs(rho) < analysis.PLACEBO_RHO_MAX:
             frame = pd.DataFrame({"bin": list(core.index), "core": vals, "placebo": pl, "shuffled": shuffled})
             return frame, {"placebo_rho": rho, "placebo_draws": draw}
