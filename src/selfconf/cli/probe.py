@@ -474,7 +474,9 @@ def _profile_from_log(records: list[dict], domains: list[str]) -> pd.Series:
     return pd.Series({d: float(np.mean(v)) for d, v in acc.items()})
 
 
-def _run_live(args: argparse.Namespace, say) -> int:
+def _run_live(args: argparse.Namespace, say, *, client: Any = None, analyse: bool = True) -> int:
+    """Collect (and unless ``analyse`` is false, analyse and print) a probe run; ``client`` replaces the HTTP client
+    built from ``args`` (the in-process scripted models of :mod:`selfconf.cli.probe_sim`)."""
     import pandas as pd
 
     from selfconf.sections import probe as analysis
@@ -505,7 +507,8 @@ def _run_live(args: argparse.Namespace, say) -> int:
                 f"\n--- arm {arm} (item {ex.item_id}) ---\n[system]\n{msgs[0]['content']}\n[user]\n{msgs[1]['content']}"
             )
         return 0
-    client = client_from_args(args)
+    if client is None:
+        client = client_from_args(args)
     cnt = _Counter()
     header = {
         "stage": "meta",
@@ -595,6 +598,8 @@ def _run_live(args: argparse.Namespace, say) -> int:
     if cnt.failed:
         say("some cells got no reply; run the same command again to retry only those")
         return 3
+    if not analyse:
+        return 0
     df, prof, _ = log_frame(records)
     n_noconf = _confidence_coverage(df)
     res = analysis.analyse(df, n_boot=args.n_boot, seed=args.seed, profile=prof)
