@@ -450,7 +450,8 @@ c_role = alt.Color(
 # rule whose stated confidence follows whatever percentages the calibration slot holds while its right and wrong
 # answers do not depend on the slot at all. The cell below runs `selfconf probe`'s own collection code on it
 # in-process (no network) over a simulated battery of {glue:text}`r2sim_n_items` placeholder questions in
-# {glue:text}`r2sim_n_domains` domains ({glue:text}`r2sim_n_calls` calls), then the analysis of `--analyse-only`.
+# {glue:text}`r2sim_n_domains` domains (one replicate per item and arm: {glue:text}`r2sim_n_calls` calls), then the
+# analysis of `--analyse-only`.
 # These numbers are a simulation computed on this page, not the paper's data and not the reconstruction's.
 #
 # Because the scripted model's confidence moves with the slot by the same amount for every question of an arm, the

@@ -156,22 +156,23 @@ def simulate(
     battery: str | Path,
     out: str | Path,
     *,
-    seed: int = 0,
-    replicates: int = 1,
+    seed: int = 20261130,
+    replicates: int = 2,
     label_topics: bool = False,
 ) -> Path:
     """Run ``selfconf probe``'s collection (stage 1, profiles, stage 2) on a scripted model; returns the log.
 
     The same code path as ``selfconf probe --battery B --out LOG`` (its split, profiles, placebo check,
     arm prompts, grading and append-only log), with :class:`ScriptedClient` in place of the HTTP client;
-    analyse the log with :func:`selfconf.cli.probe.analyse_path` (what ``--analyse-only`` runs).
+    analyse the log with :func:`selfconf.cli.probe.analyse_path` (what ``--analyse-only`` runs).  ``seed`` and
+    ``replicates`` default to the command's defaults.
 
     >>> import tempfile
     >>> d = Path(tempfile.mkdtemp())
     >>> b = simulated_battery(d / "b.csv", [f"d{k}" for k in range(8)], 6)
     >>> log = simulate("probe-blind", b, d / "log.jsonl")
     >>> sum(1 for line in log.read_text().splitlines() if '"stage": "arm"' in line)
-    120
+    240
     """
     from selfconf.cli import probe as cli_probe
 
