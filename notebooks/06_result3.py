@@ -397,8 +397,8 @@ alt.vconcat(arm_panel, brier_panel).properties(
 #
 # The forged claim moves its stated confidence by {glue:text}`r3sim_forged_off_shift:+.1f` points
 # [{glue:text}`r3sim_forged_off_shift_lo:+.1f`, {glue:text}`r3sim_forged_off_shift_hi:+.1f`] over
-# {glue:text}`r3sim_forged_off_n_pairs` matched cells, so the probe flags the slot as manipulable
-# ({glue:text}`r3sim_manipulable`); its AUROC moves by {glue:text}`r3sim_forged_off_auroc:+.3f`
+# {glue:text}`r3sim_forged_off_n_pairs` matched cells, the interval above zero, so the probe's verdict on the slot is
+# *{glue:text}`r3sim_manipulable`*; its AUROC moves by {glue:text}`r3sim_forged_off_auroc:+.3f`
 # [{glue:text}`r3sim_forged_off_auroc_lo:+.3f`, {glue:text}`r3sim_forged_off_auroc_hi:+.3f`]. A profile-blind
 # model (the stub's other scripted rule) gives an interval containing zero and is not flagged; the tests of the
 # command check both.
