@@ -443,3 +443,45 @@ c_role = alt.Color(
 # The dry run prints one rendered prompt per arm and the number of calls; the last command recomputes this
 # chapter's ladder from the reconstruction's files without any call. The numbers on this page stay the
 # reconstruction's.
+#
+# ### A worked example on a simulated model
+#
+# What the command prints, on a model that is not a real one: the test stub's *profile-consuming* model, a scripted
+# rule whose stated confidence follows whatever percentages the calibration slot holds while its right and wrong
+# answers do not depend on the slot at all. The cell below runs `selfconf probe`'s own collection code on it
+# in-process (no network) over a simulated battery of {glue:text}`r2sim_n_items` placeholder questions in
+# {glue:text}`r2sim_n_domains` domains (one replicate per item and arm: {glue:text}`r2sim_n_calls` calls), then the
+# analysis of `--analyse-only`.
+# These numbers are a simulation computed on this page, not the paper's data and not the reconstruction's.
+#
+# Because the scripted model's confidence moves with the slot by the same amount for every question of an arm, the
+# slot shifts stated confidence (core - off {glue:text}`r2sim_core_off_shift:+.1f` points,
+# [{glue:text}`r2sim_core_off_shift_lo:+.1f`, {glue:text}`r2sim_core_off_shift_hi:+.1f`]) and shows no repair:
+# core - placebo AUROC {glue:text}`r2sim_core_placebo:+.3f`
+# [{glue:text}`r2sim_core_placebo_lo:+.3f`, {glue:text}`r2sim_core_placebo_hi:+.3f`], Holm p =
+# {glue:text}`r2sim_core_placebo_p_holm:.3f`. A model that consumes its profile is not thereby a model the profile
+# repairs; the probe separates the two readings.
+
+# %%
+from selfconf.cli import probe_sim
+from selfconf.sections import probe as probe_analysis
+
+sim = probe_sim.worked_example("probe-consuming", seed=seed, n_boot=n_boot)
+sim_res = sim["result"]
+sim_by = {(r["contrast"], r["metric"]): r for r in sim_res["contrasts"]}
+for key, val in {
+    "r2sim_n_items": sim["n_items"],
+    "r2sim_n_domains": len(probe_sim.SIM_DOMAINS),
+    "r2sim_n_calls": sim["n_calls"],
+    "r2sim_core_placebo": sim_by[("core-placebo", "auroc")]["value"],
+    "r2sim_core_placebo_lo": sim_by[("core-placebo", "auroc")]["ci_low"],
+    "r2sim_core_placebo_hi": sim_by[("core-placebo", "auroc")]["ci_high"],
+    "r2sim_core_placebo_p_holm": sim_by[("core-placebo", "auroc")]["p_holm"],
+    "r2sim_core_off_shift": sim_by[("core-off", "mean_confidence")]["value"],
+    "r2sim_core_off_shift_lo": sim_by[("core-off", "mean_confidence")]["ci_low"],
+    "r2sim_core_off_shift_hi": sim_by[("core-off", "mean_confidence")]["ci_high"],
+}.items():
+    glue.value(key, val, origin="simulation")
+print(f"== {sim['model']} (simulation: a scripted model, not the paper's data)")
+print(probe_analysis.format_tables(sim_res))
+print("\n".join("* " + s for s in probe_analysis.sentences(sim_res)))

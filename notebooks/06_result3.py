@@ -386,3 +386,42 @@ alt.vconcat(arm_panel, brier_panel).properties(
 # The dry run prints one rendered prompt per arm and the number of calls; the last command recomputes this
 # chapter's ladder from the reconstruction's files without any call. The numbers on this page stay the
 # reconstruction's.
+#
+# ### A worked example on a simulated model
+#
+# The manipulation reading on a model that is not a real one: the test stub's *profile-consuming* model (a scripted
+# rule whose stated confidence follows the percentages in the calibration slot; its right and wrong answers do not
+# depend on the slot), run in-process through `selfconf probe`'s own collection and analysis over a simulated
+# battery of {glue:text}`r3sim_n_items` placeholder questions. These numbers are a simulation computed on this
+# page, not the paper's data and not the reconstruction's.
+#
+# The forged claim moves its stated confidence by {glue:text}`r3sim_forged_off_shift:+.1f` points
+# [{glue:text}`r3sim_forged_off_shift_lo:+.1f`, {glue:text}`r3sim_forged_off_shift_hi:+.1f`] over
+# {glue:text}`r3sim_forged_off_n_pairs` matched cells, the interval above zero, so the probe's verdict on the slot is
+# *{glue:text}`r3sim_manipulable`*; its AUROC moves by {glue:text}`r3sim_forged_off_auroc:+.3f`
+# [{glue:text}`r3sim_forged_off_auroc_lo:+.3f`, {glue:text}`r3sim_forged_off_auroc_hi:+.3f`]. A profile-blind
+# model (the stub's other scripted rule) gives an interval containing zero and is not flagged; the tests of the
+# command check both.
+
+# %%
+from selfconf.cli import probe_sim
+from selfconf.sections import probe as probe_analysis
+
+sim = probe_sim.worked_example("probe-consuming", seed=seed, n_boot=n_boot)
+sim_res = sim["result"]
+sim_by = {(r["contrast"], r["metric"]): r for r in sim_res["contrasts"]}
+for key, val in {
+    "r3sim_n_items": sim["n_items"],
+    "r3sim_forged_off_shift": sim_by[("forged-off", "mean_confidence")]["value"],
+    "r3sim_forged_off_shift_lo": sim_by[("forged-off", "mean_confidence")]["ci_low"],
+    "r3sim_forged_off_shift_hi": sim_by[("forged-off", "mean_confidence")]["ci_high"],
+    "r3sim_forged_off_n_pairs": sim_by[("forged-off", "mean_confidence")]["n_pairs"],
+    "r3sim_forged_off_auroc": sim_by[("forged-off", "auroc")]["value"],
+    "r3sim_forged_off_auroc_lo": sim_by[("forged-off", "auroc")]["ci_low"],
+    "r3sim_forged_off_auroc_hi": sim_by[("forged-off", "auroc")]["ci_high"],
+    "r3sim_manipulable": "manipulable" if sim_res["checks"]["manipulable"] else "not manipulable",
+}.items():
+    glue.value(key, val, origin="simulation")
+print(f"== {sim['model']} (simulation: a scripted model, not the paper's data)")
+print(probe_analysis.format_tables(sim_res))
+print("\n".join("* " + s for s in probe_analysis.sentences(sim_res)))

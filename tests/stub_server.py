@@ -26,19 +26,9 @@ judge           grader: EQUIVALENT when every gold token occurs in the candidate
 unauthorized    HTTP 401 always
 ==============  ===============================================================================
 
-Scripted models of ``selfconf probe`` (right on ~60 % of questions by a stable hash; a ``-paced`` suffix
-adds ``pace_seconds`` per request):
-
-=================  ============================================================================
-probe-blind        confidence ignores the system prompt: 70 when right, 50 when wrong, +-20 by question
-probe-consuming    confidence follows the injected profile: the percentage of the item's topic when
-                   labelled, else the mean of the percentages in the calibration slot (50 when it
-                   holds none), +10 when right, -10 when wrong, +-20 by question
-probe-pinned       confidence 100 on everything
-probe-refusing     "I don't know" on ~40 % of questions, otherwise like probe-blind
-probe-noconf       a JSON answer without any confidence field
-probe-perfect      always right, confidence 90 (a profile of all-equal accuracies)
-=================  ============================================================================
+Scripted models of ``selfconf probe`` (``probe-blind``, ``probe-consuming``, ``probe-pinned``, ``probe-refusing``,
+``probe-noconf``, ``probe-perfect``; a ``-paced`` suffix adds ``pace_seconds`` per request) answer by the rules of
+:mod:`selfconf.cli.probe_sim` (the module the book's worked example runs in-process).
 
 ``gold`` maps question text to the right answer; questions it does not know get "unknown".
 Every request body and its ``Authorization`` header are kept in :attr:`StubServer.requests`.
@@ -46,7 +36,6 @@ Every request body and its ``Authorization`` header are kept in :attr:`StubServe
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import socket
@@ -54,6 +43,8 @@ import threading
 import time
 from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from selfconf.cli.probe_sim import scripted_reply, stable_fraction
 
 MALFORMED_TEMPLATES = [
     '```json\n{{"answer": "{a}", "confidence": 70}}\n```',
@@ -63,11 +54,6 @@ MALFORMED_TEMPLATES = [
     '{{"answer": "{a}", "confidence": "high"}}',
     "{{'answer': '{a}', 'confidence': 60,}}",
 ]
-
-
-def stable_fraction(text: str) -> float:
-    """A number in [0, 1) fixed by ``text`` (so the stub answers the same way every run)."""
-    return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16) / 16**8
 
 
 def _reply(answer: str, confidence) -> str:
@@ -189,28 +175,8 @@ class StubServer:
         raise ValueError(kind)
 
     def probe_answer(self, kind: str, system: str, user: str) -> str:
-        """The reply of a scripted ``probe-*`` model (the table in the module docstring)."""
-        question = user.split("\n", 1)[1] if user.startswith("Topic: ") and "\n" in user else user
-        gold = self.gold.get(question, "unknown")
-        u = stable_fraction(question)
-        right = u < 0.6
-        ans = gold if right else f"wrong answer {int(u * 1000)}"
-        if kind == "probe-perfect":
-            return _reply(gold, 90)
-        if kind == "probe-noconf":
-            return json.dumps({"answer": ans})
-        if kind == "probe-pinned":
-            return _reply(ans, 100)
-        noise = int(40 * stable_fraction("noise" + question)) - 20  # fixed per question, the same in every arm
-        if kind == "probe-consuming":
-            lines = dict(re.findall(r"^- ([^:\n]+): (\d+)%$", system, re.M))
-            topic = user[len("Topic: ") :].split("\n", 1)[0] if user.startswith("Topic: ") else None
-            pct = [int(lines[topic])] if topic in lines else [int(v) for v in lines.values()]
-            base = sum(pct) / len(pct) if pct else 50.0
-            return _reply(ans, int(round(min(100.0, max(0.0, base + noise + (10 if right else -10))))))
-        if kind == "probe-refusing" and stable_fraction("refuse" + question) < 0.4:
-            return _reply("I don't know", 10)
-        return _reply(ans, (70 if right else 50) + noise)
+        """The reply of a scripted ``probe-*`` model: :func:`selfconf.cli.probe_sim.scripted_reply`."""
+        return scripted_reply(kind, system, user, self.gold)
 
     def _handle(self, h: BaseHTTPRequestHandler, body: dict) -> None:
         model = str(body.get("model", ""))

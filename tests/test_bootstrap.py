@@ -117,6 +117,20 @@ def test_cluster_weights_keep_items_together():
     np.testing.assert_array_equal(w[:, [3, 6, 0, 4]], mult)
 
 
+@pytest.mark.parametrize("g", [1, 4, 37, 5000])
+def test_cluster_multiplicities_count_the_stream_s_picks(g):
+    """Entry (b, j) = picks of cluster j in draw b, the picks being the stream's first (n_boot, g) integers."""
+    n_boot = 30
+    picks = np.random.default_rng(11).integers(0, g, size=(n_boot, g), dtype=np.int32)
+    expect = np.zeros((n_boot, g), np.int64)
+    for b in range(n_boot):  # an independent loop over the picks
+        for j in picks[b]:
+            expect[b, j] += 1
+    got = bs.cluster_multiplicities(g, n_boot, np.random.default_rng(11))
+    assert got.dtype == np.int32 and got.shape == (n_boot, g)
+    np.testing.assert_array_equal(got, expect)
+
+
 def test_clustered_ci_matches_explicit_resamples():
     c, y = rows(4, 240)
     rng = np.random.default_rng(0)
@@ -297,3 +311,26 @@ def test_clustered_draws_matrix_path_equals_row_weight_path(seed, monkeypatch):
     monkeypatch.setattr(b, "_MATMUL_MAX_CELLS", 0)
     slow = b._clustered_auroc_draws(code, y, 12, ccode, mult)
     np.testing.assert_array_equal(fast, slow)
+
+
+@pytest.mark.parametrize("share", [0, 10**9])  # 0: never the sparse product; 10**9: always
+def test_clustered_auroc_draws_match_explicit_resamples_on_both_paths(monkeypatch, share):
+    """Each draw's AUROC equals scikit-learn's on the resample that repeats every row of each drawn item."""
+    from sklearn.metrics import roc_auc_score
+
+    monkeypatch.setattr(bs, "_SPARSE_SHARE", share)
+    rng = np.random.default_rng(5)
+    n_items = 60
+    items = np.repeat(np.arange(n_items), rng.integers(1, 4, n_items))  # 1-3 rows per item
+    score = rng.integers(0, 7, items.size) / 6.0
+    y = (rng.random(items.size) < 0.3 + 0.5 * score).astype(int)
+    pc = bs.paired_auroc_contrast(score, score[::-1].copy(), y, y, items=items, n_boot=40, rng=3)
+    mult = bs.cluster_multiplicities(n_items, 40, np.random.default_rng(3))
+    for b in range(40):
+        w = mult[b, items]
+        keep = np.repeat(np.arange(items.size), w)
+        if np.unique(y[keep]).size < 2:
+            continue
+        assert pc.draws[b] == pytest.approx(
+            roc_auc_score(y[keep], score[keep]) - roc_auc_score(y[keep], score[::-1][keep]), abs=1e-12
+        )

@@ -387,6 +387,26 @@ def test_average_ranks_equal_scipy_rankdata(seed):
     assert m.average_ranks(np.array([])).size == 0
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_spearman_rho_equals_scipy_spearmanr(seed):
+    from scipy.stats import spearmanr
+
+    rng = np.random.default_rng(seed)
+    for n in (2, 3, 5, 21, 200):
+        x = rng.integers(0, 4, size=n).astype(float)  # heavy ties
+        y = np.round(rng.uniform(0, 1, size=n), 2)
+        if np.all(x == x[0]) or np.all(y == y[0]):
+            assert np.isnan(m.spearman_rho(x, y))
+            continue
+        ref = float(spearmanr(x, y).statistic)
+        assert abs(m.spearman_rho(x, y) - ref) <= 1e-12
+    assert np.isnan(m.spearman_rho([0.5, 0.5, 0.5], [0.1, 0.2, 0.3]))  # constant: undefined, as scipy says
+    with pytest.raises(ValueError, match="x has 3 values but y has 2"):
+        m.spearman_rho([1, 2, 3], [1, 2])
+    with pytest.raises(ValueError, match="at least two pairs"):
+        m.spearman_rho([1], [1])
+
+
 def test_auroc_does_not_import_scipy_stats():
     """A one-section rerun must not pay scipy.stats' import (about a second) for an AUROC."""
     import subprocess

@@ -356,3 +356,39 @@ def test_a_log_started_with_other_settings_is_not_resumed(pstub, battery, tmp_pa
 def test_analyse_only_on_a_missing_path_is_a_clear_error(tmp_path, capsys):
     err = _err(capsys, ["probe", "--analyse-only", str(tmp_path / "nothing")])
     assert "no probe log or ladder folder" in err
+
+
+# ------------------------------------------------------------------ the in-process scripted models (the book's)
+@pytest.mark.parametrize("model", ["probe-consuming", "probe-blind"])
+def test_in_process_simulation_equals_the_stub_over_http(pstub, battery, tmp_path, capsys, model):
+    """The book's worked example (scripted model in-process) logs what `selfconf probe` logs against the stub server
+    (the same rules answering over HTTP), row for row, and its analysis is the command's."""
+    from selfconf.cli import probe_sim
+
+    http_log, sim_log = tmp_path / "http.jsonl", tmp_path / "sim.jsonl"
+    res_http = run_json(capsys, probe_argv(pstub, model, battery, http_log, "--replicates", "2"))["subjects"][model]
+    probe_sim.simulate(model, battery, sim_log)  # the command's defaults
+
+    def cells(path):
+        keep = ("stage", "item_id", "domain", "arm", "replicate", "answer", "confidence", "abstained", "correct")
+        recs = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+        rows = sorted((tuple(str(r.get(k)) for k in keep) for r in recs if r["stage"] in ("profile", "arm")), key=str)
+        prof = next(r for r in recs if r["stage"] == "profiles")
+        return rows, {k: prof[k] for k in ("bin", "core", "placebo", "shuffled")}
+
+    assert cells(sim_log) == cells(http_log)
+    res_sim, _ = probe_cli.analyse_path(sim_log, n_boot=400, seed=20261130)
+    sim = res_sim["subjects"][model]
+    assert sim["contrasts"] == res_http["contrasts"]
+    assert sim["checks"]["manipulable"] is (model == "probe-consuming")
+
+
+def test_worked_example_counts_its_calls_and_refuses_an_unknown_model():
+    from selfconf.cli import probe_sim
+
+    ex = probe_sim.worked_example("probe-pinned", n_boot=50, per_domain=4, domains=("a", "b", "c", "d", "e", "f"))
+    held = ex["n_items"] // 2
+    assert ex["n_items"] == 24 and ex["n_calls"] == held + held * len(probe_an.PROBE_ARMS)
+    assert ex["result"]["checks"]["manipulable"] is False
+    with pytest.raises(ValueError, match="unknown scripted probe model 'gpt'"):
+        probe_sim.ScriptedClient("gpt", {})

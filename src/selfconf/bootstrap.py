@@ -273,8 +273,12 @@ def cluster_multiplicities(n_clusters: int, n_boot: int, rng: np.random.Generato
     n_boot = _check_n_boot(n_boot)
     g = int(n_clusters)
     picks = gen.integers(0, g, size=(n_boot, g), dtype=_index_dtype(g))
-    picks = picks.astype(np.int64, copy=False) + (np.arange(n_boot, dtype=np.int64) * g)[:, None]
-    return np.bincount(picks.ravel(), minlength=n_boot * g).reshape(n_boot, g).astype(np.int32)
+    # one bincount per draw: its count array stays in cache (one bincount over all draws into n_boot * g
+    # slots was 2-4x slower); the picks, and so the counts, are those of the same stream
+    out = np.empty((n_boot, g), np.int32)
+    for b in range(n_boot):
+        out[b] = np.bincount(picks[b], minlength=g)
+    return out
 
 
 def cluster_weights(clusters: Any, n_boot: int, rng: np.random.Generator | int) -> np.ndarray:
@@ -620,6 +624,8 @@ def _auroc_cells(cell: np.ndarray, k: int) -> np.ndarray:
 
 #: Up to this many (level, class) cells the clustered draws use one matrix product per chunk.
 _MATMUL_MAX_CELLS = 512
+#: The clustered draws use the sparse product when fewer than 1 / this share of the (cluster, cell) pairs are occupied.
+_SPARSE_SHARE = 8
 
 
 def _clustered_auroc_draws(code: np.ndarray, y: np.ndarray, k: int, ccode: np.ndarray, mult: np.ndarray) -> np.ndarray:
@@ -628,7 +634,18 @@ def _clustered_auroc_draws(code: np.ndarray, y: np.ndarray, k: int, ccode: np.nd
     With few score levels the per-draw cell counts are ``mult @ M``, where ``M[g, cell]`` counts
     cluster g's rows in each (level, class) cell: one BLAS product instead of gathering a weight
     per row.  The product runs in float32, which is exact here (integer partial sums < 2**24), so
-    both paths give identical counts and identical AUROCs."""
+    both paths give identical counts and identical AUROCs.  When few (cluster, cell) pairs are occupied (items with
+    a row or two each, as in a paired arm contrast) the same counts come from the sparse product of
+    :func:`cell_count_draws`, which does only the occupied pairs' work (about half the time on 5,000 items)."""
+    if 2 * k <= _MATMUL_MAX_CELLS:
+        cell = code.astype(np.intp) * 2 + y
+        occupied = np.unique(ccode.astype(np.int64) * (2 * k) + cell).size
+        if occupied * _SPARSE_SHARE < mult.shape[1] * 2 * k:
+            out = []
+            for counts in cell_count_draws(mult, ccode, cell, 2 * k):
+                counts = counts.reshape(-1, k, 2)
+                out.append(_m.auroc_from_counts(counts[:, :, 1], counts[:, :, 0]))
+            return np.concatenate(out) if out else np.empty(0)
     if 2 * k <= _MATMUL_MAX_CELLS and mult.shape[1] * 2 * k < 2**24:
         cell = code.astype(np.intp) * 2 + y
         M = np.zeros((mult.shape[1], 2 * k), np.float32)

@@ -37,6 +37,7 @@ __all__ = [
     "BINNINGS",
     "from_percent",
     "average_ranks",
+    "spearman_rho",
     "auroc",
     "auroc_from_counts",
     "auroc_batched",
@@ -235,6 +236,37 @@ def average_ranks(x: Any) -> np.ndarray:
     ranks = np.empty(a.size, float)
     ranks[order] = ((starts + ends + 1) / 2.0)[np.cumsum(new_run) - 1]
     return ranks
+
+
+def spearman_rho(x: Any, y: Any) -> float:
+    """Spearman's rank correlation of two paired samples, ties given average ranks.
+
+    Definition: rho = Pearson correlation of :func:`average_ranks` (x) and :func:`average_ranks` (y),
+    i.e. cov(rx, ry) / (sd(rx) sd(ry)) (``numpy.corrcoef`` of the two rank columns).
+    Undefined (``nan``) when either sample is constant.  Same value as ``scipy.stats.spearmanr(x, y).statistic``
+    (tested to 1e-12), in numpy alone: the placebo check would otherwise import ``scipy.stats`` (about a second)
+    for one correlation.
+
+    Raises ``ValueError`` when the lengths differ or fewer than two pairs are given.
+
+    Reference: Spearman, C. (1904). The proof and measurement of association between two things.
+    American Journal of Psychology 15, 72-101; Kendall (1945) for ties.
+
+    >>> spearman_rho([1, 2, 3, 4], [10, 20, 30, 40])
+    1.0
+    >>> round(spearman_rho([1, 2, 2, 4], [4, 1, 3, 2]), 4)
+    -0.6325
+    """
+    a = np.asarray(x, dtype=float).ravel()
+    b = np.asarray(y, dtype=float).ravel()
+    if a.size != b.size:
+        raise ValueError(f"spearman_rho: x has {a.size} values but y has {b.size}")
+    if a.size < 2:
+        raise ValueError(f"spearman_rho: need at least two pairs, got {a.size}")
+    if np.all(a == a[0]) or np.all(b == b[0]):
+        return math.nan
+    # numpy's correlation of the two rank columns: the arithmetic scipy's spearmanr does, so equal bit for bit
+    return float(np.corrcoef(np.column_stack([average_ranks(a), average_ranks(b)]), rowvar=False)[1, 0])
 
 
 def auroc(score: Any, correct: Any) -> float:

@@ -207,8 +207,8 @@ def make_profiles(core: pd.Series, seed: int) -> tuple[pd.DataFrame, dict[str, A
     (True, True)
     """
     import pandas as pd
-    from scipy.stats import spearmanr
 
+    from selfconf.metrics import spearman_rho
     from selfconf.sections import probe as analysis
 
     vals = core.to_numpy(dtype=float)
@@ -230,7 +230,7 @@ def make_profiles(core: pd.Series, seed: int) -> tuple[pd.DataFrame, dict[str, A
     for draw in range(1, PLACEBO_TRIES + 1):
         u = prng.random(k)
         pl = np.clip(np.round(u - u.mean() + vals.mean(), 2), 0.0, 1.0)
-        rho = float(spearmanr(pl, vals).statistic)
+        rho = spearman_rho(pl, vals)
         if np.isfinite(rho) and abs(rho) < analysis.PLACEBO_RHO_MAX:
             frame = pd.DataFrame({"bin": list(core.index), "core": vals, "placebo": pl, "shuffled": shuffled})
             return frame, {"placebo_rho": rho, "placebo_draws": draw}
@@ -474,7 +474,9 @@ def _profile_from_log(records: list[dict], domains: list[str]) -> pd.Series:
     return pd.Series({d: float(np.mean(v)) for d, v in acc.items()})
 
 
-def _run_live(args: argparse.Namespace, say) -> int:
+def _run_live(args: argparse.Namespace, say, *, client: Any = None, analyse: bool = True) -> int:
+    """Collect (and unless ``analyse`` is false, analyse and print) a probe run; ``client`` replaces the HTTP client
+    built from ``args`` (the in-process scripted models of :mod:`selfconf.cli.probe_sim`)."""
     import pandas as pd
 
     from selfconf.sections import probe as analysis
@@ -505,7 +507,8 @@ def _run_live(args: argparse.Namespace, say) -> int:
                 f"\n--- arm {arm} (item {ex.item_id}) ---\n[system]\n{msgs[0]['content']}\n[user]\n{msgs[1]['content']}"
             )
         return 0
-    client = client_from_args(args)
+    if client is None:
+        client = client_from_args(args)
     cnt = _Counter()
     header = {
         "stage": "meta",
@@ -595,6 +598,8 @@ def _run_live(args: argparse.Namespace, say) -> int:
     if cnt.failed:
         say("some cells got no reply; run the same command again to retry only those")
         return 3
+    if not analyse:
+        return 0
     df, prof, _ = log_frame(records)
     n_noconf = _confidence_coverage(df)
     res = analysis.analyse(df, n_boot=args.n_boot, seed=args.seed, profile=prof)

@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -452,7 +452,8 @@ def scatter_chart(
                     labelLimit=alt.Undefined if key_label_limit is None else key_label_limit,
                 ),
             )
-        for side in ("left", "center", "right"):  # a mark's align is not a channel: one layer per alignment
+        sides: tuple[Literal["left", "center", "right"], ...] = ("left", "center", "right")
+        for side in sides:  # a mark's align is not a channel: one layer per alignment
             part = tx[tx["align"] == side]
             if len(part):
                 layers.append(
