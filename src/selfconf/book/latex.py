@@ -58,6 +58,8 @@ CHART_DIR = "selfconf-charts"
 PORTRAIT_CHARS = 95
 #: ... and on a landscape page.
 LANDSCAPE_CHARS = 140
+#: A heading's letters (bold sans) are about 5/4 as wide as a cell's (serif): a heading word's run is scaled so.
+HEADING_WIDTH_NUM, HEADING_WIDTH_DEN = 5, 4
 #: LaTeX added to the preamble: landscape pages, tables at 9 pt (8 pt when wide), no table below 8 pt.
 PREAMBLE = r"""
 % selfconf.book.latex: landscape pages for wide tables; tables at 9 pt
@@ -186,7 +188,7 @@ def offline_links(doctree) -> int:
 
 def _column_needs(table) -> tuple[dict[int, int], dict[int, float]]:
     """Per column: the longest unbreakable run in characters (a numeric cell whole, else the longest word, an
-    id breaking after each underscore) and the mean cell length."""
+    id breaking after each underscore; a heading's word counted 5/4 as long) and the mean cell length."""
     need: dict[int, int] = {}
     lengths: dict[int, list[int]] = {}
     for r in table.findall(nodes.row):
@@ -200,6 +202,8 @@ def _column_needs(table) -> tuple[dict[int, int], dict[int, float]]:
                 and not re.search(r"[a-z]{4}", text)  # "0.0055 (within tolerance ...)" wraps at its spaces
             )
             run = len(text) if numeric else max((len(w) for w in re.split(r"[\s_]", text)), default=0)
+            if isinstance(r.parent, nodes.thead):  # bold sans headings: wider letters than the serif cells
+                run = -(-run * HEADING_WIDTH_NUM // HEADING_WIDTH_DEN)
             need[j] = max(need.get(j, 0), run)
             lengths.setdefault(j, []).append(len(text))
     return need, {j: sum(v) / len(v) for j, v in lengths.items()}
