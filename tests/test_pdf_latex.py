@@ -202,3 +202,57 @@ def test_every_differing_number_has_a_footnote_with_the_papers_print(built_pdf, 
     assert notes, "no footnote for a differing number"
     assert all(p != v for p, v in notes), [n for n in notes if n[0] == n[1]][:5]
     assert "How to read the numbers" in text
+
+
+def table_text(root) -> str:
+    """The text of every cell and heading of the book's CSV downloads (one per table), joined by newlines."""
+    import csv
+
+    cells: list[str] = []
+    for path in sorted((root / "book" / "_static" / "tables").glob("*.csv")):
+        with open(path, encoding="utf-8") as f:
+            cells.extend(c for row in csv.reader(f) for c in row)
+    return "\n".join(cells)
+
+
+def overlapping_cells(pdf, text: str) -> list[str]:
+    """Pairs of words on one line of a page (poppler's ``pdftotext -bbox``: same top and bottom) whose boxes overlap
+    horizontally by more than 0.5 pt, both of them text of a table (a substring of ``text`` once stripped of the
+    hyphen, underscore or punctuation a line break leaves): one cell's content running into the next cell's.
+    Words of a chart's axis, a running foot or a formula's accent are not table text and are not judged."""
+    import html
+
+    out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    word = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>')
+
+    def cellish(w: str) -> bool:
+        w = w.strip("-_,.;:()[]")
+        return len(w) >= 2 and w in text
+
+    bad = []
+    for i, page in enumerate(out.split("<page ")[1:]):
+        lines: dict[tuple[float, float], list[tuple[float, float, str]]] = {}
+        for x0, y0, x1, y1, w in word.findall(page):
+            key = (round(float(y0), 1), round(float(y1), 1))
+            lines.setdefault(key, []).append((float(x0), float(x1), html.unescape(w)))
+        for words in lines.values():
+            words.sort()
+            for a, b in zip(words, words[1:], strict=False):
+                if b[0] < a[1] - 0.5 and cellish(a[2]) and cellish(b[2]):
+                    bad.append(f"page {i + 1}: {a[2]!r} runs {a[1] - b[0]:.1f} pt into {b[2]!r}")
+    return bad
+
+
+@pytest.mark.book
+def test_no_table_cell_runs_into_the_next(built_pdf, root):
+    """In every table of the PDF (the audit records' 13 columns included), no two words of adjacent cells on one
+    line overlap: each column is at least as wide as its longest unbreakable run, or the table is split."""
+    if shutil.which("pdftotext") is None:
+        pytest.skip("poppler's pdftotext is not installed (scripts/install_tex.sh installs it)")
+    text = table_text(root)
+    bad = overlapping_cells(built_pdf, text)
+    assert not bad, f"{len(bad)} table cells run into the next one:\n" + "\n".join(bad[:20])
+    from pypdf import PdfReader
+
+    pages = _texts(PdfReader(str(built_pdf)), built_pdf)
+    assert any("Audit records" in p and "recomputed" in p for p in pages), "the audit records table is not in the PDF"

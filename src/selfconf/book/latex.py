@@ -46,6 +46,8 @@ __all__ = [
     "table_width",
     "table_layout",
     "column_widths",
+    "column_groups",
+    "split_columns",
     "book_numbers",
     "setup",
 ]
@@ -56,6 +58,8 @@ CHART_DIR = "selfconf-charts"
 PORTRAIT_CHARS = 95
 #: ... and on a landscape page.
 LANDSCAPE_CHARS = 140
+#: A heading's letters (bold sans) are about 5/4 as wide as a cell's (serif): a heading word's run is scaled so.
+HEADING_WIDTH_NUM, HEADING_WIDTH_DEN = 5, 4
 #: LaTeX added to the preamble: landscape pages, tables at 9 pt (8 pt when wide), no table below 8 pt.
 PREAMBLE = r"""
 % selfconf.book.latex: landscape pages for wide tables; tables at 9 pt
@@ -184,7 +188,7 @@ def offline_links(doctree) -> int:
 
 def _column_needs(table) -> tuple[dict[int, int], dict[int, float]]:
     """Per column: the longest unbreakable run in characters (a numeric cell whole, else the longest word, an
-    id breaking after each underscore) and the mean cell length."""
+    id breaking after each underscore; a heading's word counted 5/4 as long) and the mean cell length."""
     need: dict[int, int] = {}
     lengths: dict[int, list[int]] = {}
     for r in table.findall(nodes.row):
@@ -195,8 +199,11 @@ def _column_needs(table) -> tuple[dict[int, int], dict[int, float]]:
                 bool(text)
                 and bool(re.fullmatch(r"[\d\s.,+\-\u2212\u2013\[\]()%≠a-z]*", text))
                 and any(ch.isdigit() for ch in text)
+                and not re.search(r"[a-z]{4}", text)  # "0.0055 (within tolerance ...)" wraps at its spaces
             )
             run = len(text) if numeric else max((len(w) for w in re.split(r"[\s_]", text)), default=0)
+            if isinstance(r.parent, nodes.thead):  # bold sans headings: wider letters than the serif cells
+                run = -(-run * HEADING_WIDTH_NUM // HEADING_WIDTH_DEN)
             need[j] = max(need.get(j, 0), run)
             lengths.setdefault(j, []).append(len(text))
     return need, {j: sum(v) / len(v) for j, v in lengths.items()}
@@ -217,15 +224,31 @@ def table_width(table) -> int:
     return sum(need.values()) + 2 * len(need)
 
 
+def _base_widths(need: list[int]) -> list[float]:
+    """Each column's longest unbreakable run in characters, 15 % wider (bold headings) plus one."""
+    return [n * 1.15 + 1 for n in need]
+
+
+def _line_chars(line: int, columns: int) -> int:
+    """Characters of a line of ``line`` characters left for ``columns`` columns' text (the padding between columns
+    takes about 1.5 characters each)."""
+    return int(line - 1.5 * columns)
+
+
 def column_widths(need: list[int], mean: list[float], available: int) -> list[int]:
     """Widths (in characters) of a long table's columns: each first gets its longest unbreakable run (15 % wider,
     for bold headings), then what is left of ``available`` goes to the columns whose cells are longer on average
     (up to 40 characters each), in proportion to that shortfall, and the rest in proportion to the widths.
+    When the runs alone exceed ``available`` they are returned as they are; LaTeX takes the widths as relative
+    and would scale every column down, so :func:`table_layout` splits such a table by columns first
+    (:func:`column_groups`).
 
     >>> column_widths([10, 5, 20], [12.0, 5.0, 60.0], 60)
     [12, 6, 40]
+    >>> column_widths([10, 5, 20], [12.0, 5.0, 60.0], 30)
+    [12, 6, 24]
     """
-    base = [n * 1.15 + 1 for n in need]
+    base = _base_widths(need)
     free = available - sum(base)
     if free > 0:
         want = [max(0.0, min(m, 40) - b) for m, b in zip(mean, base, strict=True)]
@@ -237,6 +260,68 @@ def column_widths(need: list[int], mean: list[float], available: int) -> list[in
     return [max(1, int(b)) for b in base]
 
 
+def column_groups(need: list[int], line: int) -> list[list[int]]:
+    """Split a table's columns into groups that each fit a line of ``line`` characters, every group led by the
+    first column (the rows' key): the columns in order, a new group whenever the next column's run
+    (:func:`column_widths`' first step) would no longer fit beside the key and the columns before it.
+    One group (all columns) when they fit.
+
+    >>> column_groups([10, 20, 30, 40], 140)
+    [[0, 1, 2, 3]]
+    >>> column_groups([10, 20, 30, 40, 30], 140)
+    [[0, 1, 2, 3], [0, 4]]
+    """
+    base = _base_widths(need)
+    groups: list[list[int]] = [[0]]
+    for j in range(1, len(need)):
+        trial = groups[-1] + [j]
+        if len(groups[-1]) > 1 and sum(base[k] for k in trial) > _line_chars(line, len(trial)):
+            groups.append([0, j])
+        else:
+            groups[-1] = trial
+    return groups
+
+
+def split_columns(table, groups: list[list[int]]) -> list:
+    """The table as one table per column group (:func:`column_groups`): the first keeps the table's title and ids;
+    each further one is a copy holding the key column (its anchors left out, so each label is defined once) and
+    its group, titled "... (continued)" without a number of its own.  A table with cells spanning columns or
+    rows is returned whole.
+
+    >>> from docutils import nodes
+    >>> def row(*cells):
+    ...     return nodes.row("", *[nodes.entry("", nodes.paragraph(c, c)) for c in cells])
+    >>> t = nodes.table("", nodes.tgroup("", *[nodes.colspec(colwidth=1) for _ in range(3)],
+    ...                                  nodes.tbody("", row("id", "a", "b"), row("x_1", "1", "2"))))
+    >>> [[r.astext().split() for r in p.findall(nodes.row)] for p in split_columns(t, [[0, 1], [0, 2]])]
+    [[['id', 'a'], ['x_1', '1']], [['id', 'b'], ['x_1', '2']]]
+    """
+    if len(groups) < 2 or any(e.get("morecols") or e.get("morerows") for e in table.findall(nodes.entry)):
+        return [table]
+    parts = [table, *(table.deepcopy() for _ in groups[1:])]  # the original (ids, title) first
+    for g, (part, cols) in enumerate(zip(parts, groups, strict=True)):
+        for tgroup in part.findall(nodes.tgroup):
+            specs = [c for c in tgroup.children if isinstance(c, nodes.colspec)]
+            for k, spec in enumerate(specs):
+                if k not in cols:
+                    tgroup.remove(spec)
+            tgroup["cols"] = len(cols)
+        for r in part.findall(nodes.row):
+            entries = [c for c in r.children if isinstance(c, nodes.entry)]
+            for k, e in enumerate(entries):
+                if k not in cols:
+                    r.remove(e)
+                elif g and k == 0:
+                    for raw in list(e.findall(nodes.raw)):
+                        raw.parent.remove(raw)
+        if g:
+            part["ids"] = []
+            part["names"] = []
+            for title in list(part.findall(nodes.title)):
+                title.parent.remove(title)
+    return parts
+
+
 #: In a table, an id may break after each underscore (as on the web pages), never inside a word.
 _BREAK_IDS = r"\let\selfconfus\_\renewcommand{\_}{\selfconfus\allowbreak}"
 
@@ -245,40 +330,68 @@ def table_layout(doctree) -> dict[str, int]:
     """Set each table for paper: 9 pt; a table wider than the text column 8 pt, a wider one on a landscape page.
 
     Definition: :func:`table_width` against :data:`PORTRAIT_CHARS` (9 pt fits) and :data:`LANDSCAPE_CHARS`
-    (8 pt on a portrait page fits up to ``PORTRAIT_CHARS * 9 / 8``; beyond it the page turns).  A table of more
-    than 30 rows (Sphinx sets it as a ``longtable``, whose columns do not wrap by themselves) gets the column
-    widths of :func:`column_widths`, so its text wraps.
-    Returns the count of tables per layout.
+    (8 pt on a portrait page fits up to ``PORTRAIT_CHARS * 9 / 8``; beyond it the page turns).  Every table gets
+    the column widths of :func:`column_widths` for its line, so its text wraps and no column is set narrower than
+    its longest unbreakable run (a ``longtable`` does not size its columns by itself, and LaTeX's ``tabulary``
+    shrinks a short key column below its longest word to make room for long text).  A table whose unbreakable
+    runs do not fit even a landscape line is split by columns (:func:`column_groups`, :func:`split_columns`): each
+    part repeats the key column and follows the one before, introduced by a line saying so.  Only the PDF is
+    split; the HTML pages are untouched.
+    Returns the count of tables per layout (parts counted each) and of tables split.
     """
-    out = {"9pt": 0, "8pt": 0, "landscape": 0}
-    for t in list(doctree.findall(nodes.table)):
-        w = table_width(t)
-        if w <= PORTRAIT_CHARS:
-            size, layout = r"\small", "9pt"
-        elif w <= PORTRAIT_CHARS * 9 // 8:
-            size, layout = r"\footnotesize", "8pt"
-        else:
-            size, layout = r"\footnotesize", "landscape"
-        if len(list(t.findall(nodes.row))) > 30:
-            need, mean = _column_needs(t)
-            specs = list(t.findall(nodes.colspec))
-            if len(specs) == len(need):
-                # characters of the line less the padding between columns (about 1.5 characters each)
-                line = LANDSCAPE_CHARS if layout == "landscape" else PORTRAIT_CHARS * 9 // 8
-                available = int(line - 1.5 * len(need))
-                cols = range(len(need))
-                widths = column_widths([need[j] for j in cols], [mean[j] for j in cols], available)
-                for spec, width in zip(specs, widths, strict=True):
-                    spec["colwidth"] = width
-                t["classes"] = [c for c in t.get("classes", []) if c != "colwidths-auto"] + ["colwidths-given"]
-        before = ("\\begin{landscape}" if layout == "landscape" else "") + "\\begingroup" + size + _BREAK_IDS
-        after = "\\endgroup" + ("\\end{landscape}" if layout == "landscape" else "")
-        parent = t.parent
-        i = parent.index(t)
-        parent.insert(i + 1, nodes.raw("", after, format="latex"))
-        parent.insert(i, nodes.raw("", before, format="latex"))
-        out[layout] += 1
+    out = {"9pt": 0, "8pt": 0, "landscape": 0, "split": 0}
+    for whole in list(doctree.findall(nodes.table)):
+        need, _ = _column_needs(whole)
+        parts = [whole]
+        if table_width(whole) > LANDSCAPE_CHARS and need:
+            parts = split_columns(whole, column_groups([need[j] for j in range(len(need))], LANDSCAPE_CHARS))
+            if len(parts) > 1:
+                out["split"] += 1
+                first = parts[0]
+                at = first.parent.index(first)
+                for k, part in enumerate(parts[1:], start=1):
+                    note = nodes.paragraph("", "", nodes.emphasis("", _continued(first, part)))
+                    first.parent.insert(at + 2 * k - 1, note)
+                    first.parent.insert(at + 2 * k, part)
+        for t in parts:
+            out[_set_table(t)] += 1
     return out
+
+
+def _continued(first, part) -> str:
+    """The line above a continuation of a table split by columns: what it continues and how its rows are keyed."""
+    titles = [x.astext() for x in first.children if isinstance(x, nodes.title)]
+    head = next(part.findall(nodes.row), None)
+    key = head.children[0].astext() if head is not None and head.children else "the first column"
+    name = f"{titles[0]}" if titles else "the table above"
+    return f"{name}, continued: further columns of the same rows, by {key}."
+
+
+def _set_table(t) -> str:
+    """Wrap one table in its size (and landscape page) and give it its column widths; returns its layout."""
+    w = table_width(t)
+    if w <= PORTRAIT_CHARS:
+        size, layout = r"\small", "9pt"
+    elif w <= PORTRAIT_CHARS * 9 // 8:
+        size, layout = r"\footnotesize", "8pt"
+    else:
+        size, layout = r"\footnotesize", "landscape"
+    need, mean = _column_needs(t)
+    specs = list(t.findall(nodes.colspec))
+    if len(specs) == len(need):
+        line = {"9pt": PORTRAIT_CHARS, "8pt": PORTRAIT_CHARS * 9 // 8, "landscape": LANDSCAPE_CHARS}[layout]
+        cols = range(len(need))
+        widths = column_widths([need[j] for j in cols], [mean[j] for j in cols], _line_chars(line, len(need)))
+        for spec, width in zip(specs, widths, strict=True):
+            spec["colwidth"] = width
+        t["classes"] = [c for c in t.get("classes", []) if c != "colwidths-auto"] + ["colwidths-given"]
+    before = ("\\begin{landscape}" if layout == "landscape" else "") + "\\begingroup" + size + _BREAK_IDS
+    after = "\\endgroup" + ("\\end{landscape}" if layout == "landscape" else "")
+    parent = t.parent
+    i = parent.index(t)
+    parent.insert(i + 1, nodes.raw("", after, format="latex"))
+    parent.insert(i, nodes.raw("", before, format="latex"))
+    return layout
 
 
 def book_numbers(doctree, env, docname: str) -> int:
