@@ -38,7 +38,7 @@ def questions_csv(tmp_path_factory) -> Path:
 def stub():
     gold = {q: a for _, q, a in QUESTIONS}
     gold.update(battery_gold())
-    server = StubServer(gold, slow_seconds=0.6, pace_seconds=0.05)
+    server = StubServer(gold, slow_seconds=2.0, pace_seconds=0.05)
     server.start()
     yield server
     server.stop()
@@ -65,7 +65,7 @@ def collect_argv(stub: StubServer, model: str, questions: Path, out: Path, *extr
         "--api-key-env",
         "SELFCONF_TEST_KEY",
         "--timeout",
-        "0.3",
+        "0.8",  # under the stub's 2 s slow reply, with room for a loaded machine (0.3 s timed out retries)
         "--backoff-base",
         "0.01",
         "--concurrency",

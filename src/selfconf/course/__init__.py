@@ -136,13 +136,14 @@ def exercises(stem: str) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.py")) if folder.is_dir() else []
 
 
-def progress(stem: str, env: Mapping[str, Any]) -> str:
-    """Print and return one line: how many of ``stem``'s checked exercises pass with the variables in ``env``.
+def progress(stem: str, env: Mapping[str, Any]) -> None:
+    """Print one line: how many of ``stem``'s checked exercises pass with the variables in ``env``.
 
     Definition: every public check of the notebook (:func:`exercises`) run quietly by otter-grader's
     ``Notebook.check`` against ``env`` (a student passes ``globals()``); an exercise passes when all its test
     cases pass.  Nothing is recorded or sent anywhere: it is the student's own progress record, to run at any
-    time.
+    time.  It returns nothing, so that the cell shows the line once (a returned string would also be displayed as
+    the cell's plain-text result).
 
     Reference: otter-grader, "Student Usage" (``otter.Notebook.check``, ``check_all``).
 
@@ -165,7 +166,6 @@ def progress(stem: str, env: Mapping[str, Any]) -> str:
     line += f" ({', '.join(passed)})" if passed else ""
     line += f"; not yet: {', '.join(todo)}" if todo else "; all done"
     print(line)
-    return line
 
 
 # ------------------------------------------------------------------------------------------ install cell
