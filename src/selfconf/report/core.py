@@ -69,7 +69,9 @@ import numpy as np
 # (no import cycle is involved: tests/test_layers.py checks there is none)
 from selfconf.data import validate
 from selfconf.data.validate import SCALES, resolve_scale
+from selfconf.stats import registry
 from selfconf.stats.calibration import CLIP_EPS, RECALIBRATIONS
+from selfconf.stats.registry import MetricSpec
 from selfconf.stats.streams import stream
 
 if TYPE_CHECKING:  # pandas is imported when a report is computed, so `--help` starts fast
@@ -158,102 +160,15 @@ SMALL_N = 30
 TIE_RANGE_SHOWN = 0.01
 
 
-@dataclass(frozen=True)
-class Metric:
-    """One reported metric: the registry entry that every output of the report is derived from.
-
-    ``name`` is the JSON key (and DataFrame column); ``header`` the terminal/HTML column; ``unit``
-    ``"pct"`` (a 0-1 share shown in percent), ``"pp"`` (a 0-1 difference shown in signed percentage
-    points) or ``"num"`` (shown on 0-1 with three decimals); ``interval``: a percentile bootstrap
-    interval (``<name>_ci_low`` / ``<name>_ci_high``); ``headline_interval``: that interval also as
-    a column of the headline table; ``trials``: the JSON key counting the rows the metric is computed
-    on, when it is a proportion (then a Wilson interval ``<name>_wilson_low`` / ``_wilson_high`` is
-    added) or differs from ``n``; ``extra``: further JSON keys that follow it; ``compute``: for a
-    metric that :func:`selfconf.metrics.counts_statistics` does not compute, a function
-    ``(levels, pos, neg, options) -> array (B,)`` over draws (rows of ``pos``/``neg``; ``options``
-    the ECE options ``n_bins``, ``binning``, ``edge``, ``snap``); ``terminal``: a column of the
-    terminal and HTML tables (else JSON and DataFrame only); ``help``: one line for ``--help``.
-    """
-
-    name: str
-    header: str
-    unit: str
-    help: str
-    interval: bool = True
-    headline_interval: bool = False
-    trials: str | None = None
-    proportion: bool = False
-    extra: tuple[str, ...] = ()
-    compute: Any = None
-    terminal: bool = True
-
-
-def _mce(lv, P, Q, opts):
-    from selfconf.stats.calibration import mce_counts
-
-    return mce_counts(lv, P, Q, **opts)
-
-
-def _debiased_ece(lv, P, Q, opts):
-    from selfconf.stats.calibration import debiased_ece_counts
-
-    return debiased_ece_counts(lv, P, Q, **opts)
-
+#: One reported metric: the registry entry (:class:`selfconf.stats.registry.MetricSpec`) that every output of
+#: the report is derived from (the former name of the class).
+Metric = MetricSpec
 
 #: The report's metrics, in display order: the terminal table, the JSON keys, the HTML columns, the
-#: intervals and the ``--help`` text are all derived from this one list (add a metric here, with its
-#: function and tests, and it appears everywhere).
-METRICS: tuple[Metric, ...] = (
-    Metric("accuracy", "acc %", "pct", "share correct", headline_interval=True, trials="n", proportion=True),
-    Metric("mean_confidence", "mean conf", "pct", "mean stated confidence"),
-    Metric("median_confidence", "median conf", "pct", "median stated confidence", interval=False),
-    Metric("citl", "CITL pp", "pp", "calibration-in-the-large, mean confidence minus accuracy"),
-    Metric("brier", "Brier", "num", "Brier score, mean (confidence - correct)^2"),
-    Metric("ece", "ECE", "num", "binned expected calibration error (--ece-bins, --ece-binning, --ece-edge)"),
-    Metric(
-        "smooth_ece",
-        "smECE",
-        "num",
-        "smooth ECE (Blasiok & Nakkiran 2023), kernel bandwidth at its fixed point",
-        extra=("smooth_ece_bandwidth",),
-    ),
-    Metric("auroc", "AUROC", "num", "self-AUROC, confidence separating right from wrong", headline_interval=True),
-    Metric(
-        "high_conf_error_rate",
-        "err@conf≥{hc} %",
-        "pct",
-        "share wrong among answers with confidence >= --high-confidence",
-        trials="high_conf_n",
-        proportion=True,
-        extra=("high_conf_n",),
-    ),
-    Metric(
-        "refusal_rate",
-        "refusal %",
-        "pct",
-        "share of rows with refusal = 1 (no bootstrap interval; Wilson interval in JSON)",
-        interval=False,
-        trials="refusal_n",
-        proportion=True,
-    ),
-    Metric("aurc", "AURC", "num", "area under the risk-coverage curve"),
-    Metric(
-        "mce",
-        "MCE",
-        "num",
-        "maximum calibration error, the largest bin gap on the ECE bins (JSON only)",
-        compute=_mce,
-        terminal=False,
-    ),
-    Metric(
-        "ece_debiased",
-        "debiased CE",
-        "num",
-        "debiased l2 calibration error on the ECE bins (Kumar, Liang & Ma 2019; JSON only)",
-        compute=_debiased_ece,
-        terminal=False,
-    ),
-)
+#: intervals and the ``--help`` text are all derived from this one list, a live view of the metric registry
+#: :mod:`selfconf.stats.registry` (add a metric there, with its function and its oracle, and it appears
+#: everywhere).
+METRICS: Sequence[Metric] = registry.view(registry.entries)
 
 
 def ci_metrics() -> tuple[str, ...]:
@@ -297,10 +212,10 @@ def json_model_keys() -> tuple[str, ...]:
     return tuple(keys)
 
 
-#: Metrics reported with a percentile bootstrap interval (``<metric>_ci_low`` / ``_ci_high``).
-CI_METRICS = ci_metrics()
-#: Keys of every object in the ``models`` (and ``groups``) lists of ``--json``, in order.
-JSON_MODEL_KEYS = json_model_keys()
+#: Metrics reported with a percentile bootstrap interval (``<metric>_ci_low`` / ``_ci_high``; a live view).
+CI_METRICS: Sequence[str] = registry.view(ci_metrics)
+#: Keys of every object in the ``models`` (and ``groups``) lists of ``--json``, in order (a live view).
+JSON_MODEL_KEYS: Sequence[str] = registry.view(json_model_keys)
 _SMOOTH_GRID = np.linspace(0.0, 1.0, 51)
 
 
@@ -537,8 +452,16 @@ def _unit_rng(seed: int, model: str, group: str | None, *purpose: str) -> np.ran
     return stream(seed, *names, *purpose)
 
 
-#: Statistics reported after recalibration, out of sample.
-RECAL_METRICS = ("ece", "brier", "auroc")
+def recal_metrics() -> tuple[str, ...]:
+    """Names of the metrics reported after recalibration, out of sample (``recalibrated`` in the registry).
+
+    Example: ``recal_metrics()`` -> ``("ece", "brier", "auroc")`` (the order of their ``recalibrated`` places).
+    """
+    return tuple(m.name for m in sorted((m for m in METRICS if m.recalibrated), key=lambda m: m.recalibrated))
+
+
+#: Statistics reported after recalibration, out of sample (a live view of :func:`recal_metrics`).
+RECAL_METRICS: Sequence[str] = registry.view(recal_metrics)
 
 
 def _recalibrated(
@@ -560,7 +483,7 @@ def _recalibrated(
     out-of-sample (recalibrated confidence, correct) pairs, so it does not include the variation of
     refitting (stated in the conventions).  A unit with fewer than 2 x folds rows gets no recalibration.
     """
-    from selfconf import bootstrap, metrics
+    from selfconf import bootstrap
     from selfconf.stats.calibration import CLIP_EPS, RecalibrationFailed, cross_fit
 
     n = int(pos.sum() + neg.sum())
@@ -583,14 +506,13 @@ def _recalibrated(
     out["converged"] = True
     if "fold_params" in info:
         out["fold_params"] = info["fold_params"]
-    point = metrics.counts_statistics(rl, rp, rq, **ece_opts, coverages=(), statistics=RECAL_METRICS)
+    names = [m for m in METRICS if m.name in recal_metrics()]
+    point = registry.values(rl, rp, rq, names, ece_opts)
     draw = bootstrap.poisson_count_draws if resampling == "poisson" else bootstrap.count_draws
     got: dict[str, list] = {m: [] for m in RECAL_METRICS}
     for P, Q in draw(rp, rq, n_boot=n_boot, rng=rng):
         keep = (P.sum(axis=1) + Q.sum(axis=1)) > 0
-        st = metrics.counts_statistics(
-            rl, P[keep].astype(float), Q[keep].astype(float), **ece_opts, coverages=(), statistics=RECAL_METRICS
-        )
+        st = registry.values(rl, P[keep].astype(float), Q[keep].astype(float), names, ece_opts)
         for m in RECAL_METRICS:
             got[m].append(st[m])
     for m in RECAL_METRICS:
@@ -665,21 +587,52 @@ def _unit_stats(
 ) -> dict[str, Any]:
     """Point estimates, intervals and curves of one unit (a model, or a model x group).
 
-    The observed counts are evaluated in the same batch as the first chunk of draws (row 0), and
-    the smooth-ECE and smooth-reliability kernels are computed once for the unit.
+    Steps: :func:`_point_and_draws` (every registered metric on the observed counts and the bootstrap draws),
+    :func:`_percentile_intervals`, :func:`_point_record` (the JSON keys of the estimates) and
+    :func:`_unit_curves` (reliability bins, smooth reliability band, risk-coverage curve).
+    """
+    from selfconf import metrics
+
+    opts = registry.options_of(
+        dict(n_bins=ece_bins, binning=ece_binning, edge=ece_edge, snap=bool(ece_snap), threshold=high_confidence)
+    )
+    sigma = metrics.smooth_ece_bandwidth(lv, pos, neg)
+    point, draws, band = _point_and_draws(
+        lv, pos, neg, opts=opts, sigma=sigma, rng=rng, n_boot=n_boot, resampling=resampling, coverages=coverages
+    )
+    intervals = _percentile_intervals(draws, level)
+    r = _point_record(lv, pos, neg, point, intervals, opts=opts, coverages=coverages)
+    r["smooth_ece_bandwidth"] = float(sigma)
+    r.update(_unit_curves(lv, pos, neg, band, opts=opts, sigma=sigma, level=level))
+    return r
+
+
+def _point_and_draws(
+    lv: np.ndarray,
+    pos: np.ndarray,
+    neg: np.ndarray,
+    *,
+    opts: dict[str, Any],
+    sigma: float,
+    rng: np.random.Generator,
+    n_boot: int,
+    resampling: str,
+    coverages: Sequence[float],
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], np.ndarray]:
+    """(point, draws, band): the interval metrics on the observed counts (``point``, arrays of length 1, with the
+    median and risk at the coverages added) and on each bootstrap draw (``draws``: name -> (n_draws,)), and the
+    smooth-reliability curve of every draw (``band``: (n_draws, grid)).
+
+    The observed counts are evaluated in the same batch as the first chunk of draws (row 0), and the smooth-ECE
+    and smooth-reliability kernels are computed once for the unit.  The metrics are those of the registry
+    (:func:`selfconf.stats.registry.values`).
     """
     from selfconf import bootstrap, metrics
 
-    opts: dict[str, Any] = dict(n_bins=ece_bins, binning=ece_binning, edge=ece_edge, threshold=high_confidence)
-    if not ece_snap:  # only passed when off: the default call is the one the statistics layer always had
-        opts["snap"] = False
-    ci_names = ci_metrics()
-    ece_opts = {"n_bins": ece_bins, "binning": ece_binning, "edge": ece_edge, "snap": bool(ece_snap)}
-    own = [m for m in METRICS if m.compute is not None]  # metrics outside counts_statistics
-    sigma = metrics.smooth_ece_bandwidth(lv, pos, neg)
+    ci = [m for m in METRICS if m.interval]
     kern = metrics.smooth_ece_kernel(lv, sigma)  # None for a big one: evaluated in blocks of levels
     band_kern = metrics.smooth_kernel(lv, sigma, _SMOOTH_GRID)
-    draws: dict[str, list] = {m: [] for m in ci_names}
+    draws: dict[str, list] = {m.name: [] for m in ci}
     curves = []
     point = None
     draw = bootstrap.poisson_count_draws if resampling == "poisson" else bootstrap.count_draws
@@ -696,62 +649,97 @@ def _unit_stats(
         P, Q = _as_float_rows(P, pos if first else None), _as_float_rows(Q, neg if first else None)
         # the median and risk at the coverages have no interval: the draws skip them (a third of the
         # statistics' time)
-        st = metrics.counts_statistics(
-            lv, P, Q, smooth_sigma=sigma, smooth_kernel=kern, **opts, coverages=(), statistics=ci_names
-        )
-        for m in own:
-            st[m.name] = np.asarray(m.compute(lv, P, Q, ece_opts), dtype=float)
+        st = registry.values(lv, P, Q, ci, opts, smooth_sigma=sigma, smooth_kernel=kern)
         if first:
             point = {k: v[:1] for k, v in st.items()}
             # row-wise arithmetic only (no products), so the same values as in a batch with the draws
-            risk = metrics.counts_statistics(lv, pos[None, :], neg[None, :], **opts, coverages=tuple(coverages))
+            risk = registry.values(lv, pos[None, :], neg[None, :], None, opts, coverages=tuple(coverages))
             point.update(
                 {k: risk[k] for k in ("median_confidence", "risk_coverage", "risk_coverage_min", "risk_coverage_max")}
             )
             st = {k: v[1:] for k, v in st.items()}
             P, Q = P[1:], Q[1:]
-        for name in ci_names:
-            draws[name].append(st[name])
+        for m in ci:
+            draws[m.name].append(st[m.name])
         curves.append(metrics.smooth_reliability(lv, P, Q, sigma, _SMOOTH_GRID, kernel=band_kern)["accuracy"])
     assert point is not None, "count_draws yields at least one batch"
-    r: dict[str, Any] = {}
-    stacked = np.stack([np.concatenate(draws[m]) for m in ci_names])  # (metrics, draws)
+    return point, {k: np.concatenate(v) for k, v in draws.items()}, np.concatenate(curves, axis=0)
+
+
+def _percentile_intervals(draws: dict[str, np.ndarray], level: float) -> dict[str, tuple[float, float]]:
+    """Percentile interval of each metric's draws (:func:`selfconf.bootstrap.interval_or_nan` when a draw is
+    undefined; one quantile call for every metric in the usual case, the same numbers)."""
+    from selfconf import bootstrap
+
+    names = list(draws)
+    stacked = np.stack([draws[m] for m in names]) if names else np.zeros((0, 0))  # (metrics, draws)
     if stacked.shape[1] and np.isfinite(stacked).all():  # the usual case: one quantile call for every interval
         a = (1.0 - level) / 2.0
         bounds = np.quantile(stacked, [a, 1.0 - a], axis=1)
-        intervals = {m: (float(bounds[0, i]), float(bounds[1, i])) for i, m in enumerate(ci_names)}
-    else:
-        intervals = {m: bootstrap.interval_or_nan(stacked[i], level)[:2] for i, m in enumerate(ci_names)}
-    for name in ci_names:
+        return {m: (float(bounds[0, i]), float(bounds[1, i])) for i, m in enumerate(names)}
+    return {m: bootstrap.interval_or_nan(stacked[i], level)[:2] for i, m in enumerate(names)}
+
+
+def _point_record(
+    lv: np.ndarray,
+    pos: np.ndarray,
+    neg: np.ndarray,
+    point: dict[str, np.ndarray],
+    intervals: dict[str, tuple[float, float]],
+    *,
+    opts: dict[str, Any],
+    coverages: Sequence[float],
+) -> dict[str, Any]:
+    """The JSON keys of one unit's estimates: every interval metric with its bounds, the registered metrics
+    without an interval (computed on the observed counts), ``n``, ``high_conf_n`` and the risk at the coverages."""
+    r: dict[str, Any] = {}
+    for name, (lo, hi) in intervals.items():
         r[name] = float(point[name][0])
-        r[f"{name}_ci_low"], r[f"{name}_ci_high"] = intervals[name]
-    for mm in own:
-        if not mm.interval:
-            r[mm.name] = float(
-                np.asarray(mm.compute(lv, pos[None, :].astype(float), neg[None, :].astype(float), ece_opts))[0]
-            )
+        r[f"{name}_ci_low"], r[f"{name}_ci_high"] = lo, hi
+    no_interval = [m for m in METRICS if not m.interval and m.source == "counts" and m.compute is not None]
+    if no_interval:
+        own = registry.values(lv, pos[None, :].astype(float), neg[None, :].astype(float), no_interval, opts)
+        r.update({m.name: float(own[m.name][0]) for m in no_interval})
     r["n"] = int(point["n"][0])
     r["median_confidence"] = float(point["median_confidence"][0])
-    r["smooth_ece_bandwidth"] = float(sigma)
     r["high_conf_n"] = int(point["high_conf_n"][0])
     key = [coverage_key(c) for c in coverages]
     for name in ("risk_coverage", "risk_coverage_min", "risk_coverage_max"):
         r[name] = {k: float(v) for k, v in zip(key, point[name][0], strict=False)}
+    return r
+
+
+def _unit_curves(
+    lv: np.ndarray,
+    pos: np.ndarray,
+    neg: np.ndarray,
+    band: np.ndarray,
+    *,
+    opts: dict[str, Any],
+    sigma: float,
+    level: float,
+) -> dict[str, Any]:
+    """The curves of one unit: ``risk_coverage_curve``, ``reliability`` (occupied ECE bins) and
+    ``smooth_reliability`` with its percentile band over the draws' curves (``band``)."""
+    from selfconf import metrics
+
+    r: dict[str, Any] = {}
     curve = metrics.risk_coverage_curve(lv, pos, neg)
     r["risk_coverage_curve"] = {"coverage": curve["coverage"].tolist(), "risk": curve["risk"].tolist()}
     rel = metrics.reliability_bins(
         np.repeat(lv, pos + neg),
         _expand_correct(pos, neg),
-        ece_bins,
-        edge=ece_edge,
-        binning=ece_binning,
-        **({} if ece_snap else {"snap": False}),
+        opts["n_bins"],
+        edge=opts["edge"],
+        binning=opts["binning"],
+        **({} if opts["snap"] else {"snap": False}),
     )
     occ = rel["n"] > 0
     r["reliability"] = {k: [float(x) for x in rel[k][occ]] for k in ("lo", "hi", "mean_conf", "acc")}
     r["reliability"]["n"] = [int(x) for x in rel["n"][occ]]
-    sm = metrics.smooth_reliability(lv, pos, neg, sigma, _SMOOTH_GRID, kernel=band_kern)
-    band = np.concatenate(curves, axis=0)
+    sm = metrics.smooth_reliability(
+        lv, pos, neg, sigma, _SMOOTH_GRID, kernel=metrics.smooth_kernel(lv, sigma, _SMOOTH_GRID)
+    )
     if band.shape[0]:
         undefined = np.isnan(band).any(axis=0)  # far from every level the kernel weights underflow
         lo, hi = np.quantile(np.where(np.isnan(band), 0.0, band), [(1 - level) / 2, (1 + level) / 2], axis=0)
