@@ -47,7 +47,7 @@ from selfconf.claims.quoted import quoted_value
 from selfconf.data.fetch import MMLU_PRO_COMMIT, MMLU_PRO_MODELS, MMLU_PRO_REPO, mmlu_pro_filename
 from selfconf.data.paths import resolve
 from selfconf.report import core as report
-from selfconf.stats import summary
+from selfconf.stats import registry, summary
 
 __all__ = [
     "DECLARED",
@@ -347,11 +347,17 @@ class ModelDraws:
     n_bins: int
 
 
-_MODEL_KEYS = ("accuracy", "median_confidence", "citl", "ece", "auroc", "high_conf_n")
+def _model_specs() -> tuple[registry.MetricSpec, ...]:
+    """The registered metrics of chapter 26's per-model draws (``model_draws`` in :mod:`selfconf.stats.registry`)."""
+    return tuple(m for m in registry.entries() if m.model_draws)
+
+
+#: Per-model statistics of :class:`ModelDraws` from the registry (a live view), then the high-confidence count.
+_MODEL_KEYS = registry.view(lambda: tuple(m.name for m in _model_specs()) + ("high_conf_n",))
 
 
 def _model_statistics(lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, threshold: float, n_bins: int) -> dict:
-    st = metrics.counts_statistics(lv, pos, neg, n_bins=n_bins, threshold=threshold, coverages=())
+    st = registry.values(lv, pos, neg, _model_specs(), {"n_bins": n_bins, "threshold": threshold})
     out = {k: st[k] for k in _MODEL_KEYS}
     high = lv >= threshold - metrics.EDGE_TOL
     out["high_conf_wrong"] = np.atleast_2d(neg)[:, high].sum(axis=1).astype(float)

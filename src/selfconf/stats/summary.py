@@ -59,11 +59,14 @@ import numpy as np
 import pandas as pd
 
 from selfconf import bootstrap, metrics
+from selfconf.stats import registry
 from selfconf.stats.streams import stream
 
 __all__ = [
     "TABLE1_COLUMNS",
     "COVERED_RULES",
+    "table1_columns",
+    "table1_metrics",
     "base_seed",
     "count_auroc_interval",
     "model_rng",
@@ -74,26 +77,40 @@ __all__ = [
 #: Rules for the number of rows kept at a coverage (see the module docstring).
 COVERED_RULES = metrics.COVERED_RULES
 
-#: Columns of the frame returned by :func:`table1`, in order.
-TABLE1_COLUMNS = [
-    "model",
-    "n",
-    "accuracy",
-    "mean_confidence",
-    "median_confidence",
-    "citl",
-    "brier",
-    "ece",
-    "auroc",
-    "auroc_ci_low",
-    "auroc_ci_high",
-    "high_conf_error_rate",
-    "high_conf_n",
-    "high_conf_wrong",
-    "risk_coverage",
-    "risk_coverage_min",
-    "risk_coverage_max",
-]
+
+def table1_metrics() -> tuple[registry.MetricSpec, ...]:
+    """The registered metrics with a Table 1 label (:mod:`selfconf.stats.registry`), in registry order.
+
+    >>> [m.name for m in table1_metrics()][:3]
+    ['accuracy', 'mean_confidence', 'median_confidence']
+    """
+    return tuple(m for m in registry.entries() if m.table1 is not None)
+
+
+def table1_columns() -> list[str]:
+    """Columns of the frame returned by :func:`table1`, in order, from the registry.
+
+    Definition: ``model``, ``n``, then every metric with a Table 1 label; the paper's Table 1 has one interval,
+    the AUROC's (``auroc_ci_low``/``_ci_high`` follow it); a metric's ``extra`` keys follow it (the
+    high-confidence error rate: ``high_conf_n``, and ``high_conf_wrong``, the count behind it); then the
+    risk at the coverages.  Reference: Chernets (2026), Table 1.
+
+    >>> table1_columns()[:3], table1_columns()[-1]
+    (['model', 'n', 'accuracy'], 'risk_coverage_max')
+    """
+    cols = ["model", "n"]
+    for m in table1_metrics():
+        cols.append(m.name)
+        if m.name == "auroc":
+            cols += ["auroc_ci_low", "auroc_ci_high"]
+        cols += [k for k in m.extra if k == "high_conf_n"]
+        if m.name == "high_conf_error_rate":
+            cols.append("high_conf_wrong")
+    return cols + ["risk_coverage", "risk_coverage_min", "risk_coverage_max"]
+
+
+#: Columns of the frame returned by :func:`table1`, in order (a live view of :func:`table1_columns`).
+TABLE1_COLUMNS: Sequence[str] = registry.view(lambda: tuple(table1_columns()))
 
 _REQUIRED = ("model", "confidence", "correct")
 
@@ -321,43 +338,17 @@ def table1(
     corr_all = pd.to_numeric(df["correct"]).to_numpy().astype(np.int8)
     model_col = df["model"].to_numpy()
     models = sorted(pd.unique(model_col), key=str)  # sorted by name, as the report lists them
+    opts = registry.options_of({"n_bins": n_bins, "threshold": threshold})
     rows = []
     undefined = {}
     for m in models:
         sel = model_col == m
         lv, pos, neg = metrics.level_counts(conf_all[sel], corr_all[sel])
-        st = metrics.counts_statistics(
-            lv, pos, neg, n_bins=n_bins, threshold=threshold, coverages=coverages, covered=covered
+        row, undefined[m] = _table1_row(
+            m, lv, pos, neg, opts=opts, coverages=coverages, covered=covered, seed=seed, n_boot=n_boot, level=level
         )
-        one = {k: v[0] for k, v in st.items()}
-        if pos.sum() and neg.sum():
-            lo, hi, n_undef = count_auroc_interval(pos, neg, rng=model_rng(seed, m), n_boot=n_boot, level=level)
-        else:
-            lo, hi, n_undef = float("nan"), float("nan"), int(n_boot)
-        undefined[m] = n_undef
-        n_high = int(one["high_conf_n"])
-        rows.append(
-            {
-                "model": m,
-                "n": int(one["n"]),
-                "accuracy": float(one["accuracy"]),
-                "mean_confidence": float(one["mean_confidence"]),
-                "median_confidence": float(one["median_confidence"]),
-                "citl": float(one["citl"]),
-                "brier": float(one["brier"]),
-                "ece": float(one["ece"]),
-                "auroc": float(one["auroc"]),
-                "auroc_ci_low": lo,
-                "auroc_ci_high": hi,
-                "high_conf_error_rate": float(one["high_conf_error_rate"]),
-                "high_conf_n": n_high,
-                "high_conf_wrong": int(round(float(one["high_conf_error_rate"]) * n_high)) if n_high else 0,
-                "risk_coverage": {c: float(v) for c, v in zip(coverages, one["risk_coverage"], strict=True)},
-                "risk_coverage_min": {c: float(v) for c, v in zip(coverages, one["risk_coverage_min"], strict=True)},
-                "risk_coverage_max": {c: float(v) for c, v in zip(coverages, one["risk_coverage_max"], strict=True)},
-            }
-        )
-    out = pd.DataFrame(rows, columns=TABLE1_COLUMNS)
+        rows.append(row)
+    out = pd.DataFrame(rows, columns=table1_columns())
     out.attrs.update(
         {
             "seed": seed,
@@ -369,3 +360,44 @@ def table1(
         }
     )
     return out
+
+
+def _table1_row(
+    model: Any,
+    lv: np.ndarray,
+    pos: np.ndarray,
+    neg: np.ndarray,
+    *,
+    opts: dict[str, Any],
+    coverages: list[float],
+    covered: str,
+    seed: int,
+    n_boot: int,
+    level: float,
+) -> tuple[dict[str, Any], int]:
+    """One model's row of :func:`table1` and its number of AUROC draws left out (one class).
+
+    Definition: every metric of :func:`table1_metrics` on the model's counts
+    (:func:`selfconf.stats.registry.values`), the AUROC interval (:func:`count_auroc_interval`, on the model's
+    own stream :func:`model_rng`), the high-confidence counts and the risk at the coverages.
+
+    >>> row, bad = _table1_row("m", np.array([0.2, 0.9]), np.array([1, 3]), np.array([2, 1]),
+    ...     opts=registry.options_of(), coverages=[1.0], covered="floor", seed=0, n_boot=50, level=0.95)
+    >>> row["n"], row["accuracy"], row["high_conf_wrong"], row["risk_coverage"]
+    (7, 0.5714285714285714, 1, {1.0: 0.42857142857142855})
+    """
+    specs = table1_metrics()
+    st = registry.values(lv, pos, neg, specs, opts, coverages=coverages, covered=covered)
+    one = {k: v[0] for k, v in st.items()}
+    if pos.sum() and neg.sum():
+        lo, hi, n_undef = count_auroc_interval(pos, neg, rng=model_rng(seed, model), n_boot=n_boot, level=level)
+    else:
+        lo, hi, n_undef = float("nan"), float("nan"), int(n_boot)
+    n_high = int(one["high_conf_n"])
+    row: dict[str, Any] = {"model": model, "n": int(one["n"])}
+    row.update({m.name: float(one[m.name]) for m in specs})
+    row.update(auroc_ci_low=lo, auroc_ci_high=hi, high_conf_n=n_high)
+    row["high_conf_wrong"] = int(round(float(one["high_conf_error_rate"]) * n_high)) if n_high else 0
+    for key in ("risk_coverage", "risk_coverage_min", "risk_coverage_max"):
+        row[key] = {c: float(v) for c, v in zip(coverages, one[key], strict=True)}
+    return row, int(n_undef)
