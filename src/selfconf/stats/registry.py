@@ -66,6 +66,9 @@ class MetricSpec:
     recalibration table (0: not).  ``table1``: its label in the book's
     Table 1 (None: not a Table 1 column).  ``model_draws``: one of chapter 26's per-model statistics on the
     item-clustered draws.  ``source``: ``"counts"`` (the confidence/correct counts) or ``"refusal"``.
+    ``duplicate_invariant``: a function of the empirical distribution only, so unchanged when every row is
+    duplicated (False: a finite-sample quantity such as the AURC's mean over k = 1..n, or the debiased ECE's
+    variance correction).
     """
 
     name: str
@@ -85,6 +88,7 @@ class MetricSpec:
     table1: str | None = None
     model_draws: bool = False
     source: str = "counts"
+    duplicate_invariant: bool = True
 
     @property
     def batched(self) -> bool:
@@ -259,7 +263,14 @@ _DEFAULTS: tuple[MetricSpec, ...] = (
         proportion=True,
         source="refusal",
     ),
-    MetricSpec("aurc", "AURC", "num", "area under the risk-coverage curve", higher_is_better=False),
+    MetricSpec(
+        "aurc",
+        "AURC",
+        "num",
+        "area under the risk-coverage curve",
+        higher_is_better=False,
+        duplicate_invariant=False,
+    ),
     MetricSpec(
         "mce",
         "MCE",
@@ -276,8 +287,8 @@ _DEFAULTS: tuple[MetricSpec, ...] = (
         "debiased l2 calibration error on the ECE bins (Kumar, Liang & Ma 2019; JSON only)",
         compute=_debiased_ece,
         terminal=False,
-        bounds=(-1.0, 1.0),  # debiased: an unbiased estimate of a squared error can fall below zero
         higher_is_better=False,
+        duplicate_invariant=False,
     ),
 )
 
