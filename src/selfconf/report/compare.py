@@ -34,7 +34,15 @@ from selfconf.report.core import EXCLUSION_REASONS, Rows
 from selfconf.stats.paired import delong_paired, paired_item_counts
 from selfconf.stats.streams import stream
 
-__all__ = ["COMPARE_METRICS", "compare", "compare_html", "compare_rows", "format_compare", "pairs_of"]
+__all__ = [
+    "COMPARE_METRICS",
+    "COMPARE_OPTIONS",
+    "compare",
+    "compare_html",
+    "compare_rows",
+    "format_compare",
+    "pairs_of",
+]
 
 #: Metrics compared, in output order (JSON key, terminal label, printed in percent?).
 COMPARE_METRICS: tuple[tuple[str, str, bool], ...] = (
@@ -207,29 +215,46 @@ def _compare_pair(
     return rec
 
 
+#: The options ``selfconf compare`` reads (its ECE is on equal-width bins; the others are the report's alone).
+COMPARE_OPTIONS = ("seed", "n_boot", "level", "ece_bins", "ece_edge", "ece_snap")
+
+
+def _compare_options(options: core.ReportOptions | None, keywords: dict[str, Any]) -> core.ReportOptions:
+    """The options of a comparison (:class:`selfconf.report.core.ReportOptions`), from ``options=`` or the keywords
+    of :data:`COMPARE_OPTIONS`; another keyword, or equal-mass bins, is an error (compare would ignore it)."""
+    other = sorted(set(keywords) - set(COMPARE_OPTIONS))
+    if other:
+        raise TypeError(f"compare: unexpected keyword argument(s) {', '.join(map(repr, other))}")
+    opts = core.ReportOptions.resolve(options, keywords)
+    if opts.ece.binning != "equal_width":
+        raise ValueError(f"--ece-binning must be equal_width for compare, got {opts.ece.binning!r}")
+    return opts
+
+
 def compare_rows(
     rows_a: Rows,
     rows_b: Rows | None = None,
     *,
     models: Sequence[str] | None = None,
     by: str | None = None,
-    seed: int = 0,
-    n_boot: int = 2000,
-    level: float = 0.95,
-    ece_bins: int = 10,
-    ece_edge: str = "upper",
-    ece_snap: bool = True,
+    options: core.ReportOptions | None = None,
+    **keywords: Any,
 ) -> dict[str, Any]:
     """The comparison of validated rows (read with ``keep_items=True``) as a JSON-ready dict.
 
-    Definition: see the module docstring; arms from :func:`pairs_of`.  Reference: DeLong et al. (1988); Efron &
+    Definition: see the module docstring; arms from :func:`pairs_of`.  Options: ``options=``
+    (:class:`selfconf.report.core.ReportOptions`) or the keywords ``seed``, ``n_boot``, ``level``, ``ece_bins``,
+    ``ece_edge``, ``ece_snap`` (validated in one place).  Reference: DeLong et al. (1988); Efron &
     Tibshirani (1993), Ch. 16; Holm (1979).
 
     Example: ``compare_rows(load_rows(["a.csv"], keep_items=True), load_rows(["b.csv"], keep_items=True))``.
     """
-    options = {"n_bins": ece_bins, "edge": ece_edge, "snap": ece_snap}
+    opts = _compare_options(options, keywords)
+    seed, n_boot, level = opts.seed, opts.n_boot, opts.level
+    ece_bins, ece_edge, ece_snap = opts.ece.n_bins, opts.ece.edge, opts.ece.snap
+    ece = {"n_bins": ece_bins, "edge": ece_edge, "snap": ece_snap}
     pairs = [
-        _compare_pair(a, b, arm_a, arm_b, seed=seed, n_boot=n_boot, level=level, options=options)
+        _compare_pair(a, b, arm_a, arm_b, seed=seed, n_boot=n_boot, level=level, options=ece)
         for a, b, arm_a, arm_b in pairs_of(rows_a, rows_b, models=models, by=by)
     ]
     return {
@@ -257,12 +282,8 @@ def compare(
     models: Sequence[str] | None = None,
     by: str | None = None,
     confidence_scale: str = "auto",
-    seed: int = 0,
-    n_boot: int = 2000,
-    level: float = 0.95,
-    ece_bins: int = 10,
-    ece_edge: str = "upper",
-    ece_snap: bool = True,
+    options: core.ReportOptions | None = None,
+    **keywords: Any,
 ) -> dict[str, Any]:
     """Compare two arms given as DataFrames with the report's columns (``model``, ``item_id``, ``confidence``,
     ``correct``; ``by`` for two runs in one frame): :func:`compare_rows` on
@@ -284,6 +305,7 @@ def compare(
     >>> p["n_items_shared"], round(p["metrics"]["auroc"]["difference"], 3)
     (40, 0.5)
     """
+    opts = _compare_options(options, keywords)
     scale = confidence_scale
     rows_a = core.rows_from_frame(
         df_a, by=by, source="frame A", runs=by is not None, confidence_scale=scale, keep_items=True
@@ -291,18 +313,7 @@ def compare(
     rows_b = (
         None if df_b is None else core.rows_from_frame(df_b, source="frame B", confidence_scale=scale, keep_items=True)
     )
-    return compare_rows(
-        rows_a,
-        rows_b,
-        models=models,
-        by=by,
-        seed=seed,
-        n_boot=n_boot,
-        level=level,
-        ece_bins=ece_bins,
-        ece_edge=ece_edge,
-        ece_snap=ece_snap,
-    )
+    return compare_rows(rows_a, rows_b, models=models, by=by, options=opts)
 
 
 def _conventions(n_boot: int, level: float, seed: int, bins: int, edge: str, snap: bool) -> list[str]:

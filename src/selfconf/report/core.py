@@ -107,6 +107,9 @@ __all__ = [
     "compute",
     "compute_records",
     "ReportTable",
+    "ReportOptions",
+    "ECE_KEYWORDS",
+    "recal_metrics",
     "from_frame",
     "report_json",
     "format_table",
@@ -821,6 +824,157 @@ def _expand_correct(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
     return out
 
 
+#: The keyword names of the ECE options in the report's API (``from_frame(df, ece_bins=15)``), and the field of
+#: :class:`selfconf.metrics.EceOptions` each one sets.
+ECE_KEYWORDS = {"ece_bins": "n_bins", "ece_binning": "binning", "ece_edge": "edge", "ece_snap": "snap"}
+
+
+def _is_int(x: Any) -> bool:
+    return not isinstance(x, bool) and isinstance(x, (int, np.integer, float, np.floating)) and int(x) == x
+
+
+#: Declared constraints of the report's options: field -> (command-line flag, test, what it must be).  The one
+#: rule of their error messages: ``"<flag> must be <what>, got <value>"`` (:meth:`ReportOptions.__post_init__`).
+_CONSTRAINTS: dict[str, tuple[str, Any, str]] = {
+    "seed": ("--seed", lambda v: _is_int(v) and v >= 0, "a non-negative integer"),
+    "n_boot": ("--n-boot", lambda v: _is_int(v) and v >= 1, "a positive integer"),
+    "n_bins": ("--ece-bins", lambda v: _is_int(v) and v >= 1, "a positive integer"),
+    "binning": ("--ece-binning", lambda v: v in ("equal_width", "equal_mass"), "one of equal_width, equal_mass"),
+    "edge": ("--ece-edge", lambda v: v in ("upper", "lower"), "one of upper, lower"),
+    "snap": ("--ece-snap", lambda v: isinstance(v, (bool, np.bool_)), "True or False"),
+    "resampling": ("--resampling", lambda v: v in RESAMPLING, "one of " + ", ".join(RESAMPLING)),
+    "recalibrate": ("--recalibrate", lambda v: v is None or v in RECALIBRATIONS, "one of " + ", ".join(RECALIBRATIONS)),
+    "folds": ("--folds", lambda v: _is_int(v) and v >= 2, "an integer of at least 2"),
+    "level": ("level", lambda v: _is_number(v) and 0.0 < float(v) < 1.0, "a number in (0, 1)"),
+}
+
+
+def _is_number(x: Any) -> bool:
+    return not isinstance(x, bool) and isinstance(x, (int, float, np.integer, np.floating))
+
+
+def _check(field_name: str, value: Any) -> None:
+    flag, ok, what = _CONSTRAINTS[field_name]
+    if not ok(value):
+        raise ValueError(f"{flag} must be {what}, got {value!r}")
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    """Every option of a report (and of ``selfconf compare``), declared and validated in one place.
+
+    Definition: ``ece`` the binned-ECE options (:class:`selfconf.metrics.EceOptions`: bins, binning, edge, snap);
+    ``seed`` and ``n_boot`` the bootstrap's seed and draws; ``level`` the intervals' coverage; ``resampling``
+    ``"rows"`` or ``"poisson"``; ``high_confidence`` the threshold of ``high_conf_error_rate`` (0-1);
+    ``coverages`` the risk@c cuts (0-1); ``recalibrate`` None or a method of
+    :data:`selfconf.stats.calibration.RECALIBRATIONS`, cross-fitted with ``folds`` folds.  Each field is checked
+    against its declared constraint (:data:`_CONSTRAINTS`), with one wording for every error:
+    ``"<flag> must be <what>, got <value>"``.  The functions of the report take one of these
+    (``options=``) or the former keywords (``ece_bins=...``, ``seed=...``), from which :meth:`from_keywords`
+    builds one.
+
+    Reference: scikit-learn's ``sklearn/utils/_param_validation.py`` (constraints declared once).
+
+    >>> ReportOptions.from_keywords(ece_bins=15, n_boot=200).ece.n_bins
+    15
+    >>> ReportOptions(n_boot=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: --n-boot must be a positive integer, got 0
+    """
+
+    ece: Any = None
+    seed: int = 0
+    n_boot: int = 2000
+    level: float = 0.95
+    resampling: str = "rows"
+    high_confidence: float = HIGH_CONF
+    coverages: tuple[float, ...] = COVERAGES
+    recalibrate: str | None = None
+    folds: int = 5
+
+    def __post_init__(self) -> None:
+        from selfconf.metrics import EceOptions
+
+        ece = EceOptions() if self.ece is None else self.ece
+        if not isinstance(ece, EceOptions):
+            raise TypeError(f"ece: expected a selfconf.metrics.EceOptions, got {type(ece).__name__}")
+        for name in ("seed", "n_boot", "resampling", "recalibrate", "folds", "level"):
+            _check(name, getattr(self, name))
+        object.__setattr__(self, "ece", ece)
+        object.__setattr__(self, "high_confidence", check_high_confidence(self.high_confidence))
+        object.__setattr__(self, "coverages", check_coverages(self.coverages))
+
+    @classmethod
+    def from_keywords(cls, **keywords: Any) -> ReportOptions:
+        """The options from the report's keywords (``ece_bins``, ``ece_binning``, ``ece_edge``, ``ece_snap`` and
+        the fields); an unknown keyword is a ``TypeError`` naming it, a bad value the declared message.
+
+        >>> ReportOptions.from_keywords(ece_edge="lower", ece_snap=False).ece.as_kwargs()["edge"]
+        'lower'
+        >>> ReportOptions.from_keywords(ece_bins=0)
+        Traceback (most recent call last):
+        ...
+        ValueError: --ece-bins must be a positive integer, got 0
+        """
+        from selfconf.metrics import EceOptions
+
+        fields = set(cls.__dataclass_fields__) - {"ece"}
+        unknown = sorted(set(keywords) - fields - set(ECE_KEYWORDS))
+        if unknown:
+            raise TypeError(f"unexpected keyword argument(s) {', '.join(map(repr, unknown))}")
+        ece_kw = {ECE_KEYWORDS[k]: v for k, v in keywords.items() if k in ECE_KEYWORDS}
+        for name, value in ece_kw.items():
+            _check(name, value)
+        rest = {k: v for k, v in keywords.items() if k in fields}
+        return cls(ece=EceOptions(**ece_kw), **rest)
+
+    @classmethod
+    def resolve(cls, options: ReportOptions | None, keywords: dict[str, Any]) -> ReportOptions:
+        """``options`` as given, or built from ``keywords``; both at once is an error (which would win?).
+
+        >>> ReportOptions.resolve(None, {"seed": 3}).seed
+        3
+        """
+        if options is None:
+            return cls.from_keywords(**keywords)
+        if keywords:
+            raise TypeError(f"give options= or the keywords {', '.join(sorted(keywords))}, not both")
+        if not isinstance(options, cls):
+            raise TypeError(f"options: expected a ReportOptions, got {type(options).__name__}")
+        return options
+
+    def metric_options(self) -> dict[str, Any]:
+        """The ``options`` mapping of the registry's metric functions (:func:`selfconf.stats.registry.options_of`).
+
+        >>> ReportOptions().metric_options()["threshold"]
+        0.8
+        """
+        return {**self.ece.as_kwargs(), "threshold": self.high_confidence}
+
+    def settings(self) -> dict[str, Any]:
+        """The options under the report's ``attrs``/JSON setting names (``ece_bins``...).
+
+        >>> ReportOptions().settings()["ece_bins"]
+        10
+        """
+        e = self.ece
+        return dict(
+            seed=int(self.seed),
+            n_boot=int(self.n_boot),
+            resampling=self.resampling,
+            level=float(self.level),
+            ece_bins=int(e.n_bins),
+            ece_binning=e.binning,
+            ece_edge=e.edge,
+            ece_snap=bool(e.snap),
+            high_confidence=self.high_confidence,
+            coverages=tuple(self.coverages),
+            recalibrate=self.recalibrate,
+            folds=int(self.folds),
+        )
+
+
 class ReportTable(list):
     """The report's rows as a list of dicts (keys :data:`JSON_MODEL_KEYS`) with the settings in ``attrs``.
 
@@ -852,93 +1006,54 @@ class ReportTable(list):
         return tab
 
 
-def compute(
-    rows: Rows,
-    *,
-    seed: int = 0,
-    n_boot: int = 2000,
-    ece_bins: int = 10,
-    ece_binning: str = "equal_width",
-    ece_edge: str = "upper",
-    level: float = 0.95,
-    resampling: str = "rows",
-    ece_snap: bool = True,
-    high_confidence: float = HIGH_CONF,
-    coverages: Sequence[float] = COVERAGES,
-    recalibrate: str | None = None,
-    folds: int = 5,
-) -> pd.DataFrame:
+def compute(rows: Rows, options: ReportOptions | None = None, **keywords: Any) -> pd.DataFrame:
     """Every report statistic, one row per model (sorted by name), then per (model, group) with ``--by``.
 
     Columns are :data:`JSON_MODEL_KEYS`; ``attrs`` holds the settings.  A model whose every row
     was excluded appears with ``n = 0`` and NaN statistics.  Definitions: module docstring and
     :func:`selfconf.metrics.counts_statistics`.  The same numbers as :func:`compute_records`, as a
-    DataFrame.  ``resampling``: ``"rows"`` (the row bootstrap, default) or ``"poisson"`` (the
-    Poisson bootstrap, faster; module docstring).
+    DataFrame.  Options: a :class:`ReportOptions` (``options=``) or its keywords (``seed``, ``n_boot``,
+    ``ece_bins``, ``ece_binning``, ``ece_edge``, ``ece_snap``, ``level``, ``resampling`` (``"rows"``, the row
+    bootstrap, default; ``"poisson"``, faster; module docstring), ``high_confidence``, ``coverages``,
+    ``recalibrate``, ``folds``).
 
     Reference: Chernets (2026), Tables 1–2, extended with the intervals of Efron & Tibshirani (1993).
 
     Example: ``compute(load_rows(["rows.csv"]), n_boot=200)["auroc"]``.
     """
-    return compute_records(
-        rows,
-        seed=seed,
-        n_boot=n_boot,
-        ece_bins=ece_bins,
-        ece_binning=ece_binning,
-        ece_edge=ece_edge,
-        level=level,
-        resampling=resampling,
-        ece_snap=ece_snap,
-        high_confidence=high_confidence,
-        coverages=coverages,
-        recalibrate=recalibrate,
-        folds=folds,
-    ).to_frame()
+    return compute_records(rows, ReportOptions.resolve(options, keywords)).to_frame()
 
 
-def compute_records(
-    rows: Rows,
-    *,
-    seed: int = 0,
-    n_boot: int = 2000,
-    ece_bins: int = 10,
-    ece_binning: str = "equal_width",
-    ece_edge: str = "upper",
-    level: float = 0.95,
-    resampling: str = "rows",
-    ece_snap: bool = True,
-    high_confidence: float = HIGH_CONF,
-    coverages: Sequence[float] = COVERAGES,
-    recalibrate: str | None = None,
-    folds: int = 5,
-) -> ReportTable:
+def compute_records(rows: Rows, options: ReportOptions | None = None, **keywords: Any) -> ReportTable:
     """:func:`compute` without pandas: the same rows as a :class:`ReportTable` (list of dicts + ``attrs``).
+
+    Steps: the options (:meth:`ReportOptions.resolve`), the rows used (:func:`_used_rows`), the units and their
+    counts (:func:`_units`, :func:`_unit_cells`, :func:`_unit_tallies`), one record per unit by metric family
+    (:func:`_unit_record`), the settings (:func:`_report_attrs`).
 
     Definition and reference: :func:`compute` (Chernets 2026, Tables 1–2; Efron & Tibshirani 1993).
 
     Example: ``compute_records(load_rows(["rows.csv"]), n_boot=200)[0]["accuracy"]``.
     """
-    from selfconf import metrics
+    opts = ReportOptions.resolve(options, keywords)
+    reasons, used = _used_rows(rows)
+    units, unit_of_row = _units(rows)
+    all_used = bool(used.all())  # the usual case: no copies of the columns
+    pick = (lambda a: a) if all_used else (lambda a: a[used])  # noqa: E731
+    lv, code = _level_codes(pick(rows.confidence), pick(rows.confidence_raw), rows.scale)
+    per_unit = _unit_cells(unit_of_row, pick, code, pick(rows.correct).astype(np.int64), lv.size)
+    tallies = _unit_tallies(rows, reasons, used, unit_of_row, len(units))
 
-    if isinstance(seed, bool) or int(seed) != seed or seed < 0:
-        raise ValueError(f"--seed must be a non-negative integer, got {seed!r}")
-    if isinstance(n_boot, bool) or int(n_boot) != n_boot or n_boot < 1:
-        raise ValueError(f"--n-boot must be a positive integer, got {n_boot!r}")
-    if isinstance(ece_bins, bool) or int(ece_bins) != ece_bins or ece_bins < 1:
-        raise ValueError(f"--ece-bins must be a positive integer, got {ece_bins!r}")
-    if ece_binning not in metrics.BINNINGS:
-        raise ValueError(f"--ece-binning must be one of {', '.join(metrics.BINNINGS)}, got {ece_binning!r}")
-    if resampling not in RESAMPLING:
-        raise ValueError(f"--resampling must be one of {', '.join(RESAMPLING)}, got {resampling!r}")
-    if ece_edge not in metrics.EDGE_RULES:
-        raise ValueError(f"--ece-edge must be one of {', '.join(metrics.EDGE_RULES)}, got {ece_edge!r}")
-    high_confidence = check_high_confidence(high_confidence)
-    coverages = check_coverages(coverages)
-    if recalibrate is not None and recalibrate not in RECALIBRATIONS:
-        raise ValueError(f"--recalibrate must be one of {', '.join(RECALIBRATIONS)}, got {recalibrate}")
-    if isinstance(folds, bool) or int(folds) != folds or folds < 2:
-        raise ValueError(f"--folds must be an integer of at least 2, got {folds}")
+    def record(u: int) -> dict[str, Any]:
+        return _unit_record(rows, units[u], per_unit.get(u), lv, tallies, u, opts)
+
+    out = _map_units(record, len(units))
+    keys = json_model_keys()
+    return ReportTable([{k: r[k] for k in keys} for r in out], _report_attrs(rows, opts, used))
+
+
+def _used_rows(rows: Rows) -> tuple[np.ndarray, np.ndarray]:
+    """(exclusion reason per row, rows used); no usable row at all is an error counting the reasons."""
     reasons = rows.reasons()
     used = reasons < 0
     if not used.any():
@@ -948,6 +1063,12 @@ def compute_records(
             "no usable rows: every row lacks a confidence or a grade "
             f"({counts[0]} without confidence, {counts[1]} ungraded, {counts[2]} refusals without confidence{errors})"
         )
+    return reasons, used
+
+
+def _units(rows: Rows) -> tuple[list[tuple[int, int | None]], list[np.ndarray]]:
+    """The report's units, (model code, None) for each model then (model, group) for each pair present with
+    ``--by``, and per unit layer the unit of every row."""
     n_models = rows.models.size
     units: list[tuple[int, int | None]] = [(m, None) for m in range(n_models)]
     unit_of_row = [rows.model]
@@ -959,125 +1080,149 @@ def compute_records(
         combo_index = np.full(n_models * n_groups, -1, np.int64)
         combo_index[combos] = np.arange(combos.size) + n_models
         unit_of_row.append(combo_index[rows.model * n_groups + rows.group])
-    all_used = bool(used.all())  # the usual case: no copies of the columns
-    pick = (lambda a: a) if all_used else (lambda a: a[used])  # noqa: E731
-    lv, code = _level_codes(pick(rows.confidence), pick(rows.confidence_raw), rows.scale)
-    y = pick(rows.correct).astype(np.int64)
+    return units, unit_of_row
+
+
+def _unit_cells(unit_of_row: list[np.ndarray], pick: Any, code: np.ndarray, y: np.ndarray, k: int) -> dict[int, tuple]:
+    """Per unit: (level indices used, right counts, wrong counts) of its used rows (:func:`_cell_counts`)."""
     per_unit: dict[int, tuple] = {}
     for uo in unit_of_row:
         u_used = pick(uo)
         base = int(u_used.min()) if u_used.size else 0
         n_u = int(u_used.max()) - base + 1 if u_used.size else 0
-        for j, c in enumerate(_cell_counts(u_used - base, code, y, n_u, lv.size)):
+        for j, c in enumerate(_cell_counts(u_used - base, code, y, n_u, k)):
             per_unit[base + j] = c
+    return per_unit
+
+
+def _unit_tallies(
+    rows: Rows, reasons: np.ndarray, used: np.ndarray, unit_of_row: list[np.ndarray], n_units: int
+) -> dict[str, np.ndarray]:
+    """Per unit: rows read (``rows``), exclusions per reason (``reasons``), rows with a known refusal
+    (``refusal_known``) and their refusal sum (``refusal_sum``), one bincount per unit layer."""
     n_reason = len(EXCLUSION_REASONS)
-    n_units = len(units)
-    # per-unit row counts, exclusion counts and refusal sums, one bincount per unit layer
-    n_rows_u = np.zeros(n_units, np.int64)
-    reason_u = np.zeros((n_units, n_reason), np.int64)
-    ref_known_u = np.zeros(n_units, np.int64)
-    ref_sum_u = np.zeros(n_units)
+    out = {
+        "rows": np.zeros(n_units, np.int64),
+        "reasons": np.zeros((n_units, n_reason), np.int64),
+        "refusal_known": np.zeros(n_units, np.int64),
+        "refusal_sum": np.zeros(n_units),
+    }
     excluded = ~used
+    all_used = bool(used.all())
     ref_known = None if rows.refusal is None else ~np.isnan(rows.refusal)
     for uo in unit_of_row:
-        n_rows_u += np.bincount(uo, minlength=n_units)
+        out["rows"] += np.bincount(uo, minlength=n_units)
         if not all_used:
-            reason_u += np.bincount(uo[excluded] * n_reason + reasons[excluded], minlength=n_units * n_reason).reshape(
-                n_units, n_reason
-            )
+            cells = uo[excluded] * n_reason + reasons[excluded]
+            out["reasons"] += np.bincount(cells, minlength=n_units * n_reason).reshape(n_units, n_reason)
         if ref_known is not None:
-            ref_known_u += np.bincount(uo[ref_known], minlength=n_units)
             assert rows.refusal is not None, "refusals are known where ref_known is set"
-            ref_sum_u += np.bincount(uo[ref_known], weights=rows.refusal[ref_known], minlength=n_units)
+            out["refusal_known"] += np.bincount(uo[ref_known], minlength=n_units)
+            out["refusal_sum"] += np.bincount(uo[ref_known], weights=rows.refusal[ref_known], minlength=n_units)
+    return out
 
-    def unit_record(u: int) -> dict[str, Any]:
-        m, g = units[u]
-        rc = reason_u[u]
-        n_rows = int(n_rows_u[u])
-        name = str(rows.models[m])
-        gname = None if g is None or rows.groups is None else str(rows.groups[g])
-        rec: dict[str, Any] = {"model": name, "group": gname, "rows": n_rows}
-        cnt = per_unit.get(u)
-        if cnt is not None and cnt[0].size:
-            idx, pos, neg = cnt
-            rec.update(
-                _unit_stats(
-                    lv[idx],
-                    pos,
-                    neg,
-                    rng=_unit_rng(seed, name, gname),
-                    n_boot=n_boot,
-                    level=level,
-                    ece_bins=ece_bins,
-                    ece_binning=ece_binning,
-                    ece_edge=ece_edge,
-                    resampling=resampling,
-                    ece_snap=ece_snap,
-                    high_confidence=high_confidence,
-                    coverages=coverages,
-                )
+
+def _unit_record(
+    rows: Rows,
+    unit: tuple[int, int | None],
+    cells: tuple | None,
+    lv: np.ndarray,
+    tallies: dict[str, np.ndarray],
+    u: int,
+    opts: ReportOptions,
+) -> dict[str, Any]:
+    """One unit's record, family by family: the confidence metrics with intervals and curves
+    (:func:`_unit_stats`, or :func:`_empty_unit` without a used row), the recalibration (:func:`_recalibrated`),
+    the refusal rate (from the ``refusal`` column), the Wilson intervals and flags, the exclusions."""
+    m, g = unit
+    name = str(rows.models[m])
+    gname = None if g is None or rows.groups is None else str(rows.groups[g])
+    n_rows = int(tallies["rows"][u])
+    rec: dict[str, Any] = {"model": name, "group": gname, "rows": n_rows}
+    e = opts.ece
+    if cells is not None and cells[0].size:
+        idx, pos, neg = cells
+        rec.update(
+            _unit_stats(
+                lv[idx],
+                pos,
+                neg,
+                rng=_unit_rng(opts.seed, name, gname),
+                n_boot=opts.n_boot,
+                level=opts.level,
+                ece_bins=e.n_bins,
+                ece_binning=e.binning,
+                ece_edge=e.edge,
+                resampling=opts.resampling,
+                ece_snap=e.snap,
+                high_confidence=opts.high_confidence,
+                coverages=opts.coverages,
             )
-            if recalibrate:
-                rec["recalibrated"] = _recalibrated(
-                    lv[idx],
-                    pos,
-                    neg,
-                    method=recalibrate,
-                    folds=int(folds),
-                    rng=_unit_rng(seed, name, gname, "recalibrate"),
-                    n_boot=n_boot,
-                    level=level,
-                    ece_opts=dict(
-                        n_bins=ece_bins, binning=ece_binning, edge=ece_edge, **({} if ece_snap else {"snap": False})
-                    ),
-                    resampling=resampling,
-                )
-        else:
-            rec.update({k: _nan() for k in json_model_keys() if k not in ("model", "group", "rows")})
-            rec.update(
-                n=0,
-                high_conf_n=0,
-                reliability=None,
-                smooth_reliability=None,
-                risk_coverage_curve=None,
-                **{
-                    k: {coverage_key(c): None for c in coverages}
-                    for k in ("risk_coverage", "risk_coverage_min", "risk_coverage_max")
-                },
-            )
-        rec["refusal_rate"] = (
-            float(ref_sum_u[u] / ref_known_u[u]) if rows.refusal is not None and ref_known_u[u] else _nan()
         )
-        rec["refusal_n"] = int(ref_known_u[u]) if rows.refusal is not None else 0
-        rec.setdefault("recalibrated", None)
-        _add_wilson_and_flags(rec, level=level, n_boot=n_boot)
-        rec["excluded"] = {r: int(v) for r, v in zip(EXCLUSION_REASONS, rc, strict=False)}
-        share = float(rc.sum() / n_rows) if n_rows else 0.0
-        rec["excluded_share"] = share
-        rec["warning"] = None
-        if share > EXCLUDED_WARN:
-            parts = ", ".join(f"{v} {_REASON_TEXT[r]}" for r, v in zip(EXCLUSION_REASONS, rc, strict=False) if v)
-            rec["warning"] = (
-                f"{100 * share:.1f}% of its {n_rows} rows excluded ({parts}); the statistics describe "
-                "only the remaining rows and may be biased"
+        if opts.recalibrate:
+            rec["recalibrated"] = _recalibrated(
+                lv[idx],
+                pos,
+                neg,
+                method=opts.recalibrate,
+                folds=int(opts.folds),
+                rng=_unit_rng(opts.seed, name, gname, "recalibrate"),
+                n_boot=opts.n_boot,
+                level=opts.level,
+                ece_opts=dict(n_bins=e.n_bins, binning=e.binning, edge=e.edge, **({} if e.snap else {"snap": False})),
+                resampling=opts.resampling,
             )
-        return rec
+    else:
+        rec.update(_empty_unit(opts.coverages))
+    known = int(tallies["refusal_known"][u])
+    has_refusal = rows.refusal is not None
+    rec["refusal_rate"] = float(tallies["refusal_sum"][u] / known) if has_refusal and known else _nan()
+    rec["refusal_n"] = known if has_refusal else 0
+    rec.setdefault("recalibrated", None)
+    _add_wilson_and_flags(rec, level=opts.level, n_boot=opts.n_boot)
+    rec.update(_exclusions(tallies["reasons"][u], n_rows))
+    return rec
 
-    out = _map_units(unit_record, n_units)
-    attrs = dict(
-        seed=int(seed),
-        n_boot=int(n_boot),
-        resampling=resampling,
-        level=float(level),
-        ece_bins=int(ece_bins),
-        ece_binning=ece_binning,
-        ece_edge=ece_edge,
-        ece_snap=bool(ece_snap),
-        high_confidence=high_confidence,
-        coverages=tuple(coverages),
+
+def _empty_unit(coverages: Sequence[float]) -> dict[str, Any]:
+    """The statistics of a unit without a used row: NaN, zero counts, no curves."""
+    rec: dict[str, Any] = {k: _nan() for k in json_model_keys() if k not in ("model", "group", "rows")}
+    rec.update(n=0, high_conf_n=0, reliability=None, smooth_reliability=None, risk_coverage_curve=None)
+    for k in ("risk_coverage", "risk_coverage_min", "risk_coverage_max"):
+        rec[k] = {coverage_key(c): None for c in coverages}
+    return rec
+
+
+def _exclusions(rc: np.ndarray, n_rows: int) -> dict[str, Any]:
+    """``excluded`` (rows per reason), ``excluded_share`` and the ``warning`` above :data:`EXCLUDED_WARN`.
+
+    >>> _exclusions(np.array([6, 0, 0, 0]), 100)["warning"][:38]
+    '6.0% of its 100 rows excluded (6 witho'
+    """
+    share = float(rc.sum() / n_rows) if n_rows else 0.0
+    out: dict[str, Any] = {
+        "excluded": {r: int(v) for r, v in zip(EXCLUSION_REASONS, rc, strict=False)},
+        "excluded_share": share,
+        "warning": None,
+    }
+    if share > EXCLUDED_WARN:
+        parts = ", ".join(f"{v} {_REASON_TEXT[r]}" for r, v in zip(EXCLUSION_REASONS, rc, strict=False) if v)
+        out["warning"] = (
+            f"{100 * share:.1f}% of its {n_rows} rows excluded ({parts}); the statistics describe "
+            "only the remaining rows and may be biased"
+        )
+    return out
+
+
+def _report_attrs(rows: Rows, opts: ReportOptions, used: np.ndarray) -> dict[str, Any]:
+    """The table's ``attrs``: the settings (:meth:`ReportOptions.settings`) and what was read."""
+    s = opts.settings()
+    return dict(
+        **{k: s[k] for k in ("seed", "n_boot", "resampling", "level", "ece_bins", "ece_binning", "ece_edge")},
+        **{k: s[k] for k in ("ece_snap", "high_confidence", "coverages")},
         warnings=list(getattr(rows, "warnings", [])),
-        recalibrate=recalibrate,
-        folds=int(folds),
+        recalibrate=s["recalibrate"],
+        folds=s["folds"],
         confidence_scale=rows.scale,
         confidence_scale_reason=rows.scale_reason,
         by=rows.by,
@@ -1085,8 +1230,6 @@ def compute_records(
         rows_used=int(used.sum()),
         inputs=list(rows.inputs),
     )
-    keys = json_model_keys()
-    return ReportTable([{k: r[k] for k in keys} for r in out], attrs)
 
 
 def check_high_confidence(x: Any) -> float:
@@ -1236,20 +1379,11 @@ _REASON_TEXT = {
 
 def from_frame(
     df: pd.DataFrame,
+    options: ReportOptions | None = None,
     *,
     confidence_scale: str = "auto",
-    seed: int = 0,
-    n_boot: int = 2000,
     by: str | None = None,
-    ece_bins: int = 10,
-    ece_binning: str = "equal_width",
-    ece_edge: str = "upper",
-    resampling: str = "rows",
-    ece_snap: bool = True,
-    high_confidence: float = HIGH_CONF,
-    coverages: Sequence[float] = COVERAGES,
-    recalibrate: str | None = None,
-    folds: int = 5,
+    **keywords: Any,
 ) -> pd.DataFrame:
     """The report of ``selfconf report`` for an in-memory frame: one row per model (and group).
 
@@ -1262,6 +1396,7 @@ def from_frame(
     Parameters
     ----------
     df : pandas.DataFrame
+    options : a :class:`ReportOptions`, or instead its keywords (below)
     confidence_scale : {"auto", "percent", "unit"}
     seed, n_boot : bootstrap seed and draws
     by : optional category column (rows per model x value follow the per-model rows)
@@ -1292,21 +1427,8 @@ def from_frame(
     >>> float(r.loc[0, "accuracy"]), float(r.loc[0, "auroc"]), r.attrs["confidence_scale"]
     (0.5, 1.0, 'percent')
     """
-    rows = rows_from_frame(df, confidence_scale=confidence_scale, by=by)
-    return compute(
-        rows,
-        seed=seed,
-        n_boot=n_boot,
-        ece_bins=ece_bins,
-        ece_binning=ece_binning,
-        ece_edge=ece_edge,
-        resampling=resampling,
-        ece_snap=ece_snap,
-        high_confidence=high_confidence,
-        coverages=coverages,
-        recalibrate=recalibrate,
-        folds=folds,
-    )
+    opts = ReportOptions.resolve(options, keywords)  # bad options fail before the rows are read
+    return compute(rows_from_frame(df, confidence_scale=confidence_scale, by=by), opts)
 
 
 # --------------------------------------------------------------------------------------------

@@ -361,7 +361,7 @@ class view(Sequence):  # noqa: N801 - used like a function that returns a live t
     def __init__(self, get: Callable[[], tuple]):
         self._get = get
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         return self._get()[i]
 
     def __len__(self) -> int:
