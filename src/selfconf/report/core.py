@@ -1379,11 +1379,20 @@ _REASON_TEXT = {
 
 def from_frame(
     df: pd.DataFrame,
-    options: ReportOptions | None = None,
     *,
     confidence_scale: str = "auto",
+    seed: int = 0,
+    n_boot: int = 2000,
     by: str | None = None,
-    **keywords: Any,
+    ece_bins: int = 10,
+    ece_binning: str = "equal_width",
+    ece_edge: str = "upper",
+    resampling: str = "rows",
+    ece_snap: bool = True,
+    high_confidence: float = HIGH_CONF,
+    coverages: Sequence[float] = COVERAGES,
+    recalibrate: str | None = None,
+    folds: int = 5,
 ) -> pd.DataFrame:
     """The report of ``selfconf report`` for an in-memory frame: one row per model (and group).
 
@@ -1396,7 +1405,6 @@ def from_frame(
     Parameters
     ----------
     df : pandas.DataFrame
-    options : a :class:`ReportOptions`, or instead its keywords (below)
     confidence_scale : {"auto", "percent", "unit"}
     seed, n_boot : bootstrap seed and draws
     by : optional category column (rows per model x value follow the per-model rows)
@@ -1408,7 +1416,8 @@ def from_frame(
     recalibrate : None (default), "isotonic", "temperature", "histogram", "platt" or "beta": ECE, Brier and AUROC after
         recalibration, cross-fitted with ``folds`` folds (column ``recalibrated``)
 
-    Errors name the row 1-based (row 1 is the frame's first row).
+    The keywords become one :class:`ReportOptions` (validated there); with an options object already built, call
+    ``compute(rows_from_frame(df), options)``.  Errors name the row 1-based (row 1 is the frame's first row).
 
     Returns
     -------
@@ -1427,7 +1436,19 @@ def from_frame(
     >>> float(r.loc[0, "accuracy"]), float(r.loc[0, "auroc"]), r.attrs["confidence_scale"]
     (0.5, 1.0, 'percent')
     """
-    opts = ReportOptions.resolve(options, keywords)  # bad options fail before the rows are read
+    opts = ReportOptions.from_keywords(  # the keyword entry point: its signature is relied on (defaults shown)
+        seed=seed,
+        n_boot=n_boot,
+        ece_bins=ece_bins,
+        ece_binning=ece_binning,
+        ece_edge=ece_edge,
+        resampling=resampling,
+        ece_snap=ece_snap,
+        high_confidence=high_confidence,
+        coverages=coverages,
+        recalibrate=recalibrate,
+        folds=folds,
+    )
     return compute(rows_from_frame(df, confidence_scale=confidence_scale, by=by), opts)
 
 
