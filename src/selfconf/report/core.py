@@ -468,17 +468,7 @@ RECAL_METRICS: Sequence[str] = registry.view(recal_metrics)
 
 
 def _recalibrated(
-    lv: np.ndarray,
-    pos: np.ndarray,
-    neg: np.ndarray,
-    *,
-    method: str,
-    folds: int,
-    rng: np.random.Generator,
-    n_boot: int,
-    level: float,
-    ece_opts: dict[str, Any],
-    resampling: str,
+    lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, *, rng: np.random.Generator, opts: ReportOptions
 ) -> dict[str, Any]:
     """ECE, Brier and AUROC of the cross-fitted recalibrated confidences, with percentile intervals.
 
@@ -489,6 +479,15 @@ def _recalibrated(
     from selfconf import bootstrap
     from selfconf.stats.calibration import CLIP_EPS, RecalibrationFailed, cross_fit
 
+    assert opts.recalibrate is not None, "called only with a recalibration method"
+    method, folds, n_boot, level, resampling = (
+        opts.recalibrate,
+        int(opts.folds),
+        opts.n_boot,
+        opts.level,
+        opts.resampling,
+    )
+    ece_opts = opts.metric_options()
     n = int(pos.sum() + neg.sum())
     out: dict[str, Any] = {"method": method, "folds": folds, "converged": None}
     if method in ("temperature", "platt", "beta"):
@@ -573,20 +572,7 @@ def _nan() -> float:
 
 
 def _unit_stats(
-    lv: np.ndarray,
-    pos: np.ndarray,
-    neg: np.ndarray,
-    *,
-    rng: np.random.Generator,
-    n_boot: int,
-    level: float,
-    ece_bins: int,
-    ece_binning: str,
-    ece_edge: str,
-    resampling: str = "rows",
-    ece_snap: bool = True,
-    high_confidence: float = 0.8,
-    coverages: Sequence[float] = (1.0, 0.8, 0.6, 0.4, 0.2),
+    lv: np.ndarray, pos: np.ndarray, neg: np.ndarray, *, rng: np.random.Generator, opts: ReportOptions
 ) -> dict[str, Any]:
     """Point estimates, intervals and curves of one unit (a model, or a model x group).
 
@@ -596,17 +582,23 @@ def _unit_stats(
     """
     from selfconf import metrics
 
-    opts = registry.options_of(
-        dict(n_bins=ece_bins, binning=ece_binning, edge=ece_edge, snap=bool(ece_snap), threshold=high_confidence)
-    )
+    mopts = opts.metric_options()
     sigma = metrics.smooth_ece_bandwidth(lv, pos, neg)
     point, draws, band = _point_and_draws(
-        lv, pos, neg, opts=opts, sigma=sigma, rng=rng, n_boot=n_boot, resampling=resampling, coverages=coverages
+        lv,
+        pos,
+        neg,
+        opts=mopts,
+        sigma=sigma,
+        rng=rng,
+        n_boot=opts.n_boot,
+        resampling=opts.resampling,
+        coverages=opts.coverages,
     )
-    intervals = _percentile_intervals(draws, level)
-    r = _point_record(lv, pos, neg, point, intervals, opts=opts, coverages=coverages)
+    intervals = _percentile_intervals(draws, opts.level)
+    r = _point_record(lv, pos, neg, point, intervals, opts=mopts, coverages=opts.coverages)
     r["smooth_ece_bandwidth"] = float(sigma)
-    r.update(_unit_curves(lv, pos, neg, band, opts=opts, sigma=sigma, level=level))
+    r.update(_unit_curves(lv, pos, neg, band, opts=mopts, sigma=sigma, level=opts.level))
     return r
 
 
@@ -1139,39 +1131,12 @@ def _unit_record(
     gname = None if g is None or rows.groups is None else str(rows.groups[g])
     n_rows = int(tallies["rows"][u])
     rec: dict[str, Any] = {"model": name, "group": gname, "rows": n_rows}
-    e = opts.ece
     if cells is not None and cells[0].size:
         idx, pos, neg = cells
-        rec.update(
-            _unit_stats(
-                lv[idx],
-                pos,
-                neg,
-                rng=_unit_rng(opts.seed, name, gname),
-                n_boot=opts.n_boot,
-                level=opts.level,
-                ece_bins=e.n_bins,
-                ece_binning=e.binning,
-                ece_edge=e.edge,
-                resampling=opts.resampling,
-                ece_snap=e.snap,
-                high_confidence=opts.high_confidence,
-                coverages=opts.coverages,
-            )
-        )
+        rec.update(_unit_stats(lv[idx], pos, neg, rng=_unit_rng(opts.seed, name, gname), opts=opts))
         if opts.recalibrate:
-            rec["recalibrated"] = _recalibrated(
-                lv[idx],
-                pos,
-                neg,
-                method=opts.recalibrate,
-                folds=int(opts.folds),
-                rng=_unit_rng(opts.seed, name, gname, "recalibrate"),
-                n_boot=opts.n_boot,
-                level=opts.level,
-                ece_opts=dict(n_bins=e.n_bins, binning=e.binning, edge=e.edge, **({} if e.snap else {"snap": False})),
-                resampling=opts.resampling,
-            )
+            rng = _unit_rng(opts.seed, name, gname, "recalibrate")
+            rec["recalibrated"] = _recalibrated(lv[idx], pos, neg, rng=rng, opts=opts)
     else:
         rec.update(_empty_unit(opts.coverages))
     known = int(tallies["refusal_known"][u])
