@@ -10,61 +10,9 @@
 The public names of :mod:`selfconf.report.core` are importable from here: ``from selfconf.report import from_frame``.
 """
 
+from selfconf.report import core as _core
 from selfconf.report.compare import compare
-from selfconf.report.core import (
-    CI_METRICS,
-    COVERAGES,
-    HIGH_CONF,
-    JSON_MODEL_KEYS,
-    METRICS,
-    SCALES,
-    LoadedRows,
-    Metric,
-    ReportOptions,
-    ReportTable,
-    Rows,
-    ci_metrics,
-    compute,
-    compute_records,
-    compute_report,
-    coverage_key,
-    format_table,
-    from_frame,
-    json_model_keys,
-    load_rows,
-    prepare_frame,
-    report_json,
-    resolve_scale,
-    rows_from_frame,
-)
+from selfconf.report.core import *  # noqa: F403 - every public name of core (its __all__), listed once there
 from selfconf.report.plots import figures, write_figures
 
-__all__ = [
-    "compare",
-    "figures",
-    "write_figures",
-    "JSON_MODEL_KEYS",
-    "METRICS",
-    "Metric",
-    "ci_metrics",
-    "json_model_keys",
-    "CI_METRICS",
-    "COVERAGES",
-    "HIGH_CONF",
-    "coverage_key",
-    "SCALES",
-    "Rows",
-    "resolve_scale",
-    "load_rows",
-    "rows_from_frame",
-    "compute",
-    "compute_records",
-    "ReportTable",
-    "ReportOptions",
-    "from_frame",
-    "report_json",
-    "format_table",
-    "LoadedRows",
-    "prepare_frame",
-    "compute_report",
-]
+__all__ = ["compare", "figures", "write_figures", *_core.__all__]

@@ -98,6 +98,8 @@ __all__ = [
     "n_flagged_units",
     "CI_METRICS",
     "COVERAGES",
+    "HIGH_CONF",
+    "coverage_key",
     "SCALES",
     "RESAMPLING",
     "Rows",
