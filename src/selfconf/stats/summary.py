@@ -93,7 +93,24 @@ def table1_columns() -> list[str]:
     Definition: ``model``, ``n``, then every metric with a Table 1 label; the paper's Table 1 has one interval,
     the AUROC's (``auroc_ci_low``/``_ci_high`` follow it); a metric's ``extra`` keys follow it (the
     high-confidence error rate: ``high_conf_n``, and ``high_conf_wrong``, the count behind it); then the
-    risk at the coverages.  Reference: Chernets (2026), Table 1.
+    risk at the coverages.  Reference: Chernets (2026), Table 1.  The columns of the registry's metrics today:
+
+    ``n``                    graded rows;
+    ``accuracy``             share correct (0–1);
+    ``mean_confidence``      mean stated confidence (0–1);
+    ``median_confidence``    median stated confidence (0–1; mean of the two middle values for even n);
+    ``citl``                 ``mean_confidence - accuracy`` (0–1; ×100 for percentage points);
+    ``brier``                mean squared error of confidence against correctness;
+    ``ece``                  ``n_bins``-bin expected calibration error;
+    ``auroc``                tie-corrected Mann–Whitney AUROC of confidence for correctness
+                             (NaN when the model has only one class);
+    ``auroc_ci_low/high``    percentile row-bootstrap interval (:func:`count_auroc_interval`);
+    ``high_conf_error_rate`` share wrong among rows with confidence >= ``threshold`` (NaN if none);
+    ``high_conf_n``, ``high_conf_wrong``  the counts behind it;
+    ``risk_coverage``        dict {coverage: error rate among the k = floor(c n) (or ceil) most
+                             confident rows}, a cut inside a tie group taking the expectation
+                             over tie orders (module docstring);
+    ``risk_coverage_min/max``  the same with the best / worst tie order.
 
     >>> table1_columns()[:3], table1_columns()[-1]
     (['model', 'n', 'accuracy'], 'risk_coverage_max')
@@ -301,27 +318,8 @@ def table1(
     Returns
     -------
     pandas.DataFrame
-        One row per model, sorted by name, with columns
-        :data:`TABLE1_COLUMNS`:
-
-        ``n``                    graded rows;
-        ``accuracy``             share correct (0–1);
-        ``mean_confidence``      mean stated confidence (0–1);
-        ``median_confidence``    median stated confidence (0–1; mean of the two middle values for even n);
-        ``citl``                 ``mean_confidence - accuracy`` (0–1; ×100 for percentage points);
-        ``brier``                mean squared error of confidence against correctness;
-        ``ece``                  ``n_bins``-bin expected calibration error;
-        ``auroc``                tie-corrected Mann–Whitney AUROC of confidence for correctness
-                                 (NaN when the model has only one class);
-        ``auroc_ci_low/high``    percentile row-bootstrap interval (:func:`count_auroc_interval`);
-        ``high_conf_error_rate`` share wrong among rows with confidence >= ``threshold`` (NaN if none);
-        ``high_conf_n``, ``high_conf_wrong``  the counts behind it;
-        ``risk_coverage``        dict {coverage: error rate among the k = floor(c n) (or ceil) most
-                                 confident rows}, a cut inside a tie group taking the expectation
-                                 over tie orders (module docstring);
-        ``risk_coverage_min/max``  the same with the best / worst tie order.
-
-        ``attrs`` records ``seed`` (the base seed), ``n_boot``, ``level``, ``threshold``, ``covered`` and
+        One row per model, sorted by name, with the columns of :func:`table1_columns` (each described
+        there; :data:`TABLE1_COLUMNS`).  ``attrs`` records ``seed`` (the base seed), ``n_boot``, ``level``, ``threshold``, ``covered`` and
         ``auroc_undefined_draws`` ({model: bootstrap draws left out because one class was missing}).
 
     References
