@@ -318,8 +318,8 @@ def table1(
     Returns
     -------
     pandas.DataFrame
-        One row per model, sorted by name, with the columns of :func:`table1_columns` (each described
-        there; :data:`TABLE1_COLUMNS`).  ``attrs`` records ``seed`` (the base seed), ``n_boot``, ``level``, ``threshold``, ``covered`` and
+        One row per model, sorted by name, with the columns of :func:`table1_columns` (each described there).
+        ``attrs`` records ``seed`` (the base seed), ``n_boot``, ``level``, ``threshold``, ``covered`` and
         ``auroc_undefined_draws`` ({model: bootstrap draws left out because one class was missing}).
 
     References
