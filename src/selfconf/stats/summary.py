@@ -300,12 +300,11 @@ def table1(
         missing) or a non-binary ``correct`` raises ``ValueError`` naming the row.
     rng : numpy.random.Generator or int
         Source of the bootstrap seed (see the module docstring): each model's draws come from
-        ``model_rng(base_seed, model)``, so they do not depend on which other
-        models are present or on their order.  A Generator is advanced by one draw.
+        ``model_rng(base_seed, model)``, so they do not depend on which other models are present or on their
+        order.  A Generator is advanced by one draw.
     n_boot : int, default 2000
         Bootstrap draws per model (the paper uses 2,000).
-    threshold : float, default 0.8
-        High-confidence cut-off on the 0–1 scale (rows with confidence >= threshold).
+    threshold : float, default 0.8, the high-confidence cut-off on the 0–1 scale (rows with confidence >= it)
     coverages : sequence of float in (0, 1]
         Coverages for the selective risk (``risk_coverage`` column).
     level : float, default 0.95
