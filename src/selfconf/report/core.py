@@ -222,6 +222,8 @@ CI_METRICS: Sequence[str] = registry.view(ci_metrics)
 #: Keys of every object in the ``models`` (and ``groups``) lists of ``--json``, in order (a live view).
 JSON_MODEL_KEYS: Sequence[str] = registry.view(json_model_keys)
 _SMOOTH_GRID = np.linspace(0.0, 1.0, 51)
+#: The risk at the coverages: expectation over tie orders, best and worst order (no bootstrap interval).
+_RISK_KEYS = ["risk_coverage", "risk_coverage_min", "risk_coverage_max"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -651,9 +653,8 @@ def _point_and_draws(
             point = {k: v[:1] for k, v in st.items()}
             # row-wise arithmetic only (no products), so the same values as in a batch with the draws
             risk = registry.values(lv, pos[None, :], neg[None, :], None, opts, coverages=tuple(coverages))
-            point.update(
-                {k: risk[k] for k in ("median_confidence", "risk_coverage", "risk_coverage_min", "risk_coverage_max")}
-            )
+            keys = [m.name for m in METRICS if m.batched and not m.interval] + _RISK_KEYS  # no interval: no draws
+            point.update({k: risk[k] for k in keys})
             st = {k: v[1:] for k, v in st.items()}
             P, Q = P[1:], Q[1:]
         for m in ci:
@@ -697,11 +698,11 @@ def _point_record(
     if no_interval:
         own = registry.values(lv, pos[None, :].astype(float), neg[None, :].astype(float), no_interval, opts)
         r.update({m.name: float(own[m.name][0]) for m in no_interval})
+    r.update({m.name: float(point[m.name][0]) for m in METRICS if m.batched and not m.interval})  # the median
     r["n"] = int(point["n"][0])
-    r["median_confidence"] = float(point["median_confidence"][0])
     r["high_conf_n"] = int(point["high_conf_n"][0])
     key = [coverage_key(c) for c in coverages]
-    for name in ("risk_coverage", "risk_coverage_min", "risk_coverage_max"):
+    for name in _RISK_KEYS:
         r[name] = {k: float(v) for k, v in zip(key, point[name][0], strict=False)}
     return r
 
@@ -1155,7 +1156,7 @@ def _empty_unit(coverages: Sequence[float]) -> dict[str, Any]:
     """The statistics of a unit without a used row: NaN, zero counts, no curves."""
     rec: dict[str, Any] = {k: _nan() for k in json_model_keys() if k not in ("model", "group", "rows")}
     rec.update(n=0, high_conf_n=0, reliability=None, smooth_reliability=None, risk_coverage_curve=None)
-    for k in ("risk_coverage", "risk_coverage_min", "risk_coverage_max"):
+    for k in _RISK_KEYS:
         rec[k] = {coverage_key(c): None for c in coverages}
     return rec
 
@@ -1667,8 +1668,8 @@ def _cell(r: dict, m: Metric) -> str:
     if m.unit == "pp":
         return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * float(x):+.1f}"
     s = _pct(x) if m.unit == "pct" else _num(x)
-    if m.name == "high_conf_error_rate" and r["n"]:
-        s += f" (n={int(r['high_conf_n'])})"
+    if m.trials and m.trials in m.extra and r["n"]:  # its own count of rows follows it (err@conf: high_conf_n)
+        s += f" (n={int(r[m.trials])})"
     return s
 
 
