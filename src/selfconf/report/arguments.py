@@ -145,7 +145,7 @@ def ece_options(args: argparse.Namespace) -> EceOptions:
     ...
     ValueError: --ece-bins must be a positive integer, got 0
     """
-    given = {
+    given: dict[str, Any] = {
         "n_bins": getattr(args, "ece_bins", 10),
         "binning": getattr(args, "ece_binning", "equal_width"),
         "edge": getattr(args, "ece_edge", "upper"),
