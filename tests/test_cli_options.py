@@ -111,3 +111,28 @@ def test_ece_options_are_validated_by_ece_options_itself():
         with pytest.raises(ValueError) as theirs:
             EceOptions(n_bins=bad)
         assert str(ours.value) == str(theirs.value).replace("n_bins", "--ece-bins")
+
+
+@pytest.mark.parametrize("name", ["report", "compare", "panel"])
+def test_each_command_prints_its_description_line_for_line(name, capsys):
+    import importlib
+
+    mod = importlib.import_module(dict((n, m) for n, m, _ in cli.SUBCOMMANDS)[name])
+    with pytest.raises(SystemExit):
+        cli.main([name, "--help"])
+    out = capsys.readouterr().out
+    lines = [x for x in mod.DESCRIPTION.splitlines() if x.strip()]
+    assert lines and all(x in out.splitlines() for x in lines)  # line breaks and indents kept (raw formatter)
+
+
+def test_report_help_reads_the_metric_registry_when_the_parser_is_built(monkeypatch, capsys):
+    import dataclasses
+
+    from selfconf.report import command
+
+    dummy = dataclasses.replace(core.METRICS[1], name="dummy_registry_metric", help="a metric added at run time")
+    monkeypatch.setattr(core, "METRICS", (*core.METRICS, dummy))
+    assert "dummy_registry_metric: a metric added at run time" in command._epilog()
+    with pytest.raises(SystemExit):
+        cli.main(["report", "--help"])
+    assert "dummy_registry_metric" in capsys.readouterr().out
