@@ -103,6 +103,17 @@ def test_chart_script_escapes_a_closing_tag_in_a_spec():
     assert "if (avail >= 700) return spec;" in s  # NARROW_PX reaches the code
 
 
+def test_page_puts_each_section_in_its_place(tab):
+    sections = {k: f"<!--{k}-->" for k in ("thead", "tbody", "notes", "intervals", "extra")}
+    page = html._page(tab, {"c1": {}, "c2": {}}, sections)
+    charts = ['<div class="chart" id="c1">', '<div class="chart" id="c2">', "const specs"]
+    marks = [*sections.values(), "<h2>Conventions</h2>", *charts]
+    marks.insert(3, "95% intervals")
+    at = [page.index(m) for m in marks]
+    assert at == sorted(at) and page.startswith("<!DOCTYPE html>") and page.endswith("</body>\n</html>\n")
+    assert page.count("<script") == 2 and "<link" not in page  # the inlined bundle and the charts' script
+
+
 # ---- plots.place_labels' board --------------------------------------------------------------------------------------
 
 
