@@ -939,6 +939,18 @@ class ReportOptions:
             raise TypeError(f"options: expected a ReportOptions, got {type(options).__name__}")
         return options
 
+    def keywords(self) -> dict[str, Any]:
+        """The options as the former keyword API spells them (the inverse of :meth:`from_keywords`); on
+        ``ReportOptions()``, the keyword API's defaults.
+
+        >>> kw = ReportOptions().keywords()
+        >>> kw["ece_bins"], ReportOptions.from_keywords(**kw) == ReportOptions()
+        (10, True)
+        """
+        out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "ece"}
+        out.update({kw: getattr(self.ece, field) for kw, field in ECE_KEYWORDS.items()})
+        return out
+
     def metric_options(self) -> dict[str, Any]:
         """The ``options`` mapping of the registry's metric functions (:func:`selfconf.stats.registry.options_of`).
 
