@@ -41,6 +41,7 @@ from selfconf.cli.collect import (
     OutputLock,
     add_client_arguments,
     client_from_args,
+    parse_jsonl,
     parse_reply,
 )
 from selfconf.cli.grade import grade_stage1
@@ -619,27 +620,11 @@ def _run_live(args: argparse.Namespace, say, *, client: Any = None, analyse: boo
 def read_log(path: Path) -> tuple[list[dict], int]:
     """Records of a probe log, read without writing to it; returns ``(records, torn)``.
 
-    A last line cut short by a kill is skipped and counted (``torn`` = 1); any other unreadable line is an error
-    naming the file and line.
+    :func:`selfconf.cli.collect.parse_jsonl`, the reader ``collect``'s log uses: a last line cut short by a
+    kill is skipped and counted (``torn`` = 1); any other unreadable line is an error naming the file and line.
     """
-    out: list[dict] = []
-    lines = path.read_text(encoding="utf-8").split("\n")
-    last = max((i for i, x in enumerate(lines) if x.strip()), default=-1)
-    torn = 0
-    for no, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            r = json.loads(line)
-            if not isinstance(r, dict):
-                raise ValueError("not a JSON object")
-        except ValueError as exc:
-            if no - 1 == last:
-                torn = 1
-                continue
-            raise ValueError(f"{path}: line {no} is not a JSON record ({exc})") from None
-        out.append(r)
-    return out, torn
+    got = parse_jsonl(Path(path).read_bytes(), path)
+    return got.records, got.torn
 
 
 def probe_html(result: dict[str, Any], frames: dict[str, pd.DataFrame]) -> str:
