@@ -443,7 +443,7 @@ def parse_jsonl(data: bytes, source: str | os.PathLike = "<jsonl>") -> JsonlCont
     >>> try:
     ...     parse_jsonl(b'{"a": 1}\\nnot json\\n{"a": 2}\\n', "log.jsonl")
     ... except ValueError as e:
-    ...     print(str(e)[:36])
+    ...     print(str(e)[:38])
     log.jsonl: line 2 is not a JSON record
     """
     try:  # one decode of the whole file is faster than one per line; a cut multi-byte character forbids it
