@@ -447,10 +447,10 @@ def parse_jsonl(data: bytes, source: str | os.PathLike = "<jsonl>") -> JsonlCont
     log.jsonl: line 2 is not a JSON record
     """
     try:  # one decode of the whole file is faster than one per line; a cut multi-byte character forbids it
-        lines: list[str] | list[bytes] = data.decode("utf-8").split("\n")
+        lines: list[Any] = data.decode("utf-8").split("\n")
         blank: Any = _BLANK
     except UnicodeDecodeError:
-        lines, blank = data.split(b"\n"), _BLANK.encode()
+        lines, blank = list(data.split(b"\n")), _BLANK.encode()
     last = max((i for i, x in enumerate(lines) if x.strip(blank)), default=-1)
     records: list[dict] = []
     for i in range(last + 1):
@@ -809,27 +809,28 @@ def _collect_locked(questions, client, out_path, *, concurrency, system_prompt, 
 HELP = "ask an OpenAI-compatible endpoint the paper's questions and log answers + stated confidence"
 
 
+#: What ``selfconf collect --help`` says before the options.
+DESCRIPTION = (
+    "Elicit answers with a stated 0-100 confidence from an OpenAI-compatible chat-completions "
+    "endpoint, using the paper's verbatim system prompt, the bare question as the user turn and "
+    "temperature 0. Records are appended to a JSONL file (one per question, fsync'ed); re-running "
+    "the same command resumes and skips questions already answered. Replies that are not valid "
+    "JSON are kept with parse_error set and their raw text. While a run writes --out it holds the "
+    "lock file <out>.lock: a second collect on the same --out is refused (exit 2) instead of "
+    "writing rows twice; the lock is released when the run ends, even if it is killed. Transport "
+    "failures never show a traceback: they are retried, then counted as endpoint failures and written "
+    "with an error field (the next run asks those questions again and replaces their rows)."
+)
+#: The example ``selfconf collect --help`` ends with.
+EPILOG = (
+    "example: selfconf fetch simpleqa && OPENAI_API_KEY=... selfconf collect "
+    "--questions data/external/simpleqa/simpleqa_sample_1500_seed0.csv "
+    "--base-url https://api.openai.com/v1 --model gpt-4.1-mini --out runs/gpt-4.1-mini.jsonl"
+)
+
+
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(
-        "collect",
-        help=HELP,
-        description=(
-            "Elicit answers with a stated 0-100 confidence from an OpenAI-compatible chat-completions "
-            "endpoint, using the paper's verbatim system prompt, the bare question as the user turn and "
-            "temperature 0. Records are appended to a JSONL file (one per question, fsync'ed); re-running "
-            "the same command resumes and skips questions already answered. Replies that are not valid "
-            "JSON are kept with parse_error set and their raw text. While a run writes --out it holds the "
-            "lock file <out>.lock: a second collect on the same --out is refused (exit 2) instead of "
-            "writing rows twice; the lock is released when the run ends, even if it is killed. Transport "
-            "failures never show a traceback: they are retried, then counted as endpoint failures and written "
-            "with an error field (the next run asks those questions again and replaces their rows)."
-        ),
-        epilog=(
-            "example: selfconf fetch simpleqa && OPENAI_API_KEY=... selfconf collect "
-            "--questions data/external/simpleqa/simpleqa_sample_1500_seed0.csv "
-            "--base-url https://api.openai.com/v1 --model gpt-4.1-mini --out runs/gpt-4.1-mini.jsonl"
-        ),
-    )
+    p = subparsers.add_parser("collect", help=HELP, description=DESCRIPTION, epilog=EPILOG)
     p.add_argument(
         "--questions",
         required=True,
