@@ -456,8 +456,8 @@ def parse_jsonl(data: bytes, source: str | os.PathLike = "<jsonl>") -> JsonlCont
     for i in range(last + 1):
         if not lines[i].strip(blank):
             continue
-        try:
-            rec = json.loads(lines[i])
+        try:  # a byte-order mark opening a line is read as json.loads reads it in bytes (utf-8-sig)
+            rec = json.loads(lines[i].removeprefix("\ufeff") if blank is _BLANK else lines[i])
             if not isinstance(rec, dict):
                 raise ValueError("not a JSON object")
         except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError included
