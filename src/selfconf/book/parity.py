@@ -48,8 +48,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+from selfconf.book.scorecard import built_without_data
 from selfconf.claims import judging
 from selfconf.data.paths import resolve
+from selfconf.sections.realanswers import NOTEBOOK
 
 __all__ = ["SHARED", "Surface", "check_build", "parse_number", "same_number", "main"]
 
@@ -598,6 +600,11 @@ def check_build(build: str | Path = "_build", book_dir: str | Path = "book") -> 
     sc = build / "scorecard.json"
     if sc.is_file():
         surfaces.append(_check_scorecard(sc, tables_dir))
+    elif (book / f"{NOTEBOOK}.ipynb").is_file() and built_without_data(book / f"{NOTEBOOK}.ipynb"):
+        # said, not skipped: the chapter's records were not computed (its third-party data were not available)
+        surfaces.append(
+            Surface("scorecard", sc.name, note="not computed: third-party data not available, `make external`")
+        )
     for pdf in sorted((build / "pdf").glob("*.pdf")) if (build / "pdf").is_dir() else []:
         surfaces.append(_check_pdf(pdf, parsed))
     for nb in sorted((build / "student").glob("*.ipynb")) if (build / "student").is_dir() else []:

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from selfconf import __version__
+from selfconf.data.external import without_unavailable
 from selfconf.data.paths import book_file, project_root
 
 __all__ = [
@@ -508,7 +509,8 @@ def make_student(
         glued = dict(values(stem)) if values is not None else {}
         with tempfile.TemporaryDirectory(prefix=f"selfconf-assign-{stem}-") as tmp:
             t = Path(tmp)
-            nb = jupytext.read(root / "notebooks" / f"{stem}.py")
+            # the cells whose third-party data this build lacks are left out, as on the book's page (a notice says so)
+            nb, _ = without_unavailable(jupytext.read(root / "notebooks" / f"{stem}.py"), root)
             add_install_cell(nb, root, cell)
             reqs = t / "requirements.txt"  # what a hosted grader installs: the package at the book's commit
             reqs.write_text(f"selfconf[course] @ git+{repository_url(root)}@{book_ref(root)}\n", encoding="utf-8")
