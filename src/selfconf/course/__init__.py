@@ -510,7 +510,7 @@ def make_student(
         with tempfile.TemporaryDirectory(prefix=f"selfconf-assign-{stem}-") as tmp:
             t = Path(tmp)
             # the cells whose third-party data this build lacks are left out, as on the book's page (a notice says so)
-            nb, _ = without_unavailable(jupytext.read(root / "notebooks" / f"{stem}.py"), root)
+            nb, _ = without_unavailable(jupytext.read(root / "notebooks" / f"{stem}.py"), root, myst=False)
             add_install_cell(nb, root, cell)
             reqs = t / "requirements.txt"  # what a hosted grader installs: the package at the book's commit
             reqs.write_text(f"selfconf[course] @ git+{repository_url(root)}@{book_ref(root)}\n", encoding="utf-8")

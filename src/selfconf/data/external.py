@@ -75,28 +75,31 @@ def needed(nb: Any) -> list[str]:
     return out
 
 
-def notice(names: list[str]) -> str:
-    """The MyST admonition put in place of cells whose data sets ``names`` are not available.
+def notice(names: list[str], *, myst: bool = True) -> str:
+    """The text put in place of cells whose data sets ``names`` are not available: a MyST admonition for the
+    book's page, or (``myst=False``, the student edition, whose notebooks render no directive) a block quote.
 
-    >>> "make external" in notice(["simpleqa"])
-    True
+    >>> "make external" in notice(["simpleqa"]), notice(["simpleqa"], myst=False).startswith("> **Third-party")
+    (True, True)
     """
     what = "; ".join(f"{DATASETS[n]} (`data/external/{n}/`)" for n in names)
-    return (
-        ":::{admonition} Third-party data not available in this build\n"
-        ":class: warning\n"
+    title = "Third-party data not available in this build"
+    body = (
         f"This part needs {what}, which could not be fetched when this book was built (no network and no local "
         "copy). Its tables, charts and numbers are left out, not replaced by other values. To include them, run "
         "`make external` with a network connection (or `SELFCONF_EXTERNAL_FROM=DIR make external` to copy a "
-        "local folder holding them), then build the book again.\n"
-        ":::"
+        "local folder holding them), then build the book again."
     )
+    if not myst:
+        return f"> **{title}.** {body}"
+    return f":::{{admonition}} {title}\n:class: warning\n{body}\n:::"
 
 
-def without_unavailable(nb: Any, root: str | Path) -> tuple[Any, list[str]]:
+def without_unavailable(nb: Any, root: str | Path, *, myst: bool = True) -> tuple[Any, list[str]]:
     """Notebook ``nb`` without the cells that need a data set that is not available under ``root``, each run of
-    left-out cells replaced by one markdown cell (tag :data:`NOTICE_TAG`) saying so (:func:`notice`); and the
-    names of the missing data sets. With every needed data set available, ``nb`` itself and ``[]``.
+    left-out cells replaced by one markdown cell (tag :data:`NOTICE_TAG`) saying so (:func:`notice`, with
+    ``myst``); and the names of the missing data sets. With every needed data set available, ``nb`` itself and
+    ``[]``.
 
     Definition: a cell is left out when any of its ``needs-external:<name>`` tags names a data set that is not
     :func:`available`; consecutive left-out cells form one run. Reference: this module's docstring.
@@ -122,7 +125,7 @@ def without_unavailable(nb: Any, root: str | Path) -> tuple[Any, list[str]]:
 
     def close_run() -> None:
         # a fixed cell id, so that the same build writes the same notebook
-        cell = nbformat.v4.new_markdown_cell(notice(run), metadata={"tags": [NOTICE_TAG]})
+        cell = nbformat.v4.new_markdown_cell(notice(run, myst=myst), metadata={"tags": [NOTICE_TAG]})
         cell["id"] = f"external-data-unavailable-{len(cells)}"
         cells.append(cell)
         run.clear()
