@@ -134,3 +134,4 @@ def test_chapter_26_without_data_executes_and_the_parity_says_not_computed(tmp_p
     (tmp_path / "_build" / "html").mkdir()
     lines = [s.line() for s in parity.check_build(tmp_path / "_build", out)]
     assert any(line.startswith("scorecard") and "not computed" in line for line in lines), lines
+    assert any(line.startswith("shared") and "not checked, table not built" in line for line in lines), lines
