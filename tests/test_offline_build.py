@@ -48,6 +48,7 @@ def run_fetch(tmp_path: Path, **env_extra: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow  # three Python start-ups per run of the script
 def test_fetch_offline_names_the_missing_data_sets_and_goes_on(tmp_path):
     r = run_fetch(tmp_path)
     assert r.returncode == 0, r.stderr
@@ -58,12 +59,14 @@ def test_fetch_offline_names_the_missing_data_sets_and_goes_on(tmp_path):
     assert not external.available("mmlu-pro-calibration", tmp_path / "project")
 
 
+@pytest.mark.slow  # three Python start-ups per run of the script
 def test_fetch_offline_strict_fails(tmp_path):
     r = run_fetch(tmp_path, SELFCONF_EXTERNAL_STRICT="1")
     assert r.returncode == 1
     assert "NOT AVAILABLE: mmlu-pro-calibration simpleqa" in r.stderr
 
 
+@pytest.mark.slow  # three Python start-ups per run of the script
 def test_fetch_keeps_a_complete_copy_it_cannot_refresh(tmp_path):
     done = tmp_path / "project" / "data" / "external" / "mmlu-pro-calibration"
     done.mkdir(parents=True)
