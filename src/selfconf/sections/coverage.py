@@ -425,6 +425,9 @@ def compute(
 ) -> Computed:
     """The coverage study (module docstring): every value the page glues and its tables.
 
+    Steps: :func:`population`, :func:`estimates` (the truth), :func:`replicates`, :func:`coverage_tables`,
+    :func:`glue_coverage` (over 80 lines through this docstring only).
+
     Parameters
     ----------
     rows : the graded collection as read by :func:`selfconf.data.load_collection` (the frontier tier is used)

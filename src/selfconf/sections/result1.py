@@ -888,6 +888,10 @@ def compute(
 ) -> Computed:
     """Everything Result 1 glues, from the collection rows.
 
+    The steps are named, one a part of the page (:data:`PARTS`): :func:`glue_table1`, :func:`glue_calibration`,
+    :func:`glue_refusals_high_confidence`, :func:`glue_discrimination`, :func:`glue_table2`, :func:`glue_panels`
+    with :func:`glue_panel_decomposition`, and :func:`glue_figure1` (over 80 lines through this docstring only).
+
     Parameters
     ----------
     rows : pandas.DataFrame
