@@ -82,9 +82,9 @@ def best_vs_paper_phrase(best_external: float, paper_auroc: pd.Series) -> str:
 def _toy_report(seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Made-up external rows (two models, 60 questions, some without a confidence) and their report table.
 
-    Definition: uniform confidences rounded to 0.01 and correctness with probability 0.4 (a) and 0.7 (b) from ``numpy.random.default_rng(
-    seed)``, 5 confidences per model set to NaN; the table is :func:`report_table` with 20 draws.  Used by the
-    examples of this module's steps.
+    Definition: from ``numpy.random.default_rng(seed)``, uniform confidences rounded to 0.01 and correctness
+    with probability 0.4 (a) and 0.7 (b), 5 confidences per model set to NaN; the table is :func:`report_table`
+    with 20 draws.  Used by the examples of this module's steps.
 
     >>> ext, t = _toy_report()
     >>> len(ext), list(t["n"])
