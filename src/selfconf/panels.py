@@ -881,47 +881,18 @@ class _ReadingPanel:
         return list(self.signals)
 
 
-def _reading_panel(
-    df: pd.DataFrame,
-    members: tuple[str, ...],
-    wanted: list[dict[str, str]],
-    n_boot: int,
-    gen: np.random.Generator,
-    kids: list[np.random.Generator],
-    multiplicities: np.ndarray | None,
-    item_types: bool,
-) -> _ReadingPanel:
-    """Code one panel's rows for :func:`_reading_records` and draw its item multiplicities.
+def _reading_panel(df: pd.DataFrame, members: tuple[str, ...], kids: list, item_types: bool) -> _ReadingPanel:
+    """Code one panel's rows for :func:`_reading_records` (its populations are drawn by :func:`_draw_populations`).
 
-    Definition: the any_answered panel rows (:func:`panel_rows`); the all_answered population is the items on
-    which every member has a graded row (its multiplicities the first draw on ``gen``, or ``multiplicities``, or
-    none when items are drawn per type), the any_answered population every item (the second draw on ``gen``),
-    drawn only when a wanted reading uses it; the signals of :func:`concurrence_signal` for every coding and
-    both treatments of indeterminate answers.
+    Definition: the any_answered panel rows (:func:`panel_rows`), each row's confidence level among the panel's
+    distinct confidences, the items where every member answered without refusing, and the signals of
+    :func:`concurrence_signal` for every coding and both treatments of indeterminate answers.
     """
     p = panel_rows(df, members, population="any_answered")
     has = p.has_row()
     lv, code = np.unique(p.confidence[has], return_inverse=True)
     conf_code = np.zeros(p.confidence.shape, dtype=np.int64)
     conf_code[has] = code.ravel()
-    full = has.all(axis=1)
-    idx_all = np.flatnonzero(full)
-    if idx_all.size == 0:
-        raise ValueError(f"panel {', '.join(members)}: no item on which every member has a graded row")
-    if item_types:
-        mult_all = np.empty((n_boot, 0), dtype=np.int32)  # drawn per item type (_reading_cells)
-    elif multiplicities is None:
-        mult_all = bootstrap.cluster_multiplicities(idx_all.size, n_boot, gen)
-    else:
-        mult_all = np.asarray(multiplicities)
-        if mult_all.ndim != 2 or mult_all.shape[1] != idx_all.size:
-            raise ValueError(f"multiplicities: expected {idx_all.size} items (columns), got shape {mult_all.shape}")
-    n_draws = mult_all.shape[0]
-    populations = {"all_answered": (idx_all, mult_all)}
-    if any(r["population"] == "any_answered" for r in wanted):
-        idx_any = np.arange(p.items.size)
-        any_mult = mult_all[:, :0] if item_types else bootstrap.cluster_multiplicities(idx_any.size, n_draws, gen)
-        populations["any_answered"] = (idx_any, any_mult)
     variants = [(c, i) for c in READINGS["coding"] for i in ("not_concurring", "concurring")]
     return _ReadingPanel(
         p=p,
@@ -929,13 +900,41 @@ def _reading_panel(
         has=has,
         conf_code=conf_code,
         k=max(int(lv.size), 1),
-        decided=full & (p.refusal == 0).all(axis=1),
+        decided=has.all(axis=1) & (p.refusal == 0).all(axis=1),
         signals={v: concurrence_signal(p, *v) for v in variants},
-        populations=populations,
-        n_draws=n_draws,
+        populations={},
+        n_draws=0,
         kids=kids,
         item_types=item_types,
     )
+
+
+def _draw_populations(
+    rp: _ReadingPanel, need_any: bool, n_boot: int, gen: np.random.Generator, multiplicities: np.ndarray | None
+) -> None:
+    """Set the item indices and item multiplicities of each population of ``rp`` (in place), and its draws.
+
+    Definition: the all_answered population is the items on which every member has a graded row, its
+    multiplicities the first draw on ``gen`` (or ``multiplicities``; none when items are drawn per type); the
+    any_answered population is every item (the second draw on ``gen``), drawn only when ``need_any``.
+    """
+    idx_all = np.flatnonzero(rp.has.all(axis=1))
+    if idx_all.size == 0:
+        raise ValueError(f"panel {', '.join(rp.members)}: no item on which every member has a graded row")
+    if rp.item_types:
+        mult_all = np.empty((n_boot, 0), dtype=np.int32)  # drawn per item type (_cluster_weights)
+    elif multiplicities is None:
+        mult_all = bootstrap.cluster_multiplicities(idx_all.size, n_boot, gen)
+    else:
+        mult_all = np.asarray(multiplicities)
+        if mult_all.ndim != 2 or mult_all.shape[1] != idx_all.size:
+            raise ValueError(f"multiplicities: expected {idx_all.size} items (columns), got shape {mult_all.shape}")
+    rp.n_draws = mult_all.shape[0]
+    rp.populations = {"all_answered": (idx_all, mult_all)}
+    if need_any:
+        idx_any = np.arange(rp.p.items.size)
+        drawn = mult_all[:, :0] if rp.item_types else bootstrap.cluster_multiplicities(idx_any.size, rp.n_draws, gen)
+        rp.populations["any_answered"] = (idx_any, drawn)
 
 
 def _cell_blocks(rp: _ReadingPanel, idx: np.ndarray) -> tuple[list, list, list, int, dict[str, np.ndarray]]:
@@ -1065,7 +1064,8 @@ def _reading_records(
     """
     if not wanted:
         return [], (n_boot if multiplicities is None else int(np.asarray(multiplicities).shape[0]))
-    rp = _reading_panel(df, members, wanted, n_boot, gen, kids, multiplicities, item_types)
+    rp = _reading_panel(df, members, kids, item_types)
+    _draw_populations(rp, any(r["population"] == "any_answered" for r in wanted), n_boot, gen, multiplicities)
     n_m = rp.n_m
     cache: dict[tuple[str, str], dict[bool, tuple]] = {}
     out: list[list[tuple[dict[str, Any], list[np.ndarray]]]] = []

@@ -1647,140 +1647,177 @@ _TOPIC_MODELS = ("glm4", "llama32", "mistral7b", "phi4mini")
 _ARMS = ("off", "placebo", "core", "shuffled")
 
 
-def _diff(key: str, delta: str, a: str, b: str, label: str) -> CheckSpec:
-    """A :func:`check_difference` row: printed ``delta`` = ``a`` - ``b``."""
-    return CheckSpec("differences", key, check_difference, (delta, a, b, label))
+def _in(group: str, *rows: tuple | list | CheckSpec) -> tuple[CheckSpec | CheckBlock, ...]:
+    """The rows of one group of :data:`CHECKS`: a tuple ``(key, fn[, args[, over[, kwargs]]])`` is a
+    :class:`CheckSpec` of ``group``; a list ``[over, tuple, tuple, ...]`` is a :class:`CheckBlock` of such specs.
 
+    >>> _in("ladder", ("power", check_power))[0].key
+    'power'
+    """
+    out: list[CheckSpec | CheckBlock] = []
+    for row in rows:
+        if isinstance(row, list):
+            out.append(CheckBlock(row[0], tuple(CheckSpec(group, *r) for r in row[1:])))
+        else:
+            out.append(row if isinstance(row, CheckSpec) else CheckSpec(group, *row))
+    return tuple(out)
+
+
+def _diff(key: str, delta: str, a: str, b: str, label: str) -> tuple:
+    """A :func:`check_difference` row: printed ``delta`` = ``a`` - ``b``."""
+    return (key, check_difference, (delta, a, b, label))
+
+
+_M = (Ctx("models"),)
 
 #: Every consistency check, in page order: data, not code (:func:`plan` expands it against the printed values).
 CHECKS: tuple[CheckSpec | CheckBlock, ...] = (
-    CheckSpec("manifest", "repeats", check_repeats),
-    CheckSpec("counts", "frontier_total", check_frontier_total, (Ctx("models"),)),
-    CheckSpec("counts", "grand_total", check_grand_total),
-    CheckSpec("counts", "model_count", check_model_count),
-    CheckSpec("counts", "frontier_n_le_items", check_frontier_n_le_items, (Ctx("models"),)),
-    CheckSpec("counts", "local_n_range", check_local_n_range),
-    CheckSpec("counts", "highconf_share", check_highconf_share),
-    CheckSpec("counts", "highconf_vs_medians", check_highconf_vs_medians, (Ctx("models"), Ctx("feas_k"))),
-    CheckSpec("counts", "refusal_rows", check_refusal_rows, (Ctx("refusal_ks"),)),
-    CheckSpec("table1", "grim_{}", check_grim_accuracy, (Each(),), over="models"),
-    CheckSpec("table1", "citl_{}", check_citl, (Each(),), over="models"),
-    CheckSpec("table1", "ece_ge_citl_{}", check_ece_ge_citl, (Each(),), over="models"),
-    CheckSpec("table1", "brier_{}", check_brier_bounds, (Each(),), over="models"),
-    CheckSpec("table1", "auroc_ci_{}", check_auroc_ci, (Each(), At("feas_k")), over="models"),
-    CheckSpec("result1", "all_bins_positive", check_all_bins_positive, (Ctx("models"),)),
-    CheckSpec("result1", "median_band", check_median_band, (Ctx("models"),)),
-    CheckSpec("result1", "accuracy_span", check_accuracy_span, (Ctx("models"),)),
-    CheckSpec(
-        "result1",
-        "self_auroc_span",
-        check_range,
-        ("r1_self_auroc_span_min", "r1_self_auroc_span_max", Ctx("t1_auroc_keys"), "self-AUROC"),
+    *_in("manifest", ("repeats", check_repeats)),
+    *_in(
+        "counts",
+        ("frontier_total", check_frontier_total, _M),
+        ("grand_total", check_grand_total),
+        ("model_count", check_model_count),
+        ("frontier_n_le_items", check_frontier_n_le_items, _M),
+        ("local_n_range", check_local_n_range),
+        ("highconf_share", check_highconf_share),
+        ("highconf_vs_medians", check_highconf_vs_medians, (Ctx("models"), Ctx("feas_k"))),
+        ("refusal_rows", check_refusal_rows, (Ctx("refusal_ks"),)),
     ),
-    CheckSpec(
-        "result1",
-        "citl_range",
-        check_range,
-        ("r1_citl_range_min", "r1_citl_range_max", Ctx("t1_citl_keys"), "CITL"),
-        kwargs=(("signed", True),),
+    *_in(
+        "table1",
+        ("grim_{}", check_grim_accuracy, (Each(),), "models"),
+        ("citl_{}", check_citl, (Each(),), "models"),
+        ("ece_ge_citl_{}", check_ece_ge_citl, (Each(),), "models"),
+        ("brier_{}", check_brier_bounds, (Each(),), "models"),
+        ("auroc_ci_{}", check_auroc_ci, (Each(), At("feas_k")), "models"),
     ),
-    CheckSpec("result1", "all_overconfident", check_all_overconfident, (Ctx("models"),)),
-    CheckSpec("result1", "six_below", check_count_below, (Ctx("models"),)),
-    CheckSpec("result1", "cis_exclude_chance", check_cis_exclude_chance, (Ctx("models"),)),
-    CheckSpec("result1", "extremes", check_extremes, (Ctx("models"),)),
-    CheckSpec("result1", "highconf_rates", check_highconf_rates),
-    CheckSpec("table2", "rows_top3", check_top3_riskcov, (Ctx("models"), Ctx("t2_rows"))),
-    CheckBlock(
-        "t2_rows",
+    *_in(
+        "result1",
+        ("all_bins_positive", check_all_bins_positive, _M),
+        ("median_band", check_median_band, _M),
+        ("accuracy_span", check_accuracy_span, _M),
         (
-            CheckSpec("table2", "cov100_{}", check_full_coverage_error, (Each(),)),
-            CheckSpec("table2", "covered_counts_{}", check_covered_counts, (Each(), Ctx("covs"))),
-            CheckSpec("table2", "decreasing_{}", check_decreasing_risk, (Each(), Ctx("covs"))),
+            "self_auroc_span",
+            check_range,
+            ("r1_self_auroc_span_min", "r1_self_auroc_span_max", Ctx("t1_auroc_keys"), "self-AUROC"),
         ),
+        (
+            "citl_range",
+            check_range,
+            ("r1_citl_range_min", "r1_citl_range_max", Ctx("t1_citl_keys"), "CITL"),
+            None,
+            (("signed", True),),
+        ),
+        ("all_overconfident", check_all_overconfident, _M),
+        ("six_below", check_count_below, _M),
+        ("cis_exclude_chance", check_cis_exclude_chance, _M),
+        ("extremes", check_extremes, _M),
+        ("highconf_rates", check_highconf_rates),
     ),
-    _diff("cn_delta", "cn_panel_vs_self_delta", "cn_panel_auroc", "cn_self_auroc_pooled", "CN panel Δ"),
-    _diff("us_delta", "us_panel_vs_self_delta", "us_panel_auroc", "us_self_auroc_pooled", "US panel Δ"),
-    _diff("xb_delta", "xb_panel_vs_self_delta", "xb_panel_auroc", "xb_self_auroc_pooled", "Cross-bloc panel Δ"),
-    _diff(
-        "us_identity",
-        "us_between_model_identity_contribution",
-        "us_self_auroc_pooled",
-        "us_self_auroc_ranknorm",
-        "US between-model identity contribution (pooled minus rank-normalised)",
+    *_in(
+        "table2",
+        ("rows_top3", check_top3_riskcov, (Ctx("models"), Ctx("t2_rows"))),
+        [
+            "t2_rows",
+            ("cov100_{}", check_full_coverage_error, (Each(),)),
+            ("covered_counts_{}", check_covered_counts, (Each(), Ctx("covs"))),
+            ("decreasing_{}", check_decreasing_risk, (Each(), Ctx("covs"))),
+        ],
     ),
-    _diff(
-        "expl_rung",
-        "expl_rung_core_minus_shuffled_delta",
-        "expl_rung_core_auroc",
-        "expl_rung_shuffled_auroc",
-        "Exploratory rung, true minus false profile",
-    ),
-    CheckSpec("differences", "zhipu_gap", check_bench_zhipu),
-    CheckSpec(
+    *_in(
         "differences",
-        "t4_{}",
-        check_integer_difference,
-        (Each("t4_{}_delta"), Each("t4_{}_conf_at_95"), Each("t4_{}_conf_at_0"), Each("Table 4 {}")),
-        over="t4_models",
-    ),
-    CheckSpec("differences", "t4_largest", check_table4_max, (Ctx("t4_models"),)),
-    CheckSpec("differences", "us_middle_member", check_us_middle_member),
-    CheckSpec("differences", "us_pooled_gain", check_us_pooled_exceeds_members),
-    CheckSpec("differences", "labelfree", check_labelfree),
-    CheckSpec("intervals", "ci_{}", check_interval, (Each(),), over="ci_bases"),
-    CheckSpec("benchmark", "range", check_bench_range, (Ctx("bench"),)),
-    CheckSpec("benchmark", "implied_n_{}", check_bench_implied_n, (Each(),), over="bench"),
-    CheckSpec("ladder", "rows_per_arm", check_ladder_rows),
-    CheckSpec("ladder", "battery", check_battery),
-    CheckSpec("ladder", "oracle_rows", check_oracle_rows),
-    CheckSpec("ladder", "grim_{0}", check_ladder_grim, (Each("t3_{0}_acc"), Each("Table 3 {1}")), over="t3_arms"),
-    CheckSpec(
-        "ladder",
-        "grim_demoted_{}",
-        check_ladder_grim,
-        (Each("ladder_demoted_rung{}_off_acc"), Each("Demoted rung {}, OFF arm")),
-        over="demoted_rungs",
-        kwargs=(("n_printed", False),),
-    ),
-    CheckSpec("ladder", "degeneracy", check_degeneracy),
-    CheckSpec("ladder", "placebo_rho", check_placebo_rho),
-    CheckSpec("ladder", "holm", check_holm),
-    CheckSpec(
-        "ladder",
-        "p_vs_ci_placebo",
-        check_p_vs_ci,
-        ("ladder_core_vs_placebo_delta", "ladder_core_vs_placebo_p_raw", "CORE>PLACEBO"),
-    ),
-    CheckSpec(
-        "ladder", "p_vs_ci_off", check_p_vs_ci, ("ladder_core_vs_off_delta", "ladder_core_vs_off_p_raw", "CORE>OFF")
-    ),
-    CheckSpec("ladder", "power", check_power),
-    CheckSpec("ladder", "brier_ece_{}", check_brier_ge_ece_sq, (Each(),), over="arms"),
-    CheckSpec("ladder", "table3_text", check_table3_text),
-    CheckSpec("ladder", "oracle_inside", check_oracle_inside),
-    CheckSpec("ladder", "bin_sd", check_bin_sd),
-    CheckSpec("ladder", "manipulation", check_manipulation),
-    CheckSpec("ladder", "swap_calls", check_swap),
-    CheckSpec("local", "topic_grim", check_topic_grim),
-    CheckSpec("local", "topic_consumed", check_topic_consumed),
-    CheckSpec(
-        "local",
-        "topic_range",
-        check_range,
-        (
-            "intro_c3_topic_brier_delta_min",
-            "intro_c3_topic_brier_delta_max",
-            Ctx("topic_keys"),
-            "the topic-pass Brier degradation (models that consumed the profile)",
+        _diff("cn_delta", "cn_panel_vs_self_delta", "cn_panel_auroc", "cn_self_auroc_pooled", "CN panel Δ"),
+        _diff("us_delta", "us_panel_vs_self_delta", "us_panel_auroc", "us_self_auroc_pooled", "US panel Δ"),
+        _diff("xb_delta", "xb_panel_vs_self_delta", "xb_panel_auroc", "xb_self_auroc_pooled", "Cross-bloc panel Δ"),
+        _diff(
+            "us_identity",
+            "us_between_model_identity_contribution",
+            "us_self_auroc_pooled",
+            "us_self_auroc_ranknorm",
+            "US between-model identity contribution (pooled minus rank-normalised)",
         ),
-        kwargs=(("signed", True),),
+        _diff(
+            "expl_rung",
+            "expl_rung_core_minus_shuffled_delta",
+            "expl_rung_core_auroc",
+            "expl_rung_shuffled_auroc",
+            "Exploratory rung, true minus false profile",
+        ),
+        ("zhipu_gap", check_bench_zhipu),
+        (
+            "t4_{}",
+            check_integer_difference,
+            (Each("t4_{}_delta"), Each("t4_{}_conf_at_95"), Each("t4_{}_conf_at_0"), Each("Table 4 {}")),
+            "t4_models",
+        ),
+        ("t4_largest", check_table4_max, (Ctx("t4_models"),)),
+        ("us_middle_member", check_us_middle_member),
+        ("us_pooled_gain", check_us_pooled_exceeds_members),
+        ("labelfree", check_labelfree),
     ),
-    CheckSpec("local", "topic_ceiling", check_topic_ceiling),
-    CheckSpec("local", "twostage", check_twostage),
-    CheckSpec("grading", "spotcheck", check_spotcheck),
-    CheckSpec("grading", "regrade_agreement", check_regrade_agreement),
-    CheckSpec("grading", "regrade_accuracy", check_regrade_accuracy),
-    CheckSpec("grading", "regrade_in_span", check_regrade_in_local_span),
+    *_in("intervals", ("ci_{}", check_interval, (Each(),), "ci_bases")),
+    *_in(
+        "benchmark",
+        ("range", check_bench_range, (Ctx("bench"),)),
+        ("implied_n_{}", check_bench_implied_n, (Each(),), "bench"),
+    ),
+    *_in(
+        "ladder",
+        ("rows_per_arm", check_ladder_rows),
+        ("battery", check_battery),
+        ("oracle_rows", check_oracle_rows),
+        ("grim_{0}", check_ladder_grim, (Each("t3_{0}_acc"), Each("Table 3 {1}")), "t3_arms"),
+        (
+            "grim_demoted_{}",
+            check_ladder_grim,
+            (Each("ladder_demoted_rung{}_off_acc"), Each("Demoted rung {}, OFF arm")),
+            "demoted_rungs",
+            (("n_printed", False),),
+        ),
+        ("degeneracy", check_degeneracy),
+        ("placebo_rho", check_placebo_rho),
+        ("holm", check_holm),
+        (
+            "p_vs_ci_placebo",
+            check_p_vs_ci,
+            ("ladder_core_vs_placebo_delta", "ladder_core_vs_placebo_p_raw", "CORE>PLACEBO"),
+        ),
+        ("p_vs_ci_off", check_p_vs_ci, ("ladder_core_vs_off_delta", "ladder_core_vs_off_p_raw", "CORE>OFF")),
+        ("power", check_power),
+        ("brier_ece_{}", check_brier_ge_ece_sq, (Each(),), "arms"),
+        ("table3_text", check_table3_text),
+        ("oracle_inside", check_oracle_inside),
+        ("bin_sd", check_bin_sd),
+        ("manipulation", check_manipulation),
+        ("swap_calls", check_swap),
+    ),
+    *_in(
+        "local",
+        ("topic_grim", check_topic_grim),
+        ("topic_consumed", check_topic_consumed),
+        (
+            "topic_range",
+            check_range,
+            (
+                "intro_c3_topic_brier_delta_min",
+                "intro_c3_topic_brier_delta_max",
+                Ctx("topic_keys"),
+                "the topic-pass Brier degradation (models that consumed the profile)",
+            ),
+            None,
+            (("signed", True),),
+        ),
+        ("topic_ceiling", check_topic_ceiling),
+        ("twostage", check_twostage),
+    ),
+    *_in(
+        "grading",
+        ("spotcheck", check_spotcheck),
+        ("regrade_agreement", check_regrade_agreement),
+        ("regrade_accuracy", check_regrade_accuracy),
+        ("regrade_in_span", check_regrade_in_local_span),
+    ),
 )
 
 

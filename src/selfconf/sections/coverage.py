@@ -316,12 +316,9 @@ def replicates(
 
     References: Morris, White & Crowther (2019); Davison & Hinkley (1997), sec. 3.8.
 
-    Examples
-    --------
-    >>> from selfconf import data
-    >>> from selfconf.data import families
-    >>> rows = data.load_collection("data/reconstructed")[0]
-    >>> pop, rung, _ = population(rows, families.load_ladder("data/reconstructed")[0], bound=0.85)
+    >>> from selfconf.data import families, load_collection
+    >>> frames = families.load_ladder("data/reconstructed")[0]
+    >>> pop, rung, _ = population(load_collection("data/reconstructed")[0], frames, bound=0.85)
     >>> rep = replicates(pop, rung, seed=1, n_reps=2, n_boot=50)
     >>> rep.groupby("replicate").size().tolist()
     [14, 14]

@@ -123,10 +123,7 @@ def glue_data(b: Builder, ext: pd.DataFrame, t_ext: pd.DataFrame) -> None:
 
     References: Tao et al., *LLM-Calibration-Study* (MMLU-Pro verbalised confidence).
 
-    Examples
-    --------
-    >>> ext, t = _toy_report()
-    >>> b = Builder()
+    >>> (ext, t), b = _toy_report(), Builder()
     >>> glue_data(b, ext, t)
     >>> b.build()["ext_missing_total"], b.build()["ext_missing_max_model"]
     (10, 'a')
@@ -170,10 +167,7 @@ def glue_table1(b: Builder, ext: pd.DataFrame, t_ext: pd.DataFrame) -> None:
 
     References: Chernets (2026), Table 1 (the columns); Spearman (1904), via ``scipy.stats.spearmanr``.
 
-    Examples
-    --------
-    >>> ext, t = _toy_report()
-    >>> b = Builder()
+    >>> (ext, t), b = _toy_report(), Builder()
     >>> glue_table1(b, ext, t)
     >>> b.build()["ext_citl_max_model"], b.build()["ext_n_overconfident"], round(b.build()["ext_acc_max"], 1)
     ('a', 1, 70.9)
@@ -220,10 +214,7 @@ def glue_paper(b: Builder, t_ext: pd.DataFrame, t_paper: pd.DataFrame) -> None:
 
     References: Chernets (2026), Table 1.
 
-    Examples
-    --------
-    >>> _, t = _toy_report()
-    >>> b = Builder()
+    >>> (_, t), b = _toy_report(), Builder()
     >>> glue_paper(b, t, t)
     >>> b.build()["ext_sqa_n_models"], b.build()["ext_best_vs_paper_phrase"]
     (2, "above 1 of the paper's 2 frontier models")

@@ -63,11 +63,8 @@ def glue_twostage(b: Builder, twostage: pd.DataFrame, *, seed: int, n_boot: int)
 
     References: Chernets (2026), Limitations (elicitation format).
 
-    Examples
-    --------
-    >>> from selfconf.data import families
-    >>> tsd, _ = families.load_twostage("data/reconstructed")
-    >>> b = Builder()
+    >>> from selfconf.data.families import load_twostage
+    >>> b, tsd = Builder(), load_twostage("data/reconstructed")[0]
     >>> glue_twostage(b, tsd, seed=1, n_boot=20)
     >>> b.build()["twostage_n_models_rows"] == tsd["model"].nunique(), len(b.build().part("twostage"))
     (True, 13)
@@ -117,11 +114,8 @@ def glue_regrade(b: Builder, regrade: pd.DataFrame) -> None:
 
     References: Chernets (2026), Limitations (grading).
 
-    Examples
-    --------
-    >>> from selfconf.data import families
-    >>> regrade, _ = families.load_regrade("data/reconstructed")
-    >>> b = Builder()
+    >>> from selfconf.data.families import load_regrade
+    >>> b, regrade = Builder(), load_regrade("data/reconstructed")[0]
     >>> glue_regrade(b, regrade)
     >>> b.build()["regrade_selfrows_verdict"] in ("It cannot be", "It could also be")
     True

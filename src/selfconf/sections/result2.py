@@ -105,6 +105,9 @@ def holm_verdict(p_holm: tuple[float, float], alpha: float = ALPHA) -> str:
     return text.format(alpha)
 
 
+#: Per ladder subject, a frame (its scored arms, or its injected profiles).
+_PerSubject = dict[str, pd.DataFrame]
+
 #: Repeats of the canonical confirmatory values glued under other ids (the paper prints them more than once).
 _REPEATS = {
     "r2_ladder_delta": "ladder_core_vs_placebo_delta",
@@ -141,11 +144,8 @@ def glue_rungs(b: Builder, frames: dict[str, pd.DataFrame], *, bound: float, n_r
 
     References: Chernets (2026), Result 2 (degeneracy rule).
 
-    Examples
-    --------
-    >>> from selfconf.data import families
-    >>> frames, _, _ = families.load_ladder("data/reconstructed")
-    >>> b = Builder()
+    >>> from selfconf.data.families import load_ladder
+    >>> b, frames = Builder(), load_ladder("data/reconstructed")[0]
     >>> glue_rungs(b, frames, bound=0.85, n_rungs=4), b.build()["ladder_n_rungs_demoted"]
     ('sonnet5', 3)
     """
@@ -227,11 +227,8 @@ def glue_table3(b: Builder, conf: pd.DataFrame, *, seed: int, n_boot: int) -> pd
 
     References: Chernets (2026), Table 3; Holm (1979).
 
-    Examples
-    --------
-    >>> from selfconf.data import families
-    >>> frames, _, _ = families.load_ladder("data/reconstructed")
-    >>> b = Builder()
+    >>> from selfconf.data.families import load_ladder
+    >>> b, frames = Builder(), load_ladder("data/reconstructed")[0]
     >>> pl = glue_table3(b, frames["sonnet5"], seed=1, n_boot=20)
     >>> bool(b.build()["t3cap_core_vs_placebo_delta"] == pl["delta"]), b.build()["r2_alpha"]
     (True, 0.05)
@@ -316,11 +313,8 @@ def glue_oracle(b: Builder, frames: dict[str, pd.DataFrame], confirmatory: str) 
 
     References: Chernets (2026), Result 2 (oracle ceiling).
 
-    Examples
-    --------
-    >>> from selfconf.data import families
-    >>> frames, _, _ = families.load_ladder("data/reconstructed")
-    >>> b = Builder()
+    >>> from selfconf.data.families import load_ladder
+    >>> b, frames = Builder(), load_ladder("data/reconstructed")[0]
     >>> glue_oracle(b, frames, "sonnet5")
     >>> len(b.tables["oracle"]) == len(ladder.SUBJECTS), 0.5 < b.build()["oracle_auroc_confirmatory"] <= 1
     (True, True)
@@ -358,11 +352,8 @@ def glue_placebo(b: Builder, profiles: dict[str, pd.DataFrame]) -> None:
 
     References: Chernets (2026), Result 2 (placebo validation).
 
-    Examples
-    --------
-    >>> from selfconf.data import families
-    >>> _, profiles, _ = families.load_ladder("data/reconstructed")
-    >>> b = Builder()
+    >>> from selfconf.data.families import load_ladder
+    >>> b, profiles = Builder(), load_ladder("data/reconstructed")[1]
     >>> glue_placebo(b, profiles)
     >>> list(b.build().part("placebo")) == [f"ladder_placebo_rho_{SHORT_NAMES[s]}" for s in ladder.SUBJECTS]
     True
@@ -377,13 +368,7 @@ def glue_placebo(b: Builder, profiles: dict[str, pd.DataFrame]) -> None:
 
 
 def compute(
-    frames: dict[str, pd.DataFrame],
-    profiles: dict[str, pd.DataFrame],
-    *,
-    bound: float,
-    n_rungs: int,
-    seed: int,
-    n_boot: int,
+    frames: _PerSubject, profiles: _PerSubject, *, bound: float, n_rungs: int, seed: int, n_boot: int
 ) -> Computed:
     """Every value page 05 glues, from the ladder's scored rows and profiles.
 

@@ -91,11 +91,8 @@ def glue_frontier_rung(
 
     References: Chernets (2026), Result 3 (frontier rung).
 
-    Examples
-    --------
-    >>> from selfconf.data import families
-    >>> frames, _, _ = families.load_ladder("data/reconstructed")
-    >>> b = Builder()
+    >>> from selfconf.data.families import load_ladder
+    >>> b, frames = Builder(), load_ladder("data/reconstructed")[0]
     >>> st = glue_frontier_rung(b, frames, bound=0.85, seed=1, n_boot=20, frontier_subject=ladder.FRONTIER_RUNG)
     >>> list(b.tables["frontier"].index), int(st["demoted"].sum())
     (['core', 'shuffled', 'delta'], 3)
@@ -137,11 +134,8 @@ def glue_confirmatory_shuffled(b: Builder, conf: pd.DataFrame, *, seed: int, n_b
 
     References: Chernets (2026), Result 3.
 
-    Examples
-    --------
-    >>> from selfconf.data import families
-    >>> frames, _, _ = families.load_ladder("data/reconstructed")
-    >>> b = Builder()
+    >>> from selfconf.data.families import load_ladder
+    >>> b, frames = Builder(), load_ladder("data/reconstructed")[0]
     >>> glue_confirmatory_shuffled(b, frames["sonnet5"], seed=1, n_boot=20)
     >>> list(b.build().part("confirmatory"))[:3]
     ['r3_shuffled_auroc', 'r3_placebo_auroc', 'r3_core_auroc']
@@ -175,11 +169,8 @@ def glue_microprobe(b: Builder, microprobe: pd.DataFrame) -> None:
 
     References: Chernets (2026), Table 4.
 
-    Examples
-    --------
-    >>> from selfconf.data import families
-    >>> probes, _ = families.load_probes("data/reconstructed")
-    >>> b = Builder()
+    >>> from selfconf.data.families import load_probes
+    >>> b, probes = Builder(), load_probes("data/reconstructed")[0]
     >>> glue_microprobe(b, probes["microprobe"])
     >>> b.build()["r3_microprobe_up_to"] == int(b.tables["microprobe"]["delta"].max())
     True
@@ -219,11 +210,8 @@ def glue_topic(b: Builder, topic_probes: pd.DataFrame, *, seed: int, n_boot: int
 
     References: Chernets (2026), Result 3 (topic-labelled pass).
 
-    Examples
-    --------
-    >>> from selfconf.data import families
-    >>> probes, _ = families.load_probes("data/reconstructed")
-    >>> b = Builder()
+    >>> from selfconf.data.families import load_probes
+    >>> b, probes = Builder(), load_probes("data/reconstructed")[0]
     >>> glue_topic(b, probes["topic_probes"], seed=1, n_boot=20)
     >>> b.build()["topic_ci_zero_phrase"] == ci_zero_phrase(b.tables["topic"]["ci_includes_zero"])
     True
@@ -258,11 +246,8 @@ def glue_examples(b: Builder, topic_probes: pd.DataFrame, topic_heldout: pd.Data
 
     References: Chernets (2026), Result 3 (directional examples).
 
-    Examples
-    --------
-    >>> from selfconf.data import families
-    >>> probes, _ = families.load_probes("data/reconstructed")
-    >>> b = Builder()
+    >>> from selfconf.data.families import load_probes
+    >>> b, probes = Builder(), load_probes("data/reconstructed")[0]
     >>> glue_examples(b, probes["topic_probes"], probes["topic_heldout"])
     >>> len(b.build().part("examples")), {"shift", "claim change"} <= set(b.tables["examples"])
     (8, True)
