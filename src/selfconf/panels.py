@@ -1080,7 +1080,9 @@ def _reading_records(
         per = r["aggregation"] == "per_member"
         key = (r["population"], r["cluster"], drop, r["ties"], r["aggregation"])
         if key not in self_memo:
-            sv = {name: _expanded(v, expand) for name, v in _self_values(self_c, r["ties"], r["aggregation"]).items()}
+            sv: dict[str, Any] = {
+                name: _expanded(v, expand) for name, v in _self_values(self_c, r["ties"], r["aggregation"]).items()
+            }
             # one array object per member's column, so that its interval is computed once (_intervals)
             sv["columns"] = [sv["self"][:, j] for j in range(n_m)] if per else [sv["self"]]
             self_memo[key] = sv

@@ -786,6 +786,8 @@ def _explain_by_ideal(ex: Explanation, r: AuditRecord, claim: dict, notes_here: 
     error is unknown); otherwise ``unlucky``/``unexplained`` (inside, by the seed z), ``closer_exists`` (outside,
     with a bound within tolerance) or ``ideal_off`` (outside).
     """
+    if ex.ideal is None:
+        raise ValueError(f"audit record {r.id!r}: no ideal value to judge")
     target = float(claim["value"])
     diff = ex.ideal - target
     undetermined = False
