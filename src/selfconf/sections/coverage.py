@@ -445,13 +445,8 @@ def compute(
 
     References: Morris, White & Crowther (2019); Efron & Tibshirani (1993), ch. 13.
 
-    Examples
-    --------
-    >>> from selfconf import data
-    >>> from selfconf.data import families
-    >>> from selfconf.data.sources import resolve_families
-    >>> rows = data.load_collection(resolve_families("data/reconstructed", ["collection"]).path("collection"))[0]
-    >>> frames = families.load_ladder("data/reconstructed")[0]
+    >>> from selfconf.data import families, load_collection
+    >>> rows, frames = load_collection("data/reconstructed")[0], families.load_ladder("data/reconstructed")[0]
     >>> res = compute(rows, frames, seed=1, n_boot=100, n_reps=2, study_n_boot=100)
     >>> res.tables["per_type"]["n_quantities"].tolist()
     [9, 3, 2]

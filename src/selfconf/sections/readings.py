@@ -40,17 +40,14 @@ __all__ = [
 #: Reading statuses (:data:`selfconf.panels.READING_STATUS`), in the order the page tallies them.
 STATUSES = ("reasonable", "bound")
 
+#: Panels by name, each its members (as :data:`selfconf.panels.PANELS`).
+Panels = dict[str, tuple[str, ...]]
+
 PANEL_LABEL = {"US": "US", "CN": "CN", "cross_bloc": "cross-bloc"}
 
 
 def compute(
-    rows: pd.DataFrame,
-    members: dict[str, tuple[str, ...]],
-    *,
-    seed: int,
-    n_boot: int,
-    level: float = 0.95,
-    dataset: str = "",
+    rows: pd.DataFrame, members: Panels, *, seed: int, n_boot: int, level: float = 0.95, dataset: str = ""
 ) -> pd.DataFrame:
     """Every reading of every panel: the rows of :func:`selfconf.panels.panel_readings` with ``dataset`` and
     ``panel`` columns in front (``panel`` is the key of ``members``).
@@ -61,7 +58,7 @@ def compute(
 
 
 def _compute(
-    rows: pd.DataFrame, members: dict[str, tuple[str, ...]], *, seed: int, n_boot: int, level: float, dataset: str
+    rows: pd.DataFrame, members: Panels, *, seed: int, n_boot: int, level: float, dataset: str
 ) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
     """:func:`compute` and, per panel, the draws of every row's delta (internal)."""
     out, draws = [], {}
@@ -76,13 +73,7 @@ def _compute(
 
 
 def joint_tests(
-    rows: pd.DataFrame,
-    members: dict[str, tuple[str, ...]],
-    *,
-    seed: int,
-    n_boot: int,
-    level: float = 0.95,
-    dataset: str = "",
+    rows: pd.DataFrame, members: Panels, *, seed: int, n_boot: int, level: float = 0.95, dataset: str = ""
 ) -> tuple[pd.DataFrame, dict[str, dict[str, dict[str, Any]]]]:
     """:func:`compute` and, per panel, Simonsohn et al.'s joint test over its specifications.
 
