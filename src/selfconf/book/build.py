@@ -844,6 +844,20 @@ def student_edition(root: Path | None = None, *, update_checks: bool = False) ->
     return True
 
 
+def add_param_option(ap: argparse.ArgumentParser, help_text: str) -> None:
+    """Add ``-p/--param NAME VALUE`` (repeatable) to a command line: a notebook parameter (:func:`_parse_params`).
+
+    Definition: ``nargs=2``, appended, default ``[]``; the value is JSON where it parses, else the string.
+    Used by ``python -m selfconf.book.build`` and ``selfconf rerun``.
+
+    >>> ap = argparse.ArgumentParser()
+    >>> add_param_option(ap, "a parameter")
+    >>> _parse_params(ap.parse_args(["-p", "seed", "7", "-p", "data_dir", "data/raw"]).param)
+    {'seed': 7, 'data_dir': 'data/raw'}
+    """
+    ap.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"), default=[], help=help_text)
+
+
 def _parse_params(pairs: list[list[str]] | None) -> dict:
     out = {}
     for k, v in pairs or []:
@@ -918,14 +932,7 @@ def main(argv: list[str] | None = None) -> int:
         help="per notebook: cache hit, or miss and the inputs that changed",
     )
     ap.add_argument("--update-checks", action="store_true", help="student: refresh the package's copy of the checks")
-    ap.add_argument(
-        "-p",
-        "--param",
-        nargs=2,
-        action="append",
-        metavar=("NAME", "VALUE"),
-        help="papermill parameter (JSON value), e.g. -p seed 7",
-    )
+    add_param_option(ap, "papermill parameter (JSON value), e.g. -p seed 7")
     a = ap.parse_args(argv)
     t0 = time.perf_counter()
     if a.step in ("execute", "all"):
