@@ -282,6 +282,43 @@ def _panel_draw_statistics(conf: np.ndarray, canon: np.ndarray, lf: np.ndarray) 
     return out
 
 
+def _panel_draws(p: PanelRows, mult: np.ndarray, canon: np.ndarray, lf: np.ndarray) -> dict[str, list[np.ndarray]]:
+    """Every statistic of :data:`PANEL_STATISTICS` on every item draw of ``mult``, from per-cell counts.
+
+    Definition: three count blocks laid end to end (self: member, confidence level, correctness; canonical and
+    label-free signal: member, signal, correctness), one cluster per item, counted per draw by
+    :func:`selfconf.bootstrap.cell_count_draws` and turned into statistics by :func:`_panel_draw_statistics`
+    (rank normalisation re-estimated within each draw).  Returns ``{statistic: [chunks of draws]}``.
+    """
+    n_i, n_m = p.correct.shape
+    lv, code = np.unique(p.confidence, return_inverse=True)
+    k = lv.size
+    y = p.correct
+    member = np.broadcast_to(np.arange(n_m), (n_i, n_m))
+    item = np.broadcast_to(np.arange(n_i)[:, None], (n_i, n_m))
+    off_canon = n_m * k * 2
+    off_lf = off_canon + n_m * n_m * 2
+    cells = np.concatenate(
+        [
+            ((member * k + code.reshape(n_i, n_m)) * 2 + y).ravel(),
+            off_canon + ((member * n_m + canon) * 2 + y).ravel(),
+            off_lf + ((member * n_m + lf) * 2 + y).ravel(),
+        ]
+    )
+    clusters = np.tile(item.ravel(), 3)
+    draws: dict[str, list[np.ndarray]] = {s: [] for s in PANEL_STATISTICS}
+    for counts in bootstrap.cell_count_draws(mult, clusters, cells, off_lf + n_m * n_m * 2):
+        b = counts.shape[0]
+        st = _panel_draw_statistics(
+            counts[:, :off_canon].reshape(b, n_m, k, 2),
+            counts[:, off_canon:off_lf].reshape(b, n_m, n_m, 2),
+            counts[:, off_lf:].reshape(b, n_m, n_m, 2),
+        )
+        for s in PANEL_STATISTICS:
+            draws[s].append(st[s])
+    return draws
+
+
 def panel_intervals(
     df: pd.DataFrame,
     members,
@@ -300,7 +337,8 @@ def panel_intervals(
     first call on ``rng``) and every statistic is recomputed on each draw from per-cell counts
     (:func:`selfconf.bootstrap.cell_count_draws`); the rank normalisation is re-estimated within each
     draw.  Because the item draw is the one :func:`panel_analysis` makes from the same ``rng``, the
-    self, canonical and difference intervals equal that function's.
+    self, canonical and difference intervals equal that function's.  (Over 80 lines through this docstring;
+    the draws are :func:`_panel_draws`.)
 
     Parameters
     ----------
@@ -342,33 +380,9 @@ def panel_intervals(
         mult = np.asarray(multiplicities)
         if mult.shape[1] != n_i:
             raise ValueError(f"multiplicities: expected {n_i} items (columns), got shape {mult.shape}")
-    lv, code = np.unique(p.confidence, return_inverse=True)
-    k = lv.size
     canon = agreement_signal(p, "canonical")
     lf = agreement_signal(p, "label_free")
-    y = p.correct
-    member = np.broadcast_to(np.arange(n_m), (n_i, n_m))
-    item = np.broadcast_to(np.arange(n_i)[:, None], (n_i, n_m))
-    off_canon = n_m * k * 2
-    off_lf = off_canon + n_m * n_m * 2
-    cells = np.concatenate(
-        [
-            ((member * k + code.reshape(n_i, n_m)) * 2 + y).ravel(),
-            off_canon + ((member * n_m + canon) * 2 + y).ravel(),
-            off_lf + ((member * n_m + lf) * 2 + y).ravel(),
-        ]
-    )
-    clusters = np.tile(item.ravel(), 3)
-    draws: dict[str, list[np.ndarray]] = {s: [] for s in PANEL_STATISTICS}
-    for counts in bootstrap.cell_count_draws(mult, clusters, cells, off_lf + n_m * n_m * 2):
-        b = counts.shape[0]
-        st = _panel_draw_statistics(
-            counts[:, :off_canon].reshape(b, n_m, k, 2),
-            counts[:, off_canon:off_lf].reshape(b, n_m, n_m, 2),
-            counts[:, off_lf:].reshape(b, n_m, n_m, 2),
-        )
-        for s in PANEL_STATISTICS:
-            draws[s].append(st[s])
+    draws = _panel_draws(p, mult, canon, lf)
     out = dict(est)
     out["within_model_span"] = est["within_model_max"] - est["within_model_min"]
     out["delta_labelfree_minus_self"] = est["panel_auroc_labelfree"] - est["self_auroc_pooled"]
@@ -603,6 +617,55 @@ def distinct_results(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _leave_out_records(
+    df: pd.DataFrame,
+    members: tuple[str, ...],
+    left: list[dict[str, str]],
+    n_draws: int,
+    kids: list[np.random.Generator],
+) -> list[list[tuple[dict[str, Any], list[np.ndarray]]]]:
+    """The leave-one-member-out readings: per reading of ``left``, its records on every panel without one member.
+
+    Definition: member j is dropped in turn and ``left`` (given with ``leave_out="none"``) is computed by
+    :func:`_reading_records` on the others' panel, with ``kids[4 + j]`` and its six children (row, row, member,
+    member, item all_answered, item any_answered), item draws counted per item type; each record is marked
+    ``leave_out="each_member"``, ``left_out`` = the dropped member, not canonical.
+    """
+    got: list[list[tuple[dict[str, Any], list[np.ndarray]]]] = [[] for _ in left]
+    for j, gone in enumerate(members):
+        rest = tuple(m for m in members if m != gone)
+        sub_kids = kids[4 + j].spawn(6)
+        sub, _ = _reading_records(df, rest, left, n_draws, kids[4 + j], sub_kids, None, item_types=True)
+        for n, recs in enumerate(sub):
+            for rec, d in recs:
+                rec.update(leave_out="each_member", left_out=gone, canonical=False)
+                got[n].append((rec, d))
+    return got
+
+
+def _attach_intervals(records: list[dict[str, Any]], draws: list[np.ndarray], level: float) -> None:
+    """Add to every record its four percentile intervals, its undefined draws and its status (in place).
+
+    Definition: ``draws`` holds four vectors per record (panel, self, pooled self, delta; point value first);
+    :func:`_intervals` gives each ``(low, high, undefined draws)``; ``undefined_draws`` is the largest of the
+    four; ``status`` is :func:`reading_status` of the record's options (computed once per distinct options).
+    """
+    names = ("panel_auroc", "self_auroc", "self_auroc_pooled", "delta")
+    iv = iter(_intervals(draws, bootstrap._check_level(level)) if draws else [])
+    status_of: dict[tuple[str, ...], str] = {}
+    for rec in records:
+        undefined = 0
+        for name in names:
+            lo, hi, bad = next(iv)
+            rec[f"{name}_ci_low"], rec[f"{name}_ci_high"] = lo, hi
+            undefined = max(undefined, bad)
+        rec["undefined_draws"] = undefined
+        opts = tuple(rec[k] for k in READINGS)
+        if opts not in status_of:
+            status_of[opts] = reading_status(dict(zip(READINGS, opts, strict=True)))
+        rec["status"] = status_of[opts]
+
+
 def panel_readings(
     df: pd.DataFrame,
     members,
@@ -643,6 +706,8 @@ def panel_readings(
     each item draw counted per item type the same way); ``left_out`` names the dropped member.  With
     ``readings=None`` a panel of two members gets no leave-out readings; asking for one raises.
     ``status`` is :func:`reading_status` and ``result_id`` / ``same_result_as`` are :func:`distinct_results`.
+    (Longer than 80 lines through this docstring only; the body is named steps: :func:`_reading_records`,
+    :func:`_leave_out_records`, :func:`_attach_intervals`.)
 
     Parameters
     ----------
@@ -701,41 +766,14 @@ def panel_readings(
     gen = bootstrap.as_generator(rng if multiplicities is None or need_any or need_kids else 0)  # 0: never drawn
     kids = gen.spawn(4 + len(members)) if need_kids else []
     got_base, n_draws = _reading_records(df, members, base, n_boot, gen, kids[:4], multiplicities)
-    got: dict[int, list[tuple[dict[str, Any], list[np.ndarray]]]] = {}
-    for n, recs in zip((n for n, r in enumerate(wanted) if r["leave_out"] == "none"), got_base, strict=True):
-        got[n] = recs
+    base_index = [n for n, r in enumerate(wanted) if r["leave_out"] == "none"]
+    got = dict(zip(base_index, got_base, strict=True))
     if left:
         lo_index = [n for n, r in enumerate(wanted) if r["leave_out"] != "none"]
-        for n in lo_index:
-            got[n] = []
-        for j, gone in enumerate(members):
-            rest = tuple(m for m in members if m != gone)
-            sub_kids = kids[4 + j].spawn(6)
-            sub, _ = _reading_records(df, rest, left, n_draws, kids[4 + j], sub_kids, None, item_types=True)
-            for n, recs in zip(lo_index, sub, strict=True):
-                for rec, d in recs:
-                    rec.update(leave_out="each_member", left_out=gone, canonical=False)
-                    got[n].append((rec, d))
-    records = []
-    draws: list[np.ndarray] = []
-    for n in range(len(wanted)):
-        for rec, d in got[n]:
-            records.append(rec)
-            draws.extend(d)
-    names = ("panel_auroc", "self_auroc", "self_auroc_pooled", "delta")
-    iv = iter(_intervals(draws, bootstrap._check_level(level)) if draws else [])
-    status_of: dict[tuple[str, ...], str] = {}
-    for rec in records:
-        undefined = 0
-        for name in names:
-            lo, hi, bad = next(iv)
-            rec[f"{name}_ci_low"], rec[f"{name}_ci_high"] = lo, hi
-            undefined = max(undefined, bad)
-        rec["undefined_draws"] = undefined
-        opts = tuple(rec[k] for k in READINGS)
-        if opts not in status_of:
-            status_of[opts] = reading_status(dict(zip(READINGS, opts, strict=True)))
-        rec["status"] = status_of[opts]
+        got.update(zip(lo_index, _leave_out_records(df, members, left, n_draws, kids), strict=True))
+    records = [rec for n in range(len(wanted)) for rec, _ in got[n]]
+    draws = [v for n in range(len(wanted)) for _, d in got[n] for v in d]
+    _attach_intervals(records, draws, level)
     out = pd.DataFrame.from_records(records, columns=list(READING_COLUMNS))
     out = distinct_results(out)
     if return_draws:
@@ -798,6 +836,211 @@ def _row_types(pattern: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return key.astype(np.intp), first
 
 
+#: Which child generator of :func:`panel_readings` draws each (cluster, population).
+_KID_OF = {
+    ("row", "all_answered"): 0,
+    ("row", "any_answered"): 1,
+    ("member", "all_answered"): 2,
+    ("member", "any_answered"): 3,
+    ("item", "all_answered"): 4,
+    ("item", "any_answered"): 5,
+}
+
+
+@dataclass
+class _ReadingPanel:
+    """One panel's rows coded for every reading (internal to :func:`_reading_records`).
+
+    ``p`` the any_answered panel rows, ``has`` which member has a graded row per item, ``conf_code`` each row's
+    confidence level (``k`` levels), ``decided`` items where every member answered without refusing,
+    ``signals`` the concurrence signal of every (coding, indeterminate) variant, ``populations`` the item
+    indices and item multiplicities of each population, ``n_draws`` the number of draws, ``kids`` the child
+    generators (:data:`_KID_OF`), ``item_types`` whether item draws are counted per item type.
+    """
+
+    p: PanelRows
+    members: tuple[str, ...]
+    has: np.ndarray
+    conf_code: np.ndarray
+    k: int
+    decided: np.ndarray
+    signals: dict[tuple[str, str], np.ndarray]
+    populations: dict[str, tuple[np.ndarray, np.ndarray]]
+    n_draws: int
+    kids: list[np.random.Generator]
+    item_types: bool
+
+    @property
+    def n_m(self) -> int:
+        """Number of members."""
+        return len(self.members)
+
+    @property
+    def variants(self) -> list[tuple[str, str]]:
+        """Every (coding, indeterminate) variant of the signal."""
+        return list(self.signals)
+
+
+def _reading_panel(df: pd.DataFrame, members: tuple[str, ...], kids: list, item_types: bool) -> _ReadingPanel:
+    """Code one panel's rows for :func:`_reading_records` (its populations are drawn by :func:`_draw_populations`).
+
+    Definition: the any_answered panel rows (:func:`panel_rows`), each row's confidence level among the panel's
+    distinct confidences, the items where every member answered without refusing, and the signals of
+    :func:`concurrence_signal` for every coding and both treatments of indeterminate answers.
+    """
+    p = panel_rows(df, members, population="any_answered")
+    has = p.has_row()
+    lv, code = np.unique(p.confidence[has], return_inverse=True)
+    conf_code = np.zeros(p.confidence.shape, dtype=np.int64)
+    conf_code[has] = code.ravel()
+    variants = [(c, i) for c in READINGS["coding"] for i in ("not_concurring", "concurring")]
+    return _ReadingPanel(
+        p=p,
+        members=members,
+        has=has,
+        conf_code=conf_code,
+        k=max(int(lv.size), 1),
+        decided=has.all(axis=1) & (p.refusal == 0).all(axis=1),
+        signals={v: concurrence_signal(p, *v) for v in variants},
+        populations={},
+        n_draws=0,
+        kids=kids,
+        item_types=item_types,
+    )
+
+
+def _draw_populations(
+    rp: _ReadingPanel, need_any: bool, n_boot: int, gen: np.random.Generator, multiplicities: np.ndarray | None
+) -> None:
+    """Set the item indices and item multiplicities of each population of ``rp`` (in place), and its draws.
+
+    Definition: the all_answered population is the items on which every member has a graded row, its
+    multiplicities the first draw on ``gen`` (or ``multiplicities``; none when items are drawn per type); the
+    any_answered population is every item (the second draw on ``gen``), drawn only when ``need_any``.
+    """
+    idx_all = np.flatnonzero(rp.has.all(axis=1))
+    if idx_all.size == 0:
+        raise ValueError(f"panel {', '.join(rp.members)}: no item on which every member has a graded row")
+    if rp.item_types:
+        mult_all = np.empty((n_boot, 0), dtype=np.int32)  # drawn per item type (_cluster_weights)
+    elif multiplicities is None:
+        mult_all = bootstrap.cluster_multiplicities(idx_all.size, n_boot, gen)
+    else:
+        mult_all = np.asarray(multiplicities)
+        if mult_all.ndim != 2 or mult_all.shape[1] != idx_all.size:
+            raise ValueError(f"multiplicities: expected {idx_all.size} items (columns), got shape {mult_all.shape}")
+    rp.n_draws = mult_all.shape[0]
+    rp.populations = {"all_answered": (idx_all, mult_all)}
+    if need_any:
+        idx_any = np.arange(rp.p.items.size)
+        drawn = mult_all[:, :0] if rp.item_types else bootstrap.cluster_multiplicities(idx_any.size, rp.n_draws, gen)
+        rp.populations["any_answered"] = (idx_any, drawn)
+
+
+def _cell_blocks(rp: _ReadingPanel, idx: np.ndarray) -> tuple[list, list, list, int, dict[str, np.ndarray]]:
+    """The cell of every row of population ``idx`` in every count block, with and without indeterminate items.
+
+    Definition: per treatment (all rows; only ``decided`` items, the 'dropped' readings) one self block (member,
+    confidence level, correctness) and one signal block per variant (member, signal, correctness), laid end to
+    end.  Returns the blocks, the row selection of each, the layout ``(drop, {part: (offset, width)}, items,
+    rows)`` per treatment, the total width, and the rows' ``item``/``member`` indices.
+    """
+    n_m, k = rp.n_m, rp.k
+    h = rp.has[idx]
+    item = np.broadcast_to(np.arange(idx.size)[:, None], h.shape)[h]
+    member = np.broadcast_to(np.arange(n_m), h.shape)[h]
+    y = rp.p.correct[idx][h]
+    kept = np.broadcast_to(rp.decided[idx][:, None], h.shape)[h]
+    if not kept.any():
+        raise ValueError(f"panel {', '.join(rp.members)}: no item is left when indeterminate answers are dropped")
+    n_self, n_sig = n_m * k * 2, n_m * n_m * 2
+    drop_variants = [v for v in rp.variants if v[1] == "not_concurring"]  # nothing indeterminate is left to code
+    blocks, sels, layout = [], [], []
+    off = 0
+    for drop in (False, True):
+        sel = kept if drop else np.ones(item.size, dtype=bool)
+        blocks.append(off + ((member * k + rp.conf_code[idx][h]) * 2 + y))
+        sels.append(sel)
+        parts: dict[Any, tuple[int, int]] = {"self": (off, n_self)}
+        off += n_self
+        for v in drop_variants if drop else rp.variants:
+            blocks.append(off + ((member * n_m + rp.signals[v][idx][h]) * 2 + y))
+            sels.append(sel)
+            parts[v] = (off, n_sig)
+            off += n_sig
+        layout.append((drop, parts, int(rp.decided[idx].sum()) if drop else idx.size, int(sel.sum())))
+    return blocks, sels, layout, off, {"item": item, "member": member}
+
+
+def _cluster_weights(
+    rp: _ReadingPanel, population: str, cluster: str, blocks: list, sels: list, rows: dict[str, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray, list, list, np.ndarray | None]:
+    """The resampled units of one cluster rule and their multiplicities (point estimate first, then the draws).
+
+    Definition: under the item bootstrap (items drawn by :func:`_reading_panel`) the units are items; under the
+    row bootstrap (and the item bootstrap of a leave-out panel), rows (items) that fall in the same cells of every
+    block are one *type* and the draws count picks per type (:func:`multinomial_type_counts`, child generator of
+    :data:`_KID_OF`); under the member bootstrap a draw is one of few distinct multiplicity vectors, computed
+    once each, and ``expand`` maps every draw to its vector.  Returns ``(multiplicities, unit of each row,
+    blocks, selections, expand)``, blocks and selections reduced to one representative per type.
+    """
+    idx, mult = rp.populations[population]
+    item, member = rows["item"], rows["member"]
+    expand = None
+    if cluster == "item" and not rp.item_types:
+        return np.vstack([np.ones((1, mult.shape[1]), dtype=mult.dtype), mult]), item, blocks, sels, None
+    if cluster in ("item", "row"):
+        # clusters with equal cells in every block are one type (a row outside a block: cell -1; an item:
+        # its rows' cells, member by member, -2 for a member without a row); picks are counted per type
+        pattern = np.column_stack([np.where(s, b, -1) for b, s in zip(blocks, sels, strict=True)])
+        if cluster == "item":
+            per_item = np.full((idx.size, rp.n_m, pattern.shape[1]), -2, dtype=pattern.dtype)
+            per_item[item, member] = pattern
+            pattern, of_row = per_item.reshape(idx.size, -1), item
+        else:
+            of_row = np.arange(item.size)
+        types, first = _row_types(pattern)
+        sizes = np.bincount(types, minlength=first.size)
+        draws = multinomial_type_counts(sizes, rp.n_draws, rp.kids[_KID_OF[(cluster, population)]])
+        m = np.vstack([sizes[None, :].astype(draws.dtype), draws])
+        rep = np.zeros(pattern.shape[0], dtype=bool)
+        rep[first] = True
+        keep = rep[of_row]  # the rows of one cluster per type, counted once per pick of the type
+        return m, types[of_row][keep], [b[keep] for b in blocks], [s[keep] for s in sels], None
+    mult = bootstrap.cluster_multiplicities(rp.n_m, rp.n_draws, rp.kids[_KID_OF[(cluster, population)]])
+    full_m = np.vstack([np.ones((1, rp.n_m), dtype=mult.dtype), mult])
+    m, expand = np.unique(full_m, axis=0, return_inverse=True)
+    return m, member, blocks, sels, expand.ravel()
+
+
+def _reading_cells(rp: _ReadingPanel, population: str, cluster: str) -> dict[bool, tuple]:
+    """Cell counts (point estimate first, then the draws) of a population and of its 'dropped' subset.
+
+    Definition: one product of the cell matrix (:func:`_cell_blocks`) with the cluster multiplicities
+    (:func:`_cluster_weights`) through :func:`selfconf.bootstrap.cell_count_draws`; per treatment ``drop``
+    the self counts (draws, members, levels, 2), the signal counts per variant (draws, members, members, 2),
+    the items and rows it holds, and ``expand`` (member bootstrap) or ``None``.
+    """
+    blocks, sels, layout, width, rows = _cell_blocks(rp, rp.populations[population][0])
+    m, unit, blocks, sels, expand = _cluster_weights(rp, population, cluster, blocks, sels, rows)
+    cells_ = np.concatenate([b[s] for b, s in zip(blocks, sels, strict=True)])
+    units_ = np.concatenate([unit[s] for s in sels])
+    cnt = np.concatenate(list(bootstrap.cell_count_draws(m, units_, cells_, width)))
+    bb, n_m, k = cnt.shape[0], rp.n_m, rp.k
+    out = {}
+    for drop, parts, n_items, n_rows in layout:
+        o, w = parts["self"]
+        sc = cnt[:, o : o + w].reshape(bb, n_m, k, 2)
+        sg = {v: cnt[:, o2 : o2 + w2].reshape(bb, n_m, n_m, 2) for v, (o2, w2) in parts.items() if v != "self"}
+        out[drop] = (sc, sg, n_items, n_rows, expand)
+    return out
+
+
+def _expanded(v: np.ndarray, expand: np.ndarray | None) -> np.ndarray:
+    """``v`` with its draws mapped to every draw of a member bootstrap (unchanged otherwise)."""
+    return v if expand is None else v[expand]
+
+
 def _reading_records(
     df: pd.DataFrame,
     members: tuple[str, ...],
@@ -815,138 +1058,30 @@ def _reading_records(
     Item draws: ``gen`` (the all_answered population first, then any_answered), or with ``item_types`` the
     picks per item type (:func:`multinomial_type_counts`) from ``kids[4]`` (all_answered)
     and ``kids[5]`` (any_answered); row draws: picks per row type, multinomial, from ``kids[0]`` / ``kids[1]``;
-    member draws: ``kids[2]`` / ``kids[3]``.
+    member draws: ``kids[2]`` / ``kids[3]``.  Equal inputs are computed once: the cell counts per (population,
+    cluster), the self side per (population, cluster, treatment, ties, aggregation), the panel side per its
+    signal levels.
     """
     if not wanted:
         return [], (n_boot if multiplicities is None else int(np.asarray(multiplicities).shape[0]))
-    p = panel_rows(df, members, population="any_answered")
-    has = p.has_row()
-    n_m = len(members)
-    lv, code = np.unique(p.confidence[has], return_inverse=True)
-    conf_code = np.zeros(p.confidence.shape, dtype=np.int64)
-    conf_code[has] = code.ravel()
-    k = max(int(lv.size), 1)
-    full = has.all(axis=1)
-    decided = full & (p.refusal == 0).all(axis=1)
-    need_any = any(r["population"] == "any_answered" for r in wanted)
-    idx_all = np.flatnonzero(full)
-    if idx_all.size == 0:
-        raise ValueError(f"panel {', '.join(members)}: no item on which every member has a graded row")
-    if item_types:
-        mult_all = np.empty((n_boot, 0), dtype=np.int32)  # drawn per item type (counts_for)
-    elif multiplicities is None:
-        mult_all = bootstrap.cluster_multiplicities(idx_all.size, n_boot, gen)
-    else:
-        mult_all = np.asarray(multiplicities)
-        if mult_all.ndim != 2 or mult_all.shape[1] != idx_all.size:
-            raise ValueError(f"multiplicities: expected {idx_all.size} items (columns), got shape {mult_all.shape}")
-    n_draws = mult_all.shape[0]
-    populations = {"all_answered": (idx_all, mult_all)}
-    if need_any:
-        idx_any = np.arange(p.items.size)
-        any_mult = mult_all[:, :0] if item_types else bootstrap.cluster_multiplicities(idx_any.size, n_draws, gen)
-        populations["any_answered"] = (idx_any, any_mult)
-    kid_of = {("row", "all_answered"): 0, ("row", "any_answered"): 1, ("member", "all_answered"): 2}
-    kid_of.update({("member", "any_answered"): 3, ("item", "all_answered"): 4, ("item", "any_answered"): 5})
-    variants = [(c, i) for c in READINGS["coding"] for i in ("not_concurring", "concurring")]
-    signals = {v: concurrence_signal(p, *v) for v in variants}
-
-    n_self, n_sig = n_m * k * 2, n_m * n_m * 2
-    drop_variants = [v for v in variants if v[1] == "not_concurring"]  # nothing indeterminate is left to code
-
-    def counts_for(population: str, cluster: str) -> None:
-        """Cell counts (point estimate first, then the draws) of a population and of its 'dropped' subset,
-        from one product of the cell matrix with the cluster multiplicities.
-
-        Under the row bootstrap (and the item bootstrap of a leave-out panel), rows (items) that fall in the same
-        cells of every block are one *type*: the draws count picks per type (:func:`multinomial_type_counts`).
-        Under the member bootstrap a draw is one of few distinct multiplicity vectors: the counts are
-        computed once per distinct vector and ``expand`` maps every draw to its vector."""
-        idx, mult = populations[population]
-        h = has[idx]
-        item = np.broadcast_to(np.arange(idx.size)[:, None], h.shape)[h]
-        member = np.broadcast_to(np.arange(n_m), h.shape)[h]
-        y = p.correct[idx][h]
-        kept = np.broadcast_to(decided[idx][:, None], h.shape)[h]
-        if not kept.any():
-            raise ValueError(f"panel {', '.join(members)}: no item is left when indeterminate answers are dropped")
-        blocks, sels = [], []
-        off = 0
-        layout = []
-        for drop in (False, True):
-            sel = kept if drop else np.ones(item.size, dtype=bool)
-            blocks.append(off + ((member * k + conf_code[idx][h]) * 2 + y))
-            sels.append(sel)
-            parts: dict[Any, tuple[int, int]] = {"self": (off, n_self)}
-            off += n_self
-            for v in drop_variants if drop else variants:
-                blocks.append(off + ((member * n_m + signals[v][idx][h]) * 2 + y))
-                sels.append(sel)
-                parts[v] = (off, n_sig)
-                off += n_sig
-            layout.append((drop, parts, int(decided[idx].sum()) if drop else idx.size, int(sel.sum())))
-        expand = None
-        if cluster == "item" and not item_types:
-            unit = item
-            m = np.vstack([np.ones((1, mult.shape[1]), dtype=mult.dtype), mult])
-        elif cluster in ("item", "row"):
-            # clusters with equal cells in every block are one type (a row outside a block: cell -1; an item:
-            # its rows' cells, member by member, -2 for a member without a row); picks are counted per type
-            pattern = np.column_stack([np.where(s, b, -1) for b, s in zip(blocks, sels, strict=True)])
-            if cluster == "item":
-                per_item = np.full((idx.size, n_m, pattern.shape[1]), -2, dtype=pattern.dtype)
-                per_item[item, member] = pattern
-                pattern, of_row = per_item.reshape(idx.size, -1), item
-            else:
-                of_row = np.arange(item.size)
-            types, first = _row_types(pattern)
-            sizes = np.bincount(types, minlength=first.size)
-            draws = multinomial_type_counts(sizes, n_draws, kids[kid_of[(cluster, population)]])
-            m = np.vstack([sizes[None, :].astype(draws.dtype), draws])
-            rep = np.zeros(pattern.shape[0], dtype=bool)
-            rep[first] = True
-            keep = rep[of_row]  # the rows of one cluster per type, counted once per pick of the type
-            blocks = [b[keep] for b in blocks]
-            sels = [s[keep] for s in sels]
-            unit = types[of_row][keep]
-        else:
-            unit = member
-            mult = bootstrap.cluster_multiplicities(n_m, n_draws, kids[kid_of[(cluster, population)]])
-            full_m = np.vstack([np.ones((1, n_m), dtype=mult.dtype), mult])
-            m, expand = np.unique(full_m, axis=0, return_inverse=True)
-            expand = expand.ravel()
-        cells_ = np.concatenate([b[s] for b, s in zip(blocks, sels, strict=True)])
-        units_ = np.concatenate([unit[s] for s in sels])
-        cnt = np.concatenate(list(bootstrap.cell_count_draws(m, units_, cells_, off)))
-        bb = cnt.shape[0]
-        for drop, parts, n_items, n_rows in layout:
-            o, w = parts["self"]
-            sc = cnt[:, o : o + w].reshape(bb, n_m, k, 2)
-            sg = {v: cnt[:, o2 : o2 + w2].reshape(bb, n_m, n_m, 2) for v, (o2, w2) in parts.items() if v != "self"}
-            cache[(population, cluster, drop)] = (sc, sg, n_items, n_rows, expand)
-
-    cache: dict[tuple[str, str, bool], tuple[np.ndarray, dict, int, int, np.ndarray | None]] = {}
-
-    def cells(population: str, cluster: str, drop: bool):
-        if (population, cluster, drop) not in cache:
-            counts_for(population, cluster)
-        return cache[(population, cluster, drop)]
-
-    def expanded(v: np.ndarray, expand: np.ndarray | None) -> np.ndarray:
-        return v if expand is None else v[expand]
-
+    rp = _reading_panel(df, members, kids, item_types)
+    _draw_populations(rp, any(r["population"] == "any_answered" for r in wanted), n_boot, gen, multiplicities)
+    n_m = rp.n_m
+    cache: dict[tuple[str, str], dict[bool, tuple]] = {}
     out: list[list[tuple[dict[str, Any], list[np.ndarray]]]] = []
     self_memo: dict[tuple, dict[str, Any]] = {}
     panel_memo: dict[tuple, np.ndarray] = {}
     for r in wanted:
         drop = r["indeterminate"] == "dropped"
-        self_c, sig, n_items, n_rows, expand = cells(r["population"], r["cluster"], drop)
+        if (r["population"], r["cluster"]) not in cache:
+            cache[(r["population"], r["cluster"])] = _reading_cells(rp, r["population"], r["cluster"])
+        self_c, sig, n_items, n_rows, expand = cache[(r["population"], r["cluster"])][drop]
         ind = "not_concurring" if drop else r["indeterminate"]
         per = r["aggregation"] == "per_member"
         key = (r["population"], r["cluster"], drop, r["ties"], r["aggregation"])
         if key not in self_memo:
             sv: dict[str, Any] = {
-                name: expanded(v, expand) for name, v in _self_values(self_c, r["ties"], r["aggregation"]).items()
+                name: _expanded(v, expand) for name, v in _self_values(self_c, r["ties"], r["aggregation"]).items()
             }
             # one array object per member's column, so that its interval is computed once (_intervals)
             sv["columns"] = [sv["self"][:, j] for j in range(n_m)] if per else [sv["self"]]
@@ -958,26 +1093,43 @@ def _reading_records(
         side = "pooled" if r["aggregation"] == "rank_normalised" else r["aggregation"]
         pkey = (r["population"], r["cluster"], drop, r["coding"], ind, levels.shape, levels.tobytes(), r["ties"], side)
         if pkey not in panel_memo:
-            panel_memo[pkey] = expanded(_panel_values(sig[(r["coding"], ind)], r["signal"], r["ties"], side), expand)
-        pv = panel_memo[pkey]
-        recs = []
-        for j in range(n_m) if per else [None]:
-            panel = pv[:, j] if per else pv
-            self_ = sv["columns"][j] if per else sv["columns"][0]
-            stats = {"panel_auroc": panel, "self_auroc": self_, "self_auroc_pooled": sv["self_pooled"]}
-            stats["delta"] = panel - self_
-            rec: dict[str, Any] = dict(r)
-            rec["member"] = members[j] if j is not None else ""
-            rec["left_out"] = ""
-            rec["canonical"] = r == CANONICAL_READING
-            d = []
-            for name, v in stats.items():
-                rec[name] = float(v[0])
-                d.append(v)  # the point value first; _intervals reads the draws v[1:]
-            rec.update(items=n_items, rows=n_rows)
-            recs.append((rec, d))
-        out.append(recs)
-    return out, n_draws
+            panel_memo[pkey] = _expanded(_panel_values(sig[(r["coding"], ind)], r["signal"], r["ties"], side), expand)
+        out.append(_records_of(r, members, panel_memo[pkey], sv, per, n_items, n_rows))
+    return out, rp.n_draws
+
+
+def _records_of(
+    r: dict[str, str],
+    members: tuple[str, ...],
+    pv: np.ndarray,
+    sv: dict[str, Any],
+    per: bool,
+    n_items: int,
+    n_rows: int,
+) -> list[tuple[dict[str, Any], list[np.ndarray]]]:
+    """The records of one reading: one, or one per member under ``per_member``, each with its four draw vectors.
+
+    Definition: panel AUROC, self AUROC (the member's column under per_member), pooled self-AUROC and their
+    difference ``delta`` = panel - self; each vector holds the point value first (the record's value), then the
+    draws (read by :func:`_intervals`).
+    """
+    recs = []
+    for j in range(len(members)) if per else [None]:
+        panel = pv[:, j] if per else pv
+        self_ = sv["columns"][j] if per else sv["columns"][0]
+        stats = {"panel_auroc": panel, "self_auroc": self_, "self_auroc_pooled": sv["self_pooled"]}
+        stats["delta"] = panel - self_
+        rec: dict[str, Any] = dict(r)
+        rec["member"] = members[j] if j is not None else ""
+        rec["left_out"] = ""
+        rec["canonical"] = r == CANONICAL_READING
+        d = []
+        for name, v in stats.items():
+            rec[name] = float(v[0])
+            d.append(v)
+        rec.update(items=n_items, rows=n_rows)
+        recs.append((rec, d))
+    return recs
 
 
 def joint_test(delta: np.ndarray, draws: np.ndarray, *, canonical: int = 0) -> dict[str, Any]:

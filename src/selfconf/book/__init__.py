@@ -12,42 +12,9 @@
 - :mod:`selfconf.book.pdf`          the whole book as one PDF
 """
 
-from selfconf.book.pages import (
-    BOOK_ENV,
-    PAGE_KINDS,
-    RECONSTRUCTION_NOTICE,
-    as_text,
-    banner,
-    banner_text,
-    claim_role,
-    data_source,
-    in_book,
-    is_numeric_text,
-    page_banner,
-    printed_role,
-    provenance,
-    show_markdown,
-    table,
-    table_label,
-    table_markdown,
-)
+from selfconf.book import pages as _pages
+from selfconf.book.pages import *  # noqa: F403 (pages.__all__ is the one list of the page furniture)
 
-__all__ = [
-    "in_book",
-    "BOOK_ENV",
-    "data_source",
-    "provenance",
-    "banner",
-    "banner_text",
-    "RECONSTRUCTION_NOTICE",
-    "page_banner",
-    "PAGE_KINDS",
-    "table",
-    "table_markdown",
-    "table_label",
-    "is_numeric_text",
-    "claim_role",
-    "printed_role",
-    "show_markdown",
-    "as_text",
-]
+#: What the notebooks use of :mod:`selfconf.book.pages`: all of it but the build's own helpers.
+_BUILD_ONLY = ("table_folder", "fill_printed_csv")
+__all__ = [name for name in _pages.__all__ if name not in _BUILD_ONLY]

@@ -583,6 +583,276 @@ def format_evidence(evidence: dict) -> str:
     return "; ".join(parts)
 
 
+@dataclass
+class _NoteIndex:
+    """The reconstruction's notes keyed by canonical claim (``same_as`` followed), for :func:`explain_failures`.
+
+    ``parent``/``negate`` are the ``same_as`` links (:func:`_same_as_links`); ``conflicts``, ``limits`` and
+    ``ideals`` map a root claim to the ``known_conflicts`` entries, ``reconstruction_limits`` entries and
+    ``(claim id, ideal_bootstrap entry)`` pairs that name any printing of it; ``manifest``/``by_id`` are the
+    claims manifest (``None``/empty without one).
+    """
+
+    parent: dict[str, str]
+    negate: dict[str, bool]
+    manifest: Any
+    by_id: dict[str, dict]
+    conflicts: dict[str, list[dict]] = field(default_factory=dict)
+    limits: dict[str, list[dict]] = field(default_factory=dict)
+    ideals: dict[str, list[tuple[str, dict]]] = field(default_factory=dict)
+
+    def root(self, cid: str) -> tuple[str, int]:
+        """:func:`_root_and_sign` with these links."""
+        return _root_and_sign(cid, self.parent, self.negate)
+
+    def by_root(self, entries: list[dict]) -> dict[str, list[dict]]:
+        """``{root: [entries naming a printing of it]}``, each entry once per root."""
+        out: dict[str, list[dict]] = {}
+        for k in entries:
+            for root in dict.fromkeys(self.root(c)[0] for c in k["claims"]):
+                out.setdefault(root, []).append(k)
+        return out
+
+    def bound_for(self, k: dict, rid: str, root: str, sign: int) -> float | None:
+        """The entry's closest attainable value for record ``rid``, carried over another printing's sign."""
+        ca = k.get("closest_attainable") or {}
+        if rid in ca:
+            return ca[rid]
+        for cid, v in ca.items():
+            croot, csign = self.root(cid)
+            if croot == root:
+                return v * csign * sign
+        return None
+
+    def judged(self, rid: str) -> bool:
+        """Whether record ``rid`` is a claim of the manifest (so a bound can be judged against its print)."""
+        return self.manifest is not None and rid in self.manifest.by_id
+
+
+def _index_notes(
+    records: list[AuditRecord],
+    notes: ReconstructionNotes,
+    claims_path: str | Path | None,
+    measured: dict[str, float] | None,
+) -> _NoteIndex:
+    """Key the notes' conflicts, limits and ideal values by canonical claim, with the derived claims' ideals.
+
+    Definition: see :class:`_NoteIndex`; then :func:`_derived_ideals` adds an ideal value for every derived
+    claim whose inputs all have one.
+    """
+    claims = load_claims(claims_path)["claims"] if claims_path is not None else None
+    parent, negate = _same_as_links(records, claims)
+    manifest = judging.load_manifest(claims_path) if claims_path is not None else None
+    ix = _NoteIndex(parent, negate, manifest, {c["id"]: c for c in claims or []})
+    ix.conflicts, ix.limits = ix.by_root(notes.known_conflicts), ix.by_root(notes.limits)
+    for cid, entry in notes.ideal_bootstrap.items():
+        ix.ideals.setdefault(ix.root(cid)[0], []).append((cid, entry))
+    if manifest is not None:
+        _derived_ideals(ix, notes, measured)
+    return ix
+
+
+def _derived_ideals(ix: _NoteIndex, notes: ReconstructionNotes, measured: dict[str, float] | None) -> None:
+    """Carry ideal values through derivations: a derived claim whose inputs all have one gets one.
+
+    Definition: for each claim with a derivation of :data:`selfconf.claims.judging.DERIVATIONS`, no ``same_as``
+    and no ideal value of its own, whose ``depends_on`` all have an ideal value: the derivation of those values
+    (:func:`selfconf.claims.judging.derive`), its Monte-Carlo error propagated from the inputs that determine it
+    (:func:`selfconf.claims.judging.propagate`; unknown when one of theirs is), and the first input's draws.
+    """
+    manifest, ideal = ix.manifest, notes.ideal_bootstrap
+    for c in manifest.claims:
+        if c.get("same_as") or c.get("derivation") not in judging.DERIVATIONS or c["id"] in ix.ideals:
+            continue
+        ins = list(c.get("depends_on") or [])
+        if not ins or not all(d in ideal for d in ins):
+            continue
+        iv = {d: ideal[d]["value"] for d in ins}
+        errs = {
+            d: judging.ideal_mc_error(
+                manifest, d, ideal[d]["n_boot"], ideal[d]["seeds"], ideal[d].get("sd_between_seeds"), measured
+            )
+            for d in ins
+        }
+        w = judging.determining_inputs(manifest, c["id"], iv)
+        err = None if any(errs[d] is None for d in w) else judging.propagate(w, {d: float(errs[d] or 0) for d in w})
+        sources = ", ".join(dict.fromkeys(ideal[d]["source"] for d in ins))
+        entry = {
+            "value": judging.derive(manifest, c["id"], iv),
+            "n_boot": ideal[ins[0]]["n_boot"],
+            "seeds": ideal[ins[0]]["seeds"],
+            "mc_error": err,
+            "source": sources + f" (derived: {c['derivation']} of {', '.join(ins)})",
+        }
+        ix.ideals[c["id"]] = [(c["id"], entry)]
+
+
+#: Fields an :class:`Explanation` copies from its :class:`AuditRecord`.
+_RECORD_FIELDS = ("id", "section", "kind", "status", "printed", "recomputed", "tolerance")
+
+
+def _blank_explanation(r: AuditRecord) -> Explanation:
+    """An :class:`Explanation` of record ``r`` with verdict ``none`` and no ideal value yet."""
+    return Explanation(
+        **{f: getattr(r, f) for f in _RECORD_FIELDS},
+        ideal=None,
+        ideal_n_boot=None,
+        ideal_seeds=None,
+        verdict_code="none",
+        verdict=VERDICT_NONE,
+        reason="",
+    )
+
+
+def _attach_ideal(
+    ex: Explanation, r: AuditRecord, ix: _NoteIndex, root: str, sign: int, measured: dict[str, float] | None
+) -> None:
+    """Set ``ex``'s ideal value: the record's own entry first, then the canonical claim's, then other repeats'.
+
+    Definition: the value is carried over with the sign of each printing (``transform: negate``); its
+    Monte-Carlo error is the entry's own (a derived claim) or :func:`selfconf.claims.judging.ideal_mc_error`.
+    """
+    cands = sorted(ix.ideals.get(root, []), key=lambda ce: (ce[0] != r.id, ce[0] != root, ce[0]))
+    if not cands:
+        return
+    cid, entry = cands[0]
+    ex.ideal = entry["value"] * ix.root(cid)[1] * sign
+    ex.ideal_n_boot, ex.ideal_seeds = entry["n_boot"], entry["seeds"]
+    ex.note_id, ex.source = cid, entry["source"]
+    if "mc_error" in entry:
+        ex.ideal_mc_error = entry["mc_error"]
+    elif ix.judged(r.id):
+        ex.ideal_mc_error = judging.ideal_mc_error(
+            ix.manifest, r.id, entry["n_boot"], entry["seeds"], entry.get("sd_between_seeds"), measured
+        )
+
+
+def _sort_notes(r: AuditRecord, ix: _NoteIndex, root: str, sign: int) -> tuple[list[Any], list[Any]]:
+    """Split the record's conflict and limit entries into ``(supported conflicts, other notes)``.
+
+    Definition: an entry is a supported conflict when it is a ``known_conflicts`` entry whose bound excludes the
+    print beyond the tolerance (:func:`selfconf.claims.judging.conflict_excludes`); every other entry is a note,
+    with its arithmetic (``closest_attainable``, ``gap_to_print``, ``tolerance``) when it has a bound, else ``{}``.
+    """
+    supported: list[Any] = []
+    notes_here: list[Any] = []
+    conflicts = ix.conflicts.get(root, [])
+    for k in conflicts + ix.limits.get(root, []):
+        b = ix.bound_for(k, r.id, root, sign)
+        if b is not None and ix.judged(r.id):
+            excl, gap, limit = judging.conflict_excludes(ix.manifest, r.id, b)
+            arith = {"closest_attainable": b, "gap_to_print": gap, "tolerance": limit}
+            (supported if excl and k in conflicts else notes_here).append((k, arith))
+        else:
+            notes_here.append((k, {}))
+    return supported, notes_here
+
+
+def _explain_conflict(ex: Explanation, supported: list[Any], ix: _NoteIndex, root: str) -> None:
+    """Verdict ``conflict``: the reasons, evidence and arithmetic of every supported conflict entry."""
+    ex.verdict_code, ex.verdict = "conflict", VERDICT_CONFLICT
+    ex.reason = " | ".join(k["reason"] for k, _ in supported)
+    for k, arith in supported:
+        ex.evidence.update(k["evidence"])
+        ex.evidence.update(arith)
+    ex.note_id = next(c for c in supported[0][0]["claims"] if ix.root(c)[0] == root)
+    ex.source = ", ".join(dict.fromkeys(k["source"] for k, _ in supported))
+
+
+def _ideal_basis(ex: Explanation) -> str:
+    """``"ideal value V (N draws × S seeds, ± E)"``, the opening of every reason that rests on an ideal value.
+
+    >>> e = Explanation("c", "s", "bootstrap", "mismatch", "0.5", 0.4, 0.01, 0.51, 2000, 3, "none", "", "",
+    ...                 ideal_mc_error=0.002)
+    >>> _ideal_basis(e)
+    'ideal value 0.5100 (2,000 draws × 3 seeds, ± 0.002)'
+    """
+    draws = " × ".join(f"{v:,} {n}" for v, n in ((ex.ideal_n_boot, "draws"), (ex.ideal_seeds, "seeds")) if v)
+    err_txt = "its Monte-Carlo error unknown" if ex.ideal_mc_error is None else f"± {ex.ideal_mc_error:.2g}"
+    return f"ideal value {ex.ideal:.4f} ({', '.join(x for x in (draws, err_txt) if x)})"
+
+
+def _with_notes(reason: str, notes_here: list[Any]) -> str:
+    """``reason`` followed by the notes' reasons, ``" | "``-separated."""
+    return reason + "".join(" | " + k["reason"] for k, _ in notes_here)
+
+
+def _explain_by_ideal(ex: Explanation, r: AuditRecord, claim: dict, notes_here: list[Any]) -> None:
+    """Verdicts 2 to 4 of :func:`explain_failures` from the ideal value against the printed ``claim``.
+
+    Definition: ``inside`` = the ideal value is within the record's tolerance of the print (or prints alike at
+    the claim's decimals when the record has no tolerance); ``undetermined`` when the margin to the tolerance is
+    within :data:`selfconf.claims.judging.UNLUCKY_MARGIN_SE` times the ideal value's Monte-Carlo error (or that
+    error is unknown); otherwise ``unlucky``/``unexplained`` (inside, by the seed z), ``closer_exists`` (outside,
+    with a bound within tolerance) or ``ideal_off`` (outside).
+    """
+    if ex.ideal is None:
+        raise ValueError(f"audit record {r.id!r}: no ideal value to judge")
+    target = float(claim["value"])
+    diff = ex.ideal - target
+    undetermined = False
+    if r.tolerance is not None:
+        inside = abs(diff) <= r.tolerance + 1e-12
+        rule = f"tolerance {r.tolerance:.4g}"
+        ex.ideal_margin = r.tolerance - abs(diff)
+        err = ex.ideal_mc_error
+        undetermined = err is None or abs(ex.ideal_margin) <= judging.UNLUCKY_MARGIN_SE * err
+    else:
+        d = int(claim.get("decimals") or 0)
+        inside = judging.fmt(ex.ideal, d) == judging.fmt(target, d)
+        rule = f"shown with {d} decimals"
+    ex.seed_z, ex.seed_quantile = r.seed_z, r.seed_quantile
+    lead = f"{_ideal_basis(ex)} is {abs(diff):.4g} from the printed value"
+    closer = [(k, a) for k, a in notes_here if a]
+    if undetermined:
+        ex.verdict_code, ex.verdict = "undetermined", VERDICT_UNDETERMINED
+        side = "inside" if inside else "outside"
+        ex.reason = _with_notes(
+            f"{lead}, {side} the {rule} by {abs(ex.ideal_margin or 0):.2g}, not more than "
+            f"{judging.UNLUCKY_MARGIN_SE} x its error: neither this seed nor the rows can be blamed",
+            notes_here,
+        )
+    elif inside:
+        _explain_inside(ex, r, f"{lead}, inside the {rule}")
+    elif closer:
+        k, a = closer[0]
+        ex.verdict_code = "closer_exists"
+        ex.verdict = VERDICT_CLOSER.format(diff=f"{diff:+.4f}")
+        ex.reason = (
+            f"{lead}, outside the {rule}; the bound {a['closest_attainable']:.4f} is {a['gap_to_print']:.4g} from "
+            f"it, inside the tolerance {a['tolerance']:.4g}. " + k["reason"]
+        )
+        ex.evidence.update(k["evidence"])
+        ex.evidence.update(a)
+        ex.source = k["source"]
+    else:
+        ex.verdict_code = "ideal_off"
+        ex.verdict = VERDICT_IDEAL_OFF.format(diff=f"{diff:+.4f}")
+        ex.reason = _with_notes(
+            f"{lead}, outside the {rule}: the reconstructed rows, not this seed, miss the number", notes_here
+        )
+
+
+def _explain_inside(ex: Explanation, r: AuditRecord, lead: str) -> None:
+    """Verdict ``unlucky`` (the page's value is plausible under its seed distribution) or ``unexplained``.
+
+    Definition: plausible when the record's ``seed_z`` is known and ``|seed_z| <=``
+    :data:`selfconf.claims.judging.PLAUSIBLE_Z`.
+    """
+    if r.seed_z is None:
+        seat = "no seed distribution measured"
+    else:
+        seat = (
+            f"this page's value sits at z = {r.seed_z:+.1f} in its {r.seed_k} seeds (quantile "
+            f"{r.seed_quantile:.3f}; plausible within |z| <= {judging.PLAUSIBLE_Z})"
+        )
+    if r.seed_z is not None and abs(r.seed_z) <= judging.PLAUSIBLE_Z:
+        ex.verdict_code, ex.verdict = "unlucky", VERDICT_UNLUCKY
+    else:
+        ex.verdict_code, ex.verdict = "unexplained", VERDICT_UNEXPLAINED
+    ex.reason = f"{lead}; {seat}"
+
+
 def explain_failures(
     records: list[AuditRecord],
     data_dir: str | Path = "data/reconstructed",
@@ -626,192 +896,21 @@ def explain_failures(
     """
     if notes is None:
         notes = load_reconstruction_notes(data_dir)
-    claims = load_claims(claims_path)["claims"] if claims_path is not None else None
-    by_id = {c["id"]: c for c in claims or []}
-    parent, negate = _same_as_links(records, claims)
-
-    manifest = judging.load_manifest(claims_path) if claims_path is not None else None
-
-    def by_root(entries: list[dict]) -> dict[str, list[dict]]:
-        out: dict[str, list[dict]] = {}
-        for k in entries:
-            for root in dict.fromkeys(_root_and_sign(c, parent, negate)[0] for c in k["claims"]):
-                out.setdefault(root, []).append(k)
-        return out
-
-    conflicts_by_root = by_root(notes.known_conflicts)
-    limits_by_root = by_root(notes.limits)
-    ideal_by_root: dict[str, list[tuple[str, dict]]] = {}
-    for cid, entry in notes.ideal_bootstrap.items():
-        root, _ = _root_and_sign(cid, parent, negate)
-        ideal_by_root.setdefault(root, []).append((cid, entry))
-    if manifest is not None:  # a derived claim whose inputs all have ideal values: the derivation carries them over
-        for c in manifest.claims:
-            if c.get("same_as") or c.get("derivation") not in judging.DERIVATIONS or c["id"] in ideal_by_root:
-                continue
-            ins = list(c.get("depends_on") or [])
-            if not ins or not all(d in notes.ideal_bootstrap for d in ins):
-                continue
-            iv = {d: notes.ideal_bootstrap[d]["value"] for d in ins}
-            errs = {
-                d: judging.ideal_mc_error(
-                    manifest,
-                    d,
-                    notes.ideal_bootstrap[d]["n_boot"],
-                    notes.ideal_bootstrap[d]["seeds"],
-                    notes.ideal_bootstrap[d].get("sd_between_seeds"),
-                    measured,
-                )
-                for d in ins
-            }
-            w = judging.determining_inputs(manifest, c["id"], iv)
-            err = None if any(errs[d] is None for d in w) else judging.propagate(w, {d: float(errs[d] or 0) for d in w})
-            first = notes.ideal_bootstrap[ins[0]]
-            ideal_by_root[c["id"]] = [
-                (
-                    c["id"],
-                    {
-                        "value": judging.derive(manifest, c["id"], iv),
-                        "n_boot": first["n_boot"],
-                        "seeds": first["seeds"],
-                        "mc_error": err,
-                        "source": ", ".join(dict.fromkeys(notes.ideal_bootstrap[d]["source"] for d in ins))
-                        + f" (derived: {c['derivation']} of {', '.join(ins)})",
-                    },
-                )
-            ]
-
-    def bound_for(k: dict, rid: str, root: str, sign: int) -> float | None:
-        """The entry's closest attainable value for record ``rid``, carried over another printing's sign."""
-        ca = k.get("closest_attainable") or {}
-        if rid in ca:
-            return ca[rid]
-        for cid, v in ca.items():
-            croot, csign = _root_and_sign(cid, parent, negate)
-            if croot == root:
-                return v * csign * sign
-        return None
-
+    ix = _index_notes(records, notes, claims_path, measured)
     out: list[Explanation] = []
     for r in records:
         if r.status not in FAILING:
             continue
-        if claims is not None and r.id not in by_id:
+        if claims_path is not None and r.id not in ix.by_id:
             raise ValueError(f"{claims_path}: audit record {r.id!r} is not a claim of the manifest")
-        root, sign = _root_and_sign(r.id, parent, negate)
-        ex = Explanation(
-            id=r.id,
-            section=r.section,
-            kind=r.kind,
-            status=r.status,
-            printed=r.printed,
-            recomputed=r.recomputed,
-            tolerance=r.tolerance,
-            ideal=None,
-            ideal_n_boot=None,
-            ideal_seeds=None,
-            verdict_code="none",
-            verdict=VERDICT_NONE,
-            reason="",
-        )
-        # the ideal value: the record's own entry first, then the canonical claim's, then other repeats'
-        cands = sorted(ideal_by_root.get(root, []), key=lambda ce: (ce[0] != r.id, ce[0] != root, ce[0]))
-        if cands:
-            cid, entry = cands[0]
-            ex.ideal = entry["value"] * _root_and_sign(cid, parent, negate)[1] * sign
-            ex.ideal_n_boot, ex.ideal_seeds = entry["n_boot"], entry["seeds"]
-            ex.note_id, ex.source = cid, entry["source"]
-            if "mc_error" in entry:
-                ex.ideal_mc_error = entry["mc_error"]
-            elif manifest is not None and r.id in manifest.by_id:
-                ex.ideal_mc_error = judging.ideal_mc_error(
-                    manifest, r.id, entry["n_boot"], entry["seeds"], entry.get("sd_between_seeds"), measured
-                )
-        # a conflict needs a bound that excludes the print beyond the tolerance (judging.conflict_excludes)
-        supported: list[Any] = []
-        notes_here: list[Any] = []
-        for k in conflicts_by_root.get(root, []) + limits_by_root.get(root, []):
-            b = bound_for(k, r.id, root, sign)
-            if b is not None and manifest is not None and r.id in manifest.by_id:
-                excl, gap, limit = judging.conflict_excludes(manifest, r.id, b)
-                arith = {"closest_attainable": b, "gap_to_print": gap, "tolerance": limit}
-                (supported if excl and k in conflicts_by_root.get(root, []) else notes_here).append((k, arith))
-            else:
-                notes_here.append((k, {}))
+        root, sign = ix.root(r.id)
+        ex = _blank_explanation(r)
+        _attach_ideal(ex, r, ix, root, sign, measured)
+        supported, notes_here = _sort_notes(r, ix, root, sign)
         if supported:
-            ex.verdict_code, ex.verdict = "conflict", VERDICT_CONFLICT
-            ex.reason = " | ".join(k["reason"] for k, _ in supported)
-            for k, arith in supported:
-                ex.evidence.update(k["evidence"])
-                ex.evidence.update(arith)
-            ex.note_id = next(c for c in supported[0][0]["claims"] if _root_and_sign(c, parent, negate)[0] == root)
-            ex.source = ", ".join(dict.fromkeys(k["source"] for k, _ in supported))
-            out.append(ex)
-            continue
-        if ex.ideal is not None and r.id in by_id:
-            c = by_id[r.id]
-            target = float(c["value"])
-            diff = ex.ideal - target
-            undetermined = False
-            if r.tolerance is not None:
-                inside = abs(diff) <= r.tolerance + 1e-12
-                rule = f"tolerance {r.tolerance:.4g}"
-                ex.ideal_margin = r.tolerance - abs(diff)
-                err = ex.ideal_mc_error
-                undetermined = err is None or abs(ex.ideal_margin) <= judging.UNLUCKY_MARGIN_SE * err
-            else:
-                d = int(c.get("decimals") or 0)
-                inside = judging.fmt(ex.ideal, d) == judging.fmt(target, d)
-                rule = f"shown with {d} decimals"
-            ex.seed_z, ex.seed_quantile = r.seed_z, r.seed_quantile
-            plausible = r.seed_z is not None and abs(r.seed_z) <= judging.PLAUSIBLE_Z
-            draws = " × ".join(f"{v:,} {n}" for v, n in ((ex.ideal_n_boot, "draws"), (ex.ideal_seeds, "seeds")) if v)
-            err_txt = "its Monte-Carlo error unknown" if ex.ideal_mc_error is None else f"± {ex.ideal_mc_error:.2g}"
-            basis = f"ideal value {ex.ideal:.4f} ({', '.join(x for x in (draws, err_txt) if x)})"
-            closer = [(k, a) for k, a in notes_here if a]
-            if undetermined:
-                ex.verdict_code, ex.verdict = "undetermined", VERDICT_UNDETERMINED
-                side = "inside" if inside else "outside"
-                ex.reason = (
-                    f"{basis} is {abs(diff):.4g} from the printed value, {side} the {rule} by "
-                    f"{abs(ex.ideal_margin or 0):.2g}, not more than {judging.UNLUCKY_MARGIN_SE} x its error: "
-                    "neither this seed nor the rows can be blamed"
-                )
-                if notes_here:
-                    ex.reason += " | " + " | ".join(k["reason"] for k, _ in notes_here)
-            elif inside:
-                seat = (
-                    "no seed distribution measured"
-                    if r.seed_z is None
-                    else f"this page's value sits at z = {r.seed_z:+.1f} in its {r.seed_k} seeds (quantile "
-                    f"{r.seed_quantile:.3f}; plausible within |z| <= {judging.PLAUSIBLE_Z})"
-                )
-                if plausible:
-                    ex.verdict_code, ex.verdict = "unlucky", VERDICT_UNLUCKY
-                else:
-                    ex.verdict_code, ex.verdict = "unexplained", VERDICT_UNEXPLAINED
-                ex.reason = f"{basis} is {abs(diff):.4g} from the printed value, inside the {rule}; {seat}"
-            elif closer:
-                ex.verdict_code = "closer_exists"
-                ex.verdict = VERDICT_CLOSER.format(diff=f"{diff:+.4f}")
-                k, a = closer[0]
-                ex.reason = (
-                    f"{basis} is {abs(diff):.4g} from the printed value, outside the {rule}; the bound "
-                    f"{a['closest_attainable']:.4f} is {a['gap_to_print']:.4g} from it, inside the tolerance "
-                    f"{a['tolerance']:.4g}. " + k["reason"]
-                )
-                ex.evidence.update(k["evidence"])
-                ex.evidence.update(a)
-                ex.source = k["source"]
-            else:
-                ex.verdict_code = "ideal_off"
-                ex.verdict = VERDICT_IDEAL_OFF.format(diff=f"{diff:+.4f}")
-                ex.reason = (
-                    f"{basis} is {abs(diff):.4g} from the printed value, outside the {rule}: "
-                    "the reconstructed rows, not this seed, miss the number"
-                )
-                if notes_here:
-                    ex.reason += " | " + " | ".join(k["reason"] for k, _ in notes_here)
+            _explain_conflict(ex, supported, ix, root)
+        elif ex.ideal is not None and r.id in ix.by_id:
+            _explain_by_ideal(ex, r, ix.by_id[r.id], notes_here)
         elif ex.ideal is not None:
             ex.reason = f"ideal value {ex.ideal:.4f} recorded; no printed value to judge it against"
         elif notes_here:

@@ -475,6 +475,23 @@ def _to_ipynb(name: str, root: Path) -> Path:
     return dst
 
 
+def _without_unavailable_data(src: Path, root: Path, work: Path) -> Path:
+    """``src``, or a copy in ``work`` without the cells whose third-party data are not available (with a notice in
+    their place, :func:`selfconf.data.external.without_unavailable`); prints which data sets are missing."""
+    import nbformat
+
+    from selfconf.data.external import without_unavailable
+
+    nb, missing = without_unavailable(nbformat.read(src, as_version=4), root)
+    if not missing:
+        return src
+    print(f"  {src.stem}: third-party data not available ({', '.join(missing)}): its cells are left out, the page "
+          "says so (`make external` fetches them)", flush=True)  # fmt: skip
+    dst = work / f"{src.stem}.without-external.ipynb"
+    nbformat.write(nb, dst)
+    return dst
+
+
 def execute_one(
     name: str,
     params: dict | None = None,
@@ -511,7 +528,7 @@ def execute_one(
         os.environ.pop(TABLE_DIR_ENV, None)
     kernel = start_kernel(root / "book")
     try:
-        src = _to_ipynb(name, root)
+        src = _without_unavailable_data(_to_ipynb(name, root), root, part.parent)
         from papermill import PapermillExecutionError
 
         try:
@@ -827,6 +844,20 @@ def student_edition(root: Path | None = None, *, update_checks: bool = False) ->
     return True
 
 
+def add_param_option(ap: argparse.ArgumentParser, help_text: str) -> None:
+    """Add ``-p/--param NAME VALUE`` (repeatable) to a command line: a notebook parameter (:func:`_parse_params`).
+
+    Definition: ``nargs=2``, appended, default ``[]``; the value is JSON where it parses, else the string.
+    Used by ``python -m selfconf.book.build`` and ``selfconf rerun``.
+
+    >>> ap = argparse.ArgumentParser()
+    >>> add_param_option(ap, "a parameter")
+    >>> _parse_params(ap.parse_args(["-p", "seed", "7", "-p", "data_dir", "data/raw"]).param)
+    {'seed': 7, 'data_dir': 'data/raw'}
+    """
+    ap.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"), default=[], help=help_text)
+
+
 def _parse_params(pairs: list[list[str]] | None) -> dict:
     out = {}
     for k, v in pairs or []:
@@ -901,14 +932,7 @@ def main(argv: list[str] | None = None) -> int:
         help="per notebook: cache hit, or miss and the inputs that changed",
     )
     ap.add_argument("--update-checks", action="store_true", help="student: refresh the package's copy of the checks")
-    ap.add_argument(
-        "-p",
-        "--param",
-        nargs=2,
-        action="append",
-        metavar=("NAME", "VALUE"),
-        help="papermill parameter (JSON value), e.g. -p seed 7",
-    )
+    add_param_option(ap, "papermill parameter (JSON value), e.g. -p seed 7")
     a = ap.parse_args(argv)
     t0 = time.perf_counter()
     if a.step in ("execute", "all"):

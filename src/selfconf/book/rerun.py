@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from selfconf.book.build import _parse_params, execute_one, notebook_names
+from selfconf.book.build import _parse_params, add_param_option, execute_one, notebook_names
 from selfconf.book.glue import glued_in_notebook
 from selfconf.claims.judging import CLAIMS, fmt, load_manifest
 from selfconf.data.paths import project_root
@@ -309,15 +309,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("section", help="section name (e.g. result1) or notebook stem (e.g. 04_result1)")
     p.add_argument("--seed", type=int, default=None, help="random seed passed to the notebook")
     p.add_argument("--n-boot", type=int, default=None, help="bootstrap draws passed to the notebook")
-    p.add_argument(
-        "-p",
-        "--param",
-        nargs=2,
-        action="append",
-        metavar=("NAME", "VALUE"),
-        default=[],
-        help="any other notebook parameter (JSON value), e.g. -p data_dir data/raw",
-    )
+    add_param_option(p, "any other notebook parameter (JSON value), e.g. -p data_dir data/raw")
     p.add_argument("--baseline", default="book", help="folder of the default executed notebooks (default: book)")
     p.add_argument("--out", default=RERUN_DIR, help=f"folder for reruns (default: {RERUN_DIR})")
     return p

@@ -41,10 +41,12 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
 
@@ -61,6 +63,14 @@ __all__ = [
     "holm",
     "hanley_mcneil_se",
     "run_checks",
+    "CHECKS",
+    "CheckSpec",
+    "CheckBlock",
+    "Ctx",
+    "Each",
+    "At",
+    "plan",
+    "plan_context",
     "summarise",
     "checks_frame",
 ]
@@ -1573,195 +1583,331 @@ def _models(doc: dict) -> list[str]:
     return list(DEFAULT_MODELS)
 
 
-def _plan(p: Printed, models: Sequence[str]) -> Iterable[tuple[str, str, Callable[[], Result]]]:
-    """Every check as (group, key, thunk)."""
-    ks = {m: reachable_counts(int(p.exact(f"t1_{m}_n")), p.interval(f"t1_{m}_acc")) for m in models}
-    feas_k = {m: (table1_feasible(p, m).ks or ks[m]) for m in models}
+@dataclass(frozen=True)
+class Ctx:
+    """An argument of a check: the value named ``name`` in the plan's context (:func:`plan_context`)."""
 
-    yield "manifest", "repeats", lambda: check_repeats(p)
+    name: str
 
-    yield "counts", "frontier_total", lambda: check_frontier_total(p, models)
-    yield "counts", "grand_total", lambda: check_grand_total(p)
-    yield "counts", "model_count", lambda: check_model_count(p)
-    yield "counts", "frontier_n_le_items", lambda: check_frontier_n_le_items(p, models)
-    yield "counts", "local_n_range", lambda: check_local_n_range(p)
-    yield "counts", "highconf_share", lambda: check_highconf_share(p)
-    yield "counts", "highconf_vs_medians", lambda: check_highconf_vs_medians(p, models, feas_k)
-    yield "counts", "refusal_rows", lambda: check_refusal_rows(p, feas_k.get("anthropic", []))
 
-    for m in models:
-        yield "table1", f"grim_{m}", (lambda m=m: check_grim_accuracy(p, m))
-    for m in models:
-        yield "table1", f"citl_{m}", (lambda m=m: check_citl(p, m))
-    for m in models:
-        yield "table1", f"ece_ge_citl_{m}", (lambda m=m: check_ece_ge_citl(p, m))
-    for m in models:
-        yield "table1", f"brier_{m}", (lambda m=m: check_brier_bounds(p, m))
-    for m in models:
-        yield "table1", f"auroc_ci_{m}", (lambda m=m: check_auroc_ci(p, m, feas_k[m]))
+@dataclass(frozen=True)
+class Each:
+    """An argument of a check: the loop value itself, or ``template.format(value)`` (``*value`` for a tuple)."""
 
-    yield "result1", "all_bins_positive", lambda: check_all_bins_positive(p, models)
-    yield "result1", "median_band", lambda: check_median_band(p, models)
-    yield "result1", "accuracy_span", lambda: check_accuracy_span(p, models)
-    yield (
+    template: str | None = None
+
+    def resolve(self, value: Any) -> Any:
+        """The loop value, or the template filled with it.
+
+        >>> Each().resolve("off"), Each("t3_{}_acc").resolve("off"), Each("{1} of {0}").resolve(("a", "b"))
+        ('off', 't3_off_acc', 'b of a')
+        """
+        if self.template is None:
+            return value
+        return self.template.format(*value) if isinstance(value, tuple) else self.template.format(value)
+
+
+@dataclass(frozen=True)
+class At:
+    """An argument of a check: entry ``[loop value]`` of the context value ``name``."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """One row of :data:`CHECKS`: a check function, its group, key and arguments, maybe repeated over a list.
+
+    ``fn`` is called as ``fn(printed, *args, **kwargs)``, each argument resolved against the context: :class:`Ctx`
+    (a context value), :class:`Each` (the loop value, or a template filled with it), :class:`At` (a context
+    mapping at the loop value), anything else as written.  With ``over`` (a context name) the row yields one check
+    per value, its ``key`` a template filled like :class:`Each`.
+    """
+
+    group: str
+    key: str
+    fn: Callable[..., Result]
+    args: tuple = ()
+    over: str | None = None
+    kwargs: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class CheckBlock:
+    """Rows of :data:`CHECKS` repeated together over one list: for each value, every spec in turn."""
+
+    over: str
+    specs: tuple[CheckSpec, ...]
+
+
+#: Models of Table 4 (local microprobe) and of the topic pass that consumed the profile.
+_T4_MODELS = ("glm4", "llama32", "mistral7b", "phi4mini", "qwen3")
+_TOPIC_MODELS = ("glm4", "llama32", "mistral7b", "phi4mini")
+#: The ladder's arms, with the label Table 3 prints.
+_ARMS = ("off", "placebo", "core", "shuffled")
+
+
+def _in(group: str, *rows: tuple | list | CheckSpec) -> tuple[CheckSpec | CheckBlock, ...]:
+    """The rows of one group of :data:`CHECKS`: a tuple ``(key, fn[, args[, over[, kwargs]]])`` is a
+    :class:`CheckSpec` of ``group``; a list ``[over, tuple, tuple, ...]`` is a :class:`CheckBlock` of such specs.
+
+    >>> _in("ladder", ("power", check_power))[0].key
+    'power'
+    """
+    out: list[CheckSpec | CheckBlock] = []
+    for row in rows:
+        if isinstance(row, list):
+            out.append(CheckBlock(row[0], tuple(CheckSpec(group, *r) for r in row[1:])))
+        else:
+            out.append(row if isinstance(row, CheckSpec) else CheckSpec(group, *row))
+    return tuple(out)
+
+
+def _diff(key: str, delta: str, a: str, b: str, label: str) -> tuple:
+    """A :func:`check_difference` row: printed ``delta`` = ``a`` - ``b``."""
+    return (key, check_difference, (delta, a, b, label))
+
+
+_M = (Ctx("models"),)
+
+#: Every consistency check, in page order: data, not code (:func:`plan` expands it against the printed values).
+CHECKS: tuple[CheckSpec | CheckBlock, ...] = (
+    *_in("manifest", ("repeats", check_repeats)),
+    *_in(
+        "counts",
+        ("frontier_total", check_frontier_total, _M),
+        ("grand_total", check_grand_total),
+        ("model_count", check_model_count),
+        ("frontier_n_le_items", check_frontier_n_le_items, _M),
+        ("local_n_range", check_local_n_range),
+        ("highconf_share", check_highconf_share),
+        ("highconf_vs_medians", check_highconf_vs_medians, (Ctx("models"), Ctx("feas_k"))),
+        ("refusal_rows", check_refusal_rows, (Ctx("refusal_ks"),)),
+    ),
+    *_in(
+        "table1",
+        ("grim_{}", check_grim_accuracy, (Each(),), "models"),
+        ("citl_{}", check_citl, (Each(),), "models"),
+        ("ece_ge_citl_{}", check_ece_ge_citl, (Each(),), "models"),
+        ("brier_{}", check_brier_bounds, (Each(),), "models"),
+        ("auroc_ci_{}", check_auroc_ci, (Each(), At("feas_k")), "models"),
+    ),
+    *_in(
         "result1",
-        "self_auroc_span",
-        lambda: check_range(
-            p,
-            "r1_self_auroc_span_min",
-            "r1_self_auroc_span_max",
-            {m: f"t1_{m}_self_auroc" for m in models},
-            "self-AUROC",
+        ("all_bins_positive", check_all_bins_positive, _M),
+        ("median_band", check_median_band, _M),
+        ("accuracy_span", check_accuracy_span, _M),
+        (
+            "self_auroc_span",
+            check_range,
+            ("r1_self_auroc_span_min", "r1_self_auroc_span_max", Ctx("t1_auroc_keys"), "self-AUROC"),
         ),
-    )
-    yield (
-        "result1",
-        "citl_range",
-        lambda: check_range(
-            p, "r1_citl_range_min", "r1_citl_range_max", {m: f"t1_{m}_citl" for m in models}, "CITL", signed=True
+        (
+            "citl_range",
+            check_range,
+            ("r1_citl_range_min", "r1_citl_range_max", Ctx("t1_citl_keys"), "CITL"),
+            None,
+            (("signed", True),),
         ),
-    )
-    yield "result1", "all_overconfident", lambda: check_all_overconfident(p, models)
-    yield "result1", "six_below", lambda: check_count_below(p, models)
-    yield "result1", "cis_exclude_chance", lambda: check_cis_exclude_chance(p, models)
-    yield "result1", "extremes", lambda: check_extremes(p, models)
-    yield "result1", "highconf_rates", lambda: check_highconf_rates(p)
-
-    t2_rows = [m for m in models if p.has(f"t2_{m}_err_cov100")]
-    covs = [c for c in (100, 80, 60, 40, 20)]
-    yield "table2", "rows_top3", lambda: check_top3_riskcov(p, models, t2_rows)
-    for m in t2_rows:
-        yield "table2", f"cov100_{m}", (lambda m=m: check_full_coverage_error(p, m))
-        yield "table2", f"covered_counts_{m}", (lambda m=m: check_covered_counts(p, m, covs))
-        yield "table2", f"decreasing_{m}", (lambda m=m: check_decreasing_risk(p, m, covs))
-
-    yield (
+        ("all_overconfident", check_all_overconfident, _M),
+        ("six_below", check_count_below, _M),
+        ("cis_exclude_chance", check_cis_exclude_chance, _M),
+        ("extremes", check_extremes, _M),
+        ("highconf_rates", check_highconf_rates),
+    ),
+    *_in(
+        "table2",
+        ("rows_top3", check_top3_riskcov, (Ctx("models"), Ctx("t2_rows"))),
+        [
+            "t2_rows",
+            ("cov100_{}", check_full_coverage_error, (Each(),)),
+            ("covered_counts_{}", check_covered_counts, (Each(), Ctx("covs"))),
+            ("decreasing_{}", check_decreasing_risk, (Each(), Ctx("covs"))),
+        ],
+    ),
+    *_in(
         "differences",
-        "cn_delta",
-        lambda: check_difference(p, "cn_panel_vs_self_delta", "cn_panel_auroc", "cn_self_auroc_pooled", "CN panel Δ"),
-    )
-    yield (
-        "differences",
-        "us_delta",
-        lambda: check_difference(p, "us_panel_vs_self_delta", "us_panel_auroc", "us_self_auroc_pooled", "US panel Δ"),
-    )
-    yield (
-        "differences",
-        "xb_delta",
-        lambda: check_difference(
-            p, "xb_panel_vs_self_delta", "xb_panel_auroc", "xb_self_auroc_pooled", "Cross-bloc panel Δ"
-        ),
-    )
-    yield (
-        "differences",
-        "us_identity",
-        lambda: check_difference(
-            p,
+        _diff("cn_delta", "cn_panel_vs_self_delta", "cn_panel_auroc", "cn_self_auroc_pooled", "CN panel Δ"),
+        _diff("us_delta", "us_panel_vs_self_delta", "us_panel_auroc", "us_self_auroc_pooled", "US panel Δ"),
+        _diff("xb_delta", "xb_panel_vs_self_delta", "xb_panel_auroc", "xb_self_auroc_pooled", "Cross-bloc panel Δ"),
+        _diff(
+            "us_identity",
             "us_between_model_identity_contribution",
             "us_self_auroc_pooled",
             "us_self_auroc_ranknorm",
             "US between-model identity contribution (pooled minus rank-normalised)",
         ),
-    )
-    yield (
-        "differences",
-        "expl_rung",
-        lambda: check_difference(
-            p,
+        _diff(
+            "expl_rung",
             "expl_rung_core_minus_shuffled_delta",
             "expl_rung_core_auroc",
             "expl_rung_shuffled_auroc",
             "Exploratory rung, true minus false profile",
         ),
-    )
-    yield "differences", "zhipu_gap", lambda: check_bench_zhipu(p)
-    for r in ("glm4", "llama32", "mistral7b", "phi4mini", "qwen3"):
-        yield (
-            "differences",
-            f"t4_{r}",
-            (
-                lambda r=r: check_integer_difference(
-                    p, f"t4_{r}_delta", f"t4_{r}_conf_at_95", f"t4_{r}_conf_at_0", f"Table 4 {r}"
-                )
-            ),
-        )
-    yield (
-        "differences",
-        "t4_largest",
-        lambda: check_table4_max(p, ("glm4", "llama32", "mistral7b", "phi4mini", "qwen3")),
-    )
-    yield "differences", "us_middle_member", lambda: check_us_middle_member(p)
-    yield "differences", "us_pooled_gain", lambda: check_us_pooled_exceeds_members(p)
-    yield "differences", "labelfree", lambda: check_labelfree(p)
-
-    t1_auroc = {f"t1_{m}_self_auroc" for m in models}
-    for base, _, _ in ci_triples(p):
-        if base not in t1_auroc:
-            yield "intervals", f"ci_{base}", (lambda base=base: check_interval(p, base))
-
-    bench = [m for m in models if p.has(f"bench_age_{m}_gap_pp")]
-    yield "benchmark", "range", lambda: check_bench_range(p, bench)
-    for m in bench:
-        yield "benchmark", f"implied_n_{m}", (lambda m=m: check_bench_implied_n(p, m))
-
-    yield "ladder", "rows_per_arm", lambda: check_ladder_rows(p)
-    yield "ladder", "battery", lambda: check_battery(p)
-    yield "ladder", "oracle_rows", lambda: check_oracle_rows(p)
-    for arm in ("off", "placebo", "core", "shuffled"):
-        yield "ladder", f"grim_{arm}", (lambda arm=arm: check_ladder_grim(p, f"t3_{arm}_acc", f"Table 3 {arm.upper()}"))
-    for i in (1, 2, 3):
-        yield (
-            "ladder",
-            f"grim_demoted_{i}",
-            (
-                lambda i=i: check_ladder_grim(
-                    p, f"ladder_demoted_rung{i}_off_acc", f"Demoted rung {i}, OFF arm", n_printed=False
-                )
-            ),
-        )
-    yield "ladder", "degeneracy", lambda: check_degeneracy(p)
-    yield "ladder", "placebo_rho", lambda: check_placebo_rho(p)
-    yield "ladder", "holm", lambda: check_holm(p)
-    yield (
-        "ladder",
-        "p_vs_ci_placebo",
-        lambda: check_p_vs_ci(p, "ladder_core_vs_placebo_delta", "ladder_core_vs_placebo_p_raw", "CORE>PLACEBO"),
-    )
-    yield (
-        "ladder",
-        "p_vs_ci_off",
-        lambda: check_p_vs_ci(p, "ladder_core_vs_off_delta", "ladder_core_vs_off_p_raw", "CORE>OFF"),
-    )
-    yield "ladder", "power", lambda: check_power(p)
-    for arm in ("off", "placebo", "core", "shuffled"):
-        yield "ladder", f"brier_ece_{arm}", (lambda arm=arm: check_brier_ge_ece_sq(p, arm))
-    yield "ladder", "table3_text", lambda: check_table3_text(p)
-    yield "ladder", "oracle_inside", lambda: check_oracle_inside(p)
-    yield "ladder", "bin_sd", lambda: check_bin_sd(p)
-    yield "ladder", "manipulation", lambda: check_manipulation(p)
-    yield "ladder", "swap_calls", lambda: check_swap(p)
-
-    yield "local", "topic_grim", lambda: check_topic_grim(p)
-    yield "local", "topic_consumed", lambda: check_topic_consumed(p)
-    yield (
-        "local",
-        "topic_range",
-        lambda: check_range(
-            p,
-            "intro_c3_topic_brier_delta_min",
-            "intro_c3_topic_brier_delta_max",
-            {r: f"topic_{r}_brier_delta" for r in ("glm4", "llama32", "mistral7b", "phi4mini")},
-            "the topic-pass Brier degradation (models that consumed the profile)",
-            signed=True,
+        ("zhipu_gap", check_bench_zhipu),
+        (
+            "t4_{}",
+            check_integer_difference,
+            (Each("t4_{}_delta"), Each("t4_{}_conf_at_95"), Each("t4_{}_conf_at_0"), Each("Table 4 {}")),
+            "t4_models",
         ),
-    )
-    yield "local", "topic_ceiling", lambda: check_topic_ceiling(p)
-    yield "local", "twostage", lambda: check_twostage(p)
+        ("t4_largest", check_table4_max, (Ctx("t4_models"),)),
+        ("us_middle_member", check_us_middle_member),
+        ("us_pooled_gain", check_us_pooled_exceeds_members),
+        ("labelfree", check_labelfree),
+    ),
+    *_in("intervals", ("ci_{}", check_interval, (Each(),), "ci_bases")),
+    *_in(
+        "benchmark",
+        ("range", check_bench_range, (Ctx("bench"),)),
+        ("implied_n_{}", check_bench_implied_n, (Each(),), "bench"),
+    ),
+    *_in(
+        "ladder",
+        ("rows_per_arm", check_ladder_rows),
+        ("battery", check_battery),
+        ("oracle_rows", check_oracle_rows),
+        ("grim_{0}", check_ladder_grim, (Each("t3_{0}_acc"), Each("Table 3 {1}")), "t3_arms"),
+        (
+            "grim_demoted_{}",
+            check_ladder_grim,
+            (Each("ladder_demoted_rung{}_off_acc"), Each("Demoted rung {}, OFF arm")),
+            "demoted_rungs",
+            (("n_printed", False),),
+        ),
+        ("degeneracy", check_degeneracy),
+        ("placebo_rho", check_placebo_rho),
+        ("holm", check_holm),
+        (
+            "p_vs_ci_placebo",
+            check_p_vs_ci,
+            ("ladder_core_vs_placebo_delta", "ladder_core_vs_placebo_p_raw", "CORE>PLACEBO"),
+        ),
+        ("p_vs_ci_off", check_p_vs_ci, ("ladder_core_vs_off_delta", "ladder_core_vs_off_p_raw", "CORE>OFF")),
+        ("power", check_power),
+        ("brier_ece_{}", check_brier_ge_ece_sq, (Each(),), "arms"),
+        ("table3_text", check_table3_text),
+        ("oracle_inside", check_oracle_inside),
+        ("bin_sd", check_bin_sd),
+        ("manipulation", check_manipulation),
+        ("swap_calls", check_swap),
+    ),
+    *_in(
+        "local",
+        ("topic_grim", check_topic_grim),
+        ("topic_consumed", check_topic_consumed),
+        (
+            "topic_range",
+            check_range,
+            (
+                "intro_c3_topic_brier_delta_min",
+                "intro_c3_topic_brier_delta_max",
+                Ctx("topic_keys"),
+                "the topic-pass Brier degradation (models that consumed the profile)",
+            ),
+            None,
+            (("signed", True),),
+        ),
+        ("topic_ceiling", check_topic_ceiling),
+        ("twostage", check_twostage),
+    ),
+    *_in(
+        "grading",
+        ("spotcheck", check_spotcheck),
+        ("regrade_agreement", check_regrade_agreement),
+        ("regrade_accuracy", check_regrade_accuracy),
+        ("regrade_in_span", check_regrade_in_local_span),
+    ),
+)
 
-    yield "grading", "spotcheck", lambda: check_spotcheck(p)
-    yield "grading", "regrade_agreement", lambda: check_regrade_agreement(p)
-    yield "grading", "regrade_accuracy", lambda: check_regrade_accuracy(p)
-    yield "grading", "regrade_in_span", lambda: check_regrade_in_local_span(p)
+
+def plan_context(p: Printed, models: Sequence[str]) -> dict[str, Any]:
+    """The values the rows of :data:`CHECKS` refer to (:class:`Ctx`, :class:`At` and ``over``), from the prints.
+
+    Definition: ``models`` as given; ``feas_k`` per model the correct counts Table 1 admits
+    (:func:`table1_feasible`, else :func:`reachable_counts` of the printed n and accuracy), ``refusal_ks`` the
+    refusal-heavy model's; the glue keys of Table 1's self-AUROC and CITL and of the topic pass's Brier change per
+    model; ``t2_rows`` the models Table 2 prints, ``covs`` its coverages; ``ci_bases`` every printed interval
+    (:func:`ci_triples`) but Table 1's self-AUROC ones (checked per model); ``bench`` the models of the
+    benchmark-age arm; the ladder's arms (with Table 3's label) and demoted rungs; Table 4's models.
+
+    References: the checks' own docstrings; Brown & Heathers (2017) for the granularity (GRIM) counts.
+
+    Examples
+    --------
+    >>> ctx = plan_context(Printed({"claims": []}), [])
+    >>> ctx["t3_arms"][0], ctx["covs"]
+    (('off', 'OFF'), [100, 80, 60, 40, 20])
+    """
+    ks = {m: reachable_counts(int(p.exact(f"t1_{m}_n")), p.interval(f"t1_{m}_acc")) for m in models}
+    feas_k = {m: (table1_feasible(p, m).ks or ks[m]) for m in models}
+    t1_auroc = {m: f"t1_{m}_self_auroc" for m in models}
+    return {
+        "models": list(models),
+        "feas_k": feas_k,
+        "refusal_ks": feas_k.get("anthropic", []),
+        "t1_auroc_keys": t1_auroc,
+        "t1_citl_keys": {m: f"t1_{m}_citl" for m in models},
+        "t2_rows": [m for m in models if p.has(f"t2_{m}_err_cov100")],
+        "covs": [100, 80, 60, 40, 20],
+        "t4_models": _T4_MODELS,
+        "ci_bases": [base for base, _, _ in ci_triples(p) if base not in set(t1_auroc.values())],
+        "bench": [m for m in models if p.has(f"bench_age_{m}_gap_pp")],
+        "arms": _ARMS,
+        "t3_arms": tuple((a, a.upper()) for a in _ARMS),
+        "demoted_rungs": (1, 2, 3),
+        "topic_keys": {r: f"topic_{r}_brier_delta" for r in _TOPIC_MODELS},
+    }
+
+
+def _expand(spec: CheckSpec, p: Printed, ctx: dict[str, Any], value: Any = None) -> tuple[str, str, Callable]:
+    """``(group, key, thunk)`` of one row of :data:`CHECKS` at one loop value (arguments resolved now)."""
+
+    def arg(a: Any) -> Any:
+        if isinstance(a, Ctx):
+            return ctx[a.name]
+        if isinstance(a, Each):
+            return a.resolve(value)
+        if isinstance(a, At):
+            return ctx[a.name][value]
+        return a
+
+    args = tuple(arg(a) for a in spec.args)
+    key = spec.key if spec.over is None and value is None else Each(spec.key).resolve(value)
+    return spec.group, key, partial(spec.fn, p, *args, **dict(spec.kwargs))
+
+
+def plan(p: Printed, models: Sequence[str]) -> Iterator[tuple[str, str, Callable[[], Result]]]:
+    """Every check as ``(group, key, thunk)``, in page order: :data:`CHECKS` expanded against the prints.
+
+    Definition: a :class:`CheckSpec` without ``over`` gives one check; with ``over`` one per value of that
+    context list (:func:`plan_context`); a :class:`CheckBlock` gives, per value, each of its specs in turn.
+
+    References: Brown & Heathers (2017); Heathers et al. (2018), SPRITE, for consistency checks of printed values.
+
+    Examples
+    --------
+    >>> from selfconf.book.audit import load_claims
+    >>> keys = [f"{g}/{k}" for g, k, _ in plan(Printed(load_claims()), DEFAULT_MODELS)]
+    >>> keys[:2], len(keys) == len(set(keys))
+    (['manifest/repeats', 'counts/frontier_total'], True)
+    """
+    ctx = plan_context(p, models)
+    for entry in CHECKS:
+        if isinstance(entry, CheckBlock):
+            for value in ctx[entry.over]:
+                for spec in entry.specs:
+                    yield _expand(spec, p, ctx, value)
+        elif entry.over is not None:
+            for value in ctx[entry.over]:
+                yield _expand(entry, p, ctx, value)
+        else:
+            yield _expand(entry, p, ctx)
+
+
+def _plan(p: Printed, models: Sequence[str]) -> Iterable[tuple[str, str, Callable[[], Result]]]:
+    """Every check as (group, key, thunk): :func:`plan` (the former name, kept for callers)."""
+    return plan(p, models)
 
 
 def run_checks(claims_doc: dict, source: str = "claims document", only: Iterable[str] | None = None) -> list[Check]:

@@ -39,6 +39,7 @@ __all__ = [
     "reliability_frame",
     "reliability_chart",
     "risk_coverage_chart",
+    "model_marks",
     "overconfidence_chart",
     "figures",
     "write_figures",
@@ -59,6 +60,13 @@ FIGURE_FORMATS = ("svg", "png", "pdf")
 KEY_MAX = 40
 #: Font size (px) of a point's label; number tags use the same size.
 LABEL_FONT_SIZE = 10
+#: A model's line on a chart with one line per model: ten colours (Vega's ``tableau10``, its default for a nominal
+#: field) and, for each further block of ten models, the next stroke dash (solid, dashed, dotted, dash-dot), so
+#: that up to 40 models have distinct (colour, dash) pairs; the default scheme alone repeats from the 11th.
+MODEL_COLOURS = (
+    "#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2", "#ff9da6", "#9d755d", "#bab0ac",
+)  # fmt: skip
+MODEL_DASHES: tuple[tuple[int, ...], ...] = ((1, 0), (6, 3), (2, 2), (8, 3, 2, 3))
 
 # Advance widths (1/1000 em) of the printable ASCII characters, space to tilde: per character the larger of
 # Helvetica's (Adobe AFM; Arial and Liberation Sans, which vl-convert renders with, share these metrics) and
@@ -727,9 +735,40 @@ def _curve_rows(tab: pd.DataFrame, *, groups: bool = False) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def model_marks(models: Sequence[str]) -> dict[str, tuple[str, tuple[int, ...]]]:
+    """The (colour, stroke dash) of each model's line: model ``i`` (in the order given) gets colour
+    ``MODEL_COLOURS[i % 10]`` and dash ``MODEL_DASHES[i // 10]``; distinct for up to 40 models, cycling after.
+
+    Definition: a categorical encoding by two channels, so that no two of the first 40 models share a mark
+    (Vega's ten-colour default repeats from the 11th). Reference: Munzner (2014), *Visualization Analysis and
+    Design*, ch. 10 (a colour channel distinguishes about ten categories; a second channel extends it).
+
+    >>> m = model_marks([f"m{i}" for i in range(12)])
+    >>> m["m0"], m["m10"][0] == m["m0"][0], m["m10"][1]
+    (('#4c78a8', (1, 0)), True, (6, 3))
+    """
+    k = len(MODEL_COLOURS)
+    return {m: (MODEL_COLOURS[i % k], MODEL_DASHES[(i // k) % len(MODEL_DASHES)]) for i, m in enumerate(models)}
+
+
+def _model_line_encoding(models: Sequence[str]) -> dict[str, Any]:
+    """``color`` and ``strokeDash`` of a line per model from :func:`model_marks` (one merged legend)."""
+    import altair as alt
+
+    marks = model_marks(models)
+    dom = list(marks)
+    return {
+        "color": alt.Color("model:N", scale=alt.Scale(domain=dom, range=[c for c, _ in marks.values()])),
+        "strokeDash": alt.StrokeDash(
+            "model:N", scale=alt.Scale(domain=dom, range=[list(d) for _, d in marks.values()])
+        ),
+    }
+
+
 def risk_coverage_chart(tab: pd.DataFrame, models: list[str], *, interactive: bool = True):
-    """Risk–coverage curves (expected over tie orders), one colour per model; on the HTML page a model selector
-    above :data:`FACET_MAX` models. Reference: Geifman & El-Yaniv (2017).
+    """Risk–coverage curves (expected over tie orders), one (colour, dash) per model (:func:`model_marks`, in the
+    order of ``models``); on the HTML page a model selector above :data:`FACET_MAX` models. Reference: Geifman &
+    El-Yaniv (2017).
 
     Example: ``risk_coverage_chart(from_frame(df, n_boot=100), ["a", "b"])``.
     """
@@ -746,7 +785,7 @@ def risk_coverage_chart(tab: pd.DataFrame, models: list[str], *, interactive: bo
         )
     )
     if len(models) <= FACET_MAX or not interactive:
-        ch = base.encode(color=alt.Color("model:N"))
+        ch = base.encode(**_model_line_encoding(models))
     else:
         pick = _model_selector(models)
         ch = base.transform_filter(alt.datum.model == pick).add_params(pick)
@@ -859,6 +898,14 @@ def _by_group_reliability(tab: pd.DataFrame, by: str):
     return alt.concat(*panels, columns=4).properties(title=f"Reliability per {by}: smooth curve per model")
 
 
+def _report_order(tab: pd.DataFrame, rows: pd.DataFrame) -> list[str]:
+    """The models of ``rows`` in the order of the report's overall rows (as :func:`figures` passes them), so that
+    a model keeps its mark from chart to chart; a model with no overall row follows, by name."""
+    drawn = set(rows["model"]) if len(rows) else set()
+    overall = [m for m in tab.loc[tab["group"].isna(), "model"] if m in drawn]
+    return list(dict.fromkeys(overall)) + sorted(drawn - set(overall), key=str)
+
+
 def _by_group_risk(tab: pd.DataFrame, by: str):
     import altair as alt
 
@@ -869,7 +916,7 @@ def _by_group_risk(tab: pd.DataFrame, by: str):
         .encode(
             x=alt.X("coverage:Q", title="coverage (%)", scale=alt.Scale(domain=[0, 100])),
             y=alt.Y("risk:Q", title="error rate among covered (%)"),
-            color=alt.Color("model:N"),
+            **_model_line_encoding(_report_order(tab, rows)),
             tooltip=[
                 "model:N",
                 "group:N",

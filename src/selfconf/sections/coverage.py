@@ -257,6 +257,157 @@ def type_sentence(kind: str, pooled: Mapping[str, Any], per: pd.DataFrame) -> st
     return text
 
 
+def population(
+    rows: pd.DataFrame, frames: Mapping[str, pd.DataFrame], *, bound: float = ladder.DEGENERACY_BOUND
+) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    """The study's population: the collection's frontier rows and the confirmatory rung's scored rows.
+
+    Definition: the frontier tier of ``rows`` with only the columns the book's functions read (faster draws);
+    the confirmatory rung is the one subject the degeneracy rule (:func:`selfconf.sections.ladder.rung_status`
+    at ``bound``) does not demote, and its rows are :func:`selfconf.sections.ladder.scored_rows`.
+
+    Returns
+    -------
+    (population rows, rung rows, rung subject)
+
+    Raises
+    ------
+    ValueError
+        When the eligible rungs are not exactly one.
+
+    References: Morris, White & Crowther (2019), the data-generating mechanism of a simulation study.
+
+    Examples
+    --------
+    >>> from selfconf import data
+    >>> from selfconf.data import families
+    >>> rows = data.load_collection("data/reconstructed")[0]
+    >>> pop, rung, subject = population(rows, families.load_ladder("data/reconstructed")[0], bound=0.85)
+    >>> subject, sorted(pop["tier"].unique()), bool(rung["is_trap"].any())
+    ('sonnet5', ['frontier'], False)
+    """
+    cols = [c for c in _COLLECTION_COLUMNS if c in rows.columns]
+    pop = rows.loc[rows["tier"] == "frontier", cols].reset_index(drop=True)
+    status = ladder.rung_status(dict(frames), bound=bound)
+    eligible = status[~status["demoted"]]
+    if len(eligible) != 1:
+        raise ValueError(f"{len(eligible)} confirmatory-eligible rungs; the study expects exactly one")
+    subject = str(eligible["subject"].iloc[0])
+    return pop, ladder.scored_rows(frames[subject]).reset_index(drop=True), subject
+
+
+def replicates(
+    pop: pd.DataFrame,
+    rung: pd.DataFrame,
+    *,
+    seed: int,
+    n_reps: int,
+    n_boot: int,
+    level: float = 0.95,
+    panel_members: Mapping[str, Sequence[str]] | None = None,
+) -> pd.DataFrame:
+    """Every replicate's estimates and intervals: :func:`estimates` on item-resampled copies of the population.
+
+    Definition: replicate r draws as many items as each population holds, with replacement, from its data
+    stream (:func:`replicate_seeds`), the collection first and the rung second (:func:`resample_clusters`), and
+    computes :func:`estimates` with its own bootstrap seed and ``n_boot`` draws.
+
+    Returns the frames of :func:`estimates` stacked, with a first column ``replicate``.
+
+    References: Morris, White & Crowther (2019); Davison & Hinkley (1997), sec. 3.8.
+
+    >>> from selfconf.data import families, load_collection
+    >>> frames = families.load_ladder("data/reconstructed")[0]
+    >>> pop, rung, _ = population(load_collection("data/reconstructed")[0], frames, bound=0.85)
+    >>> rep = replicates(pop, rung, seed=1, n_reps=2, n_boot=50)
+    >>> rep.groupby("replicate").size().tolist()
+    [14, 14]
+    """
+    n_items, n_rung_items = int(pop["item_id"].nunique()), int(rung["item_id"].nunique())
+    reps = []
+    for r in range(n_reps):
+        data_rng, boot_seed = replicate_seeds(seed, r)
+        coll = resample_clusters(pop, "item_id", data_rng.integers(0, n_items, n_items))
+        lad = resample_clusters(rung, "item_id", data_rng.integers(0, n_rung_items, n_rung_items))
+        e = estimates(coll, lad, seed=boot_seed, n_boot=n_boot, level=level, panel_members=panel_members)
+        e.insert(0, "replicate", r)
+        reps.append(e)
+    return pd.concat(reps, ignore_index=True)
+
+
+def coverage_tables(
+    truth: pd.DataFrame, rep: pd.DataFrame, *, level: float = 0.95
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, dict[str, float]]]:
+    """Coverage per quantity and pooled per interval type, from the truth and the replicates.
+
+    Definition: per quantity, :func:`selfconf.stats.coverage.interval_coverage` of its replicates' intervals
+    around its true value, with :func:`verdict`; per type, the share of its quantities covered in each replicate,
+    averaged, with a Monte-Carlo SE clustered by replicate (types of :data:`INTERVAL_TYPES` in their order; a
+    type with no quantity in ``truth`` has no pooled entry).
+
+    Returns
+    -------
+    (per-quantity table, replicates with ``truth`` and ``covered``, {type: pooled coverage})
+
+    References: Morris, White & Crowther (2019), sec. 5.2.
+
+    Examples
+    --------
+    >>> truth = pd.DataFrame({"type": ["panel_delta"], "quantity": ["US"], "estimate": [0.0]})
+    >>> rep = pd.DataFrame({"replicate": [0, 1, 2], "type": "panel_delta", "quantity": "US",
+    ...                     "estimate": [0.1, -0.1, 0.2], "low": [-0.1, -0.2, 0.1], "high": [0.2, 0.1, 0.3]})
+    >>> per_q, rep2, pooled = coverage_tables(truth, rep)
+    >>> rep2["covered"].tolist(), round(pooled["panel_delta"]["coverage"], 3)
+    ([True, True, False], 0.667)
+    """
+    per = []
+    for t in truth.itertuples():
+        sel = rep[(rep["type"] == t.type) & (rep["quantity"] == t.quantity)]
+        cov = interval_coverage(t.estimate, sel["low"], sel["high"], sel["estimate"], level=level)
+        per.append({"type": t.type, "quantity": t.quantity, "truth": t.estimate, **cov, "verdict": verdict(cov["z"])})
+    per_q = pd.DataFrame(per)
+    rep = rep.merge(
+        truth[["type", "quantity", "estimate"]].rename(columns={"estimate": "truth"}), on=["type", "quantity"]
+    )
+    rep["covered"] = (rep["low"] <= rep["truth"]) & (rep["high"] >= rep["truth"])
+    pooled = {}
+    for kind in (k for k in INTERVAL_TYPES if k in set(truth["type"])):
+        sel = rep[rep["type"] == kind]
+        mat = sel.pivot(index="replicate", columns="quantity", values="covered").to_numpy(dtype=float)
+        pooled[kind] = _pooled(mat, level)
+    return per_q, rep, pooled
+
+
+def glue_coverage(b: Builder, per_q: pd.DataFrame, pooled: Mapping[str, Mapping[str, Any]]) -> None:
+    """Record the study's results (part ``coverage``).
+
+    Definition: per interval type its pooled coverage and MC SE (percent, points) and :func:`type_sentence`;
+    how many quantities are below and above nominal (:func:`verdict`); the smallest and largest coverage.
+
+    References: Morris, White & Crowther (2019).
+
+    Examples
+    --------
+    >>> per_q = pd.DataFrame({"type": "panel_delta", "quantity": ["US", "CN"], "coverage": [0.9, 0.97],
+    ...                       "mc_se": [0.01, 0.01], "miss_below": [0.05, 0.0], "miss_above": [0.05, 0.03],
+    ...                       "verdict": ["below nominal", "consistent with nominal"]})
+    >>> pooled = {"panel_delta": {"coverage": 0.935, "mc_se": 0.01, "n_reps": 100, "n_quantities": 2,
+    ...                           "nominal": 0.95}}
+    >>> b = Builder()
+    >>> glue_coverage(b, per_q, pooled)
+    >>> b.build()["coverage_n_below"], b.build()["coverage_max_pct"]
+    (1, 97.0)
+    """
+    for kind, p in pooled.items():
+        b.add("coverage", f"coverage_{kind}_pct", 100 * p["coverage"], origin="rows")
+        b.add("coverage", f"coverage_{kind}_mc_se_pp", 100 * p["mc_se"], origin="rows")
+        b.add("coverage", f"coverage_{kind}_sentence", type_sentence(kind, p, per_q[per_q["type"] == kind]), "rows")
+    b.add("coverage", "coverage_n_below", int((per_q["verdict"] == "below nominal").sum()), origin="rows")
+    b.add("coverage", "coverage_n_above", int((per_q["verdict"] == "above nominal").sum()), origin="rows")
+    b.add("coverage", "coverage_min_pct", 100 * float(per_q["coverage"].min()), origin="rows")
+    b.add("coverage", "coverage_max_pct", 100 * float(per_q["coverage"].max()), origin="rows")
+
+
 def compute(
     rows: pd.DataFrame,
     frames: Mapping[str, pd.DataFrame],
@@ -270,6 +421,9 @@ def compute(
     panel_members: Mapping[str, Sequence[str]] | None = None,
 ) -> Computed:
     """The coverage study (module docstring): every value the page glues and its tables.
+
+    Steps: :func:`population`, :func:`estimates` (the truth), :func:`replicates`, :func:`coverage_tables`,
+    :func:`glue_coverage` (over 80 lines through this docstring only).
 
     Parameters
     ----------
@@ -291,60 +445,20 @@ def compute(
 
     References: Morris, White & Crowther (2019); Efron & Tibshirani (1993), ch. 13.
 
-    Examples
-    --------
-    >>> from selfconf import data
-    >>> from selfconf.data import families
-    >>> from selfconf.data.sources import resolve_families
-    >>> rows = data.load_collection(resolve_families("data/reconstructed", ["collection"]).path("collection"))[0]
-    >>> frames = families.load_ladder("data/reconstructed")[0]
+    >>> from selfconf.data import families, load_collection
+    >>> rows, frames = load_collection("data/reconstructed")[0], families.load_ladder("data/reconstructed")[0]
     >>> res = compute(rows, frames, seed=1, n_boot=100, n_reps=2, study_n_boot=100)
     >>> res.tables["per_type"]["n_quantities"].tolist()
     [9, 3, 2]
     """
     if n_reps < 2:
         raise ValueError(f"n_reps must be at least 2 (an MC SE needs two replicates), got {n_reps}")
-    b = Builder()
-    cols = [c for c in _COLLECTION_COLUMNS if c in rows.columns]  # what the book's functions read (faster draws)
-    pop = rows.loc[rows["tier"] == "frontier", cols].reset_index(drop=True)
-    status = ladder.rung_status(dict(frames), bound=bound)
-    eligible = status[~status["demoted"]]
-    if len(eligible) != 1:
-        raise ValueError(f"{len(eligible)} confirmatory-eligible rungs; the study expects exactly one")
-    subject = str(eligible["subject"].iloc[0])
-    rung = ladder.scored_rows(frames[subject]).reset_index(drop=True)
-    n_items = int(pop["item_id"].nunique())
-    n_rung_items = int(rung["item_id"].nunique())
-
+    pop, rung, subject = population(rows, frames, bound=bound)
     truth = estimates(pop, rung, seed=seed, n_boot=n_boot, level=level, panel_members=panel_members)
-    reps = []
-    for r in range(n_reps):
-        data_rng, boot_seed = replicate_seeds(seed, r)
-        coll = resample_clusters(pop, "item_id", data_rng.integers(0, n_items, n_items))
-        lad = resample_clusters(rung, "item_id", data_rng.integers(0, n_rung_items, n_rung_items))
-        e = estimates(coll, lad, seed=boot_seed, n_boot=study_n_boot, level=level, panel_members=panel_members)
-        e.insert(0, "replicate", r)
-        reps.append(e)
-    rep = pd.concat(reps, ignore_index=True)
-
-    per = []
-    for t in truth.itertuples():
-        sel = rep[(rep["type"] == t.type) & (rep["quantity"] == t.quantity)]
-        cov = interval_coverage(t.estimate, sel["low"], sel["high"], sel["estimate"], level=level)
-        per.append({"type": t.type, "quantity": t.quantity, "truth": t.estimate, **cov, "verdict": verdict(cov["z"])})
-    per_q = pd.DataFrame(per)
-    rep = rep.merge(
-        truth[["type", "quantity", "estimate"]].rename(columns={"estimate": "truth"}), on=["type", "quantity"]
-    )
-    rep["covered"] = (rep["low"] <= rep["truth"]) & (rep["high"] >= rep["truth"])
-
-    pooled = {}
-    for kind in INTERVAL_TYPES:
-        sel = rep[rep["type"] == kind]
-        mat = sel.pivot(index="replicate", columns="quantity", values="covered").to_numpy(dtype=float)
-        pooled[kind] = _pooled(mat, level)
+    rep = replicates(pop, rung, seed=seed, n_reps=n_reps, n_boot=study_n_boot, level=level, panel_members=panel_members)
+    per_q, rep, pooled = coverage_tables(truth, rep, level=level)
     per_type = pd.DataFrame([{"type": k, "label": INTERVAL_TYPES[k][0], **v} for k, v in pooled.items()])
-
+    b = Builder()
     b.update(
         "parameters",
         {
@@ -363,23 +477,14 @@ def compute(
     b.update(
         "population",
         {
-            "coverage_n_items": n_items,
-            "coverage_n_rung_items": n_rung_items,
+            "coverage_n_items": int(pop["item_id"].nunique()),
+            "coverage_n_rung_items": int(rung["item_id"].nunique()),
             "coverage_rung": subject,
             "coverage_n_models": int((truth["type"] == "table1_auroc").sum()),
         },
         origin="rows",
     )
-    for kind, p in pooled.items():
-        b.add("coverage", f"coverage_{kind}_pct", 100 * p["coverage"], origin="rows")
-        b.add("coverage", f"coverage_{kind}_mc_se_pp", 100 * p["mc_se"], origin="rows")
-        b.add("coverage", f"coverage_{kind}_sentence", type_sentence(kind, p, per_q[per_q["type"] == kind]), "rows")
-    n_below = int((per_q["verdict"] == "below nominal").sum())
-    n_above = int((per_q["verdict"] == "above nominal").sum())
-    b.add("coverage", "coverage_n_below", n_below, origin="rows")
-    b.add("coverage", "coverage_n_above", n_above, origin="rows")
-    b.add("coverage", "coverage_min_pct", 100 * float(per_q["coverage"].min()), origin="rows")
-    b.add("coverage", "coverage_max_pct", 100 * float(per_q["coverage"].max()), origin="rows")
+    glue_coverage(b, per_q, pooled)
     return b.build(
         tables={"population": truth, "per_quantity": per_q, "per_type": per_type, "replicates": rep},
         facts={"subject": subject},

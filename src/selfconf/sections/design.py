@@ -324,6 +324,37 @@ def benchmark_age(
     return pd.DataFrame(out)
 
 
+def glue_benchmark_age(c: Builder, age: pd.DataFrame) -> None:
+    """Record the benchmark-age arm (part ``benchmark_age``): per model its gap with interval, and the worked example.
+
+    Definition: from :func:`benchmark_age`'s table: the number of models, each model's gap (TruthfulQA minus
+    SimpleQA accuracy, points) and interval, the range of the gaps, and the paper's worked example, the model with
+    the widest gap (first on ties), with its two accuracies.
+
+    References: Chernets (2026), "Experiment design and data" (benchmark age).
+
+    >>> age = pd.DataFrame({"model": ["a", "b"], "gap_pp": [10.0, 30.0], "gap_ci_low": [5.0, 20.0],
+    ...                     "gap_ci_high": [15.0, 40.0], "acc_older_pct": [80.0, 90.0],
+    ...                     "acc_simpleqa_pct": [70.0, 60.0]})
+    >>> c = Builder()
+    >>> glue_benchmark_age(c, age)
+    >>> v = c.build()
+    >>> v["bench_age_example_model"], v["bench_age_b_simpleqa_acc"], v["bench_age_gap_range_min"]
+    ('b', 60.0, 10.0)
+    """
+    c.add("benchmark_age", "design_bench_n_models", len(age), "rows")
+    for r in age.itertuples():
+        c.add("benchmark_age", f"bench_age_{r.model}_gap_pp", r.gap_pp)
+        c.add("benchmark_age", f"bench_age_{r.model}_gap_ci_lo", r.gap_ci_low)
+        c.add("benchmark_age", f"bench_age_{r.model}_gap_ci_hi", r.gap_ci_high)
+    c.add("benchmark_age", "bench_age_gap_range_min", age["gap_pp"].min())
+    c.add("benchmark_age", "bench_age_gap_range_max", age["gap_pp"].max())
+    widest = age.loc[age["gap_pp"].idxmax()]  # the paper's worked example is the model with the widest gap
+    c.add("benchmark_age", "bench_age_example_model", str(widest["model"]), "rows")
+    c.add("benchmark_age", f"bench_age_{widest['model']}_truthfulqa_acc", widest["acc_older_pct"])
+    c.add("benchmark_age", f"bench_age_{widest['model']}_simpleqa_acc", widest["acc_simpleqa_pct"])
+
+
 def compute(
     rows: pd.DataFrame, excl: ExclusionReport, bench: pd.DataFrame, *, seed: int, n_boot: int, level: float
 ) -> DesignResult:
@@ -383,17 +414,7 @@ def compute(
     c.add("routes", "repro_moonshot_rows", rt["moonshot_rows"], "rows")
 
     age = benchmark_age(graded(rows), bench, seed=seed, n_boot=n_boot, level=level)
-    c.add("benchmark_age", "design_bench_n_models", len(age), "rows")
-    for r in age.itertuples():
-        c.add("benchmark_age", f"bench_age_{r.model}_gap_pp", r.gap_pp)
-        c.add("benchmark_age", f"bench_age_{r.model}_gap_ci_lo", r.gap_ci_low)
-        c.add("benchmark_age", f"bench_age_{r.model}_gap_ci_hi", r.gap_ci_high)
-    c.add("benchmark_age", "bench_age_gap_range_min", age["gap_pp"].min())
-    c.add("benchmark_age", "bench_age_gap_range_max", age["gap_pp"].max())
-    widest = age.loc[age["gap_pp"].idxmax()]  # the paper's worked example is the model with the widest gap
-    c.add("benchmark_age", "bench_age_example_model", str(widest["model"]), "rows")
-    c.add("benchmark_age", f"bench_age_{widest['model']}_truthfulqa_acc", widest["acc_older_pct"])
-    c.add("benchmark_age", f"bench_age_{widest['model']}_simpleqa_acc", widest["acc_simpleqa_pct"])
+    glue_benchmark_age(c, age)
 
     tables = {
         "roster": ros["roster"],

@@ -52,6 +52,102 @@ def selfrows_reading(
     )
 
 
+def glue_twostage(b: Builder, twostage: pd.DataFrame, *, seed: int, n_boot: int) -> None:
+    """Record the two-stage elicitation arm (part ``twostage``; table ``twostage_auroc``).
+
+    Definition: items, models and unresolved labels of the arm's rows; per model and format the self-AUROC
+    (:func:`selfconf.sections.manipulation.twostage_auroc`), its range and the range over models of the fewest
+    labelled rows; the paired post-hoc − inline contrast with its bootstrap interval
+    (:func:`selfconf.sections.manipulation.twostage_contrast`, ``n_boot`` draws, ``seed``); the mean stated
+    confidence of each format.
+
+    References: Chernets (2026), Limitations (elicitation format).
+
+    >>> from selfconf.data.families import load_twostage
+    >>> b, tsd = Builder(), load_twostage("data/reconstructed")[0]
+    >>> glue_twostage(b, tsd, seed=1, n_boot=20)
+    >>> b.build()["twostage_n_models_rows"] == tsd["model"].nunique(), len(b.build().part("twostage"))
+    (True, 13)
+    """
+    b.add("twostage", "twostage_n_items_rows", int(twostage["item_id"].nunique()), origin="rows")
+    b.add("twostage", "twostage_n_models_rows", int(twostage["model"].nunique()), origin="rows")
+    au = manipulation.twostage_auroc(twostage)
+    b.add("twostage", "twostage_n_unresolved", int((twostage["label"] == "unresolved").sum()), origin="rows")
+    tc = manipulation.twostage_contrast(twostage, n_boot=n_boot, seed=seed)
+    fewest = au.groupby("model")["n_labelled"].min()
+    b.update(
+        "twostage",
+        {
+            "twostage_self_auroc_min": au["auroc"].min(),
+            "twostage_self_auroc_max": au["auroc"].max(),
+            "twostage_rows_per_model_min": int(fewest.min()),
+            "twostage_rows_per_model_max": int(fewest.max()),
+            "twostage_delta_auroc": tc["estimate"],
+            "twostage_delta_auroc_ci_lo": tc["low"],
+            "twostage_delta_auroc_ci_hi": tc["high"],
+            "twostage_n_pairs": tc["n_pairs"],
+        },
+    )
+    for fmt in ("inline", "posthoc"):
+        mean_conf = float(au.loc[au["format"] == fmt, "mean_conf"].mean())
+        b.add("twostage", f"twostage_mean_conf_{fmt}", mean_conf, origin="rows")
+    b.table("twostage_auroc", au)
+
+
+#: Glue key of each field of :func:`selfconf.sections.manipulation.regrade_summary` glued with origin "rows".
+_REGRADE_ROWS = {
+    "regrade_n_graded": "n_graded",
+    "regrade_n_other_routes": "n_other_routes",
+    "regrade_correct_before": "correct_before",
+    "regrade_correct_after": "correct_after",
+    "regrade_acc_before_selfrows": "acc_before_selfrows_pct",
+    "regrade_acc_after_selfrows": "acc_after_selfrows_pct",
+}
+
+
+def glue_regrade(b: Builder, regrade: pd.DataFrame) -> None:
+    """Record the cross-family regrade (part ``regrade``; table ``regrade``).
+
+    Definition: :func:`selfconf.sections.manipulation.regrade_summary` (rows, agreement, flips, accuracy before
+    and after); then whether the whole-set accuracies, read at one decimal, could instead be over the
+    self-graded rows alone (:func:`selfrows_reading` with the net down-flips), as a sentence and a verdict.
+
+    References: Chernets (2026), Limitations (grading).
+
+    >>> from selfconf.data.families import load_regrade
+    >>> b, regrade = Builder(), load_regrade("data/reconstructed")[0]
+    >>> glue_regrade(b, regrade)
+    >>> b.build()["regrade_selfrows_verdict"] in ("It cannot be", "It could also be")
+    True
+    """
+    rg = manipulation.regrade_summary(regrade)
+    b.add("regrade", "regrade_n_rows_computed", rg["n_self_graded"], origin="rows")
+    for key, name in _REGRADE_ROWS.items():
+        b.add("regrade", key, rg[name], origin="rows")
+    b.update(
+        "regrade",
+        {
+            "regrade_agreement_pct": rg["agreement_pct"],
+            "regrade_down_flips": rg["down_flips"],
+            "regrade_up_flips": rg["up_flips"],
+            "regrade_acc_before": rg["acc_before_pct"],
+            "regrade_acc_after": rg["acc_after_pct"],
+        },
+    )
+    before_txt, after_txt = f"{rg['acc_before_pct']:.1f}", f"{rg['acc_after_pct']:.1f}"
+    reading = selfrows_reading(
+        rg["n_self_graded"], rg["acc_before_pct"], rg["acc_after_pct"], rg["down_flips"] - rg["up_flips"]
+    )
+    b.add(
+        "regrade",
+        "regrade_selfrows_reading",
+        reading or f"{before_txt}% and {after_txt}% are both reachable there too",
+        origin="rows",
+    )
+    b.add("regrade", "regrade_selfrows_verdict", "It cannot be" if reading else "It could also be", origin="rows")
+    b.table("regrade", pd.DataFrame([rg]))
+
+
 def compute(
     collection: pd.DataFrame,
     twostage: pd.DataFrame,
@@ -99,45 +195,9 @@ def compute(
     1
     """
     b = Builder()
-    # -- scope of the headline
     frontier = collection[collection["tier"] == "frontier"][["model", "model_id"]].drop_duplicates()
     b.add("scope", "lim_models_per_provider", int(frontier.groupby("model")["model_id"].nunique().max()))
-
-    # -- the two-stage arm
-    tsd = twostage
-    b.add("twostage", "twostage_n_items_rows", int(tsd["item_id"].nunique()), origin="rows")
-    b.add("twostage", "twostage_n_models_rows", int(tsd["model"].nunique()), origin="rows")
-    au = manipulation.twostage_auroc(tsd)
-    b.add("twostage", "twostage_n_unresolved", int((tsd["label"] == "unresolved").sum()), origin="rows")
-    tc = manipulation.twostage_contrast(tsd, n_boot=n_boot, seed=seed)
-    b.update(
-        "twostage",
-        {
-            "twostage_self_auroc_min": au["auroc"].min(),
-            "twostage_self_auroc_max": au["auroc"].max(),
-            "twostage_rows_per_model_min": int(au.groupby("model")["n_labelled"].min().min()),
-            "twostage_rows_per_model_max": int(au.groupby("model")["n_labelled"].min().max()),
-            "twostage_delta_auroc": tc["estimate"],
-            "twostage_delta_auroc_ci_lo": tc["low"],
-            "twostage_delta_auroc_ci_hi": tc["high"],
-            "twostage_n_pairs": tc["n_pairs"],
-        },
-    )
-    b.add(
-        "twostage",
-        "twostage_mean_conf_inline",
-        float(au.loc[au["format"] == "inline", "mean_conf"].mean()),
-        origin="rows",
-    )
-    b.add(
-        "twostage",
-        "twostage_mean_conf_posthoc",
-        float(au.loc[au["format"] == "posthoc", "mean_conf"].mean()),
-        origin="rows",
-    )
-    b.table("twostage_auroc", au)
-
-    # -- the ladder behind the injection null
+    glue_twostage(b, twostage, seed=seed, n_boot=n_boot)
     status = ladder.rung_status(frames, bound=bound)
     anyf = next(iter(frames.values()))
     b.update(
@@ -148,40 +208,5 @@ def compute(
             "lim_ladder_n_bins": int(anyf["bin"].nunique()),
         },
     )
-
-    # -- the cross-family regrade
-    rg = manipulation.regrade_summary(regrade)
-    b.add("regrade", "regrade_n_rows_computed", rg["n_self_graded"], origin="rows")
-    for key, name in (
-        ("regrade_n_graded", "n_graded"),
-        ("regrade_n_other_routes", "n_other_routes"),
-        ("regrade_correct_before", "correct_before"),
-        ("regrade_correct_after", "correct_after"),
-        ("regrade_acc_before_selfrows", "acc_before_selfrows_pct"),
-        ("regrade_acc_after_selfrows", "acc_after_selfrows_pct"),
-    ):
-        b.add("regrade", key, rg[name], origin="rows")
-    b.update(
-        "regrade",
-        {
-            "regrade_agreement_pct": rg["agreement_pct"],
-            "regrade_down_flips": rg["down_flips"],
-            "regrade_up_flips": rg["up_flips"],
-            "regrade_acc_before": rg["acc_before_pct"],
-            "regrade_acc_after": rg["acc_after_pct"],
-        },
-    )
-    # could the whole-set accuracies, read at one decimal, instead be over the self-graded rows only?
-    before_txt, after_txt = f"{rg['acc_before_pct']:.1f}", f"{rg['acc_after_pct']:.1f}"
-    reading = selfrows_reading(
-        rg["n_self_graded"], rg["acc_before_pct"], rg["acc_after_pct"], rg["down_flips"] - rg["up_flips"]
-    )
-    b.add(
-        "regrade",
-        "regrade_selfrows_reading",
-        reading or f"{before_txt}% and {after_txt}% are both reachable there too",
-        origin="rows",
-    )
-    b.add("regrade", "regrade_selfrows_verdict", "It cannot be" if reading else "It could also be", origin="rows")
-    b.table("regrade", pd.DataFrame([rg]))
+    glue_regrade(b, regrade)
     return b.build()

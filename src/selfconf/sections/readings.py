@@ -40,17 +40,14 @@ __all__ = [
 #: Reading statuses (:data:`selfconf.panels.READING_STATUS`), in the order the page tallies them.
 STATUSES = ("reasonable", "bound")
 
+#: Panels by name, each its members (as :data:`selfconf.panels.PANELS`).
+Panels = dict[str, tuple[str, ...]]
+
 PANEL_LABEL = {"US": "US", "CN": "CN", "cross_bloc": "cross-bloc"}
 
 
 def compute(
-    rows: pd.DataFrame,
-    members: dict[str, tuple[str, ...]],
-    *,
-    seed: int,
-    n_boot: int,
-    level: float = 0.95,
-    dataset: str = "",
+    rows: pd.DataFrame, members: Panels, *, seed: int, n_boot: int, level: float = 0.95, dataset: str = ""
 ) -> pd.DataFrame:
     """Every reading of every panel: the rows of :func:`selfconf.panels.panel_readings` with ``dataset`` and
     ``panel`` columns in front (``panel`` is the key of ``members``).
@@ -61,7 +58,7 @@ def compute(
 
 
 def _compute(
-    rows: pd.DataFrame, members: dict[str, tuple[str, ...]], *, seed: int, n_boot: int, level: float, dataset: str
+    rows: pd.DataFrame, members: Panels, *, seed: int, n_boot: int, level: float, dataset: str
 ) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
     """:func:`compute` and, per panel, the draws of every row's delta (internal)."""
     out, draws = [], {}
@@ -76,13 +73,7 @@ def _compute(
 
 
 def joint_tests(
-    rows: pd.DataFrame,
-    members: dict[str, tuple[str, ...]],
-    *,
-    seed: int,
-    n_boot: int,
-    level: float = 0.95,
-    dataset: str = "",
+    rows: pd.DataFrame, members: Panels, *, seed: int, n_boot: int, level: float = 0.95, dataset: str = ""
 ) -> tuple[pd.DataFrame, dict[str, dict[str, dict[str, Any]]]]:
     """:func:`compute` and, per panel, Simonsohn et al.'s joint test over its specifications.
 
@@ -179,6 +170,37 @@ def verdict(low: float, high: float) -> int:
     return 1 if low > 0 else (-1 if high < 0 else 0)
 
 
+def _status_split(
+    g: pd.DataFrame, status: np.ndarray, v: np.ndarray, v0: int, same_sign: np.ndarray, rev: np.ndarray
+) -> dict[str, Any]:
+    """Counts of :func:`survival` per reading status: readings, surviving, same sign, inconclusive, reversed.
+
+    Definition: for each status of :data:`STATUSES`, over the readings ``u`` with that status: how many there are,
+    how many keep the canonical verdict ``v0``, keep its sign, are inconclusive (interval containing zero while the
+    canonical one does not) and reverse it; with a ``result_id`` column also the distinct results (per status and
+    overall, :func:`selfconf.panels.distinct_results`).
+
+    >>> g = pd.DataFrame({"result_id": [0, 0, 1]})
+    >>> s = _status_split(g, np.array(["reasonable", "reasonable", "bound"]), np.array([1, 1, -1]), 1,
+    ...                   np.array([True, True, False]), np.array([False, False, True]))
+    >>> s["n_reasonable_survive"], s["n_bound_reversed"], s["n_reasonable_distinct"], s["n_distinct"]
+    (2, 1, 1, 2)
+    """
+    split: dict[str, Any] = {}
+    for st in STATUSES:
+        u = status == st
+        split[f"n_{st}"] = int(u.sum())
+        split[f"n_{st}_survive"] = int((v[u] == v0).sum())
+        split[f"n_{st}_same_sign"] = int(same_sign[u].sum())
+        split[f"n_{st}_inconclusive"] = int(((v[u] == 0) & (v0 != 0)).sum())
+        split[f"n_{st}_reversed"] = int(rev[u].sum())
+        if "result_id" in g:
+            split[f"n_{st}_distinct"] = int(g["result_id"][u].nunique())
+    if "result_id" in g:
+        split["n_distinct"] = int(g["result_id"].nunique())
+    return split
+
+
 def survival(table: pd.DataFrame) -> dict[str, dict[str, Any]]:
     """Per panel of ``table`` (one data set): the canonical verdict and what every other reading makes of it.
 
@@ -231,18 +253,7 @@ def survival(table: pd.DataFrame) -> dict[str, dict[str, Any]]:
                 ]
             )
         )
-        split: dict[str, Any] = {}
-        for st in STATUSES:
-            u = status == st
-            split[f"n_{st}"] = int(u.sum())
-            split[f"n_{st}_survive"] = int((v[u] == v0).sum())
-            split[f"n_{st}_same_sign"] = int(same_sign[u].sum())
-            split[f"n_{st}_inconclusive"] = int(((v[u] == 0) & (v0 != 0)).sum())
-            split[f"n_{st}_reversed"] = int(rev[u].sum())
-            if "result_id" in g:
-                split[f"n_{st}_distinct"] = int(g["result_id"][u].nunique())
-        if "result_id" in g:
-            split["n_distinct"] = int(g["result_id"].nunique())
+        split = _status_split(g, status, v, v0, same_sign, rev)
         out[str(name)] = {
             **split,
             "canonical_delta": float(can["delta"]),

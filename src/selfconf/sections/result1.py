@@ -379,6 +379,498 @@ def figure1(graded_rows: pd.DataFrame) -> pd.DataFrame:
     return fig
 
 
+def glue_table1(pv: Builder, t1: pd.DataFrame) -> None:
+    """Record Table 1's glue values (part ``table1``): per model its row, and how many ECEs hinge on the edge rule.
+
+    Definition: for each row of ``t1`` (:func:`frontier_table1`) the keys ``t1_<model>_*`` (accuracy, mean
+    confidence and calibration-in-the-large in percent; Brier, ECE and the self-AUROC with its interval as
+    computed) and ``fig1_<model>_median_conf``; then ``r1_n_ece_edge_differs``, the number of models whose ECE
+    printed to 3 decimals (as Table 1 prints it) differs between ``ece`` and ``ece_lower``.
+
+    References
+    ----------
+    Chernets (2026), Table 1.
+
+    Examples
+    --------
+    >>> t1 = pd.DataFrame({"model": ["a"], "n": [4], "accuracy": [0.5], "mean_confidence": [0.75], "citl": [0.25],
+    ...                    "brier": [0.3], "ece": [0.25], "ece_lower": [0.26], "auroc": [0.75],
+    ...                    "auroc_ci_low": [0.5], "auroc_ci_high": [1.0], "median_points": [75.0]})
+    >>> pv = Builder()
+    >>> glue_table1(pv, t1)
+    >>> res = pv.build()
+    >>> res["t1_a_acc"], res["r1_n_ece_edge_differs"], res.origins["r1_n_ece_edge_differs"]
+    (50.0, 1, 'rows')
+    """
+    for r in t1.itertuples():
+        pv.update(
+            "table1",
+            {
+                f"t1_{r.model}_n": r.n,
+                f"t1_{r.model}_acc": 100 * r.accuracy,
+                f"t1_{r.model}_mean_conf": 100 * r.mean_confidence,
+                f"t1_{r.model}_citl": 100 * r.citl,
+                f"t1_{r.model}_brier": r.brier,
+                f"t1_{r.model}_ece": r.ece,
+                f"t1_{r.model}_self_auroc": r.auroc,
+                f"t1_{r.model}_self_auroc_ci_lo": r.auroc_ci_low,
+                f"t1_{r.model}_self_auroc_ci_hi": r.auroc_ci_high,
+                f"fig1_{r.model}_median_conf": r.median_points,
+            },
+        )
+    n_edge_differs = int(sum(f"{a:.3f}" != f"{b:.3f}" for a, b in zip(t1["ece"], t1["ece_lower"], strict=True)))
+    pv.add("table1", "r1_n_ece_edge_differs", n_edge_differs, "rows")
+
+
+def saturation_table(
+    t1: pd.DataFrame, sat: dict[str, Any], gaps: dict[str, Any], threshold_points: float
+) -> pd.DataFrame:
+    """The page's saturation table: per Table 1 model, median and IQR of confidence, refusals and binned gaps.
+
+    Definition: one row per model of ``t1`` in its order; ``saturated`` = median (points) at or above
+    ``threshold_points``; ``occupied_bins`` and ``nonpositive_bins`` from :func:`reliability_gaps`;
+    ``abs_citl_pp`` = 100 x |calibration-in-the-large|; ``ece_x100`` = 100 x ECE.
+
+    References
+    ----------
+    Chernets (2026), Result 1 (saturation); Guo et al. (2017) for the reliability bins.
+
+    Examples
+    --------
+    >>> fr = pd.DataFrame({"model": ["a"] * 4 + ["b"] * 2, "confidence": [95, 95, 55, 55, 90, 90],
+    ...                    "correct": [1, 0, 1, 1, 1, 1]})
+    >>> fr["conf01"] = fr["confidence"] / 100
+    >>> t1 = pd.DataFrame({"model": ["a", "b"], "median_points": [75.0, 90.0], "citl": [0.0, -0.1],
+    ...                    "ece": [0.25, 0.1]})
+    >>> sat = saturation(fr, t1, pd.Series({"a": 2, "b": 0}), threshold_points=80)
+    >>> tab = saturation_table(t1, sat, reliability_gaps(fr, ["a", "b"], 10), 80)
+    >>> tab[["saturated", "occupied_bins", "nonpositive_bins"]].to_dict("list")
+    {'saturated': [False, True], 'occupied_bins': [2, 1], 'nonpositive_bins': [1, 1]}
+    """
+    models = list(t1["model"])
+    by_model = t1.set_index("model")
+    return pd.DataFrame(
+        {
+            "model": models,
+            "median_points": [by_model.loc[m, "median_points"] for m in models],
+            "iqr": [sat["iqr"][m] for m in models],
+            "saturated": [bool(by_model.loc[m, "median_points"] >= threshold_points) for m in models],
+            "refusals": [int(sat["refusals"][m]) for m in models],
+            "occupied_bins": gaps["occupied"].groupby("model", sort=False).size().reindex(models).to_list(),
+            "nonpositive_bins": gaps["nonpositive"].to_list(),
+            "abs_citl_pp": (100 * by_model.loc[models, "citl"].abs()).to_list(),
+            "ece_x100": (100 * by_model.loc[models, "ece"]).to_list(),
+        }
+    )
+
+
+def glue_calibration(
+    pv: Builder, fr: pd.DataFrame, t1: pd.DataFrame, refusals: pd.Series, *, threshold_points: float, n_bins: int
+) -> dict[str, Any]:
+    """Record the calibration paragraph's values (part ``calibration``): saturation and the sign of binned gaps.
+
+    Definition: :func:`saturation` (saturated band of medians, the refusal-heavy and the dispersed model) and
+    :func:`reliability_gaps` on the frontier rows; calibration-in-the-large and accuracy in percent.
+
+    Returns
+    -------
+    dict
+        ``refusal_model``, ``dispersed_model``, ``occupied`` (the occupied bins) and ``table``
+        (:func:`saturation_table`).
+
+    References
+    ----------
+    Chernets (2026), Result 1 ("confidence is saturated and uncoupled from competence").
+
+    Examples
+    --------
+    >>> fr = pd.DataFrame({"model": ["a"] * 4 + ["b"] * 4, "confidence": [95, 95, 85, 85, 50, 90, 60, 99],
+    ...                    "correct": [1, 0, 1, 1, 0, 1, 0, 1]})
+    >>> fr["conf01"] = fr["confidence"] / 100
+    >>> t1 = pd.DataFrame({"model": ["a", "b"], "accuracy": [0.75, 0.5], "median_points": [90.0, 75.0],
+    ...                    "citl": [0.15, 0.25], "ece": [0.2, 0.3]})
+    >>> pv = Builder()
+    >>> cal = glue_calibration(pv, fr, t1, pd.Series({"a": 0, "b": 3}), threshold_points=80, n_bins=10)
+    >>> cal["refusal_model"], cal["dispersed_model"], pv.build()["r1_n_models_median_in_band"]
+    ('b', 'a', 1)
+    """
+    models = list(t1["model"])
+    by_model = t1.set_index("model")
+    n_frontier = len(models)
+    sat = saturation(fr, t1, refusals, threshold_points)
+    refusal_model, dispersed_model = sat["refusal_model"], sat["dispersed_model"]
+    saturated = sat["saturated"]
+    pv.update(
+        "calibration",
+        {
+            "r1_n_frontier_models": n_frontier,
+            "r1_n_models_median_in_band_of": n_frontier,
+            "r1_n_models_median_in_band": len(saturated),
+            "r1_median_band_min": saturated["median_points"].min(),
+            "r1_median_band_max": saturated["median_points"].max(),
+            "r1_acc_span_min": 100 * saturated["accuracy"].min(),
+            "r1_acc_span_max": 100 * saturated["accuracy"].max(),
+            "r1_n_models_depart": len(sat["departing"]),
+            "r1_refusal_model_median_conf": by_model.loc[refusal_model, "median_points"],
+            "r1_refusal_model_acc": 100 * by_model.loc[refusal_model, "accuracy"],
+            "r1_refusal_model_citl": 100 * by_model.loc[refusal_model, "citl"],
+            "r1_refusal_model_ece": by_model.loc[refusal_model, "ece"],
+            "r1_citl_range_min": 100 * t1["citl"].min(),
+            "r1_citl_range_max": 100 * t1["citl"].max(),
+        },
+    )
+    pv.add("calibration", "r1_refusal_model", refusal_model, "rows")
+    pv.add("calibration", "r1_refusal_model_refusals", int(sat["refusals"][refusal_model]), "rows")
+    pv.add("calibration", "r1_dispersed_model", dispersed_model, "rows")
+    pv.add("calibration", "r1_dispersed_model_iqr", sat["iqr"][dispersed_model], "rows")
+    pv.add("calibration", "r1_dispersed_model_median_conf", by_model.loc[dispersed_model, "median_points"])
+    gaps = reliability_gaps(fr, models, n_bins)
+    rest = gaps["rest"]
+    pv.update(
+        "calibration",
+        {
+            "r1_n_models_all_bins_positive": len(gaps["all_positive"]),
+            "r1_n_models_all_bins_positive_of": n_frontier,
+            "r1_n_other_models_bins": len(rest),
+            "r1_n_nonpositive_bins_other_models": int(gaps["nonpositive"][rest].max()) if rest else 0,
+        },
+    )
+    return {
+        "refusal_model": refusal_model,
+        "dispersed_model": dispersed_model,
+        "occupied": gaps["occupied"],
+        "table": saturation_table(t1, sat, gaps, threshold_points),
+    }
+
+
+def glue_refusals_high_confidence(pv: Builder, fr: pd.DataFrame, t1: pd.DataFrame, refusal_model: str) -> pd.DataFrame:
+    """Record the refusal-heavy model without its refusals and the confident errors (part ``refusals_high_confidence``).
+
+    Definition: the self-AUROC (:func:`selfconf.metrics.auroc`) of ``refusal_model`` on its rows with
+    ``refusal == 0``; the high-confidence error rate pooled over models (wrong / high-confidence answers), its
+    per-model range and macro mean (percent), from Table 1's ``high_conf_*`` columns.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``model, high_conf_n, high_conf_wrong, high_conf_error_rate`` (the page's high-confidence table).
+
+    References
+    ----------
+    Chernets (2026), Result 1; Hanley & McNeil (1982) for the AUROC.
+
+    Examples
+    --------
+    >>> fr = pd.DataFrame({"model": ["a"] * 4, "refusal": [0, 0, 0, 1], "conf01": [0.9, 0.8, 0.3, 0.0],
+    ...                    "correct": [1, 0, 0, 0]})
+    >>> t1 = pd.DataFrame({"model": ["a"], "auroc": [0.8], "high_conf_n": [2], "high_conf_wrong": [1],
+    ...                    "high_conf_error_rate": [0.5]})
+    >>> pv = Builder()
+    >>> _ = glue_refusals_high_confidence(pv, fr, t1, "a")
+    >>> pv.build()["r1_anthropic_self_auroc_excl_refusals"], pv.build()["r1_highconf_wrong_pooled_pct"]
+    (1.0, 50.0)
+    """
+    ref = fr[(fr["model"] == refusal_model) & (fr["refusal"] == 0)]
+    pv.update(
+        "refusals_high_confidence",
+        {
+            "r1_anthropic_self_auroc_excl_refusals": metrics.auroc(ref["conf01"], ref["correct"]),
+            "r1_anthropic_n_excl_refusals": len(ref),
+            "r1_anthropic_self_auroc_upper_bound": t1.set_index("model").loc[refusal_model, "auroc"],
+        },
+    )
+    hc = t1[["model", "high_conf_n", "high_conf_wrong", "high_conf_error_rate"]]
+    pv.update(
+        "refusals_high_confidence",
+        {
+            "r1_highconf_pooled_n_models": len(t1),
+            "r1_highconf_wrong_n": int(hc["high_conf_wrong"].sum()),
+            "r1_highconf_total_n": int(hc["high_conf_n"].sum()),
+            "r1_highconf_wrong_pooled_pct": 100 * hc["high_conf_wrong"].sum() / hc["high_conf_n"].sum(),
+            "r1_highconf_wrong_permodel_min": 100 * hc["high_conf_error_rate"].min(),
+            "r1_highconf_wrong_permodel_max": 100 * hc["high_conf_error_rate"].max(),
+            "r1_highconf_wrong_macro_pct": 100 * hc["high_conf_error_rate"].mean(),
+        },
+    )
+    return hc
+
+
+def glue_discrimination(
+    pv: Builder, fr: pd.DataFrame, t1: pd.DataFrame, *, chance: float, auroc_cut: float
+) -> pd.DataFrame:
+    """Record the discrimination paragraph (part ``discrimination``) and return the ROC chart's points.
+
+    Definition: the span of Table 1's self-AUROCs, how many are below ``auroc_cut``, and how many intervals
+    exclude ``chance`` (a claim: the paper prints that every interval excludes 0.5); the ROC points
+    (:func:`roc_points`) of every model with its AUROC and the cut-off in points (NaN for the start point).
+
+    References
+    ----------
+    Chernets (2026), Result 1; Fawcett (2006) for the ROC curve.
+
+    Examples
+    --------
+    >>> fr = pd.DataFrame({"model": ["a"] * 4, "conf01": [0.9, 0.8, 0.8, 0.3], "correct": [1, 1, 0, 0]})
+    >>> t1 = pd.DataFrame({"model": ["a"], "auroc": [0.875], "auroc_ci_low": [0.6], "auroc_ci_high": [1.0]})
+    >>> pv = Builder()
+    >>> roc = glue_discrimination(pv, fr, t1, chance=0.5, auroc_cut=0.7)
+    >>> pv.build()["r1_n_ci_exclude_chance"], roc["cutoff_points"].tolist()[1:]
+    (1, [90.0, 80.0, 30.0])
+    """
+    pv.update(
+        "discrimination",
+        {
+            "r1_self_auroc_span_min": t1["auroc"].min(),
+            "r1_self_auroc_span_max": t1["auroc"].max(),
+            "r1_n_models_below_threshold": int((t1["auroc"] < auroc_cut).sum()),
+            "r1_n_models_below_threshold_of": len(t1),
+        },
+    )
+    pv.add(
+        "discrimination",
+        "r1_n_ci_exclude_chance",
+        int(((t1["auroc_ci_low"] > chance) | (t1["auroc_ci_high"] < chance)).sum()),
+    )
+    auroc = t1.set_index("model")["auroc"]
+    roc = pd.concat(
+        [
+            roc_points(fr.loc[fr["model"] == m, "conf01"], fr.loc[fr["model"] == m, "correct"]).assign(
+                model=m, auroc=auroc[m]
+            )
+            for m in t1["model"]
+        ],
+        ignore_index=True,
+    )
+    roc["cutoff_points"] = np.where(np.isfinite(roc["cutoff"]), 100 * roc["cutoff"], np.nan)
+    return roc
+
+
+def glue_table2(
+    pv: Builder, fr: pd.DataFrame, t1: pd.DataFrame, coverages_pct: Sequence[float], top_k: int = TOP_K
+) -> dict[str, Any]:
+    """Record Table 2 (part ``table2``): the top models' self-AUROC and error rate at every coverage.
+
+    Definition: :func:`table2`; per top model ``t2_<model>_label_self_auroc``, ``t2_<model>_err_cov<c>`` (percent)
+    and ``r1_riskcov_<model>_err20`` (the smallest coverage), then how many models the table shows.
+
+    Returns
+    -------
+    dict
+        :func:`table2`'s ``top`` and ``diagnostics``.
+
+    References
+    ----------
+    Chernets (2026), Table 2.
+
+    Examples
+    --------
+    >>> fr = pd.DataFrame({"model": ["a"] * 5, "conf01": [0.9, 0.9, 0.8, 0.7, 0.6], "correct": [1, 0, 1, 0, 0]})
+    >>> t1 = pd.DataFrame({"model": ["a"], "auroc": [0.75], "risk_coverage": [{1.0: 0.6, 0.2: 0.5}]})
+    >>> t1.attrs["covered"] = "floor"
+    >>> pv = Builder()
+    >>> _ = glue_table2(pv, fr, t1, [100, 20], top_k=1)
+    >>> pv.build().part("table2")["t2_a_err_cov20"]
+    50.0
+    """
+    t2 = table2(fr, t1, coverages_pct, top_k)
+    top = t2["top"]
+    for r in top.itertuples():
+        pv.add("table2", f"t2_{r.model}_label_self_auroc", r.auroc)
+        for cov_pct in coverages_pct:
+            pv.add("table2", f"t2_{r.model}_err_cov{cov_pct}", 100 * r.risk_coverage[cov_pct / 100])
+        pv.add("table2", f"r1_riskcov_{r.model}_err20", 100 * r.risk_coverage[coverages_pct[-1] / 100])
+    pv.update("table2", {"r1_riskcov_n_models": len(top), "t2_caption_n_models": len(top)})
+    return t2
+
+
+#: Glue-key prefix of each pre-registered panel.
+PANEL_PREFIX = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
+
+
+def glue_panels(
+    pv: Builder, rows: pd.DataFrame, panel_members: dict[str, tuple[str, ...]], *, seed: int, n_boot: int
+) -> dict[str, dict[str, Any]]:
+    """Analyse every panel and record its AUROCs and intervals (part ``panels``).
+
+    Definition: :func:`selfconf.panels.panel_analysis` per panel, with the generator
+    ``summary.model_rng(seed, "panel:<name>")`` (so no value depends on the order of the panels); glued: the
+    members, how many panels, per panel (prefix :data:`PANEL_PREFIX`) its panel AUROC, pooled self-AUROC and
+    their difference with its interval, and for every panel but US the separate panel and self intervals (the
+    paper prints them for CN and cross-bloc).
+
+    Returns
+    -------
+    dict
+        ``{panel: panel_analysis result}``.
+
+    References
+    ----------
+    Chernets (2026), Result 1 (panels); Efron & Tibshirani (1993) for the bootstrap.
+
+    Examples
+    --------
+    >>> from selfconf.data import load_collection
+    >>> rows, _ = load_collection("data/reconstructed")
+    >>> pv = Builder()
+    >>> res = glue_panels(pv, rows, {"CN": panels.PANELS["CN"]}, seed=1, n_boot=10)
+    >>> sorted(pv.build().part("panels"))[:2]
+    ['cn_panel_auroc', 'cn_panel_auroc_ci_hi']
+    """
+    panel_res = {}
+    for name, members in panel_members.items():
+        panel_res[name] = panels.panel_analysis(
+            rows, members, n_boot=n_boot, rng=summary.model_rng(seed, f"panel:{name}")
+        )
+        pv.add("panels", f"r1_panel_members_{name}", ", ".join(members))  # claims: the paper prints them
+    pv.add("panels", "r1_n_panels_used", len(panel_members))
+    for name, res in panel_res.items():
+        k = PANEL_PREFIX[name]
+        pv.update(
+            "panels",
+            {
+                f"{k}_panel_auroc": res["panel_auroc"],
+                f"{k}_self_auroc_pooled": res["self_auroc_pooled"],
+                f"{k}_panel_vs_self_delta": res["delta_panel_minus_self"],
+                f"{k}_panel_vs_self_delta_ci_lo": res["delta_ci"][0],
+                f"{k}_panel_vs_self_delta_ci_hi": res["delta_ci"][1],
+            },
+        )
+        if name != "US":
+            pv.update(
+                "panels",
+                {
+                    f"{k}_panel_auroc_ci_lo": res["panel_ci"][0],
+                    f"{k}_panel_auroc_ci_hi": res["panel_ci"][1],
+                    f"{k}_self_auroc_pooled_ci_lo": res["self_ci"][0],
+                    f"{k}_self_auroc_pooled_ci_hi": res["self_ci"][1],
+                },
+            )
+    return panel_res
+
+
+def glue_panel_decomposition(pv: Builder, panel_res: dict[str, dict[str, Any]], *, refusal_auroc: float) -> None:
+    """Record the US and CN decomposition and the label-free recoding (part ``panels``).
+
+    Definition: from the US and CN results of :func:`glue_panels`: the pooled, within-model (min, max, macro)
+    and rank-normalised self-AUROCs, the between-model identity contribution, the label-free panel AUROCs,
+    and ``r1_anthropic_self_auroc_full`` (``refusal_auroc``, the refusal-heavy model's self-AUROC with its
+    refusals, quoted beside the decomposition).  Some values are glued under two keys (two sentences cite them).
+
+    References
+    ----------
+    Chernets (2026), Result 1 (decomposition of the pooled AUROC, label-free recoding).
+
+    Examples
+    --------
+    >>> r = {"self_auroc_pooled": 0.6, "within_model_min": 0.5, "within_model_max": 0.7, "within_model_macro": 0.6,
+    ...      "self_auroc_ranknorm": 0.55, "between_model_identity": 0.05, "panel_auroc_labelfree": 0.65,
+    ...      "panel_auroc": 0.7}
+    >>> pv = Builder()
+    >>> glue_panel_decomposition(pv, {"US": r, "CN": r}, refusal_auroc=0.8)
+    >>> pv.build()["r1_anthropic_self_auroc_full"], len(pv.build().part("panels"))
+    (0.8, 17)
+    """
+    us, cn = panel_res["US"], panel_res["CN"]
+    pv.update(
+        "panels",
+        {
+            "us_self_auroc_pooled_decomp": us["self_auroc_pooled"],
+            "us_within_model_self_auroc_min": us["within_model_min"],
+            "us_within_model_self_auroc_max": us["within_model_max"],
+            "us_within_model_self_auroc_macro": us["within_model_macro"],
+            "us_self_auroc_ranknorm": us["self_auroc_ranknorm"],
+            "us_between_model_identity_contribution": us["between_model_identity"],
+            "cn_self_auroc_pooled_decomp": cn["self_auroc_pooled"],
+            "cn_self_auroc_pooled_decomp2": cn["self_auroc_pooled"],
+            "cn_self_auroc_ranknorm": cn["self_auroc_ranknorm"],
+            "r1_anthropic_self_auroc_full": refusal_auroc,
+            "cn_panel_auroc_labelfree": cn["panel_auroc_labelfree"],
+            "us_panel_auroc_labelfree": us["panel_auroc_labelfree"],
+            "r1_lf_cn_panel_auroc": cn["panel_auroc"],
+            "r1_lf_cn_self_auroc": cn["self_auroc_pooled"],
+            "r1_lf_us_panel_auroc": us["panel_auroc"],
+            "r1_lf_cn_panel_auroc_labelfree_cmp": cn["panel_auroc_labelfree"],
+            "r1_lf_cn_self_auroc_cmp": cn["self_auroc_pooled"],
+        },
+    )
+
+
+def glue_figure1(
+    pv: Builder, rows: pd.DataFrame, t1: pd.DataFrame, *, refusal_model: str, dispersed_model: str
+) -> pd.DataFrame:
+    """Record Figure 1's values (part ``figure1``) and return its data (:func:`figure1` on every graded row).
+
+    Definition: counts of models and items; the refusal-heavy model's median, accuracy and gap; the best
+    self-AUROC and the smallest gap of Table 1 with their models; the local tier's ranges of accuracy, median
+    confidence and n; how many models lie above the diagonal (a claim: the paper says all); two caption phrases
+    chosen from the rows (whether the best model is the refusal-heavy one, whether the smallest gap belongs to
+    the dispersed model).
+
+    References
+    ----------
+    Chernets (2026), Figure 1.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"tier": ["frontier"] * 2 + ["local"] * 2, "model": ["a", "a", "b", "b"],
+    ...                      "model_id": ["a", "a", "b", "b"], "item_id": [1, 2, 1, 2], "parse_ok": [1] * 4,
+    ...                      "correct": [1, 0, 0, 1], "confidence": [90, 80, 70, 60]})
+    >>> t1 = pd.DataFrame({"model": ["a"], "auroc": [1.0], "citl": [0.35], "accuracy": [0.5],
+    ...                    "median_points": [85.0]})
+    >>> pv = Builder()
+    >>> fig = glue_figure1(pv, rows, t1, refusal_model="a", dispersed_model="a")
+    >>> pv.build()["fig1_best_phrase"], pv.build()["fig1_n_above_diagonal"]
+    ('has the best self-AUROC', 2)
+    """
+    by_model = t1.set_index("model")
+    fig = figure1(graded(rows))
+    loc = fig[fig["tier"] == "local"]
+    pv.update(
+        "figure1",
+        {
+            "fig1_n_models_words": len(fig),
+            "fig1_n_models": len(fig),
+            "r1_fig_n_models": len(fig),
+            "fig1_n_items": rows["item_id"].nunique(),
+            "fig1_refusal_model_median": by_model.loc[refusal_model, "median_points"],
+            "fig1_refusal_model_acc": 100 * by_model.loc[refusal_model, "accuracy"],
+            "fig1_refusal_model_citl": 100 * by_model.loc[refusal_model, "citl"],
+            "fig1_best_self_auroc": t1["auroc"].max(),
+            "fig1_smallest_gap": 100 * t1["citl"].min(),
+            "fig1_n_local_models": len(loc),
+            "fig1_local_acc_min": loc["accuracy_pct"].min(),
+            "fig1_local_acc_max": loc["accuracy_pct"].max(),
+            "r1_local_acc_max": loc["accuracy_pct"].max(),
+            "fig1_local_median_conf_min": loc["median_conf"].min(),
+            "fig1_local_median_conf_max": loc["median_conf"].max(),
+            "r1_local_median_band_min": loc["median_conf"].min(),
+            "r1_local_median_band_max": loc["median_conf"].max(),
+            "fig1_local_n_min": int(loc["n"].min()),
+            "fig1_local_n_max": int(loc["n"].max()),
+        },
+    )
+    best_model = str(t1.loc[t1["auroc"].idxmax(), "model"])
+    smallest_gap_model = str(t1.loc[t1["citl"].idxmin(), "model"])
+    pv.add("figure1", "fig1_n_above_diagonal", int(fig["above_diagonal"].sum()))
+    pv.add("figure1", "fig1_best_model", best_model, "rows")
+    pv.add("figure1", "fig1_smallest_gap_model", smallest_gap_model, "rows")
+    pv.add(
+        "figure1",
+        "fig1_best_phrase",
+        "has the best self-AUROC"
+        if best_model == refusal_model
+        else f"does not have the best self-AUROC (that is {best_model}, shown next)",
+    )
+    pv.add(
+        "figure1",
+        "fig1_smallest_gap_note",
+        "the model with dispersed confidence"
+        if smallest_gap_model == dispersed_model
+        else f"not the model with the most dispersed confidence ({dispersed_model})",
+    )
+    return fig
+
+
 def compute(
     rows: pd.DataFrame,
     excl: ExclusionReport,
@@ -395,6 +887,10 @@ def compute(
     panel_members: dict[str, tuple[str, ...]] | None = None,
 ) -> Computed:
     """Everything Result 1 glues, from the collection rows.
+
+    The steps are named, one a part of the page (:data:`PARTS`): :func:`glue_table1`, :func:`glue_calibration`,
+    :func:`glue_refusals_high_confidence`, :func:`glue_discrimination`, :func:`glue_table2`, :func:`glue_panels`
+    with :func:`glue_panel_decomposition`, and :func:`glue_figure1` (over 80 lines through this docstring only).
 
     Parameters
     ----------
@@ -450,8 +946,6 @@ def compute(
     pv = Builder()
     panel_members = dict(panels.PANELS if panel_members is None else panel_members)
     fr = frontier_rows(rows)
-
-    # Table 1
     t1 = frontier_table1(
         fr,
         seed=seed,
@@ -461,251 +955,21 @@ def compute(
         level=level,
         n_bins=n_bins,
     )
-    models = list(t1["model"])
-    by_model = t1.set_index("model")
-    for r in t1.itertuples():
-        pv.update(
-            "table1",
-            {
-                f"t1_{r.model}_n": r.n,
-                f"t1_{r.model}_acc": 100 * r.accuracy,
-                f"t1_{r.model}_mean_conf": 100 * r.mean_confidence,
-                f"t1_{r.model}_citl": 100 * r.citl,
-                f"t1_{r.model}_brier": r.brier,
-                f"t1_{r.model}_ece": r.ece,
-                f"t1_{r.model}_self_auroc": r.auroc,
-                f"t1_{r.model}_self_auroc_ci_lo": r.auroc_ci_low,
-                f"t1_{r.model}_self_auroc_ci_hi": r.auroc_ci_high,
-                f"fig1_{r.model}_median_conf": r.median_points,
-            },
-        )
-    # models whose ECE prints differently (3 decimals, as Table 1 prints it) under the other bin-edge rule
-    n_edge_differs = int(sum(f"{a:.3f}" != f"{b:.3f}" for a, b in zip(t1["ece"], t1["ece_lower"], strict=True)))
-    pv.add("table1", "r1_n_ece_edge_differs", n_edge_differs, "rows")
-
-    # calibration: saturation and the sign of the binned gaps
-    n_frontier = len(models)
-    sat = saturation(fr, t1, excl.per_model.set_index("model")["refusals"], threshold_points)
-    refusal_model, dispersed_model = sat["refusal_model"], sat["dispersed_model"]
-    saturated, departing = sat["saturated"], sat["departing"]
-    pv.update(
-        "calibration",
-        {
-            "r1_n_frontier_models": n_frontier,
-            "r1_n_models_median_in_band_of": n_frontier,
-            "r1_n_models_median_in_band": len(saturated),
-            "r1_median_band_min": saturated["median_points"].min(),
-            "r1_median_band_max": saturated["median_points"].max(),
-            "r1_acc_span_min": 100 * saturated["accuracy"].min(),
-            "r1_acc_span_max": 100 * saturated["accuracy"].max(),
-            "r1_n_models_depart": len(departing),
-            "r1_refusal_model_median_conf": by_model.loc[refusal_model, "median_points"],
-            "r1_refusal_model_acc": 100 * by_model.loc[refusal_model, "accuracy"],
-            "r1_refusal_model_citl": 100 * by_model.loc[refusal_model, "citl"],
-            "r1_refusal_model_ece": by_model.loc[refusal_model, "ece"],
-            "r1_citl_range_min": 100 * t1["citl"].min(),
-            "r1_citl_range_max": 100 * t1["citl"].max(),
-        },
-    )
-    pv.add("calibration", "r1_refusal_model", refusal_model, "rows")
-    pv.add("calibration", "r1_refusal_model_refusals", int(sat["refusals"][refusal_model]), "rows")
-    pv.add("calibration", "r1_dispersed_model", dispersed_model, "rows")
-    pv.add("calibration", "r1_dispersed_model_iqr", sat["iqr"][dispersed_model], "rows")
-    pv.add("calibration", "r1_dispersed_model_median_conf", by_model.loc[dispersed_model, "median_points"])
-    gaps = reliability_gaps(fr, models, n_bins)
-    nonpos, rest = gaps["nonpositive"], gaps["rest"]
-    pv.update(
-        "calibration",
-        {
-            "r1_n_models_all_bins_positive": len(gaps["all_positive"]),
-            "r1_n_models_all_bins_positive_of": n_frontier,
-            "r1_n_other_models_bins": len(rest),
-            "r1_n_nonpositive_bins_other_models": int(nonpos[rest].max()) if rest else 0,
-        },
-    )
-    occupied = gaps["occupied"]
-    sat_table = pd.DataFrame(
-        {
-            "model": models,
-            "median_points": [by_model.loc[m, "median_points"] for m in models],
-            "iqr": [sat["iqr"][m] for m in models],
-            "saturated": [bool(by_model.loc[m, "median_points"] >= threshold_points) for m in models],
-            "refusals": [int(sat["refusals"][m]) for m in models],
-            "occupied_bins": occupied.groupby("model", sort=False).size().reindex(models).to_list(),
-            "nonpositive_bins": nonpos.to_list(),
-            "abs_citl_pp": (100 * by_model.loc[models, "citl"].abs()).to_list(),
-            "ece_x100": (100 * by_model.loc[models, "ece"]).to_list(),
-        }
-    )
-
-    # the refusal-heavy model without its refusals, and confident errors
-    ref = fr[(fr["model"] == refusal_model) & (fr["refusal"] == 0)]
-    pv.update(
-        "refusals_high_confidence",
-        {
-            "r1_anthropic_self_auroc_excl_refusals": metrics.auroc(ref["conf01"], ref["correct"]),
-            "r1_anthropic_n_excl_refusals": len(ref),
-            "r1_anthropic_self_auroc_upper_bound": by_model.loc[refusal_model, "auroc"],
-        },
-    )
-    hc = t1[["model", "high_conf_n", "high_conf_wrong", "high_conf_error_rate"]]
-    pv.update(
-        "refusals_high_confidence",
-        {
-            "r1_highconf_pooled_n_models": n_frontier,
-            "r1_highconf_wrong_n": int(hc["high_conf_wrong"].sum()),
-            "r1_highconf_total_n": int(hc["high_conf_n"].sum()),
-            "r1_highconf_wrong_pooled_pct": 100 * hc["high_conf_wrong"].sum() / hc["high_conf_n"].sum(),
-            "r1_highconf_wrong_permodel_min": 100 * hc["high_conf_error_rate"].min(),
-            "r1_highconf_wrong_permodel_max": 100 * hc["high_conf_error_rate"].max(),
-            "r1_highconf_wrong_macro_pct": 100 * hc["high_conf_error_rate"].mean(),
-        },
-    )
-
-    # discrimination
-    pv.update(
-        "discrimination",
-        {
-            "r1_self_auroc_span_min": t1["auroc"].min(),
-            "r1_self_auroc_span_max": t1["auroc"].max(),
-            "r1_n_models_below_threshold": int((t1["auroc"] < auroc_cut).sum()),
-            "r1_n_models_below_threshold_of": n_frontier,
-        },
-    )
-    pv.add(
-        "discrimination",
-        "r1_n_ci_exclude_chance",  # a claim: the paper prints 'every' interval excludes 0.5
-        int(((t1["auroc_ci_low"] > chance) | (t1["auroc_ci_high"] < chance)).sum()),
-    )
-    roc = pd.concat(
-        [
-            roc_points(fr.loc[fr["model"] == m, "conf01"], fr.loc[fr["model"] == m, "correct"]).assign(
-                model=m, auroc=by_model.loc[m, "auroc"]
-            )
-            for m in models
-        ],
-        ignore_index=True,
-    )
-    roc["cutoff_points"] = np.where(np.isfinite(roc["cutoff"]), 100 * roc["cutoff"], np.nan)
-
-    # Table 2
-    t2 = table2(fr, t1, coverages_pct, top_k)
+    glue_table1(pv, t1)
+    refusals = excl.per_model.set_index("model")["refusals"]
+    cal = glue_calibration(pv, fr, t1, refusals, threshold_points=threshold_points, n_bins=n_bins)
+    refusal_model, dispersed_model = cal["refusal_model"], cal["dispersed_model"]
+    hc = glue_refusals_high_confidence(pv, fr, t1, refusal_model)
+    roc = glue_discrimination(pv, fr, t1, chance=chance, auroc_cut=auroc_cut)
+    t2 = glue_table2(pv, fr, t1, coverages_pct, top_k)
+    panel_res = glue_panels(pv, rows, panel_members, seed=seed, n_boot=n_boot)
+    glue_panel_decomposition(pv, panel_res, refusal_auroc=t1.set_index("model").loc[refusal_model, "auroc"])
+    fig = glue_figure1(pv, rows, t1, refusal_model=refusal_model, dispersed_model=dispersed_model)
     top = t2["top"]
-    for r in top.itertuples():
-        pv.add("table2", f"t2_{r.model}_label_self_auroc", r.auroc)
-        for cov_pct in coverages_pct:
-            pv.add("table2", f"t2_{r.model}_err_cov{cov_pct}", 100 * r.risk_coverage[cov_pct / 100])
-        pv.add("table2", f"r1_riskcov_{r.model}_err20", 100 * r.risk_coverage[coverages_pct[-1] / 100])
-    pv.update("table2", {"r1_riskcov_n_models": len(top), "t2_caption_n_models": len(top)})
-
-    # panels: one generator per panel, derived like the per-model streams of Table 1
-    panel_res = {}
-    for name, members in panel_members.items():
-        panel_res[name] = panels.panel_analysis(
-            rows, members, n_boot=n_boot, rng=summary.model_rng(seed, f"panel:{name}")
-        )
-        pv.add("panels", f"r1_panel_members_{name}", ", ".join(members))  # claims: the paper prints them
-    pv.add("panels", "r1_n_panels_used", len(panel_members))
-    prefix = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
-    for name, res in panel_res.items():
-        k = prefix[name]
-        pv.update(
-            "panels",
-            {
-                f"{k}_panel_auroc": res["panel_auroc"],
-                f"{k}_self_auroc_pooled": res["self_auroc_pooled"],
-                f"{k}_panel_vs_self_delta": res["delta_panel_minus_self"],
-                f"{k}_panel_vs_self_delta_ci_lo": res["delta_ci"][0],
-                f"{k}_panel_vs_self_delta_ci_hi": res["delta_ci"][1],
-            },
-        )
-        if name != "US":  # the paper prints the separate panel and self intervals for CN and cross-bloc
-            pv.update(
-                "panels",
-                {
-                    f"{k}_panel_auroc_ci_lo": res["panel_ci"][0],
-                    f"{k}_panel_auroc_ci_hi": res["panel_ci"][1],
-                    f"{k}_self_auroc_pooled_ci_lo": res["self_ci"][0],
-                    f"{k}_self_auroc_pooled_ci_hi": res["self_ci"][1],
-                },
-            )
-    us, cn = panel_res["US"], panel_res["CN"]
-    pv.update(
-        "panels",
-        {
-            "us_self_auroc_pooled_decomp": us["self_auroc_pooled"],
-            "us_within_model_self_auroc_min": us["within_model_min"],
-            "us_within_model_self_auroc_max": us["within_model_max"],
-            "us_within_model_self_auroc_macro": us["within_model_macro"],
-            "us_self_auroc_ranknorm": us["self_auroc_ranknorm"],
-            "us_between_model_identity_contribution": us["between_model_identity"],
-            "cn_self_auroc_pooled_decomp": cn["self_auroc_pooled"],
-            "cn_self_auroc_pooled_decomp2": cn["self_auroc_pooled"],
-            "cn_self_auroc_ranknorm": cn["self_auroc_ranknorm"],
-            "r1_anthropic_self_auroc_full": by_model.loc[refusal_model, "auroc"],
-            # label-free recoding
-            "cn_panel_auroc_labelfree": cn["panel_auroc_labelfree"],
-            "us_panel_auroc_labelfree": us["panel_auroc_labelfree"],
-            "r1_lf_cn_panel_auroc": cn["panel_auroc"],
-            "r1_lf_cn_self_auroc": cn["self_auroc_pooled"],
-            "r1_lf_us_panel_auroc": us["panel_auroc"],
-            "r1_lf_cn_panel_auroc_labelfree_cmp": cn["panel_auroc_labelfree"],
-            "r1_lf_cn_self_auroc_cmp": cn["self_auroc_pooled"],
-        },
-    )
-
-    # Figure 1: every model
-    fig = figure1(graded(rows))
-    loc = fig[fig["tier"] == "local"]
-    pv.update(
-        "figure1",
-        {
-            "fig1_n_models_words": len(fig),
-            "fig1_n_models": len(fig),
-            "r1_fig_n_models": len(fig),
-            "fig1_n_items": rows["item_id"].nunique(),
-            "fig1_refusal_model_median": by_model.loc[refusal_model, "median_points"],
-            "fig1_refusal_model_acc": 100 * by_model.loc[refusal_model, "accuracy"],
-            "fig1_refusal_model_citl": 100 * by_model.loc[refusal_model, "citl"],
-            "fig1_best_self_auroc": t1["auroc"].max(),
-            "fig1_smallest_gap": 100 * t1["citl"].min(),
-            "fig1_n_local_models": len(loc),
-            "fig1_local_acc_min": loc["accuracy_pct"].min(),
-            "fig1_local_acc_max": loc["accuracy_pct"].max(),
-            "r1_local_acc_max": loc["accuracy_pct"].max(),
-            "fig1_local_median_conf_min": loc["median_conf"].min(),
-            "fig1_local_median_conf_max": loc["median_conf"].max(),
-            "r1_local_median_band_min": loc["median_conf"].min(),
-            "r1_local_median_band_max": loc["median_conf"].max(),
-            "fig1_local_n_min": int(loc["n"].min()),
-            "fig1_local_n_max": int(loc["n"].max()),
-        },
-    )
-    best_model = str(t1.loc[t1["auroc"].idxmax(), "model"])
-    smallest_gap_model = str(t1.loc[t1["citl"].idxmin(), "model"])
-    pv.add("figure1", "fig1_n_above_diagonal", int(fig["above_diagonal"].sum()))  # a claim: 'all models'
-    pv.add("figure1", "fig1_best_model", best_model, "rows")
-    pv.add("figure1", "fig1_smallest_gap_model", smallest_gap_model, "rows")
-    # caption wording chosen from the rows
-    pv.add(
-        "figure1",
-        "fig1_best_phrase",
-        "has the best self-AUROC"
-        if best_model == refusal_model
-        else f"does not have the best self-AUROC (that is {best_model}, shown next)",
-    )
-    pv.add(
-        "figure1",
-        "fig1_smallest_gap_note",
-        "the model with dispersed confidence"
-        if smallest_gap_model == dispersed_model
-        else f"not the model with the most dispersed confidence ({dispersed_model})",
-    )
-
     tables = {
         "table1": t1,
-        "saturation": sat_table,
-        "occupied_bins": occupied,
+        "saturation": cal["table"],
+        "occupied_bins": cal["occupied"],
         "high_confidence": hc,
         "table2_top": top,
         "table2_diagnostics": t2["diagnostics"],
@@ -714,7 +978,7 @@ def compute(
         "figure1": fig,
     }
     facts = {
-        "models": models,
+        "models": list(t1["model"]),
         "refusal_model": refusal_model,
         "dispersed_model": dispersed_model,
         "panel_members": panel_members,

@@ -105,6 +105,9 @@ def holm_verdict(p_holm: tuple[float, float], alpha: float = ALPHA) -> str:
     return text.format(alpha)
 
 
+#: Per ladder subject, a frame (its scored arms, or its injected profiles).
+_PerSubject = dict[str, pd.DataFrame]
+
 #: Repeats of the canonical confirmatory values glued under other ids (the paper prints them more than once).
 _REPEATS = {
     "r2_ladder_delta": "ladder_core_vs_placebo_delta",
@@ -122,48 +125,30 @@ _REPEATS = {
 }
 
 
-def compute(
-    frames: dict[str, pd.DataFrame],
-    profiles: dict[str, pd.DataFrame],
-    *,
-    bound: float,
-    n_rungs: int,
-    seed: int,
-    n_boot: int,
-) -> Computed:
-    """Every value page 05 glues, from the ladder's scored rows and profiles.
+def glue_rungs(b: Builder, frames: dict[str, pd.DataFrame], *, bound: float, n_rungs: int) -> str:
+    """Apply the degeneracy rule and record the rungs (part ``rungs``; tables ``status`` and ``demoted``).
 
-    Parameters
-    ----------
-    frames, profiles : dict
-        Per subject, the scored arms and the injected profiles (:func:`selfconf.data.families.load_ladder`).
-    bound : float
-        The degeneracy bound on OFF-arm accuracy (a quoted design constant).
-    n_rungs : int
-        The number of rungs of the design; the rows must hold exactly that many subjects.
-    seed, n_boot : int
-        Bootstrap seed and draws of the paired contrasts.
+    Definition: :func:`selfconf.sections.ladder.rung_status` at ``bound``; the rows must hold ``n_rungs``
+    subjects and exactly one rung that is not demoted (the confirmatory rung).  Glued: how many rungs are demoted
+    and eligible, each demoted rung's OFF accuracy and AUROC in order of OFF accuracy, and the confirmatory subject.
 
     Returns
     -------
-    Computed
-        Parts ``rungs``, ``battery``, ``table3``, ``power``, ``oracle``, ``placebo``; tables ``status``,
-        ``demoted``, ``per_bin``, ``arm_table`` (indexed by arm), ``contrasts`` (indexed by contrast),
-        ``oracle`` (one row per subject), ``oracle_bin_acc`` (confirmatory rung) and ``placebo``.
+    str
+        The confirmatory subject.
 
-    References: the paper's Result 2 and Table 3; Holm (1979); the oracle and the placebo rule are documented in
-    :mod:`selfconf.sections.ladder`.
+    Raises
+    ------
+    ValueError
+        When the subjects are not ``n_rungs`` or the eligible rungs are not exactly one.
 
-    Examples
-    --------
-    >>> from selfconf.data import families
-    >>> frames, profiles, _ = families.load_ladder("data/reconstructed")
-    >>> res = compute(frames, profiles, bound=0.85, n_rungs=4, seed=1, n_boot=20)
-    >>> res.values["ladder_n_eligible_rungs"]
-    1
+    References: Chernets (2026), Result 2 (degeneracy rule).
+
+    >>> from selfconf.data.families import load_ladder
+    >>> b, frames = Builder(), load_ladder("data/reconstructed")[0]
+    >>> glue_rungs(b, frames, bound=0.85, n_rungs=4), b.build()["ladder_n_rungs_demoted"]
+    ('sonnet5', 3)
     """
-    b = Builder()
-    # -- the degeneracy rule
     status = ladder.rung_status(frames, bound=bound)
     if len(status) != n_rungs:
         raise ValueError(f"{len(status)} subjects in the data, the design has {n_rungs} rungs")
@@ -171,7 +156,7 @@ def compute(
     demoted = status[status["demoted"]].sort_values("off_accuracy").reset_index(drop=True)
     if len(eligible) != 1:
         raise ValueError(f"{len(eligible)} confirmatory-eligible rungs; this page expects exactly one")
-    confirmatory = eligible["subject"].iloc[0]
+    confirmatory = str(eligible["subject"].iloc[0])
     b.update(
         "rungs",
         {
@@ -186,9 +171,27 @@ def compute(
     b.add("rungs", "ladder_confirmatory_subject", confirmatory, origin="rows")
     b.table("status", status)
     b.table("demoted", demoted)
+    return confirmatory
 
-    # -- the battery
-    conf = frames[confirmatory]
+
+def glue_battery(b: Builder, conf: pd.DataFrame) -> None:
+    """Record the confirmatory rung's battery (part ``battery``; table ``per_bin``).
+
+    Definition: distinct items, bins, non-trap items (:func:`selfconf.sections.ladder.scored_rows`) and trap
+    items of the rung's rows; ``per_bin`` counts items and trap items per bin.
+
+    References: Chernets (2026), Result 2 (battery).
+
+    Examples
+    --------
+    >>> conf = pd.DataFrame({"item_id": [1, 1, 2, 3], "bin": ["x", "x", "x", "y"],
+    ...                      "is_trap": [False, False, True, False], "arm": ["off", "core", "off", "off"],
+    ...                      "correct": [1, 0, 1, 1], "confidence": [50, 60, 70, 80]})
+    >>> b = Builder()
+    >>> glue_battery(b, conf)
+    >>> b.build().part("battery"), b.tables["per_bin"]["trap_items"].tolist()
+    ({'ladder_n_items_battery': 3, 'ladder_n_bins': 2, 'ladder_n_nontrap_items': 2, 'ladder_n_trap_items': 1}, [1, 0])
+    """
     scored = ladder.scored_rows(conf)
     b.update(
         "battery",
@@ -207,7 +210,29 @@ def compute(
         .reset_index(),
     )
 
-    # -- Table 3 and the confirmatory family
+
+def glue_table3(b: Builder, conf: pd.DataFrame, *, seed: int, n_boot: int) -> pd.Series:
+    """Record Table 3 and the confirmatory family (part ``table3``; tables ``arm_table`` and ``contrasts``).
+
+    Definition: :func:`selfconf.sections.ladder.arm_table` (accuracy, AUROC, Brier, ECE per arm) and
+    :func:`selfconf.sections.ladder.confirmatory_contrasts` (CORE − PLACEBO and CORE − OFF, paired bootstrap,
+    Holm); the canonical values, their repeats under the other ids the paper prints (``_REPEATS``), the pairs,
+    the wording of the ECE and Brier comparisons (:func:`compare_wording`), the Holm verdict
+    (:func:`holm_verdict`) and the CORE > OFF reading (:func:`core_off_reading`).
+
+    Returns
+    -------
+    pandas.Series
+        The CORE − PLACEBO contrast row (``delta``, ``ci_low``, ``ci_high``, ``p_raw``, ``p_holm``, ``n_pairs``).
+
+    References: Chernets (2026), Table 3; Holm (1979).
+
+    >>> from selfconf.data.families import load_ladder
+    >>> b, frames = Builder(), load_ladder("data/reconstructed")[0]
+    >>> pl = glue_table3(b, frames["sonnet5"], seed=1, n_boot=20)
+    >>> bool(b.build()["t3cap_core_vs_placebo_delta"] == pl["delta"]), b.build()["r2_alpha"]
+    (True, 0.05)
+    """
     t3 = ladder.arm_table(conf).set_index("arm")
     contr = ladder.confirmatory_contrasts(conf, n_boot=n_boot, seed=seed).set_index("contrast")
     b.table("arm_table", t3)
@@ -243,26 +268,34 @@ def compute(
     b.add("table3", "ladder_holm_raw_off_unrounded", off["p_raw"], origin="rows")
     b.add("table3", "ladder_n_pairs_placebo", int(pl["n_pairs"]), origin="rows")
     b.add("table3", "ladder_n_pairs_off", int(off["n_pairs"]), origin="rows")
-    b.add(
-        "table3",
-        "r2_ece_core_vs_placebo",
-        compare_wording(t3.loc["core", "ece"], t3.loc["placebo", "ece"]),
-        origin="rows",
-    )
-    b.add(
-        "table3",
-        "r2_brier_core_vs_placebo",
-        compare_wording(t3.loc["core", "brier"], t3.loc["placebo", "brier"]),
-        origin="rows",
-    )
+    for stat in ("ece", "brier"):
+        wording = compare_wording(t3.loc["core", stat], t3.loc["placebo", stat])
+        b.add("table3", f"r2_{stat}_core_vs_placebo", wording, origin="rows")
     b.add("table3", "r2_alpha", ALPHA, origin="parameter")
     holm_pair = (pl["p_holm"], off["p_holm"])
     b.add("table3", "r2_holm_verdict", holm_verdict(holm_pair), origin="rows")
     b.add("table3", "r2_holm_equal", "They are equal" if np.isclose(*holm_pair) else "They differ", origin="rows")
     reading = core_off_reading(off["ci_low"], off["ci_high"], off["p_holm"])
     b.add("table3", "r2_core_off_reading", reading, origin="rows")
+    return pl
 
-    # -- power read off the confirmatory interval
+
+def glue_power(b: Builder, pl: pd.Series, *, n_boot: int) -> None:
+    """Record the power read off the confirmatory interval (part ``power``).
+
+    Definition: :func:`selfconf.sections.ladder.power_from_ci` on the CORE − PLACEBO interval and estimate
+    (the standard error, the smallest detectable difference at :data:`ALPHA` and :data:`TARGET_POWER`, and the
+    power at the observed difference, in percent), with the bootstrap draws and the target as parameters.
+
+    References: Chernets (2026), Result 2 (power); Cohen (1988), Statistical Power Analysis.
+
+    Examples
+    --------
+    >>> b = Builder()
+    >>> glue_power(b, pd.Series({"ci_low": -0.02, "ci_high": 0.06, "delta": 0.02}), n_boot=100)
+    >>> round(b.build()["ladder_power_se_computed"], 4), b.build()["r2_power_target_pct"]
+    (0.0204, 80.0)
+    """
     b.add("power", "ladder_n_boot", n_boot, origin="parameter")
     pw = ladder.power_from_ci(pl["ci_low"], pl["ci_high"], observed=pl["delta"])
     b.add("power", "ladder_power_se_computed", pw["se"], origin="rows")
@@ -270,7 +303,22 @@ def compute(
     b.add("power", "ladder_power_at_observed_pct", 100 * pw["power_at_observed"], origin="rows")
     b.add("power", "r2_power_target_pct", 100 * TARGET_POWER, origin="parameter")
 
-    # -- the oracle ceiling
+
+def glue_oracle(b: Builder, frames: dict[str, pd.DataFrame], confirmatory: str) -> None:
+    """Record the oracle ceiling (part ``oracle``; tables ``oracle`` and ``oracle_bin_acc``).
+
+    Definition: :func:`selfconf.sections.ladder.oracle_ceiling` of every subject of
+    :data:`selfconf.sections.ladder.SUBJECTS`; glued: the confirmatory rung's oracle AUROC, rows, spread of bin
+    accuracies and bins, and the range of the oracle AUROC over subjects.
+
+    References: Chernets (2026), Result 2 (oracle ceiling).
+
+    >>> from selfconf.data.families import load_ladder
+    >>> b, frames = Builder(), load_ladder("data/reconstructed")[0]
+    >>> glue_oracle(b, frames, "sonnet5")
+    >>> len(b.tables["oracle"]) == len(ladder.SUBJECTS), 0.5 < b.build()["oracle_auroc_confirmatory"] <= 1
+    (True, True)
+    """
     orc = {s: ladder.oracle_ceiling(frames[s]) for s in ladder.SUBJECTS}
     oc = orc[confirmatory]
     b.update(
@@ -289,17 +337,27 @@ def compute(
     b.table(
         "oracle",
         pd.DataFrame(
-            {
-                "subject": list(orc),
-                "auroc": [o["auroc"] for o in orc.values()],
-                "n_rows": [o["n_rows"] for o in orc.values()],
-                "bin_acc_sd": [o["bin_acc_sd"] for o in orc.values()],
-            }
+            {"subject": list(orc)} | {k: [o[k] for o in orc.values()] for k in ("auroc", "n_rows", "bin_acc_sd")}
         ),
     )
     b.table("oracle_bin_acc", oc["bin_acc"].rename("accuracy").reset_index())
 
-    # -- placebo validation
+
+def glue_placebo(b: Builder, profiles: dict[str, pd.DataFrame]) -> None:
+    """Record the placebo validation (part ``placebo``; table ``placebo``).
+
+    Definition: per subject of :data:`selfconf.sections.ladder.SUBJECTS`, the correlation of its CORE and
+    PLACEBO profiles (:func:`selfconf.sections.ladder.placebo_correlation`) glued under its short name
+    (:data:`SHORT_NAMES`), with the mean of each profile in the table.
+
+    References: Chernets (2026), Result 2 (placebo validation).
+
+    >>> from selfconf.data.families import load_ladder
+    >>> b, profiles = Builder(), load_ladder("data/reconstructed")[1]
+    >>> glue_placebo(b, profiles)
+    >>> list(b.build().part("placebo")) == [f"ladder_placebo_rho_{SHORT_NAMES[s]}" for s in ladder.SUBJECTS]
+    True
+    """
     prow: list[dict[str, Any]] = []
     for s in ladder.SUBJECTS:
         rho = ladder.placebo_correlation(profiles[s])
@@ -307,4 +365,48 @@ def compute(
         p = profiles[s]
         prow.append({"subject": s, "rho": rho, "mean_core": p["core"].mean(), "mean_placebo": p["placebo"].mean()})
     b.table("placebo", pd.DataFrame(prow))
+
+
+def compute(
+    frames: _PerSubject, profiles: _PerSubject, *, bound: float, n_rungs: int, seed: int, n_boot: int
+) -> Computed:
+    """Every value page 05 glues, from the ladder's scored rows and profiles.
+
+    Parameters
+    ----------
+    frames, profiles : dict
+        Per subject, the scored arms and the injected profiles (:func:`selfconf.data.families.load_ladder`).
+    bound : float
+        The degeneracy bound on OFF-arm accuracy (a quoted design constant).
+    n_rungs : int
+        The number of rungs of the design; the rows must hold exactly that many subjects.
+    seed, n_boot : int
+        Bootstrap seed and draws of the paired contrasts.
+
+    Returns
+    -------
+    Computed
+        Parts ``rungs``, ``battery``, ``table3``, ``power``, ``oracle``, ``placebo``; tables ``status``,
+        ``demoted``, ``per_bin``, ``arm_table`` (indexed by arm), ``contrasts`` (indexed by contrast),
+        ``oracle`` (one row per subject), ``oracle_bin_acc`` (confirmatory rung) and ``placebo``.
+
+    References: the paper's Result 2 and Table 3; Holm (1979); the oracle and the placebo rule are documented in
+    :mod:`selfconf.sections.ladder`.
+
+    Examples
+    --------
+    >>> from selfconf.data import families
+    >>> frames, profiles, _ = families.load_ladder("data/reconstructed")
+    >>> res = compute(frames, profiles, bound=0.85, n_rungs=4, seed=1, n_boot=20)
+    >>> res.values["ladder_n_eligible_rungs"]
+    1
+    """
+    b = Builder()
+    confirmatory = glue_rungs(b, frames, bound=bound, n_rungs=n_rungs)
+    conf = frames[confirmatory]
+    glue_battery(b, conf)
+    pl = glue_table3(b, conf, seed=seed, n_boot=n_boot)
+    glue_power(b, pl, n_boot=n_boot)
+    glue_oracle(b, frames, confirmatory)
+    glue_placebo(b, profiles)
     return b.build()
