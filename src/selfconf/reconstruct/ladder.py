@@ -71,7 +71,7 @@ from typing import Any
 
 import numpy as np
 
-from selfconf.metrics import auroc_from_counts
+from selfconf.metrics import auroc_from_counts, bin_index
 from selfconf.reconstruct import arms
 from selfconf.reconstruct.judged import ideal_bootstrap, judge
 from selfconf.reconstruct.targets import printed_values
@@ -254,7 +254,7 @@ def _brier(y: np.ndarray, s: np.ndarray) -> float:
 
 def _ece(y: np.ndarray, s: np.ndarray) -> float:
     """ECE over the ten equal-width bins of :func:`selfconf.metrics.ece` ([0,10), ..., [90,100])."""
-    b = np.minimum(s.astype(int) // 10, 9)
+    b = bin_index(s.astype(int) / 100.0, 10)
     cs = np.bincount(b, weights=s / 100.0, minlength=10)
     ys = np.bincount(b, weights=y.astype(float), minlength=10)
     return float(np.abs(cs - ys).sum() / len(y))
