@@ -46,6 +46,7 @@ __all__ = [
     "brier",
     "ece",
     "EceOptions",
+    "BinRule",
     "bin_index",
     "reliability_bins",
     "citl",

@@ -35,7 +35,7 @@ import math
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
@@ -45,6 +45,7 @@ from selfconf.stats.normal import Z975, pdf_at_quantile
 __all__ = [
     "BootstrapCI",
     "PairedContrast",
+    "CiOptions",
     "as_generator",
     "resample_indices",
     "cluster_multiplicities",
@@ -421,10 +422,36 @@ def percentile_ci(
     Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap,
     Ch. 13 (percentile interval).
     """
-    if not arrays:
-        raise ValueError("percentile_ci: pass at least one data array")
     if groups is not None and clusters is not None:
         raise ValueError("percentile_ci: use either groups= or clusters=, not both")
+    arrs = _row_aligned(arrays)
+    n = arrs[0].shape[0]
+    n_boot = _check_n_boot(n_boot)
+    level = _check_level(level)
+    gen = as_generator(rng)
+    chunk = max(1, int(chunk_size))
+    if clusters is not None:
+        ccode = _labels(clusters, "clusters", n)
+        mult = cluster_multiplicities(int(ccode.max()) + 1, n_boot, gen)
+        estimate, draws = _cluster_draws(stat, arrs, ccode, mult, batched, chunk)
+        scheme = "clusters"
+    else:
+        idx = resample_indices(n, n_boot, gen, groups=groups)
+        estimate, draws = _index_draws(stat, arrs, idx, batched, chunk)
+        scheme = "rows" if groups is None else "groups"
+    if draws.size != n_boot:
+        raise ValueError(f"stat produced {draws.size} replicates for {n_boot} draws")
+    return _finish(float(estimate), draws, level, scheme, allow_invalid)
+
+
+def _row_aligned(arrays: tuple[Any, ...]) -> list[np.ndarray]:
+    """The data arrays of :func:`percentile_ci` as 1-D numpy arrays of one length (else a ValueError naming one).
+
+    >>> [a.tolist() for a in _row_aligned(([1, 2], [0, 1]))]
+    [[1, 2], [0, 1]]
+    """
+    if not arrays:
+        raise ValueError("percentile_ci: pass at least one data array")
     arrs = [np.asarray(a) for a in arrays]
     for i, a in enumerate(arrs):
         if a.ndim != 1:
@@ -433,69 +460,74 @@ def percentile_ci(
     for i, a in enumerate(arrs[1:], start=1):
         if a.shape[0] != n:
             raise ValueError(f"arrays[{i}] has length {a.shape[0]}, arrays[0] has length {n}")
-    n_boot = _check_n_boot(n_boot)
-    level = _check_level(level)
-    gen = as_generator(rng)
-    chunk = max(1, int(chunk_size))
-
-    if clusters is not None:
-        ccode = _labels(clusters, "clusters", n)
-        mult = cluster_multiplicities(int(ccode.max()) + 1, n_boot, gen)
-        if batched:
-            estimate = np.asarray(stat(*arrs, weights=np.ones((1, n)))).reshape(-1)[0]
-            parts = []
-            for a0 in range(0, n_boot, chunk):
-                w = mult[a0 : a0 + chunk][:, ccode]
-                part = np.asarray(stat(*arrs, weights=w), dtype=float).reshape(-1)
-                if part.size != w.shape[0]:
-                    raise ValueError(
-                        f"batched stat returned {part.size} values for {w.shape[0]} weight rows; "
-                        "it must return one value per row of weights"
-                    )
-                parts.append(part)
-            draws = np.concatenate(parts)
-        else:
-            estimate = stat(*arrs)
-            rows = np.arange(n)
-            draws = np.empty(n_boot)
-            for b in range(n_boot):
-                take = np.repeat(rows, mult[b, ccode])
-                draws[b] = stat(*[a[take] for a in arrs])
-        scheme = "clusters"
-    else:
-        idx = resample_indices(n, n_boot, gen, groups=groups)
-        if batched:
-            estimate = np.asarray(stat(*[a[None, :] for a in arrs])).reshape(-1)[0]
-            parts = []
-            for a0 in range(0, n_boot, chunk):
-                sl = idx[a0 : a0 + chunk]
-                part = np.asarray(stat(*[a[sl] for a in arrs]), dtype=float).reshape(-1)
-                if part.size != sl.shape[0]:
-                    raise ValueError(
-                        f"batched stat returned {part.size} values for {sl.shape[0]} resamples; "
-                        "it must return one value per row"
-                    )
-                parts.append(part)
-            draws = np.concatenate(parts)
-        else:
-            estimate = stat(*arrs)
-            draws = np.array([stat(*[a[i] for a in arrs]) for i in idx], dtype=float)
-        scheme = "rows" if groups is None else "groups"
-    if draws.size != n_boot:
-        raise ValueError(f"stat produced {draws.size} replicates for {n_boot} draws")
-    return _finish(float(estimate), draws, level, scheme, allow_invalid)
+    return arrs
 
 
-def grouped_ci(
-    stat: Callable[..., Any],
-    *arrays: Any,
-    groups: Any,
-    n_boot: int = 2000,
-    rng: np.random.Generator | int | None = None,
-    level: float = 0.95,
-    batched: bool = False,
-    allow_invalid: bool = False,
-) -> BootstrapCI:
+def _in_chunks(evaluate: Callable[[int, int], Any], total: int, chunk: int, unit: str) -> np.ndarray:
+    """Draws of a batched statistic, ``chunk`` at a time: ``evaluate(a, b)`` gives the values of draws a..b-1.
+
+    A chunk that returns another number of values than it was given raises a ValueError naming ``unit``.
+    """
+    parts = []
+    for a0 in range(0, total, chunk):
+        want = min(chunk, total - a0)
+        part = np.asarray(evaluate(a0, a0 + want), dtype=float).reshape(-1)
+        if part.size != want:
+            raise ValueError(
+                f"batched stat returned {part.size} values for {want} {unit}; it must return one value per row"
+                + (" of weights" if unit == "weight rows" else "")
+            )
+        parts.append(part)
+    return np.concatenate(parts) if parts else np.empty(0)
+
+
+def _cluster_draws(
+    stat: Callable[..., Any], arrs: list[np.ndarray], ccode: np.ndarray, mult: np.ndarray, batched: bool, chunk: int
+) -> tuple[float, np.ndarray]:
+    """Estimate and draws of ``stat`` under the cluster bootstrap: row weights ``mult[b, ccode]`` per draw b
+    (a batched statistic gets them as ``weights=``; otherwise each drawn cluster's rows are repeated)."""
+    n = arrs[0].shape[0]
+    if batched:
+        estimate = np.asarray(stat(*arrs, weights=np.ones((1, n)))).reshape(-1)[0]
+        draws = _in_chunks(lambda a, b: stat(*arrs, weights=mult[a:b][:, ccode]), mult.shape[0], chunk, "weight rows")
+        return estimate, draws
+    estimate = stat(*arrs)
+    rows = np.arange(n)
+    draws = np.empty(mult.shape[0])
+    for b in range(mult.shape[0]):
+        take = np.repeat(rows, mult[b, ccode])
+        draws[b] = stat(*[a[take] for a in arrs])
+    return estimate, draws
+
+
+def _index_draws(
+    stat: Callable[..., Any], arrs: list[np.ndarray], idx: np.ndarray, batched: bool, chunk: int
+) -> tuple[float, np.ndarray]:
+    """Estimate and draws of ``stat`` on the resamples given as row indices ``idx`` (n_boot, n)."""
+    if batched:
+        estimate = np.asarray(stat(*[a[None, :] for a in arrs])).reshape(-1)[0]
+        draws = _in_chunks(lambda a, b: stat(*[x[idx[a:b]] for x in arrs]), idx.shape[0], chunk, "resamples")
+        return estimate, draws
+    estimate = stat(*arrs)
+    return estimate, np.array([stat(*[a[i] for a in arrs]) for i in idx], dtype=float)
+
+
+class CiOptions(TypedDict, total=False):
+    """The keywords :func:`grouped_ci` and :func:`clustered_ci` pass on to :func:`percentile_ci` (its defaults).
+
+    >>> sorted(CiOptions.__annotations__)
+    ['allow_invalid', 'batched', 'chunk_size', 'level', 'n_boot', 'rng']
+    """
+
+    n_boot: int
+    rng: np.random.Generator | int | None
+    level: float
+    batched: bool
+    allow_invalid: bool
+    chunk_size: int
+
+
+def grouped_ci(stat: Callable[..., Any], *arrays: Any, groups: Any, **options: Unpack[CiOptions]) -> BootstrapCI:
     """Percentile CI with rows resampled within each group independently.
 
     Same as ``percentile_ci(stat, *arrays, groups=groups, ...)``: every draw keeps
@@ -507,21 +539,10 @@ def grouped_ci(
     ----------
     Davison & Hinkley (1997), Sec. 3.2 (stratified resampling); Efron & Tibshirani (1993), Ch. 13.
     """
-    return percentile_ci(
-        stat, *arrays, n_boot=n_boot, rng=rng, level=level, batched=batched, groups=groups, allow_invalid=allow_invalid
-    )
+    return percentile_ci(stat, *arrays, groups=groups, **options)
 
 
-def clustered_ci(
-    stat: Callable[..., Any],
-    *arrays: Any,
-    clusters: Any,
-    n_boot: int = 2000,
-    rng: np.random.Generator | int | None = None,
-    level: float = 0.95,
-    batched: bool = False,
-    allow_invalid: bool = False,
-) -> BootstrapCI:
+def clustered_ci(stat: Callable[..., Any], *arrays: Any, clusters: Any, **options: Unpack[CiOptions]) -> BootstrapCI:
     """Percentile CI with items (clusters) resampled with replacement, all their rows kept.
 
     Same as ``percentile_ci(stat, *arrays, clusters=clusters, ...)``.  Cluster
@@ -534,16 +555,7 @@ def clustered_ci(
     ----------
     Davison & Hinkley (1997), Sec. 3.8 (resampling clusters); Efron & Tibshirani (1993), Ch. 13.
     """
-    return percentile_ci(
-        stat,
-        *arrays,
-        n_boot=n_boot,
-        rng=rng,
-        level=level,
-        batched=batched,
-        clusters=clusters,
-        allow_invalid=allow_invalid,
-    )
+    return percentile_ci(stat, *arrays, clusters=clusters, **options)
 
 
 # --------------------------------------------------------------------------
@@ -1094,18 +1106,7 @@ def poisson_count_draws(pos: Any, neg: Any, *, n_boot: int, rng: np.random.Gener
     does not replace: the book uses that one).  Cells are taken in the fixed order ascending
     level, wrong before right, empty cells skipped, so the draws depend only on the counts and
     the generator, never on the order of the rows.  Used by ``selfconf report --resampling poisson``.
-
-    Parameters
-    ----------
-    pos, neg : int arrays (K,) of correct / wrong counts per level
-    n_boot : int, number of draws
-    rng : numpy.random.Generator or int seed
-    max_cells : int, bound on draws x levels held in one chunk (memory only; the draws do not
-        depend on it)
-
-    Yields
-    ------
-    (P, Q) : int64 arrays (b, K) of resampled correct / wrong counts, b <= n_boot in total n_boot
+    Parameters and the chunks it yields are those of :func:`count_draws`.
 
     References
     ----------
