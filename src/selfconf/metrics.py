@@ -273,6 +273,19 @@ def spearman_rho(x: Any, y: Any) -> float:
     return float(np.corrcoef(np.column_stack([average_ranks(a), average_ranks(b)]), rowvar=False)[1, 0])
 
 
+def _two_classes(s: np.ndarray, correct: Any, fn: str, what: str) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Scores, 0/1 correctness of the same shape, and the counts of correct (n1) and incorrect (n0) rows;
+    a ValueError naming ``fn`` when one class is missing (``what`` says what is then undefined)."""
+    y = _as_correct(correct, "correct")
+    _same_shape(s, y, "score", "correct")
+    n1 = int(y.sum())
+    n0 = y.size - n1
+    if n1 == 0 or n0 == 0:
+        only = "correct" if n0 == 0 else "incorrect"
+        raise ValueError(f"{fn}: only one class present in correct (all {y.size} rows {only}); {what}")
+    return s, y, n1, n0
+
+
 def auroc(score: Any, correct: Any) -> float:
     """Area under the ROC curve of ``score`` as a predictor of ``correct``, ties counted half.
 
@@ -312,14 +325,7 @@ def auroc(score: Any, correct: Any) -> float:
     Hanley, J. A. & McNeil, B. J. (1982). The meaning and use of the area under a
     receiver operating characteristic (ROC) curve. Radiology 143, 29–36.
     """
-    s = _as_score(score, "score")
-    y = _as_correct(correct, "correct")
-    _same_shape(s, y, "score", "correct")
-    n1 = int(y.sum())
-    n0 = y.size - n1
-    if n1 == 0 or n0 == 0:
-        only = "correct" if n0 == 0 else "incorrect"
-        raise ValueError(f"auroc: only one class present in correct (all {y.size} rows {only}); AUROC is undefined")
+    s, y, n1, n0 = _two_classes(_as_score(score, "score"), correct, "auroc", "AUROC is undefined")
     _, pos, neg = _score_counts(s, y)
     return float(auroc_from_counts(pos, neg))
 
@@ -1951,16 +1957,8 @@ def roc_curve(score: Any, correct: Any) -> dict[str, np.ndarray]:
     >>> float(np.trapezoid(r["tpr"], r["fpr"])) == auroc([0.9, 0.8, 0.8, 0.3], [1, 1, 0, 0])
     True
     """
-    s = _as_score(score, "score").astype(float, copy=False)
-    y = _as_correct(correct, "correct")
-    _same_shape(s, y, "score", "correct")
-    n1 = int(y.sum())
-    n0 = y.size - n1
-    if n1 == 0 or n0 == 0:
-        only = "correct" if n0 == 0 else "incorrect"
-        raise ValueError(
-            f"roc_curve: only one class present in correct (all {y.size} rows {only}); the ROC curve is undefined"
-        )
+    score_f = _as_score(score, "score").astype(float, copy=False)
+    s, y, n1, n0 = _two_classes(score_f, correct, "roc_curve", "the ROC curve is undefined")
     levels, inverse = np.unique(s, return_inverse=True)  # ascending
     pos = np.bincount(inverse, weights=y, minlength=levels.size)[::-1]
     neg = np.bincount(inverse, weights=1 - y, minlength=levels.size)[::-1]
