@@ -133,16 +133,21 @@ DEMOTED_ORDER = ("haiku45", "opus48", "fable5")
 EXPLORATORY_RUNG = "opus48"
 CONFIRMATORY = "sonnet5"
 
+
+def _demoted_rung(**design: Any) -> dict[str, Any]:
+    """Design of a ceiling-demoted rung (Haiku, Fable): ``design`` then the copy shares they share (0.35 off,
+    0.45 placebo, 0.35 shuffled; a fresh dict each call) and no oracle target."""
+    return dict(design, copy={"off": 0.35, "placebo": 0.45, "shuffled": 0.35}, oracle_target=None)
+
+
 _SUBJECT_DESIGN: dict[str, dict[str, Any]] = {
-    "haiku45": dict(
+    "haiku45": _demoted_rung(
         correct={"off": 503, "placebo": 505, "core": 508, "shuffled": 500},
         n_fail=10,
         abstain_per_arm=8,
         trap_abstain=0.6,
         bin_spread=0.16,
         conf_mean=88.0,
-        copy={"off": 0.35, "placebo": 0.45, "shuffled": 0.35},
-        oracle_target=None,
     ),
     "sonnet5": dict(
         correct={"off": 498, "placebo": 504, "core": 504, "shuffled": 495},
@@ -187,15 +192,13 @@ _SUBJECT_DESIGN: dict[str, dict[str, Any]] = {
             "unpaired_core_shuffled": ("anti", "shuffled", -0.6, 0.0, 0.95),
         },
     ),
-    "fable5": dict(
+    "fable5": _demoted_rung(
         correct={"off": 529, "placebo": 528, "core": 531, "shuffled": 527},
         n_fail=6,
         abstain_per_arm=10,
         trap_abstain=0.85,
         bin_spread=0.20,
         conf_mean=95.0,
-        copy={"off": 0.35, "placebo": 0.45, "shuffled": 0.35},
-        oracle_target=None,
     ),
 }
 
