@@ -818,15 +818,8 @@ def reliability_bins(confidence: Any, correct: Any, n_bins: int = 10, **rule: Un
     bin and the result does not depend on row order.  With heaped confidences fewer than B bins
     can remain.
 
-    Parameters
-    ----------
-    confidence : array-like of shape (n,)
-        0–1 confidences.
-    correct : array-like of shape (n,)
-        Binary correctness.
-    n_bins : int, default 10
-    edge : {"upper", "lower"}, default "upper"
-    binning : {"equal_width", "equal_mass"}, default "equal_width"
+    Parameters: ``confidence`` (0–1) and ``correct`` (0/1), array-likes of shape (n,); ``n_bins`` (default 10)
+    and the keywords of :class:`BinRule` (``edge``, ``binning``, ``snap``), validated by :class:`EceOptions`.
 
     Returns
     -------

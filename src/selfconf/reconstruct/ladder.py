@@ -134,21 +134,31 @@ EXPLORATORY_RUNG = "opus48"
 CONFIRMATORY = "sonnet5"
 
 
-def _demoted_rung(**design: Any) -> dict[str, Any]:
-    """Design of a ceiling-demoted rung (Haiku, Fable): ``design`` then the copy shares they share (0.35 off,
-    0.45 placebo, 0.35 shuffled; a fresh dict each call) and no oracle target."""
-    return dict(design, copy={"off": 0.35, "placebo": 0.45, "shuffled": 0.35}, oracle_target=None)
+def _demoted_rung(
+    correct: tuple[int, int, int, int],
+    n_fail: int,
+    abstain_per_arm: int,
+    trap_abstain: float,
+    bin_spread: float,
+    conf_mean: float,
+) -> dict[str, Any]:
+    """Design of a ceiling-demoted rung (Haiku, Fable): correct answers per arm (off, placebo, core, shuffled),
+    parse failures, abstentions per arm, trap abstention, bin spread, mean confidence; then the copy shares
+    both use (0.35 off, 0.45 placebo, 0.35 shuffled; a fresh dict each call) and no oracle target."""
+    return dict(
+        correct=dict(zip(("off", "placebo", "core", "shuffled"), correct, strict=True)),
+        n_fail=n_fail,
+        abstain_per_arm=abstain_per_arm,
+        trap_abstain=trap_abstain,
+        bin_spread=bin_spread,
+        conf_mean=conf_mean,
+        copy={"off": 0.35, "placebo": 0.45, "shuffled": 0.35},
+        oracle_target=None,
+    )
 
 
 _SUBJECT_DESIGN: dict[str, dict[str, Any]] = {
-    "haiku45": _demoted_rung(
-        correct={"off": 503, "placebo": 505, "core": 508, "shuffled": 500},
-        n_fail=10,
-        abstain_per_arm=8,
-        trap_abstain=0.6,
-        bin_spread=0.16,
-        conf_mean=88.0,
-    ),
+    "haiku45": _demoted_rung((503, 505, 508, 500), 10, 8, 0.6, 0.16, 88.0),
     "sonnet5": dict(
         correct={"off": 498, "placebo": 504, "core": 504, "shuffled": 495},
         n_fail=16,
@@ -192,14 +202,7 @@ _SUBJECT_DESIGN: dict[str, dict[str, Any]] = {
             "unpaired_core_shuffled": ("anti", "shuffled", -0.6, 0.0, 0.95),
         },
     ),
-    "fable5": _demoted_rung(
-        correct={"off": 529, "placebo": 528, "core": 531, "shuffled": 527},
-        n_fail=6,
-        abstain_per_arm=10,
-        trap_abstain=0.85,
-        bin_spread=0.20,
-        conf_mean=95.0,
-    ),
+    "fable5": _demoted_rung((529, 528, 531, 527), 6, 10, 0.85, 0.20, 95.0),
 }
 
 #: Confirmatory subject's per-bin accuracy ladder (pooled over arms and replicates, parsed rows),

@@ -69,6 +69,11 @@ _CHUNK = 250  # draws evaluated together by a batched statistic
 # --------------------------------------------------------------------------
 
 
+def _plain(obj: Any, floats: tuple[str, ...], ints: tuple[str, ...]) -> dict[str, Any]:
+    """The named attributes of ``obj`` as Python floats, then ints, in the order given (no numpy scalars)."""
+    return {k: float(getattr(obj, k)) for k in floats} | {k: int(getattr(obj, k)) for k in ints}
+
+
 @dataclass(frozen=True)
 class BootstrapCI:
     """A point estimate with its percentile bootstrap interval.
@@ -101,15 +106,7 @@ class BootstrapCI:
 
     def as_dict(self) -> dict[str, Any]:
         """Plain-Python summary (no numpy scalars), without the draws."""
-        return {
-            "estimate": float(self.estimate),
-            "low": float(self.low),
-            "high": float(self.high),
-            "level": float(self.level),
-            "n_boot": int(self.n_boot),
-            "n_invalid": int(self.n_invalid),
-            "scheme": self.scheme,
-        }
+        return _plain(self, ("estimate", "low", "high", "level"), ("n_boot", "n_invalid")) | {"scheme": self.scheme}
 
 
 @dataclass(frozen=True)
@@ -143,19 +140,9 @@ class PairedContrast:
 
     def as_dict(self) -> dict[str, Any]:
         """Plain-Python summary (no numpy scalars), without the draws."""
-        return {
-            "estimate": float(self.estimate),
-            "low": float(self.low),
-            "high": float(self.high),
-            "p_one_sided": float(self.p_one_sided),
-            "p_one_sided_upper": float(self.p_one_sided_upper),
-            "p_two_sided": float(self.p_two_sided),
-            "auroc_a": float(self.auroc_a.estimate),
-            "auroc_b": float(self.auroc_b.estimate),
-            "level": float(self.level),
-            "n_boot": int(self.n_boot),
-            "n_items": int(self.n_items),
-        }
+        head = _plain(self, ("estimate", "low", "high", "p_one_sided", "p_one_sided_upper", "p_two_sided"), ())
+        arms = {"auroc_a": float(self.auroc_a.estimate), "auroc_b": float(self.auroc_b.estimate)}
+        return head | arms | _plain(self, ("level",), ("n_boot", "n_items"))
 
 
 # --------------------------------------------------------------------------
