@@ -1660,6 +1660,9 @@ def counts_statistics(
       s rows and A errors above it, r = e / t, H the harmonic numbers;
     * ``smooth_ece`` at bandwidth ``smooth_sigma`` (:func:`smooth_ece`; omitted when None).
 
+    The steps are functions of their own (:func:`_counts_moments`, :func:`_bin_sums`, :func:`_counts_risk_coverage`,
+    :func:`_counts_aurc` over one :class:`_Cumulative`); what is left here over 80 lines is these definitions.
+
     Parameters
     ----------
     levels : array (K,), ascending distinct 0–1 confidences
