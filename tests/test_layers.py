@@ -107,3 +107,17 @@ def test_command_names_the_issues_give_still_run(command):
     )
     assert out.returncode == 0, out.stderr
     assert "usage" in out.stdout.lower()
+
+
+def test_bootstrap_is_one_module_under_two_names(monkeypatch):
+    """``selfconf.bootstrap`` is the very module ``selfconf.stats.bootstrap`` (not a copy of its names): a
+    patched private constant is seen through both names, and the statistics subpackage imports it there."""
+    import selfconf.bootstrap as public
+    import selfconf.stats.bootstrap as impl
+    import selfconf.stats.summary
+
+    assert public is impl
+    monkeypatch.setattr(public, "_CHUNK", 7)
+    assert impl._CHUNK == 7
+    assert selfconf.stats.summary.bootstrap is impl
+    assert Path(impl.__file__).parent.name == "stats"

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, Unpack
 
 import numpy as np
 
@@ -46,6 +46,8 @@ __all__ = [
     "brier",
     "ece",
     "EceOptions",
+    "BinRule",
+    "bin_index",
     "reliability_bins",
     "citl",
     "high_conf_counts",
@@ -271,6 +273,19 @@ def spearman_rho(x: Any, y: Any) -> float:
     return float(np.corrcoef(np.column_stack([average_ranks(a), average_ranks(b)]), rowvar=False)[1, 0])
 
 
+def _two_classes(s: np.ndarray, correct: Any, fn: str, what: str) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Scores, 0/1 correctness of the same shape, and the counts of correct (n1) and incorrect (n0) rows;
+    a ValueError naming ``fn`` when one class is missing (``what`` says what is then undefined)."""
+    y = _as_correct(correct, "correct")
+    _same_shape(s, y, "score", "correct")
+    n1 = int(y.sum())
+    n0 = y.size - n1
+    if n1 == 0 or n0 == 0:
+        only = "correct" if n0 == 0 else "incorrect"
+        raise ValueError(f"{fn}: only one class present in correct (all {y.size} rows {only}); {what}")
+    return s, y, n1, n0
+
+
 def auroc(score: Any, correct: Any) -> float:
     """Area under the ROC curve of ``score`` as a predictor of ``correct``, ties counted half.
 
@@ -310,14 +325,7 @@ def auroc(score: Any, correct: Any) -> float:
     Hanley, J. A. & McNeil, B. J. (1982). The meaning and use of the area under a
     receiver operating characteristic (ROC) curve. Radiology 143, 29–36.
     """
-    s = _as_score(score, "score")
-    y = _as_correct(correct, "correct")
-    _same_shape(s, y, "score", "correct")
-    n1 = int(y.sum())
-    n0 = y.size - n1
-    if n1 == 0 or n0 == 0:
-        only = "correct" if n0 == 0 else "incorrect"
-        raise ValueError(f"auroc: only one class present in correct (all {y.size} rows {only}); AUROC is undefined")
+    s, y, n1, n0 = _two_classes(_as_score(score, "score"), correct, "auroc", "AUROC is undefined")
     _, pos, neg = _score_counts(s, y)
     return float(auroc_from_counts(pos, neg))
 
@@ -629,25 +637,6 @@ def _check_edge(edge: str) -> str:
     return edge
 
 
-def _bin_index(c: np.ndarray, n_bins: int, edge: str = "upper", snap: bool = True) -> np.ndarray:
-    """Equal-width bin of each confidence.
-
-    ``edge="upper"``: floor(c * B + EDGE_TOL), a value on an interior edge goes to the bin that
-    starts there; ``edge="lower"``: ceil(c * B - EDGE_TOL) - 1, it goes to the bin that ends there.
-    0.0 is always in the first bin and 1.0 in the last.  ``snap=False``: no tolerance; the value is
-    compared with the edges ``numpy.linspace(0, 1, B + 1)`` as stored, by ``searchsorted`` (side
-    ``"left"`` for ``lower``: scikit-learn's ``calibration_curve`` exactly; ``"right"`` for ``upper``).
-    """
-    if not snap:
-        inner = np.linspace(0.0, 1.0, n_bins + 1)[1:-1]
-        return np.searchsorted(inner, c, side="left" if edge == "lower" else "right").astype(np.intp)
-    if edge == "upper":
-        idx = np.floor(c * n_bins + EDGE_TOL).astype(np.intp)
-    else:
-        idx = np.ceil(c * n_bins - EDGE_TOL).astype(np.intp) - 1
-    return np.clip(idx, 0, n_bins - 1)
-
-
 def _equal_mass_edges(c: np.ndarray, n_bins: int) -> np.ndarray:
     """Interior edges of equal-mass bins: the confidences at sorted positions floor(b n / B), b = 1..B-1.
 
@@ -713,15 +702,98 @@ class EceOptions:
         return {"n_bins": self.n_bins, "binning": self.binning, "edge": self.edge, "snap": self.snap}
 
 
-def reliability_bins(
-    confidence: Any,
-    correct: Any,
-    n_bins: int = 10,
-    *,
-    edge: str = "upper",
-    binning: str = "equal_width",
-    snap: bool = True,
-) -> dict[str, np.ndarray]:
+class BinRule(TypedDict, total=False):
+    """The keyword form of :class:`EceOptions` without ``n_bins``: ``binning``, ``edge``, ``snap``.
+
+    Functions that bin confidences take ``n_bins`` and then ``**rule: Unpack[BinRule]``, so the three
+    keywords are declared here once (type-checked at every call) and validated by :class:`EceOptions`.
+
+    >>> sorted(BinRule.__annotations__)
+    ['binning', 'edge', 'snap']
+    """
+
+    binning: str
+    edge: str
+    snap: bool
+
+
+def bin_index(confidence: Any, n_bins: int = 10, edge: str = "upper", snap: bool = True) -> np.ndarray:
+    """Equal-width bin of each confidence: THE binning rule of every binned statistic in this project.
+
+    Definition: B = ``n_bins`` bins [0, 1/B), [1/B, 2/B), ..., [(B-1)/B, 1]; 0.0 is always in the
+    first bin and 1.0 in the last.  ``edge="upper"`` (this book's rule): the bin of c is
+    min(floor(c B + EDGE_TOL), B - 1), so a value on an interior edge goes to the bin that starts there;
+    ``edge="lower"`` (scikit-learn, Guo et al.): max(ceil(c B - EDGE_TOL) - 1, 0), it goes to the bin
+    that ends there.  ``snap=False`` drops the tolerance: the stored value is compared with the edges
+    ``numpy.linspace(0, 1, B + 1)`` by ``searchsorted`` (side ``"left"`` for ``lower``, which is exactly
+    the bin of scikit-learn's ``calibration_curve(strategy="uniform")``; ``"right"`` for ``upper``).
+    The options are validated by :class:`EceOptions`.  On integer percentages v = 0..100 the rule is
+    min(v // 10, 9) for B = 10, the form the reconstruction's integer tables use (tested equal).
+
+    Reference: Guo, C., Pleiss, G., Sun, Y. & Weinberger, K. Q. (2017). On calibration of modern neural
+    networks. ICML 2017, Section 2 (equal-width confidence bins).
+
+    Examples
+    --------
+    >>> bin_index([0.0, 0.8, 0.7 + 0.1, 1.0]).tolist()   # 0.7 + 0.1 = 0.7999... snaps to 0.8
+    [0, 8, 8, 9]
+    >>> bin_index([0.8, 1.0], edge="lower").tolist()
+    [7, 9]
+    >>> bin_index([0.5000000000000001], edge="lower", snap=False).tolist()
+    [5]
+    """
+    o = EceOptions(n_bins=n_bins, edge=edge, snap=snap)
+    c = np.asarray(confidence, dtype=float)
+    if not o.snap:
+        inner = np.linspace(0.0, 1.0, o.n_bins + 1)[1:-1]
+        return np.searchsorted(inner, c, side="left" if o.edge == "lower" else "right").astype(np.intp)
+    if o.edge == "upper":
+        idx = np.floor(c * o.n_bins + EDGE_TOL).astype(np.intp)
+    else:
+        idx = np.ceil(c * o.n_bins - EDGE_TOL).astype(np.intp) - 1
+    return np.clip(idx, 0, o.n_bins - 1)
+
+
+#: The former private name of :func:`bin_index` (outside code calls it positionally).
+_bin_index = bin_index
+
+
+def _level_bins(lv: np.ndarray, T: np.ndarray, o: EceOptions) -> np.ndarray:
+    """Bin (B, K) of each level ``lv`` (K,) in each draw of the rows ``T`` (B, K) at those levels.
+
+    Equal width: :func:`bin_index`, the same for every draw.  Equal mass: the interior edges are the
+    levels holding the sorted rows at positions floor(b n / B), b = 1..B-1 (as :func:`reliability_bins`),
+    and a level's bin is the number of edges at or below it (``upper``) or strictly below it (``lower``),
+    with the ``EDGE_TOL`` guard when ``snap``.  The bins of :func:`reliability_bins` on counts.
+    """
+    B, K = T.shape
+    if o.binning == "equal_width":
+        return np.broadcast_to(bin_index(lv, o.n_bins, o.edge, o.snap), (B, K))
+    cumT = np.cumsum(T, axis=1)
+    n = cumT[:, -1] if K else np.zeros(B)
+    posn = (np.arange(1, o.n_bins)[None, :] * n[:, None]) // o.n_bins  # (B, n_bins-1)
+    inner = lv[_count_at_or_below(cumT, posn).clip(0, K - 1)]  # (B, n_bins-1), non-decreasing
+    tol = EDGE_TOL if o.snap else 0.0
+    probe = np.broadcast_to((lv + tol) if o.edge == "upper" else (lv - tol), (B, K))
+    return _count_at_or_below(inner, probe, strict=o.edge != "upper")
+
+
+def _bin_sums(lv: np.ndarray, T: np.ndarray, weights: Sequence[np.ndarray], o: EceOptions) -> list[np.ndarray]:
+    """Per draw and bin, the sum of each (B, K) array of ``weights`` over the levels in the bin: (B, n_bins) each.
+
+    Equal width: one bin per level for every draw, so a matrix product with the one-hot bin matrix;
+    equal mass: a ``bincount`` over the bins of :func:`_level_bins` laid end to end per draw.
+    """
+    B, K = T.shape
+    if o.binning == "equal_width":
+        onehot = np.zeros((K, o.n_bins))
+        onehot[np.arange(K), bin_index(lv, o.n_bins, o.edge, o.snap)] = 1.0
+        return [w @ onehot for w in weights]
+    flat = (_level_bins(lv, T, o) + np.arange(B)[:, None] * o.n_bins).ravel()
+    return [np.bincount(flat, weights=w.ravel(), minlength=B * o.n_bins).reshape(B, o.n_bins) for w in weights]
+
+
+def reliability_bins(confidence: Any, correct: Any, n_bins: int = 10, **rule: Unpack[BinRule]) -> dict[str, np.ndarray]:
     """Per-bin summary for a reliability diagram.
 
     Bin rule (``binning="equal_width"``, the default): bins are [0, 1/B), [1/B, 2/B), ...,
@@ -746,15 +818,8 @@ def reliability_bins(
     bin and the result does not depend on row order.  With heaped confidences fewer than B bins
     can remain.
 
-    Parameters
-    ----------
-    confidence : array-like of shape (n,)
-        0–1 confidences.
-    correct : array-like of shape (n,)
-        Binary correctness.
-    n_bins : int, default 10
-    edge : {"upper", "lower"}, default "upper"
-    binning : {"equal_width", "equal_mass"}, default "equal_width"
+    Parameters: ``confidence`` (0–1) and ``correct`` (0/1), array-likes of shape (n,); ``n_bins`` (default 10)
+    and the keywords of :class:`BinRule` (``edge``, ``binning``, ``snap``), validated by :class:`EceOptions`.
 
     Returns
     -------
@@ -782,19 +847,17 @@ def reliability_bins(
     >>> reliability_bins([0.5000000000000001], [1], edge="lower", snap=False)["n"].tolist()  # above 0.5
     [0, 0, 0, 0, 0, 1, 0, 0, 0, 0]
     """
-    n_bins = _check_n_bins(n_bins)
-    _check_edge(edge)
-    if binning not in BINNINGS:
-        raise ValueError(f"binning must be one of {BINNINGS}, got {binning!r}")
+    o = EceOptions(n_bins, **rule)
+    n_bins, edge = o.n_bins, o.edge
     c, y = _conf_and_correct(confidence, correct)
-    if binning == "equal_width":
-        b = _bin_index(c, n_bins, edge, snap)
+    if o.binning == "equal_width":
+        b = bin_index(c, n_bins, edge, o.snap)
         edges = np.arange(n_bins + 1) / n_bins
     else:
         inner = _equal_mass_edges(c, n_bins)
         side: Literal["left", "right"] = "right" if edge == "upper" else "left"
         # upper: a value equal to an edge goes above it; the EDGE_TOL guard as for equal width
-        tol = EDGE_TOL if snap else 0.0
+        tol = EDGE_TOL if o.snap else 0.0
         shifted = c + tol if edge == "upper" else c - tol
         b = np.searchsorted(inner, shifted, side=side).astype(np.intp)
         edges = np.concatenate([[0.0], inner, [1.0]])
@@ -815,15 +878,7 @@ def reliability_bins(
     }
 
 
-def ece(
-    confidence: Any,
-    correct: Any,
-    n_bins: int = 10,
-    *,
-    edge: str = "upper",
-    binning: str = "equal_width",
-    snap: bool = True,
-) -> float:
+def ece(confidence: Any, correct: Any, n_bins: int = 10, **rule: Unpack[BinRule]) -> float:
     """Expected calibration error over confidence bins.
 
     Definition: ECE = sum_b (n_b / n) |mean confidence_b - accuracy_b| over the
@@ -832,27 +887,11 @@ def ece(
     edge into the upper bin, ``edge="lower"``, scikit-learn's and Guo et al.'s rule, into the
     lower one; ``binning="equal_mass"`` uses bins of about n / B rows each; ``snap=False`` compares
     the stored values with the edges without the 1e-9 tolerance, see :func:`reliability_bins`).  By the triangle
-    inequality ECE >= |CITL|, with equality iff every occupied bin's gap has the same sign.
+    inequality ECE >= |CITL|, with equality iff every occupied bin's gap has the same sign.  The arguments
+    are those of :func:`reliability_bins`; the result is a float in [0, 1].
 
-    Parameters
-    ----------
-    confidence : array-like of shape (n,)
-        0–1 confidences.
-    correct : array-like of shape (n,)
-        Binary correctness.
-    n_bins : int, default 10
-    edge : {"upper", "lower"}, default "upper"
-    binning : {"equal_width", "equal_mass"}, default "equal_width"
-
-    Returns
-    -------
-    float in [0, 1]
-
-    References
-    ----------
-    Guo, C., Pleiss, G., Sun, Y. & Weinberger, K. Q. (2017). On calibration of
-    modern neural networks. ICML 2017, Eq. (3).
-    Nixon, J. et al. (2019). Measuring calibration in deep learning. CVPR Workshops.
+    References: Guo et al. (2017), On calibration of modern neural networks, ICML, Eq. (3); Nixon et al.
+    (2019), Measuring calibration in deep learning (equal-mass bins).
 
     Examples
     --------
@@ -861,7 +900,7 @@ def ece(
     >>> round(ece([0.9, 0.9, 1.0], [1, 1, 0], edge="lower"), 4)  # 0.9 now shares no bin with 1.0
     0.4
     """
-    rb = reliability_bins(confidence, correct, n_bins, edge=edge, binning=binning, snap=snap)
+    rb = reliability_bins(confidence, correct, n_bins, **rule)
     occ = rb["n"] > 0
     total = rb["n"].sum()
     return float(np.sum(rb["n"][occ] / total * np.abs(rb["gap"][occ])))
@@ -1621,6 +1660,9 @@ def counts_statistics(
       s rows and A errors above it, r = e / t, H the harmonic numbers;
     * ``smooth_ece`` at bandwidth ``smooth_sigma`` (:func:`smooth_ece`; omitted when None).
 
+    The steps are functions of their own (:func:`_counts_moments`, :func:`_bin_sums`, :func:`_counts_risk_coverage`,
+    :func:`_counts_aurc` over one :class:`_Cumulative`); what is left here over 80 lines is these definitions.
+
     Parameters
     ----------
     levels : array (K,), ascending distinct 0–1 confidences
@@ -1654,114 +1696,139 @@ def counts_statistics(
     lv = np.asarray(levels, dtype=float)
     P = np.atleast_2d(np.asarray(pos, dtype=float))  # no copy when already float (bootstrap draws)
     Q = np.atleast_2d(np.asarray(neg, dtype=float))
-
-    def want(key: str) -> bool:
-        return statistics is None or key in statistics
-
     if P.shape != Q.shape or P.shape[-1] != lv.size:
         raise ValueError(f"counts_statistics: pos {P.shape}, neg {Q.shape} and levels {lv.shape} do not match")
     if lv.size and np.any(np.diff(lv) <= 0):
         raise ValueError("counts_statistics: levels must be strictly increasing")
-    n_bins = _check_n_bins(n_bins)
-    _check_edge(edge)
-    if binning not in BINNINGS:
-        raise ValueError(f"binning must be one of {BINNINGS}, got {binning!r}")
-    T = P + Q
-    B, K = T.shape
-    # Two cumulative sums serve every statistic (ascending level order): rows and errors at or
-    # below each level; "above" quantities are totals minus these.
-    cumT = np.cumsum(T, axis=1)
-    cumQ = np.cumsum(Q, axis=1)
-    n = cumT[:, -1].copy() if K else np.zeros(B)
-    nQ = cumQ[:, -1].copy() if K else np.zeros(B)
-    out: dict[str, np.ndarray] = {}
+    o = EceOptions(n_bins=n_bins, binning=binning, edge=edge, snap=snap)
+
+    def want(key: str) -> bool:
+        return statistics is None or key in statistics
+
+    c = _Cumulative.of(P, Q)
     with np.errstate(invalid="ignore", divide="ignore"):
-        acc = (n - nQ) / n
-        mconf = T @ lv / n
-        out["n"] = n
-        out["accuracy"] = acc
-        out["mean_confidence"] = mconf
-        if want("median_confidence"):
-            mid = np.stack([(n - 1) // 2, n // 2], axis=1)  # (B, 2)
-            li = _count_at_or_below(cumT, mid).clip(0, K - 1)
-            out["median_confidence"] = lv[li].mean(axis=1)
-        out["citl"] = mconf - acc
-        out["brier"] = (P @ (lv - 1.0) ** 2 + Q @ lv**2) / n
-        # ECE: |sum over the bin of (c - y)| summed over bins, / n
+        out = _counts_moments(lv, P, Q, c, median=want("median_confidence"))
         if want("ece"):
-            resid = T * lv - P
-            if binning == "equal_width":
-                onehot = np.zeros((K, n_bins))
-                onehot[np.arange(K), _bin_index(lv, n_bins, edge, snap)] = 1.0
-                gap = resid @ onehot
-            else:
-                posn = (np.arange(1, n_bins)[None, :] * n[:, None]) // n_bins  # (B, n_bins-1)
-                inner_idx = _count_at_or_below(cumT, posn).clip(0, K - 1)
-                inner = lv[inner_idx]  # (B, n_bins-1), non-decreasing
-                # bin of level k = number of inner edges at or below it (upper) / strictly below (lower)
-                tol = EDGE_TOL if snap else 0.0
-                probe = np.broadcast_to((lv + tol) if edge == "upper" else (lv - tol), (B, K))
-                b = _count_at_or_below(inner, probe, strict=edge != "upper")
-                flat = (b + np.arange(B)[:, None] * n_bins).ravel()
-                gap = np.bincount(flat, weights=resid.ravel(), minlength=B * n_bins).reshape(B, n_bins)
-            out["ece"] = np.abs(gap).sum(axis=1) / n
+            out["ece"] = np.abs(_bin_sums(lv, c.T, [c.T * lv - P], o)[0]).sum(axis=1) / c.n
         if want("auroc"):
             out["auroc"] = auroc_from_counts(P, Q)  # the kernel
         high = lv >= float(threshold) - EDGE_TOL
-        hn = T[:, high].sum(axis=1)
+        hn = c.T[:, high].sum(axis=1)
         out["high_conf_n"] = hn
         out["high_conf_error_rate"] = np.where(hn > 0, Q[:, high].sum(axis=1) / np.where(hn > 0, hn, 1), np.nan)
-        # selective risk, most confident first: at level k, s = rows strictly above it, a = errors
-        # strictly above it, t = T_k rows and e = Q_k errors in its tie group
-        above = n[:, None] - cumT
-        err_above = nQ[:, None] - cumQ
-        rc, rmin, rmax = [], [], []
-        n_int = n.astype(np.int64)
-        # bootstrap draws share one n: skip the sort of np.unique then
-        uniq = n_int[:1] if B and (n_int == n_int[0]).all() else np.unique(n_int)
-        where_n = np.searchsorted(uniq, n_int)
-        ks = (
-            np.stack(
-                [
-                    np.array([_covered_size(cov, int(m), covered) if m > 0 else 1 for m in uniq], dtype=float)[where_n]
-                    for cov in coverages
-                ],
-                axis=1,
-            )
-            if len(coverages)
-            else np.zeros((B, 0))
-        )
-        # the group holding the k-th most confident row: the highest level with rows at or above
-        # it >= k, i.e. rows strictly below it <= n - k (one lookup for every coverage)
-        # (cumT - T: rows strictly below level k, non-decreasing in k)
-        gs = (_count_at_or_below(cumT - T, n[:, None] - ks) - 1).clip(0, K - 1) if len(coverages) else ks
-        r = np.arange(B)
-        for j in range(len(coverages)):
-            k, g = ks[:, j], gs[:, j]
-            s_, t_, e_, a_ = above[r, g], T[r, g], Q[r, g], err_above[r, g]
-            inside = k - s_
-            rc.append((a_ + inside * np.where(t_ > 0, e_ / np.where(t_ > 0, t_, 1), 0)) / k)
-            rmin.append((a_ + np.maximum(0, inside - (t_ - e_))) / k)
-            rmax.append((a_ + np.minimum(inside, e_)) / k)
-        out["risk_coverage"] = np.stack(rc, axis=1) if rc else np.empty((B, 0))
-        out["risk_coverage_min"] = np.stack(rmin, axis=1) if rmin else np.empty((B, 0))
-        out["risk_coverage_max"] = np.stack(rmax, axis=1) if rmax else np.empty((B, 0))
+        out.update(_counts_risk_coverage(Q, c, coverages, covered))
         if want("aurc"):
-            # AURC: per tie group (a - s r)(H(s + t) - H(s)) + e; H(s + t) at level k is H(s) at k - 1.
-            # An empty level (T = 0, so Q = 0) has rate 0 / 1 and adds nothing (masked: the two harmonic
-            # numbers may come from different evaluations, table or series, and differ in the last bit)
-            nonempty = T > 0
-            rate = Q / np.where(nonempty, T, 1.0)
-            h_s = _harmonic(above)
-            h_st = np.empty_like(h_s)
-            if K:
-                h_st[:, 1:] = h_s[:, :-1]
-                h_st[:, 0] = _harmonic(n)
-            per_group = (err_above - above * rate) * (h_st - h_s) + Q
-            out["aurc"] = np.where(nonempty, per_group, 0.0).sum(axis=1) / n
+            out["aurc"] = _counts_aurc(Q, c)
         if smooth_sigma is not None and want("smooth_ece"):
-            out["smooth_ece"] = _smooth_ece_at(lv, P, T, float(smooth_sigma), smooth_kernel)
+            out["smooth_ece"] = _smooth_ece_at(lv, P, c.T, float(smooth_sigma), smooth_kernel)
     return out
+
+
+@dataclass(frozen=True)
+class _Cumulative:
+    """The running sums every count statistic reads (ascending level order), each (B, K) or (B,).
+
+    ``T`` rows at each level; ``cumT``/``cumQ`` rows/errors at or below it; ``n``/``nQ`` totals;
+    ``above``/``err_above`` rows/errors strictly above it.
+    """
+
+    T: np.ndarray
+    cumT: np.ndarray
+    cumQ: np.ndarray
+    n: np.ndarray
+    nQ: np.ndarray
+    above: np.ndarray
+    err_above: np.ndarray
+
+    @classmethod
+    def of(cls, P: np.ndarray, Q: np.ndarray) -> _Cumulative:
+        T = P + Q
+        B, K = T.shape
+        cumT = np.cumsum(T, axis=1)
+        cumQ = np.cumsum(Q, axis=1)
+        n = cumT[:, -1].copy() if K else np.zeros(B)
+        nQ = cumQ[:, -1].copy() if K else np.zeros(B)
+        return cls(T, cumT, cumQ, n, nQ, n[:, None] - cumT, nQ[:, None] - cumQ)
+
+
+def _counts_moments(lv: np.ndarray, P: np.ndarray, Q: np.ndarray, c: _Cumulative, *, median: bool) -> dict:
+    """n, accuracy, mean (and median) confidence, CITL and Brier score from counts, one value per draw.
+
+    accuracy = sum pos / n; mean = sum (pos + neg) c / n; median = mean of the sorted values at positions
+    floor((n-1)/2) and floor(n/2); CITL = mean - accuracy; Brier = mean (c - y)^2.
+    """
+    K = lv.size
+    acc = (c.n - c.nQ) / c.n
+    mconf = c.T @ lv / c.n
+    out = {"n": c.n, "accuracy": acc, "mean_confidence": mconf}
+    if median:
+        mid = np.stack([(c.n - 1) // 2, c.n // 2], axis=1)  # (B, 2)
+        li = _count_at_or_below(c.cumT, mid).clip(0, K - 1)
+        out["median_confidence"] = lv[li].mean(axis=1)
+    out["citl"] = mconf - acc
+    out["brier"] = (P @ (lv - 1.0) ** 2 + Q @ lv**2) / c.n
+    return out
+
+
+def _counts_risk_coverage(Q: np.ndarray, c: _Cumulative, coverages: Sequence[float], covered: str) -> dict:
+    """Selective risk at each coverage from counts: expected, best and worst over the orders of the tie
+    group that straddles the cut (the definitions of :func:`risk_coverage_table`), each (B, len(coverages)).
+
+    Most confident first: at level k, s = rows strictly above it, a = errors strictly above it, t = T_k rows
+    and e = Q_k errors in its tie group; the k-th most confident row is in the highest level with rows at or
+    above it >= k, i.e. rows strictly below it <= n - k (one lookup for every coverage).
+    """
+    T, n = c.T, c.n
+    B, K = T.shape
+    n_int = n.astype(np.int64)
+    # bootstrap draws share one n: skip the sort of np.unique then
+    uniq = n_int[:1] if B and (n_int == n_int[0]).all() else np.unique(n_int)
+    where_n = np.searchsorted(uniq, n_int)
+    if not len(coverages):
+        return {key: np.empty((B, 0)) for key in ("risk_coverage", "risk_coverage_min", "risk_coverage_max")}
+    ks = np.stack(
+        [
+            np.array([_covered_size(cov, int(m), covered) if m > 0 else 1 for m in uniq], dtype=float)[where_n]
+            for cov in coverages
+        ],
+        axis=1,
+    )
+    # (cumT - T: rows strictly below level k, non-decreasing in k)
+    gs = (_count_at_or_below(c.cumT - T, n[:, None] - ks) - 1).clip(0, K - 1)
+    r = np.arange(B)
+    rc, rmin, rmax = [], [], []
+    for j in range(len(coverages)):
+        k, g = ks[:, j], gs[:, j]
+        s_, t_, e_, a_ = c.above[r, g], T[r, g], Q[r, g], c.err_above[r, g]
+        inside = k - s_
+        rc.append((a_ + inside * np.where(t_ > 0, e_ / np.where(t_ > 0, t_, 1), 0)) / k)
+        rmin.append((a_ + np.maximum(0, inside - (t_ - e_))) / k)
+        rmax.append((a_ + np.minimum(inside, e_)) / k)
+    return {
+        "risk_coverage": np.stack(rc, axis=1),
+        "risk_coverage_min": np.stack(rmin, axis=1),
+        "risk_coverage_max": np.stack(rmax, axis=1),
+    }
+
+
+def _counts_aurc(Q: np.ndarray, c: _Cumulative) -> np.ndarray:
+    """AURC from counts (definition in :func:`counts_statistics`), one value per draw.
+
+    Per tie group (a - s r)(H(s + t) - H(s)) + e; H(s + t) at level k is H(s) at k - 1.  An empty level
+    (T = 0, so Q = 0) has rate 0 / 1 and adds nothing (masked: the two harmonic numbers may come from
+    different evaluations, table or series, and differ in the last bit).
+    """
+    T = c.T
+    K = T.shape[1]
+    nonempty = T > 0
+    rate = Q / np.where(nonempty, T, 1.0)
+    h_s = _harmonic(c.above)
+    h_st = np.empty_like(h_s)
+    if K:
+        h_st[:, 1:] = h_s[:, :-1]
+        h_st[:, 0] = _harmonic(c.n)
+    per_group = (c.err_above - c.above * rate) * (h_st - h_s) + Q
+    return np.where(nonempty, per_group, 0.0).sum(axis=1) / c.n
 
 
 def aurc(confidence: Any, correct: Any) -> float:
@@ -1886,16 +1953,8 @@ def roc_curve(score: Any, correct: Any) -> dict[str, np.ndarray]:
     >>> float(np.trapezoid(r["tpr"], r["fpr"])) == auroc([0.9, 0.8, 0.8, 0.3], [1, 1, 0, 0])
     True
     """
-    s = _as_score(score, "score").astype(float, copy=False)
-    y = _as_correct(correct, "correct")
-    _same_shape(s, y, "score", "correct")
-    n1 = int(y.sum())
-    n0 = y.size - n1
-    if n1 == 0 or n0 == 0:
-        only = "correct" if n0 == 0 else "incorrect"
-        raise ValueError(
-            f"roc_curve: only one class present in correct (all {y.size} rows {only}); the ROC curve is undefined"
-        )
+    score_f = _as_score(score, "score").astype(float, copy=False)
+    s, y, n1, n0 = _two_classes(score_f, correct, "roc_curve", "the ROC curve is undefined")
     levels, inverse = np.unique(s, return_inverse=True)  # ascending
     pos = np.bincount(inverse, weights=y, minlength=levels.size)[::-1]
     neg = np.bincount(inverse, weights=1 - y, minlength=levels.size)[::-1]

@@ -39,7 +39,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from selfconf import bootstrap, metrics, roster
+from selfconf import metrics, roster
+from selfconf.stats import bootstrap
 from selfconf.stats.readings import (
     CANONICAL_READING,
     READING_DEFINITIONS,

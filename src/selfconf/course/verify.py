@@ -107,7 +107,7 @@ def _num(name: str, got: Any, want: float) -> float:
 
 
 def _bins10(conf: np.ndarray) -> np.ndarray:
-    return np.minimum(np.floor(np.asarray(conf, dtype=float) * 10 + 1e-9).astype(int), 9)
+    return metrics.bin_index(conf, 10)
 
 
 def ece_by_hand(ece_hand: Any, n_bin: Any, acc_bin: Any, conf_a, correct) -> None:

@@ -325,20 +325,9 @@ def _load_contract(d: Path, path: Path | None = None) -> tuple[pd.DataFrame, Exc
 # raw layout (JSONL of the replication package)
 # ----------------------------------------------------------------------------------------
 
-#: raw field -> contract column (fields used by the mapping; others are reported as unmapped)
-RAW_FIELDS = {
-    "model",
-    "model_id",
-    "item_id",
-    "confidence",
-    "parse_ok",
-    "correct",
-    "refusal",
-    "answer",
-    "answer_norm",
-    "grade_method",
-    "served_by",
-}
+#: raw fields the mapping reads (others are reported as unmapped): the contract's columns except the tier (from
+#: the file) and the answer class and grader (derived from ``answer``/``answer_norm`` and ``grade_method``)
+RAW_FIELDS = (set(COLUMNS) - {"tier", "answer_class", "graded_by"}) | {"answer", "answer_norm", "grade_method"}
 
 #: The answer class of a raw record without ``answer_norm``: the project's one normalisation
 #: (:func:`selfconf.data.answers.normalize`, re-exported under this name).

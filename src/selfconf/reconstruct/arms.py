@@ -147,6 +147,12 @@ def _boot_ci(d: np.ndarray, rng: np.random.Generator, n_boot: int = 20000) -> tu
 
 
 def _topic(rng: np.random.Generator, T: dict[str, float], heldout: list[dict]) -> list[dict]:
+    """Topic-pass rows of every local model: 16 probes (two per topic bin) in a true and a false arm.
+
+    Per model: the held-out accuracy of each bin is the claimed percentage (true arm; 100 minus it in the
+    false arm), answers and confidences from :func:`_topic_answers`, then the confidences tuned to the printed
+    Brier change (:func:`_tune_topic_brier`); qwen3:8b answers every probe right at 100 in both arms.
+    """
     rows = []
     prof: dict[tuple[str, str], list[Any]] = {}
     for r in heldout:
@@ -155,95 +161,122 @@ def _topic(rng: np.random.Generator, T: dict[str, float], heldout: list[dict]) -
         tid, k_true, k_false = _TOPIC[m]
         bins = np.repeat(np.arange(len(TOPIC_BINS)), 2)
         true_pct = np.array([100 * np.mean(prof[(m, TOPIC_BINS[b])]) for b in bins])
-        false_pct = 100 - true_pct
-        fixed = np.zeros(16, bool)
         if m == "qwen3:8b":
-            yt = np.ones(16, int)
-            yf = np.ones(16, int)
-            ct = np.full(16, 100)
-            cf = np.full(16, 100)
-            fixed[:] = True
+            yt, yf, ct, cf = np.ones(16, int), np.ones(16, int), np.full(16, 100), np.full(16, 100)
         else:
-            # correctness: a probe's answer tends to follow the held-out bin accuracy
-            p = np.clip(true_pct / 100, 0.1, 0.9)
-            order = np.argsort(-(p + rng.uniform(0, 0.6, 16)))
-            yt = np.zeros(16, int)
-            yt[order[:k_true]] = 1
-            yf = yt.copy()
-            if k_false < k_true:  # the false profile costs right answers in the falsely-low bins
-                lose = [j for j in np.argsort(false_pct, kind="stable") if yt[j] == 1]
-                yf[lose[: k_true - k_false]] = 0
-            ct = np.clip(np.round((40 + 50 * p + rng.normal(0, 12, 16)) / 5) * 5, 0, 100).astype(int)
-            cf = np.clip(np.round((ct + 0.5 * (false_pct - true_pct) + rng.normal(0, 8, 16)) / 5) * 5, 0, 100).astype(
-                int
-            )
-            if m == "llama3.2:3b":
-                # physics (held-out 1/4): wrong in both arms, confidence 0 -> 100 under the false
-                # (high) claim; history (held-out 3/4): right in both arms, 100 -> 0 under the false
-                # (low) claim; the printed 6 -> 4 right answers come from the other bins
-                ph = np.nonzero(bins == TOPIC_BINS.index("physics"))[0]
-                hi = np.nonzero(bins == TOPIC_BINS.index("history"))[0]
-                rest = np.array([j for j in range(16) if j not in ph and j not in hi])
-                yt = np.zeros(16, int)
-                yt[hi] = 1
-                pick = rest[np.argsort(-(p[rest] + rng.uniform(0, 0.6, len(rest))))][: k_true - len(hi)]
-                yt[pick] = 1
-                yf = yt.copy()
-                lose = [j for j in rest[np.argsort(false_pct[rest], kind="stable")] if yt[j] == 1]
-                yf[lose[: k_true - k_false]] = 0
-                ct[ph], cf[ph] = 0, 100
-                ct[hi], cf[hi] = 100, 0
-                fixed[ph] = fixed[hi] = True
-            if m == "phi4-mini":
-                lg = np.nonzero(bins == TOPIC_BINS.index("logic"))[0]
-                ct[lg], cf[lg] = (10, 16), (60, 70)
-                fixed[lg] = True
+            yt, yf, ct, cf, fixed = _topic_answers(m, rng, bins, true_pct, k_true, k_false)
             assert tid is not None  # every topic model has a Brier target
-            target = T[tid]
-            d = _brier_delta(ct, yt, cf, yf)
-            for _ in range(100000):
-                lo, hi_ = _boot_ci((cf / 100 - yf) ** 2 - (ct / 100 - yt) ** 2, np.random.default_rng(7), 4000)
-                if abs(d - target) < 0.0004 and lo < -0.01 < 0.01 < hi_:
-                    break
-                j = int(rng.integers(16))
-                if fixed[j]:
-                    continue
-                arr = cf if rng.random() < 0.5 else ct
-                old = arr[j]
-                arr[j] = int(np.clip(old + rng.choice((-5, 5)), 0, 100))
-                d2 = _brier_delta(ct, yt, cf, yf)
-                lo2, hi2 = _boot_ci((cf / 100 - yf) ** 2 - (ct / 100 - yt) ** 2, np.random.default_rng(7), 4000)
-                ok_now = lo < -0.01 < 0.01 < hi_
-                ok_new = lo2 < -0.01 < 0.01 < hi2
-                if (abs(d2 - target) < abs(d - target) and (ok_new or not ok_now)) or (ok_new and not ok_now):
-                    d = d2
-                else:
-                    arr[j] = old
-            else:
-                raise RuntimeError(f"{m}: topic-pass Brier change stuck at {d:.4f} (target {target})")
-        for j in range(16):
-            b = TOPIC_BINS[bins[j]]
-            pid = f"tp-{b}-{j % 2 + 1}"
+            _tune_topic_brier(m, rng, ct, yt, cf, yf, fixed, T[tid])
+        rows += _topic_rows(m, bins, true_pct, (yt, ct), (yf, cf))
+    return rows
+
+
+def _topic_answers(
+    m: str, rng: np.random.Generator, bins: np.ndarray, true_pct: np.ndarray, k_true: int, k_false: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Correctness and confidence of one model's 16 probes in the true and false arm, and which are fixed.
+
+    A probe's answer tends to follow the held-out bin accuracy p (the ``k_true`` highest of p + U(0, 0.6) are
+    right); the false arm loses ``k_true - k_false`` right answers in its falsely-low bins; confidence
+    40 + 50 p + N(0, 12) in steps of 5, moved by half the claimed difference under the false claim.  llama3.2:3b
+    and phi4-mini carry the printed per-bin cases (fixed: the Brier tuning leaves them alone).
+    """
+    false_pct = 100 - true_pct
+    fixed = np.zeros(16, bool)
+    p = np.clip(true_pct / 100, 0.1, 0.9)
+    order = np.argsort(-(p + rng.uniform(0, 0.6, 16)))
+    yt = np.zeros(16, int)
+    yt[order[:k_true]] = 1
+    yf = yt.copy()
+    if k_false < k_true:  # the false profile costs right answers in the falsely-low bins
+        lose = [j for j in np.argsort(false_pct, kind="stable") if yt[j] == 1]
+        yf[lose[: k_true - k_false]] = 0
+    ct = np.clip(np.round((40 + 50 * p + rng.normal(0, 12, 16)) / 5) * 5, 0, 100).astype(int)
+    cf = np.clip(np.round((ct + 0.5 * (false_pct - true_pct) + rng.normal(0, 8, 16)) / 5) * 5, 0, 100).astype(int)
+    if m == "llama3.2:3b":
+        # physics (held-out 1/4): wrong in both arms, confidence 0 -> 100 under the false
+        # (high) claim; history (held-out 3/4): right in both arms, 100 -> 0 under the false
+        # (low) claim; the printed 6 -> 4 right answers come from the other bins
+        ph = np.nonzero(bins == TOPIC_BINS.index("physics"))[0]
+        hi = np.nonzero(bins == TOPIC_BINS.index("history"))[0]
+        rest = np.array([j for j in range(16) if j not in ph and j not in hi])
+        yt = np.zeros(16, int)
+        yt[hi] = 1
+        pick = rest[np.argsort(-(p[rest] + rng.uniform(0, 0.6, len(rest))))][: k_true - len(hi)]
+        yt[pick] = 1
+        yf = yt.copy()
+        lose = [j for j in rest[np.argsort(false_pct[rest], kind="stable")] if yt[j] == 1]
+        yf[lose[: k_true - k_false]] = 0
+        ct[ph], cf[ph] = 0, 100
+        ct[hi], cf[hi] = 100, 0
+        fixed[ph] = fixed[hi] = True
+    if m == "phi4-mini":
+        lg = np.nonzero(bins == TOPIC_BINS.index("logic"))[0]
+        ct[lg], cf[lg] = (10, 16), (60, 70)
+        fixed[lg] = True
+    return yt, yf, ct, cf, fixed
+
+
+def _tune_topic_brier(
+    m: str,
+    rng: np.random.Generator,
+    ct: np.ndarray,
+    yt: np.ndarray,
+    cf: np.ndarray,
+    yf: np.ndarray,
+    fixed: np.ndarray,
+    target: float,
+) -> None:
+    """Move confidences (not ``fixed``) by +-5 until the false-minus-true Brier change is within 0.0004 of
+    ``target`` and its 95 % bootstrap interval (seed 7, 4,000 draws) covers [-0.01, 0.01]; in place.
+
+    A step is kept when it brings the change closer without losing the covering interval, or gains it;
+    a RuntimeError after 100,000 steps.
+    """
+    d = _brier_delta(ct, yt, cf, yf)
+    for _ in range(100000):
+        lo, hi_ = _boot_ci((cf / 100 - yf) ** 2 - (ct / 100 - yt) ** 2, np.random.default_rng(7), 4000)
+        if abs(d - target) < 0.0004 and lo < -0.01 < 0.01 < hi_:
+            return
+        j = int(rng.integers(16))
+        if fixed[j]:
+            continue
+        arr = cf if rng.random() < 0.5 else ct
+        old = arr[j]
+        arr[j] = int(np.clip(old + rng.choice((-5, 5)), 0, 100))
+        d2 = _brier_delta(ct, yt, cf, yf)
+        lo2, hi2 = _boot_ci((cf / 100 - yf) ** 2 - (ct / 100 - yt) ** 2, np.random.default_rng(7), 4000)
+        ok_now = lo < -0.01 < 0.01 < hi_
+        ok_new = lo2 < -0.01 < 0.01 < hi2
+        if (abs(d2 - target) < abs(d - target) and (ok_new or not ok_now)) or (ok_new and not ok_now):
+            d = d2
+        else:
+            arr[j] = old
+    raise RuntimeError(f"{m}: topic-pass Brier change stuck at {d:.4f} (target {target})")
+
+
+def _topic_rows(m: str, bins: np.ndarray, true_pct: np.ndarray, true_arm: tuple, false_arm: tuple) -> list[dict]:
+    """The 32 rows of one model: per probe j (``tp-<bin>-<1|2>``), its true-arm row, then its false-arm row;
+    each arm is (correct, confidence) arrays, the false arm's claimed percentage is 100 minus the true one.
+
+    >>> rows = _topic_rows("m", np.zeros(16, int), np.full(16, 25.0), (np.ones(16), np.full(16, 90)),
+    ...                    (np.zeros(16), np.full(16, 40)))
+    >>> len(rows), rows[1]["arm"], rows[1]["claimed_pct"], rows[1]["confidence"]
+    (32, 'false', 75, 40)
+    """
+    rows = []
+    for j in range(16):
+        b = TOPIC_BINS[bins[j]]
+        for arm, pct, (y, c) in (("true", true_pct[j], true_arm), ("false", 100 - true_pct[j], false_arm)):
             rows.append(
                 {
                     "model": m,
-                    "probe_id": pid,
+                    "probe_id": f"tp-{b}-{j % 2 + 1}",
                     "bin": b,
-                    "arm": "true",
-                    "claimed_pct": int(true_pct[j]),
-                    "correct": int(yt[j]),
-                    "confidence": int(ct[j]),
-                }
-            )
-            rows.append(
-                {
-                    "model": m,
-                    "probe_id": pid,
-                    "bin": b,
-                    "arm": "false",
-                    "claimed_pct": int(false_pct[j]),
-                    "correct": int(yf[j]),
-                    "confidence": int(cf[j]),
+                    "arm": arm,
+                    "claimed_pct": int(pct),
+                    "correct": int(y[j]),
+                    "confidence": int(c[j]),
                 }
             )
     return rows

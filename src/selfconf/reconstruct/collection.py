@@ -413,6 +413,20 @@ US_LOADING = 0.55
 US_CONF_LOADING = 0.85
 
 
+#: Claim-id prefix of each panel group.
+_KEY = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
+
+#: The panel searches of :func:`tune_structure`, in order: (panel, parameter, statistic, range, increasing,
+#: fallback parameter and range if the first parameter's steps jump over the target interval).
+PANEL_STEPS: tuple[tuple[str, str, str, float, float, bool, tuple | None], ...] = (
+    ("CN", "loading", "panel_auroc", 0.0, 0.99, True, ("wrong_sharing", 0.6, 1.4, False)),
+    ("US", "wrong_sharing", "panel_auroc", 0.0, 1.5, False, ("loading", 0.8, 0.99, True)),
+    ("cross_bloc", "loading", "panel_auroc", 0.0, 0.99, True, ("wrong_sharing", 0.6, 1.4, False)),
+    ("CN", "variant_rate", "panel_auroc_labelfree", 0.0, 0.9, False, None),
+    ("US", "variant_rate", "panel_auroc_labelfree", 0.0, 0.9, False, None),
+)
+
+
 def tune_structure(
     T: Targets, tables, plan, fails, seed_seq: np.random.SeedSequence, log=print
 ) -> tuple[Structure, dict]:
@@ -421,128 +435,141 @@ def tune_structure(
     Order (each step leaves the earlier targets untouched):
     CN canonical <- loading of the CN members; US canonical <- wrong-answer sharing of the US
     members (loading fixed at :data:`US_LOADING`); cross-bloc canonical <- mistral's loading;
-    CN and US label-free <- the variant rate of each panel's members; CN and cross-bloc pooled
-    self-AUROC and panel-minus-self interval widths <- the confidence loading of the CN members,
-    then of mistral (analytic item-clustered SEs, no bootstrap draws).  Every evaluation rebuilds the rows from
-    the same seed, so the search is deterministic.
+    CN and US label-free <- the variant rate of each panel's members (:data:`PANEL_STEPS`,
+    :func:`_fit_panel_step`); CN and cross-bloc pooled self-AUROC and panel-minus-self interval widths <- the
+    confidence loading of the CN members, then of mistral (:func:`_fit_conf_loading`; analytic item-clustered
+    SEs, no bootstrap draws); models in no panel get the mean (:func:`_fill_unpaneled`).  Every evaluation
+    rebuilds the rows from the same seed, so the search is deterministic.
     """
     members = {k: tuple(v) for k, v in panels.PANELS.items()}
     struct = Structure()
-    key = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
     fitted: dict[str, Any] = {}
 
-    def evaluate(which: str) -> dict:
-        rows, codes = build_rows(T, tables, plan, fails, struct, seed_seq)
-        return panel_values(rows, codes, {which: members[which]})[which]
-
-    def setter(attr, group):
-        def set_(x):
-            for m in PANEL_GROUPS[group]:
-                getattr(struct, attr)[m] = x
-
-        return set_
+    def rows_now() -> tuple[dict[str, ModelRows], dict[str, np.ndarray]]:
+        return build_rows(T, tables, plan, fails, struct, seed_seq)
 
     for m in PANEL_GROUPS["US"]:
         struct.loading[m] = US_LOADING
         # confidence tracks item easiness more closely for the US members: this narrows the
         # paired panel-minus-self interval to the printed width (a choice, see data/README.md)
         struct.conf_loading_by_model[m] = US_CONF_LOADING
-    # (panel, parameter, statistic, range, increasing, fallback parameter and range if the
-    # first parameter's steps jump over the target interval)
-    steps = [
-        ("CN", "loading", "panel_auroc", 0.0, 0.99, True, ("wrong_sharing", 0.6, 1.4, False)),
-        ("US", "wrong_sharing", "panel_auroc", 0.0, 1.5, False, ("loading", 0.8, 0.99, True)),
-        ("cross_bloc", "loading", "panel_auroc", 0.0, 0.99, True, ("wrong_sharing", 0.6, 1.4, False)),
-        ("CN", "variant_rate", "panel_auroc_labelfree", 0.0, 0.9, False, None),
-        ("US", "variant_rate", "panel_auroc_labelfree", 0.0, 0.9, False, None),
-    ]
     # the pooled self-AUROC depends on the tables only; the printed panel-minus-self difference
     # then narrows the interval the panel AUROC must land in
-    rows0, codes0 = build_rows(T, tables, plan, fails, struct, seed_seq)
-    self_pooled = {g: v["self_auroc_pooled"] for g, v in panel_values(rows0, codes0, members).items()}
+    self_pooled = {g: v["self_auroc_pooled"] for g, v in panel_values(*rows_now(), members).items()}
+    for step in PANEL_STEPS:
+        group = step[0]
+        iv = _target_interval(T, group, step[2], self_pooled[group])
 
-    def target_interval(group, stat):
-        lo_, hi_ = T.interval(f"{key[group]}_{stat}")
-        if stat == "panel_auroc":
-            d_lo, d_hi = T.interval(f"{key[group]}_panel_vs_self_delta")
-            lo2, hi2 = max(lo_, self_pooled[group] + d_lo), min(hi_, self_pooled[group] + d_hi)
-            if lo2 < hi2:
-                return lo2, hi2
-        return lo_, hi_
+        def evaluate(group=group):
+            return panel_values(*rows_now(), {group: members[group]})[group]
 
-    for group, attr, stat, lo, hi, inc, fallback in steps:
-        cid = f"{key[group]}_{stat}"
-        set_ = setter(attr, group)
-
-        def f(x, set_=set_, group=group, stat=stat):
-            set_(x)
-            return evaluate(group)[stat]
-
-        iv = target_interval(group, stat)
-        x, val = _solve(f, lo, hi, iv, increasing=inc)
-        set_(x)
-        if not (iv[0] < val < iv[1]) and fallback is not None:
-            attr2, lo2, hi2, inc2 = fallback
-            set2 = setter(attr2, group)
-
-            def f2(x, set2=set2, group=group, stat=stat):
-                set2(x)
-                return evaluate(group)[stat]
-
-            x2, val = _solve(f2, lo2, hi2, iv, increasing=inc2, iters=10, scan=40)
-            set2(x2)
-            fitted[f"{group}.{attr2}"] = {"x": x2, "value": val, "target": T.value(cid)}
-            log(f"  {group} {attr2} = {x2:.4f} -> {stat} {val:.4f} (fallback)")
-        fitted[f"{group}.{attr}"] = {"x": x, "value": val, "target": T.value(cid)}
-        log(f"  {group} {attr} = {x:.4f} -> {stat} {val:.4f} (target {T.printed(cid)})")
-    # interval widths: how closely a panel's members' stated confidence tracks item easiness
-    # sets the widths of the panel's item-clustered pooled self-AUROC and panel-minus-self
-    # intervals without touching any per-model table (confidences only move between items of
-    # the same model and correctness).  Measured by the analytic item-clustered influence SE
-    # (seed-free, see :mod:`.bounds`), never by one bootstrap seed's draws.  The loading
-    # minimises the summed distance of the two half-widths from the printed ones (the self
-    # width alone may be out of reach: mistral's loading cannot widen the cross-bloc self
-    # interval to the printed width, and then the delta width decides).  CN first (its
-    # members' common loading), then mistral (the only cross-bloc member in no other panel).
+        fitted.update(_fit_panel_step(step, struct, T, iv, evaluate, log))
     for group, members_set in (("CN", PANEL_GROUPS["CN"]), ("cross_bloc", ("mistral",))):
-        k = key[group]
-        printed = {
-            part: 0.5 * (T.value(f"{k}_{cid}_ci_hi") - T.value(f"{k}_{cid}_ci_lo"))
-            for part, cid in (("self", "self_auroc_pooled"), ("delta", "panel_vs_self_delta"))
-        }
 
-        def widths_at(x, group=group, members_set=members_set):
-            for m in members_set:
-                struct.conf_loading_by_model[m] = float(x)
-            rows, codes = build_rows(T, tables, plan, fails, struct, seed_seq)
-            return panel_half_widths(rows, codes, members[group])
+        def half_widths(group=group):
+            return panel_half_widths(*rows_now(), members[group])
 
-        def loss(h, printed=printed):
-            return abs(h["self"] - printed["self"]) + abs(h["delta"] - printed["delta"])
+        fitted[f"{group}.conf_loading"] = _fit_conf_loading(group, members_set, struct, T, half_widths, log)
+    _fill_unpaneled(struct)
+    return struct, panel_values(*rows_now(), members)
 
-        scored = []
-        for x in np.round(np.linspace(0.0, 0.99, 34), 4):  # coarse scan, then refine around the best
-            scored.append((loss(widths_at(x)), float(x)))
-        x0 = min(scored)[1]
-        for x in np.round(np.linspace(max(0.0, x0 - 0.03), min(0.99, x0 + 0.03), 13), 4):
-            scored.append((loss(widths_at(x)), float(x)))
-        x = min(scored)[1]
+
+def _set_group(struct: Structure, attr: str, group: str, x: float) -> None:
+    """Set ``struct.<attr>[m] = x`` for every member m of the panel group."""
+    for m in PANEL_GROUPS[group]:
+        getattr(struct, attr)[m] = x
+
+
+def _target_interval(T: Targets, group: str, stat: str, self_pooled: float) -> tuple[float, float]:
+    """The interval a panel statistic must land in: its claim's interval, for the panel AUROC narrowed by the
+    printed panel-minus-self difference added to the pooled self-AUROC (when the two intervals overlap)."""
+    lo_, hi_ = T.interval(f"{_KEY[group]}_{stat}")
+    if stat == "panel_auroc":
+        d_lo, d_hi = T.interval(f"{_KEY[group]}_panel_vs_self_delta")
+        lo2, hi2 = max(lo_, self_pooled + d_lo), min(hi_, self_pooled + d_hi)
+        if lo2 < hi2:
+            return lo2, hi2
+    return lo_, hi_
+
+
+def _fit_panel_step(step: tuple, struct: Structure, T: Targets, iv: tuple[float, float], evaluate, log) -> dict:
+    """One search of :data:`PANEL_STEPS`: solve the group's parameter so that ``evaluate()[stat]`` lands in
+    ``iv`` (:func:`_solve`), then the fallback parameter if the first one's steps jumped over the interval.
+    Leaves the solved values in ``struct``; returns the ``fitted`` records."""
+    group, attr, stat, lo, hi, inc, fallback = step
+    cid = f"{_KEY[group]}_{stat}"
+    fitted: dict[str, Any] = {}
+
+    def f(x, attr=attr):
+        _set_group(struct, attr, group, x)
+        return evaluate()[stat]
+
+    x, val = _solve(f, lo, hi, iv, increasing=inc)
+    _set_group(struct, attr, group, x)
+    if not (iv[0] < val < iv[1]) and fallback is not None:
+        attr2, lo2, hi2, inc2 = fallback
+        x2, val = _solve(lambda x: f(x, attr2), lo2, hi2, iv, increasing=inc2, iters=10, scan=40)
+        _set_group(struct, attr2, group, x2)
+        fitted[f"{group}.{attr2}"] = {"x": x2, "value": val, "target": T.value(cid)}
+        log(f"  {group} {attr2} = {x2:.4f} -> {stat} {val:.4f} (fallback)")
+    fitted[f"{group}.{attr}"] = {"x": x, "value": val, "target": T.value(cid)}
+    log(f"  {group} {attr} = {x:.4f} -> {stat} {val:.4f} (target {T.printed(cid)})")
+    return fitted
+
+
+def _scan_refine(loss_at) -> float:
+    """The x in [0, 0.99] with the least ``loss_at(x)``: a 34-point scan, then 13 points within 0.03 of its
+    best (values rounded to 4 decimals; ties go to the smaller x).
+
+    >>> _scan_refine(lambda x: abs(x - 0.5012))
+    0.5
+    """
+    scored = [(loss_at(x), float(x)) for x in np.round(np.linspace(0.0, 0.99, 34), 4)]
+    x0 = min(scored)[1]
+    for x in np.round(np.linspace(max(0.0, x0 - 0.03), min(0.99, x0 + 0.03), 13), 4):
+        scored.append((loss_at(x), float(x)))
+    return min(scored)[1]
+
+
+def _fit_conf_loading(group: str, members_set, struct: Structure, T: Targets, half_widths, log) -> dict:
+    """The confidence loading of ``members_set`` that brings the group's two interval half-widths nearest print.
+
+    How closely a panel's members' stated confidence tracks item easiness sets the widths of the panel's
+    item-clustered pooled self-AUROC and panel-minus-self intervals without touching any per-model table
+    (confidences only move between items of the same model and correctness).  Measured by the analytic
+    item-clustered influence SE (``half_widths()``, seed-free, see :mod:`.bounds`), never by one bootstrap
+    seed's draws.  The loading minimises the summed distance of the two half-widths from the printed ones
+    (:func:`_scan_refine`; the self width alone may be out of reach: mistral's loading cannot widen the
+    cross-bloc self interval to the printed width, and then the delta width decides).
+    """
+    k = _KEY[group]
+    printed = {
+        part: 0.5 * (T.value(f"{k}_{cid}_ci_hi") - T.value(f"{k}_{cid}_ci_lo"))
+        for part, cid in (("self", "self_auroc_pooled"), ("delta", "panel_vs_self_delta"))
+    }
+
+    def widths_at(x):
+        for m in members_set:
+            struct.conf_loading_by_model[m] = float(x)
+        return half_widths()
+
+    def loss(x):
         h = widths_at(x)
-        fitted[f"{group}.conf_loading"] = {
-            "x": x,
-            "value": h,
-            "target": printed,
-            "measure": "1.96 x item-clustered influence SE",
-        }
-        log(
-            f"  {group} confidence loading = {x:.4f} -> half-widths self {h['self']:.5f} (printed "
-            f"{printed['self']:.4f}), delta {h['delta']:.5f} (printed {printed['delta']:.4f})"
-        )
-    # models outside every panel: the mean of the fitted values
+        return abs(h["self"] - printed["self"]) + abs(h["delta"] - printed["delta"])
+
+    x = _scan_refine(loss)
+    h = widths_at(x)
+    log(
+        f"  {group} confidence loading = {x:.4f} -> half-widths self {h['self']:.5f} (printed "
+        f"{printed['self']:.4f}), delta {h['delta']:.5f} (printed {printed['delta']:.4f})"
+    )
+    return {"x": x, "value": h, "target": printed, "measure": "1.96 x item-clustered influence SE"}
+
+
+def _fill_unpaneled(struct: Structure) -> None:
+    """Models outside every panel get the mean of the fitted loadings and variant rates (set ones are kept)."""
     mean_l = float(np.mean([struct.loading[m] for m in struct.loading]))
     mean_q = float(np.mean([struct.variant_rate[m] for m in struct.variant_rate]))
     for m in FRONTIER + LOCAL:
         struct.loading.setdefault(m, mean_l)
         struct.variant_rate.setdefault(m, mean_q)
-    rows, codes = build_rows(T, tables, plan, fails, struct, seed_seq)
-    return struct, panel_values(rows, codes, members)

@@ -82,30 +82,50 @@ def mean_over_seeds(recompute_fn, select, seeds, n_boot: int, *, spread: bool = 
 
 
 def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_boot: int = N_BOOT) -> dict[str, float]:
-    """Every design / result1 quantity the reconstruction must reproduce, from rows."""
+    """Every design / result1 quantity the reconstruction must reproduce, from rows.
+
+    In steps, each a function of its own: design counts, Table 1 and Table 2 per model, the calibration prose,
+    the local tier (Figure 1), the panels, the benchmark-age arm.  The generators of Table 1, the panels and the
+    benchmark-age arm are spawned from ``SeedSequence(seed)`` in that order.
+    """
     ss = np.random.SeedSequence(seed)
     g = graded(df)
-    v: dict[str, float] = {}
     front = g[g["tier"] == "frontier"]
-    local = g[g["tier"] == "local"]
-    models = df.drop_duplicates("model")[["tier", "model"]]
-    n_front = int((models["tier"] == "frontier").sum())
-    n_local = int((models["tier"] == "local").sum())
-    v.update(
-        {
-            "design_n_models": len(models),
-            "design_n_providers": n_front,
-            "design_n_local_models": n_local,
-            "design_models_per_provider": 1,
-            "design_n_items": df["item_id"].nunique(),
-            "design_n_graded_total": len(g),
-            "design_n_graded_frontier": len(front),
-            "design_n_graded_local": len(local),
-            "r1_n_frontier_models": n_front,
-        }
-    )
+    v: dict[str, float] = _design_counts(df, g)
     rngs = dict(zip(TABLE1, (np.random.default_rng(s) for s in ss.spawn(len(TABLE1))), strict=False))
     st = {m: _model_stats(g, m, rngs[m], n_boot) for m in TABLE1}
+    v.update(_table_values(st))
+    v.update(_result1_prose(front, st, int(v["r1_n_frontier_models"])))
+    v.update(_local_tier(g[g["tier"] == "local"]))
+    prng = dict(zip(PANELS, (np.random.default_rng(s) for s in ss.spawn(len(PANELS))), strict=False))
+    v.update(_panel_values(df, prng, n_boot))
+    brng = dict(zip(BENCH_MODELS, (np.random.default_rng(s) for s in ss.spawn(len(BENCH_MODELS))), strict=False))
+    v.update(_bench_age_values(bench, g, brng, n_boot))
+    ms = df[(df["model"] == "moonshot")]
+    v["repro_moonshot_firstparty_n"] = int((ms["served_by"] == "first_party").sum())
+    return {k: (float(x) if not isinstance(x, int) else x) for k, x in v.items()}
+
+
+def _design_counts(df: pd.DataFrame, g: pd.DataFrame) -> dict[str, Any]:
+    """Models, providers, items and graded rows by tier (the design section's counts)."""
+    models = df.drop_duplicates("model")[["tier", "model"]]
+    n_front = int((models["tier"] == "frontier").sum())
+    return {
+        "design_n_models": len(models),
+        "design_n_providers": n_front,
+        "design_n_local_models": int((models["tier"] == "local").sum()),
+        "design_models_per_provider": 1,
+        "design_n_items": df["item_id"].nunique(),
+        "design_n_graded_total": len(g),
+        "design_n_graded_frontier": int((g["tier"] == "frontier").sum()),
+        "design_n_graded_local": int((g["tier"] == "local").sum()),
+        "r1_n_frontier_models": n_front,
+    }
+
+
+def _table_values(st: dict[str, dict]) -> dict[str, Any]:
+    """Table 1 (and Figure 1's medians) per model, Table 2's error rates at each coverage for three models."""
+    v: dict[str, Any] = {}
     for m, s in st.items():
         v[f"t1_{m}_n"] = s["n"]
         v[f"t1_{m}_acc"] = s["acc"]
@@ -119,7 +139,13 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
     for m in ("anthropic", "xai", "google"):
         for cov in (100, 80, 60, 40, 20):
             v[f"t2_{m}_err_cov{cov}"] = st[m]["risk"][cov]
-    # calibration prose
+    return v
+
+
+def _result1_prose(front: pd.DataFrame, st: dict[str, dict], n_front: int) -> dict[str, Any]:
+    """The calibration and discrimination prose of Result 1: median band, CITL range, bins, high-confidence
+    errors, the AUROC span (from the per-model statistics ``st``) and Anthropic's AUROC without refusals."""
+    v: dict[str, Any] = {}
     in_band = [m for m in TABLE1 if 85 <= st[m]["median_conf"] <= 95]
     v["r1_n_models_median_in_band"] = len(in_band)
     v["r1_n_models_depart"] = n_front - len(in_band)
@@ -152,17 +178,26 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
     v["r1_self_auroc_span_min"], v["r1_self_auroc_span_max"] = min(au.values()), max(au.values())
     v["r1_n_models_below_threshold"] = sum(x < 0.62 for x in au.values())
     v["r1_riskcov_n_models"] = 3
-    # local tier (Figure 1)
+    return v
+
+
+def _local_tier(local: pd.DataFrame) -> dict[str, Any]:
+    """Figure 1's local tier: ranges of accuracy (%) and median confidence, fewest and most gradable rows."""
     loc = {m: (len(r), 100 * r["correct"].mean(), float(np.median(r["confidence"]))) for m, r in local.groupby("model")}
-    v["fig1_local_acc_min"] = min(x[1] for x in loc.values())
-    v["fig1_local_acc_max"] = max(x[1] for x in loc.values())
-    v["fig1_local_median_conf_min"] = min(x[2] for x in loc.values())
-    v["fig1_local_median_conf_max"] = max(x[2] for x in loc.values())
-    v["local_reasoning_model_n_gradable"] = min(x[0] for x in loc.values())
-    v["fig1_local_n_max"] = max(x[0] for x in loc.values())
-    # panels
+    return {
+        "fig1_local_acc_min": min(x[1] for x in loc.values()),
+        "fig1_local_acc_max": max(x[1] for x in loc.values()),
+        "fig1_local_median_conf_min": min(x[2] for x in loc.values()),
+        "fig1_local_median_conf_max": max(x[2] for x in loc.values()),
+        "local_reasoning_model_n_gradable": min(x[0] for x in loc.values()),
+        "fig1_local_n_max": max(x[0] for x in loc.values()),
+    }
+
+
+def _panel_values(df: pd.DataFrame, prng: dict[str, np.random.Generator], n_boot: int) -> dict[str, Any]:
+    """Each panel's pooled self-AUROC, panel AUROC, their difference with intervals, and the US decomposition."""
+    v: dict[str, Any] = {}
     key = {"US": "us", "CN": "cn", "cross_bloc": "xb"}
-    prng = dict(zip(PANELS, (np.random.default_rng(s) for s in ss.spawn(len(PANELS))), strict=False))
     for name, members in PANELS.items():
         k = key[name]
         pa = panel_analysis(df, members, n_boot=n_boot, rng=prng[name])
@@ -179,22 +214,33 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
             v["us_within_model_self_auroc_max"] = pa["within_model_max"]
             v["us_within_model_self_auroc_macro"] = pa["within_model_macro"]
             v["us_between_model_identity_contribution"] = pa["between_model_identity"]
-    # benchmark-age arm: unpaired percentile bootstrap, each benchmark resampled on its own
-    brng = dict(zip(BENCH_MODELS, (np.random.default_rng(s) for s in ss.spawn(len(BENCH_MODELS))), strict=False))
+    return v
+
+
+def _accuracy_gap_pp(yy: np.ndarray, gg: np.ndarray) -> np.ndarray:
+    """Accuracy (%) of group 1 minus group 0, one value per row of the (B, n) resamples (batched).
+
+    >>> _accuracy_gap_pp(np.array([1.0, 1.0, 0.0, 1.0]), np.array([1, 1, 0, 0])).tolist()
+    [50.0]
+    """
+    yy = np.atleast_2d(yy)
+    gg = np.atleast_2d(gg)
+    return 100 * ((yy * (gg == 1)).sum(1) / (gg == 1).sum(1) - (yy * (gg == 0)).sum(1) / (gg == 0).sum(1))
+
+
+def _bench_age_values(
+    bench: pd.DataFrame, g: pd.DataFrame, brng: dict[str, np.random.Generator], n_boot: int
+) -> dict[str, Any]:
+    """Benchmark-age arm: accuracy on the older benchmark minus on SimpleQA (pp) per model, by an unpaired
+    percentile bootstrap in which each benchmark is resampled on its own (``groups=``)."""
+    v: dict[str, Any] = {}
     gaps = {}
     for m in BENCH_MODELS:
         t = bench[(bench["model"] == m)]["correct"].to_numpy()
         s_ = g[g["model"] == m]["correct"].to_numpy()
         y = np.concatenate([t, s_]).astype(float)
         grp = np.concatenate([np.ones(t.size, int), np.zeros(s_.size, int)])
-        is_t = grp == 1
-
-        def gap_stat(yy, gg, _t=is_t):
-            yy = np.atleast_2d(yy)
-            gg = np.atleast_2d(gg)
-            return 100 * ((yy * (gg == 1)).sum(1) / (gg == 1).sum(1) - (yy * (gg == 0)).sum(1) / (gg == 0).sum(1))
-
-        ci = bootstrap.percentile_ci(gap_stat, y, grp, n_boot=n_boot, rng=brng[m], batched=True, groups=grp)
+        ci = bootstrap.percentile_ci(_accuracy_gap_pp, y, grp, n_boot=n_boot, rng=brng[m], batched=True, groups=grp)
         gaps[m] = ci.estimate
         v[f"bench_age_{m}_gap_pp"] = ci.estimate
         v[f"bench_age_{m}_gap_ci_lo"], v[f"bench_age_{m}_gap_ci_hi"] = ci.low, ci.high
@@ -202,9 +248,7 @@ def compute_values(df: pd.DataFrame, bench: pd.DataFrame, *, seed: int = 0, n_bo
             v["bench_age_zhipu_truthfulqa_acc"] = 100 * t.mean()
     v["bench_age_gap_range_min"] = min(gaps.values())
     v["bench_age_gap_range_max"] = max(gaps.values())
-    ms = df[(df["model"] == "moonshot")]
-    v["repro_moonshot_firstparty_n"] = int((ms["served_by"] == "first_party").sum())
-    return {k: (float(x) if not isinstance(x, int) else x) for k, x in v.items()}
+    return v
 
 
 def fidelity_records(T: Targets, values: dict[str, float]) -> list[dict]:

@@ -195,6 +195,60 @@ def _json_default(x):
     raise TypeError(type(x))
 
 
+def _panel_width_report(T, rows, codes) -> dict[str, dict[str, dict[str, float]]]:
+    """Per panel and interval (self, panel, delta): the analytic half-width (:func:`.collection.panel_half_widths`)
+    and, where the paper prints the interval, the printed half-width."""
+    widths: dict[str, dict[str, dict[str, float]]] = {}
+    for name, members in PANELS.items():
+        k = {"US": "us", "CN": "cn", "cross_bloc": "xb"}[name]
+        h = panel_half_widths(rows, codes, members)
+        widths[name] = {}
+        for part, cid in (("self", "self_auroc_pooled"), ("panel", "panel_auroc"), ("delta", "panel_vs_self_delta")):
+            entry = {"analytic_half_width": h[part]}
+            if f"{k}_{cid}_ci_lo" in T.by_id:
+                entry["printed_half_width"] = 0.5 * (T.value(f"{k}_{cid}_ci_hi") - T.value(f"{k}_{cid}_ci_lo"))
+            widths[name][part] = entry
+    return widths
+
+
+def _fidelity_report(T, out: Path, seed: int, log=print) -> dict:
+    """The fidelity part of ``fidelity_collection.json``, from the rows just written to ``out``: the claims as
+    recomputed (:func:`.fidelity.compute_values`), the risk-coverage conventions, the large-B bootstrap values,
+    the known conflicts and reconstruction limits with their evidence, and a count of claims by status."""
+    report: dict[str, Any] = {}
+    df, _ = load_collection(out)
+    bench = load_benchmark_age(out)
+    recs = fidelity_records(T, compute_values(df, bench, seed=seed))
+    report["claims"] = recs
+    report["risk_coverage_conventions"] = risk_coverage_conventions(df)
+    t_ideal = time.perf_counter()
+    report["ideal_bootstrap"] = ideal_bootstrap(df, bench, T, seed)
+    log(f"ideal bootstrap values in {time.perf_counter() - t_ideal:.1f} s")
+    conflicts = [dict(c, evidence=dict(c["evidence"])) for c in KNOWN_CONFLICTS]
+    conflicts[0]["closest_attainable"] = ceil_rule_closest(T)
+    report["known_conflicts"] = conflicts
+    limits = [dict(c, evidence=dict(c["evidence"])) for c in RECONSTRUCTION_LIMITS]
+    t_bound = time.perf_counter()
+    ev = google_ci_evidence(T)
+    limits[0]["evidence"] = ev
+    limits[0]["reason"] = google_ci_reason(ev)
+    limits[0]["closest_attainable"] = {
+        "t1_google_self_auroc_ci_lo": ev["expected_ci_at_min_se"][0],
+        "t1_google_self_auroc_ci_hi": ev["expected_ci_at_min_se"][1],
+    }
+    log(
+        f"google interval bound in {time.perf_counter() - t_bound:.1f} s: min DeLong SE "
+        f"{ev['min_delong_se']:.5f} vs printed-implied {ev['printed_implied_se']:.5f}"
+    )
+    report["reconstruction_limits"] = limits
+    summary: dict[str, int] = {}
+    for r in recs:
+        summary[r["status"]] = summary.get(r["status"], 0) + 1
+    report["summary"] = summary
+    log("fidelity: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.items())))
+    return report
+
+
 def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print, fidelity: bool = True) -> dict:
     """Write ``collection.csv``, ``benchmark_age.csv`` and ``fidelity_collection.json`` to ``out_dir``."""
     t_start = time.perf_counter()
@@ -215,16 +269,7 @@ def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print
     log("tuning cross-model structure ...")
     struct, panel_est = tune_structure(T, tables, plan, fails, s_rows, log=log)
     rows, codes = build_rows(T, tables, plan, fails, struct, s_rows)
-    widths: dict[str, dict[str, dict[str, float]]] = {}
-    for name, members in PANELS.items():
-        k = {"US": "us", "CN": "cn", "cross_bloc": "xb"}[name]
-        h = panel_half_widths(rows, codes, members)
-        widths[name] = {}
-        for part, cid in (("self", "self_auroc_pooled"), ("panel", "panel_auroc"), ("delta", "panel_vs_self_delta")):
-            entry = {"analytic_half_width": h[part]}
-            if f"{k}_{cid}_ci_lo" in T.by_id:
-                entry["printed_half_width"] = 0.5 * (T.value(f"{k}_{cid}_ci_hi") - T.value(f"{k}_{cid}_ci_lo"))
-            widths[name][part] = entry
+    widths = _panel_width_report(T, rows, codes)
     n_rows = write_collection(out / "collection.csv", T, rows, codes)
     sqa = {m: (int(rows[m].parse_ok.sum()), int((rows[m].correct == 1).sum())) for m in BENCH_MODELS}
     counts = choose_counts(T, sqa)
@@ -263,37 +308,7 @@ def generate_collection(out_dir: str | Path, seed: int = DEFAULT_SEED, log=print
         ],
     }
     if fidelity:
-        df, _ = load_collection(out)
-        bench = load_benchmark_age(out)
-        values = compute_values(df, bench, seed=seed)
-        recs = fidelity_records(T, values)
-        report["claims"] = recs
-        report["risk_coverage_conventions"] = risk_coverage_conventions(df)
-        t_ideal = time.perf_counter()
-        report["ideal_bootstrap"] = ideal_bootstrap(df, bench, T, seed)
-        log(f"ideal bootstrap values in {time.perf_counter() - t_ideal:.1f} s")
-        conflicts = [dict(c, evidence=dict(c["evidence"])) for c in KNOWN_CONFLICTS]
-        conflicts[0]["closest_attainable"] = ceil_rule_closest(T)
-        report["known_conflicts"] = conflicts
-        limits = [dict(c, evidence=dict(c["evidence"])) for c in RECONSTRUCTION_LIMITS]
-        t_bound = time.perf_counter()
-        ev = google_ci_evidence(T)
-        limits[0]["evidence"] = ev
-        limits[0]["reason"] = google_ci_reason(ev)
-        limits[0]["closest_attainable"] = {
-            "t1_google_self_auroc_ci_lo": ev["expected_ci_at_min_se"][0],
-            "t1_google_self_auroc_ci_hi": ev["expected_ci_at_min_se"][1],
-        }
-        log(
-            f"google interval bound in {time.perf_counter() - t_bound:.1f} s: min DeLong SE "
-            f"{ev['min_delong_se']:.5f} vs printed-implied {ev['printed_implied_se']:.5f}"
-        )
-        report["reconstruction_limits"] = limits
-        summary: dict[str, int] = {}
-        for r in recs:
-            summary[r["status"]] = summary.get(r["status"], 0) + 1
-        report["summary"] = summary
-        log("fidelity: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.items())))
+        report.update(_fidelity_report(T, out, seed, log))
     (out / "fidelity_collection.json").write_text(
         json.dumps(report, indent=1, sort_keys=True, default=_json_default) + "\n", encoding="utf-8"
     )

@@ -71,7 +71,7 @@ from typing import Any
 
 import numpy as np
 
-from selfconf.metrics import auroc_from_counts
+from selfconf.metrics import auroc_from_counts, bin_index
 from selfconf.reconstruct import arms
 from selfconf.reconstruct.judged import ideal_bootstrap, judge
 from selfconf.reconstruct.targets import printed_values
@@ -133,17 +133,32 @@ DEMOTED_ORDER = ("haiku45", "opus48", "fable5")
 EXPLORATORY_RUNG = "opus48"
 CONFIRMATORY = "sonnet5"
 
-_SUBJECT_DESIGN: dict[str, dict[str, Any]] = {
-    "haiku45": dict(
-        correct={"off": 503, "placebo": 505, "core": 508, "shuffled": 500},
-        n_fail=10,
-        abstain_per_arm=8,
-        trap_abstain=0.6,
-        bin_spread=0.16,
-        conf_mean=88.0,
+
+def _demoted_rung(
+    correct: tuple[int, int, int, int],
+    n_fail: int,
+    abstain_per_arm: int,
+    trap_abstain: float,
+    bin_spread: float,
+    conf_mean: float,
+) -> dict[str, Any]:
+    """Design of a ceiling-demoted rung (Haiku, Fable): correct answers per arm (off, placebo, core, shuffled),
+    parse failures, abstentions per arm, trap abstention, bin spread, mean confidence; then the copy shares
+    both use (0.35 off, 0.45 placebo, 0.35 shuffled; a fresh dict each call) and no oracle target."""
+    return dict(
+        correct=dict(zip(("off", "placebo", "core", "shuffled"), correct, strict=True)),
+        n_fail=n_fail,
+        abstain_per_arm=abstain_per_arm,
+        trap_abstain=trap_abstain,
+        bin_spread=bin_spread,
+        conf_mean=conf_mean,
         copy={"off": 0.35, "placebo": 0.45, "shuffled": 0.35},
         oracle_target=None,
-    ),
+    )
+
+
+_SUBJECT_DESIGN: dict[str, dict[str, Any]] = {
+    "haiku45": _demoted_rung((503, 505, 508, 500), 10, 8, 0.6, 0.16, 88.0),
     "sonnet5": dict(
         correct={"off": 498, "placebo": 504, "core": 504, "shuffled": 495},
         n_fail=16,
@@ -187,16 +202,7 @@ _SUBJECT_DESIGN: dict[str, dict[str, Any]] = {
             "unpaired_core_shuffled": ("anti", "shuffled", -0.6, 0.0, 0.95),
         },
     ),
-    "fable5": dict(
-        correct={"off": 529, "placebo": 528, "core": 531, "shuffled": 527},
-        n_fail=6,
-        abstain_per_arm=10,
-        trap_abstain=0.85,
-        bin_spread=0.20,
-        conf_mean=95.0,
-        copy={"off": 0.35, "placebo": 0.45, "shuffled": 0.35},
-        oracle_target=None,
-    ),
+    "fable5": _demoted_rung((529, 528, 531, 527), 6, 10, 0.85, 0.20, 95.0),
 }
 
 #: Confirmatory subject's per-bin accuracy ladder (pooled over arms and replicates, parsed rows),
@@ -254,7 +260,7 @@ def _brier(y: np.ndarray, s: np.ndarray) -> float:
 
 def _ece(y: np.ndarray, s: np.ndarray) -> float:
     """ECE over the ten equal-width bins of :func:`selfconf.metrics.ece` ([0,10), ..., [90,100])."""
-    b = np.minimum(s.astype(int) // 10, 9)
+    b = bin_index(s.astype(int) / 100.0, 10)
     cs = np.bincount(b, weights=s / 100.0, minlength=10)
     ys = np.bincount(b, weights=y.astype(float), minlength=10)
     return float(np.abs(cs - ys).sum() / len(y))

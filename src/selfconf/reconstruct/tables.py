@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from selfconf.metrics import auroc_from_counts
+from selfconf.metrics import auroc_from_counts, bin_index
 
 __all__ = [
     "auroc_table",
@@ -66,8 +66,8 @@ def median_table(values: np.ndarray, tot: np.ndarray) -> float:
 
 
 def ece_bins_table(values: np.ndarray, c0: np.ndarray, c1: np.ndarray):
-    """Per-bin (10 equal-width bins on [0, 1], 1.0 in the last) count, confidence sum, correct count."""
-    b = np.minimum(values // 10, 9)
+    """Per-bin count, confidence sum, correct count: the ten bins of :func:`selfconf.metrics.bin_index`."""
+    b = bin_index(values / 100.0, 10)
     tot = c0 + c1
     cnt = np.bincount(b, weights=tot, minlength=10)
     conf = np.bincount(b, weights=tot * values / 100.0, minlength=10)

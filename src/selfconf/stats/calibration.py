@@ -10,7 +10,7 @@ the report's one computation path (counts, never row order) carries them.  The b
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 
@@ -56,70 +56,28 @@ class RecalibrationFailed(ValueError):
         self.reason = reason
 
 
-def level_bins(
-    levels: Any,
-    tot: Any,
-    *,
-    n_bins: int = 10,
-    binning: str = "equal_width",
-    edge: str = "upper",
-    snap: bool = True,
-) -> np.ndarray:
+def level_bins(levels: Any, tot: Any, *, n_bins: int = 10, **rule: Unpack[metrics.BinRule]) -> np.ndarray:
     """Bin of every level in every draw, shape (B, K): the bins of :func:`selfconf.metrics.reliability_bins`.
 
     ``tot`` (K,) or (B, K) are the rows at each level (equal-mass edges depend on them).
 
     Example: ``level_bins([0.05, 0.8], [1, 1]).tolist()`` -> ``[[0, 8]]``.
     """
-    lv = np.asarray(levels, float)
-    T = np.atleast_2d(np.asarray(tot, float))
-    B, K = T.shape
-    if binning == "equal_width":
-        return np.broadcast_to(metrics._bin_index(lv, int(n_bins), edge, snap), (B, K))
-    cumT = np.cumsum(T, axis=1)
-    n = cumT[:, -1] if K else np.zeros(B)
-    posn = (np.arange(1, n_bins)[None, :] * n[:, None]) // n_bins
-    inner = lv[metrics._count_at_or_below(cumT, posn).clip(0, K - 1)]
-    tol = metrics.EDGE_TOL if snap else 0.0
-    probe = np.broadcast_to((lv + tol) if edge == "upper" else (lv - tol), (B, K))
-    return metrics._count_at_or_below(inner, probe, strict=edge != "upper")
+    o = metrics.EceOptions(n_bins, **rule)
+    return metrics._level_bins(np.asarray(levels, float), np.atleast_2d(np.asarray(tot, float)), o)
 
 
-def _bin_sums(levels, pos, neg, opts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per draw and bin: rows, sum of (c - y), correct rows; each (B, n_bins)."""
+def _bin_sums(levels: Any, pos: Any, neg: Any, o: metrics.EceOptions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per draw and bin: rows, sum of (c - y), correct rows; each (B, n_bins) (:func:`selfconf.metrics._bin_sums`)."""
     lv = np.asarray(levels, float)
     P = np.atleast_2d(np.asarray(pos, float))
     Q = np.atleast_2d(np.asarray(neg, float))
     T = P + Q
-    B, K = T.shape
-    nb = int(opts.get("n_bins", 10))
-    if opts.get("binning", "equal_width") == "equal_width":  # one bin per level for every draw: matrix products
-        onehot = np.zeros((K, nb))
-        onehot[np.arange(K), metrics._bin_index(lv, nb, opts.get("edge", "upper"), opts.get("snap", True))] = 1.0
-        return T @ onehot, (T * lv - P) @ onehot, P @ onehot
-    b = level_bins(lv, T, **opts)
-    flat = (b + np.arange(B)[:, None] * nb).ravel()
-
-    def agg(w: np.ndarray) -> np.ndarray:
-        return np.bincount(flat, weights=w.ravel(), minlength=B * nb).reshape(B, nb)
-
-    return agg(T), agg(T * lv - P), agg(P)
+    cnt, gap, right = metrics._bin_sums(lv, T, [T, T * lv - P, P], o)
+    return cnt, gap, right
 
 
-def _opts(n_bins: int, binning: str, edge: str, snap: bool) -> dict[str, Any]:
-    return {"n_bins": int(n_bins), "binning": binning, "edge": edge, "snap": bool(snap)}
-
-
-def mce_counts(
-    levels: Any,
-    pos: Any,
-    neg: Any,
-    *,
-    n_bins: int = 10,
-    binning: str = "equal_width",
-    edge: str = "upper",
-    snap: bool = True,
-) -> np.ndarray:
+def mce_counts(levels: Any, pos: Any, neg: Any, *, n_bins: int = 10, **rule: Unpack[metrics.BinRule]) -> np.ndarray:
     """Maximum calibration error from per-level counts, one value per draw (row of ``pos``/``neg``).
 
     Definition: MCE = max over occupied bins b of |mean confidence_b - accuracy_b| (Naeini et al. 2015;
@@ -136,22 +94,14 @@ def mce_counts(
     >>> float(mce_counts([0.55, 0.95], [1, 1], [1, 0])[0])  # bins [0.5, 0.6): gap 0.05; [0.9, 1]: 0.05
     0.050000000000000044
     """
-    cnt, gap, _ = _bin_sums(levels, pos, neg, _opts(n_bins, binning, edge, snap))
+    cnt, gap, _ = _bin_sums(levels, pos, neg, metrics.EceOptions(n_bins, **rule))
     with np.errstate(invalid="ignore", divide="ignore"):
         per_bin = np.where(cnt > 0, np.abs(gap) / np.where(cnt > 0, cnt, 1.0), -np.inf)
     out = per_bin.max(axis=1) if per_bin.shape[1] else np.full(per_bin.shape[0], -np.inf)
     return np.where(np.isfinite(out), out, np.nan)
 
 
-def mce(
-    confidence: Any,
-    correct: Any,
-    n_bins: int = 10,
-    *,
-    edge: str = "upper",
-    binning: str = "equal_width",
-    snap: bool = True,
-) -> float:
+def mce(confidence: Any, correct: Any, n_bins: int = 10, **rule: Unpack[metrics.BinRule]) -> float:
     """Maximum calibration error of rows (0-1 confidences, 0/1 correct); definition in :func:`mce_counts`.
 
     Reference: Naeini, Cooper & Hauskrecht (2015).
@@ -162,18 +112,11 @@ def mce(
     0.4
     """
     lv, p, q = metrics.level_counts(confidence, correct)
-    return float(mce_counts(lv, p, q, n_bins=n_bins, binning=binning, edge=edge, snap=snap)[0])
+    return float(mce_counts(lv, p, q, n_bins=n_bins, **rule)[0])
 
 
 def debiased_ece_counts(
-    levels: Any,
-    pos: Any,
-    neg: Any,
-    *,
-    n_bins: int = 10,
-    binning: str = "equal_width",
-    edge: str = "upper",
-    snap: bool = True,
+    levels: Any, pos: Any, neg: Any, *, n_bins: int = 10, **rule: Unpack[metrics.BinRule]
 ) -> np.ndarray:
     """Debiased l2 calibration error (Kumar, Liang & Ma 2019) from per-level counts, one value per draw.
 
@@ -196,7 +139,7 @@ def debiased_ece_counts(
     >>> round(float(debiased_ece_counts([0.95], [2], [2])[0]), 6)  # (0.45^2 - 0.25 / 3) -> sqrt(0.119167)
     0.345205
     """
-    cnt, gap, right = _bin_sums(levels, pos, neg, _opts(n_bins, binning, edge, snap))
+    cnt, gap, right = _bin_sums(levels, pos, neg, metrics.EceOptions(n_bins, **rule))
     n = cnt.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         two = cnt >= 2
@@ -207,15 +150,7 @@ def debiased_ece_counts(
     return np.where(n > 0, np.sqrt(np.maximum(ce2, 0.0)), np.nan)
 
 
-def debiased_ece(
-    confidence: Any,
-    correct: Any,
-    n_bins: int = 10,
-    *,
-    edge: str = "upper",
-    binning: str = "equal_width",
-    snap: bool = True,
-) -> float:
+def debiased_ece(confidence: Any, correct: Any, n_bins: int = 10, **rule: Unpack[metrics.BinRule]) -> float:
     """Debiased l2 calibration error of rows; definition in :func:`debiased_ece_counts`.
 
     Reference: Kumar, Liang & Ma (2019), Verified uncertainty calibration.
@@ -226,7 +161,7 @@ def debiased_ece(
     0.345205
     """
     lv, p, q = metrics.level_counts(confidence, correct)
-    return float(debiased_ece_counts(lv, p, q, n_bins=n_bins, binning=binning, edge=edge, snap=snap)[0])
+    return float(debiased_ece_counts(lv, p, q, n_bins=n_bins, **rule)[0])
 
 
 # --------------------------------------------------------------------------------------------

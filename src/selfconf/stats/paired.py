@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from selfconf import bootstrap, metrics
+from selfconf import metrics
+from selfconf.stats import bootstrap
 
 __all__ = ["delong_paired", "placement_terms", "paired_item_counts"]
 

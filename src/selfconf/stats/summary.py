@@ -58,8 +58,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from selfconf import bootstrap, metrics
-from selfconf.stats import registry
+from selfconf import metrics
+from selfconf.stats import bootstrap, registry
 from selfconf.stats.streams import stream
 
 __all__ = [

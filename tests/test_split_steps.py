@@ -1,0 +1,236 @@
+"""The named steps the long statistics and reconstruction functions were split into, each against an
+independent computation (plain loops, brute force, exact arithmetic) or the contract it must keep."""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from selfconf import metrics
+from selfconf.reconstruct import arms, fidelity
+from selfconf.reconstruct import collection as rc
+from selfconf.stats import bootstrap as bs
+
+# ------------------------------------------------------------------ metrics.counts_statistics steps
+
+
+def _rows(seed: int, n: int = 300):
+    rng = np.random.default_rng(seed)
+    c = rng.integers(0, 11, n) / 10  # heavy ties
+    y = (rng.random(n) < c).astype(int)
+    return c, y
+
+
+def _tie_groups(c, y):
+    """(level, rows, errors) from the most confident down, by a plain loop."""
+    groups: dict[float, list[int]] = {}
+    for ci, yi in zip(c.tolist(), y.tolist(), strict=True):
+        g = groups.setdefault(ci, [0, 0])
+        g[0] += 1
+        g[1] += 1 - yi
+    return [(lv, *groups[lv]) for lv in sorted(groups, reverse=True)]
+
+
+def _expected_errors_top(c, y, k):
+    """Expected, least and most errors among the k most confident rows over all orders of the tied rows."""
+    above_rows = above_err = 0
+    for _lv, t, e in _tie_groups(c, y):
+        if above_rows + t >= k:
+            inside = k - above_rows
+            return above_err + inside * e / t, above_err + max(0, inside - (t - e)), above_err + min(inside, e)
+        above_rows += t
+        above_err += e
+    raise AssertionError("k beyond n")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_counts_risk_coverage_step_equals_a_plain_loop(seed):
+    c, y = _rows(seed)
+    lv, p, q = metrics.level_counts(c, y)
+    P, Q = np.atleast_2d(p.astype(float)), np.atleast_2d(q.astype(float))
+    cum = metrics._Cumulative.of(P, Q)
+    covs = (1.0, 0.8, 0.6, 0.4, 0.2, 0.05)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        got = metrics._counts_risk_coverage(Q, cum, covs, "floor")
+    for j, cov in enumerate(covs):
+        k = max(1, math.floor(round(cov * c.size, 9)))
+        mean, lo, hi = _expected_errors_top(c, y, k)
+        assert got["risk_coverage"][0, j] == pytest.approx(mean / k, abs=1e-12)
+        assert got["risk_coverage_min"][0, j] == pytest.approx(lo / k, abs=1e-12)
+        assert got["risk_coverage_max"][0, j] == pytest.approx(hi / k, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_counts_aurc_step_equals_the_sum_over_every_cut(seed):
+    c, y = _rows(seed, 120)
+    lv, p, q = metrics.level_counts(c, y)
+    P, Q = np.atleast_2d(p.astype(float)), np.atleast_2d(q.astype(float))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        got = metrics._counts_aurc(Q, metrics._Cumulative.of(P, Q))[0]
+    want = sum(_expected_errors_top(c, y, k)[0] / k for k in range(1, c.size + 1)) / c.size
+    assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_counts_moments_step_equals_row_formulas():
+    c, y = _rows(9, 201)
+    lv, p, q = metrics.level_counts(c, y)
+    P, Q = np.atleast_2d(p.astype(float)), np.atleast_2d(q.astype(float))
+    got = metrics._counts_moments(lv, P, Q, metrics._Cumulative.of(P, Q), median=True)
+    assert got["accuracy"][0] == pytest.approx(y.mean())
+    assert got["mean_confidence"][0] == pytest.approx(c.mean())
+    assert got["median_confidence"][0] == pytest.approx(np.median(c))
+    assert got["brier"][0] == pytest.approx(np.mean((c - y) ** 2))
+    assert got["citl"][0] == pytest.approx(c.mean() - y.mean())
+
+
+@pytest.mark.parametrize("binning", ["equal_width", "equal_mass"])
+@pytest.mark.parametrize("edge", ["upper", "lower"])
+def test_level_bins_are_the_bins_reliability_bins_uses(binning, edge):
+    c, y = _rows(4, 500)
+    lv, p, q = metrics.level_counts(c, y)
+    o = metrics.EceOptions(n_bins=7, binning=binning, edge=edge)
+    b = metrics._level_bins(lv, np.atleast_2d((p + q).astype(float)), o)[0]
+    n_per_bin = np.bincount(b, weights=p + q)
+    rb = metrics.reliability_bins(c, y, **o.as_kwargs())
+    np.testing.assert_array_equal(n_per_bin[n_per_bin > 0], rb["n"][rb["n"] > 0])
+
+
+# ------------------------------------------------------------------ bootstrap.percentile_ci steps
+
+
+def test_row_aligned_names_the_bad_array():
+    with pytest.raises(ValueError, match=r"arrays\[1\] has length 2"):
+        bs._row_aligned(([1, 2, 3], [1, 2]))
+    with pytest.raises(ValueError, match=r"arrays\[0\]: expected a 1-D array"):
+        bs._row_aligned((np.zeros((2, 2)),))
+
+
+def test_in_chunks_refuses_a_statistic_with_the_wrong_count():
+    with pytest.raises(ValueError, match="returned 1 values for 3 resamples"):
+        bs._in_chunks(lambda a, b: [0.0], 3, 5, "resamples")
+    got = bs._in_chunks(lambda a, b: np.arange(a, b), 10, 3, "resamples")
+    assert got.tolist() == list(range(10))  # the chunking never changes the draws
+
+
+def test_cluster_draws_batched_equal_explicit_resamples():
+    rng = np.random.default_rng(5)
+    s = rng.integers(0, 6, 90).astype(float)
+    y = rng.integers(0, 2, 90)
+    items = np.repeat(np.arange(30), 3)
+    mult = bs.cluster_multiplicities(30, 40, np.random.default_rng(1))
+    e1, d1 = bs._cluster_draws(metrics.auroc_weighted, [s, y], items, mult, True, 7)
+    e2, d2 = bs._cluster_draws(metrics.auroc, [s, y], items, mult, False, 7)
+    assert e1 == pytest.approx(e2)
+    np.testing.assert_allclose(d1, d2, rtol=0, atol=1e-12)
+
+
+# ------------------------------------------------------------------ reconstruct.collection.tune_structure steps
+
+
+def test_scan_refine_finds_the_grid_minimum_by_brute_force():
+    def loss(x):
+        return abs(math.sin(7 * x)) + 0.1 * x
+
+    coarse = [round(float(x), 4) for x in np.linspace(0.0, 0.99, 34)]
+    x0 = min(coarse, key=lambda x: (loss(x), x))
+    fine = [round(float(x), 4) for x in np.linspace(max(0.0, x0 - 0.03), min(0.99, x0 + 0.03), 13)]
+    want = min(coarse + fine, key=lambda x: (loss(x), x))
+    assert rc._scan_refine(loss) == want
+
+
+def test_target_interval_narrows_the_panel_auroc_by_the_printed_difference():
+    ivs = {
+        "cn_panel_auroc": (0.60, 0.70),
+        "cn_panel_vs_self_delta": (0.02, 0.05),
+        "cn_panel_auroc_labelfree": (0.5, 0.6),
+    }
+    T = SimpleNamespace(interval=ivs.__getitem__)
+    assert rc._target_interval(T, "CN", "panel_auroc", 0.62) == pytest.approx((0.64, 0.67))
+    assert rc._target_interval(T, "CN", "panel_auroc", 0.70) == (0.60, 0.70)  # no overlap: the claim's own
+    assert rc._target_interval(T, "CN", "panel_auroc_labelfree", 0.62) == (0.5, 0.6)
+
+
+def test_fill_unpaneled_gives_the_mean_and_keeps_fitted_values():
+    s = rc.Structure()
+    s.loading.update({rc.FRONTIER[0]: 0.2, rc.FRONTIER[1]: 0.6})
+    s.variant_rate.update({rc.FRONTIER[0]: 0.1})
+    rc._fill_unpaneled(s)
+    assert s.loading[rc.FRONTIER[0]] == 0.2
+    assert s.loading[rc.LOCAL[0]] == pytest.approx(0.4)
+    assert set(s.loading) == set(rc.FRONTIER + rc.LOCAL)
+    assert s.variant_rate[rc.LOCAL[-1]] == pytest.approx(0.1)
+
+
+def test_set_group_sets_every_member():
+    s = rc.Structure()
+    rc._set_group(s, "wrong_sharing", "US", 1.3)
+    assert {s.wrong_sharing[m] for m in rc.PANEL_GROUPS["US"]} == {1.3}
+
+
+# ------------------------------------------------------------------ reconstruct.fidelity.compute_values steps
+
+
+def test_accuracy_gap_equals_a_plain_difference_of_means():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, (6, 50)).astype(float)
+    g = np.tile(np.r_[np.ones(20, int), np.zeros(30, int)], (6, 1))
+    want = [100 * (row[:20].mean() - row[20:].mean()) for row in y]
+    np.testing.assert_allclose(fidelity._accuracy_gap_pp(y, g), want)
+
+
+def test_design_and_local_steps_count_a_small_frame():
+    df = pd.DataFrame(
+        {
+            "tier": ["frontier"] * 3 + ["local"] * 4,
+            "model": ["a", "a", "b", "x", "x", "y", "y"],
+            "item_id": ["i1", "i2", "i1", "i1", "i2", "i1", "i3"],
+            "correct": [1, 0, 1, 1, 1, 0, 1],
+            "confidence": [90, 80, 70, 60, 50, 40, 100],
+        }
+    )
+    d = fidelity._design_counts(df, df)
+    assert (d["design_n_models"], d["design_n_providers"], d["design_n_local_models"], d["design_n_items"]) == (
+        4,
+        2,
+        2,
+        3,
+    )
+    assert (d["design_n_graded_frontier"], d["design_n_graded_local"]) == (3, 4)
+    loc = fidelity._local_tier(df[df["tier"] == "local"])
+    assert (loc["fig1_local_acc_min"], loc["fig1_local_acc_max"]) == (50.0, 100.0)
+    assert (loc["fig1_local_median_conf_min"], loc["fig1_local_median_conf_max"]) == (55.0, 70.0)
+
+
+# ------------------------------------------------------------------ reconstruct.arms._topic steps
+
+
+def test_topic_rows_pair_the_arms_of_each_probe():
+    yt, ct = np.arange(16) % 2, np.full(16, 80)
+    yf, cf = 1 - yt, np.full(16, 30)
+    rows = arms._topic_rows("m", np.repeat(np.arange(8), 2), np.full(16, 40.0), (yt, ct), (yf, cf))
+    assert len(rows) == 32
+    for j in range(16):
+        t, f = rows[2 * j], rows[2 * j + 1]
+        assert (t["arm"], f["arm"]) == ("true", "false") and t["probe_id"] == f["probe_id"]
+        assert t["claimed_pct"] + f["claimed_pct"] == 100
+        assert (t["correct"], f["correct"], t["confidence"], f["confidence"]) == (yt[j], yf[j], 80, 30)
+
+
+def test_tune_topic_brier_meets_its_stopping_rule():
+    rng = np.random.default_rng(0)
+    bins = np.repeat(np.arange(len(arms.TOPIC_BINS)), 2)
+    true_pct = np.linspace(20, 90, 16)
+    yt, yf, ct, cf, fixed = arms._topic_answers("glm4:9b", rng, bins, true_pct, 9, 7)
+    before = (ct.copy(), cf.copy())
+    arms._tune_topic_brier("glm4:9b", rng, ct, yt, cf, yf, fixed, 0.02)
+    d = (cf / 100 - yf) ** 2 - (ct / 100 - yt) ** 2
+    assert abs(d.mean() - 0.02) < 0.0004
+    idx = np.random.default_rng(7).integers(0, 16, size=(4000, 16))
+    lo, hi = np.quantile(d[idx].mean(axis=1), [0.025, 0.975])
+    assert lo < -0.01 < 0.01 < hi
+    assert np.all(ct[fixed] == before[0][fixed]) and np.all(cf[fixed] == before[1][fixed])
+    assert np.all(ct % 5 == 0) and np.all((0 <= cf) & (cf <= 100))
