@@ -42,10 +42,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from selfconf import bootstrap as _bs
 from selfconf import metrics as _m
 from selfconf.claims.judging import fmt
 from selfconf.sections import ladder
+from selfconf.stats import bootstrap as _bs
 
 __all__ = [
     "PROBE_ARMS",
