@@ -124,8 +124,10 @@ def endpoint_spread(runs: pd.DataFrame, *, n_boot: int) -> pd.DataFrame:
     >>> runs = pd.DataFrame({"model": ["m", "m"], "n": [9, 9], "auroc": [0.7, 0.7],
     ...                      "auroc_ci_low": [0.60, 0.62], "auroc_ci_high": [0.80, 0.80], "seed": [1, 2]})
     >>> s = endpoint_spread(runs, n_boot=100).iloc[0]
-    >>> round(s["low: mean"], 3), round(s["low: range"], 3), s["printed lows"], s["printed highs"]
-    (0.61, 0.02, 2, 1)
+    >>> round(float(s["low: mean"]), 3), round(float(s["low: range"]), 3)
+    (0.61, 0.02)
+    >>> int(s["printed lows"]), int(s["printed highs"])
+    (2, 1)
     """
     per_model = []
     for model, g in runs.groupby("model", sort=False):
