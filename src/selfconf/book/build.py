@@ -489,7 +489,7 @@ def execute_one(
 
     The kernel is started first (with the environment set below) and boots while the notebook is
     converted from its jupytext source and papermill is imported."""
-    from selfconf.book.kernels import run_papermill, start_kernel, stop_kernel
+    from selfconf.book.kernels import preload_modules, run_papermill, start_kernel, stop_kernel
 
     root = root or project_root()
     out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
@@ -509,7 +509,9 @@ def execute_one(
         os.environ[TABLE_DIR_ENV] = str(out / "_static" / "tables")
     else:
         os.environ.pop(TABLE_DIR_ENV, None)
-    kernel = start_kernel(root / "book")
+    # the kernel imports the notebook's slow third-party modules while it boots and this process prepares
+    preload = preload_modules((root / "notebooks" / f"{name}.py").read_text(encoding="utf-8"))
+    kernel = start_kernel(root / "book", preload=preload)
     try:
         src = _to_ipynb(name, root)
         from papermill import PapermillExecutionError
