@@ -615,10 +615,10 @@ def grade_isolated(
         t = Path(tmp)
         judges: dict[tuple, _Judge] = {}
         try:
-            for key in dict.fromkeys(k for _, _, k, _ in subs if k is not None):  # every judge before any submission
+            for params in dict.fromkeys(k for _, _, k, _ in subs if k is not None):  # every judge before any submission
                 d = t / f"judge-{len(judges)}"
                 d.mkdir()
-                judges[key] = _start_judge(stem, reference, dict(key), d, max(cell_timeout, 600))
+                judges[params] = _start_judge(stem, reference, dict(params), d, max(cell_timeout, 600))
             for n, (p, nb, key, err) in enumerate(subs):
                 scores = dict.fromkeys(graded, 0.0)
                 lines = [err] if err else []

@@ -99,9 +99,9 @@ def simulate_replies(battery: dict, style: str, p_know: dict[str, float], rng: n
             continue
         right = rng.random() < p_know[it["domain"]]
         if style == "tracking":
-            conf = rng.integers(75, 96) if right else rng.integers(10, 46)
+            conf = int(rng.integers(75, 96)) if right else int(rng.integers(10, 46))
         elif style == "saturated":
-            conf = rng.choice([90, 95])
+            conf = int(rng.choice([90, 95]))
         else:
             conf = int(np.clip(rng.normal(55, 6), 0, 100))
         out.append(
