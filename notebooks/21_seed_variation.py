@@ -74,9 +74,10 @@ n_seeds = 20
 
 # %% tags=["hide-input"]
 import altair as alt
+import numpy as np  # noqa: F401 - the exercises are written with numpy (np) at hand, as before
 import pandas as pd
 
-from selfconf import bootstrap, course, datasets
+from selfconf import bootstrap, course, datasets, metrics  # noqa: F401 - metrics stays at hand for the exercises
 from selfconf.book import banner, glue, in_book, show_markdown, table, vega
 from selfconf.sections import seedvar
 from selfconf.stats import summary
