@@ -10,9 +10,11 @@ probability and states an integer confidence 0-100 that rises with it (the ``for
 book's four ladder arms).  The same rows are written twice: as a probe log (JSONL, one ``arm`` record per item x
 arm x replicate plus the injected profiles) and as a report CSV (``model`` = arm, ``item_id`` = item and
 replicate).  Both commands run as fresh interpreters with ``--json`` and 2,000 bootstrap draws; the medians
-of ``--repeat`` runs are printed with their ratio (probe / report).  The target: the probe's analysis costs no
-more than the report on the same rows (ratio <= 1).  On a shared machine only the side-by-side ratio means
-anything.
+of ``--repeat`` runs are printed with their ratio (probe / report), wall-clock and CPU (user + system of the
+child, all its threads).  The target: the probe's analysis costs no more than the report on the same rows
+(ratio <= 1).  On a shared machine only the side-by-side ratio means anything.  ``--baseline-src DIR`` also
+times the probe with ``PYTHONPATH=DIR`` (another checkout's ``src``, e.g. the code before a change) in the same
+alternation, so a before/after comparison shares the machine's load.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import argparse
 import csv
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -66,13 +69,18 @@ def make_files(d: Path, n_items: int, n_rep: int, seed: int = 0) -> tuple[Path, 
     return log, rep_csv
 
 
-def timed(argv: list[str]) -> float:
+def timed(argv: list[str], src: str | None = None) -> tuple[float, float]:
+    """Wall-clock and CPU seconds (user + system, all threads) of ``python -m selfconf.cli ARGV`` in a fresh
+    interpreter (``PYTHONPATH=src`` when given)."""
+    env = dict(os.environ, **({"PYTHONPATH": src} if src else {}))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "selfconf.cli", *argv], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "selfconf.cli", *argv], capture_output=True, text=True, env=env)
     dt = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv[:2])} failed: {done.stderr.strip()[-500:]}")
-    return dt
+    return dt, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> int:
@@ -80,21 +88,32 @@ def main() -> int:
     ap.add_argument("--items", type=int, default=5000)
     ap.add_argument("--replicates", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--baseline-src", metavar="DIR", help="also time the probe with PYTHONPATH=DIR (before/after)")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         log, rep = make_files(Path(tmp), a.items, a.replicates)
         n = a.items * a.replicates * len(ARMS)
-        tp, tr = [], []
-        for _ in range(a.repeat):  # alternate, so a change in machine load hits both
-            tp.append(timed(["probe", "--analyse-only", str(log), "--json", "--n-boot", "2000"]))
+        probe = ["probe", "--analyse-only", str(log), "--json", "--n-boot", "2000"]
+        tp, tr, tb = [], [], []
+        for _ in range(a.repeat):  # alternate, so a change in machine load hits every command
+            if a.baseline_src:
+                tb.append(timed(probe, a.baseline_src))
+            tp.append(timed(probe))
             tr.append(timed(["report", str(rep), "--json", "--n-boot", "2000"]))
-    mp, mr = statistics.median(tp), statistics.median(tr)
+
+    def med(t: list[tuple[float, float]], k: int) -> float:
+        return statistics.median(x[k] for x in t)
+
     print(
         f"rows: {n:,} ({len(ARMS)} arms x {a.items:,} items x {a.replicates} replicates); load {os.getloadavg()[0]:.1f}"
     )
-    print(f"selfconf probe --analyse-only: {mp:.2f} s (median of {a.repeat})")
-    print(f"selfconf report:               {mr:.2f} s (median of {a.repeat})")
-    print(f"ratio probe / report: {mp / mr:.2f} (target <= 1)")
+    print(f"selfconf probe --analyse-only: {med(tp, 0):.2f} s (median of {a.repeat}; CPU {med(tp, 1):.2f} s)")
+    print(f"selfconf report:               {med(tr, 0):.2f} s (median of {a.repeat}; CPU {med(tr, 1):.2f} s)")
+    if tb:
+        print(f"probe with the baseline src:   {med(tb, 0):.2f} s (median of {a.repeat}; CPU {med(tb, 1):.2f} s)")
+    print(f"ratio probe / report: {med(tp, 0) / med(tr, 0):.2f} (target <= 1); CPU ratio {med(tp, 1) / med(tr, 1):.2f}")
+    if tb:
+        print(f"ratio baseline probe / report: {med(tb, 0) / med(tr, 0):.2f}; CPU ratio {med(tb, 1) / med(tr, 1):.2f}")
     return 0
 
 

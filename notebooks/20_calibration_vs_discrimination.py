@@ -1555,7 +1555,7 @@ test_isotonic_ties_graded(n_levels_fit, auroc_fit, conf_b, correct)
 # %% [raw] tags=["remove-cell"]
 # # END QUESTION
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # ## Lab: real answers of 26 models
 #
 # `selfconf.datasets.load("mmlu-pro")` returns another group's published MMLU-Pro results: 26 models, each
@@ -1565,12 +1565,12 @@ test_isotonic_ties_graded(n_levels_fit, auroc_fit, conf_b, correct)
 # scale and missing where the reply had none. `datasets.load("mmlu-pro-sample")` returns the same models'
 # answers on a fixed sample of 1,000 of the questions, shipped inside the package, for work with no network.
 
-# %% [markdown] tags=["remove-cell", "student-only"]
+# %% [markdown] tags=["remove-cell", "student-only", "needs-external:mmlu-pro-calibration"]
 # This notebook reads the shipped sample (the parameter `lab_data` at the top is `"mmlu-pro-sample"`), so the lab
 # runs with no network; its table therefore differs a little from the book's page, and the numbers quoted in the
 # text below are the book's, from all 12,032 questions. Set `lab_data = "mmlu-pro"` and rerun for the full data.
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 mmlu = datasets.load(lab_data)
 mmlu_graded = mmlu.dropna(subset=["confidence"])
 lab = (
@@ -1601,7 +1601,7 @@ table(
     float_format="%.3f",
 )
 
-# %% tags=["remove-cell", "book-only"]
+# %% tags=["remove-cell", "book-only", "needs-external:mmlu-pro-calibration"]
 glue.value("teach_lab_n_models", int(lab.shape[0]), origin="external-data")
 glue.value("teach_lab_n_unparsed", int(mmlu["confidence"].isna().sum()), origin="external-data")
 glue.value("teach_lab_min_heaped", 100 * float(lab["share of multiples of 0.05"].min()), origin="external-data")
@@ -1609,38 +1609,38 @@ _ = glue.value(
     "teach_lab_n_overconfident", int((lab["mean confidence"] > lab["accuracy"]).sum()), origin="external-data"
 )
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # {glue:text}`teach_lab_n_overconfident` of the {glue:text}`teach_lab_n_models` models state a mean confidence
 # above their accuracy, and for every model at least {glue:text}`teach_lab_min_heaped:.0f`% of the stated
 # values are multiples of 0.05: the heaping of the previous section is what real models do.
 # {glue:text}`teach_lab_n_unparsed:,` replies carried no confidence and are left out above.
 
-# %% [raw] tags=["remove-cell"]
+# %% [raw] tags=["remove-cell", "needs-external:mmlu-pro-calibration"]
 # # BEGIN QUESTION
 # name: mmlu-lab
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # ### Exercise 11 (`mmlu-lab`): how often is a confident answer wrong?
 #
 # For `gpt-4o-2024-08-06` in `mmlu_graded`, compute the share of its answers stated with confidence
 # at least 0.8 that are wrong (`wrong_share_80`), and its self-AUROC (`auroc_gpt4o`).
 
-# %% [raw] tags=["remove-cell"]
+# %% [raw] tags=["remove-cell", "needs-external:mmlu-pro-calibration"]
 # # BEGIN SOLUTION
 
-# %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the reference solution", "code_prompt_hide": "Hide the reference solution"}
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"] mystnb={"code_prompt_show": "Show the reference solution", "code_prompt_hide": "Hide the reference solution"}
 g4o = mmlu_graded[mmlu_graded["model"] == "gpt-4o-2024-08-06"]
 confident = g4o[g4o["confidence"] >= 0.8]  # SOLUTION
 wrong_share_80 = float(1 - confident["correct"].mean())  # SOLUTION
 auroc_gpt4o = metrics.auroc(g4o["confidence"], g4o["correct"])  # SOLUTION
 
-# %% [raw] tags=["remove-cell"]
+# %% [raw] tags=["remove-cell", "needs-external:mmlu-pro-calibration"]
 # # END SOLUTION
 
-# %% [raw] tags=["remove-cell"]
+# %% [raw] tags=["remove-cell", "needs-external:mmlu-pro-calibration"]
 # # BEGIN TESTS
 
-# %% tags=["hide-input"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"] mystnb={"code_prompt_show": "Show the check", "code_prompt_hide": "Hide the check"}
 """ # BEGIN TEST CONFIG
 points: 0
 failure_message: "Not yet: keep only the answers with confidence >= 0.8 before taking the share wrong; the AUROC uses all of the model's answers."
@@ -1656,7 +1656,7 @@ def test_mmlu_lab(wrong_share_80, auroc_gpt4o, mmlu_graded):
 
 test_mmlu_lab(wrong_share_80, auroc_gpt4o, mmlu_graded)
 
-# %% tags=["remove-cell"]
+# %% tags=["remove-cell", "needs-external:mmlu-pro-calibration"]
 """ # BEGIN TEST CONFIG
 hidden: true
 points: 2
@@ -1671,10 +1671,10 @@ def test_mmlu_lab_graded(wrong_share_80, auroc_gpt4o, mmlu_graded):
 
 test_mmlu_lab_graded(wrong_share_80, auroc_gpt4o, mmlu_graded)
 
-# %% [raw] tags=["remove-cell"]
+# %% [raw] tags=["remove-cell", "needs-external:mmlu-pro-calibration"]
 # # END TESTS
 
-# %% [raw] tags=["remove-cell"]
+# %% [raw] tags=["remove-cell", "needs-external:mmlu-pro-calibration"]
 # # END QUESTION
 
 # %% [markdown] tags=["remove-cell", "student-only"]

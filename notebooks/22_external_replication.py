@@ -33,7 +33,7 @@ n_boot = 2000
 data_dir = "data/reconstructed"
 external_dir = "data/external/mmlu-pro-calibration"
 
-# %% tags=["remove-input"]
+# %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 import altair as alt
 import pandas as pd
 
@@ -67,7 +67,7 @@ page_banner(
     f"seed: {seed} · bootstrap draws: {n_boot:,} · {sources.text()}",
 )
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # ## The data
 #
 # Each file holds one model's answers, one row per MMLU-Pro test question, in the same order for every model. A row gives
@@ -77,7 +77,7 @@ page_banner(
 # no extracted letter counts as wrong (the repository's own rule). Rows whose confidence could not be parsed
 # have no confidence: `selfconf report` leaves them out and counts them, here as everywhere.
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 ext = read_mmlu_pro_calibration(ext_path)
 paper_rows_all, _ = data.load_collection(sources.path("collection"))
 fr = paper_rows_all[paper_rows_all["tier"] == "frontier"]
@@ -96,7 +96,7 @@ n_models = res["ext_n_models"]
 HC_POINTS = res["ext_hc_threshold"]  # the report's high-confidence cut, in points
 LOW_COVERAGE = external.LOW_COVERAGE  # the smallest risk-coverage level of the report
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # The collection has {glue:text}`ext_n_models` models × {glue:text}`ext_n_items:,.0f` questions
 # ({glue:text}`ext_n_rows:,.0f` rows) over {glue:text}`ext_n_categories` subjects. {glue:text}`ext_missing_total:,.0f`
 # rows carry no parsed confidence and are excluded (and counted, per model, in the last column of the table below);
@@ -115,7 +115,7 @@ LOW_COVERAGE = external.LOW_COVERAGE  # the smallest risk-coverage level of the 
 # Accuracy here is over the rows that have a confidence; the column "acc. all rows" counts every row, with
 # unparsed answers as they were graded in the source, so that the two can be compared. Sorted by self-AUROC.
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 t_ext = res.tables["t_ext"]
 acc_all = res.tables["acc_all"]
 
@@ -151,10 +151,10 @@ show = pd.DataFrame(
 )
 _ = table(show, "external_mmlu_pro_table1", caption=f"MMLU-Pro, {n_models} models: the paper's Table 1 columns")
 
-# %% tags=["remove-input"]
+# %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 glue_part(res, "table1")
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # **Calibration in the large.** Accuracy spans {glue:text}`ext_acc_min:.1f`–{glue:text}`ext_acc_max:.1f`%, while
 # the median stated confidence stays between {glue:text}`ext_median_conf_min:.0f` and
 # {glue:text}`ext_median_conf_max:.0f` ({glue:text}`ext_n_median_conf_band` of {glue:text}`ext_n_models` models
@@ -173,14 +173,14 @@ glue_part(res, "table1")
 # tend to discriminate better (Spearman ρ {glue:text}`ext_spearman_acc_auroc:+.2f` between accuracy and AUROC).
 # Answering only the most confident {glue:text}`ext_low_coverage_pct:.0f`% still leaves an error rate of {glue:text}`ext_risk20_min:.1f`–{glue:text}`ext_risk20_max:.1f`%, depending on the model.
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # ## Side by side with the paper's frontier models
 #
 # The paper's frontier rows go through the same function (here from the rows in `data_dir`, which the banner
 # above labels). Each point is a model; the diagonal is perfect calibration in the large, and a point above
 # it states more confidence than its accuracy earns.
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 t_paper = res.tables["t_paper"]
 glue_part(res, "paper")  # the wording compares the best external self-AUROC with the paper's models
 
@@ -252,7 +252,7 @@ forest = (
 ).properties(width=300, height=560, title="Discrimination per model")
 alt.hconcat(scatter, forest).resolve_scale(color="shared")
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # On the paper's SimpleQA rows (the rows in `data_dir`) the {glue:text}`ext_sqa_n_models` frontier models reach {glue:text}`ext_sqa_acc_min:.1f`–{glue:text}`ext_sqa_acc_max:.1f`% accuracy, with CITL {glue:text}`ext_sqa_citl_min:+.1f` to
 # {glue:text}`ext_sqa_citl_max:+.1f` pp and self-AUROC {glue:text}`ext_sqa_auroc_min:.3f`–{glue:text}`ext_sqa_auroc_max:.3f`; pooled, {glue:text}`ext_sqa_hc_err_pooled:.1f`% of their answers stated at
 # ≥ {glue:text}`ext_hc_threshold:.0f` are wrong. On MMLU-Pro the same analysis finds models that are far more

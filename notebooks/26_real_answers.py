@@ -177,6 +177,7 @@ glue.value("real_n_boot", n_boot, origin="parameter")
 glue.value("real_n_boot_subjects", n_boot_subjects, origin="parameter")
 assert realanswers.declared_thresholds()["high_conf_points"] == HIGH_CONF  # the module reads the same quoted facts
 
+# %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 ext_path = resolve(external_dir)
 if not ext_path.is_dir():
     raise FileNotFoundError(
@@ -198,7 +199,7 @@ page_banner(
     f"{n_boot:,} (subjects: {n_boot_subjects:,}) · paper column: Result 1, {sources.text()}",
 )
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # ## The answers
 #
 # Each source file holds one model's answers to the MMLU-Pro test questions, in the same row order for every
@@ -211,7 +212,7 @@ page_banner(
 # {glue:text}`real_n_no_letter:,.0f` rows carry a confidence but no extracted letter: they are wrong answers and,
 # in the panels, answers that agree with nothing.
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 ext = read_mmlu_pro_calibration(ext_path)
 MODELS = list(dict.fromkeys(ext["model"]))
 N_MODELS = glue.value("real_n_models", len(MODELS), origin="external-data")
@@ -219,12 +220,12 @@ counts = summarise.collection_counts(ext)
 for key in ("n_items", "n_subjects", "n_missing", "missing_max", "missing_max_model", "n_no_letter"):
     glue.value(f"real_{key}", counts[key], origin="external-data")
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # ## The panels the rule picks
 #
 # Applied to the collection's models, the declared rule gives the members below. {glue:text}`real_substitution_note`
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 choices = realanswers.select_panels(MODELS)
 PANEL_LABEL = {"US": "US", "CN": "CN", "cross_bloc": "cross-bloc", realanswers.ALL_PANEL: "all models (extension)"}
 _ = table(
@@ -275,7 +276,7 @@ _ = glue.value(
     origin="external-data",
 )
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # ## Table 1 for every model
 #
 # The practitioner report's function (`selfconf.report.from_frame`, the same code path as `selfconf report`)
@@ -283,7 +284,7 @@ _ = glue.value(
 # ({glue:text}`real_n_boot:,.0f` draws): the level of accuracy and confidence first, then the scores, then the
 # answers stated with high confidence. Models are sorted by self-AUROC in every table.
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 t1 = report.from_frame(
     ext[["model", "item_id", "confidence", "correct"]],
     confidence_scale="unit",
@@ -349,7 +350,7 @@ _ = table(
     caption=f"MMLU-Pro, every model: answers stated with high confidence, the share of them wrong, and AURC ({LVL} intervals)",
 )
 
-# %% tags=["remove-input"]
+# %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 ranges = summarise.table1_ranges(t1, chance=CHANCE, auroc_cut=AUROC_CUT)
 for key in (
     "acc_min",
@@ -376,7 +377,7 @@ for key in (
 ):
     glue.value(f"real_{key}", ranges[key], origin="external-data")
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # Accuracy runs from {glue:text}`real_acc_min:.1f`% to {glue:text}`real_acc_max:.1f`%, while the median stated
 # confidence stays between {glue:text}`real_median_min:.0f` and {glue:text}`real_median_max:.0f`. CITL runs from
 # {glue:text}`real_citl_min:+.1f` points ({glue:text}`real_citl_min_model`) to {glue:text}`real_citl_max:+.1f`
@@ -398,7 +399,7 @@ for key in (
 # Median stated confidence against accuracy for every model, as in the paper's Figure 1; a point above the
 # dashed diagonal states more confidence than its accuracy earns.
 
-# %% tags=["remove-input"]
+# %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 fig = pd.DataFrame(
     {
         "model": t1["model"],
@@ -436,7 +437,7 @@ scatter_chart(
     ],
 )
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # {glue:text}`real_n_above_diagonal` of the {glue:text}`real_n_models` models lie above the diagonal.
 #
 # ### Reliability diagrams
@@ -444,7 +445,7 @@ scatter_chart(
 # Each small panel is one model, in the order of the tables; a point is an occupied confidence bin (mean stated
 # confidence and accuracy inside the bin, its size the number of answers), red when the bin is overconfident.
 
-# %% tags=["remove-input"]
+# %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 rel = summarise.reliability_rows(t1)
 bins = summarise.bin_summary(rel, list(t1["model"]), high_conf_points=HIGH_CONF)
 for key in ("n_models_all_bins_positive", "nonpos_bins_median", "nonpos_share_low_pct", "nonpos_answers_share_pct"):
@@ -461,7 +462,7 @@ charts.reliability_diagrams(
     rel, order=list(t1["model"]), title="Reliability diagrams, MMLU-Pro models", size=120, columns=5, header_font_size=9
 )
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # {glue:text}`real_n_models_all_bins_positive` of the {glue:text}`real_n_models` models are overconfident in every
 # occupied bin; a typical model has {glue:text}`real_nonpos_bins_median:.0f` bins that are not (median over models).
 # {glue:text}`real_nonpos_share_low_pct:.0f`% of these bins lie at or below a stated confidence of one half, where
@@ -475,7 +476,7 @@ charts.reliability_diagrams(
 # most confident answers are kept; when the cut falls inside a run of equal confidences the rate is the
 # expectation over the orders of that run (the report's rule: these files have no meaningful row order).
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 COVS = [glue.quoted_value(f"t2_coverage_{c}") for c in (100, 80, 60, 40, 20)]
 t2 = pd.DataFrame({"model": t1["model"], "self-AUROC": [f"{v:.3f}" for v in t1["auroc"]]})
 for c in COVS:
@@ -490,7 +491,7 @@ risks = summarise.risk_summary(t1, coverage_pct=COVERAGE)
 for key in ("risk20_min", "risk20_max", "risk_share_kept_max"):
     glue.value(f"real_{key}", risks[key], origin="external-data")
 
-# %% tags=["remove-input"]
+# %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 curves = pd.DataFrame(
     [
         {"model": r.model, "coverage": 100 * c, "risk": 100 * k}
@@ -508,7 +509,7 @@ alt.Chart(curves).mark_line().encode(
     tooltip=["model:N", alt.Tooltip("coverage:Q", format=".1f"), alt.Tooltip("risk:Q", format=".1f")],
 ).properties(width=420, height=300, title="Risk–coverage curves, MMLU-Pro models")
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # Keeping only the [{glue:text}`t2_coverage_20`]{.quoted}% most confident answers leaves an error rate of
 # {glue:text}`real_risk20_min:.1f`–{glue:text}`real_risk20_max:.1f`% depending on the model; no model keeps more
 # than {glue:text}`real_risk_share_kept_max:.0f`% of its full-coverage error rate there.
@@ -522,7 +523,7 @@ alt.Chart(curves).mark_line().encode(
 # generator (checked below). The first table gives the signals, the second the decomposition of the pooled
 # self-AUROC.
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 res = realanswers.compute(ext, seed=seed, n_boot=n_boot, level=LEVEL, table1=t1)
 pres = res.panel_results
 # the same item draw as Result 1's function: its intervals must agree exactly (checked here on the paper's three)
@@ -588,7 +589,7 @@ _ = table(
     caption="Within-model self-AUROC of each member on its panel's population",
 )
 
-# %% tags=["remove-input"]
+# %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 for n, r in pres.items():
     k = {"US": "us", "CN": "cn", "cross_bloc": "xb", realanswers.ALL_PANEL: "all"}[n]
     for s in (
@@ -649,7 +650,7 @@ _ = glue.value(
     origin="external-data",
 )
 
-# %% tags=["remove-input"]
+# %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 sig_label = {
     "self_auroc_pooled": "self (pooled)",
     "self_auroc_ranknorm": "self (rank-normalised)",
@@ -673,7 +674,7 @@ charts.panel_forest(
     point_size=60,
 )
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # On the US analogue the panel's agreement count reaches {glue:text}`real_us_panel_auroc:.3f` against
 # {glue:text}`real_us_self_auroc_pooled:.3f` for the members' pooled confidence
 # ($\Delta = ${glue:text}`real_us_delta_panel_minus_self:+.3f` [{glue:text}`real_us_delta_panel_minus_self_lo:+.3f`,
@@ -718,7 +719,7 @@ charts.panel_forest(
 # {glue:text}`real_n_boot_subjects:,.0f` draws per cell to keep the build short). The map shows every model's
 # self-AUROC in every subject; the table summarises each subject over the models.
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 by = report.from_frame(
     ext[["model", "item_id", "confidence", "correct", "category"]],
     confidence_scale="unit",
@@ -755,7 +756,7 @@ cells = summarise.subject_counts(by, chance=CHANCE)
 for key in ("subject_n_cells", "subject_n_citl_negative", "subject_n_auroc_not_above"):
     glue.value(f"real_{key}", cells[key], origin="external-data")
 
-# %% tags=["remove-input"]
+# %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 heat = by[["model", "group", "auroc", "auroc_ci_low", "auroc_ci_high", "citl", "n"]].rename(
     columns={"group": "subject"}
 )
@@ -775,7 +776,7 @@ alt.Chart(heat).mark_rect().encode(
     ],
 ).properties(width=420, height=520, title="Self-AUROC per model and MMLU-Pro subject")
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # Discrimination is best in {glue:text}`real_subject_best` (median self-AUROC {glue:text}`real_subject_best_auroc:.3f`
 # over the models) and weakest in {glue:text}`real_subject_worst` ({glue:text}`real_subject_worst_auroc:.3f`). Of the
 # {glue:text}`real_subject_n_cells` model–subject cells, {glue:text}`real_subject_n_auroc_not_above` have a
@@ -791,7 +792,7 @@ alt.Chart(heat).mark_rect().encode(
 # the panels. The machine-readable records are in `_build/scorecard.json`, with the paper's printed value of each
 # tested statistic (`paper_value`).
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 # the amended records; the paper's printed values come from its claim manifest at the book level (never the analysis)
 records = book_scorecard.with_paper_values(realanswers.scorecard(res))
 r1 = (
@@ -1002,7 +1003,7 @@ _ = glue.value(
     origin="external-data",
 )
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # Verdicts over the {glue:text}`real_n_records` records: holds {glue:text}`real_n_holds`, does not hold
 # {glue:text}`real_n_does_not_hold`, inconclusive {glue:text}`real_n_inconclusive`, not comparable
 # {glue:text}`real_n_not_comparable`, not applicable {glue:text}`real_n_not_applicable`; the amendment changed the

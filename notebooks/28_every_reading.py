@@ -34,7 +34,7 @@ n_boot = 2000
 data_dir = "data/reconstructed"
 external_dir = "data/external/mmlu-pro-calibration"
 
-# %% tags=["remove-input"]
+# %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 import altair as alt
 import pandas as pd
 
@@ -82,7 +82,7 @@ show_markdown(
     "are the analogues chosen by chapter 26's declared rule."
 )
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # ## The readings
 #
 # A reading fixes one option in each dimension below; the first option of each is the canonical reading (the
@@ -101,7 +101,7 @@ show_markdown(
 # {glue:text}`readings_n_comparisons` comparisons, {glue:text}`readings_n_comparisons_reasonable` are reasonable
 # readings; the counts below keep the two apart.
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 _ = table(
     pd.DataFrame(
         [
@@ -119,7 +119,7 @@ _ = table(
     caption="The reading options of the panel comparison",
 )
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # The paper's comparison is panel minus self on pooled rows; every reading keeps that shape and changes one way of
 # computing it. Under *macro* and *per member* aggregation the self side is aggregated the same way as the panel
 # side (macro mean against macro mean, one member's panel AUROC against its own self-AUROC); under *rank-normalised*
@@ -134,7 +134,7 @@ _ = table(
 # analysis and the published numbers hold together, not what the paper's own data would give under another
 # reading. How each panel fares under every other reading is a property of the reconstruction.
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 rows, _excl = data.load_collection(sources.path("collection"))
 rec, joint_rec = readings.joint_tests(
     rows, dict(panels.PANELS), seed=seed, n_boot=n_boot, level=LEVEL, dataset="reconstruction"
@@ -320,10 +320,10 @@ for p, members in panels.PANELS.items():
         abs(c["delta"] - est["delta_panel_minus_self"]) < 1e-12 and abs(c["panel_auroc"] - est["panel_auroc"]) < 1e-12
     )
 
-# %% tags=["remove-input"]
+# %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 curves(rec, "Reconstruction")
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # Each point is one reading's panel − self difference, sorted; the vertical line is its {glue:text}`readings_n_boot:,.0f`-draw
 # item-clustered {glue:text}`ci_level_pct` % interval; the large red point is the canonical reading. Beneath, a mark in the row of an option
 # says that the reading above it used that option.
@@ -339,7 +339,7 @@ curves(rec, "Reconstruction")
 # The *paper prints* column is the paper's value for its own panel, shown for comparison: these are other models
 # and other questions.
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 ext = read_mmlu_pro_calibration(ext_path)
 choices = realanswers.select_panels(tuple(dict.fromkeys(ext["model"])))
 pf = realanswers.panel_frame(ext)
@@ -355,10 +355,10 @@ _ = table(
     caption="MMLU-Pro panel analogues (chapter 26's declared rule)",
 )
 
-# %% tags=["remove-input"]
+# %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 curves(real, "MMLU-Pro")
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # - {glue:text}`readings_real_us_sentence`
 # - {glue:text}`readings_real_cn_sentence`
 # - {glue:text}`readings_real_xb_sentence`
@@ -376,7 +376,7 @@ curves(real, "MMLU-Pro")
 # comparison with the reading each repeat follows (`same_result_as`), is printed by
 # `selfconf panel FILES --members a,b,c --all-readings --json`.
 
-# %% tags=["remove-input"]
+# %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 every = pd.concat([rec, real], ignore_index=True)
 distinct = readings.distinct_table(every)
 distinct["panel"] = distinct["panel"].map(LABEL)
@@ -391,7 +391,7 @@ glue.value("readings_n_comparisons_all", len(every), origin="parameter")
 _ = glue.value("readings_n_rows_csv", len(distinct), origin="parameter")
 
 
-# %% tags=["remove-input"]
+# %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 def driver_sentence(surv, where):
     """Which option values reverse the canonical direction most often, over the three panels (from the table)."""
     n_rev = sum(s["n_reversed"] for s in surv.values())
@@ -422,7 +422,7 @@ def driver_sentence(surv, where):
 glue.value("readings_rec_drivers", driver_sentence(surv_rec, "the reconstruction"), origin=ROWS)
 _ = glue.value("readings_real_drivers", driver_sentence(surv_real, "the MMLU-Pro answers"), origin="external-data")
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # ## What survives
 #
 # A conclusion *survives* a reading when that reading's interval for panel − self lies on the same side of zero
@@ -446,11 +446,11 @@ _ = glue.value("readings_real_drivers", driver_sentence(surv_real, "the MMLU-Pro
 # **Reasonable readings and bounds.** The tallies keep the two classes apart: a bound that reverses the canonical
 # direction says how far the result can be pushed, not that a defensible analysis disagrees.
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 tallies_table(rec, surv_rec, "readings_rec_tallies")
 collapse_table(rec, "readings_rec_collapse")
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # On the reconstruction, the CN panel's {glue:text}`readings_rec_cn_n_comparisons:,.0f` comparisons give
 # {glue:text}`readings_rec_cn_n_distinct:,.0f` distinct results; its conclusion is kept under
 # {glue:text}`readings_rec_cn_n_reasonable_survive:,.0f` of {glue:text}`readings_rec_cn_n_reasonable:,.0f`
@@ -460,10 +460,10 @@ collapse_table(rec, "readings_rec_collapse")
 # **The two resampling and panel dimensions.** The bootstrap's cluster unit (item, the paper's; row; member) and
 # each member of the panel left out in turn:
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 dimension_table(rec, surv_rec, "readings_rec_dimensions")
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # **Joint test across specifications** (Simonsohn, Simmons & Nelson 2020). Is the share of specifications with
 # the canonical sign, or their median panel − self, larger than it would be if no specification had an effect?
 # The null is built from the panel's own item-clustered draws (the {glue:text}`readings_n_boot:,.0f` draws of
@@ -474,21 +474,21 @@ dimension_table(rec, surv_rec, "readings_rec_dimensions")
 # again from its own canonical value. p is one-sided in that direction and counts the observed data as one draw,
 # so it cannot fall below 1 / (draws + 1).
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 joint_table(joint_rec, "readings_rec_joint")
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # On the CN panel of the reconstruction the share of reasonable specifications with the canonical sign is
 # {glue:text}`readings_rec_cn_joint_reasonable_share:.3f` (p = {glue:text}`readings_rec_cn_joint_reasonable_p_share:.4f`)
 # and their median panel − self {glue:text}`readings_rec_cn_joint_reasonable_median:+.3f`
 # (p = {glue:text}`readings_rec_cn_joint_reasonable_p_median:.4f`). On the MMLU-Pro analogues:
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 tallies_table(real, surv_real, "readings_real_tallies")
 dimension_table(real, surv_real, "readings_real_dimensions")
 joint_table(joint_real, "readings_real_joint")
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # ## Sensitivities
 #
 # Three further checks a methods reviewer asks for, all on the reconstructed rows; every number below is a
@@ -502,7 +502,7 @@ joint_table(joint_real, "readings_real_joint")
 # interval excludes 0.5 is a count of intervals, whose distribution would need a bootstrap inside each draw; it is
 # not resampled here.
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 r1_glued = glue.glued_in_notebook(resolve("book") / "04_result1.ipynb")  # Result 1's band (this build)
 band = (float(r1_glued["r1_median_band_min"]), float(r1_glued["r1_median_band_max"]))
 cut = glue.quoted("r1_auroc_threshold")
@@ -542,7 +542,7 @@ for key in ("below", "band"):
     glue.value(f"readings_count_{key}_lo", cc[key]["range95"][0], origin=ROWS)
     glue.value(f"readings_count_{key}_hi", cc[key]["range95"][1], origin=ROWS)
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # The count below the cut-off comes out as on the rows in {glue:text}`readings_count_below_p:.0f`% of draws
 # (95% range {glue:text}`readings_count_below_lo`–{glue:text}`readings_count_below_hi`); the count of medians in
 # the band in {glue:text}`readings_count_band_p:.0f`% (range {glue:text}`readings_count_band_lo`–{glue:text}`readings_count_band_hi`).
@@ -554,7 +554,7 @@ for key in ("below", "band"):
 # below; the worst case scores every one of the {glue:text}`readings_grader_n_accepted:,.0f` answers the LLM stage
 # accepted as wrong.
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 gs = sensitivity.grader_sensitivity(rows, seed=seed, n_draws=200, n_boot=n_boot)
 glue.value("readings_grader_n_llm", gs.attrs["n_llm"], origin=ROWS)
 glue.value("readings_grader_n_rows", gs.attrs["n_rows"], origin=ROWS)
@@ -585,7 +585,7 @@ _ = table(
     float_format="%.3f",
 )
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # Flipping 1% of the LLM-stage verdicts changes no model's self-AUROC by more than
 # {glue:text}`readings_grader_max_change_1:.3f` in any draw, 5% by at most
 # {glue:text}`readings_grader_max_change_5:.3f`; in the worst case the largest change is
@@ -595,7 +595,7 @@ _ = table(
 # **The moonshot first-party split.** The paper pre-defined a sensitivity split for the one model served partly
 # through an aggregator. Below, moonshot's self-AUROC and the CN panel's panel − self on the items of each route.
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "needs-external:mmlu-pro-calibration"]
 fp = sensitivity.first_party_split(rows, seed=seed, n_boot=n_boot)
 for _, r in fp.iterrows():
     glue.value(f"readings_split_{r['route']}_items", int(r["items"]), origin=ROWS)
@@ -620,7 +620,7 @@ _ = table(
     caption=f"The moonshot first-party split ({LVL} intervals: row bootstrap for self, item-clustered for the panel)",
 )
 
-# %% [markdown]
+# %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # On the {glue:text}`readings_split_first_party_items:,.0f` first-party items moonshot's self-AUROC is
 # {glue:text}`readings_split_first_party_self:.3f` and the CN panel's advantage {glue:text}`readings_split_first_party_delta:+.3f`;
 # on the {glue:text}`readings_split_aggregator_items:,.0f` aggregator items {glue:text}`readings_split_aggregator_self:.3f` and

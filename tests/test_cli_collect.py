@@ -96,6 +96,45 @@ def test_jsonl_log_refuses_a_corrupt_middle_line(tmp_path):
         JsonlLog(p, key=lambda r: r["item_id"])
 
 
+@pytest.mark.parametrize(
+    ("text", "kept", "torn"),
+    [
+        ('{"item_id": "1"}\n{"item_id": "2"}\n{"item_', ["1", "2"], 1),  # a write cut short by a kill
+        ('{"item_id": "1"}\n\n{"item_id": "2"}\n{"item_id": \n\n', ["1", "2"], 1),  # torn, then blank lines
+        ('{"item_id": "1"}\n{"item_id": "2"}\n  \n', ["1", "2"], 0),  # a trailing blank line
+        ('{"item_id": "1"}\n{"item_id": "2"}', ["1", "2"], 0),  # complete, only its newline missing
+        ('{"item_id": "1"}\n[2]\n', ["1"], 1),  # a last line that is JSON but not an object
+        ('{"item_id": "\u00e9"}\n{"item_id": "\u00e9', ["\u00e9"], 1),  # cut inside a UTF-8 character (below)
+    ],
+)
+def test_one_jsonl_reader_for_collect_and_probe(tmp_path, text, kept, torn):
+    """``collect``'s log and ``probe --analyse-only`` read a log through one parser: the same records, the same
+    torn-line count; the log also cuts the torn line off, so the file reopens clean and appends stay whole."""
+    from selfconf.cli.probe import read_log
+
+    p = tmp_path / "log.jsonl"
+    data = text.encode("utf-8")
+    p.write_bytes(data[:-1] if text.endswith("\u00e9") else data)
+    records, n_torn = read_log(p)
+    assert [r["item_id"] for r in records] == kept and n_torn == torn
+    with JsonlLog(p, key=lambda r: r["item_id"]) as log:
+        assert [r["item_id"] for r in log.records] == kept and log.dropped_partial == torn
+        log.append({"item_id": "new"})
+    with JsonlLog(p, key=lambda r: r["item_id"]) as log:
+        assert [r["item_id"] for r in log.records] == [*kept, "new"] and log.dropped_partial == 0
+    assert read_log(p) == (log.records, 0)
+
+
+def test_one_jsonl_reader_names_the_file_and_line_of_a_bad_middle_line(tmp_path):
+    from selfconf.cli.probe import read_log
+
+    p = tmp_path / "log.jsonl"
+    p.write_text('{"item_id": "1"}\n\n[1, 2]\n{"item_id": "2"}\n', encoding="utf-8")
+    for reader in (read_log, lambda q: JsonlLog(q, key=lambda r: r["item_id"])):
+        with pytest.raises(ValueError, match=r"log\.jsonl: line 3 is not a JSON record \(not a JSON object\)"):
+            reader(p)
+
+
 # --------------------------------------------------------------------------- stub matrix
 
 BEHAVIOURS = ["calibrated", "overconfident", "refusing", "malformed", "slow", "flaky", "ratelimited", "dropping"]

@@ -185,6 +185,31 @@ def test_confidence_shift_matches_an_independent_loop():
     assert (r["ci_low"], r["ci_high"]) == pytest.approx((lo, hi), abs=0.15)
 
 
+def test_threaded_analysis_equals_the_job_by_job_one(ladder_rows, monkeypatch):
+    """``analyse`` runs its jobs on the report's thread pool; every job has its own named stream, so the result
+    (every value, bit for bit) equals the jobs run one after the other, and equals the public per-part functions
+    the book's readers call (:func:`arm_records`, :func:`contrast_records`)."""
+    from selfconf import bootstrap
+    from selfconf.report import core
+
+    frames, profiles, _ = ladder_rows
+    pools: list[int] = []
+    real = core._map_units
+    monkeypatch.setattr(core, "_map_units", lambda fn, n: pools.append(n) or real(fn, n))
+    threaded = probe_an.analyse(frames["sonnet5"], n_boot=300, seed=5, profile=profiles["sonnet5"])
+    assert pools == [5]  # the per-arm records, three AUROC contrasts, the shifts' draw
+    with bootstrap.recording_intervals():  # while intervals are recorded, the jobs run one after the other
+        serial = probe_an.analyse(frames["sonnet5"], n_boot=300, seed=5, profile=profiles["sonnet5"])
+    assert pools == [5]
+    parts = {
+        "arms": probe_an.arm_records(frames["sonnet5"], n_boot=300, seed=5),
+        "contrasts": probe_an.contrast_records(frames["sonnet5"], n_boot=300, seed=5),
+    }
+    for res in (serial, parts):
+        for key in ("arms", "contrasts"):
+            assert json.dumps(threaded[key], default=repr) == json.dumps(res[key], default=repr)
+
+
 # ------------------------------------------------------------------------------ the stub models
 
 

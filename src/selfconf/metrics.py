@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -44,6 +45,7 @@ __all__ = [
     "auroc_weighted",
     "brier",
     "ece",
+    "EceOptions",
     "reliability_bins",
     "citl",
     "high_conf_counts",
@@ -660,6 +662,55 @@ def _check_n_bins(n_bins: int) -> int:
     if isinstance(n_bins, bool) or int(n_bins) != n_bins or n_bins < 1:
         raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
     return int(n_bins)
+
+
+@dataclass(frozen=True)
+class EceOptions:
+    """The four options of a binned calibration error, declared and validated in one place.
+
+    Definition: ``n_bins`` (B, a positive integer) bins; ``binning`` ``"equal_width"`` (edges k / B) or
+    ``"equal_mass"`` (about n / B rows a bin); ``edge`` ``"upper"`` (a value on an interior edge goes
+    to the bin that starts there) or ``"lower"`` (to the bin that ends there); ``snap`` compares with
+    the edges up to ``EDGE_TOL`` so that 0.7 stored as 0.69999... lands where it is read.  Every
+    function that bins confidences takes these four keywords; ``as_kwargs()`` gives them in that form,
+    and ``EceOptions(**kw)`` is the single validation of them (one error wording for every surface).
+
+    Reference: Guo et al. 2017, "On Calibration of Modern Neural Networks" (ICML), Section 2 (ECE);
+    Nixon et al. 2019, "Measuring Calibration in Deep Learning" (equal-mass bins).
+
+    Examples
+    --------
+    >>> EceOptions().as_kwargs()
+    {'n_bins': 10, 'binning': 'equal_width', 'edge': 'upper', 'snap': True}
+    >>> EceOptions(n_bins=15, binning="equal_mass").n_bins
+    15
+    >>> EceOptions(n_bins=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_bins must be a positive integer, got 0
+    """
+
+    n_bins: int = 10
+    binning: str = "equal_width"
+    edge: str = "upper"
+    snap: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "n_bins", _check_n_bins(self.n_bins))
+        _check_edge(self.edge)
+        if self.binning not in BINNINGS:
+            raise ValueError(f"binning must be one of {BINNINGS}, got {self.binning!r}")
+        if not isinstance(self.snap, (bool, np.bool_)):
+            raise ValueError(f"snap must be True or False, got {self.snap!r}")
+        object.__setattr__(self, "snap", bool(self.snap))
+
+    def as_kwargs(self) -> dict[str, Any]:
+        """The options as the keyword arguments of ``ece``, ``reliability_bins`` and the count kernels.
+
+        >>> sorted(EceOptions(edge="lower").as_kwargs())
+        ['binning', 'edge', 'n_bins', 'snap']
+        """
+        return {"n_bins": self.n_bins, "binning": self.binning, "edge": self.edge, "snap": self.snap}
 
 
 def reliability_bins(

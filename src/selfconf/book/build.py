@@ -475,6 +475,23 @@ def _to_ipynb(name: str, root: Path) -> Path:
     return dst
 
 
+def _without_unavailable_data(src: Path, root: Path, work: Path) -> Path:
+    """``src``, or a copy in ``work`` without the cells whose third-party data are not available (with a notice in
+    their place, :func:`selfconf.data.external.without_unavailable`); prints which data sets are missing."""
+    import nbformat
+
+    from selfconf.data.external import without_unavailable
+
+    nb, missing = without_unavailable(nbformat.read(src, as_version=4), root)
+    if not missing:
+        return src
+    print(f"  {src.stem}: third-party data not available ({', '.join(missing)}): its cells are left out, the page "
+          "says so (`make external` fetches them)", flush=True)  # fmt: skip
+    dst = work / f"{src.stem}.without-external.ipynb"
+    nbformat.write(nb, dst)
+    return dst
+
+
 def execute_one(
     name: str,
     params: dict | None = None,
@@ -513,7 +530,7 @@ def execute_one(
     preload = preload_modules((root / "notebooks" / f"{name}.py").read_text(encoding="utf-8"))
     kernel = start_kernel(root / "book", preload=preload)
     try:
-        src = _to_ipynb(name, root)
+        src = _without_unavailable_data(_to_ipynb(name, root), root, part.parent)
         from papermill import PapermillExecutionError
 
         try:

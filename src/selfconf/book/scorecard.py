@@ -16,10 +16,17 @@ from typing import Any
 
 from selfconf.book.glue import glued_in_notebook
 from selfconf.claims.judging import CLAIMS, load_manifest
+from selfconf.data.external import NOTICE_TAG
 from selfconf.data.paths import resolve
 from selfconf.sections.realanswers import NOTEBOOK, SCORECARD_KEY, SCORECARD_PATH, write_scorecard
 
-__all__ = ["scorecard_from_notebook", "ensure_scorecard", "with_paper_values", "paper_side_conflicts"]
+__all__ = [
+    "scorecard_from_notebook",
+    "ensure_scorecard",
+    "built_without_data",
+    "with_paper_values",
+    "paper_side_conflicts",
+]
 
 
 def scorecard_from_notebook(nb_path: str | Path) -> list[dict]:
@@ -49,7 +56,20 @@ def ensure_scorecard(book_dir: str | Path = "book", path: str | Path = SCORECARD
     nb = resolve(book_dir) / f"{NOTEBOOK}.ipynb"
     if not nb.is_file():
         return None
+    if built_without_data(nb):  # no record was computed: no file (an older one would be stale)
+        resolve(path).unlink(missing_ok=True)
+        return None
     return write_scorecard(scorecard_from_notebook(nb), path)
+
+
+def built_without_data(nb_path: str | Path) -> bool:
+    """True when the executed notebook was built without some of its third-party data (it holds the notice cell
+    of :func:`selfconf.data.external.without_unavailable`).
+
+    Example: ``built_without_data("book/26_real_answers.ipynb")`` is False after ``make external`` and a build.
+    """
+    doc = json.loads(Path(nb_path).read_text(encoding="utf-8"))
+    return any(NOTICE_TAG in c.get("metadata", {}).get("tags", []) for c in doc.get("cells", []))
 
 
 def with_paper_values(records: list[dict], claims_path: str | Path = CLAIMS) -> list[dict]:

@@ -50,6 +50,8 @@ __all__ = [
     "ParsedReply",
     "parse_reply",
     "JsonlLog",
+    "JsonlContents",
+    "parse_jsonl",
     "Question",
     "load_questions",
     "collect",
@@ -402,12 +404,78 @@ def parse_reply(text: str | None) -> ParsedReply:
 # --------------------------------------------------------------------------------------------
 
 
+#: Whitespace that makes a JSONL line blank (skipped): what ``bytes.strip`` removes, newline aside.
+_BLANK = " \t\r\x0b\x0c"
+
+
+@dataclass(frozen=True)
+class JsonlContents:
+    """What :func:`parse_jsonl` read from a JSONL file's bytes.
+
+    ``records``: the JSON objects, in file order; ``torn``: 1 when the last non-blank line was unreadable (a
+    write cut short by a kill) and left out, else 0; ``good_end``: how many leading bytes hold only whole
+    records (the torn line's first byte, else the length of the data); ``needs_newline``: the data ends with a
+    record that lacks its newline.
+    """
+
+    records: list[dict]
+    torn: int
+    good_end: int
+    needs_newline: bool
+
+
+def parse_jsonl(data: bytes, source: str | os.PathLike = "<jsonl>") -> JsonlContents:
+    """Read the records of a JSONL file (one JSON object per line), tolerating a write cut short at its end.
+
+    Definition: lines are split at ``\\n``; a line holding only whitespace is skipped.  The last non-blank
+    line, when it is not a JSON object (a kill in the middle of a write), is left out and counted (``torn``);
+    blank lines after it change nothing.  Any other line that is not a JSON object (or not UTF-8) is an error
+    naming ``source`` and the line number.  The one JSONL reader of the command line: :class:`JsonlLog` (which
+    also cuts the torn line off the file) and ``selfconf probe --analyse-only`` (which only reads).
+
+    Reference: JSON Lines (jsonlines.org); RFC 8259 (JSON).
+
+    >>> got = parse_jsonl(b'{"a": 1}\\n\\n{"a": 2}\\n{"a": \\n\\n', "log.jsonl")
+    >>> [r["a"] for r in got.records], got.torn, got.good_end
+    ([1, 2], 1, 19)
+    >>> parse_jsonl(b'{"a": 1}\\n{"a": 2}').needs_newline
+    True
+    >>> try:
+    ...     parse_jsonl(b'{"a": 1}\\nnot json\\n{"a": 2}\\n', "log.jsonl")
+    ... except ValueError as e:
+    ...     print(str(e)[:38])
+    log.jsonl: line 2 is not a JSON record
+    """
+    try:  # one decode of the whole file is faster than one per line; a cut multi-byte character forbids it
+        lines: list[Any] = data.decode("utf-8").split("\n")
+        blank: Any = _BLANK
+    except UnicodeDecodeError:
+        lines, blank = list(data.split(b"\n")), _BLANK.encode()
+    last = max((i for i, x in enumerate(lines) if x.strip(blank)), default=-1)
+    records: list[dict] = []
+    for i in range(last + 1):
+        if not lines[i].strip(blank):
+            continue
+        try:  # a byte-order mark opening a line is read as json.loads reads it in bytes (utf-8-sig)
+            rec = json.loads(lines[i].removeprefix("\ufeff") if blank is _BLANK else lines[i])
+            if not isinstance(rec, dict):
+                raise ValueError("not a JSON object")
+        except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError included
+            if i < last:
+                raise ValueError(f"{source}: line {i + 1} is not a JSON record ({exc}); fix or remove it") from None
+            start = sum(len(x) + 1 for x in data.split(b"\n")[:i])
+            return JsonlContents(records, 1, start, False)
+        records.append(rec)
+    return JsonlContents(records, 0, len(data), bool(data) and not data.endswith(b"\n"))
+
+
 class JsonlLog:
     """Append-only JSONL file of completed records, resumable after a crash.
 
-    On open, existing records are read.  A final line without a trailing newline or that is not
-    valid JSON (a write cut short by a kill) is removed from the file and counted in
-    ``dropped_partial``; an invalid line anywhere else is an error naming the file and line.
+    On open, existing records are read by :func:`parse_jsonl`: a last non-blank line that is not valid JSON
+    (a write cut short by a kill) is removed from the file and counted in ``dropped_partial``; a complete
+    last record without its newline is kept and the newline added; an invalid line anywhere else is an
+    error naming the file and line.
     :meth:`append` writes one record as one line, then ``flush`` and ``os.fsync``, under a lock,
     so concurrent workers never interleave lines.
     """
@@ -425,43 +493,16 @@ class JsonlLog:
     def _load(self) -> None:
         if not self.path.exists():
             return
-        data = self.path.read_bytes()
-        lines = data.split(b"\n")
-        # data ends with b"\n" => last element is b"" (complete); otherwise the tail is partial
-        tail = lines.pop()
-        good_end = len(data) - len(tail)
-        for no, raw in enumerate(lines, start=1):
-            if not raw.strip():
-                continue
-            try:
-                rec = json.loads(raw)
-                if not isinstance(rec, dict):
-                    raise ValueError("not a JSON object")
-            except ValueError as exc:
-                if no == len(lines) and not tail:
-                    # a last line that is complete but unreadable: same treatment as a torn tail
-                    good_end -= len(raw) + 1
-                    self.dropped_partial += 1
-                    break
-                raise ValueError(f"{self.path}: line {no} is not a JSON record ({exc}); fix or remove it") from None
-            self.records.append(rec)
-        if tail:
-            try:
-                rec = json.loads(tail)
-                if isinstance(rec, dict):
-                    # complete JSON that only lacks its newline: keep it and add the newline
-                    self.records.append(rec)
-                    with open(self.path, "ab") as fh:
-                        fh.write(b"\n")
-                    return
-            except ValueError:
-                pass
-            self.dropped_partial += 1
-        if self.dropped_partial:
+        got = parse_jsonl(self.path.read_bytes(), self.path)
+        self.records, self.dropped_partial = got.records, got.torn
+        if got.torn:  # cut the torn line (and any blank lines after it) off the file
             with open(self.path, "r+b") as fh:
-                fh.truncate(good_end)
+                fh.truncate(got.good_end)
                 fh.flush()
                 os.fsync(fh.fileno())
+        elif got.needs_newline:  # a complete record that only lacks its newline: keep it, add the newline
+            with open(self.path, "ab") as fh:
+                fh.write(b"\n")
 
     def done_keys(self) -> set:
         return {self.key(r) for r in self.records}
@@ -768,27 +809,28 @@ def _collect_locked(questions, client, out_path, *, concurrency, system_prompt, 
 HELP = "ask an OpenAI-compatible endpoint the paper's questions and log answers + stated confidence"
 
 
+#: What ``selfconf collect --help`` says before the options.
+DESCRIPTION = (
+    "Elicit answers with a stated 0-100 confidence from an OpenAI-compatible chat-completions "
+    "endpoint, using the paper's verbatim system prompt, the bare question as the user turn and "
+    "temperature 0. Records are appended to a JSONL file (one per question, fsync'ed); re-running "
+    "the same command resumes and skips questions already answered. Replies that are not valid "
+    "JSON are kept with parse_error set and their raw text. While a run writes --out it holds the "
+    "lock file <out>.lock: a second collect on the same --out is refused (exit 2) instead of "
+    "writing rows twice; the lock is released when the run ends, even if it is killed. Transport "
+    "failures never show a traceback: they are retried, then counted as endpoint failures and written "
+    "with an error field (the next run asks those questions again and replaces their rows)."
+)
+#: The example ``selfconf collect --help`` ends with.
+EPILOG = (
+    "example: selfconf fetch simpleqa && OPENAI_API_KEY=... selfconf collect "
+    "--questions data/external/simpleqa/simpleqa_sample_1500_seed0.csv "
+    "--base-url https://api.openai.com/v1 --model gpt-4.1-mini --out runs/gpt-4.1-mini.jsonl"
+)
+
+
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(
-        "collect",
-        help=HELP,
-        description=(
-            "Elicit answers with a stated 0-100 confidence from an OpenAI-compatible chat-completions "
-            "endpoint, using the paper's verbatim system prompt, the bare question as the user turn and "
-            "temperature 0. Records are appended to a JSONL file (one per question, fsync'ed); re-running "
-            "the same command resumes and skips questions already answered. Replies that are not valid "
-            "JSON are kept with parse_error set and their raw text. While a run writes --out it holds the "
-            "lock file <out>.lock: a second collect on the same --out is refused (exit 2) instead of "
-            "writing rows twice; the lock is released when the run ends, even if it is killed. Transport "
-            "failures never show a traceback: they are retried, then counted as endpoint failures and written "
-            "with an error field (the next run asks those questions again and replaces their rows)."
-        ),
-        epilog=(
-            "example: selfconf fetch simpleqa && OPENAI_API_KEY=... selfconf collect "
-            "--questions data/external/simpleqa/simpleqa_sample_1500_seed0.csv "
-            "--base-url https://api.openai.com/v1 --model gpt-4.1-mini --out runs/gpt-4.1-mini.jsonl"
-        ),
-    )
+    p = subparsers.add_parser("collect", help=HELP, description=DESCRIPTION, epilog=EPILOG)
     p.add_argument(
         "--questions",
         required=True,

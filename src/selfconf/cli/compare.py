@@ -8,93 +8,81 @@ import json
 import sys
 from pathlib import Path
 
-from selfconf.report.command import add_sampling_arguments
-from selfconf.report.layout import (
-    add_ece_sklearn_argument,
-    add_layout_arguments,
-    apply_ece_sklearn,
-    check_outputs,
-    layout_of,
-    print_notes,
-)
+from selfconf.report.arguments import add_ece_arguments, add_sampling_arguments, command_parser, compare_keywords
+from selfconf.report.layout import add_layout_arguments, check_outputs, layout_of, print_notes
 
 __all__ = ["HELP", "add_parser", "run"]
 
 HELP = "compare two runs or two models on their shared items: paired bootstrap, DeLong, Holm (terminal, --json, --html)"
 
 
+#: What ``selfconf compare --help`` says it computes.
+DESCRIPTION = (
+    "Compare two arms answered on the same items: two files (A B; every model in both, or the one model\n"
+    "of each), two models of one file (--models X,Y) or two runs in one file (--by RUN, a column with\n"
+    "two values; each model's first run against its second). For AUROC, ECE, Brier, accuracy and AURC:\n"
+    "A, B, the difference A - B on the shared items, its 95% item-clustered paired bootstrap interval\n"
+    "(one draw of items serves both arms), a bootstrap p-value and Holm's adjustment over the five\n"
+    "metrics; DeLong's z test of the AUROC difference beside the bootstrap; the number of items shared\n"
+    "and dropped. Rows are read and excluded as `selfconf report` reads them (same columns, --columns,\n"
+    "--sep, --confidence-scale)."
+)
+#: The end of ``selfconf compare --help``: conventions, the JSON keys and examples.
+EPILOG = (
+    "conventions: differences are A minus B; rows without a confidence or ungraded are excluded before the\n"
+    "items are matched; items of one arm only are dropped (counted). An interval computed on fewer than\n"
+    "30 items, of zero width, on fewer than 100 draws or not containing its estimate is marked *.\n"
+    "p = min(1, 2 min(share of draws with A - B <= 0, share >= 0)) (0 means below 1/--n-boot); Holm's\n"
+    "step-down adjustment runs over the five metrics of each pair. With --by the first value by name is A.\n"
+    "The draws come from the stream (seed, 'compare', label A, label B): the same seed, the same numbers.\n"
+    "DeLong (1988; Sun & Xu 2014 midrank form): when the arms' right/wrong labels differ item by item\n"
+    "(two models), the covariance is the sum over shared items of the two arms' standardised placement\n"
+    "terms; with equal labels it is DeLong's paired test exactly.\n\n"
+    "JSON: settings, conventions, pairs[]: a, b, n_items_shared, n_items_only_a/_b, excluded_a/_b,\n"
+    "metrics.<auroc|ece|brier|accuracy|aurc>: a, b, difference, ci_low, ci_high, p_value, p_holm,\n"
+    "n_invalid_draws, interval_flag; delong: auroc_a, auroc_b, difference, variance, se, z, p_two_sided,\n"
+    "same_labels.\n\n"
+    "Python: selfconf.report.compare(df_a, df_b) returns the same dict.\n\n"
+    "examples:\n"
+    "  selfconf compare old.graded.csv new.graded.csv\n"
+    "  selfconf compare runs.csv --models gpt-4o,claude --html cmp.html\n"
+    "  selfconf compare runs.csv --by prompt --json"
+)
+
+
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(
-        "compare",
-        help=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description=(
-            "Compare two arms answered on the same items: two files (A B; every model in both, or the one model\n"
-            "of each), two models of one file (--models X,Y) or two runs in one file (--by RUN, a column with\n"
-            "two values; each model's first run against its second). For AUROC, ECE, Brier, accuracy and AURC:\n"
-            "A, B, the difference A - B on the shared items, its 95% item-clustered paired bootstrap interval\n"
-            "(one draw of items serves both arms), a bootstrap p-value and Holm's adjustment over the five\n"
-            "metrics; DeLong's z test of the AUROC difference beside the bootstrap; the number of items shared\n"
-            "and dropped. Rows are read and excluded as `selfconf report` reads them (same columns, --columns,\n"
-            "--sep, --confidence-scale)."
-        ),
-        epilog=(
-            "conventions: differences are A minus B; rows without a confidence or ungraded are excluded before the\n"
-            "items are matched; items of one arm only are dropped (counted). An interval computed on fewer than\n"
-            "30 items, of zero width, on fewer than 100 draws or not containing its estimate is marked *.\n"
-            "p = min(1, 2 min(share of draws with A - B <= 0, share >= 0)) (0 means below 1/--n-boot); Holm's\n"
-            "step-down adjustment runs over the five metrics of each pair. With --by the first value by name is A.\n"
-            "The draws come from the stream (seed, 'compare', label A, label B): the same seed, the same numbers.\n"
-            "DeLong (1988; Sun & Xu 2014 midrank form): when the arms' right/wrong labels differ item by item\n"
-            "(two models), the covariance is the sum over shared items of the two arms' standardised placement\n"
-            "terms; with equal labels it is DeLong's paired test exactly.\n\n"
-            "JSON: settings, conventions, pairs[]: a, b, n_items_shared, n_items_only_a/_b, excluded_a/_b,\n"
-            "metrics.<auroc|ece|brier|accuracy|aurc>: a, b, difference, ci_low, ci_high, p_value, p_holm,\n"
-            "n_invalid_draws, interval_flag; delong: auroc_a, auroc_b, difference, variance, se, z, p_two_sided,\n"
-            "same_labels.\n\n"
-            "Python: selfconf.report.compare(df_a, df_b) returns the same dict.\n\n"
-            "examples:\n"
-            "  selfconf compare old.graded.csv new.graded.csv\n"
-            "  selfconf compare runs.csv --models gpt-4o,claude --html cmp.html\n"
-            "  selfconf compare runs.csv --by prompt --json"
-        ),
-    )
+    """Register ``selfconf compare`` (:data:`DESCRIPTION`, :data:`EPILOG`); the sampling, layout and ECE options
+    are those of ``selfconf report``, declared once (:mod:`selfconf.report.arguments`; equal-width bins only).
+
+    >>> p = add_parser(argparse.ArgumentParser(prog="selfconf").add_subparsers())
+    >>> a = p.parse_args(["a.csv", "b.csv", "--ece-sklearn"])
+    >>> (a.n_boot, a.ece_bins, a.ece_sklearn, hasattr(a, "ece_binning"))
+    (2000, 10, True, False)
+    """
+    p = command_parser(subparsers, "compare", help=HELP, description=DESCRIPTION, epilog=EPILOG)
     p.add_argument("paths", nargs="+", metavar="PATH", help="one or two CSV/TSV/JSONL files (optionally .gz)")
     p.add_argument("--models", metavar="X,Y", default=None, help="the two models to compare (X from A, Y from B)")
     p.add_argument("--by", metavar="RUN", default=None, help="a column with two values (runs, prompts) to compare")
     add_sampling_arguments(p, scale_rule="default; the rule of selfconf report")
     add_layout_arguments(p)
-    p.add_argument("--ece-bins", type=int, default=10, help="number of equal-width ECE bins (default 10)")
-    p.add_argument(
-        "--ece-edge",
-        choices=("upper", "lower"),
-        default="upper",
-        help="bin of a confidence on an edge: upper (default, the book's) or lower (scikit-learn's)",
-    )
-    p.add_argument(
-        "--ece-snap",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="count a confidence within 1e-9 of a bin edge as on it (default); --no-ece-snap as scikit-learn",
-    )
-    add_ece_sklearn_argument(p)
+    add_ece_arguments(p, binning=False)
     p.add_argument("--json", action="store_true", help="print JSON instead of the table")
     p.add_argument("--html", metavar="FILE", default=None, help="also write a self-contained offline HTML page")
     return p
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``selfconf compare`` on parsed options: every option validated first
+    (:func:`selfconf.report.arguments.compare_keywords`), then read, compare, print and write; return 0.
+
+    Example: ``run(build_parser()[0].parse_args(["compare", "a.csv", "b.csv", "--json"]))`` prints the JSON.
+    """
     from selfconf.report import core
     from selfconf.report.compare import compare_html, compare_rows, format_compare
 
-    core.check_n_boot(args.n_boot)
-    if args.seed < 0:
-        raise ValueError(f"--seed must be >= 0, got {args.seed}")
-    if args.ece_bins < 1:
-        raise ValueError(f"--ece-bins must be >= 1, got {args.ece_bins}")
+    statistics = compare_keywords(args)
     if len(args.paths) > 2:
         raise ValueError(f"compare takes one or two files, got {len(args.paths)}")
-    apply_ece_sklearn(args)
     check_outputs(html=args.html)
     models = [m.strip() for m in args.models.split(",")] if args.models else None
     layout = layout_of(args, extra=(args.by,) if args.by else ())
@@ -102,17 +90,7 @@ def run(args: argparse.Namespace) -> int:
     rows_a = core.load_rows(args.paths[:1], by=args.by, runs=args.by is not None, **kw)
     rows_b = core.load_rows(args.paths[1:], **kw) if len(args.paths) == 2 else None
     print_notes(rows_a, rows_b)
-    result = compare_rows(
-        rows_a,
-        rows_b,
-        models=models,
-        by=args.by,
-        seed=args.seed,
-        n_boot=args.n_boot,
-        ece_bins=args.ece_bins,
-        ece_edge=args.ece_edge,
-        ece_snap=args.ece_snap,
-    )
+    result = compare_rows(rows_a, rows_b, models=models, by=args.by, **statistics)
     if args.json:
         print(json.dumps(core._jsonable(result), indent=2, allow_nan=False))
     else:

@@ -22,8 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from selfconf.report.command import add_sampling_arguments
-from selfconf.report.core import check_n_boot
+from selfconf.report.arguments import add_sampling_arguments, command_parser, sampling_options
 
 __all__ = ["HELP", "add_parser", "run", "panel_table", "records_json", "format_panel_table"]
 
@@ -46,44 +45,59 @@ def _definitions() -> str:
     return "\n".join(out)
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(
-        "panel",
-        help=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description=(
-            "For the models named by --members (a panel), compare two predictors of a row's correctness on the\n"
-            "items they share: the row's own stated confidence (self-AUROC) and the panel signal, the number of\n"
-            "OTHER members whose answer concurs with the row's (panel AUROC). delta = panel AUROC - self AUROC;\n"
-            "a positive delta means agreement among the other models ranks answers better than the model's own\n"
-            "confidence. Every number carries a 95% item-clustered percentile bootstrap interval (items resampled\n"
-            "with all their rows; panel, self and delta from the same item draws).\n\n"
-            "Input rows need model, item_id, confidence, correct and answer (optional refusal); CSV, TSV or JSONL,\n"
-            "optionally .gz. Reading, validation, scale detection and error messages are those of `selfconf\n"
-            "report` (see its --help); rows without a confidence or a grade are excluded and counted, an empty\n"
-            "answer or a refusal is an indeterminate answer.\n\n" + _definitions()
-        ),
-        epilog=(
-            "output: by default the canonical reading only; --reading NAME=VALUE[,VALUE...] (repeatable) adds the\n"
-            "readings that combine the given values (other dimensions canonical); --all-readings computes every\n"
-            f"combination ({_n_readings()} readings; per_member gives one row per member, leave_out=each_member one\n"
-            "row per dropped member, left out for a panel of two) and prints the specification curve as a table\n"
-            "sorted by delta, the canonical row marked '*', then the count of distinct results and the tallies of\n"
-            "reasonable readings and bounds.\n\n"
-            "JSON (--json): a list of records, one per reading computed (and per member under per_member): reading\n"
-            "(the option values), member (null unless per_member), canonical (true for the canonical reading only),\n"
-            "panel_auroc, self_auroc_pooled (always the pooled self-AUROC of the reading's items and ties),\n"
-            "self_auroc (the self side under the reading's aggregation), delta (panel_auroc - self_auroc;\n"
-            "under pooled aggregation, the canonical one, that is panel minus pooled self),\n"
-            "each with _ci_low/_ci_high, then items, rows, undefined_draws (draws in which a statistic had one\n"
-            "class only, left out of its quantiles), confidence_scale, left_out (the dropped member under\n"
-            "leave_out=each_member, else null), status (reasonable or bound), result_id (readings with equal\n"
-            "member, panel AUROC, self AUROC, delta, items and rows share one) and same_result_as (null on the first\n"
-            "reading of a result, else the label of that first reading).\n\n"
-            "example: selfconf panel runs/*.graded.csv --members gpt-4o,claude-3-5-sonnet,gemini-1.5-pro "
-            "--all-readings"
-        ),
+#: What ``selfconf panel --help`` says it computes (the reading definitions follow it).
+DESCRIPTION = (
+    "For the models named by --members (a panel), compare two predictors of a row's correctness on the\n"
+    "items they share: the row's own stated confidence (self-AUROC) and the panel signal, the number of\n"
+    "OTHER members whose answer concurs with the row's (panel AUROC). delta = panel AUROC - self AUROC;\n"
+    "a positive delta means agreement among the other models ranks answers better than the model's own\n"
+    "confidence. Every number carries a 95% item-clustered percentile bootstrap interval (items resampled\n"
+    "with all their rows; panel, self and delta from the same item draws).\n\n"
+    "Input rows need model, item_id, confidence, correct and answer (optional refusal); CSV, TSV or JSONL,\n"
+    "optionally .gz. Reading, validation, scale detection and error messages are those of `selfconf\n"
+    "report` (see its --help); rows without a confidence or a grade are excluded and counted, an empty\n"
+    "answer or a refusal is an indeterminate answer.\n\n"
+)
+
+
+def _epilog() -> str:
+    """The end of ``selfconf panel --help``: the outputs, the JSON keys and an example (the count of readings
+    computed from :func:`selfconf.stats.readings.all_readings`).
+
+    >>> "--all-readings computes every" in _epilog()
+    True
+    """
+    return (
+        "output: by default the canonical reading only; --reading NAME=VALUE[,VALUE...] (repeatable) adds the\n"
+        "readings that combine the given values (other dimensions canonical); --all-readings computes every\n"
+        f"combination ({_n_readings()} readings; per_member gives one row per member, leave_out=each_member one\n"
+        "row per dropped member, left out for a panel of two) and prints the specification curve as a table\n"
+        "sorted by delta, the canonical row marked '*', then the count of distinct results and the tallies of\n"
+        "reasonable readings and bounds.\n\n"
+        "JSON (--json): a list of records, one per reading computed (and per member under per_member): reading\n"
+        "(the option values), member (null unless per_member), canonical (true for the canonical reading only),\n"
+        "panel_auroc, self_auroc_pooled (always the pooled self-AUROC of the reading's items and ties),\n"
+        "self_auroc (the self side under the reading's aggregation), delta (panel_auroc - self_auroc;\n"
+        "under pooled aggregation, the canonical one, that is panel minus pooled self),\n"
+        "each with _ci_low/_ci_high, then items, rows, undefined_draws (draws in which a statistic had one\n"
+        "class only, left out of its quantiles), confidence_scale, left_out (the dropped member under\n"
+        "leave_out=each_member, else null), status (reasonable or bound), result_id (readings with equal\n"
+        "member, panel AUROC, self AUROC, delta, items and rows share one) and same_result_as (null on the first\n"
+        "reading of a result, else the label of that first reading).\n\n"
+        "example: selfconf panel runs/*.graded.csv --members gpt-4o,claude-3-5-sonnet,gemini-1.5-pro "
+        "--all-readings"
     )
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Register ``selfconf panel``; the sampling options are ``selfconf report``'s (:mod:`selfconf.report.arguments`).
+
+    >>> p = add_parser(argparse.ArgumentParser(prog="selfconf").add_subparsers())
+    >>> a = p.parse_args(["rows.csv", "--members", "a,b,c"])
+    >>> (a.n_boot, a.seed, a.reading, a.all_readings)
+    (2000, 0, [], False)
+    """
+    p = command_parser(subparsers, "panel", help=HELP, description=DESCRIPTION + _definitions(), epilog=_epilog())
     p.add_argument("paths", nargs="+", metavar="PATH", help="CSV/TSV/JSONL files (optionally .gz) of graded rows")
     p.add_argument("--members", required=True, help="comma-separated models of the panel (at least two)")
     p.add_argument(
@@ -289,21 +303,17 @@ def format_panel_table(tab, facts: dict, *, sort: bool = False) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_n_boot(args.n_boot)
-    if args.seed < 0:
-        raise ValueError(f"--seed must be >= 0, got {args.seed}")
+    """Run ``selfconf panel`` on parsed options (sampling validated by
+    :func:`selfconf.report.arguments.sampling_options`); print the table or the JSON records; return 0.
+
+    Example: ``run(build_parser()[0].parse_args(["panel", "rows.csv", "--members", "a,b,c"]))``.
+    """
+    sampling = sampling_options(args)
     members = [m.strip() for m in args.members.split(",") if m.strip()]
     readings = _requested_readings(args.reading, args.all_readings)
     if args.all_readings and len(members) < 3:  # two members: dropping one leaves no panel (said in --help)
         readings = [r for r in readings if r["leave_out"] == "none"]
-    tab, facts = panel_table(
-        args.paths,
-        members,
-        readings=readings,
-        seed=args.seed,
-        n_boot=args.n_boot,
-        confidence_scale=args.confidence_scale,
-    )
+    tab, facts = panel_table(args.paths, members, readings=readings, confidence_scale=args.confidence_scale, **sampling)
     if args.json:
         print(json.dumps(records_json(tab, facts), indent=2))
     else:

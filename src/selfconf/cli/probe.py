@@ -41,6 +41,7 @@ from selfconf.cli.collect import (
     OutputLock,
     add_client_arguments,
     client_from_args,
+    parse_jsonl,
     parse_reply,
 )
 from selfconf.cli.grade import grade_stage1
@@ -352,12 +353,9 @@ def analyse_path(path: str | os.PathLike, *, n_boot: int, seed: int) -> tuple[di
     if not p.is_file():
         raise FileNotFoundError(f"{p}: no probe log or ladder folder here")
     records, torn = read_log(p)
-    df, prof, head = log_frame(records)
+    head = next((r for r in records if r.get("stage") == "meta"), {})
     name = str(head.get("model") or p.stem)
-    n_noconf = _confidence_coverage(df)
-    res = analysis.analyse(df, n_boot=n_boot, seed=seed, profile=prof)
-    res["checks"]["rows_without_confidence"] = n_noconf
-    res["checks"].update(_log_checks(records))
+    res, df = _analyse_log(records, n_boot=n_boot, seed=seed)
     res["checks"]["torn_last_line_skipped"] = torn
     return {"source": str(p), "model": head.get("model"), "subjects": {name: res}}, {name: df}
 
@@ -474,120 +472,179 @@ def _profile_from_log(records: list[dict], domains: list[str]) -> pd.Series:
     return pd.Series({d: float(np.mean(v)) for d, v in acc.items()})
 
 
-def _run_live(args: argparse.Namespace, say, *, client: Any = None, analyse: bool = True) -> int:
-    """Collect (and unless ``analyse`` is false, analyse and print) a probe run; ``client`` replaces the HTTP client
-    built from ``args`` (the in-process scripted models of :mod:`selfconf.cli.probe_sim`)."""
-    import pandas as pd
+@dataclass(frozen=True)
+class _Plan:
+    """A run's battery, its two splits, the arms and the replicates (what ``--dry-run`` prints)."""
 
-    from selfconf.sections import probe as analysis
+    items: list[BatteryItem]
+    prof_items: list[BatteryItem]
+    held: list[BatteryItem]
+    domains: list[str]
+    arms: tuple[str, ...]
+    replicates: int
+
+    @property
+    def n_calls(self) -> int:
+        return len(self.prof_items) + len(self.held) * len(self.arms) * self.replicates
+
+
+def _plan(args: argparse.Namespace) -> _Plan:
+    from selfconf.sections.probe import PROBE_ARMS
 
     items = load_battery(args.battery)
     prof_items, held = split_battery(items, args.seed)
     domains = sorted({it.domain for it in items})
-    K = args.replicates
-    arms = analysis.PROBE_ARMS
-    n_calls = len(prof_items) + len(held) * len(arms) * K
-    if args.dry_run:
-        out = Path(args.out)
-        profile = None
-        if out.is_file():
-            log0, _ = read_log(out)
-            pr = next((r for r in log0 if r.get("stage") == "profiles"), None)
-            if pr is not None:
-                profile = pd.DataFrame({k: pr[k] for k in ("bin", "core", "placebo", "shuffled")})
-        ex = held[0]
-        print(
-            f"dry run: no call made. {len(items)} items in {len(domains)} domains: {len(prof_items)} profile, "
-            f"{len(held)} held-out; calls: {len(prof_items)} (stage 1) + {len(held)} x {len(arms)} arms x {K} "
-            f"replicates = {n_calls}"
-        )
-        for arm in arms:
-            msgs = arm_messages(ex, render_slot(arm, profile, ex.domain), label_topics=args.label_topics)
-            print(
-                f"\n--- arm {arm} (item {ex.item_id}) ---\n[system]\n{msgs[0]['content']}\n[user]\n{msgs[1]['content']}"
-            )
-        return 0
-    if client is None:
-        client = client_from_args(args)
-    cnt = _Counter()
+    return _Plan(items, prof_items, held, domains, PROBE_ARMS, args.replicates)
+
+
+def _profile_frame(rec: dict) -> pd.DataFrame:
+    """The injected profiles of a log's ``profiles`` record as a frame (``bin, core, placebo, shuffled``)."""
+    import pandas as pd
+
+    return pd.DataFrame({k: rec[k] for k in ("bin", "core", "placebo", "shuffled")})
+
+
+def _dry_run(args: argparse.Namespace, plan: _Plan) -> int:
+    """Print the call count and one rendered prompt per arm (the profiles of ``--out`` when it has them)."""
+    profile = None
+    if Path(args.out).is_file():
+        pr = next((r for r in read_log(Path(args.out))[0] if r.get("stage") == "profiles"), None)
+        profile = None if pr is None else _profile_frame(pr)
+    ex, K = plan.held[0], plan.replicates
+    print(
+        f"dry run: no call made. {len(plan.items)} items in {len(plan.domains)} domains: {len(plan.prof_items)} "
+        f"profile, {len(plan.held)} held-out; calls: {len(plan.prof_items)} (stage 1) + {len(plan.held)} x "
+        f"{len(plan.arms)} arms x {K} replicates = {plan.n_calls}"
+    )
+    for arm in plan.arms:
+        msgs = arm_messages(ex, render_slot(arm, profile, ex.domain), label_topics=args.label_topics)
+        print(f"\n--- arm {arm} (item {ex.item_id}) ---\n[system]\n{msgs[0]['content']}\n[user]\n{msgs[1]['content']}")
+    return 0
+
+
+def _start_or_resume(args: argparse.Namespace, log: JsonlLog, plan: _Plan, model: str, say) -> None:
+    """Write the run's header to a new log, or check that a log being resumed was started with these settings."""
     header = {
         "stage": "meta",
         "item_id": "",
         "arm": None,
         "replicate": 0,
-        "model": client.model,
+        "model": model,
         "seed": args.seed,
-        "replicates": K,
+        "replicates": plan.replicates,
         "label_topics": bool(args.label_topics),
-        "battery_sha": _battery_digest(items),
+        "battery_sha": _battery_digest(plan.items),
     }
+    if log.dropped_partial:
+        say(f"{args.out}: removed a truncated last line left by an interrupted run")
+    old = next((r for r in log.records if r.get("stage") == "meta"), None)
+    if old is None:
+        log.append(header)
+        return
+    diff = [k for k in ("model", "seed", "replicates", "label_topics", "battery_sha") if old.get(k) != header[k]]
+    if diff:
+        raise ValueError(
+            f"{args.out}: this log was started with other settings ({', '.join(diff)} differ); "
+            "resume with the same ones or write to a new --out"
+        )
+
+
+def _stage1(
+    args, plan: _Plan, client, log: JsonlLog, cnt: _Counter, budget: int, done: set, say
+) -> tuple[int, int | None]:
+    """Ask the profile split's items not yet logged (at most ``budget``); returns the calls asked and, when the
+    stage is not complete, the exit status to stop with."""
+    todo = [
+        ("profile", it, None, 0, arm_messages(it, None, label_topics=args.label_topics))
+        for it in plan.prof_items
+        if ("profile", it.item_id, "None", 0) not in done
+    ][:budget]
+    say(f"stage 1: {len(plan.prof_items) - len(todo)} profile items already logged, asking {len(todo)}")
+    _ask(client, todo, log, cnt, args.concurrency, say)
+    missing = [it for it in plan.prof_items if ("profile", it.item_id, "None", 0) not in log.done_keys()]
+    if not missing:
+        return len(todo), None
+    if args.max_calls is not None and len(todo) >= budget:
+        say(f"stopped at --max-calls {args.max_calls} in stage 1; run the same command again to continue")
+        return len(todo), 0
+    say(f"stage 1 incomplete: {len(missing)} profile items without a reply; run the same command again")
+    return len(todo), 3
+
+
+def _profiles(args: argparse.Namespace, plan: _Plan, log: JsonlLog, say) -> pd.DataFrame:
+    """The run's injected profiles: from the log, or made from stage 1 (:func:`make_profiles`) and logged."""
+    from selfconf.sections.probe import PLACEBO_RHO_MAX
+
+    prec = next((r for r in log.records if r.get("stage") == "profiles"), None)
+    if prec is None:
+        frame, chk = make_profiles(_profile_from_log(log.records, plan.domains), args.seed)
+        prec = {"stage": "profiles", "item_id": "", "arm": None, "replicate": 0}
+        prec.update({k: frame[k].tolist() for k in ("bin", "core", "placebo", "shuffled")})
+        prec.update(chk)
+        log.append(prec)
+    say(
+        f"placebo check: Spearman rho {prec['placebo_rho']:+.3f} with the true profile "
+        f"(|rho| < {PLACEBO_RHO_MAX}, {prec['placebo_draws']} draw(s))"
+    )
+    return _profile_frame(prec)
+
+
+def _stage2(args, plan: _Plan, client, log: JsonlLog, cnt: _Counter, left: int, done: set, say) -> bool:
+    """Ask every held-out item x arm x replicate cell not yet logged, the arms of an item in its seeded order
+    (stream ``probe-arm-order``), at most ``left``; returns whether ``--max-calls`` cut the list."""
+    profile = _profiles(args, plan, log, say)
+    tasks = []
+    for it in plan.held:
+        order = stream(args.seed, "probe-arm-order", it.item_id).permutation(len(plan.arms))
+        for rep in range(1, plan.replicates + 1):
+            for arm in (plan.arms[j] for j in order):
+                if ("arm", it.item_id, arm, rep) not in done:
+                    slot = render_slot(arm, profile, it.domain)
+                    tasks.append(("arm", it, arm, rep, arm_messages(it, slot, label_topics=args.label_topics)))
+    say(f"stage 2: asking {min(len(tasks), left)} item x arm x replicate cells")
+    _ask(client, tasks[:left], log, cnt, args.concurrency, say)
+    return len(tasks) > left
+
+
+def _analyse_log(
+    records: list[dict], *, n_boot: int, seed: int, calls: dict[str, int] | None = None
+) -> tuple[dict[str, Any], pd.DataFrame]:
+    """A probe log's analysis (:func:`selfconf.sections.probe.analyse` on its arm rows and profiles) with the
+    log's own checks: rows without a confidence, the calls of this run (``calls``, when collected now), the
+    stage-1 profile, unresolved stage-2 grades."""
+    from selfconf.sections import probe as analysis
+
+    df, prof, _ = log_frame(records)
+    n_noconf = _confidence_coverage(df)
+    res = analysis.analyse(df, n_boot=n_boot, seed=seed, profile=prof)
+    res["checks"]["rows_without_confidence"] = n_noconf
+    res["checks"].update(calls or {})
+    res["checks"].update(_log_checks(records))
+    return res, df
+
+
+def _run_live(args: argparse.Namespace, say, *, client: Any = None, analyse: bool = True) -> int:
+    """Collect (and unless ``analyse`` is false, analyse and print) a probe run; ``client`` replaces the HTTP client
+    built from ``args`` (the in-process scripted models of :mod:`selfconf.cli.probe_sim`).
+
+    Steps: the plan (:func:`_plan`), or only :func:`_dry_run`; under the output lock, :func:`_start_or_resume`,
+    :func:`_stage1` (the model's own profile), :func:`_stage2` (the arms), then :func:`_analyse_log`."""
+    plan = _plan(args)
+    if args.dry_run:
+        return _dry_run(args, plan)
+    if client is None:
+        client = client_from_args(args)
+    cnt = _Counter()
     with OutputLock(args.out):
         log = JsonlLog(args.out, key=_key)
         try:
-            if log.dropped_partial:
-                say(f"{args.out}: removed a truncated last line left by an interrupted run")
-            old = next((r for r in log.records if r.get("stage") == "meta"), None)
-            if old is None:
-                log.append(header)
-            else:
-                diff = [
-                    k for k in ("model", "seed", "replicates", "label_topics", "battery_sha") if old.get(k) != header[k]
-                ]
-                if diff:
-                    raise ValueError(
-                        f"{args.out}: this log was started with other settings ({', '.join(diff)} differ); "
-                        "resume with the same ones or write to a new --out"
-                    )
-            budget = args.max_calls if args.max_calls is not None else n_calls
+            _start_or_resume(args, log, plan, client.model, say)
+            budget = args.max_calls if args.max_calls is not None else plan.n_calls
             done = log.done_keys()
-            todo1 = [
-                ("profile", it, None, 0, arm_messages(it, None, label_topics=args.label_topics))
-                for it in prof_items
-                if ("profile", it.item_id, "None", 0) not in done
-            ]
-            todo1 = todo1[:budget]
-            say(f"stage 1: {len(prof_items) - len(todo1)} profile items already logged, asking {len(todo1)}")
-            _ask(client, todo1, log, cnt, args.concurrency, say)
-            missing = [it for it in prof_items if ("profile", it.item_id, "None", 0) not in log.done_keys()]
-            if missing:
-                if args.max_calls is not None and len(todo1) >= budget:
-                    say(f"stopped at --max-calls {args.max_calls} in stage 1; run the same command again to continue")
-                    return 0
-                say(f"stage 1 incomplete: {len(missing)} profile items without a reply; run the same command again")
-                return 3
-            prec = next((r for r in log.records if r.get("stage") == "profiles"), None)
-            if prec is None:
-                core = _profile_from_log(log.records, domains)
-                frame, chk = make_profiles(core, args.seed)
-                prec = {
-                    "stage": "profiles",
-                    "item_id": "",
-                    "arm": None,
-                    "replicate": 0,
-                    **{k: frame[k].tolist() for k in ("bin", "core", "placebo", "shuffled")},
-                    **chk,
-                }
-                log.append(prec)
-            say(
-                f"placebo check: Spearman rho {prec['placebo_rho']:+.3f} with the true profile "
-                f"(|rho| < {analysis.PLACEBO_RHO_MAX}, {prec['placebo_draws']} draw(s))"
-            )
-            profile = pd.DataFrame({k: prec[k] for k in ("bin", "core", "placebo", "shuffled")})
-            tasks2 = []
-            for it in held:
-                order = stream(args.seed, "probe-arm-order", it.item_id).permutation(len(arms))
-                for rep in range(1, K + 1):
-                    for j in order:
-                        arm = arms[j]
-                        if ("arm", it.item_id, arm, rep) in done:
-                            continue
-                        slot = render_slot(arm, profile, it.domain)
-                        tasks2.append(("arm", it, arm, rep, arm_messages(it, slot, label_topics=args.label_topics)))
-            left = max(0, budget - len(todo1))
-            capped = len(tasks2) > left
-            tasks2 = tasks2[:left]
-            say(f"stage 2: asking {len(tasks2)} item x arm x replicate cells")
-            _ask(client, tasks2, log, cnt, args.concurrency, say)
+            asked, stop = _stage1(args, plan, client, log, cnt, budget, done, say)
+            if stop is not None:
+                return stop
+            capped = _stage2(args, plan, client, log, cnt, max(0, budget - asked), done, say)
             records = list(log.records)
         finally:
             log.close()
@@ -600,18 +657,8 @@ def _run_live(args: argparse.Namespace, say, *, client: Any = None, analyse: boo
         return 3
     if not analyse:
         return 0
-    df, prof, _ = log_frame(records)
-    n_noconf = _confidence_coverage(df)
-    res = analysis.analyse(df, n_boot=args.n_boot, seed=args.seed, profile=prof)
-    res["checks"].update(
-        {
-            "rows_without_confidence": n_noconf,
-            "calls_made": cnt.made,
-            "calls_retried": cnt.retried,
-            "calls_failed": cnt.failed,
-            **_log_checks(records),
-        }
-    )
+    calls = {"calls_made": cnt.made, "calls_retried": cnt.retried, "calls_failed": cnt.failed}
+    res, df = _analyse_log(records, n_boot=args.n_boot, seed=args.seed, calls=calls)
     _emit(args, {"source": args.out, "model": client.model, "subjects": {client.model: res}}, {client.model: df})
     return 0
 
@@ -619,27 +666,11 @@ def _run_live(args: argparse.Namespace, say, *, client: Any = None, analyse: boo
 def read_log(path: Path) -> tuple[list[dict], int]:
     """Records of a probe log, read without writing to it; returns ``(records, torn)``.
 
-    A last line cut short by a kill is skipped and counted (``torn`` = 1); any other unreadable line is an error
-    naming the file and line.
+    :func:`selfconf.cli.collect.parse_jsonl`, the reader ``collect``'s log uses: a last line cut short by a
+    kill is skipped and counted (``torn`` = 1); any other unreadable line is an error naming the file and line.
     """
-    out: list[dict] = []
-    lines = path.read_text(encoding="utf-8").split("\n")
-    last = max((i for i, x in enumerate(lines) if x.strip()), default=-1)
-    torn = 0
-    for no, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            r = json.loads(line)
-            if not isinstance(r, dict):
-                raise ValueError("not a JSON object")
-        except ValueError as exc:
-            if no - 1 == last:
-                torn = 1
-                continue
-            raise ValueError(f"{path}: line {no} is not a JSON record ({exc})") from None
-        out.append(r)
-    return out, torn
+    got = parse_jsonl(Path(path).read_bytes(), path)
+    return got.records, got.torn
 
 
 def probe_html(result: dict[str, Any], frames: dict[str, pd.DataFrame]) -> str:

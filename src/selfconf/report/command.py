@@ -10,11 +10,16 @@ import argparse
 import json
 import sys
 
-from selfconf.data.validate import SCALES
 from selfconf.report import core
+from selfconf.report.arguments import (
+    add_ece_arguments,
+    add_report_arguments,
+    add_sampling_arguments,
+    command_parser,
+    report_keywords,
+)
 from selfconf.report.core import (
     MIN_N_BOOT,
-    RESAMPLING,
     compute_records,
     format_table,
     load_rows,
@@ -22,128 +27,93 @@ from selfconf.report.core import (
     report_json,
     warnings_of,
 )
+from selfconf.report.layout import add_layout_arguments, check_outputs, layout_of, print_notes
 
-__all__ = ["HELP", "add_parser", "run"]
+__all__ = ["HELP", "DESCRIPTION", "add_parser", "add_sampling_arguments", "run"]
 
 
 HELP = "calibration report (terminal, --json, --html) with intervals on every metric, for graded rows of any model"
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(
-        "report",
-        help=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description=(
-            "Compute, per model (and per value of --by), n, accuracy, mean and median stated confidence, CITL,\n"
-            "Brier, binned ECE, smooth ECE, self-AUROC, the error rate among answers stated with confidence >= 80,\n"
-            "the refusal rate, AURC and risk at 100/80/60/40/20% coverage, each with a 95% percentile row-bootstrap\n"
-            "interval. Input rows need model, item_id, confidence, correct (optional refusal and the --by column);\n"
-            "CSV, TSV or JSONL, optionally .gz, UTF-8 with or without BOM.\n\n"
-            "Conventions (stated in every output too):\n"
-            "  * the output is identical under any permutation of the input rows: every statistic and bootstrap\n"
-            "    draw depends only on per-model counts at each confidence level, models are listed sorted;\n"
-            "  * risk@c uses floor(c*n) rows; when the cut falls inside tied confidences it is the expectation\n"
-            "    over tie orders (JSON adds risk_coverage_min/max, the best and worst tie orders);\n"
-            "  * ECE edge rule: 'upper' (default, the book's) puts a confidence lying on a bin edge into the bin\n"
-            "    above; 'lower' is the rule of scikit-learn's calibration_curve and Guo et al. (2017);\n"
-            "  * ECE snapping (--ece-snap, default): a confidence within 1e-9 of a bin edge counts as on the edge,\n"
-            "    so float artefacts such as 0.7 + 0.1 = 0.7999999999999999 or 0.5000000000000001 land in the\n"
-            "    bin of the value they stand for; --no-ece-snap compares the stored value with edges computed\n"
-            "    as numpy.linspace(0, 1, bins + 1), exactly as calibration_curve does (--ece-edge lower\n"
-            "    --no-ece-snap gives its bins);\n"
-            "  * an interval is flagged (* in the tables, interval_flags in JSON) when it has zero width, is\n"
-            "    computed on fewer than 30 rows, rests on fewer than 100 draws or does not contain its own\n"
-            "    estimate (an ECE near 0 is larger on almost every resample): it is then no 95% interval;\n"
-            "  * warnings (excluded rows, a --confidence-scale percent on 0-1 data) go to stderr in every mode;\n"
-            "  * rows without a confidence, ungraded rows, refusals without a confidence and rows `collect` wrote\n"
-            "    with an error (no reply) are excluded, counted per model and reason; more than 5% excluded gives\n"
-            "    the model a warning;\n"
-            "  * the first line names the ECE convention; tables come in blocks that fit 120 columns (--wide: one\n"
-            "    table each); --columns/--sep read any layout (see their help)."
-        ),
-        epilog=(
-            _metrics_help() + "\n\n"
-            "scale rule (--confidence-scale auto): any value above 1 or written with a trailing % means percent;\n"
-            "all values in [0, 1] with one strictly between means unit; only 0s and 1s (at least one 1) is\n"
-            "ambiguous (an error asking for the flag; all 0s read the same on either scale); values above 1\n"
-            "mixed with fractional values <= 1 is an error naming the first rows of each kind. A trailing %\n"
-            "is accepted under auto and percent, refused under unit. The scale used is printed in every output.\n\n"
-            "input rules: CRLF or LF; a row with too few or too many fields, bytes that are not UTF-8 (a Latin-1\n"
-            "export), an empty or header-only file, a duplicate (model, item_id) or an invalid value stop the\n"
-            "report with an error naming the file and line; nothing is dropped silently.\n\n"
-            "JSON: per model (and group) every metric with <metric>_ci_low / <metric>_ci_high ("
-            + ", ".join(core.ci_metrics())
-            + "),\n<proportion>_wilson_low/_high ("
-            + ", ".join(m.name for m in core.METRICS if m.proportion)
-            + "), interval_flags,\n"
-            "risk_coverage (+ _min/_max), risk_coverage_curve, reliability bins, smooth_reliability with its band,\n"
-            "excluded counts per reason, excluded_share and warning; the settings and conventions at the top.\n"
-            "HTML: the table scrolls in its own box (sticky header); reliability as small multiples up to 12\n"
-            "models, one panel with a model selector beyond.\n"
-            "Figures (--figures DIR): DIR/<chart>.svg, .png (2x) and .pdf for overconfidence, reliability,\n"
-            "riskcoverage (and overconfidence_by, reliability_by, riskcoverage_by with --by).\n\n"
-            "Python: selfconf.report.from_frame(df, ...) returns the same per-model rows as a DataFrame;\n"
-            "selfconf.report.figures(tab) its charts (name -> altair chart).\n\n"
-            "example: selfconf report runs/*.graded.jsonl --by subject --html report.html --figures figs/"
-        ),
+#: The first paragraphs of ``selfconf report --help``: what is computed and the conventions every output states.
+DESCRIPTION = (
+    "Compute, per model (and per value of --by), n, accuracy, mean and median stated confidence, CITL,\n"
+    "Brier, binned ECE, smooth ECE, self-AUROC, the error rate among answers stated with confidence >= 80,\n"
+    "the refusal rate, AURC and risk at 100/80/60/40/20% coverage, each with a 95% percentile row-bootstrap\n"
+    "interval. Input rows need model, item_id, confidence, correct (optional refusal and the --by column);\n"
+    "CSV, TSV or JSONL, optionally .gz, UTF-8 with or without BOM.\n\n"
+    "Conventions (stated in every output too):\n"
+    "  * the output is identical under any permutation of the input rows: every statistic and bootstrap\n"
+    "    draw depends only on per-model counts at each confidence level, models are listed sorted;\n"
+    "  * risk@c uses floor(c*n) rows; when the cut falls inside tied confidences it is the expectation\n"
+    "    over tie orders (JSON adds risk_coverage_min/max, the best and worst tie orders);\n"
+    "  * ECE edge rule: 'upper' (default, the book's) puts a confidence lying on a bin edge into the bin\n"
+    "    above; 'lower' is the rule of scikit-learn's calibration_curve and Guo et al. (2017);\n"
+    "  * ECE snapping (--ece-snap, default): a confidence within 1e-9 of a bin edge counts as on the edge,\n"
+    "    so float artefacts such as 0.7 + 0.1 = 0.7999999999999999 or 0.5000000000000001 land in the\n"
+    "    bin of the value they stand for; --no-ece-snap compares the stored value with edges computed\n"
+    "    as numpy.linspace(0, 1, bins + 1), exactly as calibration_curve does (--ece-edge lower\n"
+    "    --no-ece-snap gives its bins);\n"
+    "  * an interval is flagged (* in the tables, interval_flags in JSON) when it has zero width, is\n"
+    "    computed on fewer than 30 rows, rests on fewer than 100 draws or does not contain its own\n"
+    "    estimate (an ECE near 0 is larger on almost every resample): it is then no 95% interval;\n"
+    "  * warnings (excluded rows, a --confidence-scale percent on 0-1 data) go to stderr in every mode;\n"
+    "  * rows without a confidence, ungraded rows, refusals without a confidence and rows `collect` wrote\n"
+    "    with an error (no reply) are excluded, counted per model and reason; more than 5% excluded gives\n"
+    "    the model a warning;\n"
+    "  * the first line names the ECE convention; tables come in blocks that fit 120 columns (--wide: one\n"
+    "    table each); --columns/--sep read any layout (see their help)."
+)
+
+
+def _epilog() -> str:
+    """The end of ``--help``: the metrics (from the registry :data:`selfconf.report.core.METRICS`, read at each
+    call), the scale and input rules, the JSON keys, the HTML page, the figures and an example.
+
+    >>> "risk_coverage_curve" in _epilog() and "metrics (terminal column" in _epilog()
+    True
+    """
+    return (
+        _metrics_help() + "\n\n"
+        "scale rule (--confidence-scale auto): any value above 1 or written with a trailing % means percent;\n"
+        "all values in [0, 1] with one strictly between means unit; only 0s and 1s (at least one 1) is\n"
+        "ambiguous (an error asking for the flag; all 0s read the same on either scale); values above 1\n"
+        "mixed with fractional values <= 1 is an error naming the first rows of each kind. A trailing %\n"
+        "is accepted under auto and percent, refused under unit. The scale used is printed in every output.\n\n"
+        "input rules: CRLF or LF; a row with too few or too many fields, bytes that are not UTF-8 (a Latin-1\n"
+        "export), an empty or header-only file, a duplicate (model, item_id) or an invalid value stop the\n"
+        "report with an error naming the file and line; nothing is dropped silently.\n\n"
+        "JSON: per model (and group) every metric with <metric>_ci_low / <metric>_ci_high ("
+        + ", ".join(core.ci_metrics())
+        + "),\n<proportion>_wilson_low/_high ("
+        + ", ".join(m.name for m in core.METRICS if m.proportion)
+        + "), interval_flags,\n"
+        "risk_coverage (+ _min/_max), risk_coverage_curve, reliability bins, smooth_reliability with its band,\n"
+        "excluded counts per reason, excluded_share and warning; the settings and conventions at the top.\n"
+        "HTML: the table scrolls in its own box (sticky header); reliability as small multiples up to 12\n"
+        "models, one panel with a model selector beyond.\n"
+        "Figures (--figures DIR): DIR/<chart>.svg, .png (2x) and .pdf for overconfidence, reliability,\n"
+        "riskcoverage (and overconfidence_by, reliability_by, riskcoverage_by with --by).\n\n"
+        "Python: selfconf.report.from_frame(df, ...) returns the same per-model rows as a DataFrame;\n"
+        "selfconf.report.figures(tab) its charts (name -> altair chart).\n\n"
+        "example: selfconf report runs/*.graded.jsonl --by subject --html report.html --figures figs/"
     )
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Register ``selfconf report``: the description and epilog (:data:`DESCRIPTION`, :func:`_epilog`) and the
+    options, the shared ones declared once in :mod:`selfconf.report.arguments` and :mod:`selfconf.report.layout`.
+
+    >>> p = add_parser(argparse.ArgumentParser(prog="selfconf").add_subparsers())
+    >>> a = p.parse_args(["rows.csv", "--ece-sklearn"])
+    >>> (a.n_boot, a.ece_bins, a.ece_sklearn, a.coverages, a.wide)
+    (2000, 10, True, '100,80,60,40,20', False)
+    """
+    p = command_parser(subparsers, "report", help=HELP, description=DESCRIPTION, epilog=_epilog())
     p.add_argument("paths", nargs="+", metavar="PATH", help="CSV/TSV/JSONL files (optionally .gz) of graded rows")
     add_sampling_arguments(p, scale_rule="default; rule below")
-    p.add_argument(
-        "--resampling",
-        choices=RESAMPLING,
-        default="rows",
-        help="rows (default): the row bootstrap; poisson: the Poisson bootstrap (an independent Poisson(1) "
-        "weight per row; agrees to O(1/n); its draws take about two thirds of the time, the whole report at 1M "
-        "rows about 15%% less)",
-    )
-    p.add_argument("--ece-bins", type=int, default=10, help="number of ECE bins (default 10)")
-    p.add_argument(
-        "--ece-binning",
-        choices=("equal_width", "equal_mass"),
-        default="equal_width",
-        help="equal_width (default) or equal_mass bins (about n/B rows each; tied confidences share a bin)",
-    )
-    p.add_argument(
-        "--ece-edge",
-        choices=("upper", "lower"),
-        default="upper",
-        help="bin of a confidence exactly on an edge: upper (default, the book's rule) or lower "
-        "(scikit-learn's and Guo et al.'s)",
-    )
-    p.add_argument(
-        "--ece-snap",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="count a confidence within 1e-9 of a bin edge as on the edge (default); --no-ece-snap: compare "
-        "the stored value as scikit-learn's calibration_curve does",
-    )
-    p.add_argument(
-        "--high-confidence",
-        metavar="T",
-        default="0.8",
-        help="threshold (0-1) of the high-confidence error rate, answers with confidence >= T (default 0.8)",
-    )
-    p.add_argument(
-        "--coverages",
-        metavar="LIST",
-        default="100,80,60,40,20",
-        help="coverages in percent of the risk@c columns (default 100,80,60,40,20)",
-    )
-    p.add_argument(
-        "--recalibrate",
-        choices=core.RECALIBRATIONS,
-        default=None,
-        help="also report ECE, Brier and AUROC after recalibrating each model's confidences (isotonic regression, "
-        "temperature scaling, histogram binning, Platt scaling a*logit(c)+b or beta calibration "
-        "a*ln(c)-b*ln(1-c)+c0), fitted by k-fold cross-fitting so that no row is scored by a "
-        f"map fitted on it; temperature, Platt and beta clip confidences to [{core.CLIP_EPS:g}, 1 - {core.CLIP_EPS:g}] "
-        "before the "
-        "logit/log and fit by maximum likelihood with a convergence check: a map that does not converge is "
-        "not used and its metrics are shown missing with the reason; off by default",
-    )
-    p.add_argument("--folds", type=int, default=5, help="folds of --recalibrate's cross-fitting (default 5)")
+    add_ece_arguments(p)
+    add_report_arguments(p)
     p.add_argument(
         "--by",
         metavar="COLUMN",
@@ -162,11 +132,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "scatter and the reliability diagrams fitted to the data with the diagonal kept; rendered by vl-convert "
         "with no browser and no network access",
     )
-    # input layout (--columns, --sep): selfconf.report.layout, shared with `selfconf compare`
-    from selfconf.report.layout import add_ece_sklearn_argument, add_layout_arguments
-
-    add_layout_arguments(p)
-    add_ece_sklearn_argument(p)
+    add_layout_arguments(p)  # input layout (--columns, --sep): shared with `selfconf compare`
     p.add_argument(
         "--wide",
         action="store_true",
@@ -233,39 +199,16 @@ def _no_hugepage_advice() -> None:
     _set_madvise_hugepage(False)
 
 
-def add_sampling_arguments(p: argparse.ArgumentParser, *, scale_rule: str) -> None:
-    """The options ``report`` and ``panel`` share: ``--confidence-scale``, ``--seed`` and ``--n-boot`` (one default,
-    one rule: :func:`selfconf.report.core.check_n_boot`).  ``scale_rule`` is the parenthesis after ``auto`` in the
-    scale's help text."""
-    p.add_argument(
-        "--confidence-scale",
-        choices=SCALES,
-        default="auto",
-        help=f"scale of the confidence column: auto ({scale_rule}), percent = 0-100, unit = 0-1",
-    )
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    p.add_argument(
-        "--n-boot",
-        type=int,
-        default=2000,
-        help=f"bootstrap draws for every interval (default 2000; at least {MIN_N_BOOT})",
-    )
-
-
 def run(args: argparse.Namespace) -> int:
+    """Run ``selfconf report`` on parsed options: validate every option (:func:`selfconf.report.arguments.
+    report_keywords`) and the output paths before any computation, read, compute, print and write; return 0.
+
+    Example: ``run(build_parser()[0].parse_args(["report", "rows.csv", "--json"]))`` prints the JSON report.
+    """
     _keep_freed_blocks()
     _no_hugepage_advice()
-    core.check_n_boot(args.n_boot)
-    high_confidence = core.check_high_confidence(getattr(args, "high_confidence", "0.8"))
-    coverages = core.parse_coverages(getattr(args, "coverages", "100,80,60,40,20"))
-    if args.seed < 0:
-        raise ValueError(f"--seed must be >= 0, got {args.seed}")
-    if args.ece_bins < 1:
-        raise ValueError(f"--ece-bins must be >= 1, got {args.ece_bins}")
+    statistics = report_keywords(args)  # every option checked before any computation
     # input layout and output paths (selfconf.report.layout): checked before any computation
-    from selfconf.report.layout import apply_ece_sklearn, check_outputs, layout_of, print_notes
-
-    apply_ece_sklearn(args)
     check_outputs(html=args.html)
     figures_dir = getattr(args, "figures", None)
     if figures_dir:
@@ -273,20 +216,7 @@ def run(args: argparse.Namespace) -> int:
     layout = layout_of(args, extra=(args.by,) if args.by else ())
     rows = load_rows(args.paths, confidence_scale=args.confidence_scale, by=args.by, layout=layout)
     print_notes(rows)
-    tab = compute_records(
-        rows,
-        seed=args.seed,
-        n_boot=args.n_boot,
-        ece_bins=args.ece_bins,
-        ece_binning=args.ece_binning,
-        ece_edge=args.ece_edge,
-        resampling=getattr(args, "resampling", "rows"),
-        ece_snap=getattr(args, "ece_snap", True),
-        high_confidence=high_confidence,
-        coverages=coverages,
-        recalibrate=getattr(args, "recalibrate", None),
-        folds=getattr(args, "folds", 5),
-    )
+    tab = compute_records(rows, **statistics)
     # warnings reach the person at the terminal in every mode (stdout may be a file or a pipe)
     for w in warnings_of(tab):
         print(f"WARNING {w}", file=sys.stderr)

@@ -28,6 +28,7 @@ import html
 import json
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -105,18 +106,35 @@ def _vl_version() -> str:
 
 def build_html(tab: pd.DataFrame) -> str:
     """Return the complete HTML document (string) of the report; no timestamp, so the same data
-    give the same bytes."""
+    give the same bytes.
 
-    a = tab.attrs
-    esc = html.escape
+    Definition: the page of :func:`_page` with the tables of :func:`_headline_rows`, :func:`_interval_table`,
+    :func:`_flags_html`, :func:`_recal_html` and :func:`_exclusions_html` and the charts of
+    :func:`selfconf.report.plots.figures` (drawn by :func:`_chart_script`).
+
+    Example: ``build_html(from_frame(df, n_boot=200))`` starts with ``<!DOCTYPE html>``.
+    """
     with _no_row_limit():  # the same chart functions as `--figures` and the book (selfconf.report.plots)
         specs = {k: c.to_dict() for k, c in figures(tab, interactive=True).items()}
-    head, body = table_rows(tab)
     recs = tab.to_dict("records")
-    acc_col = head.index("acc %")
-    # headline columns holding an interval: the column after a metric with headline_interval
+    thead, tbody = _headline_rows(tab, recs)
+    tie_html = f'<p class="note">{html.escape(TIE_NOTE)}.</p>' if tie_ranges_shown(tab) else ""
+    sections = {
+        "thead": thead,
+        "tbody": tbody,
+        "notes": tie_html + _exclusions_html(tab, recs),
+        "intervals": _interval_table(tab, recs),
+        "extra": _flags_html(tab) + _recal_html(tab),
+    }
+    return _page(tab, specs, sections)
+
+
+def _interval_columns(tab: pd.DataFrame) -> dict[int, str]:
+    """The headline table's columns that hold an interval, by position: the column after each terminal metric
+    whose interval the headline shows (:data:`selfconf.report.core.METRICS`, ``headline_interval``), after the
+    model, the ``--by`` group (when there is one) and n columns."""
     ci_cols: dict[int, str] = {}
-    j = 1 + (1 if a.get("by") else 0) + 1  # model, [group], n
+    j = 1 + (1 if tab.attrs.get("by") else 0) + 1  # model, [group], n
     for m in METRICS:
         if not m.terminal:
             continue
@@ -124,7 +142,17 @@ def build_html(tab: pd.DataFrame) -> str:
         if m.headline_interval:
             ci_cols[j] = m.name
             j += 1
-    thead = "".join(f"<th>{esc(h)}</th>" for h in head)
+    return ci_cols
+
+
+def _headline_rows(tab: pd.DataFrame, recs: list[dict]) -> tuple[str, str]:
+    """The headline table's header cells and body rows (HTML), from :func:`selfconf.report.core.table_rows`: a
+    model with an exclusion warning shows it beside its accuracy (``data-excluded-warning``), a flagged interval
+    carries its reason (:func:`_td`)."""
+    esc = html.escape
+    head, body = table_rows(tab)
+    acc_col = head.index("acc %")
+    ci_cols = _interval_columns(tab)
     trs = []
     for r, cells in zip(recs, body, strict=False):
         tds = []
@@ -137,10 +165,15 @@ def build_html(tab: pd.DataFrame) -> str:
             else:
                 tds.append(_td(c, (r.get("interval_flags") or {}).get(ci_cols.get(j, ""))))
         trs.append("<tr>" + "".join(tds) + "</tr>")
+    return "".join(f"<th>{esc(h)}</th>" for h in head), "".join(trs)
+
+
+def _interval_table(tab: pd.DataFrame, recs: list[dict]) -> str:
+    """The 95% intervals table (HTML) of :func:`selfconf.report.core.interval_rows`, flagged cells marked."""
     ih, ib = interval_rows(tab)
-    itable = (
+    return (
         "<table><thead><tr>"
-        + "".join(f"<th>{esc(h)}</th>" for h in ih)
+        + "".join(f"<th>{html.escape(h)}</th>" for h in ih)
         + "</tr></thead><tbody>"
         + "".join(
             "<tr>"
@@ -150,20 +183,32 @@ def build_html(tab: pd.DataFrame) -> str:
         )
         + "</tbody></table>"
     )
+
+
+def _flags_html(tab: pd.DataFrame) -> str:
+    """The list of flagged intervals (:func:`selfconf.report.core.flagged_intervals`), folded when longer than
+    eight (many small ``--by`` cells) so that the charts stay near the top of the page; empty without flags."""
     flagged = flagged_intervals(tab)
-    # a long list (many small --by cells) is folded, so that the charts stay near the top of the page
-    flag_html = (
+    if not flagged:
+        return ""
+    return (
         f'<details class="note flags"{" open" if len(flagged) <= 8 else ""}><summary><strong>* flagged '
         f"intervals</strong> in {n_flagged_units(tab)} model/group row(s): zero width, fewer than 30 rows, fewer "
         "than 100 draws or the estimate outside the interval; do not read them as 95% intervals (the Wilson "
         "intervals of the proportions are in the JSON)</summary>"
-        f"<ul>{''.join(f'<li>{esc(x)}</li>' for x in flagged)}</ul></details>"
-        if flagged
-        else ""
+        f"<ul>{''.join(f'<li>{html.escape(x)}</li>' for x in flagged)}</ul></details>"
     )
-    tie_html = f'<p class="note">{esc(TIE_NOTE)}.</p>' if tie_ranges_shown(tab) else ""
+
+
+def _recal_html(tab: pd.DataFrame) -> str:
+    """The out-of-sample table after ``--recalibrate`` (:func:`selfconf.report.core.recal_rows`) with its
+    notes; empty when the report was not recalibrated."""
+    esc = html.escape
+    a = tab.attrs
     rh, rb = recal_rows(tab)
-    recal_html = (
+    if not rh:
+        return ""
+    return (
         f"<h2>Out of sample after recalibration ({esc(str(a['recalibrate']))}, {a['folds']}-fold cross-fitting)</h2>"
         '<div class="table-box"><table id="recalibrated"><thead><tr>'
         + "".join(f"<th>{esc(h)}</th>" for h in rh)
@@ -171,27 +216,38 @@ def build_html(tab: pd.DataFrame) -> str:
         + "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rb)
         + "</tbody></table></div>"
         + "".join(f'<p class="note">{esc(x)}</p>' for x in recal_notes(tab))
-        if rh
-        else ""
     )
+
+
+def _exclusions_html(tab: pd.DataFrame, recs: list[dict]) -> str:
+    """The rows excluded (total of the per-model rows) and every warning: the table's own and each model's."""
+    esc = html.escape
+    a = tab.attrs
     warn = [f"<li>{esc(w)}</li>" for w in a.get("warnings", [])] + [
         f"<li><strong>{esc(r['model'])}</strong>: {esc(r['warning'])}</li>"
         for r in recs
         if r["group"] is None and r["warning"]
     ]
     excl_total = sum(sum(r["excluded"].values()) for r in recs if r["group"] is None)
-    excl_html = (
+    return (
         f"<p><strong>Rows excluded: {excl_total}</strong> of {a['rows_read']} read "
         "(without a stated confidence, ungraded, refusals without a confidence, or questions the endpoint never "
         "answered in collect; per model in the table).</p>"
         + (f'<ul class="warnings">{"".join(warn)}</ul>' if warn else "")
     )
+
+
+def _page(tab: pd.DataFrame, specs: dict[str, Any], sections: dict[str, str]) -> str:
+    """The document around the pieces: head (stylesheet, the inlined Vega bundle), the inputs line, the
+    headline table, its notes, the intervals, the conventions and one box per chart, then :func:`_chart_script`.
+    ``sections`` holds the HTML of ``thead``, ``tbody``, ``notes``, ``intervals`` and ``extra``."""
+    esc = html.escape
+    a = tab.attrs
     inputs = ", ".join(f"<code>{esc(p)}</code>" for p in a["inputs"])
     conv = "".join(f"<li>{esc(c)}</li>" for c in conventions(tab))
-    spec_json = json.dumps(specs).replace("</", "<\\/")
     js = _js_bundle(_vl_version()).replace("</script", "<\\/script")
     charts = "".join(f'<div class="chart" id="{k}"></div>' for k in specs)
-    NARROW = NARROW_PX
+    thead, tbody = sections["thead"], sections["tbody"]
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -207,18 +263,34 @@ def build_html(tab: pd.DataFrame) -> str:
 <p class="note">inputs: {inputs} · confidence scale: <strong>{esc(a["confidence_scale"])}</strong>
 ({esc(a["confidence_scale_reason"])})
 · {a["n_boot"]:,} bootstrap draws, seed {a["seed"]} · <code>selfconf report</code></p>
-<div class="table-box"><table id="table1"><thead><tr>{thead}</tr></thead><tbody>{"".join(trs)}</tbody></table></div>
+<div class="table-box"><table id="table1"><thead><tr>{thead}</tr></thead><tbody>{tbody}</tbody></table></div>
 <p class="note">Accuracy, confidence, error and refusal rates in percent;
 CITL (mean confidence − accuracy) in percentage points;
 Brier, ECE, smooth ECE, AUROC and AURC on the 0–1 scale. A ⚠ marks a model with more than 5% of its rows excluded.</p>
-{tie_html}{excl_html}
+{sections["notes"]}
 <h2>95% intervals</h2>
-<div class="table-box">{itable}</div>
-{flag_html}{recal_html}
+<div class="table-box">{sections["intervals"]}</div>
+{sections["extra"]}
 <h2>Conventions</h2>
 <ul class="note">{conv}</ul>
 <div class="charts">{charts}</div>
-<script type="text/javascript">
+{_chart_script(specs)}</body>
+</html>
+"""
+
+
+def _chart_script(specs: dict[str, Any]) -> str:
+    """The page's script: the chart specs (``</`` escaped, so no spec can close the element) and the code that
+    draws each with vega-embed, redrawn to the window's width below :data:`NARROW_PX` px (phones: one small
+    multiple per row, titles wrapped, the legend below the plot).
+
+    >>> s = _chart_script({"a": {"title": "</script>"}})
+    >>> s.startswith('<script type="text/javascript">') and s.count("</script>") == 1
+    True
+    """
+    spec_json = json.dumps(specs).replace("</", "<\\/")
+    NARROW = NARROW_PX
+    return f"""<script type="text/javascript">
 const specs = {spec_json};
 // narrow screens (phones): every chart is redrawn to the width available, one small multiple per row,
 // titles wrapped, the legend below the plot; text keeps Vega's sizes (10 px and up)
@@ -262,8 +334,6 @@ for (const [id, spec0] of Object.entries(specs)) {{
   }});
 }}
 </script>
-</body>
-</html>
 """
 
 

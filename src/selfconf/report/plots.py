@@ -39,6 +39,7 @@ __all__ = [
     "reliability_frame",
     "reliability_chart",
     "risk_coverage_chart",
+    "model_marks",
     "overconfidence_chart",
     "figures",
     "write_figures",
@@ -59,6 +60,13 @@ FIGURE_FORMATS = ("svg", "png", "pdf")
 KEY_MAX = 40
 #: Font size (px) of a point's label; number tags use the same size.
 LABEL_FONT_SIZE = 10
+#: A model's line on a chart with one line per model: ten colours (Vega's ``tableau10``, its default for a nominal
+#: field) and, for each further block of ten models, the next stroke dash (solid, dashed, dotted, dash-dot), so
+#: that up to 40 models have distinct (colour, dash) pairs; the default scheme alone repeats from the 11th.
+MODEL_COLOURS = (
+    "#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2", "#ff9da6", "#9d755d", "#bab0ac",
+)  # fmt: skip
+MODEL_DASHES: tuple[tuple[int, ...], ...] = ((1, 0), (6, 3), (2, 2), (8, 3, 2, 3))
 
 # Advance widths (1/1000 em) of the printable ASCII characters, space to tilde: per character the larger of
 # Helvetica's (Adobe AFM; Arial and Liberation Sans, which vl-convert renders with, share these metrics) and
@@ -227,24 +235,78 @@ def place_labels(
     >>> a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
     True
     """
-    px = np.asarray(x, float)
-    py = np.asarray(y, float)
-    n = len(px)
-    ok_pt = np.isfinite(px) & np.isfinite(py)
+    board = _Board.of(x, y, width=width, height=height, radius=radius, font_size=font_size, pad=pad)
+    n = len(board.px)
     elig = np.ones(n, bool) if eligible is None else np.asarray(eligible, bool)
-    h = 1.2 * font_size + 2 * pad
-    r = radius + 1.0
-    point_boxes = np.c_[px - r, py - r, px + r, py + r][ok_pt]
-    placed: list[np.ndarray] = []
-    leaders: list[tuple[float, float, float, float]] = []
+    todo = [i for i in range(n) if elig[i] and board.ok[i]]
     out: dict[int, Placement] = {}
+    for i in todo:  # first pass: every label by name, in the order given
+        p = board.try_place(i, str(labels[i]))
+        if p is not None:
+            out[i] = board.add(p)
+    number = 0
+    for i in (i for i in todo if i not in out):  # second pass: a number tag for each label without room
+        p = None if number >= key_max else board.try_place(i, str(number + 1) if tags is None else str(tags[i]))
+        if p is None:
+            out[i] = Placement(i, None, str(labels[i]))
+            continue
+        number += 1
+        out[i] = board.add(Placement(i, "number", p.text, p.cx, p.cy, p.w, p.h, p.leader))
+    return [out.get(i, Placement(i, None, str(labels[i]))) for i in range(n)]
 
-    def try_place(i: int, text: str) -> Placement | None:
-        w = text_width(text, font_size) + 2 * pad
-        c, ringed = _candidates(px[i], py[i], radius, w, h, gap=2.0)
-        boxes = np.c_[c[:, 0] - w / 2, c[:, 1] - h / 2, c[:, 0] + w / 2, c[:, 1] + h / 2]
-        good = (boxes[:, 0] >= 0) & (boxes[:, 1] >= 0) & (boxes[:, 2] <= width) & (boxes[:, 3] <= height)
-        obstacles = np.vstack([point_boxes, *placed]) if placed else point_boxes
+
+@dataclass
+class _Board:
+    """The plot as :func:`place_labels` fills it: the points (px, y down), the label geometry, and the boxes and
+    leader lines placed so far (``placed``, ``leaders``), which every later label avoids.
+
+    >>> b = _Board.of([10.0], [10.0], width=100, height=50, radius=5.0, font_size=10, pad=2.0)
+    >>> (b.h, b.r, b.point_boxes.tolist())
+    (16.0, 6.0, [[4.0, 4.0, 16.0, 16.0]])
+    """
+
+    px: np.ndarray
+    py: np.ndarray
+    ok: np.ndarray  # the point has finite coordinates
+    width: float
+    height: float
+    radius: float
+    font_size: float
+    pad: float
+    h: float  # a label box's height
+    r: float  # a point's half-size as an obstacle (radius + 1 px)
+    point_boxes: np.ndarray
+    placed: list[np.ndarray]
+    leaders: list[tuple[float, float, float, float]]
+
+    @classmethod
+    def of(cls, x, y, *, width, height, radius, font_size, pad) -> _Board:
+        """An empty board for the points (``x``, ``y``); a point with a non-finite coordinate is no obstacle."""
+        px = np.asarray(x, float)
+        py = np.asarray(y, float)
+        ok = np.isfinite(px) & np.isfinite(py)
+        h = 1.2 * font_size + 2 * pad
+        r = radius + 1.0
+        point_boxes = np.c_[px - r, py - r, px + r, py + r][ok]
+        return cls(px, py, ok, width, height, radius, font_size, pad, h, r, point_boxes, [], [])
+
+    def add(self, p: Placement) -> Placement:
+        """Record a placed label (its box and leader become obstacles); return it."""
+        self.placed.append(np.array([p.box]))
+        if p.leader:
+            self.leaders.append(p.leader)
+        return p
+
+    def free(self, boxes: np.ndarray) -> np.ndarray:
+        """Which candidate ``boxes`` (rows of x0, y0, x1, y1) lie inside the plot, overlap no point and no placed
+        box, and are crossed by no placed leader line.
+
+        >>> b = _Board.of([10.0], [10.0], width=100, height=50, radius=5.0, font_size=10, pad=2.0)
+        >>> b.free(np.array([[20.0, 2.0, 40.0, 18.0], [0.0, 0.0, 12.0, 12.0], [90.0, 40.0, 110.0, 56.0]])).tolist()
+        [True, False, False]
+        """
+        good = (boxes[:, 0] >= 0) & (boxes[:, 1] >= 0) & (boxes[:, 2] <= self.width) & (boxes[:, 3] <= self.height)
+        obstacles = np.vstack([self.point_boxes, *self.placed]) if self.placed else self.point_boxes
         hit = (
             (boxes[:, None, 0] < obstacles[None, :, 2])
             & (boxes[:, None, 2] > obstacles[None, :, 0])
@@ -252,49 +314,32 @@ def place_labels(
             & (boxes[:, None, 3] > obstacles[None, :, 1])
         ).any(axis=1)
         good &= ~hit
-        if leaders:
-            segs = np.array(leaders)
+        if self.leaders:
+            segs = np.array(self.leaders)
             good &= ~np.array(
                 [_segment_hits(segs, b[None, :])[0] if g else True for b, g in zip(boxes, good, strict=True)]
             )
-        for j in np.flatnonzero(good):
+        return good
+
+    def try_place(self, i: int, text: str) -> Placement | None:
+        """The first free place (:func:`_candidates`, nearest first; :meth:`free`) for ``text`` beside point
+        ``i`` whose leader line, if it needs one, crosses no placed box and no other point; ``None`` if none."""
+        px, py, r = self.px, self.py, self.r
+        w = text_width(text, self.font_size) + 2 * self.pad
+        h = self.h
+        c, ringed = _candidates(px[i], py[i], self.radius, w, h, gap=2.0)
+        boxes = np.c_[c[:, 0] - w / 2, c[:, 1] - h / 2, c[:, 0] + w / 2, c[:, 1] + h / 2]
+        for j in np.flatnonzero(self.free(boxes)):
             box = tuple(float(v) for v in boxes[j])
             lead = _leader(px[i], py[i], r, box) if ringed[j] else None  # type: ignore[arg-type]
             if lead is not None:
-                others = np.vstack(placed) if placed else np.empty((0, 4))
+                others = np.vstack(self.placed) if self.placed else np.empty((0, 4))
                 # the leader may cross neither a placed label nor another point
-                own = (point_boxes[:, 0] == px[i] - r) & (point_boxes[:, 1] == py[i] - r)
-                if _segment_hits(np.array([lead]), np.vstack([others, point_boxes[~own]]))[0]:
+                own = (self.point_boxes[:, 0] == px[i] - r) & (self.point_boxes[:, 1] == py[i] - r)
+                if _segment_hits(np.array([lead]), np.vstack([others, self.point_boxes[~own]]))[0]:
                     continue
             return Placement(i, "name", text, float(c[j, 0]), float(c[j, 1]), w, h, lead)
         return None
-
-    for i in range(n):
-        if not (elig[i] and ok_pt[i]):
-            continue
-        p = try_place(i, str(labels[i]))
-        if p is not None:
-            out[i] = p
-            placed.append(np.array([p.box]))
-            if p.leader:
-                leaders.append(p.leader)
-    number = 0
-    for i in range(n):
-        if not (elig[i] and ok_pt[i]) or i in out:
-            continue
-        if number >= key_max:
-            out[i] = Placement(i, None, str(labels[i]))
-            continue
-        p = try_place(i, str(number + 1) if tags is None else str(tags[i]))
-        if p is None:
-            out[i] = Placement(i, None, str(labels[i]))
-            continue
-        number += 1
-        out[i] = Placement(i, "number", p.text, p.cx, p.cy, p.w, p.h, p.leader)
-        placed.append(np.array([out[i].box]))
-        if p.leader:
-            leaders.append(p.leader)
-    return [out.get(i, Placement(i, None, str(labels[i]))) for i in range(n)]
 
 
 def fitted_domain(values: Sequence[float], *, step: float = 5.0, lo: float = 0.0, hi: float = 100.0) -> list[float]:
@@ -362,19 +407,56 @@ def scatter_chart(
     [55.0, 90.0]
     """
     import altair as alt
-    import pandas as pd
 
     df = df.reset_index(drop=True)
     dom = [float(v) for v in (domain if domain is not None else fitted_domain([*df[x], *df[y]]))]
     span = dom[1] - dom[0]
     to_px_x = (df[x].astype(float) - dom[0]) / span * width
     to_px_y = height - (df[y].astype(float) - dom[0]) / span * height
-    radius = math.sqrt(size / math.pi)
     places = place_labels(
         to_px_x.tolist(), to_px_y.tolist(), df[label].astype(str).tolist(), width=width, height=height,
-        radius=radius, eligible=eligible,
+        radius=math.sqrt(size / math.pi), eligible=eligible,
         tags=None if numbers is None else [str(numbers[str(v)]) for v in df[label]],
     )  # fmt: skip
+    names = [str(v) for v in df[label]]
+    text_rows, lead_rows, key = _label_rows(places, names, to_px_x.tolist(), dom=dom, width=width, height=height)
+    scale = alt.Scale(domain=dom, nice=False, zero=False)
+    layers = _point_layers(df, x=x, y=y, x_title=x_title, y_title=y_title, dom=dom, scale=scale, size=size,
+                           mark=mark, color=color, shape=shape, tooltip=tooltip, below=below)  # fmt: skip
+    if lead_rows:
+        import pandas as pd
+
+        layers.append(
+            alt.Chart(pd.DataFrame(lead_rows))
+            .mark_rule(color="#777", strokeWidth=0.8)
+            .encode(x=alt.X("x:Q", scale=scale), y=alt.Y("y:Q", scale=scale), x2="x2:Q", y2="y2:Q")
+        )
+    if text_rows:
+        if numbers is not None and key:
+            key = [f"{k}  {m}" for m, k in sorted(numbers.items(), key=lambda kv: kv[1])]
+        layers += _text_layers(text_rows, key, scale=scale, key_title=key_title, key_label_limit=key_label_limit)
+    unplaced = [p for p in places if p.kind is None and (eligible is None or bool(list(eligible)[p.index]))]
+    return alt.layer(*layers).properties(width=width, height=height, title=_scatter_title(title, len(unplaced)))
+
+
+def _label_rows(
+    places: Sequence[Placement],
+    names: Sequence[str],
+    px_x: Sequence[float],
+    *,
+    dom: Sequence[float],
+    width: float,
+    height: float,
+) -> tuple[list[dict], list[dict], list[str]]:
+    """The placed labels in data units: (text rows, leader rows, key entries ``"<tag>  <name>"`` of the number
+    tags).  A text row is anchored at its box's edge nearest its point (``align`` left/right, or center when the
+    box spans the point), so that a chart redrawn narrower keeps the text off the point.
+
+    >>> p = Placement(0, "name", "a", cx=60.0, cy=50.0, w=20.0, h=10.0)
+    >>> _label_rows([p], ["a"], [45.0], dom=[0.0, 100.0], width=100, height=100)[0]
+    [{'lx': 50.0, 'ly': 50.0, 'text': 'a', 'name': 'a', 'kind': 'name', 'align': 'left'}]
+    """
+    span = dom[1] - dom[0]
 
     def data_x(v: float) -> float:
         return dom[0] + v / width * span
@@ -386,10 +468,9 @@ def scatter_chart(
     for p in places:
         if p.kind is None:
             continue
-        name = str(df.at[p.index, label])
-        # anchored at the box's edge nearest its point, so that a chart redrawn narrower keeps the text off the point
-        px_x = float(to_px_x.iloc[p.index])
-        side = "left" if p.cx - p.w / 2 >= px_x else "right" if p.cx + p.w / 2 <= px_x else "center"
+        name = names[p.index]
+        x = float(px_x[p.index])
+        side = "left" if p.cx - p.w / 2 >= x else "right" if p.cx + p.w / 2 <= x else "center"
         ax = p.cx - p.w / 2 if side == "left" else p.cx + p.w / 2 if side == "right" else p.cx
         text_rows.append(
             {"lx": data_x(ax), "ly": data_y(p.cy), "text": p.text, "name": name, "kind": p.kind, "align": side}
@@ -399,8 +480,26 @@ def scatter_chart(
         if p.leader:
             x0, y0, x1, y1 = p.leader
             lead_rows.append({"x": data_x(x0), "y": data_y(y0), "x2": data_x(x1), "y2": data_y(y1)})
-    unplaced = [p for p in places if p.kind is None and (eligible is None or bool(list(eligible)[p.index]))]
-    scale = alt.Scale(domain=dom, nice=False, zero=False)
+    return text_rows, lead_rows, key
+
+
+def _point_layers(
+    df: pd.DataFrame, *, x, y, x_title, y_title, dom, scale, size, mark, color, shape, tooltip, below
+) -> list[Any]:
+    """The layers under the labels: the dashed diagonal across ``dom`` (carrying the axis titles), the ``below``
+    layers, then the points (``mark`` "circle", or "point" for filled shapes), encoded by ``color``, ``shape``
+    and ``tooltip`` when given.
+
+    >>> import altair as alt, pandas as pd
+    >>> d = pd.DataFrame({"a": [1.0], "b": [2.0]})
+    >>> ls = _point_layers(d, x="a", y="b", x_title="X", y_title="Y", dom=[0.0, 5.0], scale=alt.Scale(),
+    ...                    size=90, mark="circle", color=None, shape=None, tooltip=None, below=())
+    >>> [layer.to_dict()["mark"]["type"] for layer in ls]
+    ['line', 'circle']
+    """
+    import altair as alt
+    import pandas as pd
+
     diag = (
         alt.Chart(pd.DataFrame({"x": dom, "y": dom}))
         .mark_line(strokeDash=[4, 4], color="gray", clip=True)
@@ -419,58 +518,75 @@ def scatter_chart(
     else:
         pts = base.mark_circle(size=size, opacity=0.9, color=alt.Undefined if color is not None else "#4c78a8")
         pts = pts.encode(**enc)
-    layers: list[Any] = [diag, *below, pts]
-    if lead_rows:
-        layers.append(
-            alt.Chart(pd.DataFrame(lead_rows))
-            .mark_rule(color="#777", strokeWidth=0.8)
-            .encode(x=alt.X("x:Q", scale=scale), y=alt.Y("y:Q", scale=scale), x2="x2:Q", y2="y2:Q")
+    return [diag, *below, pts]
+
+
+def _text_layers(
+    text_rows: list[dict], key: list[str], *, scale: Any, key_title: str, key_label_limit: int | None
+) -> list[Any]:
+    """The label layers, one per alignment (a mark's align is not a channel); with number tags, the key as a
+    legend (an opacity legend whose entries are the ``key`` strings, every one drawn at opacity 1).
+
+    >>> import altair as alt
+    >>> rows = [{"lx": 1.0, "ly": 2.0, "text": "1", "name": "m", "kind": "number", "align": "left"}]
+    >>> ls = _text_layers(rows, ["1  m"], scale=alt.Scale(), key_title="k", key_label_limit=None)
+    >>> ls[0].to_dict()["encoding"]["opacity"]["legend"]["title"]
+    'k'
+    """
+    import altair as alt
+    import pandas as pd
+
+    tx = pd.DataFrame(text_rows)
+    text_enc: dict[str, Any] = {
+        "x": alt.X("lx:Q", scale=scale),
+        "y": alt.Y("ly:Q", scale=scale),
+        "text": "text:N",
+        "tooltip": [alt.Tooltip("name:N", title="model")],
+    }
+    if key:
+        order = list(key)
+        tx["key"] = [
+            f"{t}  {m}" if k == "number" else None for t, m, k in zip(tx["text"], tx["name"], tx["kind"], strict=True)
+        ]
+        text_enc["opacity"] = alt.Opacity(
+            "key:N",
+            scale=alt.Scale(domain=order, range=[1.0] * len(order)),
+            legend=alt.Legend(
+                title=key_title,
+                symbolOpacity=0,
+                symbolSize=0,
+                labelLimit=alt.Undefined if key_label_limit is None else key_label_limit,
+            ),
         )
-    if text_rows:
-        tx = pd.DataFrame(text_rows)
-        text_enc: dict[str, Any] = {
-            "x": alt.X("lx:Q", scale=scale),
-            "y": alt.Y("ly:Q", scale=scale),
-            "text": "text:N",
-            "tooltip": [alt.Tooltip("name:N", title="model")],
-        }
-        if numbers is not None and key:
-            key = [f"{k}  {m}" for m, k in sorted(numbers.items(), key=lambda kv: kv[1])]
-        if key:
-            order = list(key)
-            tx["key"] = [
-                f"{t}  {m}" if k == "number" else None
-                for t, m, k in zip(tx["text"], tx["name"], tx["kind"], strict=True)
-            ]
-            text_enc["opacity"] = alt.Opacity(
-                "key:N",
-                scale=alt.Scale(domain=order, range=[1.0] * len(order)),
-                legend=alt.Legend(
-                    title=key_title,
-                    symbolOpacity=0,
-                    symbolSize=0,
-                    labelLimit=alt.Undefined if key_label_limit is None else key_label_limit,
-                ),
+    layers = []
+    sides: tuple[Literal["left", "center", "right"], ...] = ("left", "center", "right")
+    for side in sides:
+        part = tx[tx["align"] == side]
+        if len(part):
+            layers.append(
+                alt.Chart(part.drop(columns="align"))
+                .mark_text(align=side, baseline="middle", fontSize=LABEL_FONT_SIZE, color="#222")
+                .encode(**text_enc)
             )
-        sides: tuple[Literal["left", "center", "right"], ...] = ("left", "center", "right")
-        for side in sides:  # a mark's align is not a channel: one layer per alignment
-            part = tx[tx["align"] == side]
-            if len(part):
-                layers.append(
-                    alt.Chart(part.drop(columns="align"))
-                    .mark_text(align=side, baseline="middle", fontSize=LABEL_FONT_SIZE, color="#222")
-                    .encode(**text_enc)
-                )
-    props: dict[str, Any] = {"width": width, "height": height}
-    if unplaced:
-        props["title"] = alt.Title(
-            title,
-            subtitle=f"{len(unplaced)} point{'s' if len(unplaced) > 1 else ''} unlabelled for lack of room, "
-            "named in the tooltip",
-        )
-    else:
-        props["title"] = title
-    return alt.layer(*layers).properties(**props)
+    return layers
+
+
+def _scatter_title(title: str, n_unplaced: int) -> Any:
+    """The chart's title; with unlabelled points, a subtitle that counts them (they are named in the tooltip).
+
+    >>> _scatter_title("t", 0)
+    't'
+    >>> _scatter_title("t", 2).subtitle
+    '2 points unlabelled for lack of room, named in the tooltip'
+    """
+    import altair as alt
+
+    if not n_unplaced:
+        return title
+    return alt.Title(
+        title,
+        subtitle=f"{n_unplaced} point{'s' if n_unplaced > 1 else ''} unlabelled for lack of room, named in the tooltip",
+    )
 
 
 def reliability_frame(tab: pd.DataFrame, *, groups: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -619,9 +735,40 @@ def _curve_rows(tab: pd.DataFrame, *, groups: bool = False) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def model_marks(models: Sequence[str]) -> dict[str, tuple[str, tuple[int, ...]]]:
+    """The (colour, stroke dash) of each model's line: model ``i`` (in the order given) gets colour
+    ``MODEL_COLOURS[i % 10]`` and dash ``MODEL_DASHES[i // 10]``; distinct for up to 40 models, cycling after.
+
+    Definition: a categorical encoding by two channels, so that no two of the first 40 models share a mark
+    (Vega's ten-colour default repeats from the 11th). Reference: Munzner (2014), *Visualization Analysis and
+    Design*, ch. 10 (a colour channel distinguishes about ten categories; a second channel extends it).
+
+    >>> m = model_marks([f"m{i}" for i in range(12)])
+    >>> m["m0"], m["m10"][0] == m["m0"][0], m["m10"][1]
+    (('#4c78a8', (1, 0)), True, (6, 3))
+    """
+    k = len(MODEL_COLOURS)
+    return {m: (MODEL_COLOURS[i % k], MODEL_DASHES[(i // k) % len(MODEL_DASHES)]) for i, m in enumerate(models)}
+
+
+def _model_line_encoding(models: Sequence[str]) -> dict[str, Any]:
+    """``color`` and ``strokeDash`` of a line per model from :func:`model_marks` (one merged legend)."""
+    import altair as alt
+
+    marks = model_marks(models)
+    dom = list(marks)
+    return {
+        "color": alt.Color("model:N", scale=alt.Scale(domain=dom, range=[c for c, _ in marks.values()])),
+        "strokeDash": alt.StrokeDash(
+            "model:N", scale=alt.Scale(domain=dom, range=[list(d) for _, d in marks.values()])
+        ),
+    }
+
+
 def risk_coverage_chart(tab: pd.DataFrame, models: list[str], *, interactive: bool = True):
-    """Risk–coverage curves (expected over tie orders), one colour per model; on the HTML page a model selector
-    above :data:`FACET_MAX` models. Reference: Geifman & El-Yaniv (2017).
+    """Risk–coverage curves (expected over tie orders), one (colour, dash) per model (:func:`model_marks`, in the
+    order of ``models``); on the HTML page a model selector above :data:`FACET_MAX` models. Reference: Geifman &
+    El-Yaniv (2017).
 
     Example: ``risk_coverage_chart(from_frame(df, n_boot=100), ["a", "b"])``.
     """
@@ -638,7 +785,7 @@ def risk_coverage_chart(tab: pd.DataFrame, models: list[str], *, interactive: bo
         )
     )
     if len(models) <= FACET_MAX or not interactive:
-        ch = base.encode(color=alt.Color("model:N"))
+        ch = base.encode(**_model_line_encoding(models))
     else:
         pick = _model_selector(models)
         ch = base.transform_filter(alt.datum.model == pick).add_params(pick)
@@ -751,6 +898,14 @@ def _by_group_reliability(tab: pd.DataFrame, by: str):
     return alt.concat(*panels, columns=4).properties(title=f"Reliability per {by}: smooth curve per model")
 
 
+def _report_order(tab: pd.DataFrame, rows: pd.DataFrame) -> list[str]:
+    """The models of ``rows`` in the order of the report's overall rows (as :func:`figures` passes them), so that
+    a model keeps its mark from chart to chart; a model with no overall row follows, by name."""
+    drawn = set(rows["model"]) if len(rows) else set()
+    overall = [m for m in tab.loc[tab["group"].isna(), "model"] if m in drawn]
+    return list(dict.fromkeys(overall)) + sorted(drawn - set(overall), key=str)
+
+
 def _by_group_risk(tab: pd.DataFrame, by: str):
     import altair as alt
 
@@ -761,7 +916,7 @@ def _by_group_risk(tab: pd.DataFrame, by: str):
         .encode(
             x=alt.X("coverage:Q", title="coverage (%)", scale=alt.Scale(domain=[0, 100])),
             y=alt.Y("risk:Q", title="error rate among covered (%)"),
-            color=alt.Color("model:N"),
+            **_model_line_encoding(_report_order(tab, rows)),
             tooltip=[
                 "model:N",
                 "group:N",

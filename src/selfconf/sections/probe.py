@@ -34,7 +34,9 @@ References: Chernets (2026), Results 2-3, Tables 3-4; Efron & Tibshirani (1993);
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -150,6 +152,7 @@ def paired_confidence_shift(
     seed: int,
     level: float = 0.95,
     draws: tuple[np.ndarray, np.ndarray] | None = None,
+    cells: tuple[pd.DataFrame, pd.DataFrame] | None = None,
 ) -> dict[str, Any]:
     """Mean stated confidence of ``arm_a`` minus ``arm_b`` (points, 0-100) on matched answered cells.
 
@@ -157,6 +160,7 @@ def paired_confidence_shift(
     Δ = mean over cells of (confidence_a - confidence_b); items are drawn with replacement (all their cells kept,
     stream ``probe-shift:<a>-<b>``, or ``draws`` = (sorted item labels, their multiplicities (B, items)) shared
     by several contrasts), percentile interval, p-values by :func:`selfconf.bootstrap.contrast_p_values`.
+    ``cells``: the result of ``matched_cells(df, arm_a, arm_b)`` when the caller has it already.
     Returns ``value, ci_low, ci_high, p, n_pairs``.
 
     References: Efron & Tibshirani (1993), Ch. 13 and 15-16.
@@ -167,7 +171,7 @@ def paired_confidence_shift(
     >>> paired_confidence_shift(rows, "forged", "off", n_boot=20, seed=1)["value"]
     25.0
     """
-    a, b = ladder.matched_cells(df, arm_a, arm_b)
+    a, b = ladder.matched_cells(df, arm_a, arm_b) if cells is None else cells
     if not len(a):
         nan = math.nan
         return {"value": nan, "ci_low": nan, "ci_high": nan, "p": nan, "n_pairs": 0}
@@ -193,11 +197,15 @@ def paired_confidence_shift(
     }
 
 
-def _auroc_contrast(df: pd.DataFrame, a: str, b: str, n_boot: int, seed: int, level: float) -> dict[str, Any]:
-    """AUROC contrast A - B through the book's :func:`selfconf.sections.ladder.paired_contrast`."""
+def _auroc_contrast(
+    df: pd.DataFrame, a: str, b: str, n_boot: int, seed: int, level: float, n_pairs: int | None = None
+) -> dict[str, Any]:
+    """AUROC contrast A - B through the book's :func:`selfconf.sections.ladder.paired_contrast` (``n_pairs``:
+    the number of matched cells, when the caller has counted them)."""
     flip = a == "shuffled" and b == "core"  # the book computes CORE - SHUFFLED; mirror it
     base, arm = ("core", "shuffled") if flip else (a, b)
-    n_pairs = len(ladder.matched_cells(df, base, arm)[0])
+    if n_pairs is None:
+        n_pairs = len(ladder.matched_cells(df, base, arm)[0])
     try:
         pc = ladder.paired_contrast(df, arm, n_boot, seed, level, base=base)
     except ValueError as exc:  # a draw with one class: the contrast is undefined, said so
@@ -224,24 +232,64 @@ def contrast_records(df: pd.DataFrame, *, n_boot: int, seed: int, level: float =
     >>> [(x["contrast"], x["metric"]) for x in r][:2]
     [('core-placebo', 'auroc'), ('core-placebo', 'mean_confidence')]
     """
+    jobs, finish = _contrast_plan(df, n_boot=n_boot, seed=seed, level=level)
+    return finish(_run_units(jobs))
+
+
+def _contrast_plan(
+    df: pd.DataFrame, *, n_boot: int, seed: int, level: float
+) -> tuple[list[Callable[[], Any]], Callable[[list[Any]], list[dict[str, Any]]]]:
+    """:func:`contrast_records` in two steps: independent jobs (per contrast its matched cells and AUROC
+    contrast, then the draw the confidence shifts share, each from its own named stream; the longest first, so
+    two threads finish together) and ``finish``, which turns the jobs' results, in job order, into the records
+    (the shifts from the shared draw, then Holm)."""
     present = set(df["arm"].unique())
-    out: list[dict[str, Any]] = []
-    items = np.unique(ladder.scored_rows(df)["item_id"].to_numpy())
-    mult = _bs.cluster_multiplicities(items.size, n_boot, ladder.rng_for(seed, "probe-shift")).astype(np.float64)
-    shared = (items, mult)
-    for name, a, b, family in CONTRASTS:
-        if a not in present or b not in present:
-            continue
-        au = _auroc_contrast(df, a, b, n_boot, seed, level)
-        sh = paired_confidence_shift(df, a, b, n_boot=n_boot, seed=seed, level=level, draws=shared)
-        for metric, r in (("auroc", au), ("mean_confidence", sh)):
-            fam = family if metric == "auroc" else "exploratory"  # the declared family is the AUROC pair
-            out.append({"contrast": name, "metric": metric, "family": fam, "p_holm": None, **r})
-    conf = [r for r in out if r["family"] == "confirmatory" and r["metric"] == "auroc" and np.isfinite(r["p"])]
-    if conf:
-        for r, ph in zip(conf, _bs.holm(np.array([r["p"] for r in conf])), strict=True):
-            r["p_holm"] = float(ph)
-    return out
+    todo = [c for c in CONTRASTS if c[1] in present and c[2] in present]
+
+    def shift_draws() -> tuple[np.ndarray, np.ndarray]:
+        items = np.unique(ladder.scored_rows(df)["item_id"].to_numpy())
+        mult = _bs.cluster_multiplicities(items.size, n_boot, ladder.rng_for(seed, "probe-shift"))
+        return items, mult.astype(np.float64)
+
+    def auroc(a: str, b: str) -> tuple[tuple[pd.DataFrame, pd.DataFrame], dict[str, Any]]:
+        cells = ladder.matched_cells(df, a, b)  # counted once: the AUROC contrast's n_pairs and the shift's cells
+        return cells, _auroc_contrast(df, a, b, n_boot, seed, level, n_pairs=len(cells[0]))
+
+    def finish(results: list[Any]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for (name, a, b, family), (cells, au) in zip(todo, results[:-1], strict=True):
+            sh = paired_confidence_shift(
+                df, a, b, n_boot=n_boot, seed=seed, level=level, draws=results[-1], cells=cells
+            )
+            for metric, r in (("auroc", au), ("mean_confidence", sh)):
+                fam = family if metric == "auroc" else "exploratory"  # the declared family is the AUROC pair
+                out.append({"contrast": name, "metric": metric, "family": fam, "p_holm": None, **r})
+        conf = [r for r in out if r["family"] == "confirmatory" and r["metric"] == "auroc" and np.isfinite(r["p"])]
+        if conf:
+            for r, ph in zip(conf, _bs.holm(np.array([r["p"] for r in conf])), strict=True):
+                r["p_holm"] = float(ph)
+        return out
+
+    if not todo:
+        return [], finish
+    return [*(functools.partial(auroc, a, b) for _, a, b, _ in todo), shift_draws], finish
+
+
+def _run_units(jobs: list[Callable[[], Any]]) -> list[Any]:
+    """``[job() for job in jobs]``, on the report's thread pool (``selfconf.report.core._map_units``: numpy
+    releases the interpreter lock in the draws and products, so two cores share the work).  Every job draws
+    from its own named stream and the results come back in job order, so they do not depend on the threads;
+    while the seed study records intervals (:func:`selfconf.bootstrap.recording_intervals`) the jobs run one
+    after the other, so the record keeps its order.
+
+    >>> _run_units([lambda: 1, lambda: 2])
+    [1, 2]
+    """
+    if len(jobs) < 2 or _bs._RECORDERS:
+        return [job() for job in jobs]
+    from selfconf.report.core import _map_units
+
+    return _map_units(lambda u: jobs[u](), len(jobs))
 
 
 def confidence_shifts(df: pd.DataFrame, arm_a: str = "forged", arm_b: str = "off") -> pd.DataFrame:
@@ -284,8 +332,9 @@ def analyse(
     >>> res["checks"]["demoted"], round(res["checks"]["placebo_rho"], 3)
     (False, -0.084)
     """
-    arms = arm_records(df, n_boot=n_boot, seed=seed, level=level)
-    contrasts = contrast_records(df, n_boot=n_boot, seed=seed, level=level)
+    jobs, finish = _contrast_plan(df, n_boot=n_boot, seed=seed, level=level)
+    done = _run_units([functools.partial(arm_records, df, n_boot=n_boot, seed=seed, level=level), *jobs])
+    arms, contrasts = done[0], finish(done[1:])
     checks: dict[str, Any] = {"degeneracy_bound": bound, "n_boot": n_boot, "seed": seed, "level": level}
     off = [r for r in arms if r["arm"] == "off"]
     if off:
