@@ -34,15 +34,14 @@ book_dir = "book"  # where the executed sections live (the confidence scale is r
 import math
 
 import altair as alt
-import numpy as np
 import pandas as pd
 
 from selfconf.book import as_text, glue, show_markdown, table, vega
-from selfconf.cli.diagnose import DIAGNOSE_SYSTEM_PROMPT, TIERS, WEIGHTS, load_battery, score_answers
-from selfconf.cli.diagnose.scoring import BOTTOM_NOT_OVERCONFIDENT, components, composite, goodness
+from selfconf.cli.diagnose import DIAGNOSE_SYSTEM_PROMPT, TIERS, WEIGHTS, load_battery
+from selfconf.cli.diagnose.example import STYLES, battery_counts, worked_example
+from selfconf.cli.diagnose.scoring import BOTTOM_NOT_OVERCONFIDENT, goodness
 
 vega.enable()
-rng = np.random.default_rng(seed)
 from selfconf.book import page_banner
 
 page_banner(
@@ -68,12 +67,13 @@ _ = glue.restate("diag_conf_scale_max", "design_conf_scale_max", book_dir=book_d
 # cannot be known; its only right response is the abstention token `ABSTAIN`.
 
 # %% tags=["hide-input"]
-n_probes = glue.value("diagtool_n_probes", int((items["kind"] == "probe").sum()), origin="parameter")
-n_traps = glue.value("diagtool_n_traps", int((items["kind"] == "trap").sum()), origin="parameter")
-glue.value("diagtool_n_items", len(items), origin="parameter")
+counts = battery_counts(battery)
+n_probes = glue.value("diagtool_n_probes", counts["n_probes"], origin="parameter")
+n_traps = glue.value("diagtool_n_traps", counts["n_traps"], origin="parameter")
+glue.value("diagtool_n_items", counts["n_items"], origin="parameter")
 probes = items[items["kind"] == "probe"]
-glue.value("diagtool_n_domains", probes["domain"].nunique(), origin="parameter")
-glue.value("diagtool_n_numeric", int(probes["numeric"].notna().sum()), origin="parameter")
+glue.value("diagtool_n_domains", counts["n_domains"], origin="parameter")
+glue.value("diagtool_n_numeric", counts["n_numeric"], origin="parameter")
 per_domain = (
     probes.groupby("domain", sort=False).agg(probes=("id", "size"), example=("question", "first")).reset_index()
 )
@@ -181,59 +181,16 @@ table(tiers, "diagnostic_tiers", caption="Tiers of the composite (0–100)")
 # - **saturated** is right about as often but states a uniformly high confidence and rarely abstains;
 # - **hedging** is right about as often, states a middling confidence whatever happens, and abstains on some traps.
 #
-# (The simulation's settings are in the code cell below.)
+# (The simulation's settings are in `selfconf.cli.diagnose.example`.)
 
 # %% tags=["hide-input"]
-domains = list(dict.fromkeys(probes["domain"]))
-p_know = dict(zip(domains, rng.uniform(0.35, 0.9, len(domains)), strict=True))
-
-
-def simulate(style: str) -> list[dict]:
-    """One simulated reply per battery item (answer + confidence 0-100) for a respondent style."""
-    out = []
-    for it in battery["items"]:
-        if it["kind"] == "trap":
-            p_abstain = {"tracking": 0.85, "saturated": 0.1, "hedging": 0.5}[style]
-            ab = rng.random() < p_abstain
-            conf = {"tracking": 80, "saturated": 95, "hedging": 55}[style]
-            out.append({"item_id": it["id"], "answer": "ABSTAIN" if ab else "a confident guess", "confidence": conf})
-            continue
-        right = rng.random() < p_know[it["domain"]]
-        if style == "tracking":
-            conf = rng.integers(75, 96) if right else rng.integers(10, 46)
-        elif style == "saturated":
-            conf = rng.choice([90, 95])
-        else:
-            conf = int(np.clip(rng.normal(55, 6), 0, 100))
-        out.append(
-            {"item_id": it["id"], "answer": it["answers"][0] if right else "a wrong guess", "confidence": int(conf)}
-        )
-    return out
-
-
-STYLES = ["tracking", "saturated", "hedging"]
-replies = {s: simulate(s) for s in STYLES}
-results = {s: score_answers(replies[s], battery, source=s) for s in STYLES}
-
-
-def boot_composite(res, n_boot: int, rng: np.random.Generator) -> tuple[float, float]:
-    """Percentile interval of the composite, resampling probes and traps (with replacement) separately."""
-    pr = [r for r in res.items if r["kind"] == "probe" and r.get("confidence") is not None]
-    tr = [r for r in res.items if r["kind"] == "trap" and r["status"] == "answered"]
-    c = np.array([r["confidence"] / 100 for r in pr])
-    y = np.array([r["correct"] for r in pr])
-    t = np.array([r["abstained"] for r in tr])
-    ip = rng.integers(0, c.size, size=(n_boot, c.size))
-    it = rng.integers(0, t.size, size=(n_boot, t.size))
-    draws = np.array([composite(components(c[a], y[a], t[b]))[0] for a, b in zip(ip, it, strict=True)])
-    lo, hi = np.nanquantile(draws, [0.025, 0.975])
-    return float(lo), float(hi)
-
+# the simulation and the item bootstrap of the composite: selfconf.cli.diagnose.example
+replies, results, intervals = worked_example(battery, seed=seed, n_boot=n_boot)
 
 rows = []
 for s in STYLES:
     r = results[s]
-    lo, hi = boot_composite(r, n_boot, rng)
+    lo, hi = intervals[s]
     rows.append(
         {
             "respondent": s,
@@ -289,7 +246,7 @@ table(
 # abstains on {glue:text}`diagtool_saturated_trap:.1f`% of the traps. The table below turns these into goodness
 # values and the weighted mean:
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "teaching"]
 sat = results["saturated"]
 comp = {
     "brier": sat.brier,

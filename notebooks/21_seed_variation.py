@@ -74,11 +74,12 @@ n_seeds = 20
 
 # %% tags=["hide-input"]
 import altair as alt
-import numpy as np
+import numpy as np  # noqa: F401 - the exercises are written with numpy (np) at hand, as before
 import pandas as pd
 
-from selfconf import bootstrap, course, datasets, metrics
+from selfconf import bootstrap, course, datasets, metrics  # noqa: F401 - metrics stays at hand for the exercises
 from selfconf.book import banner, glue, in_book, show_markdown, table, vega
+from selfconf.sections import seedvar
 from selfconf.stats import summary
 
 if in_book():  # the book's build: rows from data_dir (the original package where it holds the collection)
@@ -94,16 +95,13 @@ else:  # on its own (Colab, Binder, Jupyter): the reconstruction shipped inside 
     course.offline_charts()  # charts with no network: Vega is inlined in each chart
     rows_all = datasets.load("collection")
     ROWS = "reconstruction-only"
-n_excluded = int((rows_all["parse_ok"] == 0).sum())
-rows = rows_all[rows_all["parse_ok"] == 1].copy()
-rows = rows.assign(
-    confidence=metrics.from_percent(rows["confidence"].astype(float).to_numpy()), correct=rows["correct"].astype(int)
-)
-seeds = [int(s) for s in np.random.SeedSequence(seed).generate_state(n_seeds, dtype=np.uint32)]
+# Table 1's rows: answers with a parsed confidence, confidence on 0-1, correct as 0/1
+rows, n_excluded = seedvar.graded_rows(rows_all)
+seeds = seedvar.page_seeds(seed, n_seeds)
 # Checks for the exercises (otter-grader): grader.check("name") says at once whether an answer passes
 grader = course.grader("21_seed_variation")
 show_markdown(
-    f"Rows: {len(rows):,} graded answers of {rows['model'].nunique()} models "
+    f"Rows: {len(rows):,} graded answers of {len(dict.fromkeys(rows['model']))} models "
     f"({n_excluded:,} answers without a parsable confidence are excluded, as in Table 1). "
     f"Seeds: {n_seeds}, derived from the page seed {seed} with `numpy.random.SeedSequence`."
 )
@@ -122,41 +120,10 @@ _ = glue.value("seedvar_n_excluded", n_excluded, origin=ROWS)
 # The AUROC itself does not depend on the seed; only the interval does.
 
 # %% tags=["hide-input"]
-runs = []
-for s in seeds:
-    t1 = summary.table1(rows, rng=s, n_boot=n_boot)
-    runs.append(t1[["model", "n", "auroc", "auroc_ci_low", "auroc_ci_high"]].assign(seed=s))
-runs = pd.concat(runs, ignore_index=True)
-assert runs.groupby("model")["auroc"].nunique().eq(1).all(), "the AUROC point estimate moved with the seed"
-
-
-def n_printed(x: pd.Series, decimals: int = 3) -> int:
-    """How many different values the end point shows when printed with `decimals` decimals."""
-    return int(pd.Series([format(v, f".{decimals}f") for v in x]).nunique())
-
-
-per_model = []
-for model, g in runs.groupby("model", sort=False):
-    lo, hi = g["auroc_ci_low"], g["auroc_ci_high"]
-    per_model.append(
-        {
-            "model": model,
-            "n": int(g["n"].iloc[0]),
-            "AUROC": float(g["auroc"].iloc[0]),
-            "low: mean": lo.mean(),
-            "low: SD": lo.std(ddof=1),
-            "low: range": lo.max() - lo.min(),
-            "high: mean": hi.mean(),
-            "high: SD": hi.std(ddof=1),
-            "high: range": hi.max() - hi.min(),
-            # the normal-approximation SD of a sample quantile of n_boot draws (selfconf.bootstrap.endpoint_mc_sd)
-            "predicted SD": bootstrap.endpoint_mc_sd(lo.mean(), hi.mean(), n_boot),
-            "printed lows": n_printed(lo),
-            "printed highs": n_printed(hi),
-        }
-    )
-mc = pd.DataFrame(per_model)
-mc["observed / predicted"] = 0.5 * (mc["low: SD"] + mc["high: SD"]) / mc["predicted SD"]
+runs = seedvar.seed_runs(rows, seeds, n_boot=n_boot)
+# per model and end point: mean, SD, range over the seeds, and the normal-approximation SD of a sample quantile of
+# n_boot draws (selfconf.bootstrap.endpoint_mc_sd)
+mc = seedvar.endpoint_spread(runs, n_boot=n_boot)
 
 # Table 1's interval at the paper's seed, beside the spread: in the book restated from Result 1's executed
 # notebook (each cell carries its claim, so it shows the paper's print when it prints as the paper does, and
@@ -179,24 +146,10 @@ shown = pd.DataFrame(
         "Table 1 high": [f"{t1_hi[m]:.3f}" if m in t1_hi else "" for m in mc["model"]],
         "low: mean": mc["low: mean"].map("{:.4f}".format),
         "low: SD": mc["low: SD"].map("{:.5f}".format),
-        "low: range": [
-            f"[{a:.4f}, {b:.4f}]"
-            for a, b in zip(
-                runs.groupby("model", sort=False)["auroc_ci_low"].min(),
-                runs.groupby("model", sort=False)["auroc_ci_low"].max(),
-                strict=True,
-            )
-        ],
+        "low: range": [f"[{a:.4f}, {b:.4f}]" for a, b in zip(mc["low: min"], mc["low: max"], strict=True)],
         "high: mean": mc["high: mean"].map("{:.4f}".format),
         "high: SD": mc["high: SD"].map("{:.5f}".format),
-        "high: range": [
-            f"[{a:.4f}, {b:.4f}]"
-            for a, b in zip(
-                runs.groupby("model", sort=False)["auroc_ci_high"].min(),
-                runs.groupby("model", sort=False)["auroc_ci_high"].max(),
-                strict=True,
-            )
-        ],
+        "high: range": [f"[{a:.4f}, {b:.4f}]" for a, b in zip(mc["high: min"], mc["high: max"], strict=True)],
         "predicted SD": mc["predicted SD"].map("{:.5f}".format),
         "3-decimal lows": mc["printed lows"],
         "3-decimal highs": mc["printed highs"],
@@ -225,38 +178,29 @@ table(
 )
 
 # %% tags=["hide-input"]
-sds = pd.concat([mc["low: SD"], mc["high: SD"]])
-worst = mc.loc[mc[["low: SD", "high: SD"]].max(axis=1).idxmax()]
 BIG = 1000  # "large" models for the summary sentence: at least this many graded answers
-big = mc[mc["n"] >= BIG]
-inside = [m for m in t1_lo if m in set(mc["model"])]
-g_runs = runs.groupby("model")
-n_inside = sum(
-    g_runs.get_group(m)["auroc_ci_low"].min() <= t1_lo[m] <= g_runs.get_group(m)["auroc_ci_low"].max()
-    and g_runs.get_group(m)["auroc_ci_high"].min() <= t1_hi[m] <= g_runs.get_group(m)["auroc_ci_high"].max()
-    for m in inside
-)
+spread = seedvar.spread_summary(mc, t1_lo, t1_hi, big=BIG)
 
 # %% tags=["remove-cell", "book-only"]
-glue.value("seedvar_n_t1", len(inside), origin=ROWS)
-glue.value("seedvar_n_t1_inside", int(n_inside), origin=ROWS)
 glue.value("seedvar_big_threshold", BIG, origin="parameter")
-glue.value("seedvar_median_sd", float(sds.median()), origin=ROWS)
-glue.value("seedvar_max_sd", float(max(worst["low: SD"], worst["high: SD"])), origin=ROWS)
-glue.value("seedvar_max_sd_model", str(worst["model"]), origin=ROWS)
-glue.value("seedvar_max_sd_model_n", int(worst["n"]), origin=ROWS)
-glue.value("seedvar_max_range", float(max(mc["low: range"].max(), mc["high: range"].max())), origin=ROWS)
-glue.value("seedvar_big_max_range", float(max(big["low: range"].max(), big["high: range"].max())), origin=ROWS)
-glue.value("seedvar_n_big", len(big), origin=ROWS)
-glue.value("seedvar_ratio_median", float(mc["observed / predicted"].median()), origin=ROWS)
-glue.value("seedvar_n_models", len(mc), origin=ROWS)
-glue.value(
-    "seedvar_n_endpoints_move", int((mc["printed lows"] > 1).sum() + (mc["printed highs"] > 1).sum()), origin=ROWS
-)
-glue.value("seedvar_n_endpoints", 2 * len(mc), origin=ROWS)
-_ = glue.value(
-    "seedvar_sd_rel_error", 100 / np.sqrt(2 * (n_seeds - 1)), origin=ROWS
-)  # approx. relative SE of an SD from n values
+for key in [
+    "n_t1",
+    "n_t1_inside",
+    "median_sd",
+    "max_sd",
+    "max_sd_model",
+    "max_sd_model_n",
+    "max_range",
+    "big_max_range",
+    "n_big",
+    "ratio_median",
+    "n_models",
+    "n_endpoints_move",
+    "n_endpoints",
+]:
+    glue.value(f"seedvar_{key}", spread[key], origin=ROWS)
+# approx. relative SE of an SD from n values
+_ = glue.value("seedvar_sd_rel_error", seedvar.sd_relative_error(n_seeds), origin=ROWS)
 
 # %% [markdown]
 # ## What moves, and by how much
@@ -329,7 +273,7 @@ sd_long = mc.melt(
     var_name="end point",
     value_name="observed SD",
 )
-diag_max = float(max(sd_long["observed SD"].max(), sd_long["predicted SD"].max()) * 1.1)
+diag_max = spread["sd_axis_max"] * 1.1
 diag = alt.Chart(pd.DataFrame({"x": [0, diag_max]})).mark_line(strokeDash=[4, 4], color="gray").encode(x="x:Q", y="x:Q")
 sd_pts = (
     alt.Chart(sd_long)

@@ -157,6 +157,7 @@ from selfconf.data.sources import resolve_families
 from selfconf.report import core as report
 from selfconf.report.plots import scatter_chart
 from selfconf.sections import realanswers
+from selfconf.sections import realanswers_summary as summarise
 from selfconf.stats import summary
 
 vega.enable()
@@ -215,15 +216,9 @@ page_banner(
 ext = read_mmlu_pro_calibration(ext_path)
 MODELS = list(dict.fromkeys(ext["model"]))
 N_MODELS = glue.value("real_n_models", len(MODELS), origin="external-data")
-glue.value("real_n_items", int(ext["item_id"].nunique()), origin="external-data")
-glue.value("real_n_subjects", int(ext["category"].nunique()), origin="external-data")
-missing = ext["confidence"].isna().groupby(ext["model"], sort=False).sum().astype(int)
-glue.value("real_n_missing", int(missing.sum()), origin="external-data")
-glue.value("real_missing_max", int(missing.max()), origin="external-data")
-glue.value("real_missing_max_model", str(missing.idxmax()), origin="external-data")
-_ = glue.value(
-    "real_n_no_letter", int((ext["confidence"].notna() & (ext["answer"] == "")).sum()), origin="external-data"
-)
+counts = summarise.collection_counts(ext)
+for key in ("n_items", "n_subjects", "n_missing", "missing_max", "missing_max_model", "n_no_letter"):
+    glue.value(f"real_{key}", counts[key], origin="external-data")
 
 # %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # ## The panels the rule picks
@@ -356,29 +351,31 @@ _ = table(
 )
 
 # %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
-pct = 100 * t1.set_index("model")[["accuracy", "median_confidence", "citl", "high_conf_error_rate"]]
-glue.value("real_acc_min", pct["accuracy"].min(), origin="external-data")
-glue.value("real_acc_max", pct["accuracy"].max(), origin="external-data")
-glue.value("real_median_min", pct["median_confidence"].min(), origin="external-data")
-glue.value("real_median_max", pct["median_confidence"].max(), origin="external-data")
-glue.value("real_citl_min", pct["citl"].min(), origin="external-data")
-glue.value("real_citl_min_model", str(pct["citl"].idxmin()), origin="external-data")
-glue.value("real_citl_max", pct["citl"].max(), origin="external-data")
-glue.value("real_citl_max_model", str(pct["citl"].idxmax()), origin="external-data")
-glue.value("real_n_citl_ci_above_zero", int((t1["citl_ci_low"] > 0).sum()), origin="external-data")
-glue.value("real_auroc_min", t1["auroc"].min(), origin="external-data")
-glue.value("real_auroc_min_model", str(t1.loc[t1["auroc"].idxmin(), "model"]), origin="external-data")
-glue.value("real_auroc_max", t1["auroc"].max(), origin="external-data")
-glue.value("real_auroc_max_model", str(t1.loc[t1["auroc"].idxmax(), "model"]), origin="external-data")
-glue.value("real_n_auroc_ci_above_chance", int((t1["auroc_ci_low"] > CHANCE).sum()), origin="external-data")
-glue.value("real_n_below_cut", int((t1["auroc"] < AUROC_CUT).sum()), origin="external-data")
-hc_wrong = (t1["high_conf_error_rate"] * t1["high_conf_n"]).round().astype(int)
-glue.value("real_hc_n", int(t1["high_conf_n"].sum()), origin="external-data")
-glue.value("real_hc_wrong", int(hc_wrong.sum()), origin="external-data")
-glue.value("real_hc_share_pct", 100 * t1["high_conf_n"].sum() / t1["n"].sum(), origin="external-data")
-glue.value("real_hc_err_min", pct["high_conf_error_rate"].min(), origin="external-data")
-glue.value("real_hc_err_max", pct["high_conf_error_rate"].max(), origin="external-data")
-_ = glue.value("real_hc_err_macro", pct["high_conf_error_rate"].mean(), origin="external-data")
+ranges = summarise.table1_ranges(t1, chance=CHANCE, auroc_cut=AUROC_CUT)
+for key in (
+    "acc_min",
+    "acc_max",
+    "median_min",
+    "median_max",
+    "citl_min",
+    "citl_min_model",
+    "citl_max",
+    "citl_max_model",
+    "n_citl_ci_above_zero",
+    "auroc_min",
+    "auroc_min_model",
+    "auroc_max",
+    "auroc_max_model",
+    "n_auroc_ci_above_chance",
+    "n_below_cut",
+    "hc_n",
+    "hc_wrong",
+    "hc_share_pct",
+    "hc_err_min",
+    "hc_err_max",
+    "hc_err_macro",
+):
+    glue.value(f"real_{key}", ranges[key], origin="external-data")
 
 # %% [markdown] tags=["needs-external:mmlu-pro-calibration"]
 # Accuracy runs from {glue:text}`real_acc_min:.1f`% to {glue:text}`real_acc_max:.1f`%, while the median stated
@@ -413,7 +410,7 @@ fig = pd.DataFrame(
         "auroc": t1["auroc"],
     }
 )
-glue.value("real_n_above_diagonal", int((fig["median_conf"] > fig["accuracy"]).sum()), origin="external-data")
+glue.value("real_n_above_diagonal", summarise.n_above_diagonal(t1), origin="external-data")
 # the scatter of the paper's Figure 1 and of `selfconf report` (selfconf.report.plots.scatter_chart): every model
 # labelled, no two labels overlapping; both axes fitted to the points, the diagonal kept
 scatter_chart(
@@ -449,37 +446,15 @@ scatter_chart(
 # confidence and accuracy inside the bin, its size the number of answers), red when the bin is overconfident.
 
 # %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
-rel = pd.DataFrame(
-    [
-        {"model": r.model, "lo": lo, "hi": hi, "mean_conf": mc, "acc": a, "n": n, "gap": mc - a}
-        for r in t1.itertuples()
-        for lo, hi, mc, a, n in zip(
-            r.reliability["lo"],
-            r.reliability["hi"],
-            r.reliability["mean_conf"],
-            r.reliability["acc"],
-            r.reliability["n"],
-            strict=True,
-        )
-    ]
-)
-occ = rel[rel["n"] > 0]
-nonpos = occ[occ["gap"] <= 0]
-per_model_nonpos = nonpos.groupby("model").size().reindex(t1["model"], fill_value=0)
-glue.value("real_n_models_all_bins_positive", int((per_model_nonpos == 0).sum()), origin="external-data")
-glue.value("real_nonpos_bins_median", float(per_model_nonpos.median()), origin="external-data")
-glue.value(
-    "real_nonpos_share_low_pct",
-    100 * float((nonpos["hi"] <= 0.5 + 1e-9).mean()) if len(nonpos) else 0.0,
-    origin="external-data",
-)
-glue.value("real_nonpos_answers_share_pct", 100 * float(nonpos["n"].sum() / occ["n"].sum()), origin="external-data")
-top_bins_all_positive = bool((occ.loc[occ["lo"] >= HIGH_CONF / 100 - 1e-9, "gap"] > 0).all())
+rel = summarise.reliability_rows(t1)
+bins = summarise.bin_summary(rel, list(t1["model"]), high_conf_points=HIGH_CONF)
+for key in ("n_models_all_bins_positive", "nonpos_bins_median", "nonpos_share_low_pct", "nonpos_answers_share_pct"):
+    glue.value(f"real_{key}", bins[key], origin="external-data")
 glue.value(
     "real_bins_phrase",
     "Low stated confidence is here, if anything, too modest, while every occupied bin at or "
     "above the high-confidence threshold is overconfident."
-    if top_bins_all_positive and len(nonpos) and (nonpos["hi"] <= 0.5 + 1e-9).mean() > 0.5
+    if bins["low_modest_high_over"]
     else "The bins that are not overconfident are spread over the confidence range.",
     origin="external-data",
 )
@@ -512,11 +487,9 @@ t2["AURC"] = with_ci(t1, "aurc")
 _ = table(
     t2, "real_table2", caption="MMLU-Pro: error rate (%) among the most confident answers, by coverage, every model"
 )
-risk_lo = np.array([rc[report.coverage_key(COVERAGE / 100)] for rc in t1["risk_coverage"]])
-risk_full = np.array([rc[report.coverage_key(1.0)] for rc in t1["risk_coverage"]])
-glue.value("real_risk20_min", 100 * risk_lo.min(), origin="external-data")
-glue.value("real_risk20_max", 100 * risk_lo.max(), origin="external-data")
-_ = glue.value("real_risk_share_kept_max", 100 * (risk_lo / risk_full).max(), origin="external-data")
+risks = summarise.risk_summary(t1, coverage_pct=COVERAGE)
+for key in ("risk20_min", "risk20_max", "risk_share_kept_max"):
+    glue.value(f"real_{key}", risks[key], origin="external-data")
 
 # %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 curves = pd.DataFrame(
@@ -633,17 +606,11 @@ for n, r in pres.items():
             glue.value(f"real_{k}_{s}_lo", r[f"{s}_ci"][0], origin="external-data")
             glue.value(f"real_{k}_{s}_hi", r[f"{s}_ci"][1], origin="external-data")
 glue.value("real_all_n_items", pres[realanswers.ALL_PANEL]["n_items"], origin="external-data")
-glue.value("real_n_rows_codings_differ", sum(r["n_rows_codings_differ"] for r in pres.values()), origin="external-data")
-glue.value(
-    "real_max_abs_lf_minus_canonical",
-    max(abs(r["delta_labelfree_minus_panel"]) for r in pres.values()),
-    origin="external-data",
-)
-n_panels_beat = sum(r["delta_panel_minus_self_ci"][0] > 0 for r in pres.values())
-glue.value("real_n_panels_beat_self", int(n_panels_beat), origin="external-data")
-glue.value("real_n_panels", len(pres), origin="external-data")
-glue.value("real_n_wrong_options", int(ext["gold"].nunique()) - 1, origin="external-data")
-glue.value("real_n_options", int(ext["gold"].nunique()), origin="external-data")
+across = summarise.panel_summary(pres)
+for key in ("n_rows_codings_differ", "max_abs_lf_minus_canonical", "n_panels_beat_self", "n_panels"):
+    glue.value(f"real_{key}", across[key], origin="external-data")
+glue.value("real_n_wrong_options", summarise.n_options(ext) - 1, origin="external-data")
+glue.value("real_n_options", summarise.n_options(ext), origin="external-data")
 # the paper's claims as Result 1 computed them in this build (marked where they do not print as the paper does)
 for cid in (
     "cn_panel_auroc",
@@ -674,7 +641,7 @@ phrase += (
     else f"; the rank-normalised self-AUROC is not clearly below the panel on: {', '.join(rn_behind)}."
 )
 glue.value("real_reversal_phrase", phrase, origin="external-data")
-n_differ = sum(r["n_rows_codings_differ"] for r in pres.values())
+n_differ = across["n_rows_codings_differ"]
 _ = glue.value(
     "real_codings_phrase",
     "The label-free check therefore has nothing to remove on these data: as declared, its verdict is *not comparable*."
@@ -762,21 +729,7 @@ by = report.from_frame(
     ece_bins=int(N_BINS),
 )
 by = by[by["group"].notna()].copy()
-subj = (
-    by.groupby("group")
-    .agg(
-        answers=("n", "sum"),
-        auroc_median=("auroc", "median"),
-        auroc_min=("auroc", "min"),
-        auroc_max=("auroc", "max"),
-        citl_median=("citl", "median"),
-        citl_min=("citl", "min"),
-        citl_max=("citl", "max"),
-        n_auroc_ci_above=("auroc_ci_low", lambda s: int((s > CHANCE).sum())),
-        n_citl_ci_above=("citl_ci_low", lambda s: int((s > 0).sum())),
-    )
-    .sort_values("auroc_median", ascending=False)
-)
+subj = summarise.subject_table(by, chance=CHANCE)
 _ = table(
     pd.DataFrame(
         {
@@ -799,9 +752,9 @@ glue.value("real_subject_best", str(subj.index[0]), origin="external-data")
 glue.value("real_subject_best_auroc", float(subj["auroc_median"].iloc[0]), origin="external-data")
 glue.value("real_subject_worst", str(subj.index[-1]), origin="external-data")
 glue.value("real_subject_worst_auroc", float(subj["auroc_median"].iloc[-1]), origin="external-data")
-glue.value("real_subject_n_cells", len(by), origin="external-data")
-glue.value("real_subject_n_citl_negative", int((by["citl_ci_high"] < 0).sum()), origin="external-data")
-_ = glue.value("real_subject_n_auroc_not_above", int((by["auroc_ci_low"] <= CHANCE).sum()), origin="external-data")
+cells = summarise.subject_counts(by, chance=CHANCE)
+for key in ("subject_n_cells", "subject_n_citl_negative", "subject_n_auroc_not_above"):
+    glue.value(f"real_{key}", cells[key], origin="external-data")
 
 # %% tags=["remove-input", "needs-external:mmlu-pro-calibration"]
 heat = by[["model", "group", "auroc", "auroc_ci_low", "auroc_ci_high", "citl", "n"]].rename(
@@ -1019,13 +972,9 @@ def listing(recs):
 # the paper's claims and the chapter's extensions are listed apart
 paper_recs = [r for r in records if r["scope"] == "paper"]
 ext_recs = [r for r in records if r["scope"] == "extension"]
-glue.value("real_n_paper_records", len(paper_recs), origin="external-data")
-glue.value("real_n_extension_records", len(ext_recs), origin="external-data")
-glue.value("real_n_paper_holds", sum(r["verdict"] == "holds" for r in paper_recs), origin="external-data")
-glue.value("real_n_extension_holds", sum(r["verdict"] == "holds" for r in ext_recs), origin="external-data")
-glue.value(
-    "real_n_verdict_changed", sum(r["verdict"] != r["verdict_declared"] for r in records), origin="external-data"
-)
+verdicts = summarise.verdict_counts(records)
+for key in ("n_paper_records", "n_extension_records", "n_paper_holds", "n_extension_holds", "n_verdict_changed"):
+    glue.value(f"real_{key}", verdicts[key], origin="external-data")
 glue.value("real_holds_list", listing([r for r in paper_recs if r["verdict"] == "holds"]), origin="external-data")
 glue.value(
     "real_not_hold_list", listing([r for r in paper_recs if r["verdict"] == "does not hold"]), origin="external-data"

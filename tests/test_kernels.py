@@ -188,3 +188,25 @@ def test_execute_one_stops_its_kernel_when_the_notebook_cannot_be_read(tmp_path,
     with pytest.raises(FileNotFoundError):
         build.execute_one("99_missing", {}, tmp_path / "out", tmp_path)
     assert len(started) == 1 and not started[0].has_kernel
+
+
+def test_a_preloaded_kernel_has_the_modules_but_not_the_names(tmp_path):
+    """start_kernel(preload=...) imports the modules while booting: they are in sys.modules, yet the notebook's
+    namespace and its first execution count are those of a kernel started without them; an unknown name is
+    never passed to the kernel."""
+    import nbformat
+
+    assert kernels.preload_modules("import pandas as pd\nfrom altair import Chart\nimport os\n  import numpy\n") == (
+        "pandas",
+        "altair",
+    )
+    code = "import sys; print('pandas' in sys.modules, 'pandas' in dir(), 'os' in sys.modules)"
+    outs = []
+    for preload in (("pandas", "os; import shutil"), ()):
+        km = kernels.start_kernel(tmp_path, preload=preload)
+        src = _notebook(tmp_path / "a.ipynb", code)
+        kernels.run_papermill(src, tmp_path / "b.ipynb", cwd=tmp_path, kernel=km)
+        cell = nbformat.read(tmp_path / "b.ipynb", as_version=4).cells[0]
+        outs.append((cell.outputs[0]["text"].split(), cell.execution_count))
+    assert outs[0] == (["True", "False", "True"], 1)
+    assert outs[1][1] == 1 and outs[1][0][1] == "False"

@@ -506,7 +506,7 @@ def execute_one(
 
     The kernel is started first (with the environment set below) and boots while the notebook is
     converted from its jupytext source and papermill is imported."""
-    from selfconf.book.kernels import run_papermill, start_kernel, stop_kernel
+    from selfconf.book.kernels import preload_modules, run_papermill, start_kernel, stop_kernel
 
     root = root or project_root()
     out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
@@ -516,6 +516,11 @@ def execute_one(
     # notebook of the same phase reading glued values (restate) never sees a half-written file
     part = out / ".partial" / f"{name}.ipynb"
     part.parent.mkdir(exist_ok=True)
+    # the kernel imports the notebook's slow third-party modules while it boots and this process prepares
+    try:
+        preload = preload_modules((root / "notebooks" / f"{name}.py").read_text(encoding="utf-8"))
+    except OSError:
+        preload = ()  # the missing notebook is reported by the conversion below, after the kernel is stopped
     env_root = os.environ.get("SELFCONF_ROOT")
     os.environ["SELFCONF_ROOT"] = str(root)
     os.environ["SELFCONF_BOOK"] = "1"  # selfconf.book.in_book(): the kernel runs a page of the book
@@ -526,7 +531,7 @@ def execute_one(
         os.environ[TABLE_DIR_ENV] = str(out / "_static" / "tables")
     else:
         os.environ.pop(TABLE_DIR_ENV, None)
-    kernel = start_kernel(root / "book")
+    kernel = start_kernel(root / "book", preload=preload) if preload else start_kernel(root / "book")
     try:
         src = _without_unavailable_data(_to_ipynb(name, root), root, part.parent)
         from papermill import PapermillExecutionError

@@ -597,7 +597,6 @@ def grade_isolated(
 
     Example: ``grade_isolated("subs/", autograder_zip("21_seed_variation"), "grades.csv", cell_timeout=60)``.
     """
-    import nbformat
     import pandas as pd
 
     folder = Path(submissions)
@@ -605,6 +604,56 @@ def grade_isolated(
     if not paths:
         raise FileNotFoundError(f"{folder}: no submitted notebooks (*.ipynb, or the *.zip of the export cell)")
     zpath = Path(autograder)
+    stem, tests, reference = _read_autograder(zpath, notebook)
+    points = hidden_points(tests)
+    graded = sorted(e for e in EXERCISES[stem] if e in points)
+    possible = float(sum(points[e] for e in graded))
+    base = dict(submission_parameters(reference, zpath))
+    subs = _read_submissions(paths, base)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="selfconf-grade-") as tmp:
+        t = Path(tmp)
+        judges: dict[tuple, _Judge] = {}
+        try:
+            for params in dict.fromkeys(k for _, _, k, _ in subs if k is not None):  # every judge before any submission
+                d = t / f"judge-{len(judges)}"
+                d.mkdir()
+                judges[params] = _start_judge(stem, reference, dict(params), d, max(cell_timeout, 600))
+            for n, (p, nb, key, err) in enumerate(subs):
+                scores = dict.fromkeys(graded, 0.0)
+                lines = [err] if err else []
+                if nb is not None and key is not None:
+                    work = t / f"submission-{n}"
+                    work.mkdir()
+                    exported, errors, other = _run_submission(
+                        nb, stem, judges[key].probes, work, cell_timeout, time_limit, memory
+                    )
+                    verdicts = judges[key].judge(exported)
+                    for ex in graded:  # an exercise whose own cells failed scores 0, whatever they left behind
+                        if verdicts.get(ex, (False, ""))[0] and not errors.get(ex):
+                            scores[ex] = points[ex]
+                    lines += [f"{ex}: {m}" for ex in graded for m in errors.get(ex, []) if not scores[ex]]
+                    lines += other
+                total = float(sum(scores.values()))
+                pct = round(100 * total / possible, 1) if possible else 0.0
+                rows.append(
+                    {"submission": p.name, "total": total, "possible": possible, "percent": pct}
+                    | {"error": "\n".join(lines)}
+                    | scores
+                )
+        finally:
+            for j in judges.values():
+                j.close()
+    table = pd.DataFrame(rows)
+    if out_csv is not None:
+        table.to_csv(out_csv, index=False)
+    return table
+
+
+def _read_autograder(zpath: Path, notebook: str | None) -> tuple[str, dict[str, str], Any]:
+    """``(stem, {test file: source}, reference notebook)`` from an autograder zip, with errors naming the zip."""
+    import nbformat
+
     try:
         z = zipfile.ZipFile(zpath)
     except zipfile.BadZipFile:
@@ -624,12 +673,12 @@ def grade_isolated(
         reference = nbformat.reads(z.read(f"reference/{stem}.ipynb").decode("utf-8"), as_version=4)
     if stem not in EXERCISES:
         raise ValueError(f"{zpath}: no graded exercises known for notebook {stem!r}")
-    points = hidden_points(tests)
-    graded = sorted(e for e in EXERCISES[stem] if e in points)
-    possible = float(sum(points[e] for e in graded))
-    base = dict(submission_parameters(reference, zpath))
+    return stem, tests, reference
+
+
+def _read_submissions(paths: list[Path], base: dict) -> list[tuple[Path, Any, tuple | None, str]]:
+    """Each submission read: ``(path, notebook or None, its parameters over ``base`` as a key, error line)``."""
     subs: list[tuple[Path, Any, tuple | None, str]] = []
-    key: tuple | None
     for p in paths:
         try:
             nb = read_submission(p)
@@ -639,42 +688,4 @@ def grade_isolated(
             said = str(e).replace(str(p), p.name)  # our own sentences name the file (a zip, a parameter) first
             msg = said if said.startswith(p.name) else f"{p.name}: not a readable notebook: {type(e).__name__}: {e}"
             subs.append((p, None, None, msg[:300]))
-    rows = []
-    with tempfile.TemporaryDirectory(prefix="selfconf-grade-") as tmp:
-        t = Path(tmp)
-        judges: dict[tuple, _Judge] = {}
-        try:
-            for key in dict.fromkeys(k for _, _, k, _ in subs if k is not None):  # every judge before any submission
-                d = t / f"judge-{len(judges)}"
-                d.mkdir()
-                judges[key] = _start_judge(stem, reference, dict(key), d, max(cell_timeout, 600))
-            for n, (p, nb, key, err) in enumerate(subs):
-                row: dict[str, Any] = {"submission": p.name}
-                scores = dict.fromkeys(graded, 0.0)
-                lines = [err] if err else []
-                if nb is not None and key is not None:
-                    work = t / f"submission-{n}"
-                    work.mkdir()
-                    exported, errors, other = _run_submission(
-                        nb, stem, judges[key].probes, work, cell_timeout, time_limit, memory
-                    )
-                    verdicts = judges[key].judge(exported)
-                    for ex in graded:  # an exercise whose own cells failed scores 0, whatever they left behind
-                        if verdicts.get(ex, (False, ""))[0] and not errors.get(ex):
-                            scores[ex] = points[ex]
-                    lines += [f"{ex}: {m}" for ex in graded for m in errors.get(ex, []) if not scores[ex]]
-                    lines += other
-                total = float(sum(scores.values()))
-                row.update(
-                    total=total, possible=possible, percent=round(100 * total / possible, 1) if possible else 0.0
-                )
-                row["error"] = "\n".join(lines)
-                row.update(scores)
-                rows.append(row)
-        finally:
-            for j in judges.values():
-                j.close()
-    table = pd.DataFrame(rows)
-    if out_csv is not None:
-        table.to_csv(out_csv, index=False)
-    return table
+    return subs

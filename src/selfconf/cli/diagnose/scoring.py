@@ -395,6 +395,73 @@ def _confidences(got: dict[str, dict], source: str, confidence_scale: str) -> tu
 REPLY_FIELDS = ("item_id", "answer", "confidence")
 
 
+def _read_replies(answers: Iterable[dict], ids: set[str], source: str) -> dict[str, dict]:
+    """``{item_id: {"answer", "confidence", "record"}}`` from the replies, with errors naming source and record."""
+    got: dict[str, dict] = {}
+    for i, a in enumerate(answers, start=1):
+        lacking = [f for f in REPLY_FIELDS if f not in a]
+        if lacking:
+            raise ValueError(
+                f"{source}: record {i}: missing field(s) {', '.join(lacking)} "
+                f"(a reply needs {', '.join(REPLY_FIELDS)}; has: {', '.join(map(str, a)) or 'none'})"
+            )
+        iid = str(a.get("item_id", "")).strip()
+        if iid not in ids:
+            raise ValueError(
+                f"{source}: record {i}: item_id {iid!r} is not in the battery "
+                "(ids are those of `selfconf diagnose --list-battery`)"
+            )
+        if iid in got:
+            raise ValueError(f"{source}: record {i}: item_id {iid!r} appears twice")
+        conf = a.get("confidence")
+        if isinstance(conf, float) and math.isnan(conf):
+            conf = None
+        got[iid] = {"answer": a.get("answer"), "confidence": conf, "record": i}
+    return got
+
+
+def _graded_rows(battery: dict, got: dict[str, dict]) -> list[dict]:
+    """One row per battery item: ``missing``, or ``answered`` with its grade (:func:`grade_item`)."""
+    rows = []
+    for it in battery["items"]:
+        rec = got.get(it["id"])
+        if rec is None or _empty(rec["answer"]):
+            rows.append({"item_id": it["id"], "kind": it["kind"], "domain": it["domain"], "status": "missing"})
+            continue
+        correct, ab = grade_item(it, rec["answer"], rec["confidence"])
+        rows.append(
+            {
+                "item_id": it["id"],
+                "kind": it["kind"],
+                "domain": it["domain"],
+                "status": "answered",
+                "answer": rec["answer"],
+                "confidence": rec["confidence_percent"],
+                "confidence_unit": rec["confidence"],
+                "correct": correct,
+                "abstained": ab,
+            }
+        )
+    return rows
+
+
+def _by_domain(battery: dict, answered: list[dict]) -> list[dict]:
+    """Accuracy and mean confidence (0–1) of the answered items per domain, in battery order."""
+    domains = []
+    for d in dict.fromkeys(it["domain"] for it in battery["items"]):
+        rs = [r for r in answered if r["domain"] == d]
+        cs = [r["confidence_unit"] for r in rs if r["confidence_unit"] is not None]
+        domains.append(
+            {
+                "domain": d,
+                "n": len(rs),
+                "accuracy": float(np.mean([r["correct"] for r in rs])) if rs else math.nan,
+                "mean_confidence": float(np.mean(cs)) if cs else math.nan,
+            }
+        )
+    return domains
+
+
 def score_answers(
     answers: Iterable[dict], battery: dict | None = None, *, source: str = "answers", confidence_scale: str = "auto"
 ) -> DiagnosticResult:
@@ -419,48 +486,9 @@ def score_answers(
     is ``"incomplete (1 of 134 answered)"``.
     """
     battery = battery or load_battery()
-    by_id = {it["id"]: it for it in battery["items"]}
-    got: dict[str, dict] = {}
-    for i, a in enumerate(answers, start=1):
-        lacking = [f for f in REPLY_FIELDS if f not in a]
-        if lacking:
-            raise ValueError(
-                f"{source}: record {i}: missing field(s) {', '.join(lacking)} "
-                f"(a reply needs {', '.join(REPLY_FIELDS)}; has: {', '.join(map(str, a)) or 'none'})"
-            )
-        iid = str(a.get("item_id", "")).strip()
-        if iid not in by_id:
-            raise ValueError(
-                f"{source}: record {i}: item_id {iid!r} is not in the battery "
-                "(ids are those of `selfconf diagnose --list-battery`)"
-            )
-        if iid in got:
-            raise ValueError(f"{source}: record {i}: item_id {iid!r} appears twice")
-        conf = a.get("confidence")
-        if isinstance(conf, float) and math.isnan(conf):
-            conf = None
-        got[iid] = {"answer": a.get("answer"), "confidence": conf, "record": i}
+    got = _read_replies(answers, {it["id"] for it in battery["items"]}, source)
     scale, scale_reason = _confidences(got, source, confidence_scale)
-    rows = []
-    for it in battery["items"]:
-        rec = got.get(it["id"])
-        if rec is None or _empty(rec["answer"]):
-            rows.append({"item_id": it["id"], "kind": it["kind"], "domain": it["domain"], "status": "missing"})
-            continue
-        correct, ab = grade_item(it, rec["answer"], rec["confidence"])
-        rows.append(
-            {
-                "item_id": it["id"],
-                "kind": it["kind"],
-                "domain": it["domain"],
-                "status": "answered",
-                "answer": rec["answer"],
-                "confidence": rec["confidence_percent"],
-                "confidence_unit": rec["confidence"],
-                "correct": correct,
-                "abstained": ab,
-            }
-        )
+    rows = _graded_rows(battery, got)
     answered = [r for r in rows if r["status"] == "answered"]
     probes = [r for r in answered if r["kind"] == "probe"]
     scored = [r for r in probes if r["confidence"] is not None]
@@ -478,18 +506,7 @@ def score_answers(
         tier_name = tier(score, comp["gap"])
     else:
         score, tier_name = math.nan, f"incomplete ({len(answered)} of {n_items} answered)"
-    domains = []
-    for d in dict.fromkeys(it["domain"] for it in battery["items"]):
-        rs = [r for r in answered if r["domain"] == d]
-        cs = [r["confidence_unit"] for r in rs if r["confidence_unit"] is not None]
-        domains.append(
-            {
-                "domain": d,
-                "n": len(rs),
-                "accuracy": float(np.mean([r["correct"] for r in rs])) if rs else math.nan,
-                "mean_confidence": float(np.mean(cs)) if cs else math.nan,
-            }
-        )
+    domains = _by_domain(battery, answered)
     return DiagnosticResult(
         n_items=n_items,
         n_probes=sum(it["kind"] == "probe" for it in battery["items"]),
