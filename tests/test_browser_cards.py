@@ -68,6 +68,8 @@ def _exercise(page, how: str) -> tuple[list[str], int]:
             bad.append(f"{kind}: card without a heading")
         if shown and shown not in card["text"]:
             bad.append(f"{kind}: card does not show the number {shown!r}")
+        if kind == "status:quoted" and "Computed in" in card["text"]:
+            bad.append(f"{kind}: a value quoted from the paper, never computed, has a 'Computed in' row")
         if re.search(r"\b[a-z0-9]+(?:_[a-z0-9]+){2,}\b", card["text"]):
             bad.append(f"{kind}: card speaks machine (a snake_case identifier): {card['text'][:120]!r}")
         if how == "hover":

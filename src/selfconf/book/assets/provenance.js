@@ -102,7 +102,8 @@
       if (d.status !== "match" && d.status !== "quoted") { row(dl, "Why", sentence(d.why)); }
       row(dl, "How", kindText(d));
       row(dl, "Rows", d.source ? "From the " + d.source + "." : "");
-      row(dl, "Computed in", where, d.code);
+      // a quoted value is never computed: its link is the cell that places it on the page
+      row(dl, d.status === "quoted" ? "Placed by" : "Computed in", where, d.code);
     } else {
       head.textContent = ORIGIN_TEXT[d.origin] || ("Origin: " + (d.origin || "unknown"));
       row(dl, "Value", shown(el));
