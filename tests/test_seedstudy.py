@@ -109,6 +109,7 @@ def test_the_shipped_study_matches_the_code_and_data():
         assert raw["k"] == seedstudy.K_SEEDS and raw["seed"] == seedstudy.default_parameters(section)["seed"]
 
 
+@pytest.mark.slow  # ~3 s: runs with the whole suite
 def test_parallel_sections_equal_the_serial_run():
     """Running sections side by side (one process each) changes no value: an independent serial loop."""
     seeds = seedstudy.study_seeds(7, 3)
