@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 #: Each :class:`selfconf.metrics.EceOptions` field and the option that sets it.
-ECE_FLAGS = {"n_bins": "--ece-bins", "binning": "--ece-binning", "edge": "--ece-edge", "snap": "--ece-snap"}
+ECE_FLAGS = {field: "--" + kw.replace("_", "-") for kw, field in core.ECE_KEYWORDS.items()}
 
 
 def command_parser(subparsers: Any, name: str, *, help: str, description: str, epilog: str) -> argparse.ArgumentParser:
@@ -166,7 +166,7 @@ def ece_options(args: argparse.Namespace) -> EceOptions:
 def _ece_keywords(ece: EceOptions, *, binning: bool = True) -> dict[str, Any]:
     """The ``ece_*`` keywords of the report's keyword API for ``ece`` (``binning=False``: without
     ``ece_binning``, which ``compare_rows`` does not take)."""
-    kw = {"ece_bins": ece.n_bins, "ece_binning": ece.binning, "ece_edge": ece.edge, "ece_snap": ece.snap}
+    kw = {kw: getattr(ece, field) for kw, field in core.ECE_KEYWORDS.items()}
     if not binning:
         del kw["ece_binning"]
     return kw
