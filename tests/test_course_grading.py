@@ -1,5 +1,5 @@
 """Graded mode outside the submission's reach (``selfconf.course.grading``), the parts that need no kernel: the
-exercise table agrees with the shipped checks, the export cell writes plain values that read back as the
+exercise table agrees with the master notebooks' checks, the export cell writes plain values that read back as the
 values themselves, and nothing read back is executable.  The kernels' part (six attacks, time-out, memory,
 crash) is ``test_graded_mode_cannot_be_disarmed_by_a_submission`` in tests/test_course.py."""
 
@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import types
+from pathlib import Path
 
 import nbformat
 import numpy as np
@@ -17,23 +19,55 @@ from selfconf import course
 from selfconf.course import grading, verify
 from selfconf.course.answers import number
 
-
-def _check_signature(stem: str, exercise: str) -> tuple[list[str], str]:
-    """(the arguments of the otter test function, the verify function it calls) of a shipped check file."""
-    tree = ast.parse((course.CHECKS_DIR / stem / f"{exercise}.py").read_text(encoding="utf-8"))
-    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
-    call = next(n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute))
-    return [a.arg for a in fn.args.args], call.func.attr
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_the_exercise_table_is_the_shipped_checks():
-    """Every checked exercise is graded, with the same verify function and the same variables as its check."""
+def _master_checks(stem: str) -> dict[str, dict]:
+    """{exercise: its public check as the master notebook writes it}: the test function's arguments, the verify
+    function it calls and the two messages of its TEST CONFIG, read from ``notebooks/<stem>.py`` (not from the
+    package, which renders its checks from ``grading.EXERCISES``)."""
+    import jupytext
+
+    found, current = {}, None
+    for c in jupytext.read(ROOT / "notebooks" / f"{stem}.py").cells:
+        if c.cell_type == "raw" and c.source.startswith("# BEGIN QUESTION"):
+            current = re.search(r"name: (\S+)", c.source).group(1)
+        elif c.cell_type == "code" and "BEGIN TEST CONFIG" in c.source and "hidden: true" not in c.source:
+            tree = ast.parse(c.source)
+            fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
+            call = next(n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute))
+            config = dict(re.findall(r'^(success_message|failure_message): "(.*)"$', c.source, flags=re.M))
+            found[current] = {"args": [a.arg for a in fn.args.args], "check": call.func.attr} | config
+    return found
+
+
+def test_the_exercise_table_is_the_masters_checks():
+    """Every checked exercise of a master notebook is declared once in ``grading.EXERCISES`` with the same
+    verify function, variables and messages as its test cell; the check files are rendered from that."""
     for stem in course.TEACHING:
-        assert sorted(grading.EXERCISES[stem]) == course.exercises(stem)
+        master = _master_checks(stem)
+        assert sorted(grading.EXERCISES[stem]) == sorted(master) == course.exercises(stem)
         for name, ex in grading.EXERCISES[stem].items():
-            args, check = _check_signature(stem, name)
-            assert check == ex.check and callable(getattr(verify, ex.check))
-            assert args == list(ex.answers + ex.inputs), (stem, name, args)
+            m = master[name]
+            assert m["check"] == ex.check and callable(getattr(verify, ex.check))
+            assert m["args"] == list(ex.answers + ex.inputs), (stem, name, m["args"])
+            assert (m["success_message"], m["failure_message"]) == (ex.success, ex.failure), (stem, name)
+            tree = ast.parse(grading.check_source(stem, name))
+            fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
+            assert [a.arg for a in fn.args.args] == m["args"]
+
+
+def test_rendered_checks_are_restored_each_time_and_unknown_notebooks_named(tmp_path):
+    folder = course.checks_dir("21_seed_variation")
+    f = folder / "two-seeds.py"
+    f.write_text("tampered", encoding="utf-8")
+    (folder / "stray.py").write_text("x = 1", encoding="utf-8")
+    assert course.checks_dir("21_seed_variation") == folder
+    assert f.read_text(encoding="utf-8") == grading.check_source("21_seed_variation", "two-seeds")
+    assert sorted(p.name for p in folder.glob("*.py")) == ["draws-needed.py", "two-seeds.py"]
+    assert (course.CHECKS_DIR / "20_calibration_vs_discrimination" / "ece-by-hand.py").is_file()
+    with pytest.raises(FileNotFoundError, match="no exercise checks for notebook 'nope'.*21_seed_variation"):
+        course.grader("nope")
 
 
 def _export(values: dict, probes: list) -> dict:

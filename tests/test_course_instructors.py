@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from selfconf import course
-from selfconf.course import verify
+from selfconf.course import grading, verify
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = (ROOT / "book" / "27_for_instructors.md").read_text(encoding="utf-8")
@@ -45,9 +45,7 @@ def test_the_exercises_table_lists_every_exercise_and_each_numbers_decimals():
 def test_the_example_messages_are_ones_the_checks_print():
     quoted = re.search(r'\(for example, "(Not yet:[^"]+)"\)', PAGE.replace("\n", " "))
     assert quoted, "no example 'Not yet' message on the page"
-    shipped = " ".join(
-        p.read_text(encoding="utf-8") for s in course.TEACHING for p in (course.CHECKS_DIR / s).glob("*.py")
-    )
+    shipped = " ".join(ex.failure for s in course.TEACHING for ex in grading.EXERCISES[s].values())
     assert quoted.group(1) in shipped
     examples = re.findall(r"`AssertionError: ([^`]+)`", PAGE.replace("\n", " "))
     assert len(examples) >= 2

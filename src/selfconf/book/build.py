@@ -819,10 +819,9 @@ def student_edition(root: Path | None = None, *, update_checks: bool = False) ->
     """Write the student edition (:func:`selfconf.course.make_student`) unless it is up to date; True if written.
 
     Up to date: the key stored beside it equals the digest of everything ``otter assign`` reads (the teaching
-    masters, the install cell they get, the ``selfconf.course`` package with its shipped checks, the pinned
+    masters, the install cell they get, the ``selfconf.course`` package that declares the checks, the pinned
     requirements), of the values the book's teaching pages glued (the student prose shows them,
-    :func:`teaching_values`), and every output file exists.  ``update_checks`` always writes it and refreshes the
-    package's copy of the checks.
+    :func:`teaching_values`), and every output file exists.  ``update_checks`` always writes it.
     """
     import selfconf.course as course
 
@@ -936,7 +935,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="per notebook: cache hit, or miss and the inputs that changed",
     )
-    ap.add_argument("--update-checks", action="store_true", help="student: refresh the package's copy of the checks")
+    ap.add_argument(
+        "--update-checks", action="store_true", help="student: write the student edition even when up to date"
+    )
     add_param_option(ap, "papermill parameter (JSON value), e.g. -p seed 7")
     a = ap.parse_args(argv)
     t0 = time.perf_counter()

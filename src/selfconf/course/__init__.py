@@ -10,11 +10,11 @@ instructor edition, solutions behind toggles.
 * :func:`make_student` runs ``otter assign`` on each master and writes ``_build/student/<stem>.ipynb``
   (every solution replaced by ``...``, each check replaced by ``grader.check("<exercise>")``) and the
   site's download copy in ``book/_static/student/``; ``make student`` calls it.
-* The checks otter writes for each exercise are shipped inside this package
-  (``selfconf/course/checks/<stem>/<exercise>.py``), so :func:`grader` works wherever the package is
-  installed: Jupyter, Binder, and Colab (where otter cannot read checks stored in a notebook).
-  ``make_student(update_checks=True)`` refreshes them; a test checks the shipped copy equals what
-  otter writes from the masters.
+* Each exercise's check is declared once, in :data:`selfconf.course.grading.EXERCISES` (its ``verify``
+  function, variables and messages); :func:`checks_dir` renders otter's test files from it into a temporary
+  folder, so :func:`grader` works wherever the package is installed: Jupyter, Binder, and Colab (where otter
+  cannot read checks stored in a notebook).  :func:`make_student` fails when the files ``otter assign``
+  writes from the masters' test cells differ from the rendered ones.
 * :func:`install_cell` is the first cell of every downloadable notebook: it installs ``selfconf[course]``
   from the repository, pinned to the commit the book was built from, when the package is missing, and
   does nothing otherwise.  ``SELFCONF_WHEEL`` (a local wheel or source folder) replaces the repository.
@@ -45,6 +45,7 @@ from selfconf.data.paths import book_file, project_root
 __all__ = [
     "TEACHING",
     "CHECKS_DIR",
+    "checks_dir",
     "INSTALL_TAG",
     "WHEEL_ENV",
     "grader",
@@ -70,8 +71,6 @@ __all__ = [
 
 #: The teaching notebooks that have exercises (stems of ``notebooks/*.py``).
 TEACHING = ("20_calibration_vs_discrimination", "21_seed_variation")
-#: The otter checks shipped with the package, one folder per teaching notebook.
-CHECKS_DIR = Path(__file__).with_name("checks")
 #: Metadata mark of the install cell (``cell.metadata["selfconf"] == INSTALL_TAG``).
 INSTALL_TAG = "install-cell"
 #: Environment variable the install cell reads: a local wheel (or folder) to install instead of the repository.
@@ -83,7 +82,7 @@ BOOK_TAGS = ("hide-input", "hide-output", "hide-cell", "remove-input", "remove-o
 def grader(stem: str):
     """The otter-grader checker of one teaching notebook: ``grader.check("<exercise>")`` runs its checks.
 
-    Definition: ``otter.Notebook(nb_path, tests_dir=<the package's checks for stem>)``.  A check never raises:
+    Definition: ``otter.Notebook(nb_path, tests_dir=checks_dir(stem))``.  A check never raises:
     it shows "<exercise> results: All test cases passed!" or, per failed case, the exercise's
     "Not yet ..." message and the assertion that failed.  ``nb_path`` is ``<stem>.ipynb`` when the working
     folder has it (the student notebook, saved under its own name), else ``None`` (otter then takes the only
@@ -96,10 +95,10 @@ def grader(stem: str):
         grader = grader("20_calibration_vs_discrimination")
         grader.check("ece-by-hand")
     """
-    folder = CHECKS_DIR / stem
-    if not folder.is_dir():
-        known = ", ".join(sorted(p.name for p in CHECKS_DIR.iterdir() if p.is_dir())) if CHECKS_DIR.is_dir() else "none"
-        raise FileNotFoundError(f"{folder}: no exercise checks for notebook {stem!r} (known: {known})")
+    try:
+        folder = checks_dir(stem)
+    except KeyError as e:
+        raise FileNotFoundError(e.args[0]) from None
     try:
         import otter
     except ImportError:
@@ -130,11 +129,62 @@ def offline_charts() -> str:
 
 
 def exercises(stem: str) -> list[str]:
-    """Names of the exercises of a teaching notebook that have checks, in file order of the shipped checks.
+    """Names of the exercises of a teaching notebook that have checks, sorted (the order of their files).
 
-    Example: ``"ece-by-hand" in exercises("20_calibration_vs_discrimination")``."""
-    folder = CHECKS_DIR / stem
-    return sorted(p.stem for p in folder.glob("*.py")) if folder.is_dir() else []
+    Example:
+
+    >>> exercises("21_seed_variation")
+    ['draws-needed', 'two-seeds']
+    """
+    from selfconf.course.grading import EXERCISES
+
+    return sorted(EXERCISES.get(stem, {}))
+
+
+#: The folder :func:`checks_dir` rendered the checks into in this process (made on first use, removed at exit).
+_RENDERED: list[Path] = []
+
+
+def checks_dir(stem: str | None = None) -> Path:
+    """The folder of otter test files of ``stem`` (or the folder of every teaching notebook's, one subfolder
+    each), rendered from :data:`selfconf.course.grading.EXERCISES` by
+    :func:`selfconf.course.grading.check_files` into a temporary folder of this process.
+
+    Each call writes the files again, so a check file changed on disk since is restored before otter reads
+    it.  ``KeyError`` names the known notebooks when ``stem`` has no exercises.
+
+    Reference: otter-grader documentation, "Student Usage" (``otter.Notebook(tests_dir=...)``).
+
+    Example:
+
+    >>> sorted(p.name for p in checks_dir("21_seed_variation").glob("*.py"))
+    ['draws-needed.py', 'two-seeds.py']
+    """
+    import atexit
+
+    from selfconf.course.grading import EXERCISES, check_files
+
+    if not _RENDERED or not _RENDERED[0].is_dir():
+        _RENDERED[:] = [Path(tempfile.mkdtemp(prefix="selfconf-checks-"))]
+        atexit.register(shutil.rmtree, _RENDERED[0], True)
+    root = _RENDERED[0]
+    for s in EXERCISES if stem is None else [stem]:
+        files = check_files(s)
+        folder = root / s
+        folder.mkdir(exist_ok=True)
+        for old in folder.glob("*.py"):
+            if old.name not in files:
+                old.unlink()
+        for name, text in files.items():
+            (folder / name).write_text(text, encoding="utf-8")
+    return root if stem is None else root / stem
+
+
+def __getattr__(name: str) -> Any:
+    """``CHECKS_DIR``: the folder of every notebook's rendered checks (:func:`checks_dir`), as before."""
+    if name == "CHECKS_DIR":
+        return checks_dir()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def progress(stem: str, env: Mapping[str, Any]) -> None:
@@ -485,9 +535,10 @@ def make_student(
     For each stem: the master ``notebooks/<stem>.py`` (through jupytext) gets the install cell, goes
     through ``otter assign``, and its student notebook lands in ``out_dir`` and in
     ``book/_static/student/`` (the site's download), and the instructor notebook with checks in
-    ``out_dir/instructor/``.  The checks otter writes are compared with the package's copy
-    (:data:`CHECKS_DIR`): ``update_checks=True`` replaces the copy, otherwise a difference is an error
-    telling you to run ``python -m selfconf.course student --update-checks``.
+    ``out_dir/instructor/``.  The checks otter writes are compared with the ones the package renders from
+    :data:`selfconf.course.grading.EXERCISES` (:func:`checks_dir`): a difference is an error naming the
+    exercises, whose declaration (or master test cell) is then to be brought in line.  ``update_checks`` is
+    kept for old command lines: with it, a notebook whose third-party data is missing is an error.
 
     The prose of the student notebook shows the book's numbers as plain text: every glue role is rendered
     with ``values(stem)``, the values the book's executed notebook glued (``selfconf.book.build.teaching_values``;
@@ -497,6 +548,8 @@ def make_student(
     import jupytext
     import nbformat
 
+    from selfconf.course import grading
+
     root = root or project_root()
     out = Path(out_dir) if Path(out_dir).is_absolute() else root / out_dir
     (out / "instructor").mkdir(parents=True, exist_ok=True)
@@ -504,7 +557,8 @@ def make_student(
     site.mkdir(parents=True, exist_ok=True)
     cell = install_cell(root)
     bib = _bib(root)
-    written, stale = [], []
+    written: list[Path] = []
+    stale: list[str] = []
     for stem in stems:
         glued = dict(values(stem)) if values is not None else {}
         with tempfile.TemporaryDirectory(prefix=f"selfconf-assign-{stem}-") as tmp:
@@ -541,26 +595,14 @@ def make_student(
             made = {
                 p.name: p.read_text(encoding="utf-8") for p in sorted((t / "out" / "student" / "tests").glob("*.py"))
             }
-            shipped_dir = CHECKS_DIR / stem
-            shipped = (
-                {p.name: p.read_text(encoding="utf-8") for p in sorted(shipped_dir.glob("*.py"))}
-                if shipped_dir.is_dir()
-                else {}
-            )
+            declared = grading.check_files(stem)
             if lacking:  # the left-out exercises made no check; every other one must still match
-                shipped = {k: v for k, v in shipped.items() if k in made}
-            if made != shipped:
-                if update_checks:
-                    shutil.rmtree(shipped_dir, ignore_errors=True)
-                    shipped_dir.mkdir(parents=True)
-                    for name, text in made.items():
-                        (shipped_dir / name).write_text(text, encoding="utf-8")
-                else:
-                    stale.append(stem)
+                declared = {k: v for k, v in declared.items() if k in made}
+            stale += [f"{stem}/{k[:-3]}" for k in sorted(set(made) | set(declared)) if made.get(k) != declared.get(k)]
     if stale:
         raise SystemExit(
-            f"the package's exercise checks differ from the masters' for {', '.join(stale)}: run "
-            "`python -m selfconf.course student --update-checks` and commit src/selfconf/course/checks/"
+            f"the checks otter writes from the master notebooks differ from selfconf.course.grading.EXERCISES for "
+            f"{', '.join(stale)}: make the exercise's entry there and its test cell in notebooks/ say the same"
         )
     return written
 
@@ -775,7 +817,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m selfconf.course", description=main.__doc__)
     sub = ap.add_subparsers(dest="step", required=True)
     s = sub.add_parser("student", help="write _build/student/ (otter assign on every teaching notebook)")
-    s.add_argument("--update-checks", action="store_true", help="refresh the package's copy of the checks")
+    s.add_argument(
+        "--update-checks",
+        action="store_true",
+        help="kept for old command lines (checks render from grading.EXERCISES)",
+    )
     p = sub.add_parser("publish", help="lay out the notebooks branch (default _build/notebooks)")
     p.add_argument("dest", nargs="?", default="_build/notebooks")
     p.add_argument(

@@ -1,6 +1,6 @@
 """What an exercise check accepts, and what its message may say: one helper per kind of answer.
 
-Every check of the teaching notebooks (``notebooks/2x_*.py``, shipped in ``selfconf/course/checks/``)
+Every check of the teaching notebooks (``notebooks/2x_*.py``, declared in :data:`selfconf.course.grading.EXERCISES`)
 compares a student's answer with a value it recomputes, through these functions:
 
 * a number is accepted in any real type or one-element container (``int``, ``float``, a numpy scalar, a 0-d

@@ -9,8 +9,10 @@
    (a test file, the package, numpy) reaches a judge: its modules are already in memory.
 2. **Each submission in its own kernel**, in an empty temporary folder, with a memory limit (``RLIMIT_DATA``,
    set by the kernel's own process before it starts: :mod:`selfconf.course.kernel`) and a time limit per cell
-   and per notebook.  Each
-   ``grader.check("<exercise>")`` cell is replaced by an *export cell* that writes the exercise's answers as
+   and per notebook, importing ``selfconf`` from a fresh copy of the package written for it alone (from the
+   bytes the grader read before any submission ran), so a submission that rewrites the package it can see
+   damages only its own copy, never a later submission's.  Each ``grader.check("<exercise>")`` cell is
+   replaced by an *export cell* that writes the exercise's answers as
    plain values (numbers, lists, strings, an interval's two ends, a function's values at the judge's probe
    points) to JSON.  A cell that times out, exhausts memory or kills its kernel is skipped and the notebook is
    rerun from the top in a fresh kernel (at most :data:`MAX_RESTARTS` times), so it costs its own exercise only.
@@ -47,6 +49,8 @@ __all__ = [
     "EXERCISES",
     "MAX_RESTARTS",
     "Exercise",
+    "check_source",
+    "check_files",
     "hidden_points",
     "submission_parameters",
     "export_source",
@@ -55,6 +59,8 @@ __all__ = [
     "read_submission",
     "decode",
     "grade_isolated",
+    "package_snapshot",
+    "write_package",
 ]
 
 #: How many times a submission's notebook is rerun from the top after a cell timed out or exhausted memory.
@@ -71,37 +77,174 @@ MAX_NOTEBOOK_BYTES = 200 * 2**20
 @dataclass(frozen=True)
 class Exercise:
     """One graded exercise: its check in :mod:`selfconf.course.verify`, the variables the student writes
-    (exported from the submission) and the inputs the check recomputes from (taken from the judge's run)."""
+    (exported from the submission), the inputs the check recomputes from (taken from the judge's run) and
+    the two messages ``grader.check`` shows (``success``, ``failure``)."""
 
     check: str
     answers: tuple[str, ...]
     inputs: tuple[str, ...]
+    success: str = ""
+    failure: str = ""
 
 
-def _ex(check: str, answers: str, inputs: str) -> Exercise:
-    return Exercise(check, tuple(answers.split()), tuple(inputs.split()))
+def _ex(check: str, answers: str, inputs: str, success: str, failure: str) -> Exercise:
+    return Exercise(check, tuple(answers.split()), tuple(inputs.split()), success, failure)
 
 
-#: The graded exercises of each teaching notebook (a test checks this table against the shipped checks).
+#: The graded exercises of each teaching notebook: the one declaration of each check.  The otter test files
+#: are rendered from it (:func:`check_files`); ``make student`` fails when ``otter assign`` writes anything
+#: else from the master notebook's test cells, and ``tests/test_course_grading.py`` compares it with them.
 EXERCISES: dict[str, dict[str, Exercise]] = {
     "20_calibration_vs_discrimination": {
-        "ece-by-hand": _ex("ece_by_hand", "ece_hand n_bin acc_bin", "conf_a correct"),
-        "constant-90": _ex("constant_90", "citl_90 ece_90 brier_90 auroc_90", "ex_c ex_y"),
-        "monotone-auroc": _ex("monotone_auroc", "my_transform conf_after ece_after auroc_after", "conf_a correct"),
-        "reverse-ranking": _ex("reverse_ranking", "conf_rev", "conf_a correct"),
-        "coverage-below-10": _ex("coverage_below_10", "coverage_below_10", "score_c y_rc coverages"),
-        "bin-edges": _ex("bin_edges", "ece_upper ece_lower edge_ratio", "heap_c heap_y"),
-        "equal-mass-bins": _ex("equal_mass_bins", "n_mass_bins", "heap_c heap_y"),
-        "brier-decomposition": _ex("brier_decomposition", "rel_b res_b unc_b", "conf_b correct"),
-        "constant-brier": _ex("constant_brier", "brier_const p_one_minus_p zero_terms", "conf_const correct"),
-        "isotonic-ties": _ex("isotonic_ties", "n_levels_fit auroc_fit", "conf_b correct"),
-        "mmlu-lab": _ex("mmlu_lab", "wrong_share_80 auroc_gpt4o", "mmlu_graded"),
+        "ece-by-hand": _ex(
+            "ece_by_hand",
+            "ece_hand n_bin acc_bin",
+            "conf_a correct",
+            "Right: your bins and your ECE agree with metrics.ece(conf_a, correct).",
+            "Not yet: n_bin counts the answers in each of the ten bins, acc_bin is the share correct in each (0 "
+            "when empty), and ece_hand weights each bin's |mean confidence - accuracy| by its share of answers.",
+        ),
+        "constant-90": _ex(
+            "constant_90",
+            "citl_90 ece_90 brier_90 auroc_90",
+            "ex_c ex_y",
+            "Right: all four agree with selfconf.metrics.",
+            "Not yet: one answer in one bin gives ECE = |CITL|; the Brier score averages (c - y)^2 over right AND "
+            "wrong answers; every pair is a tie.",
+        ),
+        "monotone-auroc": _ex(
+            "monotone_auroc",
+            "my_transform conf_after ece_after auroc_after",
+            "conf_a correct",
+            "Right: the ranking and so the AUROC are unchanged, the ECE is not.",
+            "Not yet: the transform must keep every pair of distinct values of [0, 1] in the same order (and "
+            "distinct), map 0 and 1 into [0, 1], and change the ECE; ece_after and auroc_after are computed on "
+            "conf_after.",
+        ),
+        "reverse-ranking": _ex(
+            "reverse_ranking",
+            "conf_rev",
+            "conf_a correct",
+            "Right: the same CITL as model A, and the AUROC is one minus A's.",
+            "Not yet: conf_rev should be 1 - conf_a moved by one constant so that its mean equals conf_a's mean.",
+        ),
+        "coverage-below-10": _ex(
+            "coverage_below_10",
+            "coverage_below_10",
+            "score_c y_rc coverages",
+            "Right: above that coverage model C is wrong on 10 % or more of what it answers.",
+            "Not yet: look for the LARGEST coverage on the grid whose risk is below 0.10 (answering more is "
+            "better), for model C.",
+        ),
+        "bin-edges": _ex(
+            "bin_edges",
+            "ece_upper ece_lower edge_ratio",
+            "heap_c heap_y",
+            "Right: the same rows, two edge rules, two different ECEs.",
+            "Not yet: metrics.ece takes edge='upper' or edge='lower'; the ratio is larger / smaller.",
+        ),
+        "equal-mass-bins": _ex(
+            "equal_mass_bins",
+            "n_mass_bins",
+            "heap_c heap_y",
+            "Right: tied confidences stay in one bin, so a spike swallows several quantiles.",
+            "Not yet: count the occupied bins that metrics.reliability_bins returns; quantiles that fall inside one "
+            "spike are the same edge.",
+        ),
+        "brier-decomposition": _ex(
+            "brier_decomposition",
+            "rel_b res_b unc_b",
+            "conf_b correct",
+            "Right: your three terms add up to model B's Brier score.",
+            "Not yet: reliability compares each stated value with the accuracy of ITS group; resolution compares "
+            "the group accuracies with the overall accuracy.",
+        ),
+        "constant-brier": _ex(
+            "constant_brier",
+            "brier_const p_one_minus_p zero_terms",
+            "conf_const correct",
+            "Right: only the uncertainty is left, p(1 - p).",
+            "Not yet: with one group whose stated value equals its accuracy, which terms vanish? Uncertainty "
+            "depends on the questions only.",
+        ),
+        "isotonic-ties": _ex(
+            "isotonic_ties",
+            "n_levels_fit auroc_fit",
+            "conf_b correct",
+            "Right: fewer levels than model B states, and a different AUROC.",
+            "Not yet: count the distinct values AFTER the fit, and score the fitted values, not the stated ones.",
+        ),
+        "mmlu-lab": _ex(
+            "mmlu_lab",
+            "wrong_share_80 auroc_gpt4o",
+            "mmlu_graded",
+            "Right: compare it with 1 - the mean confidence of those answers.",
+            "Not yet: keep only the answers with confidence >= 0.8 before taking the share wrong; the AUROC uses "
+            "all of the model's answers.",
+        ),
     },
     "21_seed_variation": {
-        "two-seeds": _ex("two_seeds", "ci_seed_1 ci_seed_2 low_shift", "rows n_boot"),
-        "draws-needed": _ex("draws_needed", "draws_needed", "google_low google_high"),
+        "two-seeds": _ex(
+            "two_seeds",
+            "ci_seed_1 ci_seed_2 low_shift",
+            "rows n_boot",
+            "Right: same rows, same estimate, two seeds, two intervals.",
+            "Not yet: two calls of bootstrap.auroc_ci on google's rows with the same n_boot, rng=1 and rng=2.",
+        ),
+        "draws-needed": _ex(
+            "draws_needed",
+            "draws_needed",
+            "google_low google_high",
+            "Right: halving the error costs four times the draws.",
+            "Not yet: the SD falls like 1 / sqrt(draws); find the smallest whole number of draws with "
+            "endpoint_mc_sd(google_low, google_high, draws) <= 0.0005.",
+        ),
     },
 }
+
+
+def check_source(stem: str, exercise: str) -> str:
+    """The otter-grader test file of one exercise, as ``otter assign`` writes it for the student notebook.
+
+    Definition: one public ``test_case`` (0 points) with the exercise's success and failure messages, whose
+    test function takes the exercise's answers then its inputs and calls ``verify.<check>`` with them.  The
+    hidden, pointed case lives only in the autograder zip.
+
+    Reference: otter-grader documentation, "Exception-based test files" (``otter.test_files.test_case``).
+
+    Example:
+
+    >>> src = check_source("21_seed_variation", "draws-needed")
+    >>> src.splitlines()[4], src.splitlines()[-2].strip()
+    ('name = "draws-needed"', 'verify.draws_needed(draws_needed, google_low, google_high)')
+    """
+    ex = EXERCISES[stem][exercise]
+    for text in (ex.success, ex.failure):
+        if '"' in text or "\\" in text or "\n" in text:
+            raise ValueError(f"{stem}/{exercise}: a check message may not hold a quote, backslash or newline: {text!r}")
+    args = ", ".join(ex.answers + ex.inputs)
+    return (
+        f'from otter.test_files import test_case\n\nOK_FORMAT = False\n\nname = "{exercise}"\npoints = None\n\n'
+        f"@test_case(points=0, hidden=False, \n"
+        f'    success_message="{ex.success}", \n'
+        f'    failure_message="{ex.failure}")\n'
+        f"def test_{ex.check}({args}):\n"
+        f"    from selfconf.course import verify\n"
+        f"    verify.{ex.check}({args})\n\n"
+    )
+
+
+def check_files(stem: str) -> dict[str, str]:
+    """``{"<exercise>.py": source}``: every otter test file of a teaching notebook (:func:`check_source`).
+
+    Example:
+
+    >>> sorted(check_files("21_seed_variation"))
+    ['draws-needed.py', 'two-seeds.py']
+    """
+    if stem not in EXERCISES:
+        raise KeyError(f"no exercise checks for notebook {stem!r} (known: {', '.join(sorted(EXERCISES))})")
+    return {f"{name}.py": check_source(stem, name) for name in sorted(EXERCISES[stem])}
 
 
 def hidden_points(tests: Mapping[str, str]) -> dict[str, float]:
@@ -460,10 +603,61 @@ def _exercise_of_cells(nb) -> dict[int, str]:
     return out
 
 
+def package_snapshot() -> dict[str, tuple[bytes, int]]:
+    """``{path inside the package: (bytes, mtime in ns)}`` of every file of the ``selfconf`` package this
+    process imports, compiled ``__pycache__`` files included (read once, before any submission runs).
+
+    Example:
+
+    >>> snap = package_snapshot()
+    >>> "course/grading.py" in snap and "__init__.py" in snap
+    True
+    """
+    import selfconf
+
+    root = Path(selfconf.__file__).parent
+    return {
+        p.relative_to(root).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def write_package(snapshot: Mapping[str, tuple[bytes, int]], dest: Path) -> Path:
+    """Write ``snapshot`` (:func:`package_snapshot`) as ``dest/selfconf`` with its modification times (so the
+    compiled files stay valid and nothing is compiled again); return ``dest``, the folder to put first on
+    ``PYTHONPATH``.
+
+    Example:
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     out = write_package({"__init__.py": (b"x = 1", 0)}, Path(d))
+    ...     (out / "selfconf" / "__init__.py").read_text()
+    'x = 1'
+    """
+    for rel, (data, mtime) in snapshot.items():
+        f = dest / "selfconf" / rel
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_bytes(data)
+        os.utime(f, ns=(mtime, mtime))
+    return dest
+
+
 def _run_submission(
-    nb, stem: str, probes: list, work: Path, cell_timeout: int, time_limit: int, memory: int | None
+    nb,
+    stem: str,
+    probes: list,
+    work: Path,
+    cell_timeout: int,
+    time_limit: int,
+    memory: int | None,
+    package: Mapping[str, tuple[bytes, int]] | None = None,
 ) -> tuple[dict, dict[str, list[str]], list[str]]:
-    """Execute a submission in its own kernel; return (exported answers, errors per exercise, other errors)."""
+    """Execute a submission in its own kernel; return (exported answers, errors per exercise, other errors).
+
+    With ``package`` (:func:`package_snapshot`), every kernel started for the submission (one per restart)
+    imports ``selfconf`` from a copy of it written afresh beside ``work``."""
     import nbformat
     from jupyter_client.kernelspec import KernelSpec
     from nbclient import NotebookClient
@@ -496,9 +690,13 @@ def _run_submission(
     seen: set[tuple] = set()
     start = time.monotonic()
     mb = f"{memory / 2**30:.1f} GB" if memory else "no limit"
-    for _attempt in range(MAX_RESTARTS + 1):
+    for attempt in range(MAX_RESTARTS + 1):
         for f in exports.glob("*.json"):
             f.unlink()
+        env = {}
+        if package is not None:  # the submission's own copy, written again for each kernel it starts
+            path = [str(write_package(package, work.parent / f"{work.name}-package-{attempt}"))]
+            env["PYTHONPATH"] = os.pathsep.join(path + [p for p in [os.environ.get("PYTHONPATH")] if p])
         run = nbformat.v4.new_notebook(cells=[c for i, c in cells if i not in skip])
         client = NotebookClient(
             run,
@@ -512,6 +710,7 @@ def _run_submission(
             argv=[sys.executable, "-m", "selfconf.course.kernel", str(memory or 0), "-f", "{connection_file}"],
             display_name="Python 3 (grading)",
             language="python",
+            env=env,
         )
         try:
             restart = _execute(client, cells, skip, seen, note, start, time_limit, cell_timeout, mb)
@@ -610,6 +809,7 @@ def grade_isolated(
     possible = float(sum(points[e] for e in graded))
     base = dict(submission_parameters(reference, zpath))
     subs = _read_submissions(paths, base)
+    package = package_snapshot()  # read before any submission runs: each gets a fresh copy of these bytes
     rows = []
     with tempfile.TemporaryDirectory(prefix="selfconf-grade-") as tmp:
         t = Path(tmp)
@@ -626,7 +826,7 @@ def grade_isolated(
                     work = t / f"submission-{n}"
                     work.mkdir()
                     exported, errors, other = _run_submission(
-                        nb, stem, judges[key].probes, work, cell_timeout, time_limit, memory
+                        nb, stem, judges[key].probes, work, cell_timeout, time_limit, memory, package
                     )
                     verdicts = judges[key].judge(exported)
                     for ex in graded:  # an exercise whose own cells failed scores 0, whatever they left behind
