@@ -5,7 +5,8 @@ validated values:
 
 * :func:`add_sampling_arguments` / :func:`sampling_options`: ``--confidence-scale``, ``--seed``, ``--n-boot``;
 * :func:`add_ece_arguments` / :func:`ece_options`: ``--ece-bins``, ``--ece-binning`` (``report`` only),
-  ``--ece-edge``, ``--ece-snap`` and ``--ece-sklearn``, validated by :class:`selfconf.metrics.EceOptions`;
+  ``--ece-edge``, ``--ece-snap`` and ``--ece-sklearn``, validated by
+  :meth:`selfconf.report.core.ReportOptions.from_keywords`;
 * :func:`add_report_arguments` / :func:`report_keywords`: the report's other statistics options
   (``--resampling``, ``--high-confidence``, ``--coverages``, ``--recalibrate``, ``--folds``).
 
@@ -135,8 +136,8 @@ def add_ece_arguments(p: argparse.ArgumentParser, *, binning: bool = True) -> No
 
 def ece_options(args: argparse.Namespace) -> EceOptions:
     """The :class:`selfconf.metrics.EceOptions` of the parsed options (``--ece-sklearn`` sets edge ``lower`` and
-    no snapping, overriding both).  Validation is ``EceOptions``' own; its message is given with the option's
-    name in place of the field's.
+    no snapping, overriding both).  Validation is :meth:`selfconf.report.core.ReportOptions.from_keywords`' (the
+    report's declared constraints and their one wording, which names the option).
 
     >>> ece_options(argparse.Namespace(ece_bins=12, ece_edge="upper", ece_snap=True)).n_bins
     12
@@ -146,21 +147,16 @@ def ece_options(args: argparse.Namespace) -> EceOptions:
     ValueError: --ece-bins must be a positive integer, got 0
     """
     given: dict[str, Any] = {
-        "n_bins": getattr(args, "ece_bins", 10),
-        "binning": getattr(args, "ece_binning", "equal_width"),
-        "edge": getattr(args, "ece_edge", "upper"),
-        "snap": getattr(args, "ece_snap", True),
+        "ece_bins": getattr(args, "ece_bins", 10),
+        "ece_binning": getattr(args, "ece_binning", "equal_width"),
+        "ece_edge": getattr(args, "ece_edge", "upper"),
+        "ece_snap": getattr(args, "ece_snap", True),
     }
     convention = argparse.Namespace(ece_sklearn=getattr(args, "ece_sklearn", False), ece_edge=None, ece_snap=None)
     apply_ece_sklearn(convention)  # the flag's one definition (selfconf.report.layout)
     if convention.ece_sklearn:
-        given.update(edge=convention.ece_edge, snap=convention.ece_snap)
-    for field, value in given.items():  # one field at a time, so that the message names its option
-        try:
-            EceOptions(**{field: value})
-        except ValueError as exc:
-            raise ValueError(str(exc).replace(field, ECE_FLAGS[field], 1)) from None
-    return EceOptions(**given)
+        given.update(ece_edge=convention.ece_edge, ece_snap=convention.ece_snap)
+    return core.ReportOptions.from_keywords(**given).ece
 
 
 def _ece_keywords(ece: EceOptions, *, binning: bool = True) -> dict[str, Any]:
