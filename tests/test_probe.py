@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -230,6 +231,29 @@ def test_probe_flags_the_consuming_model_only(pstub, battery, tmp_path, capsys, 
     assert all(r["ci_low"] <= r["accuracy"] <= r["ci_high"] for r in prof)
     assert {r["arm"] for r in res["arms"]} == set(probe_an.PROBE_ARMS)
     assert all(r["n"] == len(ROWS) // 2 * 2 for r in res["arms"])  # held-out half x 2 replicates
+
+
+def test_progress_counts_each_stage_against_its_own_cells(pstub, battery, tmp_path, capsys):
+    """Each stage's progress runs up to exactly its own number of cells (stage 1 used to be added to stage 2's
+    count, printing "264/240"), and the closing line totals the requests of both stages."""
+    argv = [a for a in probe_argv(pstub, "probe-blind", battery, tmp_path / "p.jsonl") if a != "--quiet"]
+    assert cli.main(argv) == 0
+    text = capsys.readouterr()
+    lines = (text.out + text.err).splitlines()
+    stages, current = [], None
+    for line in lines:
+        m = re.match(r"\s+progress (\d+)/(\d+) cells: requests made (\d+)", line)
+        if m:
+            done, total, made = map(int, m.groups())
+            if current is None or total != current[1] or done <= current[0]:
+                stages.append([])
+            stages[-1].append((done, total, made))
+            current = (done, total)
+    assert [s[-1][0] == s[-1][1] for s in stages] == [True, True], stages
+    assert all(done <= total for s in stages for done, total, _ in s)
+    n1, n2 = stages[0][-1][1], stages[1][-1][1]
+    assert (n1, n2) == (len(ROWS) // 2, len(ROWS) // 2 * len(probe_an.PROBE_ARMS) * 2)
+    assert f"calls made {n1 + n2}, retried 0, failed 0" in lines
 
 
 @pytest.mark.slow

@@ -381,10 +381,23 @@ class _Counter:
 
 
 def _ask(client: ChatClient, tasks: list[tuple], log: JsonlLog, cnt: _Counter, concurrency: int, say) -> None:
+    """Ask every task (one stage's cells) on ``concurrency`` threads, appending each reply to ``log``; ``cnt``
+    counts the run's requests (made, retried, failed) across stages.  About every tenth finished cell of the stage
+    (and the last) prints ``progress <cells finished>/<cells of this stage>`` with the run's counts so far."""
     lock = threading.Lock()
     stop = threading.Event()
     fatal: list[EndpointError] = []
     total = len(tasks)
+    finished = 0
+
+    def tick() -> None:  # called under the lock, once per finished cell (answered or failed)
+        nonlocal finished
+        finished += 1
+        if total >= 10 and (finished % max(1, total // 10) == 0 or finished == total):
+            say(
+                f"  progress {finished}/{total} cells: requests made {cnt.made}, retried {cnt.retried}, "
+                f"failed {cnt.failed}"
+            )
 
     def work(t: tuple) -> None:
         stage, item, arm, rep, messages = t
@@ -399,14 +412,13 @@ def _ask(client: ChatClient, tasks: list[tuple], log: JsonlLog, cnt: _Counter, c
                 if not exc.retryable:
                     stop.set()
                     fatal.append(exc)
+                tick()
             return
         log.append(_record(stage, item, arm, rep, text, meta))
         with lock:
             cnt.made += int(meta.get("attempts") or 1)
             cnt.retried += int(meta.get("attempts") or 1) - 1
-            done = cnt.made - cnt.retried
-            if total >= 10 and done % max(1, total // 10) == 0:
-                say(f"  progress {done}/{total} calls: made {cnt.made}, retried {cnt.retried}, failed {cnt.failed}")
+            tick()
 
     with cf.ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
         for fut in cf.as_completed([pool.submit(work, t) for t in tasks]):
