@@ -346,6 +346,23 @@ def test_cell_count_draws_matches_a_loop():
         next(bootstrap.cell_count_draws(mult, clusters, cells, 3))
 
 
+@pytest.mark.parametrize("scale", [1, 2**22])
+def test_cell_count_draws_is_exact_in_both_precisions(scale):
+    """Small integer counts go through float32 (exact below 2**24), large ones through float64: either way
+    each count equals the plain loop's integer sum, to the last unit (with scale 2**22 the counts pass 2**24,
+    where float32 would round)."""
+    rng = np.random.default_rng(9)
+    clusters = rng.integers(0, 50, size=400)
+    cells = rng.integers(0, 30, size=400)
+    mult = bootstrap.cluster_multiplicities(50, 20, 3).astype(np.int64) * scale + (scale > 1)
+    got = np.concatenate(list(bootstrap.cell_count_draws(mult, clusters, cells, 30, chunk=7)))
+    want = np.zeros((20, 30), np.int64)
+    for b in range(20):
+        np.add.at(want[b], cells, mult[b, clusters])
+    assert got.dtype == np.float64 and want.max() > (2**24 if scale > 1 else 0)
+    assert np.array_equal(got.astype(np.int64), want)
+
+
 def _toy_rows(seed=0, n_items=60, members=("a", "b", "c")):
     rng = np.random.default_rng(seed)
     out = []

@@ -958,7 +958,10 @@ def cell_count_draws(multiplicities: Any, clusters: Any, cells: Any, n_cells: in
     high-confidence error, per model or pooled; see :func:`selfconf.metrics.counts_statistics`) can then
     be evaluated on all draws at once, and several statistics computed from the same ``multiplicities``
     share one item draw (a paired comparison).  The product is a sparse (cells x clusters) matrix times
-    the dense multiplicities, exact in float64.
+    the dense multiplicities.  Every count is an integer; when the largest possible count (largest
+    multiplicity times the number of rows) is below 2**24 the product is taken in float32, where such
+    integers and their sums are exact (half the memory traffic of float64, the same counts); otherwise
+    (larger counts, or multiplicities that are not integers) in float64.  The counts are yielded as float64 either way.
 
     Parameters
     ----------
@@ -995,10 +998,12 @@ def cell_count_draws(multiplicities: Any, clusters: Any, cells: Any, n_cells: in
         raise ValueError(f"clusters: codes must lie in 0..{m.shape[1] - 1}")
     if c.size and (c.min() < 0 or c.max() >= n_cells):
         raise ValueError(f"cells: codes must lie in 0..{n_cells - 1}")
-    a = sparse.csr_matrix((np.ones(g.size), (c, g)), shape=(int(n_cells), m.shape[1]))
+    exact32 = m.dtype.kind in "iub" and (m.size == 0 or max(-int(m.min()), int(m.max())) * max(g.size, 1) < 2**24)
+    dt = np.float32 if exact32 else np.float64
+    a = sparse.csr_matrix((np.ones(g.size, dt), (c, g)), shape=(int(n_cells), m.shape[1]))
     for lo in range(0, m.shape[0], max(1, int(chunk))):
-        block = m[lo : lo + chunk].astype(np.float64)
-        yield np.asarray((a @ block.T).T)
+        block = m[lo : lo + chunk].astype(dt)
+        yield np.asarray((a @ block.T).T, dtype=np.float64)
 
 
 # --------------------------------------------------------------------------
