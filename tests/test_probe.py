@@ -385,6 +385,26 @@ def test_refusals_are_counted_abstentions(pstub, battery, tmp_path, capsys):
     assert all(r["n_abstained"] > 0 and r["n_answered"] + r["n_abstained"] == r["n"] for r in arms)
 
 
+def test_a_zero_bootstrap_p_prints_as_its_bound_not_as_zero():
+    """A p that is a share of 0 draws says only p < 1/B: the table and the sentence print that bound."""
+    rec = {
+        "contrast": "core-off",
+        "metric": "auroc",
+        "value": 0.1,
+        "ci_low": 0.05,
+        "ci_high": 0.15,
+        "p": 0.0,
+        "p_holm": 0.0,
+        "family": "confirmatory",
+    }
+    res = {"checks": {"n_boot": 400}, "arms": [], "contrasts": [rec]}
+    row = probe_an.format_tables(res).splitlines()[-1]
+    assert row.split()[-3:] == ["<0.0025", "<0.0025", "confirmatory"] and "0.000 " not in row
+    assert probe_an.sentences(res)[0].endswith("Holm p < 0.0025")
+    res["contrasts"][0].update(p=0.0423, p_holm=0.0846)
+    assert probe_an.format_tables(res).splitlines()[-1].split()[-3:] == ["0.042", "0.085", "confirmatory"]
+
+
 def test_help_defines_every_arm_and_contrast(capsys):
     with pytest.raises(SystemExit):
         cli.main(["probe", "--help"])

@@ -69,6 +69,7 @@ __all__ = [
     "Manifest",
     "load_manifest",
     "fmt",
+    "fmt_p",
     "effective_kinds",
     "judge_kind",
     "mc_tolerance",
@@ -246,6 +247,26 @@ def fmt(
     if s.startswith("-") and float(s) == 0:
         s = s[1:]
     return "+" + s if signed and not s.startswith("-") else s
+
+
+def fmt_p(p: Any, n_boot: int | None = None, *, missing: str = "n/a") -> str:
+    """The printed form of a p-value: three decimals, ``<0.001`` below 0.001, and a bound for a bootstrap zero.
+
+    Definition: a bootstrap p-value is a share of ``n_boot`` draws, so a share of 0 only says p < 1/n_boot; it
+    prints as ``<`` and 1/n_boot to two significant digits (``<0.0005`` for 2,000 draws, ``<0.0025`` for 400),
+    never as ``0.000``.  Any other p below 0.001 prints ``<0.001``; the rest as :func:`fmt` with 3 decimals.
+    ``None`` and NaN print as ``missing``.
+
+    Reference: Davison & Hinkley (1997), Sec. 4.2 (a Monte-Carlo p-value is resolved to 1/B).
+
+    >>> fmt_p(0.0846), fmt_p(0.0, 2000), fmt_p(0.0, 400), fmt_p(0.0004), fmt_p(float("nan"))
+    ('0.085', '<0.0005', '<0.0025', '<0.001', 'n/a')
+    """
+    if p is None or _is_nan(p):
+        return missing
+    if float(p) == 0.0 and n_boot:
+        return "<" + fmt(1.0 / int(n_boot), significant=2)
+    return "<0.001" if float(p) < 0.001 else fmt(p, 3)
 
 
 def effective_kinds(claims: list[dict]) -> dict[str, str]:

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from selfconf import bootstrap, metrics
+from selfconf.claims.judging import fmt_p
 from selfconf.report import core
 from selfconf.report.core import EXCLUSION_REASONS, Rows
 from selfconf.stats.paired import delong_paired, paired_item_counts
@@ -346,9 +347,7 @@ def _fmt(x: float, pct: bool) -> str:
 
 
 def _p(x: float) -> str:
-    if x is None or math.isnan(x):
-        return "-"
-    return "<0.001" if x < 0.001 else f"{x:.3f}"
+    return fmt_p(x, missing="-")
 
 
 def format_compare(result: dict[str, Any]) -> str:

@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from selfconf import metrics as _m
-from selfconf.claims.judging import fmt
+from selfconf.claims.judging import fmt, fmt_p
 from selfconf.sections import ladder
 from selfconf.stats import bootstrap as _bs
 
@@ -380,9 +380,10 @@ def sentences(res: dict[str, Any], alpha: float = 0.05) -> list[str]:
             continue
         ok = r["p_holm"] is not None and r["p_holm"] < alpha and r["ci_low"] > 0
         label = name.replace("-", " - ")
-        holm = fmt(r["p_holm"], 3, missing="undefined")
+        holm = fmt_p(r["p_holm"], res["checks"].get("n_boot"), missing="undefined")
+        holm = holm.replace("<", "< ") if holm.startswith("<") else f"= {holm}"
         tail = " (exploratory only: the run is demoted)" if res["checks"].get("demoted") else ""
-        out.append(f"repair {'demonstrated' if ok else 'not demonstrated'}: {label} {_ci(r, 3)}, Holm p = {holm}{tail}")
+        out.append(f"repair {'demonstrated' if ok else 'not demonstrated'}: {label} {_ci(r, 3)}, Holm p {holm}{tail}")
     for name, what in (("shuffled-core", "a false (shuffled) profile"), ("forged-off", "the forged 95 % claim")):
         r = by.get((name, "mean_confidence"))
         if r is None:
@@ -435,12 +436,13 @@ def format_tables(res: dict[str, Any]) -> str:
         )
     if res["contrasts"]:
         lines += ["", "Contrasts (A - B; AUROC on matched answered cells, confidence shift in points)"]
-        lines.append(f"{'contrast':<15}{'metric':<17}{'value [95% CI]':<28}{'p':>7}{'Holm p':>8}  family")
+        lines.append(f"{'contrast':<15}{'metric':<17}{'value [95% CI]':<28}{'p':>8}{'Holm p':>8}  family")
+        b = res.get("checks", {}).get("n_boot")
         for r in res["contrasts"]:
             d = 3 if r["metric"] == "auroc" else 1
             lines.append(
-                f"{r['contrast']:<15}{r['metric']:<17}{_ci(r, d):<28}{fmt(r['p'], 3, missing='n/a'):>7}"
-                f"{fmt(r['p_holm'], 3, missing='-') if r['p_holm'] is not None else '-':>8}  {r['family']}"
+                f"{r['contrast']:<15}{r['metric']:<17}{_ci(r, d):<28}{fmt_p(r['p'], b):>8}"
+                f"{fmt_p(r['p_holm'], b, missing='-'):>8}  {r['family']}"
             )
         for r in res["contrasts"]:
             if r.get("note"):
