@@ -3,6 +3,7 @@ independent computation (plain loops, brute force, exact arithmetic) or the cont
 
 from __future__ import annotations
 
+import importlib
 import math
 from types import SimpleNamespace
 
@@ -234,3 +235,89 @@ def test_tune_topic_brier_meets_its_stopping_rule():
     assert lo < -0.01 < 0.01 < hi
     assert np.all(ct[fixed] == before[0][fixed]) and np.all(cf[fixed] == before[1][fixed])
     assert np.all(ct % 5 == 0) and np.all((0 <= cf) & (cf <= 100))
+
+
+# ------------------------------------------------------------------ book.provenance: attributes_for and _resolve
+
+pv = importlib.import_module("selfconf.book.provenance")  # selfconf.book.provenance is also a function's name
+
+
+def _claim_record(**kw):
+    base = {"status": "match", "kind": "bootstrap", "printed": "0.720", "recomputed": 0.72049}
+    base |= {"computed_in": "04_result1", "notebook": "04_result1", "computed_cell": 7, "source": "mixed"}
+    base |= {"tolerance": 0.01, "difference": 0.0005, "marked": False, "threshold": None, "tolerance_status": None}
+    return SimpleNamespace(**(base | kw))
+
+
+def test_claim_attributes_keep_the_card_order_and_the_crossing_note():
+    rec = _claim_record(status="crosses_threshold", marked=True, threshold=0.5, tolerance_status="within_tolerance")
+    got = pv.attributes_for("c", {"c": rec}, {}, {}, {}, "a.html", None, {"c": {"where": "Table 1"}}, "u/{}.py")
+    assert list(got) == [
+        "data-claim",
+        "data-status",
+        "data-kind",
+        "data-printed",
+        "data-value",
+        "data-why",
+        "data-notebook",
+        "data-cell",
+        "data-audit",
+        "data-text",
+        "data-tolerance-value",
+        "data-tolerance",
+        "data-code",
+        "data-source",
+        "data-differs",
+        "data-threshold",
+    ]
+    assert got["data-value"] == "0.720490" and got["data-cell"] == "7" and got["data-audit"] == "a.html#claim-c"
+    assert got["data-why"].startswith("crosses 0.5: the paper prints 0.720, this build's value lies on the other side")
+    assert "(within tolerance by the tolerance alone). Monte-Carlo value" in got["data-why"]
+    assert (got["data-source"], got["data-code"], got["data-text"]) == (
+        "original package and reconstruction",
+        "u/04_result1.py",
+        "Table 1",
+    )
+
+
+def test_claim_reason_prefers_the_audit_explanation():
+    rec = _claim_record(status="outside_tolerance")
+    one = SimpleNamespace(verdict="known gap", reason="The rows differ.")
+    two = SimpleNamespace(verdict="known gap", reason="The rows differ. Details follow.")
+    assert pv._claim_reason(rec, one) == "known gap (The rows differ)"
+    assert pv._claim_reason(rec, two) == "known gap (The rows differ); the audit page has the full note"
+    assert pv._claim_reason(_claim_record(tolerance=None), None) == pv.STATUSES["match"]
+
+
+def test_tolerance_attributes_by_kind():
+    assert pv._tolerance_attributes(_claim_record(tolerance=0.00456))["data-tolerance-value"] == "0.0046"
+    exact = pv._tolerance_attributes(_claim_record(tolerance=None, kind="derived"))
+    assert list(exact) == ["data-tolerance"] and exact["data-tolerance"].startswith("none:")
+    assert pv._tolerance_attributes(_claim_record(tolerance=None, kind="external")) == {}
+
+
+def test_mark_differing_marks_only_differing_spans():
+    text = (
+        '<span class="selfconf-num" data-differs="">1</span>'
+        '<span class="selfconf-num selfconf-differs" data-differs="true">0.1</span>'
+        '<span class="selfconf-num selfconf-differs" data-differs="true" data-threshold="0.5">0.49</span>'
+    )
+    got = pv._mark_differing(text)
+    assert got.count('<sup class="selfconf-mark"') == 2
+    assert got.startswith('<span class="selfconf-num" data-differs="">1</span>')
+    assert got.endswith("0.49" + pv.mark_html({"data-threshold": "0.5"}) + "</span>")
+    assert "crosses 0.5" in pv.mark_html({"data-threshold": "0.5"})
+
+
+def test_insert_legend_goes_after_the_title_and_is_closed_on_the_landing_page():
+    from docutils import nodes
+
+    for doc, is_open in (("book/04_result1", True), ("book/index", False)):
+        section = nodes.section("", nodes.title("", "T"), nodes.paragraph("", "p"))
+        tree = nodes.document(None, None)
+        tree += section
+        pv._insert_legend(tree, doc)
+        legend = section.children[1]
+        assert isinstance(legend, nodes.raw) and "selfconf-legend" in legend.astext()
+        assert ('<details class="selfconf-legend" open>' in legend.astext()) is is_open
+        assert isinstance(section.children[2], nodes.paragraph)
