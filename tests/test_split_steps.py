@@ -321,3 +321,77 @@ def test_insert_legend_goes_after_the_title_and_is_closed_on_the_landing_page():
         assert isinstance(legend, nodes.raw) and "selfconf-legend" in legend.astext()
         assert ('<details class="selfconf-legend" open>' in legend.astext()) is is_open
         assert isinstance(section.children[2], nodes.paragraph)
+
+
+# ------------------------------------------------------------------ book.pdf.print_book steps
+
+
+def test_check_printable_names_the_missing_pages(tmp_path):
+    from selfconf.book import pdf
+
+    (tmp_path / "index.html").write_text("x")
+    (tmp_path / "a.html").write_text("x")
+    with pytest.raises(SystemExit, match=r"the book is not built \(missing b.html, c.html\); run make book"):
+        pdf._check_printable(tmp_path, ["index.html", "a.html", "b.html", "c.html"])
+    with pytest.raises(SystemExit, match=r"missing index.html\)"):
+        pdf._check_printable(tmp_path / "none", [])
+
+
+def test_append_part_records_starts_destinations_and_pages(tmp_path):
+    from pypdf import PdfWriter
+
+    from selfconf.book import pdf
+
+    def part(name, n_pages, named):
+        w = PdfWriter()
+        for _ in range(n_pages):
+            w.add_blank_page(200, 300)
+        for title, page in named:
+            w.add_named_destination(title, page)
+        w.write(tmp_path / name)
+        return tmp_path / name
+
+    writer, starts, dests, part_of = PdfWriter(), {}, {}, []
+    pdf._append_part(writer, part("0.pdf", 2, [("top", 0)]), "a.html", starts, dests, part_of)
+    pdf._append_part(writer, part("1.pdf", 3, [("x", 2), ("y", 1)]), "b.html", starts, dests, part_of)
+    assert starts == {"a.html": 0, "b.html": 2} and len(writer.pages) == 5
+    assert part_of == ["a.html"] * 2 + ["b.html"] * 3
+    assert {k: v[0] for k, v in dests.items()} == {("a.html", "top"): 0, ("b.html", "x"): 4, ("b.html", "y"): 3}
+    assert dests[("b.html", "x")][2] == 300.0  # the top of the page
+
+
+def test_print_page_prints_in_print_media_even_when_a_chart_never_draws(tmp_path):
+    from selfconf.book import pdf
+
+    calls = []
+
+    class Page:
+        def __getattr__(self, name):
+            def call(*args, **kw):
+                calls.append((name, args, kw))
+                if name == "wait_for_function":
+                    raise TimeoutError
+
+            return call
+
+    pdf._print_page(Page(), "http://h/p.html", tmp_path / "p.pdf", ["i"], "", 5)
+    assert [c[0] for c in calls] == ["goto", "wait_for_function", "emulate_media", "evaluate", "pdf", "emulate_media"]
+    assert calls[2][2] == {"media": "print"} and calls[5][2] == {"media": "screen"}
+    assert calls[3][1] == (pdf._PREPARE, [["i"], "", pdf.MIN_TABLE_ZOOM])
+    assert calls[4][2]["path"] == str(tmp_path / "p.pdf") and calls[4][2]["format"] == "A4"
+
+
+def test_serve_serves_the_site_folder(tmp_path):
+    from urllib.request import urlopen
+
+    from selfconf.book import pdf
+
+    (tmp_path / "index.html").write_text("hello")
+    server, base = pdf._serve(tmp_path)
+    try:
+        assert base.startswith("http://127.0.0.1:")
+        with urlopen(base + "index.html", timeout=10) as r:
+            assert r.read() == b"hello"
+    finally:
+        server.shutdown()
+        server.server_close()
