@@ -14,6 +14,7 @@ import pytest
 from selfconf import metrics
 from selfconf.reconstruct import arms, fidelity
 from selfconf.reconstruct import collection as rc
+from selfconf.sections import probe as probe_an
 from selfconf.stats import bootstrap as bs
 
 # ------------------------------------------------------------------ metrics.counts_statistics steps
@@ -395,3 +396,47 @@ def test_serve_serves_the_site_folder(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+# ------------------------------------------------------------------ cli.probe.probe_html steps
+
+
+def _probe_rows():
+    conf = [95, 91, 15, 55, 52, 58, 40, 99]
+    return pd.DataFrame(
+        {
+            "arm": ["core"] * 5 + ["off"] * 3,
+            "is_trap": [False, False, False, True, False, False, False, False],
+            "status": ["ok", "ok", "ok", "ok", "ok", "ok", "failed", "ok"],
+            "abstained": [False, False, False, False, True, False, False, False],
+            "confidence": conf,
+            "correct": [1, 0, 1, 1, 1, 1, 0, 1],
+        }
+    )
+
+
+def test_reliability_points_bin_the_answered_rows_of_each_arm():
+    from selfconf.cli import probe
+
+    pts = probe._reliability_points(_probe_rows(), ["core", "off", "forged"])
+    got = [(p["model"], p["bin"], p["n"], round(p["mean_conf"], 6), round(p["acc"], 6)) for p in pts]
+    # core: rows 95, 91 (one right) and 15 answered; off: 58 and 99 (40 failed); forged has no rows
+    assert got == [("core", "10-20", 1, 15.0, 100.0), ("core", "90-100", 2, 93.0, 50.0)] + [
+        ("off", "50-60", 1, 58.0, 100.0),
+        ("off", "90-100", 1, 99.0, 100.0),
+    ]
+
+
+def test_probe_section_and_page_escape_what_they_show(monkeypatch):
+    from selfconf.cli import probe
+
+    monkeypatch.setattr(probe_an, "sentences", lambda r: ["a < b"])
+    monkeypatch.setattr(probe_an, "format_tables", lambda r: "x & y")
+    sec = probe._probe_section("m<1>", {"arms": []}, ["rel0", "shift0"])
+    assert sec == (
+        '<h2>m&lt;1&gt;</h2><pre>x &amp; y</pre><ul><li>a &lt; b</li></ul><div class="charts">'
+        '<div class="chart" id="rel0"></div><div class="chart" id="shift0"></div></div>'
+    )
+    page = probe._probe_page("log</b>.jsonl", [sec], {"rel0": {"title": "</script>"}})
+    assert "source: log&lt;/b&gt;.jsonl" in page and sec in page
+    assert 'const specs = {"rel0": {"title": "<\\/script>"}};' in page
