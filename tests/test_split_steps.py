@@ -440,3 +440,70 @@ def test_probe_section_and_page_escape_what_they_show(monkeypatch):
     page = probe._probe_page("log</b>.jsonl", [sec], {"rel0": {"title": "</script>"}})
     assert "source: log&lt;/b&gt;.jsonl" in page and sec in page
     assert 'const specs = {"rel0": {"title": "<\\/script>"}};' in page
+
+
+# ------------------------------------------------------------------ sections.realanswers.compute steps
+
+
+def test_model_summary_tests_are_the_per_draw_extremes_and_counts():
+    from selfconf.sections import realanswers as ra
+
+    point = {
+        "citl": np.array([0.1, -0.2, 0.05]),
+        "median_confidence": np.array([0.99, 0.5, 0.95]),
+        "high_conf_wrong": np.array([3, 0, 1]),
+        "high_conf_n": np.array([10, 0, 10]),
+        "ece": np.array([0.15, 0.25, 0.1]),
+        "nonpositive_bins": np.array([0, 2, 0]),
+        "auroc": np.array([0.6, 0.8, 0.55]),
+    }
+    draws = {k: np.tile(v, (5, 1)) for k, v in point.items()}
+    th = {"high_conf_points": 95.0, "auroc_cutoff": 0.58}
+    d = ra.ModelDraws(("a", "b", "c"), point, draws, 10, 0.95, 10)
+    got = ra._model_summary_tests(d, th, 0.95)
+    assert list(got) == [
+        "min_citl_pp",
+        "n_saturated",
+        "pooled_high_conf_wrong_pct",
+        "max_ece_minus_abs_citl_pp",
+        "n_all_bins_positive",
+        "min_auroc",
+        "max_auroc",
+        "n_below_cutoff",
+    ]
+    want = {
+        "min_citl_pp": -20.0,
+        "n_saturated": 2,
+        "pooled_high_conf_wrong_pct": 20.0,
+        "max_ece_minus_abs_citl_pp": 5.0,
+        "n_all_bins_positive": 2,
+        "min_auroc": 0.55,
+        "max_auroc": 0.8,
+        "n_below_cutoff": 1,
+    }
+    for k, v in want.items():  # constant draws: the interval is the point itself
+        assert got[k] == pytest.approx((v, v, v)), k
+
+
+def test_residual_error_tests_take_the_best_auroc_models_and_a_plain_error_rate():
+    from selfconf.sections import realanswers as ra
+
+    rng = np.random.default_rng(3)
+    rows = []
+    for m in ("m1", "m2", "m3", "m4"):
+        conf = rng.permutation(np.arange(1, 101)) / 101  # no ties
+        for i, c in enumerate(conf):
+            rows.append({"model": m, "item_id": f"i{i}", "confidence": c, "correct": int(rng.random() < c)})
+    ext = pd.DataFrame(rows)
+    table1 = pd.DataFrame({"model": ["m1", "m2", "m3", "m4"], "auroc": [0.7, np.nan, 0.9, 0.8]})
+    th = {"coverage_pct": 20.0}
+    tests: dict = {}
+    top, detail = ra._residual_error_tests(ext, table1, th, tests, seed=1, n_boot=30, level=0.9)
+    assert top == ["m3", "m4", "m1"][: ra.TOP_K]
+    for r, m in enumerate(top, start=1):
+        sub = ext[ext["model"] == m].sort_values("confidence", ascending=False)
+        plain = 100 * (1 - sub["correct"].head(20).mean())
+        val, lo, hi = tests[f"residual_error_top{r}_pct"]
+        assert val == pytest.approx(plain) and lo <= hi
+        assert tests[f"residual_error_top{r}_pct:tie_min"][0] == pytest.approx(plain)  # no ties: one order
+        assert detail[m] == {"rank": r, "error_at_full_coverage_pct": pytest.approx(100 * (1 - sub["correct"].mean()))}
