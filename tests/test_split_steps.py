@@ -507,3 +507,69 @@ def test_residual_error_tests_take_the_best_auroc_models_and_a_plain_error_rate(
         assert val == pytest.approx(plain) and lo <= hi
         assert tests[f"residual_error_top{r}_pct:tie_min"][0] == pytest.approx(plain)  # no ties: one order
         assert detail[m] == {"rank": r, "error_at_full_coverage_pct": pytest.approx(100 * (1 - sub["correct"].mean()))}
+
+
+# ------------------------------------------------------------------ reconstruct.anneal.anneal steps
+
+
+def _anneal_parts(seed):
+    from selfconf.reconstruct.anneal import Part
+
+    rng = np.random.default_rng(seed)
+    allowed = np.ones(7, bool)
+    allowed[5] = False
+    parts = []
+    for name, fixed, group in (("a", None, "g"), ("b", 0, "g"), ("c", None, "h")):
+        counts = rng.integers(0, 4, size=(2, 7))
+        counts[:, 5] = 0
+        if fixed == 0:
+            counts[1] = 0
+        parts.append(Part(name, counts, allowed.copy(), fixed, group))
+    return parts
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_anneal_moves_keep_sizes_and_classes_and_undo_exactly(seed):
+    from selfconf.reconstruct import anneal as an
+
+    parts = _anneal_parts(seed)
+    before = [p.counts.copy() for p in parts]
+    rng = np.random.default_rng(seed)
+    for move in (lambda: an._shift_move(parts, 7, rng), lambda: an._exchange_move(parts, rng)):
+        undo = move()
+        if undo is None:  # nothing changed
+            assert all(np.array_equal(p.counts, b) for p, b in zip(parts, before, strict=True))
+            continue
+        assert [p.size for p in parts] == [int(b.sum()) for b in before]
+        assert sum(p.counts for p in parts)[1].sum() == sum(before)[1].sum()  # the model's correct rows
+        assert all(p.counts.min() >= 0 and p.counts[:, 5].sum() == 0 for p in parts)
+        assert parts[1].counts[1].sum() == 0  # the fixed-class part stays incorrect
+        an._undo(undo)
+        assert all(np.array_equal(p.counts, b) for p, b in zip(parts, before, strict=True))
+
+
+def test_exchange_move_keeps_the_model_table_and_needs_a_mate():
+    from selfconf.reconstruct import anneal as an
+
+    parts = _anneal_parts(0)
+    total = sum(p.counts for p in parts).copy()
+    moved = 0
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        if an._exchange_move(parts, rng) is not None:
+            moved += 1
+            assert np.array_equal(sum(p.counts for p in parts), total)
+    assert moved > 0
+    alone = parts[2:]  # one part, no mate in its group
+    assert an._exchange_move(alone, np.random.default_rng(0)) is None
+
+
+def test_pick_model_draws_by_penalty_weight():
+    from selfconf.reconstruct import anneal as an
+
+    names, pens = ["a", "b", "c"], {"a": 0.95, "b": 0.0, "c": 2.95}  # weights 1, 0.05, 3 (sum 4.05)
+    rng = np.random.default_rng(0)
+    picks = [an._pick_model(names, pens, 0.0, rng) for _ in range(4000)]
+    share = {n: picks.count(n) / len(picks) for n in names}
+    assert share["a"] == pytest.approx(1 / 4.05, abs=0.03) and share["c"] == pytest.approx(3 / 4.05, abs=0.03)
+    assert 0 < share["b"] < 0.03
