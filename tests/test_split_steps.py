@@ -573,3 +573,50 @@ def test_pick_model_draws_by_penalty_weight():
     share = {n: picks.count(n) / len(picks) for n in names}
     assert share["a"] == pytest.approx(1 / 4.05, abs=0.03) and share["c"] == pytest.approx(3 / 4.05, abs=0.03)
     assert 0 < share["b"] < 0.03
+
+
+# ------------------------------------------------------------------ reconstruct.ladder.build_subject steps
+
+
+def test_subject_design_oracle_per_subject_and_a_fresh_copy():
+    from selfconf.reconstruct import ladder as lad
+
+    T = {
+        "oracle_auroc_confirmatory": 0.71,
+        "oracle_bin_acc_sd": 0.195,
+        "oracle_auroc_subjects_min": 0.6,
+        "oracle_auroc_subjects_max": 0.9,
+    }
+    got = {n: lad._subject_design(n, T) for n in lad.SUBJECTS}
+    assert {n: o for n, (_, o) in got.items()} == {"haiku45": 0.6, "sonnet5": 0.71, "opus48": 0.745, "fable5": 0.9}
+    assert got["sonnet5"][0]["bin_sd"] == 0.195 and "bin_sd" not in lad._SUBJECT_DESIGN["sonnet5"]
+    got["opus48"][0]["attempts"] = 0
+    assert lad._SUBJECT_DESIGN["opus48"]["attempts"] == 25
+
+
+def test_attempt_miss_is_the_largest_endpoint_or_quarter_p_miss():
+    from selfconf.reconstruct import ladder as lad
+
+    got = {"a": (0.10, 0.30, 0.04), "b": (0.0, 0.5, 0.5)}
+    bt = {"a": (0.11, 0.33), "b": (0.0, 0.5)}
+    assert lad._attempt_miss(got, bt, {}) == pytest.approx(0.03)
+    assert lad._attempt_miss(got, bt, {"b": 0.3}) == pytest.approx(0.05)  # 0.25 x 0.2 beats 0.03
+    assert lad._attempt_miss(got, bt, {"a": 0.05}) == pytest.approx(0.03)
+
+
+def test_adapt_design_moves_each_knob_toward_the_printed_width():
+    from selfconf.reconstruct import ladder as lad
+
+    design = {"anti": {"shuffled": 0.5}, "copy": {"off": 0.9}, "abstain_per_arm": {"core": 30}}
+    adapt = {
+        "x": ("anti", "shuffled", -0.6, 0.0, 0.95),  # interval 25 % too wide -> anti 0.5 - 0.15
+        "y": ("copy", "off", 0.8, 0.0, 0.995),  # 50 % too wide -> clipped at 0.995
+        "z": ("abstain", "core", -30, 20, 56),  # exact width -> unchanged, no new draw of abstentions
+    }
+    bt = {"x": (0.0, 0.04), "y": (0.0, 0.1), "z": (0.2, 0.3)}
+    last = {"x": (0.0, 0.05, 0.0), "y": (0.1, 0.25, 0.0), "z": (0.3, 0.4, 0.0)}
+    S = SimpleNamespace(abstained=np.ones(3, bool))
+    lad._adapt_design(None, S, design, adapt, bt, last)
+    assert design["anti"]["shuffled"] == pytest.approx(0.35)
+    assert design["copy"]["off"] == 0.995
+    assert design["abstain_per_arm"] == {"core": 30} and S.abstained.all()
