@@ -262,31 +262,22 @@ def print_book(html: Path, out: Path, timeout_ms: int = 20_000) -> tuple[Path, i
 
     Raises ``SystemExit`` with a plain message when the site is not built, a page of the table of
     contents is missing, or Chromium / Playwright are not installed.
+
+    Steps: :func:`_check_printable` and :func:`_playwright` (the plain messages), :func:`_serve` (the site on
+    a local port), then per page :func:`_print_page` (Chromium prints it) and :func:`_append_part` (its PDF
+    joins the book), and :func:`_relink` (links inside the PDF or to the published site).
     """
     from pypdf import PdfReader, PdfWriter
 
     pages = toc_order()
-    missing = [p for p in pages if not (html / p).is_file()]
-    if not (html / "index.html").is_file() or missing:
-        raise SystemExit(
-            f"{html}: the book is not built (missing {', '.join(missing[:3]) or 'index.html'}); run make book"
-        )
-    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
-        raise SystemExit(
-            f"Chromium not found at {CHROMIUM}: run `bash scripts/install_browser.sh` or set SELFCONF_CHROMIUM"
-        )
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        raise SystemExit("the Python package playwright is missing: pip install -r requirements.txt") from None
+    _check_printable(html, pages)
+    sync_playwright = _playwright()
 
     from selfconf.book.provenance import legend_html
 
     targets = link_targets(html, pages)
     site = site_url()
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(html)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    server, base = _serve(html)
     writer = PdfWriter()
     starts: dict[str, int] = {}
     dests: dict[tuple[str, str], tuple[int, float, float]] = {}
@@ -299,47 +290,14 @@ def print_book(html: Path, out: Path, timeout_ms: int = 20_000) -> tuple[Path, i
                 args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
             )
             try:
-                page = browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
-                origin = urlparse(base).netloc
-                page.route(
-                    "**/*",
-                    lambda r: (
-                        r.continue_()
-                        if urlparse(r.request.url).netloc == origin or r.request.url.startswith(("data:", "blob:"))
-                        else r.abort("blockedbyclient")
-                    ),
-                )
+                page = _local_page(browser, base)
                 for i, rel in enumerate(pages):
-                    page.goto(base + rel, wait_until="load")
-                    try:
-                        page.wait_for_function(_READY, timeout=timeout_ms)
-                    except Exception:  # noqa: BLE001 - a chart that never draws still prints its message
-                        pass
-                    page.emulate_media(media="print")
-                    page.evaluate(
-                        _PREPARE, [sorted(targets.get(rel, ())), legend_html() if i == 0 else "", MIN_TABLE_ZOOM]
-                    )
                     part = Path(tmp) / f"{i:03d}.pdf"
-                    page.pdf(
-                        path=str(part),
-                        format="A4",
-                        print_background=True,
-                        margin={"top": "14mm", "bottom": "14mm", "left": "12mm", "right": "12mm"},
-                    )
-                    page.emulate_media(media="screen")
-                    start = len(writer.pages)
-                    starts[rel] = start
-                    reader = PdfReader(str(part))
-                    for name, dest in reader.named_destinations.items():
-                        n = reader.get_destination_page_number(dest)
-                        if n is None:
-                            continue
-                        left, top = dest.get("/Left"), dest.get("/Top")
-                        dests[(rel, str(name).lstrip("/"))] = (start + n, float(left or 0), float(top or 0))
-                    writer.append(reader, import_outline=False)
-                    part_of.extend([rel] * len(reader.pages))
+                    ids = sorted(targets.get(rel, ()))
+                    _print_page(page, base + rel, part, ids, legend_html() if i == 0 else "", timeout_ms)
+                    _append_part(writer, part, rel, starts, dests, part_of)
                     title = (page.title() or rel).split("—")[0].split(" – ")[0].strip()
-                    writer.add_outline_item(title=title, page_number=start)
+                    writer.add_outline_item(title=title, page_number=starts[rel])
             finally:
                 browser.close()
     finally:
@@ -353,6 +311,103 @@ def print_book(html: Path, out: Path, timeout_ms: int = 20_000) -> tuple[Path, i
     with open(out, "wb") as f:
         writer.write(f)
     return out, len(PdfReader(str(out)).pages)
+
+
+def _check_printable(html: Path, pages: list[str]) -> None:
+    """Raise ``SystemExit`` with a plain message when the site ``html`` lacks a page of ``pages`` (or its
+    ``index.html``) or Chromium is not at :data:`CHROMIUM`.
+
+    Example: ``_check_printable(Path("nowhere"), ["index.html"])`` exits with "nowhere: the book is not built
+    (missing index.html); run make book".
+    """
+    missing = [p for p in pages if not (html / p).is_file()]
+    if not (html / "index.html").is_file() or missing:
+        raise SystemExit(
+            f"{html}: the book is not built (missing {', '.join(missing[:3]) or 'index.html'}); run make book"
+        )
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        raise SystemExit(
+            f"Chromium not found at {CHROMIUM}: run `bash scripts/install_browser.sh` or set SELFCONF_CHROMIUM"
+        )
+
+
+def _playwright():
+    """Playwright's ``sync_playwright``, or ``SystemExit`` naming the requirements file when it is missing."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise SystemExit("the Python package playwright is missing: pip install -r requirements.txt") from None
+    return sync_playwright
+
+
+def _serve(html: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    """Serve the folder ``html`` on a free local port from a daemon thread; return the server and its address
+    (``http://127.0.0.1:<port>/``).  The caller shuts it down."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(html)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def _local_page(browser, base: str):
+    """A page of ``browser`` as wide as the printed column that loads only from ``base``'s host (and ``data:`` or
+    ``blob:`` addresses): every other request is aborted, so printing never touches the network."""
+    page = browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
+    origin = urlparse(base).netloc
+    page.route(
+        "**/*",
+        lambda r: (
+            r.continue_()
+            if urlparse(r.request.url).netloc == origin or r.request.url.startswith(("data:", "blob:"))
+            else r.abort("blockedbyclient")
+        ),
+    )
+    return page
+
+
+def _print_page(page, url: str, part: Path, ids: list[str], legend: str, timeout_ms: int) -> None:
+    """Load ``url`` in ``page``, wait up to ``timeout_ms`` for its charts (:data:`_READY`), prepare it for print
+    (:data:`_PREPARE`: hidden links to ``ids``, the ``legend`` on the first page, wide tables fitted) and print
+    it to ``part`` (A4, backgrounds printed); the page is left in screen media."""
+    page.goto(url, wait_until="load")
+    try:
+        page.wait_for_function(_READY, timeout=timeout_ms)
+    except Exception:  # noqa: BLE001 - a chart that never draws still prints its message
+        pass
+    page.emulate_media(media="print")
+    page.evaluate(_PREPARE, [ids, legend, MIN_TABLE_ZOOM])
+    page.pdf(
+        path=str(part),
+        format="A4",
+        print_background=True,
+        margin={"top": "14mm", "bottom": "14mm", "left": "12mm", "right": "12mm"},
+    )
+    page.emulate_media(media="screen")
+
+
+def _append_part(
+    writer,
+    part: Path,
+    rel: str,
+    starts: dict[str, int],
+    dests: dict[tuple[str, str], tuple[int, float, float]],
+    part_of: list[str],
+) -> None:
+    """Append the printed page ``part`` (site page ``rel``) to ``writer``, recording where it starts
+    (``starts[rel]``), each of its named destinations at its page of the book (``dests[(rel, name)]`` =
+    (page, left, top)) and the site page of each new PDF page (``part_of``)."""
+    from pypdf import PdfReader
+
+    start = len(writer.pages)
+    starts[rel] = start
+    reader = PdfReader(str(part))
+    for name, dest in reader.named_destinations.items():
+        n = reader.get_destination_page_number(dest)
+        if n is None:
+            continue
+        left, top = dest.get("/Left"), dest.get("/Top")
+        dests[(rel, str(name).lstrip("/"))] = (start + n, float(left or 0), float(top or 0))
+    writer.append(reader, import_outline=False)
+    part_of.extend([rel] * len(reader.pages))
 
 
 #: The programs the LaTeX route runs (Debian packages ``latexmk`` and ``texlive-xetex``).

@@ -136,61 +136,7 @@ def attributes_for(
     """
     rec = records.get(key)
     if rec is not None:
-        status = rec.status
-        reason = STATUSES.get(status, status)
-        ex = why.get(key)
-        if ex is not None:  # the verdict and its arithmetic; the generator's full note is on the audit page
-            first = ex.reason.split(". ", 1)[0].rstrip(".") if ex.reason else ""
-            reason = ex.verdict + (f" ({first})" if first else "")
-            if ex.reason and first != ex.reason.rstrip("."):
-                reason += "; the audit page has the full note"
-        elif rec.tolerance is not None and rec.difference is not None:
-            reason = (
-                f"Monte-Carlo value (it moves with the bootstrap seed): {rec.difference:+.4f} from the "
-                f"paper's value, within the tolerance of {rec.tolerance:.4f}"
-            )
-        attrs = {
-            "data-claim": key,
-            "data-status": status,
-            "data-kind": KIND_LABEL.get(rec.kind, rec.kind),
-            "data-printed": rec.printed,
-            "data-value": _more_digits(rec.recomputed, rec.printed),
-            "data-why": reason,
-            "data-notebook": rec.computed_in or rec.notebook or "",
-            "data-cell": "" if rec.computed_cell is None else str(rec.computed_cell),
-            "data-audit": f"{audit_href}#claim-{key}",
-        }
-        meta = (claims or {}).get(key) or {}
-        words = meta.get("text") or meta.get("where")
-        if words:
-            attrs["data-text"] = str(words)
-        if rec.tolerance is not None:
-            attrs["data-tolerance-value"] = f"{rec.tolerance:.4f}"
-            attrs["data-tolerance"] = (
-                f"a Monte-Carlo number: it may differ from the paper's value by up to {rec.tolerance:.4f} "
-                "(the tolerance comes from the bootstrap's noise in the inputs that determine it; the rule is on "
-                "the audit page)"
-            )
-        elif rec.kind in ("deterministic", "derived"):
-            attrs["data-tolerance"] = "none: computed without randomness, it must print exactly as the paper prints"
-        nb = rec.computed_in or rec.notebook
-        if code_url and nb:
-            attrs["data-code"] = code_url.format(nb)
-        if rec.source:
-            attrs["data-source"] = {
-                "original": "original package",
-                "reconstruction": "reconstruction",
-                "mixed": "original package and reconstruction",
-            }.get(rec.source, rec.source)
-        if rec.marked:
-            attrs["data-differs"] = "true"
-        if status == "crosses_threshold" and rec.threshold is not None:
-            attrs["data-threshold"] = format(rec.threshold, "g")
-            attrs["data-why"] = (
-                f"crosses {rec.threshold:g}: the paper prints {rec.printed}, this build's value lies on the other "
-                f"side ({(rec.tolerance_status or '').replace('_', ' ')} by the tolerance alone). " + attrs["data-why"]
-            )
-        return attrs
+        return _claim_attributes(key, rec, why.get(key), audit_href, claims, code_url)
     origin = origins.get(key)
     if origin is None:
         return None
@@ -204,6 +150,109 @@ def attributes_for(
     if code_url and notebook:
         out["data-code"] = code_url.format(notebook)
     return out
+
+
+def _claim_reason(rec: Any, ex: Any) -> str:
+    """The card's ``data-why`` for a claim of the audit: the audit's verdict and the first sentence of its note
+    when the audit explains the claim (``ex``), else the status in words, which for a Monte-Carlo value names
+    its distance from the paper's value and its tolerance.
+
+    Example::
+
+        >>> from types import SimpleNamespace as NS
+        >>> _claim_reason(NS(status="match"), NS(verdict="holds", reason="Same print. More words."))
+        'holds (Same print); the audit page has the full note'
+        >>> _claim_reason(NS(status="within_tolerance", tolerance=0.01, difference=-0.002), None)[-45:]
+        "paper's value, within the tolerance of 0.0100"
+    """
+    reason = STATUSES.get(rec.status, rec.status)
+    if ex is not None:  # the verdict and its arithmetic; the generator's full note is on the audit page
+        first = ex.reason.split(". ", 1)[0].rstrip(".") if ex.reason else ""
+        reason = ex.verdict + (f" ({first})" if first else "")
+        if ex.reason and first != ex.reason.rstrip("."):
+            reason += "; the audit page has the full note"
+    elif rec.tolerance is not None and rec.difference is not None:
+        reason = (
+            f"Monte-Carlo value (it moves with the bootstrap seed): {rec.difference:+.4f} from the "
+            f"paper's value, within the tolerance of {rec.tolerance:.4f}"
+        )
+    return reason
+
+
+def _tolerance_attributes(rec: Any) -> dict[str, str]:
+    """``data-tolerance`` (and ``data-tolerance-value``) of a claim: how far a Monte-Carlo number may differ from
+    the paper's print, or that a deterministic or derived number must print exactly; nothing for a quoted one.
+
+    Example::
+
+        >>> from types import SimpleNamespace as NS
+        >>> _tolerance_attributes(NS(tolerance=0.01234, kind="bootstrap"))["data-tolerance-value"]
+        '0.0123'
+        >>> _tolerance_attributes(NS(tolerance=None, kind="external"))
+        {}
+    """
+    if rec.tolerance is not None:
+        return {
+            "data-tolerance-value": f"{rec.tolerance:.4f}",
+            "data-tolerance": (
+                f"a Monte-Carlo number: it may differ from the paper's value by up to {rec.tolerance:.4f} "
+                "(the tolerance comes from the bootstrap's noise in the inputs that determine it; the rule is on "
+                "the audit page)"
+            ),
+        }
+    if rec.kind in ("deterministic", "derived"):
+        return {"data-tolerance": "none: computed without randomness, it must print exactly as the paper prints"}
+    return {}
+
+
+#: How ``data-source`` names where a claim's inputs came from (the audit record's ``source``).
+_SOURCE_WORDS = {
+    "original": "original package",
+    "reconstruction": "reconstruction",
+    "mixed": "original package and reconstruction",
+}
+
+
+def _claim_attributes(
+    key: str, rec: Any, ex: Any, audit_href: str, claims: dict[str, dict] | None, code_url: str
+) -> dict[str, str]:
+    """The data attributes of a pasted value that is claim ``key`` of the audit (record ``rec``, explanation
+    ``ex`` or ``None``); the claim branch of :func:`attributes_for`, in the order the card reads them.
+
+    The reason is :func:`_claim_reason`, the tolerance :func:`_tolerance_attributes`; a claim that crosses a
+    threshold gets ``data-threshold`` and a reason that starts with the crossing.
+    """
+    status = rec.status
+    attrs = {
+        "data-claim": key,
+        "data-status": status,
+        "data-kind": KIND_LABEL.get(rec.kind, rec.kind),
+        "data-printed": rec.printed,
+        "data-value": _more_digits(rec.recomputed, rec.printed),
+        "data-why": _claim_reason(rec, ex),
+        "data-notebook": rec.computed_in or rec.notebook or "",
+        "data-cell": "" if rec.computed_cell is None else str(rec.computed_cell),
+        "data-audit": f"{audit_href}#claim-{key}",
+    }
+    meta = (claims or {}).get(key) or {}
+    words = meta.get("text") or meta.get("where")
+    if words:
+        attrs["data-text"] = str(words)
+    attrs.update(_tolerance_attributes(rec))
+    nb = rec.computed_in or rec.notebook
+    if code_url and nb:
+        attrs["data-code"] = code_url.format(nb)
+    if rec.source:
+        attrs["data-source"] = _SOURCE_WORDS.get(rec.source, rec.source)
+    if rec.marked:
+        attrs["data-differs"] = "true"
+    if status == "crosses_threshold" and rec.threshold is not None:
+        attrs["data-threshold"] = format(rec.threshold, "g")
+        attrs["data-why"] = (
+            f"crosses {rec.threshold:g}: the paper prints {rec.printed}, this build's value lies on the other "
+            f"side ({(rec.tolerance_status or '').replace('_', ' ')} by the tolerance alone). " + attrs["data-why"]
+        )
+    return attrs
 
 
 def legend_html(open_: bool = True) -> str:
@@ -361,7 +410,11 @@ def _data(app) -> _Data:
 
 
 def _resolve(app, doctree, docname: str) -> None:
-    """Give every pasted value of the page its attributes; add the legend; enrich table-cell spans."""
+    """Give every pasted value of the page its attributes; add the legend; enrich table-cell spans.
+
+    Steps: the ``{printed}`` tokens (:func:`_resolve_printed`), each pasted number (:func:`_resolve_number`),
+    each raw HTML block with claim spans (:func:`_resolve_raw`), then the legend (:func:`_insert_legend`).
+    """
     from sphinx.util import logging
 
     log = logging.getLogger(__name__)
@@ -373,87 +426,130 @@ def _resolve(app, doctree, docname: str) -> None:
     data = _data(app)
     href = app.builder.get_relative_uri(docname, AUDIT_DOC) if app.builder.format == "html" else ""
     for pn in printed:
-        got = printed_attributes(pn["key"], data.records, href)
-        if got is None:
-            log.warning(f"{{printed}} role: {pn['key']!r} is not a claim of the manifest", location=pn)
-            pn.replace_self(nodes.Text(""))
-            continue
-        token, pattrs = got
-        if app.builder.format == "html":
-            pn.replace_self(
-                nodes.raw(
-                    "",
-                    f'<span class="selfconf-printed" {_attr_string(pattrs)}>{html.escape(token)}</span>',
-                    format="html",
-                )
-            )
-        else:
-            pn.replace_self(nodes.Text(token))
-
-    def local_code(key: str, attrs: dict[str, str]) -> None:
-        """``data-code``: the rendered cell of this build's page that computed the value (a local link)."""
-        nb = attrs.get("data-notebook")
-        if not nb or app.builder.format != "html" or f"book/{nb}" not in app.env.all_docs:
-            return
-        cell = attrs.get("data-cell")
-        glued = data.glued.get(key) or {}
-        if not cell and Path(str(glued.get("notebook", ""))).stem == nb:
-            cell = str(glued.get("cell", ""))
-        anchor = cell_anchor(data.cells(nb), int(cell) if cell else None)
-        attrs["data-code"] = app.builder.get_relative_uri(docname, f"book/{nb}") + (f"#{anchor}" if anchor else "")
-        title = app.env.titles.get(f"book/{nb}")
-        if title is not None:
-            attrs["data-code-title"] = title.astext()
-
+        _resolve_printed(app, pn, data, href, log)
     for n in numbers:
-        doc = source_doc(n, docname)
-        origins, values = data.page(doc)
-        attrs = attributes_for(n["key"], data.records, data.why, origins, values, href, Path(doc).name, data.claims)
-        if attrs is None:
-            log.warning(
-                f"pasted value {n['key']!r} has neither a claim id nor an origin "
-                "(glue it with glue.claim or glue.value(..., origin=...))",
-                location=n,
-            )
-            attrs = {}
-        local_code(n["key"], attrs)
-        n["attrs"] = attrs
-        n["in_table"] = _in_table(n)
+        _resolve_number(app, n, data, docname, href, log)
     for r in raws:
-        stop = "-1" if _in_table(r) or "<td" in r.astext() else "0"
-        doc = source_doc(r, docname)
-
-        def repl(m: re.Match, r=r, stop=stop, doc=doc) -> str:
-            key = m.group(1)
-            origins, values = data.page(doc)
-            attrs = attributes_for(key, data.records, data.why, origins, values, href, Path(doc).name, data.claims)
-            if attrs is None:
-                log.warning(f"table cell for {key!r} is not a claim of the manifest", location=r)
-                return m.group(0)
-            local_code(key, attrs)
-            cls = "selfconf-num selfconf-differs" if attrs.get("data-differs") else "selfconf-num"
-            return f'<span class="{cls}" {_attr_string(attrs)} tabindex="{stop}">'
-
-        text = _SPAN_RE.sub(repl, r.astext())
-        if "data-differs" in text:  # the marker after each differing cell's value
-            text = re.sub(
-                r'(<span class="selfconf-num selfconf-differs"[^>]*>)([^<]*)</span>',
-                lambda mm: (
-                    mm.group(1)
-                    + mm.group(2)
-                    + mark_html({"data-threshold": t.group(1)} if (t := _THRESHOLD_RE.search(mm.group(1))) else {})
-                    + "</span>"
-                ),
-                text,
-            )
-        r.replace_self(nodes.raw("", text, format="html"))
+        _resolve_raw(app, r, data, docname, href, log)
     if app.builder.format == "html":
-        section = next(iter(doctree.findall(nodes.section)), None)
-        legend = nodes.raw("", legend_html(open_=docname != "book/index"), format="html")
-        if section is not None and section.children and isinstance(section.children[0], nodes.title):
-            section.insert(1, legend)
-        elif section is not None:
-            section.insert(0, legend)
+        _insert_legend(doctree, docname)
+
+
+def _resolve_printed(app, pn: printed_number, data: _Data, href: str, log) -> None:
+    """Replace one ``{printed}`` node by the paper's token: a ``selfconf-printed`` span with its attributes
+    (:func:`printed_attributes`) in HTML, the bare token elsewhere, nothing (and a warning) for an unknown claim.
+    """
+    got = printed_attributes(pn["key"], data.records, href)
+    if got is None:
+        log.warning(f"{{printed}} role: {pn['key']!r} is not a claim of the manifest", location=pn)
+        pn.replace_self(nodes.Text(""))
+        return
+    token, pattrs = got
+    if app.builder.format == "html":
+        pn.replace_self(
+            nodes.raw(
+                "",
+                f'<span class="selfconf-printed" {_attr_string(pattrs)}>{html.escape(token)}</span>',
+                format="html",
+            )
+        )
+    else:
+        pn.replace_self(nodes.Text(token))
+
+
+def _local_code(app, data: _Data, docname: str, key: str, attrs: dict[str, str]) -> None:
+    """``data-code``: the rendered cell of this build's page that computed the value (a local link).
+
+    Set in HTML only, when the value's notebook is a page of this build: its cell is ``data-cell``, else the
+    cell the value was glued from; the link opens the nearest rendered cell (:func:`cell_anchor`), and
+    ``data-code-title`` names the page.
+    """
+    nb = attrs.get("data-notebook")
+    if not nb or app.builder.format != "html" or f"book/{nb}" not in app.env.all_docs:
+        return
+    cell = attrs.get("data-cell")
+    glued = data.glued.get(key) or {}
+    if not cell and Path(str(glued.get("notebook", ""))).stem == nb:
+        cell = str(glued.get("cell", ""))
+    anchor = cell_anchor(data.cells(nb), int(cell) if cell else None)
+    attrs["data-code"] = app.builder.get_relative_uri(docname, f"book/{nb}") + (f"#{anchor}" if anchor else "")
+    title = app.env.titles.get(f"book/{nb}")
+    if title is not None:
+        attrs["data-code-title"] = title.astext()
+
+
+def _resolve_number(app, n: pasted_number, data: _Data, docname: str, href: str, log) -> None:
+    """Store on one pasted number its attributes (:func:`attributes_for` and :func:`_local_code`) and whether it
+    sits in a table; a value with neither a claim id nor an origin gets none and a warning."""
+    doc = source_doc(n, docname)
+    origins, values = data.page(doc)
+    attrs = attributes_for(n["key"], data.records, data.why, origins, values, href, Path(doc).name, data.claims)
+    if attrs is None:
+        log.warning(
+            f"pasted value {n['key']!r} has neither a claim id nor an origin "
+            "(glue it with glue.claim or glue.value(..., origin=...))",
+            location=n,
+        )
+        attrs = {}
+    _local_code(app, data, docname, n["key"], attrs)
+    n["attrs"] = attrs
+    n["in_table"] = _in_table(n)
+
+
+def _resolve_raw(app, r: nodes.raw, data: _Data, docname: str, href: str, log) -> None:
+    """Rewrite each claim span of one raw HTML block with the claim's attributes (a table cell's span is reached
+    with the arrow keys, ``tabindex="-1"``, any other with Tab), then mark the differing ones
+    (:func:`_mark_differing`)."""
+    stop = "-1" if _in_table(r) or "<td" in r.astext() else "0"
+    doc = source_doc(r, docname)
+
+    def repl(m: re.Match) -> str:
+        key = m.group(1)
+        origins, values = data.page(doc)
+        attrs = attributes_for(key, data.records, data.why, origins, values, href, Path(doc).name, data.claims)
+        if attrs is None:
+            log.warning(f"table cell for {key!r} is not a claim of the manifest", location=r)
+            return m.group(0)
+        _local_code(app, data, docname, key, attrs)
+        cls = "selfconf-num selfconf-differs" if attrs.get("data-differs") else "selfconf-num"
+        return f'<span class="{cls}" {_attr_string(attrs)} tabindex="{stop}">'
+
+    r.replace_self(nodes.raw("", _mark_differing(_SPAN_RE.sub(repl, r.astext())), format="html"))
+
+
+def _mark_differing(text: str) -> str:
+    """``text`` with the "≠ paper" marker (:func:`mark_html`) after the value of each differing claim span.
+
+    Example::
+
+        >>> span = '<span class="selfconf-num selfconf-differs" data-differs="true" data-threshold="0">'
+        >>> _mark_differing(span + "-0.01</span>") == span + "-0.01" + mark_html({"data-threshold": "0"}) + "</span>"
+        True
+        >>> _mark_differing('<span class="selfconf-num">0.5</span>')
+        '<span class="selfconf-num">0.5</span>'
+    """
+    if "data-differs" not in text:
+        return text
+    return re.sub(
+        r'(<span class="selfconf-num selfconf-differs"[^>]*>)([^<]*)</span>',
+        lambda mm: (
+            mm.group(1)
+            + mm.group(2)
+            + mark_html({"data-threshold": t.group(1)} if (t := _THRESHOLD_RE.search(mm.group(1))) else {})
+            + "</span>"
+        ),
+        text,
+    )
+
+
+def _insert_legend(doctree, docname: str) -> None:
+    """Put the legend (:func:`legend_html`, open on every page but the landing page) after the page's title."""
+    section = next(iter(doctree.findall(nodes.section)), None)
+    legend = nodes.raw("", legend_html(open_=docname != "book/index"), format="html")
+    if section is not None and section.children and isinstance(section.children[0], nodes.title):
+        section.insert(1, legend)
+    elif section is not None:
+        section.insert(0, legend)
 
 
 def source_doc(node, docname: str) -> str:

@@ -675,6 +675,11 @@ def _plain(text: str) -> str:
 
 
 def _rule_list(deriv: str) -> list[dict[str, str]]:
+    """The rules of :func:`rules` with their statements in markup, ``deriv`` naming each derivation.
+
+    Over 80 lines on purpose: it is a table of rules that the audit page reads from top to bottom, and cutting
+    it into steps would scatter that order over several functions.
+    """
     return [
         {
             "rule": "printed form",

@@ -690,63 +690,97 @@ def probe_html(result: dict[str, Any], frames: dict[str, pd.DataFrame]) -> str:
     values), each arm's reliability diagram (ten equal-width bins of answered rows,
     :func:`selfconf.metrics.reliability_bins`) and the per-item confidence shift forged - off
     (:func:`selfconf.sections.probe.confidence_shifts`), drawn with the report's chart code and its inlined
-    Vega bundle (works offline)."""
-    import html as _html
+    Vega bundle (works offline).
 
-    import altair as alt
-    import pandas as pd
-
-    from selfconf import metrics
-    from selfconf.report import html as rhtml
-    from selfconf.sections import ladder
-    from selfconf.sections import probe as analysis
-
-    esc = _html.escape
+    Steps: per subject :func:`_probe_specs` (its charts) and :func:`_probe_section` (its block), then
+    :func:`_probe_page` (the page around them)."""
     specs: dict[str, Any] = {}
     parts: list[str] = []
     for k, (subject, res) in enumerate(result["subjects"].items()):
-        df = frames[subject]
-        pts = []
-        for arm in [r["arm"] for r in res["arms"]]:
-            a = ladder.answered_rows(df[df["arm"] == arm])
-            if not len(a):
-                continue
-            rb = metrics.reliability_bins(a["confidence"].to_numpy() / 100, a["correct"].to_numpy().astype(int))
-            for lo, hi, n, c, acc in zip(rb["lo"], rb["hi"], rb["n"], rb["mean_conf"], rb["acc"], strict=True):
-                if n:
-                    pts.append(
-                        {
-                            "model": arm,
-                            "bin": f"{100 * lo:.0f}-{100 * hi:.0f}",
-                            "n": int(n),
-                            "mean_conf": 100 * c,
-                            "acc": 100 * acc,
-                        }
-                    )
-        arms = [r["arm"] for r in res["arms"]]
-        curve = pd.DataFrame({"model": [], "t": [], "acc": [], "low": [], "high": []})
-        with rhtml._no_row_limit():
-            rel = rhtml.reliability_chart(pd.DataFrame(pts), curve, arms, ece_note="").to_dict()
-            rel["title"] = "Reliability per arm: ten equal-width bins of answered rows (dot size = answers)"
-            specs[f"rel{k}"] = rel
-            if {"forged", "off"} <= set(arms):
-                sh = analysis.confidence_shifts(df, "forged", "off")
-                specs[f"shift{k}"] = (
-                    alt.Chart(sh)
-                    .mark_bar()
-                    .encode(
-                        x=alt.X("shift:Q", bin=alt.Bin(maxbins=30), title="stated confidence, forged - off (points)"),
-                        y=alt.Y("count():Q", title="items"),
-                    )
-                    .properties(width=420, height=240, title="Per-item confidence shift under the forged claim")
-                    .to_dict()
+        specs.update(_probe_specs(frames[subject], [r["arm"] for r in res["arms"]], k))
+        parts.append(_probe_section(subject, res, [c for c in specs if c.endswith(str(k))]))
+    return _probe_page(str(result["source"]), parts, specs)
+
+
+def _reliability_points(df: pd.DataFrame, arms: list[str]) -> list[dict[str, Any]]:
+    """The points of the reliability chart: per arm, one per non-empty bin of ten equal-width bins of its
+    answered rows (``model`` = the arm, ``bin`` as ``"90-100"``, ``n``, ``mean_conf`` and ``acc`` in points)."""
+    from selfconf import metrics
+    from selfconf.sections import ladder
+
+    pts = []
+    for arm in arms:
+        a = ladder.answered_rows(df[df["arm"] == arm])
+        if not len(a):
+            continue
+        rb = metrics.reliability_bins(a["confidence"].to_numpy() / 100, a["correct"].to_numpy().astype(int))
+        for lo, hi, n, c, acc in zip(rb["lo"], rb["hi"], rb["n"], rb["mean_conf"], rb["acc"], strict=True):
+            if n:
+                pts.append(
+                    {
+                        "model": arm,
+                        "bin": f"{100 * lo:.0f}-{100 * hi:.0f}",
+                        "n": int(n),
+                        "mean_conf": 100 * c,
+                        "acc": 100 * acc,
+                    }
                 )
-        sentences = "".join(f"<li>{esc(x)}</li>" for x in analysis.sentences(res))
-        charts = "".join(f'<div class="chart" id="{c}"></div>' for c in specs if c.endswith(str(k)))
-        parts.append(
-            f"<h2>{esc(subject)}</h2><pre>{esc(analysis.format_tables(res))}</pre><ul>{sentences}</ul>"
-            f'<div class="charts">{charts}</div>'
-        )
+    return pts
+
+
+def _probe_specs(df: pd.DataFrame, arms: list[str], k: int) -> dict[str, Any]:
+    """The Vega-Lite specs of subject number ``k``: ``rel<k>``, the reliability chart of its arms
+    (:func:`_reliability_points`), and, when it has the arms forged and off, ``shift<k>``, the histogram of the
+    per-item confidence shift forged - off."""
+    import altair as alt
+    import pandas as pd
+
+    from selfconf.report import html as rhtml
+    from selfconf.sections import probe as analysis
+
+    specs: dict[str, Any] = {}
+    curve = pd.DataFrame({"model": [], "t": [], "acc": [], "low": [], "high": []})
+    with rhtml._no_row_limit():
+        rel = rhtml.reliability_chart(pd.DataFrame(_reliability_points(df, arms)), curve, arms, ece_note="").to_dict()
+        rel["title"] = "Reliability per arm: ten equal-width bins of answered rows (dot size = answers)"
+        specs[f"rel{k}"] = rel
+        if {"forged", "off"} <= set(arms):
+            sh = analysis.confidence_shifts(df, "forged", "off")
+            specs[f"shift{k}"] = (
+                alt.Chart(sh)
+                .mark_bar()
+                .encode(
+                    x=alt.X("shift:Q", bin=alt.Bin(maxbins=30), title="stated confidence, forged - off (points)"),
+                    y=alt.Y("count():Q", title="items"),
+                )
+                .properties(width=420, height=240, title="Per-item confidence shift under the forged claim")
+                .to_dict()
+            )
+    return specs
+
+
+def _probe_section(subject: str, res: dict[str, Any], chart_ids: list[str]) -> str:
+    """One subject's block of the page: its name, the terminal's tables, the readings as a list and an empty
+    ``div`` per chart id (filled by the page's script)."""
+    from html import escape as esc
+
+    from selfconf.sections import probe as analysis
+
+    sentences = "".join(f"<li>{esc(x)}</li>" for x in analysis.sentences(res))
+    charts = "".join(f'<div class="chart" id="{c}"></div>' for c in chart_ids)
+    return (
+        f"<h2>{esc(subject)}</h2><pre>{esc(analysis.format_tables(res))}</pre><ul>{sentences}</ul>"
+        f'<div class="charts">{charts}</div>'
+    )
+
+
+def _probe_page(source: str, parts: list[str], specs: dict[str, Any]) -> str:
+    """The whole page: the inlined Vega bundle, the subjects' blocks ``parts`` and a script that draws each spec
+    of ``specs`` into the element of its id (a chart that fails says so in its place)."""
+    from html import escape as esc
+
+    from selfconf.report import html as rhtml
+
     spec_json = json.dumps(specs).replace("</", "<\\/")
     js = rhtml._js_bundle(rhtml._vl_version()).replace("</script", "<\\/script")
     return f"""<!DOCTYPE html>
@@ -760,7 +794,7 @@ pre {{ font-size: 0.8em; overflow-x: auto; }}
 </style>
 <script type="text/javascript">{js}</script></head><body>
 <h1>Self-profile probe</h1>
-<p class="note">source: {esc(str(result["source"]))} · <code>selfconf probe</code></p>
+<p class="note">source: {esc(source)} · <code>selfconf probe</code></p>
 {"".join(parts)}
 <script type="text/javascript">
 const specs = {spec_json};

@@ -119,58 +119,25 @@ def anneal(
     temp = t0
     for _ in range(n_steps):
         temp *= ratio
-        # focus on models with larger penalties, but never starve any model
-        w = np.array([pens[n] for n in names]) + 0.05 + (gpen / len(names))
-        m = names[int(np.searchsorted(np.cumsum(w), rng.random() * w.sum(), side="right"))]
+        m = _pick_model(names, pens, gpen, rng)
         mt = models[m]
         parts = list(mt.parts.values())
-        undo = []
         if len(parts) > 1 and rng.random() < exchange_prob:
-            i = int(rng.integers(len(parts)))
-            mates = [x for x in range(len(parts)) if x != i and parts[x].group == parts[i].group]
-            if not mates:
-                continue
-            p, q = parts[i], parts[mates[int(rng.integers(len(mates)))]]
-            a = _pick_row(p.counts, rng, p.fixed_class)
-            b = _pick_row(q.counts, rng, q.fixed_class)
-            if a is None or b is None or not (q.allowed[a[1]] and p.allowed[b[1]]):
-                continue
-            if (q.fixed_class is not None and a[0] != q.fixed_class) or (
-                p.fixed_class is not None and b[0] != p.fixed_class
-            ):
-                continue
-            p.counts[a] -= 1
-            q.counts[a] += 1
-            q.counts[b] -= 1
-            p.counts[b] += 1
-            undo = [(p, a, +1), (q, a, -1), (q, b, +1), (p, b, -1)]
+            undo = _exchange_move(parts, rng)
         else:
-            sizes = np.array([pt.size for pt in parts], dtype=float)
-            p = parts[int(np.searchsorted(np.cumsum(sizes), rng.random() * sizes.sum(), side="right"))]
-            a = _pick_row(p.counts, rng, p.fixed_class)
-            if a is None:
-                continue
-            y, jv = a
-            step = int(rng.choice((-3, -2, -1, 1, 2, 3)))
-            jd = jv + step
-            if jd < 0 or jd >= mt.values.size or not p.allowed[jd]:
-                continue
-            r = int(min(p.counts[y, jv], rng.integers(1, 4)))
-            p.counts[y, jv] -= r
-            p.counts[y, jd] += r
-            undo = [(p, (y, jv), r), (p, (y, jd), -r)]
+            undo = _shift_move(parts, mt.values.size, rng)
+        if undo is None:
+            continue
         new_pen, new_info = model_penalty(mt)
         old_pen, old_info = pens[m], infos[m]
         if hard and old_info.get("det", 1.0) == 0.0 and new_info.get("det", 0.0) > 0.0:
-            for part, idx, d in undo:
-                part.counts[idx] += d
+            _undo(undo)
             continue
         infos[m] = new_info
         new_g = global_penalty(models, infos) if global_penalty else 0.0
         if hard and gpen == 0.0 and new_g > 0.0:
             infos[m] = old_info
-            for part, idx, d in undo:
-                part.counts[idx] += d
+            _undo(undo)
             continue
         new_total = total - old_pen + new_pen - gpen + new_g
         delta = new_total - total
@@ -180,6 +147,72 @@ def anneal(
             total = new_total
         else:
             infos[m] = old_info
-            for part, idx, d in undo:
-                part.counts[idx] += d
+            _undo(undo)
     return total, infos
+
+
+#: One change of a move: add ``d`` rows to ``part.counts[idx]`` to undo it.
+_Undo = list[tuple[Part, tuple[int, int], int]]
+
+
+def _pick_model(names: list[str], pens: dict[str, float], gpen: float, rng: np.random.Generator) -> str:
+    """The model the next move changes: drawn with weight its penalty + 0.05 + an equal share of the global
+    penalty, so the search focuses on the worst models but never starves one (one ``rng.random()`` draw).
+
+    Example::
+
+        >>> class Fixed:
+        ...     def random(self): return 0.5
+        >>> _pick_model(["a", "b"], {"a": 0.0, "b": 1.0}, 0.0, Fixed())  # weights 0.05 and 1.05
+        'b'
+    """
+    w = np.array([pens[n] for n in names]) + 0.05 + (gpen / len(names))
+    return names[int(np.searchsorted(np.cumsum(w), rng.random() * w.sum(), side="right"))]
+
+
+def _exchange_move(parts: list[Part], rng: np.random.Generator) -> _Undo | None:
+    """Swap one row of a random part with one row of another part of the same group (the model's table is
+    unchanged); return how to undo it, or ``None`` (nothing changed) when the part has no mate, a part is empty,
+    a row's value is not allowed in the other part or a row's class breaks the other part's fixed class."""
+    i = int(rng.integers(len(parts)))
+    mates = [x for x in range(len(parts)) if x != i and parts[x].group == parts[i].group]
+    if not mates:
+        return None
+    p, q = parts[i], parts[mates[int(rng.integers(len(mates)))]]
+    a = _pick_row(p.counts, rng, p.fixed_class)
+    b = _pick_row(q.counts, rng, q.fixed_class)
+    if a is None or b is None or not (q.allowed[a[1]] and p.allowed[b[1]]):
+        return None
+    if (q.fixed_class is not None and a[0] != q.fixed_class) or (p.fixed_class is not None and b[0] != p.fixed_class):
+        return None
+    p.counts[a] -= 1
+    q.counts[a] += 1
+    q.counts[b] -= 1
+    p.counts[b] += 1
+    return [(p, a, +1), (q, a, -1), (q, b, +1), (p, b, -1)]
+
+
+def _shift_move(parts: list[Part], n_values: int, rng: np.random.Generator) -> _Undo | None:
+    """Move one to three rows of one class of a part (drawn by size) by one to three steps of the ``n_values``
+    confidence grid; return how to undo it, or ``None`` (nothing changed) when the part is empty or the new
+    value is off the grid or not allowed in the part."""
+    sizes = np.array([pt.size for pt in parts], dtype=float)
+    p = parts[int(np.searchsorted(np.cumsum(sizes), rng.random() * sizes.sum(), side="right"))]
+    a = _pick_row(p.counts, rng, p.fixed_class)
+    if a is None:
+        return None
+    y, jv = a
+    step = int(rng.choice((-3, -2, -1, 1, 2, 3)))
+    jd = jv + step
+    if jd < 0 or jd >= n_values or not p.allowed[jd]:
+        return None
+    r = int(min(p.counts[y, jv], rng.integers(1, 4)))
+    p.counts[y, jv] -= r
+    p.counts[y, jd] += r
+    return [(p, (y, jv), r), (p, (y, jd), -r)]
+
+
+def _undo(undo: _Undo) -> None:
+    """Take a move back: add each recorded count to its cell."""
+    for part, idx, d in undo:
+        part.counts[idx] += d

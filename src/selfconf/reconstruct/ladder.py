@@ -994,18 +994,15 @@ def _boot_p_targets_for(name: str, T: dict[str, float]) -> dict[str, float]:
 
 
 def build_subject(name: str, rng: np.random.Generator, T: dict[str, float]) -> tuple[_Subject, dict]:
-    """Build one subject's rows and profiles (steps 2-6 of the module docstring)."""
-    design = dict(_SUBJECT_DESIGN[name])
+    """Build one subject's rows and profiles (steps 2-6 of the module docstring).
+
+    Steps: :func:`_subject_design`; correctness and abstentions; then up to ``attempts`` searches for the
+    confidences, each after :func:`_adapt_design` (feedback from the last attempt's intervals) and scored by
+    :func:`_attempt_miss`; :func:`_keep_best` restores and polishes the best attempt; :func:`_profiles` last.
+    Every step draws from ``rng`` in this order.
+    """
+    design, oracle = _subject_design(name, T)
     S = _Subject(name)
-    if name == CONFIRMATORY:
-        oracle = T["oracle_auroc_confirmatory"]
-        design["bin_sd"] = T["oracle_bin_acc_sd"]
-    elif name == "haiku45":
-        oracle = T["oracle_auroc_subjects_min"]
-    elif name == "fable5":
-        oracle = T["oracle_auroc_subjects_max"]
-    else:
-        oracle = design["oracle_target"]
     _assign_correctness(rng, S, design, oracle)
     _assign_abstentions(rng, S, design)
     tg, dec = _targets_for(name, T)
@@ -1016,23 +1013,7 @@ def build_subject(name: str, rng: np.random.Generator, T: dict[str, float]) -> t
     last = None
     for attempt in range(design.get("attempts", 1) if bt else 1):
         if last is not None and adapt:
-            # feedback on the structural knobs: widen/narrow each interval toward its printed width
-            redo_abst = False
-            for key, (kind, arm, gain, lo, hi) in adapt.items():
-                w_t = bt[key][1] - bt[key][0]
-                err = ((last[key][1] - last[key][0]) - w_t) / w_t
-                if kind == "abstain":
-                    d = dict(design["abstain_per_arm"])
-                    d[arm] = int(np.clip(round(d[arm] + gain * err), lo, hi))
-                    redo_abst |= d[arm] != design["abstain_per_arm"][arm]
-                    design["abstain_per_arm"] = d
-                else:
-                    d = dict(design[kind])
-                    d[arm] = float(np.clip(d.get(arm, 0.0) + gain * err, lo, hi))
-                    design[kind] = d
-            if redo_abst:
-                S.abstained[:] = False
-                _assign_abstentions(rng, S, design)
+            _adapt_design(rng, S, design, adapt, bt, last)
         _initial_confidences(rng, S, design)
         ok = _search_confidences(
             rng,
@@ -1051,9 +1032,7 @@ def build_subject(name: str, rng: np.random.Generator, T: dict[str, float]) -> t
             continue
         got = _boot_check(S)
         last = got
-        miss = max(abs(got[k][j] - v[j]) for k, v in bt.items() for j in (0, 1))
-        for k, p_t in _boot_p_targets_for(name, T).items():  # tail mass at zero, weighted 1/4
-            miss = max(miss, 0.25 * abs(got[k][2] - p_t))
+        miss = _attempt_miss(got, bt, _boot_p_targets_for(name, T))
         S.attempt_log.append(round(float(miss), 4))
         if best is None or miss < best[0]:
             best = (miss, S.conf.copy(), attempt, S.abstained.copy(), S.trap_abstained.copy(), S.trap_conf.copy())
@@ -1061,26 +1040,112 @@ def build_subject(name: str, rng: np.random.Generator, T: dict[str, float]) -> t
         if miss <= design.get("boot_tol", 0.0015):
             break
     if bt:
-        if best is None:
-            raise RuntimeError(f"{name}: no attempt met every deterministic target")
-        S.conf[:] = best[1]
-        S.abstained[:] = best[3]
-        S.trap_abstained[:] = best[4]
-        S.trap_conf[:] = best[5]
-        S.boot_attempt = best[2]
-        S.boot_miss_before_polish = best[0]
-        if name == CONFIRMATORY:
-            S.polish_miss = _polish_clustered_se(rng, S, tg, dec, bt)
-        else:
-            S.polish_miss = _polish_bootstrap(rng, S, name, tg, dec, bt, n_boot=design.get("polish_boot", 3000))
-        got = _boot_check(S)
-        S.boot_miss = float(max(abs(got[k][j] - v[j]) for k, v in bt.items() for j in (0, 1)))
+        _keep_best(rng, S, best, tg, dec, bt, n_boot=design.get("polish_boot", 3000))
     rho_id = (
         f"ladder_placebo_rho_{ {'haiku45': 'haiku', 'sonnet5': 'sonnet', 'opus48': 'opus', 'fable5': 'fable'}[name] }"
     )
     rho_dec = 4 if name == "sonnet5" else 3
     prof = _profiles(rng, S, T[rho_id], rho_dec)
     return S, prof
+
+
+def _subject_design(name: str, T: dict[str, float]) -> tuple[dict[str, Any], float]:
+    """A copy of subject ``name``'s design and the oracle AUROC its correctness aims at: the printed oracle of the
+    confirmatory subject (whose bin-accuracy SD is the printed one too), the printed minimum for haiku45 and
+    maximum for fable5, the design's own target for any other."""
+    design = dict(_SUBJECT_DESIGN[name])
+    if name == CONFIRMATORY:
+        oracle = T["oracle_auroc_confirmatory"]
+        design["bin_sd"] = T["oracle_bin_acc_sd"]
+    elif name == "haiku45":
+        oracle = T["oracle_auroc_subjects_min"]
+    elif name == "fable5":
+        oracle = T["oracle_auroc_subjects_max"]
+    else:
+        oracle = design["oracle_target"]
+    return design, oracle
+
+
+def _adapt_design(
+    rng: np.random.Generator,
+    S: _Subject,
+    design: dict[str, Any],
+    adapt: dict[str, tuple],
+    bt: dict[str, tuple[float, float]],
+    last: dict[str, tuple[float, float, float]],
+) -> None:
+    """Feedback on the structural knobs: move each knob of ``adapt`` (``key: (kind, arm, gain, lo, hi)``) by
+    ``gain`` times the relative excess width of the last attempt's interval ``key`` over its printed width,
+    clipped to [lo, hi]; an abstention count is rounded, and when one changed the abstentions are drawn again.
+
+    Example: a printed width 0.04 and a last width 0.05 give an error of 0.25; with gain -8 an abstention
+    count of 20 becomes 18.
+    """
+    redo_abst = False
+    for key, (kind, arm, gain, lo, hi) in adapt.items():
+        w_t = bt[key][1] - bt[key][0]
+        err = ((last[key][1] - last[key][0]) - w_t) / w_t
+        if kind == "abstain":
+            d = dict(design["abstain_per_arm"])
+            d[arm] = int(np.clip(round(d[arm] + gain * err), lo, hi))
+            redo_abst |= d[arm] != design["abstain_per_arm"][arm]
+            design["abstain_per_arm"] = d
+        else:
+            d = dict(design[kind])
+            d[arm] = float(np.clip(d.get(arm, 0.0) + gain * err, lo, hi))
+            design[kind] = d
+    if redo_abst:
+        S.abstained[:] = False
+        _assign_abstentions(rng, S, design)
+
+
+def _attempt_miss(
+    got: dict[str, tuple[float, float, float]], bt: dict[str, tuple[float, float]], p_targets: dict[str, float]
+) -> float:
+    """How far an attempt's bootstrap check ``got`` lies from the printed intervals ``bt``: the largest endpoint
+    miss, or a quarter of the largest miss of a printed p-value of ``p_targets`` when that is larger.
+
+    Example::
+
+        >>> _attempt_miss({"a": (0.1, 0.3, 0.04)}, {"a": (0.12, 0.3)}, {"a": 0.2})
+        0.04
+        >>> round(_attempt_miss({"a": (0.1, 0.3, 0.04)}, {"a": (0.12, 0.3)}, {}), 6)
+        0.02
+    """
+    miss = max(abs(got[k][j] - v[j]) for k, v in bt.items() for j in (0, 1))
+    for k, p_t in p_targets.items():  # tail mass at zero, weighted 1/4
+        miss = max(miss, 0.25 * abs(got[k][2] - p_t))
+    return miss
+
+
+def _keep_best(
+    rng: np.random.Generator,
+    S: _Subject,
+    best: tuple | None,
+    tg: dict,
+    dec: dict,
+    bt: dict[str, tuple[float, float]],
+    *,
+    n_boot: int,
+) -> None:
+    """Put the best attempt ``best`` (miss, confidences, attempt, abstentions, trap abstentions, trap confidences)
+    back into ``S``, polish it (:func:`_polish_clustered_se` for the confirmatory subject, else
+    :func:`_polish_bootstrap` on ``n_boot`` draws) and record the misses before and after; an error when no
+    attempt met every deterministic target."""
+    if best is None:
+        raise RuntimeError(f"{S.name}: no attempt met every deterministic target")
+    S.conf[:] = best[1]
+    S.abstained[:] = best[3]
+    S.trap_abstained[:] = best[4]
+    S.trap_conf[:] = best[5]
+    S.boot_attempt = best[2]
+    S.boot_miss_before_polish = best[0]
+    if S.name == CONFIRMATORY:
+        S.polish_miss = _polish_clustered_se(rng, S, tg, dec, bt)
+    else:
+        S.polish_miss = _polish_bootstrap(rng, S, S.name, tg, dec, bt, n_boot=n_boot)
+    got = _boot_check(S)
+    S.boot_miss = float(max(abs(got[k][j] - v[j]) for k, v in bt.items() for j in (0, 1)))
 
 
 # ------------------------------------------------------------------------------------------ output

@@ -1092,6 +1092,9 @@ def compute(
 
     Reference: Chernets (2026), Result 1, Tables 1-2.
 
+    Steps: :func:`_model_summary_tests`, :func:`_residual_error_tests` (one generator per model) and
+    :func:`_panel_tests` (one per panel), their tests in that order.
+
     Example: ``compute(read_mmlu_pro_calibration("data/external/mmlu-pro-calibration"), seed=20261130)``.
     """
 
@@ -1110,33 +1113,81 @@ def compute(
     d = model_draws(
         ext, n_boot=n_boot, rng=summary.model_rng(seed, "real:models"), threshold=hc, n_bins=int(th["ece_bins"])
     )
+    tests = _model_summary_tests(d, th, level)
+    top, risk_detail = _residual_error_tests(ext, table1, th, tests, seed=seed, n_boot=n_boot, level=level)
+    choices, presults = _panel_tests(ext, panel_names, tests, seed=seed, n_boot=n_boot, level=level)
+    return Results(ext, table1, d, choices, presults, tests, top, th, n_models, n_items, level, {"risk": risk_detail})
+
+
+def _put(
+    tests: dict[str, tuple[float, float, float]], name: str, point: float, draws: np.ndarray, level: float
+) -> None:
+    """``tests[name] = (point, low, high)``: ``point`` and the percentile interval of its bootstrap ``draws``.
+
+    Example::
+
+        >>> t = {}
+        >>> _put(t, "x", 2, np.arange(101.0), 0.5)
+        >>> t
+        {'x': (2.0, 25.0, 75.0)}
+    """
+    lo, hi = _interval(draws, level)
+    tests[name] = (float(point), lo, hi)
+
+
+def _model_summary_tests(d: ModelDraws, th: dict[str, float], level: float) -> dict[str, tuple[float, float, float]]:
+    """The model-summary tests (value, low, high) on the item-clustered draw ``d`` (:func:`model_draws`): the
+    smallest calibration-in-the-large, the saturated models, the pooled high-confidence error rate, the largest
+    ECE beyond |CITL|, the models with every bin above the diagonal, the AUROC range and the models below the
+    declared AUROC cutoff; in this order."""
     tests: dict[str, tuple[float, float, float]] = {}
-
-    def put(name: str, point: float, draws: np.ndarray) -> None:
-        lo, hi = _interval(draws, level)
-        tests[name] = (float(point), lo, hi)
-
+    hc = th["high_conf_points"] / 100
     P, D = d.point, d.draws
-    put("min_citl_pp", 100 * P["citl"].min(), 100 * D["citl"].min(axis=1))
+    _put(tests, "min_citl_pp", 100 * P["citl"].min(), 100 * D["citl"].min(axis=1), level)
     sat = P["median_confidence"] >= hc - metrics.EDGE_TOL
-    put("n_saturated", sat.sum(), (D["median_confidence"] >= hc - metrics.EDGE_TOL).sum(axis=1))
-    put(
+    _put(tests, "n_saturated", sat.sum(), (D["median_confidence"] >= hc - metrics.EDGE_TOL).sum(axis=1), level)
+    _put(
+        tests,
         "pooled_high_conf_wrong_pct",
         100 * P["high_conf_wrong"].sum() / P["high_conf_n"].sum(),
         100 * D["high_conf_wrong"].sum(axis=1) / D["high_conf_n"].sum(axis=1),
+        level,
     )
-    put(
+    _put(
+        tests,
         "max_ece_minus_abs_citl_pp",
         100 * (P["ece"] - np.abs(P["citl"])).max(),
         100 * (D["ece"] - np.abs(D["citl"])).max(axis=1),
+        level,
     )
-    put("n_all_bins_positive", (P["nonpositive_bins"] == 0).sum(), (D["nonpositive_bins"] == 0).sum(axis=1))
-    put("min_auroc", P["auroc"].min(), D["auroc"].min(axis=1))
-    put("max_auroc", P["auroc"].max(), D["auroc"].max(axis=1))
+    _put(
+        tests,
+        "n_all_bins_positive",
+        (P["nonpositive_bins"] == 0).sum(),
+        (D["nonpositive_bins"] == 0).sum(axis=1),
+        level,
+    )
+    _put(tests, "min_auroc", P["auroc"].min(), D["auroc"].min(axis=1), level)
+    _put(tests, "max_auroc", P["auroc"].max(), D["auroc"].max(axis=1), level)
     cut = th["auroc_cutoff"]
-    put("n_below_cutoff", (P["auroc"] < cut).sum(), (D["auroc"] < cut).sum(axis=1))
+    _put(tests, "n_below_cutoff", (P["auroc"] < cut).sum(), (D["auroc"] < cut).sum(axis=1), level)
+    return tests
 
-    # residual error at the quoted coverage for the best self-AUROC models (Table 2's choice of models)
+
+def _residual_error_tests(
+    ext: pd.DataFrame,
+    table1: pd.DataFrame,
+    th: dict[str, float],
+    tests: dict[str, tuple[float, float, float]],
+    *,
+    seed: int,
+    n_boot: int,
+    level: float,
+) -> tuple[list[str], dict[str, dict]]:
+    """Add to ``tests`` the residual error at the quoted coverage of the :data:`TOP_K` models with the best
+    self-AUROC in ``table1`` (Table 2's choice), each with its best and worst tie orders on the same count
+    draws (generator ``summary.model_rng(seed, "real:risk:<model>")``); return those models and, per model,
+    its rank and its error at full coverage."""
     cov = th["coverage_pct"] / 100
     t1 = table1.dropna(subset=["auroc"])
     top = list(t1.sort_values("auroc", ascending=False, kind="stable")["model"].head(TOP_K))
@@ -1154,15 +1205,31 @@ def compute(
             for a, b in bootstrap.count_draws(pos, neg, n_boot=n_boot, rng=summary.model_rng(seed, f"real:risk:{m}"))
         ]
         dr = np.concatenate([st["risk_coverage"][:, 0] for st in drs])
-        put(f"residual_error_top{r}_pct", 100 * point[0], 100 * dr)
+        _put(tests, f"residual_error_top{r}_pct", 100 * point[0], 100 * dr, level)
         for end in ("min", "max"):
-            put(
+            _put(
+                tests,
                 f"residual_error_top{r}_pct:tie_{end}",
                 100 * float(pst[f"risk_coverage_{end}"][0, 0]),
                 100 * np.concatenate([st[f"risk_coverage_{end}"][:, 0] for st in drs]),
+                level,
             )
         risk_detail[m] = {"rank": r, "error_at_full_coverage_pct": 100 * float(point[1])}
+    return top, risk_detail
 
+
+def _panel_tests(
+    ext: pd.DataFrame,
+    panel_names,
+    tests: dict[str, tuple[float, float, float]],
+    *,
+    seed: int,
+    n_boot: int,
+    level: float,
+) -> tuple[dict[str, PanelChoice], dict[str, dict]]:
+    """Add to ``tests`` every statistic of each panel of :func:`select_panels` (only ``panel_names`` when given)
+    as ``"<panel>:<statistic>"``, by :func:`selfconf.panels.panel_intervals` (generator
+    ``summary.model_rng(seed, "panel:<name>")``); return the panel choices and each panel's results."""
     pf = panel_frame(ext)
     choices = select_panels(tuple(dict.fromkeys(ext["model"])))
     names = list(choices) if panel_names is None else list(panel_names)
@@ -1175,7 +1242,7 @@ def compute(
         for s in panels.PANEL_STATISTICS:
             ci_lo, ci_hi = res[f"{s}_ci"]
             tests[f"{name}:{s}"] = (float(res[s]), float(ci_lo), float(ci_hi))
-    return Results(ext, table1, d, choices, presults, tests, top, th, n_models, n_items, level, {"risk": risk_detail})
+    return choices, presults
 
 
 def _null_value(c: Claim, th: dict[str, float], n_models: int) -> float:
